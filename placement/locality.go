@@ -1,0 +1,228 @@
+package placement
+
+import "fmt"
+
+// LocalityCluster is the state of paper 002 Algorithm 1 ("Map Task Assignment
+// through Resource reconfiguration"): virtual machines (the Hadoop nodes) on
+// physical machines, and per physical machine a Release queue (VMs that
+// offered a free core) and an Assign queue (VMs waiting for a core to run a
+// data-local map task).
+//
+// It is a plain value owned by the caller: methods change it in place and
+// allocate only when a queue outgrows its storage; Clone gives an independent
+// copy. Equal states and equal calls give equal results. Queues are FIFO.
+type LocalityCluster struct {
+	vmMachine []int            // physical machine of each VM (node)
+	release   [][]int          // per machine: VMs that released a core, FIFO
+	assign    [][]pendingLocal // per machine: VMs waiting for a core, FIFO
+}
+
+type pendingLocal struct {
+	vm, task int
+}
+
+// MapTask is one map task of a job as Algorithm 1 sees it: the nodes (VMs)
+// that store a replica of its input block, and whether it has been assigned.
+type MapTask struct {
+	Replicas []int // VM indices holding the task's data
+	Assigned bool  // the caller sets this once the task is launched or queued
+}
+
+// LocalityAction says what Algorithm 1 did for a free slot.
+type LocalityAction int
+
+const (
+	// NoTask: the job has no unassigned map task; the slot stays free.
+	NoTask LocalityAction = iota
+	// LaunchLocal: line 2, a task whose data is on the free node runs there now.
+	LaunchLocal
+	// QueueRemote: lines 4–13, a non-local task waits on node Target for a core
+	// that the free node's VM gives up; it runs when Target's machine
+	// reconfigures (see Reconfiguration).
+	QueueRemote
+)
+
+func (a LocalityAction) String() string {
+	switch a {
+	case NoTask:
+		return "no-task"
+	case LaunchLocal:
+		return "launch-local"
+	case QueueRemote:
+		return "queue-remote"
+	}
+	return fmt.Sprintf("LocalityAction(%d)", int(a))
+}
+
+// Reconfiguration is one core moved inside a physical machine: From releases
+// a core (an earlier Release-queue entry), To receives it (an earlier
+// Assign-queue entry) and starts Task there.
+type Reconfiguration struct {
+	Machine  int
+	From, To int // VM indices
+	Task     int // index of the map task that now runs on To
+}
+
+// LocalityStep is the outcome of one AssignMapTask call.
+type LocalityStep struct {
+	Action LocalityAction
+	Task   int // index into the tasks slice; -1 with NoTask
+	Target int // VM the task runs on (LaunchLocal) or waits on (QueueRemote); -1 with NoTask
+	// Reconfigurations that this step triggered, at most two (the target's
+	// machine and the free node's machine); only the first N are set.
+	Reconfigurations [2]Reconfiguration
+	N                int
+}
+
+// NewLocalityCluster returns the state for VMs placed on physical machines:
+// vmMachine[v] is the machine (0..machines-1) hosting VM v. Both queues of
+// every machine start empty.
+func NewLocalityCluster(machines int, vmMachine []int) (LocalityCluster, error) {
+	if machines <= 0 || machines > 1<<24 {
+		return LocalityCluster{}, &ValueError{Field: "machines", Value: float64(machines), Reason: "must be in [1, 2^24]"}
+	}
+	if len(vmMachine) == 0 {
+		return LocalityCluster{}, &ValueError{Field: "len(vmMachine)", Value: 0, Reason: "must not be empty"}
+	}
+	for v, m := range vmMachine {
+		if m < 0 || m >= machines {
+			return LocalityCluster{}, &ValueError{Field: fmt.Sprintf("vmMachine[%d]", v), Value: float64(m), Reason: fmt.Sprintf("must be in [0, %d)", machines)}
+		}
+	}
+	return LocalityCluster{
+		vmMachine: append([]int(nil), vmMachine...),
+		release:   make([][]int, machines),
+		assign:    make([][]pendingLocal, machines),
+	}, nil
+}
+
+// Clone returns a copy that shares no storage with c.
+func (c LocalityCluster) Clone() LocalityCluster {
+	d := LocalityCluster{
+		vmMachine: append([]int(nil), c.vmMachine...),
+		release:   make([][]int, len(c.release)),
+		assign:    make([][]pendingLocal, len(c.assign)),
+	}
+	for m := range c.release {
+		d.release[m] = append([]int(nil), c.release[m]...)
+		d.assign[m] = append([]pendingLocal(nil), c.assign[m]...)
+	}
+	return d
+}
+
+// Machines returns the number of physical machines; VMs the number of VMs.
+func (c *LocalityCluster) Machines() int { return len(c.release) }
+
+// VMs returns the number of virtual machines (Hadoop nodes).
+func (c *LocalityCluster) VMs() int { return len(c.vmMachine) }
+
+// ReleaseQueueLen and AssignQueueLen return the queue lengths of machine m,
+// or 0 for an m out of range.
+func (c *LocalityCluster) ReleaseQueueLen(m int) int {
+	if m < 0 || m >= len(c.release) {
+		return 0
+	}
+	return len(c.release[m])
+}
+
+// AssignQueueLen returns the Assign-queue length of machine m (0 if out of range).
+func (c *LocalityCluster) AssignQueueLen(m int) int {
+	if m < 0 || m >= len(c.assign) {
+		return 0
+	}
+	return len(c.assign[m])
+}
+
+// AssignMapTask runs paper 002 Algorithm 1 for job j's map tasks and the VM
+// node that has a free slot:
+//
+//  1. If an unassigned task has a replica on node, launch it there (the
+//     lowest such task index).
+//  2. Otherwise take the lowest-index unassigned task. Among the nodes storing
+//     its data, pick the one whose machine has the most Release-queue
+//     entries (if any has one); otherwise the one whose machine has the
+//     fewest Assign-queue entries. Ties go to the replica listed first.
+//     Enqueue the task on that node's machine's Assign queue and the free
+//     node on its own machine's Release queue.
+//  3. Whenever a machine has entries in both queues, reconfigure: the oldest
+//     Release entry gives its core to the oldest Assign entry, whose task
+//     starts (reported in the step).
+//
+// The method does not change tasks: the caller marks tasks[step.Task]
+// assigned. A task with no replicas can only run non-locally: it is queued
+// on node itself (a reconfiguration on the same machine, at once). Errors
+// (the state is then unchanged): node out of range, a replica index out of
+// range.
+func (c *LocalityCluster) AssignMapTask(tasks []MapTask, node int) (LocalityStep, error) {
+	step := LocalityStep{Action: NoTask, Task: -1, Target: -1}
+	if node < 0 || node >= len(c.vmMachine) {
+		return step, &ValueError{Field: "node", Value: float64(node), Reason: fmt.Sprintf("must be in [0, %d)", len(c.vmMachine))}
+	}
+	remote := -1
+	for t := range tasks {
+		if tasks[t].Assigned {
+			continue
+		}
+		for k, r := range tasks[t].Replicas {
+			if r < 0 || r >= len(c.vmMachine) {
+				return step, &ValueError{Field: fmt.Sprintf("tasks[%d].Replicas[%d]", t, k), Value: float64(r), Reason: fmt.Sprintf("must be in [0, %d)", len(c.vmMachine))}
+			}
+			if r == node {
+				step.Action, step.Task, step.Target = LaunchLocal, t, node
+				return step, nil
+			}
+		}
+		if remote < 0 {
+			remote = t
+		}
+	}
+	if remote < 0 {
+		return step, nil
+	}
+	target := node
+	if reps := tasks[remote].Replicas; len(reps) > 0 {
+		target = -1
+		for _, r := range reps { // Srq: most Release entries, if any
+			if n := len(c.release[c.vmMachine[r]]); n > 0 && (target < 0 || n > len(c.release[c.vmMachine[target]])) {
+				target = r
+			}
+		}
+		if target < 0 { // Saq: fewest Assign entries
+			target = reps[0]
+			for _, r := range reps[1:] {
+				if len(c.assign[c.vmMachine[r]]) < len(c.assign[c.vmMachine[target]]) {
+					target = r
+				}
+			}
+		}
+	}
+	tm, nm := c.vmMachine[target], c.vmMachine[node]
+	c.assign[tm] = append(c.assign[tm], pendingLocal{vm: target, task: remote})
+	c.release[nm] = append(c.release[nm], node)
+	step.Action, step.Task, step.Target = QueueRemote, remote, target
+	c.reconfigure(tm, &step)
+	if nm != tm {
+		c.reconfigure(nm, &step)
+	}
+	return step, nil
+}
+
+// reconfigure pairs the oldest Release and Assign entries of machine m while
+// both queues are non-empty. After a single AssignMapTask at most one pair
+// forms per machine, because the queues were never both non-empty before.
+func (c *LocalityCluster) reconfigure(m int, step *LocalityStep) {
+	for len(c.release[m]) > 0 && len(c.assign[m]) > 0 && step.N < len(step.Reconfigurations) {
+		from, to := c.release[m][0], c.assign[m][0]
+		c.release[m] = popFront(c.release[m])
+		c.assign[m] = popFront(c.assign[m])
+		step.Reconfigurations[step.N] = Reconfiguration{Machine: m, From: from, To: to.vm, Task: to.task}
+		step.N++
+	}
+}
+
+// popFront removes the first element, shifting in place so the backing array
+// is reused and the queue never grows without bound.
+func popFront[T any](q []T) []T {
+	n := copy(q, q[1:])
+	return q[:n]
+}

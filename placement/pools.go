@@ -1,0 +1,407 @@
+package placement
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// InstanceType is one row of thesis 004 Table 4.1: a cloud instance type a
+// cluster can be built from.
+type InstanceType struct {
+	Name         string
+	PricePerHour float64 // dollars per started billing hour, > 0
+	DiskGB       float64 // local storage, ≥ 0; decides how many core nodes hold the data
+	Cores        int     // virtual cores, ≥ 0 (informational)
+	ComputeUnits float64 // EC2 compute units, ≥ 0 (informational; a default computing rate)
+	MemoryGB     float64 // informational
+}
+
+// EC2June2011 returns thesis 004 Table 4.1, the EC2 instance types and prices
+// of June 2011, as a new slice the caller may modify.
+func EC2June2011() []InstanceType {
+	return []InstanceType{
+		{"m1.small", 0.085, 160, 1, 1, 1.7},
+		{"m1.large", 0.340, 850, 2, 4, 7.5},
+		{"m1.xlarge", 0.680, 1690, 4, 8, 15},
+		{"m2.xlarge", 0.500, 420, 2, 6.5, 17.1},
+		{"m2.2xlarge", 1.000, 850, 4, 13, 34.2},
+		{"m2.4xlarge", 2.000, 1690, 8, 26, 68.4},
+		{"c1.medium", 0.170, 350, 2, 5, 1.7},
+		{"c1.xlarge", 0.680, 1690, 8, 20, 7},
+		{"cc1.4xlarge", 1.600, 1690, 8, 33.5, 23},
+		{"cg1.4xlarge", 2.100, 1690, 8, 33.5, 23},
+	}
+}
+
+// PoolJob is one periodic production job of thesis 004 §4.2 for pool sizing.
+type PoolJob struct {
+	// Work is the job's work per period in work units, > 0 is usual; 0 is
+	// allowed (nothing to do).
+	Work float64
+	// Rates[i] is the computing rate CR(i, j) of instance type i for this job
+	// (§4.2, "job affinity"): work units one instance of type i processes per
+	// hour. len(Rates) must equal len(PoolProblem.Types). A rate of 0 means
+	// the job cannot run on that type (for example a GPU-only job).
+	Rates []float64
+}
+
+// PoolProblem describes the core/accelerator pool decision of thesis 004
+// §4.2 and §4.4.1: a core pool sized by storage that is billed for the whole
+// period, and an accelerator pool of one instance type billed by the started
+// hour only until the period's production work is done.
+type PoolProblem struct {
+	// Types are the instance types to choose from (Table 4.1).
+	Types []InstanceType
+	// StorageGB is the data the core pool must store, ≥ 0. The core type is
+	// the type whose ceil(StorageGB/DiskGB)·PricePerHour is least (ties:
+	// lower index); types with DiskGB = 0 cannot be the core type.
+	StorageGB float64
+	// MinCoreNodes is a floor on the core pool size, ≥ 0 (HDFS needs at
+	// least a few nodes); the storage rule may ask for more.
+	MinCoreNodes int
+	// Jobs is the production work that arrives at the start of each period.
+	Jobs []PoolJob
+	// DeadlineHours is when, from the start of the period, all Jobs must be
+	// done; in (0, PeriodHours].
+	DeadlineHours float64
+	// PeriodHours is the billing horizon of one round (4 h in §4.4.1), > 0.
+	// Core nodes are billed for ceil(PeriodHours) hours.
+	PeriodHours float64
+	// MaxAccelerators bounds the accelerator count searched, ≥ 0; zero
+	// means 64.
+	MaxAccelerators int
+	// MaxExtraCoreNodes bounds how many core nodes beyond the storage size
+	// are searched as the core-only alternative ("9 m1" in §4.4.1), ≥ 0;
+	// zero means 64.
+	MaxExtraCoreNodes int
+}
+
+// PoolPlan is one cluster configuration and its cost for one period.
+type PoolPlan struct {
+	CoreType   int // index into PoolProblem.Types
+	CoreNodes  int
+	AccelType  int // index into PoolProblem.Types; -1 when AccelNodes = 0
+	AccelNodes int
+	// FinishHours is the fluid completion time of all jobs on this cluster
+	// (see PoolFinishHours); +Inf when some job can run nowhere.
+	FinishHours float64
+	// AccelBilledHours is ceil(FinishHours), the started hours the
+	// accelerators are paid for; 0 without accelerators.
+	AccelBilledHours int
+	// Cost is CoreNodes·price·ceil(PeriodHours) + AccelNodes·price·AccelBilledHours,
+	// in dollars.
+	Cost float64
+	// MeetsDeadline reports FinishHours ≤ DeadlineHours.
+	MeetsDeadline bool
+}
+
+// String formats the plan like the thesis: "5 m1.large + 4 c1.medium: $8.84".
+func (p PoolPlan) String(types []InstanceType) string {
+	name := func(i int) string {
+		if i >= 0 && i < len(types) {
+			return types[i].Name
+		}
+		return fmt.Sprintf("type%d", i)
+	}
+	s := fmt.Sprintf("%d %s", p.CoreNodes, name(p.CoreType))
+	if p.AccelNodes > 0 {
+		s += fmt.Sprintf(" + %d %s", p.AccelNodes, name(p.AccelType))
+	}
+	return fmt.Sprintf("%s: $%.2f, done in %.2f h", s, p.Cost, p.FinishHours)
+}
+
+const defaultPoolSearch = 64
+
+func (p *PoolProblem) validate() error {
+	if len(p.Types) == 0 {
+		return &ValueError{Field: "PoolProblem.Types", Value: 0, Reason: "must not be empty"}
+	}
+	for i, t := range p.Types {
+		if !(t.PricePerHour > 0) || math.IsInf(t.PricePerHour, 0) {
+			return &ValueError{Field: fmt.Sprintf("Types[%d].PricePerHour", i), Value: t.PricePerHour, Reason: "must be finite and > 0"}
+		}
+		if !(t.DiskGB >= 0) || math.IsInf(t.DiskGB, 0) {
+			return &ValueError{Field: fmt.Sprintf("Types[%d].DiskGB", i), Value: t.DiskGB, Reason: "must be finite and ≥ 0"}
+		}
+	}
+	if !(p.StorageGB >= 0) || math.IsInf(p.StorageGB, 0) {
+		return &ValueError{Field: "PoolProblem.StorageGB", Value: p.StorageGB, Reason: "must be finite and ≥ 0"}
+	}
+	if p.MinCoreNodes < 0 {
+		return &ValueError{Field: "PoolProblem.MinCoreNodes", Value: float64(p.MinCoreNodes), Reason: "must be ≥ 0"}
+	}
+	if p.MaxAccelerators < 0 || p.MaxAccelerators > 1<<16 {
+		return &ValueError{Field: "PoolProblem.MaxAccelerators", Value: float64(p.MaxAccelerators), Reason: "must be in [0, 65536]"}
+	}
+	if p.MaxExtraCoreNodes < 0 || p.MaxExtraCoreNodes > 1<<16 {
+		return &ValueError{Field: "PoolProblem.MaxExtraCoreNodes", Value: float64(p.MaxExtraCoreNodes), Reason: "must be in [0, 65536]"}
+	}
+	if !(p.PeriodHours > 0) || p.PeriodHours > 1e6 {
+		return &ValueError{Field: "PoolProblem.PeriodHours", Value: p.PeriodHours, Reason: "must be in (0, 1e6]"}
+	}
+	if !(p.DeadlineHours > 0) || p.DeadlineHours > p.PeriodHours {
+		return &ValueError{Field: "PoolProblem.DeadlineHours", Value: p.DeadlineHours, Reason: "must be in (0, PeriodHours]"}
+	}
+	return validatePoolJobs(p.Jobs, len(p.Types))
+}
+
+func validatePoolJobs(jobs []PoolJob, nTypes int) error {
+	for j, job := range jobs {
+		if !(job.Work >= 0) || math.IsInf(job.Work, 0) {
+			return &ValueError{Field: fmt.Sprintf("Jobs[%d].Work", j), Value: job.Work, Reason: "must be finite and ≥ 0"}
+		}
+		if len(job.Rates) != nTypes {
+			return &ValueError{Field: fmt.Sprintf("len(Jobs[%d].Rates)", j), Value: float64(len(job.Rates)), Reason: fmt.Sprintf("must equal len(Types) = %d", nTypes)}
+		}
+		for i, r := range job.Rates {
+			if !(r >= 0) || math.IsInf(r, 0) {
+				return &ValueError{Field: fmt.Sprintf("Jobs[%d].Rates[%d]", j, i), Value: r, Reason: "must be finite and ≥ 0"}
+			}
+		}
+	}
+	return nil
+}
+
+// CoreNodesForStorage returns the core type and count of thesis 004 §4.2:
+// the number of core nodes "is determined primarily based on the required
+// storage size". Among types with DiskGB > 0 it picks the one whose
+// max(MinCoreNodes, ceil(StorageGB/DiskGB))·PricePerHour is least (ties: lower
+// index). With StorageGB = 0 and MinCoreNodes = 0 it returns the cheapest type
+// and 0 nodes. It returns an error if no type has disk.
+func CoreNodesForStorage(p PoolProblem) (coreType, coreNodes int, err error) {
+	if err := p.validate(); err != nil {
+		return 0, 0, err
+	}
+	return coreForStorage(&p)
+}
+
+func coreForStorage(p *PoolProblem) (int, int, error) {
+	best, bestN, bestCost := -1, 0, math.Inf(1)
+	for i, t := range p.Types {
+		if !(t.DiskGB > 0) {
+			continue
+		}
+		need := math.Ceil(p.StorageGB / t.DiskGB)
+		if need > 1<<20 {
+			continue
+		}
+		n := max(int(need), p.MinCoreNodes)
+		if c := float64(n) * t.PricePerHour; c < bestCost {
+			best, bestN, bestCost = i, n, c
+		}
+	}
+	if best < 0 {
+		return 0, 0, &ValueError{Field: "PoolProblem.Types", Value: float64(len(p.Types)), Reason: "no type has DiskGB > 0 (with a node count ≤ 2^20) to hold StorageGB"}
+	}
+	return best, bestN, nil
+}
+
+// PoolFinishHours returns the time, in hours, at which a cluster of coreNodes
+// instances of coreType and accelNodes instances of accelType finishes jobs
+// that all start at time 0, under the fluid model: tasks are small enough
+// that every job's work can be split between the two pools in any proportion,
+// and an instance of type i processes job j at Rates[i] work units per hour.
+//
+// The makespan is minimised exactly: for a candidate time T the accelerators
+// (T·accelNodes instance-hours) take work in decreasing order of comparative
+// advantage Rates[accel]/Rates[core] (a fractional knapsack, optimal for two
+// machine groups), the core pool must absorb the rest in T·coreNodes; the
+// least feasible T is found by bisection to a relative 1e-13. It returns 0
+// when there is no work and +Inf when a job with work has rate 0 on every
+// node present. When accelNodes = 0, accelType is ignored.
+func PoolFinishHours(types []InstanceType, jobs []PoolJob, coreType, coreNodes, accelType, accelNodes int) (float64, error) {
+	if coreType < 0 || coreType >= len(types) {
+		return 0, &ValueError{Field: "coreType", Value: float64(coreType), Reason: fmt.Sprintf("must index Types (len %d)", len(types))}
+	}
+	if accelNodes > 0 && (accelType < 0 || accelType >= len(types)) {
+		return 0, &ValueError{Field: "accelType", Value: float64(accelType), Reason: fmt.Sprintf("must index Types (len %d)", len(types))}
+	}
+	if coreNodes < 0 {
+		return 0, &ValueError{Field: "coreNodes", Value: float64(coreNodes), Reason: "must be ≥ 0"}
+	}
+	if accelNodes < 0 {
+		return 0, &ValueError{Field: "accelNodes", Value: float64(accelNodes), Reason: "must be ≥ 0"}
+	}
+	if err := validatePoolJobs(jobs, len(types)); err != nil {
+		return 0, err
+	}
+	order := make([]int, len(jobs))
+	return finishHours(jobs, coreType, coreNodes, accelType, accelNodes, order), nil
+}
+
+// finishHours is PoolFinishHours on validated input; order is scratch of
+// len(jobs).
+func finishHours(jobs []PoolJob, ct, nc, at, na int, order []int) float64 {
+	if na == 0 {
+		at = ct
+	}
+	rc := func(j int) float64 { return jobs[j].Rates[ct] * float64(nc) }
+	ra := func(j int) float64 {
+		if na == 0 {
+			return 0
+		}
+		return jobs[j].Rates[at] * float64(na)
+	}
+	// Upper bound: every job on whichever pool is faster for it, in turn.
+	hi := 0.0
+	for j := range jobs {
+		w := jobs[j].Work
+		if w == 0 {
+			continue
+		}
+		r := max(rc(j), ra(j))
+		if r == 0 {
+			return math.Inf(1)
+		}
+		hi += w / r
+	}
+	if hi == 0 {
+		return 0
+	}
+	for j := range order {
+		order[j] = j
+	}
+	// Decreasing comparative advantage of the accelerator pool; the ratio
+	// is compared by cross-multiplication so that zero rates need no
+	// division. Ties by job index.
+	slices.SortFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(ra(b)*rc(a), ra(a)*rc(b)), cmp.Compare(a, b))
+	})
+	feasible := func(T float64) bool {
+		accel := T // accelerator pool time left, hours of the whole pool
+		core := T
+		for _, j := range order {
+			w := jobs[j].Work
+			if w == 0 {
+				continue
+			}
+			if a := ra(j); a > 0 && accel > 0 {
+				take := min(w, accel*a)
+				accel -= take / a
+				w -= take
+			}
+			if w > 0 {
+				c := rc(j)
+				if c == 0 {
+					return false
+				}
+				core -= w / c
+			}
+		}
+		return core >= 0
+	}
+	lo := 0.0
+	for range 200 {
+		mid := lo + (hi-lo)/2
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if feasible(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+		if hi-lo <= 1e-13*hi {
+			break
+		}
+	}
+	return hi
+}
+
+// EvaluatePools returns the plan for a given configuration: its fluid finish
+// time, billed hours and cost for one period (thesis 004 §4.4.1; "5m1+4c1"
+// is coreNodes 5 of m1.large, accelNodes 4 of c1.medium). coreNodes is taken
+// as given (not from storage).
+func EvaluatePools(p PoolProblem, coreType, coreNodes, accelType, accelNodes int) (PoolPlan, error) {
+	if err := p.validate(); err != nil {
+		return PoolPlan{}, err
+	}
+	if coreNodes < 0 || coreNodes > 1<<20 {
+		return PoolPlan{}, &ValueError{Field: "coreNodes", Value: float64(coreNodes), Reason: "must be in [0, 2^20]"}
+	}
+	if accelNodes < 0 || accelNodes > 1<<20 {
+		return PoolPlan{}, &ValueError{Field: "accelNodes", Value: float64(accelNodes), Reason: "must be in [0, 2^20]"}
+	}
+	if coreType < 0 || coreType >= len(p.Types) {
+		return PoolPlan{}, &ValueError{Field: "coreType", Value: float64(coreType), Reason: fmt.Sprintf("must index Types (len %d)", len(p.Types))}
+	}
+	if accelNodes > 0 && (accelType < 0 || accelType >= len(p.Types)) {
+		return PoolPlan{}, &ValueError{Field: "accelType", Value: float64(accelType), Reason: fmt.Sprintf("must index Types (len %d)", len(p.Types))}
+	}
+	return evaluatePools(&p, coreType, coreNodes, accelType, accelNodes, make([]int, len(p.Jobs))), nil
+}
+
+func evaluatePools(p *PoolProblem, ct, nc, at, na int, order []int) PoolPlan {
+	if na == 0 {
+		at = -1
+	}
+	plan := PoolPlan{CoreType: ct, CoreNodes: nc, AccelType: at, AccelNodes: na}
+	plan.FinishHours = finishHours(p.Jobs, ct, nc, at, na, order)
+	plan.MeetsDeadline = plan.FinishHours <= p.DeadlineHours
+	plan.Cost = float64(nc) * p.Types[ct].PricePerHour * math.Ceil(p.PeriodHours)
+	if na > 0 {
+		billed := math.Ceil(plan.FinishHours)
+		if math.IsInf(billed, 0) || billed > 1<<30 {
+			billed = 1 << 30
+		}
+		plan.AccelBilledHours = int(billed)
+		plan.Cost += float64(na) * p.Types[at].PricePerHour * billed
+	}
+	return plan
+}
+
+// PlanPools chooses the cheapest cluster for one period that finishes the
+// production work by the deadline (thesis 004 §4.2): the core pool is sized
+// by storage (CoreNodesForStorage); the candidates are the core pool alone,
+// the core pool grown by up to MaxExtraCoreNodes nodes of the core type (the
+// "9 m1" alternative of §4.4.1), and the core pool plus 1..MaxAccelerators
+// accelerators of any one type, billed by the started hour until done.
+//
+// Ties in cost are broken by fewer nodes in all, then earlier finish, then
+// lower accelerator type index. If no candidate meets the deadline, the
+// returned plan is the fastest one searched, with MeetsDeadline false; that
+// is a result, not an error. The only errors are for bad input.
+func PlanPools(p PoolProblem) (PoolPlan, error) {
+	if err := p.validate(); err != nil {
+		return PoolPlan{}, err
+	}
+	ct, nc, err := coreForStorage(&p)
+	if err != nil {
+		return PoolPlan{}, err
+	}
+	maxAccel := cmp.Or(p.MaxAccelerators, defaultPoolSearch)
+	maxExtra := cmp.Or(p.MaxExtraCoreNodes, defaultPoolSearch)
+	order := make([]int, len(p.Jobs))
+	var best, fastest PoolPlan
+	haveBest, haveFastest := false, false
+	consider := func(plan PoolPlan) {
+		if !haveFastest || plan.FinishHours < fastest.FinishHours {
+			fastest, haveFastest = plan, true
+		}
+		if !plan.MeetsDeadline {
+			return
+		}
+		if !haveBest || cmp.Or(
+			cmp.Compare(plan.Cost, best.Cost),
+			cmp.Compare(plan.CoreNodes+plan.AccelNodes, best.CoreNodes+best.AccelNodes),
+			cmp.Compare(plan.FinishHours, best.FinishHours),
+			cmp.Compare(plan.AccelType, best.AccelType),
+		) < 0 {
+			best, haveBest = plan, true
+		}
+	}
+	for extra := 0; extra <= maxExtra; extra++ {
+		consider(evaluatePools(&p, ct, nc+extra, -1, 0, order))
+	}
+	for at := range p.Types {
+		for na := 1; na <= maxAccel; na++ {
+			consider(evaluatePools(&p, ct, nc, at, na, order))
+		}
+	}
+	if haveBest {
+		return best, nil
+	}
+	return fastest, nil
+}

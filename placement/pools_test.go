@@ -1,0 +1,333 @@
+package placement
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+	"pgregory.net/rapid"
+)
+
+// Table 4.1's derived columns follow from its price, disk and CU columns
+// (30-day month): $/GB/mon = price·720/disk and $/CU = price·720/CU.
+func TestEC2June2011DerivedColumns(t *testing.T) {
+	perGBMonth := map[string]float64{"m1.small": 0.38, "m1.large": 0.29, "m1.xlarge": 0.29, "m2.xlarge": 0.86,
+		"m2.2xlarge": 0.85, "m2.4xlarge": 0.85, "c1.medium": 0.35, "c1.xlarge": 0.29, "cc1.4xlarge": 0.68, "cg1.4xlarge": 0.89}
+	perCU := map[string]float64{"m1.small": 61.20, "m1.large": 61.20, "m1.xlarge": 61.20, "m2.xlarge": 55.38,
+		"m2.2xlarge": 55.38, "m2.4xlarge": 55.38, "c1.medium": 24.48, "c1.xlarge": 24.48, "cc1.4xlarge": 34.39, "cg1.4xlarge": 45.13}
+	types := EC2June2011()
+	if len(types) != 10 {
+		t.Fatalf("%d types, want 10", len(types))
+	}
+	for _, it := range types {
+		if got := it.PricePerHour * 720 / it.ComputeUnits; math.Abs(got-perCU[it.Name]) > 0.006 {
+			t.Errorf("%s: $/CU/month = %.3f, Table 4.1 says %.2f", it.Name, got, perCU[it.Name])
+		}
+		// The printed $/GB/mon column has transcription slips for the
+		// 1690 GB types (0.87, 2.56 …); check the rows it prints consistently.
+		if it.DiskGB != 1690 && it.Name != "m2.xlarge" && it.Name != "m2.2xlarge" {
+			if got := it.PricePerHour * 720 / it.DiskGB; math.Abs(got-perGBMonth[it.Name]) > 0.006 {
+				t.Errorf("%s: $/GB/month = %.3f, want %.2f", it.Name, got, perGBMonth[it.Name])
+			}
+		}
+	}
+}
+
+// thesisPools is the §4.4.1 case: five gridmix production jobs every 4 h on
+// a core pool of m1.large sized by 4,000 GB of data. The thesis gives no work
+// figure; 26.5 m1.large-hours with a 3 h deadline is consistent with every
+// statement of §4.4.1 (5 m1 overloaded, 9 m1 and 5m1+4m1 enough, 5m1+8c1
+// under 2 h, 5m1+6c1 over 2 h, 5m1+4c1 between 2 and 3 h). Computing rates
+// are compute units relative to m1.large (a CPU-bound job mix).
+func thesisPools(names ...string) PoolProblem {
+	var types []InstanceType
+	for _, it := range EC2June2011() {
+		for _, n := range names {
+			if it.Name == n {
+				types = append(types, it)
+			}
+		}
+	}
+	rates := make([]float64, len(types))
+	for i, it := range types {
+		rates[i] = it.ComputeUnits / 4
+	}
+	return PoolProblem{
+		Types:         types,
+		StorageGB:     4000,
+		Jobs:          []PoolJob{{Work: 26.5, Rates: rates}},
+		DeadlineHours: 3,
+		PeriodHours:   4,
+	}
+}
+
+func TestThesisPoolCosts(t *testing.T) {
+	p := thesisPools("m1.large", "c1.medium") // index 0 m1.large, 1 c1.medium
+	ct, nc, err := CoreNodesForStorage(p)
+	if err != nil || ct != 0 || nc != 5 {
+		t.Fatalf("core pool = %d × type %d (%v), want 5 × m1.large", nc, ct, err)
+	}
+	tests := []struct {
+		name           string
+		core, at, na   int
+		cost           float64
+		billed         int
+		meets          bool
+		finishLo, fiHi float64
+	}{
+		{"5m1 alone is overloaded", 5, -1, 0, 6.80, 0, false, 5.3, 5.3},
+		{"9m1", 9, -1, 0, 12.24, 0, true, 26.5 / 9, 26.5 / 9},
+		{"5m1+4m1", 5, 0, 4, 10.88, 3, true, 26.5 / 9, 26.5 / 9},
+		{"5m1+4c1", 5, 1, 4, 8.84, 3, true, 2, 3},
+		{"5m1+6c1", 5, 1, 6, 9.86, 3, true, 2, 3},
+		{"5m1+8c1", 5, 1, 8, 9.52, 2, true, 0, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			plan, err := EvaluatePools(p, 0, tt.core, tt.at, tt.na)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !scalar.EqualWithinAbs(plan.Cost, tt.cost, 1e-9) {
+				t.Errorf("cost = %.4f, want %.2f", plan.Cost, tt.cost)
+			}
+			if plan.AccelBilledHours != tt.billed || plan.MeetsDeadline != tt.meets {
+				t.Errorf("billed %d h, meets %v; want %d h, %v", plan.AccelBilledHours, plan.MeetsDeadline, tt.billed, tt.meets)
+			}
+			if plan.FinishHours < tt.finishLo-1e-9 || plan.FinishHours > tt.fiHi+1e-9 {
+				t.Errorf("finish = %v h, want in [%v, %v]", plan.FinishHours, tt.finishLo, tt.fiHi)
+			}
+		})
+	}
+}
+
+// PlanPools finds the thesis's three headline configurations when each is
+// the choice available: $12.24 → $10.88 → $8.84.
+func TestPlanPoolsThesisSequence(t *testing.T) {
+	onlyCore := thesisPools("m1.large")
+	// Core pool growth only: compare candidates without accelerators.
+	best := math.Inf(1)
+	for extra := 0; extra <= 10; extra++ {
+		plan, _ := EvaluatePools(onlyCore, 0, 5+extra, -1, 0)
+		if plan.MeetsDeadline && plan.Cost < best {
+			best = plan.Cost
+		}
+	}
+	if !scalar.EqualWithinAbs(best, 12.24, 1e-9) {
+		t.Errorf("cheapest core-only cluster costs %.2f, want 12.24 (9 m1.large)", best)
+	}
+	m1, err := PlanPools(thesisPools("m1.large"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m1.CoreNodes != 5 || m1.AccelNodes != 4 || !scalar.EqualWithinAbs(m1.Cost, 10.88, 1e-9) {
+		t.Errorf("with m1.large only: %s, want 5 m1.large + 4 m1.large at $10.88", m1.String(thesisPools("m1.large").Types))
+	}
+	both := thesisPools("m1.large", "c1.medium")
+	mix, err := PlanPools(both)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mix.AccelType != 1 || mix.AccelNodes != 4 || !scalar.EqualWithinAbs(mix.Cost, 8.84, 1e-9) {
+		t.Errorf("with c1.medium too: %s, want 5 m1.large + 4 c1.medium at $8.84", mix.String(both.Types))
+	}
+}
+
+// Two jobs with opposite affinities: a GPU-like job runs 4× faster on the
+// accelerator type, a CPU job equally on both. The optimum puts the GPU job
+// on the accelerators first. Core: 1 node rate 1 for both; accel: 1 node,
+// rate 4 for job A, 1 for job B; work A = 4, B = 1.
+// Best split: accelerators do all of A in 1 h; the core does B in 1 h → T = 1.
+func TestPoolFinishHoursComparativeAdvantage(t *testing.T) {
+	types := []InstanceType{{Name: "core", PricePerHour: 1, DiskGB: 1}, {Name: "gpu", PricePerHour: 1, DiskGB: 1}}
+	jobs := []PoolJob{{Work: 1, Rates: []float64{1, 1}}, {Work: 4, Rates: []float64{1, 4}}}
+	T, err := PoolFinishHours(types, jobs, 0, 1, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !scalar.EqualWithinRel(T, 1, 1e-12) {
+		t.Errorf("T = %v, want 1", T)
+	}
+	// A GPU-only job (rate 0 on core) with no accelerators never finishes.
+	T, _ = PoolFinishHours(types, []PoolJob{{Work: 1, Rates: []float64{0, 2}}}, 0, 3, 1, 0)
+	if !math.IsInf(T, 1) {
+		t.Errorf("GPU-only job without accelerators: T = %v, want +Inf", T)
+	}
+}
+
+func TestPoolsBadInput(t *testing.T) {
+	good := thesisPools("m1.large", "c1.medium")
+	mod := func(f func(p *PoolProblem)) PoolProblem {
+		p := good
+		p.Types = append([]InstanceType(nil), good.Types...)
+		p.Jobs = []PoolJob{{Work: good.Jobs[0].Work, Rates: append([]float64(nil), good.Jobs[0].Rates...)}}
+		f(&p)
+		return p
+	}
+	tests := []struct {
+		name string
+		p    PoolProblem
+	}{
+		{"no types", mod(func(p *PoolProblem) { p.Types = nil })},
+		{"NaN price", mod(func(p *PoolProblem) { p.Types[0].PricePerHour = math.NaN() })},
+		{"zero price", mod(func(p *PoolProblem) { p.Types[1].PricePerHour = 0 })},
+		{"negative disk", mod(func(p *PoolProblem) { p.Types[1].DiskGB = -1 })},
+		{"Inf storage", mod(func(p *PoolProblem) { p.StorageGB = math.Inf(1) })},
+		{"negative min core", mod(func(p *PoolProblem) { p.MinCoreNodes = -1 })},
+		{"deadline after period", mod(func(p *PoolProblem) { p.DeadlineHours = 5 })},
+		{"zero deadline", mod(func(p *PoolProblem) { p.DeadlineHours = 0 })},
+		{"NaN period", mod(func(p *PoolProblem) { p.PeriodHours = math.NaN() })},
+		{"negative work", mod(func(p *PoolProblem) { p.Jobs[0].Work = -1 })},
+		{"rates length", mod(func(p *PoolProblem) { p.Jobs[0].Rates = p.Jobs[0].Rates[:1] })},
+		{"NaN rate", mod(func(p *PoolProblem) { p.Jobs[0].Rates[1] = math.NaN() })},
+		{"negative max accel", mod(func(p *PoolProblem) { p.MaxAccelerators = -2 })},
+		{"no disk anywhere", mod(func(p *PoolProblem) { p.Types[0].DiskGB, p.Types[1].DiskGB = 0, 0 })},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := PlanPools(tt.p); !errors.Is(err, ErrBadInput) {
+				t.Errorf("PlanPools err = %v, want ErrBadInput", err)
+			}
+		})
+	}
+	if _, err := EvaluatePools(good, 2, 5, -1, 0); !errors.Is(err, ErrBadInput) {
+		t.Errorf("core type out of range: err = %v", err)
+	}
+	if _, err := EvaluatePools(good, 0, 5, 7, 1); !errors.Is(err, ErrBadInput) {
+		t.Errorf("accel type out of range: err = %v", err)
+	}
+	if _, err := PoolFinishHours(good.Types, good.Jobs, 0, -1, 0, 0); !errors.Is(err, ErrBadInput) {
+		t.Errorf("negative core nodes: err = %v", err)
+	}
+}
+
+func genPoolProblem(t *rapid.T) PoolProblem {
+	nt := rapid.IntRange(1, 4).Draw(t, "types")
+	types := make([]InstanceType, nt)
+	for i := range types {
+		types[i] = InstanceType{
+			Name:         "t",
+			PricePerHour: rapid.Float64Range(0.01, 3).Draw(t, "price"),
+			DiskGB:       rapid.Float64Range(0, 2000).Draw(t, "disk"),
+		}
+	}
+	types[0].DiskGB = rapid.Float64Range(100, 2000).Draw(t, "disk0")
+	nj := rapid.IntRange(0, 4).Draw(t, "jobs")
+	jobs := make([]PoolJob, nj)
+	for j := range jobs {
+		jobs[j].Work = rapid.Float64Range(0, 100).Draw(t, "work")
+		jobs[j].Rates = make([]float64, nt)
+		for i := range jobs[j].Rates {
+			jobs[j].Rates[i] = rapid.SampledFrom([]float64{0, 0.5, 1, 1.25, 2, 4}).Draw(t, "rate")
+		}
+	}
+	period := rapid.Float64Range(1, 8).Draw(t, "period")
+	return PoolProblem{
+		Types: types, StorageGB: rapid.Float64Range(0, 5000).Draw(t, "storage"),
+		MinCoreNodes: rapid.IntRange(0, 3).Draw(t, "mincore"), Jobs: jobs,
+		DeadlineHours:   rapid.Float64Range(0.1, 1).Draw(t, "dfrac") * period,
+		PeriodHours:     period,
+		MaxAccelerators: rapid.IntRange(1, 6).Draw(t, "maxacc"), MaxExtraCoreNodes: rapid.IntRange(1, 6).Draw(t, "maxextra"),
+	}
+}
+
+// PlanPools is never beaten by any configuration in its search space that
+// meets the deadline, and it meets the deadline whenever one does.
+func propPlanPoolsOptimal(t *rapid.T) {
+	p := genPoolProblem(t)
+	plan, err := PlanPools(p)
+	if err != nil {
+		ct, _, cerr := CoreNodesForStorage(p)
+		if cerr == nil {
+			t.Fatalf("PlanPools failed (%v) but CoreNodesForStorage gave type %d", err, ct)
+		}
+		return
+	}
+	ct, nc, _ := CoreNodesForStorage(p)
+	var cands []PoolPlan
+	for extra := 0; extra <= p.MaxExtraCoreNodes; extra++ {
+		c, _ := EvaluatePools(p, ct, nc+extra, -1, 0)
+		cands = append(cands, c)
+	}
+	for at := range p.Types {
+		for na := 1; na <= p.MaxAccelerators; na++ {
+			c, _ := EvaluatePools(p, ct, nc, at, na)
+			cands = append(cands, c)
+		}
+	}
+	for _, c := range cands {
+		if c.MeetsDeadline && (!plan.MeetsDeadline || c.Cost < plan.Cost) {
+			t.Fatalf("plan %+v beaten by %+v", plan, c)
+		}
+	}
+	if math.IsNaN(plan.Cost) || math.IsNaN(plan.FinishHours) {
+		t.Fatalf("NaN in plan %+v", plan)
+	}
+}
+
+// With proportional rates (every job has the same accelerator/core speed
+// ratio) the fluid makespan is Σ W_j / (nc·Rc_j + na·Ra_j); adding
+// accelerators never makes the work finish later.
+func propPoolFinishProportional(t *rapid.T) {
+	types := []InstanceType{{Name: "a", PricePerHour: 1, DiskGB: 1}, {Name: "b", PricePerHour: 1, DiskGB: 1}}
+	ratio := rapid.Float64Range(0.1, 10).Draw(t, "ratio")
+	nc := rapid.IntRange(1, 20).Draw(t, "nc")
+	na := rapid.IntRange(0, 20).Draw(t, "na")
+	jobs := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) PoolJob {
+		rc := rapid.Float64Range(0.1, 5).Draw(t, "rc")
+		return PoolJob{Work: rapid.Float64Range(0, 50).Draw(t, "w"), Rates: []float64{rc, rc * ratio}}
+	}), 1, 6).Draw(t, "jobs")
+	T, err := PoolFinishHours(types, jobs, 0, nc, 1, na)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0.0
+	for _, j := range jobs {
+		want += j.Work / (float64(nc)*j.Rates[0] + float64(na)*j.Rates[1])
+	}
+	if !scalar.EqualWithinAbsOrRel(T, want, 1e-12, 1e-9) {
+		t.Fatalf("T = %v, want %v", T, want)
+	}
+	T2, _ := PoolFinishHours(types, jobs, 0, nc, 1, na+1)
+	if T2 > T*(1+1e-12) {
+		t.Fatalf("one more accelerator: %v > %v", T2, T)
+	}
+}
+
+func TestPoolProperties(t *testing.T) {
+	rapid.Check(t, propPlanPoolsOptimal)
+	rapid.Check(t, propPoolFinishProportional)
+}
+
+func FuzzPlanPools(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propPlanPoolsOptimal)) }
+
+// FuzzPoolFinishHours feeds arbitrary values, including NaN and negative
+// ones, and checks that the function errors or returns a non-negative,
+// non-NaN time.
+func FuzzPoolFinishHours(f *testing.F) {
+	f.Add(1.0, 1.0, 4.0, 2, 1, 0)
+	f.Fuzz(func(t *testing.T, w, rc, ra float64, nc, na, at int) {
+		types := []InstanceType{{Name: "a", PricePerHour: 1}, {Name: "b", PricePerHour: 1}}
+		T, err := PoolFinishHours(types, []PoolJob{{Work: w, Rates: []float64{rc, ra}}}, 0, nc, at, na)
+		if err != nil {
+			if !errors.Is(err, ErrBadInput) {
+				t.Fatalf("error %v is not ErrBadInput", err)
+			}
+			return
+		}
+		if math.IsNaN(T) || T < 0 {
+			t.Fatalf("T = %v", T)
+		}
+	})
+}
+
+func BenchmarkPlanPools(b *testing.B) {
+	p := thesisPools("m1.large", "c1.medium")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := PlanPools(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
