@@ -1,0 +1,175 @@
+package tct
+
+import (
+	"fmt"
+	"math"
+)
+
+// FitOptions tunes FitExp2. The zero value is ready to use: unit weights and
+// the default iteration budget.
+type FitOptions struct {
+	// Weights, when not nil, weight each squared residual: FitExp2 minimises
+	// Σ Weights[i]·(y[i] − TCT(x[i]))². It must have len(x) elements, each
+	// finite and ≥ 0; a zero weight ignores the point. nil means all 1.
+	Weights []float64
+
+	// MaxIterations bounds each Levenberg–Marquardt run (one per start
+	// point that survives screening). Zero means 100; negative is an error.
+	MaxIterations int
+}
+
+// FitReport describes how well an exp2 fit matches its data and how the
+// search went.
+type FitReport struct {
+	// SSE is the weighted sum of squared residuals Σ wᵢ(yᵢ − TCT(xᵢ))² of the
+	// returned model, in squared y units (wᵢ = 1 without weights).
+	SSE float64
+	// RMSE is Eq. 8, √(Σ(yᵢ − TCT(xᵢ))²/n), unweighted, over all n points.
+	RMSE float64
+	// NRMSE is Eq. 9, RMSE/(max y − min y); 0 when all y are equal (the fit
+	// is then exact).
+	NRMSE float64
+	// Iterations is the number of Levenberg–Marquardt iterations of the
+	// winning start; 0 when no search was needed (constant y).
+	Iterations int
+	// Evaluations counts model evaluations over all starts, screening
+	// included.
+	Evaluations int
+	// Converged reports that the winning run stopped on a convergence test
+	// (or the fit is exact), not on MaxIterations.
+	Converged bool
+	// Collapsed reports that the best least-squares direction has b → d:
+	// the data are better described by one exponential plus a linear term
+	// (t·e^(b·x)) than by any exp2 with finite coefficients. That shape is
+	// not exp2, so the returned model is then the best fit among the
+	// one-exponential fit (C = 0, D = 0) and the runs that ended at
+	// separated rates.
+	Collapsed bool
+	// Start is the start point of the winning run.
+	Start FitStart
+}
+
+// FitStart is a start point of the rate search, in the units of x.
+type FitStart struct {
+	// Kind says where the start came from: "halves" (single-exponential
+	// fits of the lower and upper half of the x range), "whole" (a
+	// single-exponential fit of all data, paired with a second rate),
+	// "grid" (a fixed grid of rates scaled to the x span), "single" (the
+	// one-exponential fit used when the search collapsed) or "constant"
+	// (all y equal; no search).
+	Kind string
+	// B and D are the start rates.
+	B, D float64
+}
+
+// FitExp2 fits the exp2 model of Eq. 1, y ≈ A·e^(B·x) + C·e^(D·x), to the
+// points (x[i], y[i]) by (weighted) nonlinear least squares, as MATLAB's
+// fit(x, y, 'exp2') does, and reports the fit's quality (Eq. 8–9).
+//
+// Method (variable projection): x is mapped to t = (x − min x)/(max x − min x)
+// ∈ [0, 1] and y is divided by max|y|, so no data scale can overflow exp. For
+// fixed rates the best amplitudes are an exact two-column weighted linear
+// least-squares solve (modified Gram–Schmidt with reorthogonalisation), so
+// the search runs over the two rates only: about 20 start points — single-
+// exponential fits of each half of the x range and of all data, and a grid
+// of rates scaled to the x span — are screened by their projected SSE, and
+// Levenberg–Marquardt (with Kaufman's Jacobian of the projected residual)
+// runs from the best three. The lowest SSE wins; ties go to the earlier
+// start. The result is deterministic.
+//
+// Rates are kept within |B|·max|x| ≤ 300 and |B|·(max x − min x) ≤ 200 (the
+// same for D), so every returned parameter is finite and TCT is finite on
+// the data. Data whose best fit needs steeper rates (e^300 ≈ 10^130 change
+// over the data) get the best fit within those bounds.
+//
+// Edge cases: all y equal gives the exact fit A = y, B = C = D = 0. Data of a
+// single exponential give it back (the second term then has C ≈ 0). When the
+// search collapses to B = D (see FitReport.Collapsed) the best
+// one-exponential fit is returned in exp2 form with C = D = 0.
+//
+// Errors (each a *ValueError matching ErrBadInput): len(x) ≠ len(y), a
+// weight slice of another length, a NaN or infinite x, y or weight (the
+// field names its index, e.g. "y[17]"), |x| or |y| above 1e100, a negative
+// weight, a negative MaxIterations, or fewer than 4 distinct x values with
+// positive weight. FitExp2 does not modify its arguments.
+func FitExp2(x, y []float64, opt FitOptions) (Exp2, FitReport, error) {
+	var w fitWork
+	if err := w.load(x, y, opt); err != nil {
+		return Exp2{}, FitReport{}, err
+	}
+	m, rep := w.solve()
+	fitReportQuality(&rep, m, x, y, opt.Weights)
+	return m, rep, nil
+}
+
+// fitMaxAbs bounds |x| and |y| so that squares and sums stay finite.
+const fitMaxAbs = 1e100
+
+// Rate bounds in units of the unit span t ∈ [0, 1].
+const (
+	fitMaxRateSpan = 200.0 // |β| ≤ 200: e^β over the data
+	fitMaxRateAbs  = 300.0 // |b|·max|x| ≤ 300: converting back to x is finite
+)
+
+// fitReportQuality fills the SSE, RMSE and NRMSE of rep from model m on the
+// original data.
+func fitReportQuality(rep *FitReport, m Exp2, x, y, weights []float64) {
+	var sse, ss float64
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := range x {
+		r := y[i] - m.TCT(x[i])
+		ss += r * r
+		if weights != nil {
+			sse += weights[i] * r * r
+		}
+		lo, hi = min(lo, y[i]), max(hi, y[i])
+	}
+	if weights == nil {
+		sse = ss
+	}
+	rep.SSE = sse
+	rep.RMSE = math.Sqrt(ss / float64(len(x)))
+	rep.NRMSE = 0
+	if hi > lo {
+		rep.NRMSE = rep.RMSE / (hi - lo)
+	}
+}
+
+// fitValidate checks the inputs of FitExp2 and returns the first problem.
+func fitValidate(x, y []float64, opt FitOptions) error {
+	if len(x) != len(y) {
+		return &ValueError{Field: "len(y)", Value: float64(len(y)), Reason: fmt.Sprintf("must equal len(x) = %d", len(x))}
+	}
+	if opt.Weights != nil && len(opt.Weights) != len(x) {
+		return &ValueError{Field: "len(Weights)", Value: float64(len(opt.Weights)), Reason: fmt.Sprintf("must equal len(x) = %d", len(x))}
+	}
+	if opt.MaxIterations < 0 {
+		return &ValueError{Field: "MaxIterations", Value: float64(opt.MaxIterations), Reason: "must be ≥ 0"}
+	}
+	for i := range x {
+		if err := fitCheckValue("x", i, x[i]); err != nil {
+			return err
+		}
+		if err := fitCheckValue("y", i, y[i]); err != nil {
+			return err
+		}
+		if opt.Weights != nil {
+			wi := opt.Weights[i]
+			if !exp2Finite(wi) || !(wi >= 0) {
+				return &ValueError{Field: fmt.Sprintf("Weights[%d]", i), Value: wi, Reason: "must be finite and ≥ 0"}
+			}
+		}
+	}
+	return nil
+}
+
+// fitCheckValue checks one data value: finite and at most fitMaxAbs.
+func fitCheckValue(name string, i int, v float64) error {
+	if !exp2Finite(v) {
+		return &ValueError{Field: fmt.Sprintf("%s[%d]", name, i), Value: v, Reason: "must be finite"}
+	}
+	if math.Abs(v) > fitMaxAbs {
+		return &ValueError{Field: fmt.Sprintf("%s[%d]", name, i), Value: v, Reason: "magnitude must be ≤ 1e100"}
+	}
+	return nil
+}

@@ -1,0 +1,145 @@
+package tct
+
+import "math"
+
+// lmProblem is a nonlinear least-squares problem in (at most) two
+// parameters, as the Levenberg–Marquardt solver lmMinimize sees it.
+//
+// lmEval returns, at parameter point p, the objective f = ‖r(p)‖² (a sum of
+// squared residuals), the Gauss–Newton matrix JᵀJ packed as
+// {(JᵀJ)₁₁, (JᵀJ)₁₂, (JᵀJ)₂₂} and the gradient half g = Jᵀr, where J is the
+// Jacobian of the residual vector r. ok is false when p cannot be evaluated
+// (the solver then treats p as infinitely bad). A problem in one parameter
+// reports (JᵀJ)₂₂ = 1, (JᵀJ)₁₂ = 0 and g₂ = 0, which freezes p[1].
+type lmProblem interface {
+	lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64, ok bool)
+}
+
+// lmSettings bounds one Levenberg–Marquardt run.
+type lmSettings struct {
+	maxIter int        // iterations (accepted or rejected steps); > 0
+	lo, hi  [2]float64 // box: every iterate is clamped into [lo, hi]
+	fAbs    float64    // stop as converged once f ≤ fAbs (exact fit)
+}
+
+// lmResult is where one run stopped.
+type lmResult struct {
+	p         [2]float64
+	f         float64
+	iters     int  // iterations used
+	evals     int  // calls of lmEval
+	converged bool // a convergence test, not maxIter, stopped the run
+}
+
+// Tolerances of lmMinimize, scale-free.
+const (
+	lmGradTol = 1e-10 // |gₖ| ≤ lmGradTol·√(f·(JᵀJ)ₖₖ): residual ⟂ Jacobian columns
+	lmStepTol = 1e-11 // ‖h‖ ≤ lmStepTol·(‖p‖ + lmStepTol)
+	lmFunTol  = 1e-14 // two accepted steps in a row each reduce f by less than this fraction
+	lmMaxLam  = 1e16  // damping beyond this relative to the scale: no descent is representable
+)
+
+// lmMinimize minimises prob's objective from p0 by Levenberg–Marquardt with
+// Marquardt's diagonal scaling (the running maximum of diag(JᵀJ), as in
+// MINPACK) and Nielsen's damping update: after a step with gain ratio ρ > 0
+// the damping λ is multiplied by max(1/3, 1−(2ρ−1)³), after a rejected step
+// by ν, which then doubles. Steps are clamped into the box [lo, hi].
+//
+// It stops as converged when f ≤ fAbs, when the scaled gradient, the step or
+// two successive relative decreases fall below the tolerances above, or when
+// λ grows so large that no step changes p (p is then a minimum to working
+// precision); otherwise after maxIter iterations, not converged. It
+// allocates nothing itself.
+func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
+	p := lmClamp(p0, set)
+	f, a, g, ok := prob.lmEval(p)
+	res := lmResult{p: p, f: f, evals: 1}
+	if !ok {
+		res.f = math.Inf(1)
+		return res
+	}
+	if f <= set.fAbs || lmGradSmall(f, a, g) {
+		res.converged = true
+		return res
+	}
+	dScale := [2]float64{max(a[0], 1e-300), max(a[2], 1e-300)}
+	lam := 1e-3 * max(dScale[0], dScale[1])
+	nu := 2.0
+	smallDecreases := 0
+	for res.iters < set.maxIter {
+		res.iters++
+		m11 := a[0] + lam*dScale[0]
+		m22 := a[2] + lam*dScale[1]
+		m12 := a[1]
+		det := m11*m22 - m12*m12
+		if !(det > 0) || math.IsInf(det, 0) {
+			lam *= nu
+			nu *= 2
+			if lam > lmMaxLam*max(dScale[0], dScale[1]) {
+				res.converged = true
+				break
+			}
+			continue
+		}
+		h := [2]float64{(-g[0]*m22 + g[1]*m12) / det, (-g[1]*m11 + g[0]*m12) / det}
+		pn := lmClamp([2]float64{p[0] + h[0], p[1] + h[1]}, set)
+		h = [2]float64{pn[0] - p[0], pn[1] - p[1]}
+		if math.Hypot(h[0], h[1]) <= lmStepTol*(math.Hypot(p[0], p[1])+lmStepTol) {
+			res.converged = true
+			break
+		}
+		fn, an, gn, okn := prob.lmEval(pn)
+		res.evals++
+		if okn && fn < f {
+			// Predicted decrease of the quadratic model f + 2hᵀg + hᵀ(JᵀJ)h.
+			pred := -(2*(h[0]*g[0]+h[1]*g[1]) + h[0]*(a[0]*h[0]+a[1]*h[1]) + h[1]*(a[1]*h[0]+a[2]*h[1]))
+			rho := 1.0
+			if pred > 0 {
+				rho = (f - fn) / pred
+			}
+			rel := (f - fn) / f
+			p, f, a, g = pn, fn, an, gn
+			res.p, res.f = p, f
+			dScale = [2]float64{max(dScale[0], a[0]), max(dScale[1], a[2])}
+			lam *= max(1.0/3, 1-math.Pow(2*rho-1, 3))
+			nu = 2
+			if f <= set.fAbs || lmGradSmall(f, a, g) {
+				res.converged = true
+				break
+			}
+			if rel < lmFunTol {
+				smallDecreases++
+				if smallDecreases >= 2 {
+					res.converged = true
+					break
+				}
+			} else {
+				smallDecreases = 0
+			}
+			continue
+		}
+		lam *= nu
+		nu *= 2
+		if lam > lmMaxLam*max(dScale[0], dScale[1]) {
+			res.converged = true
+			break
+		}
+	}
+	return res
+}
+
+// lmGradSmall reports whether every gradient component is negligible against
+// √(f·(JᵀJ)ₖₖ), the size it would have if the residual were parallel to
+// Jacobian column k (MINPACK's gtol test).
+func lmGradSmall(f float64, a [3]float64, g [2]float64) bool {
+	return math.Abs(g[0]) <= lmGradTol*math.Sqrt(f*a[0]) &&
+		math.Abs(g[1]) <= lmGradTol*math.Sqrt(f*a[2])
+}
+
+// lmClamp projects p into the box of set.
+func lmClamp(p [2]float64, set lmSettings) [2]float64 {
+	for k := range p {
+		p[k] = min(max(p[k], set.lo[k]), set.hi[k])
+	}
+	return p
+}
