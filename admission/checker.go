@@ -1,0 +1,155 @@
+package admission
+
+// A Checker holds the scratch buffers of admission decisions so that, once
+// they have grown to the queue's size, a decision allocates nothing. Keep one
+// Checker per scheduler and reuse it for every arriving job. The zero value is
+// ready to use. A Checker is not safe for concurrent use; the Decision.Checked
+// it returns aliases its buffer until the next call.
+type Checker struct {
+	checks []Check
+	// Confidence-mode scratch, one entry per sample index.
+	run   []float64 // sampled prefix sums with the new job
+	runWO []float64 // sampled prefix sums without it
+	ok    []bool    // every protected job so far met its deadline in sample i
+}
+
+// Decide decides once, with fresh buffers (it allocates the evidence). For
+// repeated decisions keep a Checker and call its Decide.
+func Decide(queue []Job, newJob Job, now float64, opt Options) (Decision, error) {
+	var c Checker
+	return c.Decide(queue, newJob, now, opt)
+}
+
+// Decide decides whether to admit newJob, arriving at time now (seconds), to
+// a cluster whose admitted, unfinished jobs are queue, using 000 Eq. 7 in the
+// mode opt.Mode (see Mode; ModeConfidence calls DecideConfidence).
+//
+// queue must be in strict EDF order as CompareEDF defines it (deadline, then
+// arrival, then ID; jobs without a deadline last) — Queue keeps a slice in
+// that order incrementally; a caller can also sort with
+// slices.SortFunc(q, CompareEDF). Decide validates the order in its single
+// O(len(queue)) pass instead of sorting, so it allocates nothing once the
+// Checker's buffer fits the queue. The new job takes its place in that order:
+// queued jobs with an equal deadline that arrived earlier come before it (the
+// paper says "earlier deadline"; serving equal deadlines by arrival is what an
+// EDF scheduler does, so the sum is the schedule's and the rule is slightly
+// more conservative).
+//
+// Prefix sums run over deadline jobs only: jobs without a deadline are
+// validated but never summed, so they never delay a deadline job. A new job
+// without a deadline is admitted (ReasonNoDeadline) with empty evidence.
+// Each job's JCT is its Eq. 6 estimate as the caller last computed it
+// (typically with its remaining tasks); Decide does not re-evaluate models.
+//
+// Errors match ErrBadInput: now not finite; an Arrival that is not finite; a
+// Deadline that is NaN or -Inf, or whose distance from now overflows; a JCT
+// that is NaN, infinite or negative; a queue out of strict EDF order; the new
+// job's ID already in the queue; an unknown Mode. Duplicate IDs inside the
+// queue with different deadlines or arrivals are not detected (they only
+// blur Check.ID).
+func (c *Checker) Decide(queue []Job, newJob Job, now float64, opt Options) (Decision, error) {
+	switch opt.Mode {
+	case ModeStrict, ModePaper:
+	case ModeConfidence:
+		return c.DecideConfidence(queue, newJob, now, opt.Confidence)
+	default:
+		return Decision{}, &ValueError{Field: "Options.Mode", Value: float64(opt.Mode), Reason: "unknown mode"}
+	}
+	if err := validateNow(now); err != nil {
+		return Decision{}, err
+	}
+	if err := validateJob(&newJob, -1); err != nil {
+		return Decision{}, err
+	}
+	if err := validateJCT(&newJob, -1); err != nil {
+		return Decision{}, err
+	}
+	hasDeadline := newJob.HasDeadline()
+	var dNew float64
+	if hasDeadline {
+		var err error
+		if dNew, err = relDeadline(&newJob, -1, now); err != nil {
+			return Decision{}, err
+		}
+	}
+	dec := Decision{Admit: true, Mode: opt.Mode, Reason: ReasonFits, NewIndex: -1, Blocking: -1, Probability: 1}
+	if !hasDeadline {
+		dec.Reason = ReasonNoDeadline
+	}
+	checks := c.checks[:0]
+	placed := !hasDeadline // the new job has its place in checks (or needs none)
+	sumWO := 0.0           // Σ JCT of the queued deadline jobs so far, without the new job
+	sumW := 0.0            // the same with the new job, once placed
+	reject := func(i int, r Reason) {
+		if dec.Admit {
+			dec.Admit, dec.Reason, dec.Blocking, dec.Probability = false, r, i, 0
+		}
+	}
+	placeNew := func() {
+		placed = true
+		sumW = sumWO + newJob.JCT
+		dec.NewIndex = len(checks)
+		checks = append(checks, newCheck(&newJob, sumW, dNew, true, true))
+		if !(sumW <= dNew) {
+			reject(dec.NewIndex, ReasonNewJobLate)
+		}
+	}
+	for k := range queue {
+		if err := validateQueued(queue, k, newJob.ID); err != nil {
+			c.checks = checks[:0]
+			return Decision{}, err
+		}
+		j := &queue[k]
+		if err := validateJCT(j, k); err != nil {
+			c.checks = checks[:0]
+			return Decision{}, err
+		}
+		if !placed && CompareEDF(newJob, *j) < 0 {
+			placeNew()
+		}
+		if !hasDeadline || !j.HasDeadline() {
+			continue // nothing to sum: no new deadline to check, or a job without one
+		}
+		dk, err := relDeadline(j, k, now)
+		if err != nil {
+			c.checks = checks[:0]
+			return Decision{}, err
+		}
+		sumWO += j.JCT
+		switch {
+		case dec.NewIndex < 0: // before the new job: unaffected by it
+			checks = append(checks, newCheck(j, sumWO, dk, false, false))
+		case opt.Mode == ModePaper: // after the new job: outside Eq. 7's set
+		default: // strict, after the new job
+			sumW += j.JCT
+			protected := sumWO <= dk // meets its deadline without the new job
+			checks = append(checks, newCheck(j, sumW, dk, false, protected))
+			if protected && !(sumW <= dk) {
+				reject(len(checks)-1, ReasonQueuedJobHurt)
+			}
+		}
+	}
+	if !placed {
+		placeNew()
+	}
+	c.checks = checks
+	dec.Checked = checks
+	if dec.Blocking >= 0 {
+		dec.BlockingID = checks[dec.Blocking].ID
+	}
+	return dec, nil
+}
+
+// newCheck builds the evidence for one job from its prefix sum and its
+// relative deadline d = deadline − now.
+func newCheck(j *Job, prefix, d float64, isNew, protected bool) Check {
+	pMeet := 0.0
+	if prefix <= d {
+		pMeet = 1
+	}
+	return Check{
+		ID: j.ID, Deadline: j.Deadline, JCT: j.JCT,
+		Prefix: prefix, Slack: d - prefix, PMeet: pMeet,
+		New: isNew, Protected: protected,
+	}
+}

@@ -1,0 +1,54 @@
+package admission_test
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/schedkit/schedkit/admission"
+)
+
+// exp2 stands in for tct.Exp2 (000 Eq. 1); any type with TCT(r) works.
+type exp2 struct{ A, B, C, D float64 }
+
+func (m exp2) TCT(r float64) float64 { return m.A*math.Exp(m.B*r) + m.C*math.Exp(m.D*r) }
+
+// A scheduler keeps one Queue and one Checker and asks on every arrival.
+func Example() {
+	cluster := []float64{1, 1, 0.5, 0.25} // residual capacity of each slot
+	sort := exp2{A: 40}                   // 40 s per task whatever the load
+	pi := exp2{A: 10, B: -1.2, C: 5}      // slower on busy slots
+
+	var q admission.Queue
+	var c admission.Checker
+	arrive := func(id int, now, deadline float64, m exp2, tasks int) {
+		jct, err := admission.JCT(m, tasks, cluster) // Eq. 6
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		job := admission.Job{ID: id, Arrival: now, Deadline: deadline, JCT: jct}
+		d, err := c.Decide(q.Jobs(), job, now, admission.Options{Mode: admission.ModeStrict})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("job %d at t=%v: JCT %.1f s, admit=%v (%v)", id, now, jct, d.Admit, d.Reason)
+		if !d.Admit {
+			b := d.Checked[d.Blocking]
+			fmt.Printf(", protects job %d: completes %.1f s after now, slack %.1f s", b.ID, b.Prefix, b.Slack)
+		}
+		fmt.Println()
+		if d.Admit {
+			_ = q.Insert(job)
+		}
+	}
+	arrive(1, 0, 300, sort, 20)          // 20·40/4 = 200 s
+	arrive(2, 10, 250, pi, 8)            // fits before job 1's deadline
+	arrive(3, 20, 200, sort, 8)          // meets 200 but pushes job 1 past 300
+	arrive(4, 30, math.Inf(1), sort, 99) // no deadline: always admitted
+	// Output:
+	// job 1 at t=0: JCT 200.0 s, admit=true (fits)
+	// job 2 at t=10: JCT 19.5 s, admit=true (fits)
+	// job 3 at t=20: JCT 80.0 s, admit=false (queued job hurt), protects job 1: completes 299.5 s after now, slack -19.5 s
+	// job 4 at t=30: JCT 990.0 s, admit=true (no deadline)
+}

@@ -1,0 +1,87 @@
+package admission
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+// linear is a test model TCT(r) = A + B·r.
+type linear struct{ A, B float64 }
+
+func (m linear) TCT(r float64) float64 { return m.A + m.B*r }
+
+// exp2 mirrors tct.Exp2 (000 Eq. 1) without importing tct.
+type exp2 struct{ A, B, C, D float64 }
+
+func (m exp2) TCT(r float64) float64 { return m.A*math.Exp(m.B*r) + m.C*math.Exp(m.D*r) }
+
+func TestJCTHandWorked(t *testing.T) {
+	m := linear{A: 100, B: -50} // TCT(1) = 50, TCT(0.5) = 75
+	tests := []struct {
+		name    string
+		n       int
+		cluster []float64
+		want    float64
+	}{
+		// 4 · (50+75) / 2² = 125.
+		{"two slots", 4, []float64{1, 0.5}, 125},
+		// A slot with no residual capacity is not counted: same as above.
+		{"zero slot skipped", 4, []float64{1, 0, 0.5}, 125},
+		// 10 tasks on 5 dedicated slots: 2 waves of 50 s.
+		{"dedicated", 10, []float64{1, 1, 1, 1, 1}, 100},
+		// Fewer tasks than slots still uses the cluster average: 1·50/4.
+		{"one task", 1, []float64{1, 1, 1, 1}, 12.5},
+		{"nothing left", 0, []float64{1}, 0},
+		// 3 tasks on two dedicated slots (the third has no capacity):
+		// 3 · (50+50) / 2² = 75, i.e. 1.5 waves of 50 s.
+		{"three tasks two slots", 3, []float64{1, 1, 0.0}, 75},
+	}
+	for _, tt := range tests {
+		got, err := JCT(m, tt.n, tt.cluster)
+		if err != nil || got != tt.want {
+			t.Errorf("%s: JCT = %v, %v; want %v", tt.name, got, err, tt.want)
+		}
+	}
+	// exp2 with A=10, B=-1, C=D=0 on r = 1 and r = 0.5, 2 tasks:
+	// 2·(10e^-1 + 10e^-0.5)/4.
+	got, err := JCT(exp2{A: 10, B: -1}, 2, []float64{1, 0.5})
+	want := 2 * (10*math.Exp(-1) + 10*math.Exp(-0.5)) / 4
+	if err != nil || math.Abs(got-want) > 1e-12 {
+		t.Errorf("exp2: JCT = %v, %v; want %v", got, err, want)
+	}
+}
+
+func TestJCTBadInput(t *testing.T) {
+	m := linear{A: 100, B: -50}
+	var nilModel Model
+	tests := []struct {
+		name    string
+		run     func() (float64, error)
+		field   string
+		wantErr error
+	}{
+		{"nil model", func() (float64, error) { return JCT(nilModel, 1, []float64{1}) }, "Model", ErrBadInput},
+		{"negative tasks", func() (float64, error) { return JCT(m, -1, []float64{1}) }, "nRemaining", ErrBadInput},
+		{"empty cluster", func() (float64, error) { return JCT(m, 1, nil) }, "Cluster", ErrNoCapacity},
+		{"all slots busy", func() (float64, error) { return JCT(m, 1, []float64{0, 0}) }, "Cluster", ErrNoCapacity},
+		{"NaN capacity", func() (float64, error) { return JCT(m, 1, []float64{1, math.NaN()}) }, "Cluster[1]", ErrBadInput},
+		{"capacity above 1", func() (float64, error) { return JCT(m, 1, []float64{1.5}) }, "Cluster[0]", ErrBadInput},
+		{"negative capacity", func() (float64, error) { return JCT(m, 1, []float64{-0.1}) }, "Cluster[0]", ErrBadInput},
+		{"model negative", func() (float64, error) { return JCT(linear{A: -1}, 1, []float64{1}) }, "TCT(Cluster[0])", ErrBadInput},
+		{"model NaN", func() (float64, error) { return JCT(linear{A: math.NaN()}, 1, []float64{1}) }, "TCT(Cluster[0])", ErrBadInput},
+		{"model +Inf", func() (float64, error) { return JCT(exp2{A: 1, B: 1e308}, 1, []float64{1}) }, "TCT(Cluster[0])", ErrBadInput},
+		{"overflow", func() (float64, error) { return JCT(linear{A: math.MaxFloat64}, math.MaxInt, []float64{1}) }, "JCT", ErrBadInput},
+	}
+	for _, tt := range tests {
+		got, err := tt.run()
+		if !errors.Is(err, tt.wantErr) || !errors.Is(err, ErrBadInput) || got != 0 {
+			t.Errorf("%s: got %v, %v; want %v", tt.name, got, err, tt.wantErr)
+			continue
+		}
+		var ve *ValueError
+		if !errors.As(err, &ve) || ve.Field != tt.field {
+			t.Errorf("%s: err %v, want field %q", tt.name, err, tt.field)
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package admission
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+)
+
+// A Job is one job as admission control sees it: a queued job or the one
+// arriving. Times are seconds on the caller's clock (the same clock as the
+// now argument of Decide).
+type Job struct {
+	// ID identifies the job. IDs must be unique within a queue and the new
+	// job; it is the last EDF tie-break.
+	ID int
+	// Arrival is the time the job was submitted (finite). It is the second
+	// EDF tie-break; a new job normally arrives at now.
+	Arrival float64
+	// Deadline is the absolute time by which the job should complete, or
+	// math.Inf(1) for a job without a deadline. Such a job is always
+	// admitted, sorts after every deadline job in EDF order and is left out
+	// of every prefix sum, so it never delays a deadline job. NaN and -Inf
+	// are bad input. A deadline already in the past is allowed: that job
+	// simply has negative slack.
+	Deadline float64
+	// JCT is the job's estimated completion time in seconds if it ran alone
+	// on the whole cluster: 000 Eq. 6, usually from JCT (the function) with
+	// the job's remaining tasks. Finite and >= 0. Used by Decide in paper and
+	// strict mode; ignored by DecideConfidence.
+	JCT float64
+	// Samples are draws of the job's completion time alone on the cluster
+	// (seconds, finite, >= 0), for example from a Monte-Carlo model. Used
+	// only by DecideConfidence, which needs them for the new job and every
+	// queued deadline job, all of one common length. Decide ignores them.
+	Samples []float64
+}
+
+// HasDeadline reports whether j has a deadline (Deadline is not +Inf).
+func (j Job) HasDeadline() bool { return !math.IsInf(j.Deadline, 1) }
+
+// CompareEDF orders jobs in earliest-deadline-first order: by Deadline
+// (no deadline, +Inf, last), then by Arrival, then by ID. It returns -1, 0 or +1 like
+// cmp.Compare. Two jobs compare equal only if all three keys are equal, which
+// a valid queue never contains (IDs are unique). It is the order Decide
+// expects of its queue and the order an EDF scheduler serves jobs in, so the
+// prefix sums of Eq. 7 follow the schedule. NaN keys compare as cmp.Compare
+// says (before everything); validation rejects them first.
+func CompareEDF(a, b Job) int {
+	return cmp.Or(
+		cmp.Compare(a.Deadline, b.Deadline),
+		cmp.Compare(a.Arrival, b.Arrival),
+		cmp.Compare(a.ID, b.ID),
+	)
+}
+
+// jobField names a field of queued job k, or of the new job when k < 0. It is
+// called only on error paths, so the decision path does not allocate.
+func jobField(k int, field string) string {
+	if k < 0 {
+		return "NewJob." + field
+	}
+	return fmt.Sprintf("Queue[%d].%s", k, field)
+}
+
+// validateJob checks the fields every mode needs of queued job k (k < 0: the
+// new job).
+func validateJob(j *Job, k int) error {
+	if math.IsNaN(j.Arrival) || math.IsInf(j.Arrival, 0) {
+		return &ValueError{Field: jobField(k, "Arrival"), Value: j.Arrival, Reason: "must be finite"}
+	}
+	if math.IsNaN(j.Deadline) || math.IsInf(j.Deadline, -1) {
+		return &ValueError{Field: jobField(k, "Deadline"), Value: j.Deadline, Reason: "must be finite, or +Inf for no deadline"}
+	}
+	return nil
+}
+
+// validateQueued checks queued job k: its own fields, strict EDF order after
+// the previous job, and an ID different from the new job's.
+func validateQueued(queue []Job, k int, newID int) error {
+	j := &queue[k]
+	if err := validateJob(j, k); err != nil {
+		return err
+	}
+	if k > 0 && CompareEDF(queue[k-1], *j) >= 0 {
+		return &ValueError{
+			Field:  fmt.Sprintf("Queue[%d]", k),
+			Value:  float64(j.ID),
+			Reason: "queue not in strict EDF order (Deadline, Arrival, ID) at this job",
+		}
+	}
+	if j.ID == newID {
+		return &ValueError{Field: "NewJob.ID", Value: float64(newID), Reason: fmt.Sprintf("duplicates Queue[%d].ID", k)}
+	}
+	return nil
+}
+
+// validateJCT checks Job.JCT for the deterministic modes.
+func validateJCT(j *Job, k int) error {
+	if !(j.JCT >= 0) || math.IsInf(j.JCT, 1) {
+		return &ValueError{Field: jobField(k, "JCT"), Value: j.JCT, Reason: "must be finite and >= 0"}
+	}
+	return nil
+}
+
+// relDeadline returns deadline − now for a job with a deadline, or an error
+// if that overflows (both are finite here, so only an overflow makes it
+// infinite).
+func relDeadline(j *Job, k int, now float64) (float64, error) {
+	d := j.Deadline - now
+	if math.IsInf(d, 0) {
+		return 0, &ValueError{Field: jobField(k, "Deadline"), Value: j.Deadline, Reason: "deadline − now overflows float64"}
+	}
+	return d, nil
+}
+
+// validateNow checks the decision time.
+func validateNow(now float64) error {
+	if math.IsNaN(now) || math.IsInf(now, 0) {
+		return &ValueError{Field: "now", Value: now, Reason: "must be finite"}
+	}
+	return nil
+}

@@ -1,0 +1,78 @@
+package admission
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"testing"
+)
+
+func TestQueueKeepsEDFOrder(t *testing.T) {
+	var q Queue
+	in := []Job{
+		{ID: 5, Arrival: 3, Deadline: math.Inf(1)},
+		{ID: 1, Arrival: 0, Deadline: 200},
+		{ID: 2, Arrival: 1, Deadline: 100},
+		{ID: 3, Arrival: 2, Deadline: 100},
+		{ID: 4, Arrival: 2, Deadline: math.Inf(1)},
+		{ID: 0, Arrival: 2, Deadline: 100},
+	}
+	for _, j := range in {
+		if err := q.Insert(j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids := func() []int {
+		var out []int
+		for _, j := range q.Jobs() {
+			out = append(out, j.ID)
+		}
+		return out
+	}
+	if got, want := ids(), []int{2, 0, 3, 1, 4, 5}; !slices.Equal(got, want) {
+		t.Fatalf("order %v, want %v", got, want)
+	}
+	if err := q.SetJCT(3, 42); err != nil || q.Jobs()[2].JCT != 42 {
+		t.Fatalf("SetJCT: %v, %+v", err, q.Jobs()[2])
+	}
+	if !q.Remove(0) || q.Remove(0) || q.Len() != 5 {
+		t.Fatal("Remove(0) twice")
+	}
+	if got, want := ids(), []int{2, 3, 1, 4, 5}; !slices.Equal(got, want) {
+		t.Fatalf("order %v, want %v", got, want)
+	}
+	q.Reset()
+	if q.Len() != 0 {
+		t.Fatal("Reset left jobs")
+	}
+}
+
+func TestQueueBadInput(t *testing.T) {
+	var q Queue
+	if err := q.Insert(Job{ID: 1, Deadline: 10}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		err   error
+		field string
+	}{
+		{"duplicate ID", q.Insert(Job{ID: 1, Deadline: 20}), "NewJob.ID"},
+		{"NaN deadline", q.Insert(Job{ID: 2, Deadline: math.NaN()}), "NewJob.Deadline"},
+		{"-Inf deadline", q.Insert(Job{ID: 2, Deadline: math.Inf(-1)}), "NewJob.Deadline"},
+		{"Inf arrival", q.Insert(Job{ID: 2, Arrival: math.Inf(1)}), "NewJob.Arrival"},
+		{"negative JCT", q.Insert(Job{ID: 2, JCT: -1}), "NewJob.JCT"},
+		{"SetJCT unknown", q.SetJCT(7, 1), "ID"},
+		{"SetJCT NaN", q.SetJCT(1, math.NaN()), "Queue[0].JCT"},
+		{"SetJCT Inf", q.SetJCT(1, math.Inf(1)), "Queue[0].JCT"},
+	}
+	for _, tt := range tests {
+		var ve *ValueError
+		if !errors.Is(tt.err, ErrBadInput) || !errors.As(tt.err, &ve) || ve.Field != tt.field {
+			t.Errorf("%s: err = %v, want field %q", tt.name, tt.err, tt.field)
+		}
+	}
+	if q.Len() != 1 || q.Jobs()[0].JCT != 0 {
+		t.Errorf("queue changed by bad input: %+v", q.Jobs())
+	}
+}
