@@ -1,0 +1,42 @@
+package preempt
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Deficiency is a job's share minus the slots it runs (003 §V): freed slots
+// go first to the job with the largest deficiency.
+func Deficiency(share float64, running int) float64 { return share - float64(running) }
+
+// DeficiencyOrder returns the job indices 0…len(shares)−1 in the order freed
+// slots should go to them (003 §V): largest deficiency share[j] − running[j]
+// first, ties to the lower index. shares must be finite and ≥ 0, running ≥ 0,
+// both of one length. It writes into dst[:0] (pass nil to allocate) and
+// returns it; it allocates nothing when dst has room.
+func DeficiencyOrder(shares []float64, running []int, dst []int) ([]int, error) {
+	if len(shares) != len(running) {
+		return dst[:0], bad("running", float64(len(running)), fmt.Sprintf("length must equal len(shares) = %d", len(shares)))
+	}
+	for j, s := range shares {
+		if !(s >= 0) || math.IsInf(s, 1) {
+			return dst[:0], bad(fmt.Sprintf("shares[%d]", j), s, "must be finite and ≥ 0")
+		}
+		if running[j] < 0 {
+			return dst[:0], bad(fmt.Sprintf("running[%d]", j), float64(running[j]), "must be ≥ 0")
+		}
+	}
+	dst = dst[:0]
+	for j := range shares {
+		dst = append(dst, j)
+	}
+	slices.SortFunc(dst, func(a, b int) int {
+		return cmp.Or(
+			cmp.Compare(Deficiency(shares[b], running[b]), Deficiency(shares[a], running[a])),
+			cmp.Compare(a, b),
+		)
+	})
+	return dst, nil
+}

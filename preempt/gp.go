@@ -1,0 +1,132 @@
+package preempt
+
+import (
+	"math"
+)
+
+// GPOptions tunes GP. The zero value never finds starvation (Busy is false),
+// so GP is then pure step 2: the k most recently started slots cluster-wide.
+type GPOptions struct {
+	// Busy is starvation condition (2), normally OccupancyWindow.Busy.
+	Busy bool
+	// NTask is condition (3)'s threshold n_task (see NTask): a long job
+	// starves others only while the queued slots, Σ Job.Queued, exceed it.
+	// NaN is bad input; +Inf disables starvation.
+	NTask float64
+	// Timeout is T_timeout in seconds, finite and ≥ 0: a job starving
+	// others for less than this loses only KillFraction of its overflowing
+	// tasks (GraduatedKill). Zero kills all of them at once.
+	Timeout float64
+	// KillFraction in (0, 1]; zero means DefaultKillFraction (50%).
+	KillFraction float64
+	// DominantFraction in (0, 1]; zero means DefaultDominantFraction (90%):
+	// when one job holds more than this fraction of the queued demand, no
+	// long job is treated as starving (QueueDominated).
+	DominantFraction float64
+}
+
+func (o GPOptions) validate() error {
+	switch {
+	case math.IsNaN(o.NTask):
+		return bad("GPOptions.NTask", o.NTask, "must not be NaN")
+	case !(o.Timeout >= 0) || math.IsInf(o.Timeout, 1):
+		return bad("GPOptions.Timeout", o.Timeout, "must be finite and ≥ 0")
+	case !(o.KillFraction >= 0 && o.KillFraction <= 1):
+		return bad("GPOptions.KillFraction", o.KillFraction, "must be in [0, 1]")
+	case !(o.DominantFraction >= 0 && o.DominantFraction <= 1):
+		return bad("GPOptions.DominantFraction", o.DominantFraction, "must be in [0, 1]")
+	}
+	return nil
+}
+
+// GP is Global Preemption, 003 Algorithm 1, for one preemption check that
+// must free k slots (the caller runs it every preemptInterval; its clock is
+// Cluster.Now):
+//
+//  1. Every long job (Job.Long) that starves others (Starves: it holds more
+//     than its share, opt.Busy, and Σ Job.Queued > opt.NTask), unless one
+//     job holds more than opt.DominantFraction of the queued demand
+//     (QueueDominated), offers its newest GraduatedKill(…) overflowing tasks
+//     (see Baseline for "overflowing"), Job.StarvingFor against opt.Timeout.
+//     These are taken first, newest first across jobs, Reason
+//     StarvingLongJob. 003's line 5 returns every such task even beyond k;
+//     GP stops at k so the decision always frees k slots.
+//  2. The remaining slots come from all other running tasks cluster-wide,
+//     most recently started first, Reason MostRecent.
+//
+// Ties in recency go to the lower Job, then the lower Task.ID, then the lower
+// index. Tasks of NoPreempt jobs are never victims.
+//
+// Exactness: a task holding more slots than are still needed is skipped, so
+// the victims hold exactly k slots whenever that greedy pass reaches k —
+// always when at least k one-slot tasks are eligible. Otherwise, if the
+// eligible tasks hold at least k slots, one more task with the fewest slots
+// is added (k ≤ Freed < k + its Slots), and if they hold fewer than k, all
+// of them are victims (Freed < k).
+//
+// Work lost: when every task holds one slot and no job starves others, GP
+// loses no more work than Baseline freeing the same number of slots, since
+// it takes the newest tasks from a superset of Baseline's candidates. With
+// multi-slot tasks that can fail: skipping a task that does not fit may
+// force an older one-slot task in (see the tests).
+//
+// Cost: O(n log k) for n tasks when the newest eligible tasks fill k (always
+// with one-slot tasks), plus sorting each starving job's tasks; no
+// allocation once the Workspace has grown. Bad input gives an error matching
+// ErrBadInput.
+func GP(c Cluster, k int, opt GPOptions) (Decision, error) {
+	var w Workspace
+	return w.GP(c, k, opt)
+}
+
+// GP is the package function GP using w's memory; the Decision aliases w
+// until the next call. Once w has grown it allocates nothing.
+func (w *Workspace) GP(c Cluster, k int, opt GPOptions) (Decision, error) {
+	if err := validate(c, k); err != nil {
+		return Decision{}, err
+	}
+	if err := opt.validate(); err != nil {
+		return Decision{}, err
+	}
+	frac := opt.KillFraction
+	if frac == 0 {
+		frac = DefaultKillFraction
+	}
+	dom := opt.DominantFraction
+	if dom == 0 {
+		dom = DefaultDominantFraction
+	}
+	w.reset(c)
+	queued, most := 0.0, 0.0
+	for _, j := range c.Jobs {
+		queued += float64(j.Queued)
+		most = max(most, float64(j.Queued))
+	}
+	starvation := opt.Busy && queued > opt.NTask && !(queued > 0 && most > dom*queued)
+	need := k
+	if starvation {
+		for j, job := range c.Jobs {
+			if !job.Long || !(w.held[j] > job.Share) {
+				continue
+			}
+			w.starving = append(w.starving, j)
+			if job.NoPreempt || k == 0 {
+				continue
+			}
+			o := w.overflowing(c, j)
+			n := graduatedKill(len(o), job.StarvingFor, opt.Timeout, frac)
+			w.cand = append(w.cand, o[:n]...)
+		}
+		need = w.fill(c, w.cand, need, StarvingLongJob, false)
+	}
+	if need > 0 {
+		w.cand = w.cand[:0]
+		for i, t := range c.Tasks {
+			if !w.chosen[i] && !c.Jobs[t.Job].NoPreempt {
+				w.cand = append(w.cand, int32(i))
+			}
+		}
+		w.fill(c, w.cand, need, MostRecent, true)
+	}
+	return w.decision(), nil
+}

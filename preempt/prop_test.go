@@ -1,0 +1,484 @@
+package preempt
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// checkDecision asserts what every decision promises: victims are distinct
+// running tasks of unprotected jobs, the totals add up, and the exactness
+// rule holds over the eligible slots.
+func checkDecision(t *rapid.T, c Cluster, k int, d Decision, eligible []int) {
+	seen := map[int]bool{}
+	freed, lost := 0, 0.0
+	for _, v := range d.Victims {
+		if v.Task < 0 || v.Task >= len(c.Tasks) || seen[v.Task] {
+			t.Fatalf("victim %+v is not a distinct running task", v)
+		}
+		seen[v.Task] = true
+		tk := c.Tasks[v.Task]
+		if v.ID != tk.ID || v.Job != tk.Job || v.Slots != tk.Slots || v.WorkLost != (c.Now-tk.Start)*float64(tk.Slots) {
+			t.Fatalf("victim %+v does not describe task %+v", v, tk)
+		}
+		if c.Jobs[tk.Job].NoPreempt {
+			t.Fatalf("victim %+v belongs to a NoPreempt job", v)
+		}
+		freed += v.Slots
+		lost += v.WorkLost
+	}
+	if freed != d.Freed || math.Abs(lost-d.WorkLost) > 1e-9*(1+lost) {
+		t.Fatalf("Freed %d WorkLost %v, victims sum to %d %v", d.Freed, d.WorkLost, freed, lost)
+	}
+	total, ones := 0, 0
+	for _, i := range eligible {
+		total += c.Tasks[i].Slots
+		if c.Tasks[i].Slots == 1 {
+			ones++
+		}
+	}
+	switch {
+	case total < k:
+		if d.Freed != total {
+			t.Fatalf("eligible slots %d < k %d but freed %d", total, k, d.Freed)
+		}
+	case ones >= k:
+		if d.Freed != k {
+			t.Fatalf("%d one-slot eligible tasks, k %d, freed %d: want exactly k", ones, k, d.Freed)
+		}
+	default:
+		last := d.Victims[len(d.Victims)-1].Slots
+		if d.Freed < k || (d.Freed > k && d.Freed-k >= last) {
+			t.Fatalf("k %d freed %d (last victim %d slots)", k, d.Freed, last)
+		}
+	}
+}
+
+func propBaseline(t *rapid.T) {
+	c := genCluster(t, rapid.Bool().Draw(t, "oneSlot"))
+	k := rapid.IntRange(0, 60).Draw(t, "k")
+	d, err := Baseline(c, k)
+	if err != nil {
+		t.Fatalf("valid cluster: %v", err)
+	}
+	over := refOverflow(c)
+	var cand []int
+	for i := range c.Tasks {
+		if over[i] && !c.Jobs[c.Tasks[i].Job].NoPreempt {
+			cand = append(cand, i)
+		}
+	}
+	want := []int(nil)
+	if k > 0 {
+		want, _ = refFill(c, cand, k, true)
+	}
+	if got := victimTasks(d); !slices.Equal(got, want) {
+		t.Fatalf("victims %v, reference %v", got, want)
+	}
+	for _, v := range d.Victims {
+		if v.Reason != Overflow {
+			t.Fatalf("baseline victim with reason %v", v.Reason)
+		}
+	}
+	checkDecision(t, c, k, d, cand)
+	// A job at or under its share loses nothing; no job is pushed below it.
+	held := heldBy(c)
+	after := slices.Clone(held)
+	for _, v := range d.Victims {
+		after[v.Job] -= v.Slots
+	}
+	for j, job := range c.Jobs {
+		if float64(held[j]) <= job.Share && after[j] != held[j] {
+			t.Fatalf("job %d at or under its share (%d ≤ %v) lost tasks", j, held[j], job.Share)
+		}
+		if float64(after[j]) < min(float64(held[j]), math.Ceil(job.Share)) {
+			t.Fatalf("job %d pushed below its share: %d → %d, share %v", j, held[j], after[j], job.Share)
+		}
+	}
+}
+
+func genOptions(t *rapid.T) GPOptions {
+	return GPOptions{
+		Busy:             rapid.Bool().Draw(t, "busy"),
+		NTask:            float64(rapid.IntRange(0, 60).Draw(t, "nTask")),
+		Timeout:          float64(rapid.IntRange(0, 300).Draw(t, "timeout")),
+		KillFraction:     rapid.SampledFrom([]float64{0, 0.25, 0.5, 1}).Draw(t, "frac"),
+		DominantFraction: rapid.SampledFrom([]float64{0, 0.5, 0.9, 1}).Draw(t, "dom"),
+	}
+}
+
+// refGP is Algorithm 1 written out with full sorts.
+func refGP(c Cluster, k int, o GPOptions) (victims []int, reasons []Reason, starving []int) {
+	frac, dom := o.KillFraction, o.DominantFraction
+	if frac == 0 {
+		frac = 0.5
+	}
+	if dom == 0 {
+		dom = 0.9
+	}
+	queued, most := 0, 0
+	for _, j := range c.Jobs {
+		queued += j.Queued
+		most = max(most, j.Queued)
+	}
+	held := heldBy(c)
+	over := refOverflow(c)
+	need := k
+	chosen := map[int]bool{}
+	if o.Busy && float64(queued) > o.NTask && !(float64(most) > dom*float64(queued)) {
+		var cand []int
+		for j, job := range c.Jobs {
+			if !job.Long || !(float64(held[j]) > job.Share) {
+				continue
+			}
+			starving = append(starving, j)
+			if job.NoPreempt {
+				continue
+			}
+			var mine []int
+			for i := range c.Tasks {
+				if c.Tasks[i].Job == j && over[i] {
+					mine = append(mine, i)
+				}
+			}
+			slices.SortFunc(mine, recencyCmp(c.Tasks))
+			n := len(mine)
+			if job.StarvingFor < o.Timeout {
+				n = int(math.Ceil(frac * float64(n)))
+			}
+			cand = append(cand, mine[:n]...)
+		}
+		if k > 0 {
+			var got []int
+			got, need = refFill(c, cand, need, false)
+			for _, i := range got {
+				victims = append(victims, i)
+				reasons = append(reasons, StarvingLongJob)
+				chosen[i] = true
+			}
+		}
+	}
+	if need > 0 {
+		var cand []int
+		for i, tk := range c.Tasks {
+			if !chosen[i] && !c.Jobs[tk.Job].NoPreempt {
+				cand = append(cand, i)
+			}
+		}
+		got, _ := refFill(c, cand, need, true)
+		for _, i := range got {
+			victims = append(victims, i)
+			reasons = append(reasons, MostRecent)
+		}
+	}
+	return victims, reasons, starving
+}
+
+func propGP(t *rapid.T) {
+	c := genCluster(t, rapid.Bool().Draw(t, "oneSlot"))
+	k := rapid.IntRange(0, 60).Draw(t, "k")
+	o := genOptions(t)
+	d, err := GP(c, k, o)
+	if err != nil {
+		t.Fatalf("valid cluster: %v", err)
+	}
+	wantV, wantR, wantS := refGP(c, k, o)
+	var gotR []Reason
+	for _, v := range d.Victims {
+		gotR = append(gotR, v.Reason)
+	}
+	if got := victimTasks(d); !slices.Equal(got, wantV) || !slices.Equal(gotR, wantR) {
+		t.Fatalf("victims %v %v, reference %v %v", got, gotR, wantV, wantR)
+	}
+	if !slices.Equal(d.Starving, wantS) {
+		t.Fatalf("starving %v, reference %v", d.Starving, wantS)
+	}
+	var eligible []int
+	for i, tk := range c.Tasks {
+		if !c.Jobs[tk.Job].NoPreempt {
+			eligible = append(eligible, i)
+		}
+	}
+	checkDecision(t, c, k, d, eligible)
+}
+
+// With one-slot tasks and no starvation, GP loses no more work than the
+// baseline freeing the same number of slots.
+func propGPNoWorseThanBaseline(t *rapid.T) {
+	c := genCluster(t, true)
+	k := rapid.IntRange(0, 60).Draw(t, "k")
+	b, err := Baseline(c, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := GP(c, b.Freed, GPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Freed != b.Freed {
+		t.Fatalf("GP freed %d, baseline %d", g.Freed, b.Freed)
+	}
+	if g.WorkLost > b.WorkLost {
+		t.Fatalf("GP lost %v > baseline %v", g.WorkLost, b.WorkLost)
+	}
+}
+
+// Any bad field gives ErrBadInput from both policies, never a panic.
+func propBadCluster(t *rapid.T) {
+	c := genCluster(t, false)
+	k := rapid.IntRange(-2, 60).Draw(t, "k")
+	badF := rapid.SampledFrom([]float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 2e15}).Draw(t, "bad")
+	badI := rapid.SampledFrom([]int{-1, 0, MaxSlots + 1, math.MaxInt, math.MinInt}).Draw(t, "badInt")
+	wantErr := k < 0
+	switch rapid.IntRange(0, 6).Draw(t, "what") {
+	case 0:
+		c.Now = badF
+		wantErr = wantErr || !(math.Abs(badF) <= MaxTime)
+	case 1:
+		if len(c.Tasks) > 0 {
+			c.Tasks[0].Start = badF
+			wantErr = wantErr || !(math.Abs(badF) <= MaxTime) || badF > c.Now
+		}
+	case 2:
+		if len(c.Tasks) > 0 {
+			c.Tasks[0].Slots = badI
+			wantErr = wantErr || badI < 1 || badI > MaxSlots
+		}
+	case 3:
+		if len(c.Tasks) > 0 {
+			c.Tasks[0].Job = badI + len(c.Jobs)*rapid.IntRange(0, 1).Draw(t, "over")
+			wantErr = wantErr || c.Tasks[0].Job < 0 || c.Tasks[0].Job >= len(c.Jobs)
+		}
+	case 4:
+		c.Jobs[0].Share = badF
+		wantErr = wantErr || !(badF >= 0) || math.IsInf(badF, 1)
+	case 5:
+		c.Jobs[0].Queued = min(badI, -1)
+		wantErr = true
+	case 6:
+		c.Jobs[0].StarvingFor = badF
+		wantErr = wantErr || !(badF >= 0) || math.IsInf(badF, 1)
+	}
+	o := genOptions(t)
+	badOpt := rapid.Bool().Draw(t, "badOpt")
+	if badOpt {
+		o.NTask = math.NaN()
+	}
+	for p, run := range []func() (Decision, error){
+		func() (Decision, error) { return Baseline(c, k) },
+		func() (Decision, error) { return GP(c, k, o) },
+	} {
+		wantErr := wantErr || (p == 1 && badOpt)
+		d, err := run()
+		if err != nil && !errors.Is(err, ErrBadInput) {
+			t.Fatalf("error %v does not match ErrBadInput", err)
+		}
+		if wantErr && err == nil {
+			t.Fatalf("bad input accepted: decision %+v", d)
+		}
+		if err == nil && math.IsNaN(d.WorkLost) {
+			t.Fatal("NaN work lost")
+		}
+	}
+}
+
+func propOccupancy(t *rapid.T) {
+	window := float64(rapid.IntRange(1, 50).Draw(t, "window"))
+	p := rapid.SampledFrom([]float64{0, 0.5, 0.9, 1}).Draw(t, "p")
+	w, err := NewOccupancyWindow(window, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type sample struct {
+		t    float64
+		busy bool
+	}
+	var all []sample
+	now := 0.0
+	for range rapid.IntRange(0, 60).Draw(t, "n") {
+		now += float64(rapid.IntRange(0, 10).Draw(t, "dt"))
+		total := rapid.IntRange(0, 20).Draw(t, "total")
+		occ := rapid.IntRange(0, total).Draw(t, "occ")
+		if err := w.Add(now, occ, total); err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, sample{now, float64(occ) > p*float64(total)})
+		n, b := 0, 0
+		for _, s := range all {
+			if s.t > now-window {
+				n++
+				if s.busy {
+					b++
+				}
+			}
+		}
+		if w.Len() != n || w.BusyFraction() != float64(b)/float64(n) {
+			t.Fatalf("window %d samples busy %v, brute force %d/%d", w.Len(), w.BusyFraction(), b, n)
+		}
+	}
+	// Bad samples are refused and leave the window unchanged.
+	n, f := w.Len(), w.BusyFraction()
+	if len(all) > 0 {
+		if err := w.Add(now-1, 0, 1); !errors.Is(err, ErrBadInput) {
+			t.Fatalf("sample before the last accepted: %v", err)
+		}
+	}
+	if err := w.Add(now, 2, 1); !errors.Is(err, ErrBadInput) {
+		t.Fatalf("occupied > total accepted: %v", err)
+	}
+	if w.Len() != n || w.BusyFraction() != f {
+		t.Fatal("a refused sample changed the window")
+	}
+}
+
+func quantity() *rapid.Generator[float64] {
+	return rapid.OneOf(rapid.Float64Range(0, 1e3),
+		rapid.SampledFrom([]float64{0, -1, 1, 1e-300, 1e300, math.Inf(1), math.Inf(-1), math.NaN()}))
+}
+
+func propEvaluate(t *rapid.T) {
+	n := rapid.IntRange(0, 20).Draw(t, "n")
+	ideal := make([]float64, n)
+	actual := make([]float64, n)
+	valid := true
+	for j := range n {
+		ideal[j] = quantity().Draw(t, "ideal")
+		actual[j] = quantity().Draw(t, "actual")
+		valid = valid && ideal[j] >= MinTime && ideal[j] <= MaxTime && actual[j] >= MinTime && actual[j] <= MaxTime
+	}
+	m, err := Evaluate(ideal, actual)
+	if !valid {
+		if !errors.Is(err, ErrBadInput) {
+			t.Fatalf("bad times accepted: %v", err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		if m != (Metrics{}) {
+			t.Fatalf("empty input: %+v", m)
+		}
+		return
+	}
+	tol := 1e-9
+	for _, x := range []float64{m.SNP, m.MeanANP, m.L1, m.L2, m.Unfairness, m.AvgResponse} {
+		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+			t.Fatalf("metric out of range: %+v", m)
+		}
+	}
+	// Power-mean inequalities: GM ≤ AM of the ANPs; 1/GM ≤ l1 ≤ l2.
+	if m.SNP > m.MeanANP*(1+tol) || 1/m.SNP > m.L1*(1+tol) || m.L1 > m.L2*(1+tol) {
+		t.Fatalf("power means out of order: %+v", m)
+	}
+}
+
+// Equal ANPs: SNP equals that ANP, unfairness is 0, l1 = l2 = 1/ANP.
+func propEvaluateEqual(t *rapid.T) {
+	n := rapid.IntRange(1, 30).Draw(t, "n")
+	a := rapid.Float64Range(0.01, 1).Draw(t, "anp")
+	ideal, actual := make([]float64, n), make([]float64, n)
+	for j := range n {
+		ideal[j] = rapid.Float64Range(1, 1e4).Draw(t, "ideal")
+		actual[j] = ideal[j] / a
+	}
+	m, err := Evaluate(ideal, actual)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near := func(x, y float64) bool { return math.Abs(x-y) <= 1e-12*math.Max(1, math.Abs(y)) }
+	if !near(m.SNP, a) || !near(m.MeanANP, a) || m.Unfairness > 1e-12 || !near(m.L1, 1/a) || !near(m.L2, 1/a) {
+		t.Fatalf("equal ANP %v: %+v", a, m)
+	}
+}
+
+func propDeficiencyOrder(t *rapid.T) {
+	n := rapid.IntRange(0, 12).Draw(t, "n")
+	shares := make([]float64, n)
+	running := make([]int, n)
+	for j := range n {
+		shares[j] = float64(rapid.IntRange(0, 8).Draw(t, "share"))
+		running[j] = rapid.IntRange(0, 8).Draw(t, "running")
+	}
+	if rapid.IntRange(0, 4).Draw(t, "spoil") == 0 && n > 0 {
+		shares[0] = quantity().Draw(t, "badShare")
+	}
+	order, err := DeficiencyOrder(shares, running, nil)
+	if err != nil {
+		if !errors.Is(err, ErrBadInput) {
+			t.Fatal(err)
+		}
+		return
+	}
+	if len(order) != n {
+		t.Fatalf("order %v of %d jobs", order, n)
+	}
+	seen := make([]bool, n)
+	for i, j := range order {
+		if j < 0 || j >= n || seen[j] {
+			t.Fatalf("order %v is not a permutation", order)
+		}
+		seen[j] = true
+		if i > 0 {
+			p := order[i-1]
+			dp, dj := shares[p]-float64(running[p]), shares[j]-float64(running[j])
+			if dp < dj || (dp == dj && p > j) {
+				t.Fatalf("order %v: job %d (%v) before job %d (%v)", order, p, dp, j, dj)
+			}
+		}
+	}
+}
+
+// The scalar rules: errors only as ErrBadInput, results in range.
+func propScalars(t *rapid.T) {
+	x, y, z := quantity().Draw(t, "x"), quantity().Draw(t, "y"), quantity().Draw(t, "z")
+	n := rapid.IntRange(-3, 1000).Draw(t, "n")
+	check := func(err error) bool {
+		if err != nil && !errors.Is(err, ErrBadInput) {
+			t.Fatalf("error %v does not match ErrBadInput", err)
+		}
+		return err == nil
+	}
+	if v, err := NTask(x, y); check(err) && !(v >= 0 && v <= x) {
+		t.Fatalf("NTask(%v, %v) = %v", x, y, v)
+	}
+	if v, err := ExpectedANP(x, y); check(err) && !(v >= 0 && v <= 1) {
+		t.Fatalf("ExpectedANP(%v, %v) = %v", x, y, v)
+	}
+	if v, err := GraduatedKill(n, x, y, z); check(err) && !(v >= 0 && v <= n && (v == n || x < y)) {
+		t.Fatalf("GraduatedKill(%d, %v, %v, %v) = %d", n, x, y, z, v)
+	}
+	if v, err := RestartSooner(x, y, z); check(err) && v != (x > z*y) {
+		t.Fatalf("RestartSooner(%v, %v, %v) = %v", x, y, z, v)
+	}
+	q := []int{n, rapid.IntRange(0, 100).Draw(t, "q1")}
+	if v, err := QueueDominated(q, z); check(err) && v && !(float64(max(q[0], q[1])) > z*float64(q[0]+q[1])) {
+		t.Fatalf("QueueDominated(%v, %v) = true", q, z)
+	}
+	if Starves(n, x, true, n, y) && !(float64(n) > x && float64(n) > y) {
+		t.Fatalf("Starves(%d, %v, true, %d, %v)", n, x, n, y)
+	}
+}
+
+func TestBaselineProperties(t *testing.T)        { rapid.Check(t, propBaseline) }
+func TestGPProperties(t *testing.T)              { rapid.Check(t, propGP) }
+func TestGPNoWorseThanBaseline(t *testing.T)     { rapid.Check(t, propGPNoWorseThanBaseline) }
+func TestBadClusterProperties(t *testing.T)      { rapid.Check(t, propBadCluster) }
+func TestOccupancyBruteForce(t *testing.T)       { rapid.Check(t, propOccupancy) }
+func TestEvaluateProperties(t *testing.T)        { rapid.Check(t, propEvaluate) }
+func TestEvaluateEqualANP(t *testing.T)          { rapid.Check(t, propEvaluateEqual) }
+func TestDeficiencyOrderProperties(t *testing.T) { rapid.Check(t, propDeficiencyOrder) }
+func TestScalarProperties(t *testing.T)          { rapid.Check(t, propScalars) }
+
+func FuzzBaseline(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propBaseline)) }
+func FuzzGP(f *testing.F)              { f.Fuzz(rapid.MakeFuzz(propGP)) }
+func FuzzGPNoWorse(f *testing.F)       { f.Fuzz(rapid.MakeFuzz(propGPNoWorseThanBaseline)) }
+func FuzzBadCluster(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propBadCluster)) }
+func FuzzOccupancyWindow(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propOccupancy)) }
+func FuzzEvaluate(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propEvaluate)) }
+func FuzzDeficiencyOrder(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propDeficiencyOrder)) }
+func FuzzScalars(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propScalars)) }

@@ -1,0 +1,5 @@
+//go:build race
+
+package preempt
+
+const raceEnabled = true
