@@ -1,0 +1,65 @@
+package placement
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkCompletionTime scores one candidate of the thesis scenario (20
+// racks × 40 servers, 80 VMs) with validation, as a caller would.
+func BenchmarkCompletionTime(b *testing.B) {
+	top, app := ThesisTopology(), ThesisSort()
+	ev, err := NewEvaluator(top, app)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := RandomPlacement(top, app.VMs, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ev.CompletionTime(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkNewEvaluator is the one-off cost of precomputing the topology.
+func BenchmarkNewEvaluator(b *testing.B) {
+	top, app := ThesisTopology(), ThesisSort()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := NewEvaluator(top, app); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSearch is one GA run of 10,000 evaluations on the thesis
+// scenario.
+func BenchmarkSearch(b *testing.B) {
+	top, app := ThesisTopology(), ThesisSort()
+	src := rand.NewPCG(1, 2)
+	rng := rand.New(src)
+	b.ReportAllocs()
+	for b.Loop() {
+		src.Seed(1, 2)
+		if _, err := Search(top, app, SearchConfig{MaxEvaluations: 10_000}, rng); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkHeuristics places the thesis request with RR-R, RR-S, H-1, H-2.
+func BenchmarkHeuristics(b *testing.B) {
+	top, app := ThesisTopology(), ThesisSort()
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, h := range Heuristics {
+			if _, err := h.Place(top, app.VMs); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -1,0 +1,204 @@
+package placement
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// taraBruteForce returns the least completion time over every r-subset of
+// the available servers.
+func taraBruteForce(t *testing.T, top Topology, app Application) float64 {
+	ev, err := NewEvaluator(top, app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	avail := top.Available()
+	best := math.Inf(1)
+	pick := make([]int, 0, app.VMs)
+	var rec func(from int)
+	rec = func(from int) {
+		if len(pick) == app.VMs {
+			f, err := ev.CompletionTime(pick)
+			if err != nil {
+				t.Fatal(err)
+			}
+			best = min(best, f)
+			return
+		}
+		for i := from; i <= len(avail)-(app.VMs-len(pick)); i++ {
+			pick = append(pick, avail[i])
+			rec(i + 1)
+			pick = pick[:len(pick)-1]
+		}
+	}
+	rec(0)
+	return best
+}
+
+// TestSearchFindsOptimum compares the GA with exhaustive search on a problem
+// small enough to enumerate (C(16,6) = 8008 candidates) and too big for one
+// rack, where no heuristic is optimal.
+func TestSearchFindsOptimum(t *testing.T) {
+	top := taraTinyTopology(4, 100, 300, 150, 200)
+	top.Servers[5].BackgroundCPU = 0.7 // a slow server in the fastest rack
+	top.Servers[12].NIC = 50           // a thin NIC in the 200 B/s rack
+	top.Servers[13].BackgroundNIC = 990
+	app := taraTinyApp()
+	app.VMs = 6
+	want := taraBruteForce(t, top, app)
+	for seed := range uint64(5) {
+		res, err := Search(top, app, SearchConfig{Population: 30, MaxEvaluations: 3000}, rand.New(rand.NewPCG(seed, 0)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Fitness != want {
+			t.Errorf("seed %d: GA found %v, optimum %v", seed, res.Fitness, want)
+		}
+	}
+	ev, _ := NewEvaluator(top, app)
+	for _, h := range Heuristics {
+		s, _ := h.Place(top, app.VMs)
+		if f, _ := ev.CompletionTime(s); f == want {
+			t.Errorf("%v is already optimal (%v): the test is too easy", h, f)
+		}
+	}
+}
+
+// TestSearchThesisScenario: on the thesis scenario TARA beats every
+// heuristic and the best of 300 random candidates.
+func TestSearchThesisScenario(t *testing.T) {
+	top, app := ThesisTopology(), ThesisSort()
+	ev, err := NewEvaluator(top, app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Search(top, app, SearchConfig{}, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Evaluations != DefaultMaxEvaluations || res.Generations != 990 {
+		t.Fatalf("%d evaluations in %d generations, want 10000 in 990", res.Evaluations, res.Generations)
+	}
+	for _, h := range Heuristics {
+		s, _ := h.Place(top, app.VMs)
+		f, _ := ev.CompletionTime(s)
+		if !(res.Fitness < f) {
+			t.Errorf("TARA %v s, %v %v s", res.Fitness, h, f)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 300 {
+		s, _ := RandomPlacement(top, app.VMs, rng)
+		if f, _ := ev.CompletionTime(s); !(res.Fitness < f) {
+			t.Errorf("TARA %v s, a random candidate %v s", res.Fitness, f)
+		}
+	}
+}
+
+func TestSearchDeterministic(t *testing.T) {
+	top, app := ThesisTopology(), ThesisSort()
+	cfg := SearchConfig{MaxEvaluations: 500}
+	a, err := Search(top, app, cfg, rand.New(rand.NewPCG(9, 9)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Search(top, app, cfg, rand.New(rand.NewPCG(9, 9)))
+	if !slices.Equal(a.Servers, b.Servers) || a.Fitness != b.Fitness || !slices.Equal(a.History, b.History) {
+		t.Fatal("equal seeds gave different searches")
+	}
+}
+
+func TestSearchGenerationBudget(t *testing.T) {
+	top, app := taraTinyTopology(5, 100, 300, 150), taraTinyApp()
+	res, err := Search(top, app, SearchConfig{Population: 20, OffspringRate: 0.25, MaxGenerations: 7}, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 20 initial candidates, then 7 generations of ceil(0.25·20) = 5.
+	if res.Generations != 7 || res.Evaluations != 20+7*5 || len(res.History) != 8 {
+		t.Fatalf("%d generations, %d evaluations, history %d", res.Generations, res.Evaluations, len(res.History))
+	}
+}
+
+func TestSearchObjectiveAndSeeds(t *testing.T) {
+	// A custom objective: the sum of the chosen servers' indices. Its
+	// optimum is the r lowest available indices; seeding it makes the result
+	// exact, and the GA must keep it.
+	top := taraTinyTopology(6, 100, 100, 100)
+	app := taraTinyApp()
+	obj := func(s []int) float64 {
+		sum := 0
+		for _, x := range s {
+			sum += x
+		}
+		return float64(sum)
+	}
+	cfg := SearchConfig{Objective: obj, NoHeuristicSeeds: true, Seeds: [][]int{{3, 0, 2, 1}}, MaxGenerations: 3}
+	res, err := Search(top, app, cfg, rand.New(rand.NewPCG(5, 5)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Servers, []int{0, 1, 2, 3}) || res.Fitness != 6 || res.BestSeed != 6 {
+		t.Fatalf("got %v (%v), best seed %v", res.Servers, res.Fitness, res.BestSeed)
+	}
+	// A NaN objective counts as +Inf and does not break the search.
+	cfg = SearchConfig{Objective: func([]int) float64 { return math.NaN() }, MaxEvaluations: 200}
+	res, err = Search(top, app, cfg, rand.New(rand.NewPCG(5, 5)))
+	if err != nil || !math.IsInf(res.Fitness, 1) || len(res.Servers) != app.VMs {
+		t.Fatalf("NaN objective: %+v, %v", res, err)
+	}
+}
+
+func TestSearchBadInput(t *testing.T) {
+	top, app := taraTinyTopology(4, 100, 100), taraTinyApp()
+	rng := rand.New(rand.NewPCG(1, 1))
+	tests := []struct {
+		name  string
+		top   Topology
+		app   Application
+		cfg   SearchConfig
+		field string
+	}{
+		{"population 1", top, app, SearchConfig{Population: 1}, "SearchConfig.Population"},
+		{"negative population", top, app, SearchConfig{Population: -3}, "SearchConfig.Population"},
+		{"huge population", top, app, SearchConfig{Population: 1 << 40}, "SearchConfig.Population"},
+		{"offspring below 10%", top, app, SearchConfig{OffspringRate: 0.05}, "SearchConfig.OffspringRate"},
+		{"offspring 100%", top, app, SearchConfig{OffspringRate: 1}, "SearchConfig.OffspringRate"},
+		{"NaN offspring", top, app, SearchConfig{OffspringRate: math.NaN()}, "SearchConfig.OffspringRate"},
+		{"negative weak", top, app, SearchConfig{WeakRate: -0.1}, "SearchConfig.WeakRate"},
+		{"NaN weak", top, app, SearchConfig{WeakRate: math.NaN()}, "SearchConfig.WeakRate"},
+		{"no room for the fittest", top, app, SearchConfig{OffspringRate: 0.5, WeakRate: 0.5}, "SearchConfig.WeakRate"},
+		{"negative evaluations", top, app, SearchConfig{MaxEvaluations: -1}, "SearchConfig.MaxEvaluations"},
+		{"negative generations", top, app, SearchConfig{MaxGenerations: -1}, "SearchConfig.MaxGenerations"},
+		{"seed too short", top, app, SearchConfig{Seeds: [][]int{{0, 1}}}, "SearchConfig.Seeds[0]: servers"},
+		{"seed repeats", top, app, SearchConfig{Seeds: [][]int{{0, 1, 2, 3}, {0, 1, 1, 3}}}, "SearchConfig.Seeds[1]: servers[2]"},
+		{"seed out of range", top, app, SearchConfig{Seeds: [][]int{{0, 1, 2, 99}}}, "SearchConfig.Seeds[0]: servers[3]"},
+		{"invalid application", top, Application{}, SearchConfig{}, "Application.VMs"},
+		{"invalid topology", Topology{}, app, SearchConfig{}, "Topology.Racks"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Search(tt.top, tt.app, tt.cfg, rng)
+			var ve *ValueError
+			if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != tt.field {
+				t.Fatalf("got %v, want a ValueError on %s", err, tt.field)
+			}
+		})
+	}
+	if _, err := Search(top, app, SearchConfig{}, nil); !errors.Is(err, ErrNilRand) {
+		t.Fatalf("nil rng: %v", err)
+	}
+}
+
+func TestSearchAllServers(t *testing.T) {
+	// r equal to the available servers: one candidate only; mutation and
+	// swap have nothing to move.
+	top, app := taraTinyTopology(2, 100, 100), taraTinyApp()
+	res, err := Search(top, app, SearchConfig{MaxGenerations: 5}, rand.New(rand.NewPCG(1, 1)))
+	if err != nil || !slices.Equal(res.Servers, []int{0, 1, 2, 3}) {
+		t.Fatalf("got %+v, %v", res, err)
+	}
+}

@@ -1,0 +1,101 @@
+package placement
+
+import (
+	"fmt"
+	"math"
+)
+
+// A Rack is one top-of-rack switch and its uplink to the network core (thesis
+// 004 §3.2.1.3, §3.3.3.1). Bandwidths are in bytes per second.
+type Rack struct {
+	// Uplink is the rack uplink's capacity in each direction, in bytes per
+	// second. Valid range (0, +∞).
+	Uplink float64
+	// BackgroundUplink is the averaged traffic of other workloads on the
+	// uplink, in bytes per second in each direction (§3.2.2: "we use an
+	// averaged value of resource usage including network traffic"). Valid
+	// range [0, Uplink): the job gets Uplink − BackgroundUplink.
+	BackgroundUplink float64
+}
+
+// A Server is one physical machine that may host a VM of the request.
+type Server struct {
+	// Rack is the index of the server's rack in Topology.Racks.
+	Rack int
+	// FreeSlots is the number of free VM slots. A server with at least one
+	// is available; TARA places at most one VM of a request on a server
+	// (§3.2.3), so a larger count means the same as 1. Valid range [0, +∞).
+	FreeSlots int
+	// Speed is the speed of one VM core (one map or reduce slot) relative to
+	// the reference core that Application's CPU costs are measured on
+	// (1 = reference). Valid range (0, +∞).
+	Speed float64
+	// BackgroundCPU is the averaged fraction of the core used by other
+	// workloads; the job's tasks run at Speed·(1 − BackgroundCPU). Valid range
+	// [0, 1).
+	BackgroundCPU float64
+	// NIC is the server's network interface capacity in each direction, in
+	// bytes per second. Valid range (0, +∞).
+	NIC float64
+	// BackgroundNIC is the averaged traffic of other workloads on the NIC in
+	// bytes per second in each direction. Valid range [0, NIC).
+	BackgroundNIC float64
+}
+
+// A Topology is the resource snapshot TARA places a request into (§3.2.1.3):
+// racks with their uplinks and the servers in them. The network core above
+// the rack uplinks is assumed non-blocking, as in the thesis's emulated
+// topology where only rack uplinks were rate-limited (§3.3.3.1).
+type Topology struct {
+	Racks   []Rack
+	Servers []Server
+}
+
+// Available returns the indices of the servers with a free VM slot, in
+// increasing order. It does not validate t.
+func (t Topology) Available() []int {
+	var out []int
+	for i, s := range t.Servers {
+		if s.FreeSlots > 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Validate reports the first field of t that is out of range as a *ValueError
+// (matching ErrBadInput), or nil. Empty Racks or Servers are errors.
+func (t Topology) Validate() error {
+	if len(t.Racks) == 0 {
+		return &ValueError{Field: "Topology.Racks", Value: 0, Reason: "need at least one rack"}
+	}
+	if len(t.Servers) == 0 {
+		return &ValueError{Field: "Topology.Servers", Value: 0, Reason: "need at least one server"}
+	}
+	for k, r := range t.Racks {
+		if !(r.Uplink > 0) || math.IsInf(r.Uplink, 1) {
+			return &ValueError{Field: fmt.Sprintf("Racks[%d].Uplink", k), Value: r.Uplink, Reason: "must be finite and > 0"}
+		}
+		if !(r.BackgroundUplink >= 0) || !(r.BackgroundUplink < r.Uplink) {
+			return &ValueError{Field: fmt.Sprintf("Racks[%d].BackgroundUplink", k), Value: r.BackgroundUplink, Reason: "must be in [0, Uplink)"}
+		}
+	}
+	for i, s := range t.Servers {
+		f := func(name string) string { return fmt.Sprintf("Servers[%d].%s", i, name) }
+		switch {
+		case s.Rack < 0 || s.Rack >= len(t.Racks):
+			return &ValueError{Field: f("Rack"), Value: float64(s.Rack), Reason: "not a rack index"}
+		case s.FreeSlots < 0:
+			return &ValueError{Field: f("FreeSlots"), Value: float64(s.FreeSlots), Reason: "must be >= 0"}
+		case !(s.Speed > 0) || math.IsInf(s.Speed, 1):
+			return &ValueError{Field: f("Speed"), Value: s.Speed, Reason: "must be finite and > 0"}
+		case !(s.BackgroundCPU >= 0) || !(s.BackgroundCPU < 1):
+			return &ValueError{Field: f("BackgroundCPU"), Value: s.BackgroundCPU, Reason: "must be in [0, 1)"}
+		case !(s.NIC > 0) || math.IsInf(s.NIC, 1):
+			return &ValueError{Field: f("NIC"), Value: s.NIC, Reason: "must be finite and > 0"}
+		case !(s.BackgroundNIC >= 0) || !(s.BackgroundNIC < s.NIC):
+			return &ValueError{Field: f("BackgroundNIC"), Value: s.BackgroundNIC, Reason: "must be in [0, NIC)"}
+		}
+	}
+	return nil
+}
