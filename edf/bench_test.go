@@ -1,0 +1,96 @@
+package edf
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// benchQueue builds a queue of n jobs spread over six exp2 job types, with
+// `slots` running tasks spread over them, and the data-node model on.
+func benchQueue(tb testing.TB, n, slots int) *Queue {
+	q, err := NewQueue(Config{DataNodes: DataNodes{Count: 6, Capacity: 1e9}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	types := []exp2{{20, -2, 5, -0.5}, {30, -1, 2, -0.2}, {15, -3, 10, -1}, {50, -0.3, 1, 0}, {25, -2.5, 3, -0.7}, {40, -1.5, 4, -0.1}}
+	hs := make([]Handle, n)
+	for i := range n {
+		hs[i], err = q.Add(Job{ID: int64(i), Arrival: float64(i), Deadline: 1e4 + float64(rng.IntN(1e4)),
+			Tasks: 100 + slots/n + 1, Model: types[i%len(types)], Read90: rng.Float64()})
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+	for s := range slots {
+		if _, err := q.Assign(hs[s%n], rng.Float64()); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return q
+}
+
+func BenchmarkMP(b *testing.B) {
+	for _, c := range []struct{ jobs, slots int }{{10, 100}, {1000, 10000}} {
+		b.Run(fmt.Sprintf("jobs=%d/slots=%d", c.jobs, c.slots), func(b *testing.B) {
+			q := benchQueue(b, c.jobs, c.slots)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := q.MP(0.4, 0, MPOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkEDF(b *testing.B) {
+	q := benchQueue(b, 1000, 10000)
+	b.ReportAllocs()
+	for b.Loop() {
+		q.EDF()
+	}
+}
+
+func BenchmarkAssignRelease(b *testing.B) {
+	q := benchQueue(b, 1000, 10000)
+	b.ReportAllocs()
+	for b.Loop() {
+		t, _ := q.Assign(7, 0.3)
+		_ = q.Release(t, false)
+	}
+}
+
+func BenchmarkMinimumSlots(b *testing.B) {
+	e := SlotEstimate{MapTasks: 50, ReduceTasks: 10, CompletedMaps: 9, MeanMapTime: 20, CopyTime: 0.1, TimeLeft: 150}
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = MinimumSlots(e)
+	}
+}
+
+func TestHotPathsAllocateNothing(t *testing.T) {
+	q := benchQueue(t, 1000, 10000)
+	jobs := []Alg2Job{{ID: 1, Deadline: 10, PendingMaps: 3, CompletedTasks: 1, Slots: feasible(2, 1)}}
+	e := SlotEstimate{MapTasks: 50, ReduceTasks: 10, CompletedMaps: 9, MeanMapTime: 20, CopyTime: 0.1, TimeLeft: 150}
+	R := []float64{1, 0.5, 0, 0.2}
+	var m Model = exp2{20, -2, 5, -0.5} // converted once: the conversion itself allocates
+	for name, f := range map[string]func(){
+		"MP":   func() { _, _ = q.MP(0.4, 0, MPOptions{}) },
+		"EDF":  func() { q.EDF() },
+		"FIFO": func() { q.FIFO() },
+		"Assign+Release": func() {
+			t, _ := q.Assign(7, 0.3)
+			_ = q.Release(t, false)
+		},
+		"MinimumSlots":     func() { _, _ = MinimumSlots(e) },
+		"Algorithm2":       func() { _, _ = Algorithm2(jobs, MapSlot) },
+		"CompletableTasks": func() { _, _ = CompletableTasks(m, 100, R) },
+		"CompletionTime":   func() { _, _ = CompletionTime(m, 10, R) },
+	} {
+		if n := testing.AllocsPerRun(100, f); n != 0 {
+			t.Errorf("%s allocates %v per call", name, n)
+		}
+	}
+}

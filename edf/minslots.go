@@ -1,0 +1,194 @@
+package edf
+
+import (
+	"math"
+)
+
+// SlotStatus says whether MinimumSlots found a slot count.
+type SlotStatus uint8
+
+const (
+	// SlotsFeasible: Map and Reduce meet the deadline under the model.
+	SlotsFeasible SlotStatus = iota
+	// SlotsNoEstimate: no map task has completed yet, so t_m is unknown;
+	// the scheduler should run the job first to calibrate (002 §4.2).
+	SlotsNoEstimate
+	// SlotsInfeasible: C = D − u·v·t_c ≤ 0 (the shuffle alone overruns the
+	// deadline) or the count would exceed MaxSlots: no slot count meets it.
+	SlotsInfeasible
+)
+
+// String returns "feasible", "no-estimate" or "infeasible".
+func (s SlotStatus) String() string {
+	switch s {
+	case SlotsFeasible:
+		return "feasible"
+	case SlotsNoEstimate:
+		return "no-estimate"
+	case SlotsInfeasible:
+		return "infeasible"
+	}
+	return "unknown"
+}
+
+// MaxSlots bounds the counts MinimumSlots returns; a job that would need more
+// is reported infeasible.
+const MaxSlots = 1 << 30
+
+// A SlotEstimate is what paper 002 §2.1 knows about a running job. Counts are
+// of REMAINING tasks (not started plus running), so recomputing as tasks
+// finish (Algorithm 2, line 19) is calling MinimumSlots again.
+type SlotEstimate struct {
+	MapTasks    int // u: map tasks not completed, ≥ 0
+	ReduceTasks int // v: reduce tasks not completed, ≥ 0
+	// CompletedMaps is |C|, the number of completed map tasks; 0 means no
+	// estimate yet.
+	CompletedMaps int
+	// MeanMapTime is t_m (002 Eq. 1), the mean duration of completed map
+	// tasks in seconds, finite and > 0 when CompletedMaps > 0.
+	MeanMapTime float64
+	// CompletedReduces counts completed reduce tasks; while it is 0, t_r =
+	// t_m (002 Eq. 3), afterwards MeanReduceTime is used.
+	CompletedReduces int
+	MeanReduceTime   float64 // t_r, seconds, > 0 when CompletedReduces > 0
+	// CopyTime is t_c, the time of one (mapper, reducer) copy, ≥ 0.
+	CopyTime float64
+	// TimeLeft is D, the seconds left to the deadline (may be ≤ 0).
+	TimeLeft float64
+}
+
+// MinSlots is MinimumSlots's answer.
+type MinSlots struct {
+	Status SlotStatus
+	// Map and Reduce are n_m and n_r (0 unless Status is SlotsFeasible).
+	Map, Reduce int
+	// A = u·t_m, B = v·t_r, C = D − u·v·t_c (002 Eq. 9), for the log.
+	A, B, C float64
+}
+
+// Meets reports whether map and reduce slot counts meet the deadline under
+// the 002 model, A/n_m + B/n_r ≤ C, with the convention A/0 = +Inf for A > 0
+// and 0/0 = 0 (no tasks need no slot).
+func (m MinSlots) Meets(nMap, nReduce int) bool {
+	return meets(m.A, m.B, m.C, nMap, nReduce)
+}
+
+func phase(a float64, n int) float64 {
+	if a == 0 {
+		return 0
+	}
+	if n <= 0 {
+		return math.Inf(1)
+	}
+	return a / float64(n)
+}
+
+func meets(a, b, c float64, nm, nr int) bool {
+	return c > 0 && phase(a, nm)+phase(b, nr) <= c
+}
+
+// smallest returns the least n ≥ 0 with phase(a, n) + other ≤ c, starting
+// from the estimate a/(c−other) and correcting it by ±1 steps against the
+// floating-point test so the answer is exact for meets.
+func smallest(a, other, c float64) (int, bool) {
+	if a == 0 {
+		return 0, other <= c
+	}
+	room := c - other
+	if !(room > 0) {
+		return 0, false
+	}
+	est := math.Ceil(a / room)
+	if !(est <= MaxSlots) {
+		return 0, false
+	}
+	n := max(int(est), 1)
+	for n > 1 && phase(a, n-1)+other <= c {
+		n--
+	}
+	for phase(a, n)+other > c {
+		n++
+		if n > MaxSlots {
+			return 0, false
+		}
+	}
+	return n, true
+}
+
+// MinimumSlots returns the minimum map and reduce slots for a job to meet its
+// deadline, paper 002 §2.1 (Eq. 4–10 as SPEC.md restates them): map phase
+// u·t_m/n_m, reduce phase v·t_r/n_r, shuffle u·v·t_c, so the deadline holds
+// iff A/n_m + B/n_r ≤ C with A = u·t_m, B = v·t_r, C = D − u·v·t_c.
+// Minimising n_m + n_r by Lagrange multipliers (Eq. 10) gives
+// n_m = √A(√A+√B)/C and n_r = √B(√A+√B)/C. We round both up, then lower each
+// to the smallest integer that still meets the deadline given the other
+// (first n_m, then n_r), so that the answer meets the deadline under its own
+// model and one slot fewer on either side does not (each count is minimal
+// given the other).
+//
+// Results (not errors): SlotsNoEstimate when CompletedMaps = 0;
+// SlotsInfeasible when C ≤ 0 while work remains, or a count would exceed
+// MaxSlots. A job with no remaining task needs 0 slots (feasible, even if
+// TimeLeft ≤ 0).
+//
+// Errors (matching ErrBadInput): negative counts; MeanMapTime not finite
+// and > 0 when CompletedMaps > 0; MeanReduceTime not finite and > 0 when
+// CompletedReduces > 0; CopyTime NaN, infinite or < 0; TimeLeft NaN or
+// infinite.
+func MinimumSlots(e SlotEstimate) (MinSlots, error) {
+	for _, c := range [...]struct {
+		f string
+		n int
+	}{{"MapTasks", e.MapTasks}, {"ReduceTasks", e.ReduceTasks}, {"CompletedMaps", e.CompletedMaps}, {"CompletedReduces", e.CompletedReduces}} {
+		if c.n < 0 {
+			return MinSlots{}, checkTasks("SlotEstimate."+c.f, c.n)
+		}
+	}
+	if e.CompletedMaps > 0 && !validTime(e.MeanMapTime) {
+		return MinSlots{}, &ValueError{Field: "SlotEstimate.MeanMapTime", Value: e.MeanMapTime, Reason: "must be finite and > 0"}
+	}
+	if e.CompletedReduces > 0 && !validTime(e.MeanReduceTime) {
+		return MinSlots{}, &ValueError{Field: "SlotEstimate.MeanReduceTime", Value: e.MeanReduceTime, Reason: "must be finite and > 0"}
+	}
+	if !(e.CopyTime >= 0 && e.CopyTime <= math.MaxFloat64) {
+		return MinSlots{}, &ValueError{Field: "SlotEstimate.CopyTime", Value: e.CopyTime, Reason: "must be finite and >= 0"}
+	}
+	if math.IsNaN(e.TimeLeft) || math.IsInf(e.TimeLeft, 0) {
+		return MinSlots{}, &ValueError{Field: "SlotEstimate.TimeLeft", Value: e.TimeLeft, Reason: "must be finite"}
+	}
+	if e.MapTasks == 0 && e.ReduceTasks == 0 {
+		return MinSlots{Status: SlotsFeasible, C: e.TimeLeft}, nil
+	}
+	if e.CompletedMaps == 0 {
+		return MinSlots{Status: SlotsNoEstimate}, nil
+	}
+	tm := e.MeanMapTime
+	tr := tm // 002 Eq. 3 until a reduce task has completed
+	if e.CompletedReduces > 0 {
+		tr = e.MeanReduceTime
+	}
+	u, v := float64(e.MapTasks), float64(e.ReduceTasks)
+	a, b := u*tm, v*tr
+	c := e.TimeLeft - u*v*e.CopyTime
+	out := MinSlots{Status: SlotsInfeasible, A: a, B: b, C: c}
+	if !(c > 0) || math.IsInf(a, 0) || math.IsInf(b, 0) {
+		return out, nil
+	}
+	sa, sb := math.Sqrt(a), math.Sqrt(b)
+	fm := math.Ceil(sa * (sa + sb) / c) // Eq. 10, rounded up
+	fr := math.Ceil(sb * (sa + sb) / c)
+	if !(fm <= MaxSlots && fr <= MaxSlots) {
+		return out, nil
+	}
+	nr := int(fr)
+	nm, ok := smallest(a, phase(b, nr), c)
+	if !ok {
+		return out, nil
+	}
+	nr, ok = smallest(b, phase(a, nm), c)
+	if !ok {
+		return out, nil
+	}
+	out.Status, out.Map, out.Reduce = SlotsFeasible, nm, nr
+	return out, nil
+}

@@ -1,0 +1,82 @@
+package edf
+
+import "math"
+
+// A Model predicts the task completion time of one job type: TCT(r) is the
+// time in seconds a map task takes on a slot with residual CPU capacity r in
+// [0, 1] (1 = a whole dedicated slot). Paper 000 uses exp2 (Eq. 1); tct.Exp2
+// satisfies Model, but any function does. edf calls TCT only with r in [0, 1]
+// and treats a result that is NaN, infinite or ≤ 0 as "no prediction".
+type Model interface {
+	TCT(r float64) float64
+}
+
+// validTime reports whether t is a usable task completion time: finite and > 0.
+func validTime(t float64) bool { return t > 0 && t <= math.MaxFloat64 }
+
+// checkFraction validates a residual capacity r ∈ [0, 1].
+func checkFraction(field string, r float64) error {
+	if !(r >= 0 && r <= 1) {
+		return &ValueError{Field: field, Value: r, Reason: "must be a residual capacity in [0, 1]"}
+	}
+	return nil
+}
+
+// modelTCT evaluates m at r and checks the result.
+func modelTCT(field string, m Model, r float64) (float64, error) {
+	if m == nil {
+		return 0, &ValueError{Field: field, Value: math.NaN(), Reason: "model is nil"}
+	}
+	t := m.TCT(r)
+	if !validTime(t) {
+		return 0, &ValueError{Field: field, Value: t, Reason: "model predicts a non-finite or non-positive task time at this residual capacity"}
+	}
+	return t, nil
+}
+
+// NormTCT returns Eq. 2 of paper 000, TCT(r) / TCT(rDedicated): how many times
+// longer a task runs on a slot with residual capacity r than on a dedicated
+// slot. rDedicated is usually 1. Both r and rDedicated must lie in [0, 1], and
+// the model must predict a finite positive time at both; otherwise the error
+// matches ErrBadInput. The result is dimensionless and > 0.
+func NormTCT(m Model, r, rDedicated float64) (float64, error) {
+	if err := checkFraction("r", r); err != nil {
+		return 0, err
+	}
+	if err := checkFraction("rDedicated", rDedicated); err != nil {
+		return 0, err
+	}
+	t, err := modelTCT("TCT(r)", m, r)
+	if err != nil {
+		return 0, err
+	}
+	d, err := modelTCT("TCT(rDedicated)", m, rDedicated)
+	if err != nil {
+		return 0, err
+	}
+	n := t / d
+	if !validTime(n) {
+		return 0, &ValueError{Field: "NormTCT", Value: n, Reason: "ratio overflows"}
+	}
+	return n, nil
+}
+
+// IOLoad returns Eq. 5 of paper 000, IO_j(r) = read90 / NormTCT_j(r): the
+// read rate a new task puts on the data nodes, where read90 is the 90th
+// percentile read rate of a task on a dedicated worker (per data node, in the
+// caller's unit) and normTCT is Eq. 2 for the slot. A slower task reads at a
+// proportionally lower rate. read90 must be finite and ≥ 0, normTCT finite and
+// > 0; otherwise the error matches ErrBadInput.
+func IOLoad(read90, normTCT float64) (float64, error) {
+	if !(read90 >= 0 && read90 <= math.MaxFloat64) {
+		return 0, &ValueError{Field: "read90", Value: read90, Reason: "must be finite and >= 0"}
+	}
+	if !validTime(normTCT) {
+		return 0, &ValueError{Field: "normTCT", Value: normTCT, Reason: "must be finite and > 0"}
+	}
+	io := read90 / normTCT
+	if !(io <= math.MaxFloat64) {
+		return 0, &ValueError{Field: "IO", Value: io, Reason: "overflows"}
+	}
+	return io, nil
+}

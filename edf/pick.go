@@ -1,0 +1,230 @@
+package edf
+
+import "math"
+
+// A Reason says why a picker chose what it chose, for an adapter's log.
+type Reason uint8
+
+const (
+	// ReasonIdle: no job was given the slot (no job has a pending task, or
+	// every candidate would overload the data nodes). Decision.Job is NoJob.
+	ReasonIdle Reason = iota
+	// ReasonOrder: FIFO, EDF or Algorithm 2 took the first eligible job in
+	// its order.
+	ReasonOrder
+	// ReasonAtRisk: MP step 1, the job is predicted to miss its deadline with
+	// its current slots (Eq. 3) and has the closest deadline among such jobs.
+	ReasonAtRisk
+	// ReasonBestFit: MP step 2, no job is at risk (or none that the IO check
+	// allows) and the job has the smallest NormTCT (Eq. 2) for this slot.
+	ReasonBestFit
+	// ReasonIOSkip: MP step 3, the first choice of step 1 or 2 would
+	// overload the data nodes (Eq. 5), and this job is the next one that fits.
+	ReasonIOSkip
+)
+
+// String returns "idle", "order", "at-risk", "best-fit" or "io-skip".
+func (r Reason) String() string {
+	switch r {
+	case ReasonIdle:
+		return "idle"
+	case ReasonOrder:
+		return "order"
+	case ReasonAtRisk:
+		return "at-risk"
+	case ReasonBestFit:
+		return "best-fit"
+	case ReasonIOSkip:
+		return "io-skip"
+	}
+	return "unknown"
+}
+
+// A Decision is a picker's answer for one free slot. It is an outcome, not
+// an error: an idle slot is a Decision with Job = NoJob.
+type Decision struct {
+	Job    Handle // the chosen job, or NoJob
+	ID     int64  // the chosen job's ID (0 when idle)
+	Reason Reason
+	// AtRisk is true when the chosen job was picked by MP step 1.
+	AtRisk bool
+	// NormTCT is Eq. 2 for the chosen job on this slot, and IO its Eq. 5
+	// load (MP only; 0 for FIFO, EDF, Algorithm 2 and idle).
+	NormTCT, IO float64
+}
+
+// earlier orders jobs by (deadline, arrival, ID): EDF order, and MP's step-1
+// order. Jobs without deadline (+Inf) come after every job with one and
+// among themselves by arrival (FIFO), then ID.
+func earlier(a, b *jobState) bool {
+	if a.Deadline != b.Deadline {
+		return a.Deadline < b.Deadline
+	}
+	if a.Arrival != b.Arrival {
+		return a.Arrival < b.Arrival
+	}
+	return a.ID < b.ID
+}
+
+// arrivedFirst orders jobs by (arrival, ID): FIFO order.
+func arrivedFirst(a, b *jobState) bool {
+	if a.Arrival != b.Arrival {
+		return a.Arrival < b.Arrival
+	}
+	return a.ID < b.ID
+}
+
+// pickBy returns the first job with a pending task under less.
+func (q *Queue) pickBy(less func(a, b *jobState) bool) Decision {
+	best := -1
+	for i := range q.jobs {
+		s := &q.jobs[i]
+		if s.Tasks <= 0 {
+			continue
+		}
+		if best < 0 || less(s, &q.jobs[best]) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return Decision{Job: NoJob, Reason: ReasonIdle}
+	}
+	return Decision{Job: q.jobs[best].handle, ID: q.jobs[best].ID, Reason: ReasonOrder}
+}
+
+// FIFO returns the paper 000 §5.2 FIFO choice: the earliest-arrived job with
+// a pending task; ties by smaller ID. No IO check (the paper's baseline).
+// Idle when no job has a pending task. One pass, no allocation.
+func (q *Queue) FIFO() Decision { return q.pickBy(arrivedFirst) }
+
+// EDF returns the paper 000 §5.2 EDF choice: the job with a pending task
+// and the earliest deadline; ties by earlier arrival, then smaller ID. Jobs
+// without deadline come after all jobs with one, FIFO among themselves. No
+// IO check (the paper's baseline). One pass, no allocation.
+func (q *Queue) EDF() Decision { return q.pickBy(earlier) }
+
+// MPOptions tunes MP. The zero value is the paper's MP with the IO check in
+// both steps.
+type MPOptions struct {
+	// NoIOCheck switches the Eq. 5 data-node check off entirely.
+	NoIOCheck bool
+	// NoIOCheckAtRisk skips the IO check in step 1 only: an at-risk job gets
+	// the slot even if it overloads the data nodes.
+	NoIOCheckAtRisk bool
+}
+
+// ioFits is the data-node test of SPEC: (Σ running IO + x)/Count ≤ Capacity.
+func (q *Queue) ioFits(x float64) bool {
+	dn := q.cfg.DataNodes
+	if dn.Count == 0 {
+		return true
+	}
+	return (q.io+x)/float64(dn.Count) <= dn.Capacity
+}
+
+// MP returns the Maximum Progress choice of paper 000 §5.2 for a free slot
+// with residual capacity r ∈ [0, 1] at time now (seconds, same clock as the
+// deadlines):
+//
+//  1. Among jobs with a pending task that are at risk — their pending plus
+//     running tasks exceed Eq. 3's CompletableTasks with the slots they hold
+//     now — the one with the closest deadline (ties: earlier arrival, then
+//     smaller ID) whose new task the IO check allows. Reason at-risk.
+//  2. Otherwise (no at-risk job, or none the IO check allows), among all jobs
+//     with a pending task, the smallest NormTCT_j(r) (Eq. 2; ties: earlier
+//     deadline, earlier arrival, smaller ID) that the IO check allows.
+//     Reason best-fit.
+//  3. IO check (Eq. 5): a job whose IO_j(r) = Read90_j / NormTCT_j(r) would
+//     make (Σ running IO + IO_j(r)) / DataNodes.Count exceed
+//     DataNodes.Capacity is passed over for the next job in the step's
+//     order. When the step's first choice was passed over, the reason is
+//     io-skip. When no job fits, the slot stays idle (reason idle).
+//
+// A job whose model predicts a non-finite or non-positive time at r is never
+// offered the slot. The result does not depend on the order jobs were added.
+// Errors (matching ErrBadInput): r outside [0, 1], now NaN or infinite. One
+// pass over the jobs per step, no slot scan, no allocation.
+func (q *Queue) MP(r, now float64, opt MPOptions) (Decision, error) {
+	if !(r >= 0 && r <= 1) {
+		return Decision{Job: NoJob}, checkFraction("r", r)
+	}
+	if math.IsNaN(now) || math.IsInf(now, 0) {
+		return Decision{Job: NoJob}, &ValueError{Field: "now", Value: now, Reason: "must be finite"}
+	}
+	checkIO := !opt.NoIOCheck
+	// Step 1: at-risk jobs, closest deadline first.
+	top, best := -1, -1
+	var bestNorm, bestIO float64
+	for i := range q.jobs {
+		s := &q.jobs[i]
+		if s.Tasks <= 0 || !s.atRisk(now) {
+			continue
+		}
+		if best >= 0 && !earlier(s, &q.jobs[best]) {
+			continue // ranks after the current pick, hence after the first choice
+		}
+		t := s.Model.TCT(r)
+		if !validTime(t) {
+			continue
+		}
+		if top < 0 || earlier(s, &q.jobs[top]) {
+			top = i
+		}
+		norm := t / s.dedicated
+		io := s.Read90 / norm
+		if checkIO && !opt.NoIOCheckAtRisk && !q.ioFits(io) {
+			continue
+		}
+		if best < 0 || earlier(s, &q.jobs[best]) {
+			best, bestNorm, bestIO = i, norm, io
+		}
+	}
+	if best >= 0 {
+		d := Decision{Job: q.jobs[best].handle, ID: q.jobs[best].ID, Reason: ReasonAtRisk, AtRisk: true, NormTCT: bestNorm, IO: bestIO}
+		if best != top {
+			d.Reason = ReasonIOSkip
+		}
+		return d, nil
+	}
+	skipped := top >= 0 // an at-risk job existed but the IO check refused it
+	// Step 2: best fit, smallest NormTCT.
+	top, best = -1, -1
+	var topNorm float64
+	for i := range q.jobs {
+		s := &q.jobs[i]
+		if s.Tasks <= 0 {
+			continue
+		}
+		t := s.Model.TCT(r)
+		if !validTime(t) {
+			continue
+		}
+		norm := t / s.dedicated
+		if top < 0 || fitter(norm, s, topNorm, &q.jobs[top]) {
+			top, topNorm = i, norm
+		}
+		io := s.Read90 / norm
+		if checkIO && !q.ioFits(io) {
+			continue
+		}
+		if best < 0 || fitter(norm, s, bestNorm, &q.jobs[best]) {
+			best, bestNorm, bestIO = i, norm, io
+		}
+	}
+	if best < 0 {
+		return Decision{Job: NoJob, Reason: ReasonIdle}, nil
+	}
+	d := Decision{Job: q.jobs[best].handle, ID: q.jobs[best].ID, Reason: ReasonBestFit, NormTCT: bestNorm, IO: bestIO}
+	if best != top || skipped {
+		d.Reason = ReasonIOSkip
+	}
+	return d, nil
+}
+
+// fitter orders (NormTCT, deadline, arrival, ID) for MP step 2.
+func fitter(na float64, a *jobState, nb float64, b *jobState) bool {
+	if na != nb {
+		return na < nb
+	}
+	return earlier(a, b)
+}

@@ -1,0 +1,219 @@
+package edf
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+// handQueue builds the hand-worked queue of TestPickersByHand.
+//
+//	A: ID 1, arrival 0, deadline 1000, 10 tasks, TCT = 100 − 50r (NormTCT(0.2) = 1.8), Read90 8
+//	B: ID 2, arrival 5, deadline  500, 10 tasks, TCT =  30 − 20r (NormTCT(0.2) = 2.6), Read90 0
+//	C: ID 3, arrival 2, no deadline,    5 tasks, TCT = 10 (flat, NormTCT = 1),         Read90 30
+func handQueue(t *testing.T, dn DataNodes) (*Queue, [3]Handle) {
+	t.Helper()
+	q, err := NewQueue(Config{DataNodes: dn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h [3]Handle
+	for i, j := range []Job{
+		{ID: 1, Arrival: 0, Deadline: 1000, Tasks: 10, Model: lin{100, 50}, Read90: 8},
+		{ID: 2, Arrival: 5, Deadline: 500, Tasks: 10, Model: lin{30, 20}, Read90: 0},
+		{ID: 3, Arrival: 2, Deadline: NoDeadline, Tasks: 5, Model: lin{10, 0}, Read90: 30},
+	} {
+		if h[i], err = q.Add(j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return q, h
+}
+
+func mustMP(t *testing.T, q *Queue, r, now float64, opt MPOptions) Decision {
+	t.Helper()
+	d, err := q.MP(r, now, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestPickersByHand(t *testing.T) {
+	q, h := handQueue(t, DataNodes{Count: 2, Capacity: 10})
+	if d := q.FIFO(); d.ID != 1 || d.Reason != ReasonOrder {
+		t.Errorf("FIFO = %+v, want job 1 (arrived first)", d)
+	}
+	if d := q.EDF(); d.ID != 2 || d.Reason != ReasonOrder {
+		t.Errorf("EDF = %+v, want job 2 (deadline 500)", d)
+	}
+	// No job holds a slot: A and B are at risk (Eq. 3 gives 0 < 10); B's deadline is closer.
+	if d := mustMP(t, q, 0.2, 0, MPOptions{}); d.ID != 2 || d.Reason != ReasonAtRisk || !d.AtRisk {
+		t.Errorf("MP = %+v, want job 2 at-risk", d)
+	}
+	// B on a dedicated slot: 500 s · 1/10 = 50 completable ≥ 10 → on track. A is next.
+	if _, err := q.Assign(h[1], 1); err != nil {
+		t.Fatal(err)
+	}
+	if d := mustMP(t, q, 0.2, 0, MPOptions{}); d.ID != 1 || d.Reason != ReasonAtRisk {
+		t.Errorf("MP = %+v, want job 1 at-risk", d)
+	}
+	ta, err := q.Assign(h[0], 1) // A: 1000 · 1/50 = 20 ≥ 10 → on track; IO 8
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(q.IO(), 8) || !near(ta.IO(), 8) {
+		t.Fatalf("IO = %v, want 8", q.IO())
+	}
+	// Nobody at risk: best fit at r = 0.2 is C (NormTCT 1), but its IO 30 gives
+	// (8+30)/2 = 19 > 10, so A (NormTCT 1.8, IO 8/1.8) is next: (8+4.44)/2 ≤ 10.
+	d := mustMP(t, q, 0.2, 0, MPOptions{})
+	if d.ID != 1 || d.Reason != ReasonIOSkip || !near(d.NormTCT, 1.8) || !near(d.IO, 8/1.8) {
+		t.Errorf("MP = %+v, want job 1 io-skip NormTCT 1.8", d)
+	}
+	if d := mustMP(t, q, 0.2, 0, MPOptions{NoIOCheck: true}); d.ID != 3 || d.Reason != ReasonBestFit || !near(d.NormTCT, 1) {
+		t.Errorf("MP without IO check = %+v, want job 3 best-fit", d)
+	}
+	// At r = 1 every NormTCT is 1: tie broken by the earlier deadline (B).
+	if d := mustMP(t, q, 1, 0, MPOptions{NoIOCheck: true}); d.ID != 2 || d.Reason != ReasonBestFit {
+		t.Errorf("MP tie = %+v, want job 2", d)
+	}
+	// Late in the game B is at risk again: at now = 450, 50 s · 0.1 = 5 < 10.
+	if d := mustMP(t, q, 0.2, 450, MPOptions{}); d.ID != 2 || d.Reason != ReasonAtRisk {
+		t.Errorf("MP at 450 = %+v, want job 2 at-risk", d)
+	}
+	// Releasing A's task removes its IO exactly.
+	if err := q.Release(ta, true); err != nil {
+		t.Fatal(err)
+	}
+	if q.IO() != 0 {
+		t.Errorf("IO after release = %v, want 0", q.IO())
+	}
+	if st, _ := q.Status(h[0]); st.Tasks != 9 || st.Running != 0 || st.Rate != 0 {
+		t.Errorf("A after completed release = %+v", st)
+	}
+}
+
+func TestMPIOCheckAtRiskAndIdle(t *testing.T) {
+	q, _ := NewQueue(Config{DataNodes: DataNodes{Count: 1, Capacity: 5}})
+	a, _ := q.Add(Job{ID: 1, Deadline: 100, Tasks: 3, Model: lin{10, 0}, Read90: 6}) // IO 6 > 5
+	q.Add(Job{ID: 2, Deadline: 200, Tasks: 3, Model: lin{10, 0}, Read90: 4})
+	// Both at risk; A (closer deadline) would overload: B with io-skip, still an at-risk pick.
+	if d := mustMP(t, q, 1, 0, MPOptions{}); d.ID != 2 || d.Reason != ReasonIOSkip || !d.AtRisk {
+		t.Errorf("MP = %+v, want job 2 io-skip at-risk", d)
+	}
+	if d := mustMP(t, q, 1, 0, MPOptions{NoIOCheckAtRisk: true}); d.ID != 1 || d.Reason != ReasonAtRisk {
+		t.Errorf("MP (no IO check at risk) = %+v, want job 1", d)
+	}
+	// Fill the data nodes: nothing fits, the slot stays idle.
+	q2, _ := NewQueue(Config{DataNodes: DataNodes{Count: 1, Capacity: 5}})
+	q2.Add(Job{ID: 7, Deadline: NoDeadline, Tasks: 3, Model: lin{10, 0}, Read90: 6})
+	if d := mustMP(t, q2, 1, 0, MPOptions{}); d.Job != NoJob || d.Reason != ReasonIdle {
+		t.Errorf("MP = %+v, want idle", d)
+	}
+	// A job with no pending task is never picked.
+	q3, _ := NewQueue(Config{})
+	h, _ := q3.Add(Job{ID: 1, Deadline: 10, Tasks: 1, Model: lin{10, 0}})
+	if _, err := q3.Assign(h, 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []Decision{q3.FIFO(), q3.EDF(), mustMP(t, q3, 1, 0, MPOptions{})} {
+		if d.Job != NoJob || d.Reason != ReasonIdle {
+			t.Errorf("decision %+v, want idle", d)
+		}
+	}
+	if _, err := q3.Assign(h, 1); !errors.Is(err, ErrBadInput) {
+		t.Errorf("Assign without pending task: %v", err)
+	}
+	_ = a
+}
+
+func TestQueueHandlesAndRelease(t *testing.T) {
+	q, _ := NewQueue(Config{})
+	h1, _ := q.Add(Job{ID: 1, Deadline: 10, Tasks: 2, Model: lin{10, 0}, Read90: 1})
+	task, _ := q.Assign(h1, 0.5)
+	if err := q.Remove(h1); err != nil {
+		t.Fatal(err)
+	}
+	if q.IO() != 0 || q.Running() != 0 {
+		t.Errorf("after Remove: IO %v running %v", q.IO(), q.Running())
+	}
+	h2, _ := q.Add(Job{ID: 2, Deadline: 10, Tasks: 2, Model: lin{10, 0}})
+	if h2 != h1 {
+		t.Fatalf("handle not reused: %v %v", h1, h2)
+	}
+	if err := q.Release(task, true); !errors.Is(err, ErrBadInput) {
+		t.Errorf("stale task released into reused handle: %v", err)
+	}
+	// A failed task goes back to pending.
+	t2, _ := q.Assign(h2, 1)
+	if err := q.Release(t2, false); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := q.Status(h2); st.Tasks != 2 || st.Running != 0 {
+		t.Errorf("after failed release: %+v", st)
+	}
+	if err := q.Release(t2, true); !errors.Is(err, ErrBadInput) {
+		t.Errorf("double release: %v", err)
+	}
+	if ok, valid := q.AtRisk(h2, 0); !ok || !valid {
+		t.Errorf("AtRisk without slots = %v %v, want true", ok, valid)
+	}
+	if _, valid := q.AtRisk(99, 0); valid {
+		t.Error("AtRisk of unknown handle is valid")
+	}
+}
+
+func TestQueueBadInput(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	q, _ := NewQueue(Config{})
+	h, _ := q.Add(Job{ID: 1, Deadline: 10, Tasks: 1, Model: lin{10, 0}})
+	cases := []struct {
+		name string
+		f    func() error
+	}{
+		{"Config.Dedicated 2", func() error { _, e := NewQueue(Config{Dedicated: 2}); return e }},
+		{"Config.Dedicated NaN", func() error { _, e := NewQueue(Config{Dedicated: nan}); return e }},
+		{"Config.Dedicated -1", func() error { _, e := NewQueue(Config{Dedicated: -1}); return e }},
+		{"DataNodes.Count -1", func() error { _, e := NewQueue(Config{DataNodes: DataNodes{Count: -1}}); return e }},
+		{"DataNodes.Capacity NaN", func() error { _, e := NewQueue(Config{DataNodes: DataNodes{Count: 1, Capacity: nan}}); return e }},
+		{"DataNodes.Capacity Inf", func() error { _, e := NewQueue(Config{DataNodes: DataNodes{Count: 1, Capacity: inf}}); return e }},
+		{"Job nil model", func() error { _, e := q.Add(Job{Deadline: 1}); return e }},
+		{"Job Arrival NaN", func() error { _, e := q.Add(Job{Arrival: nan, Model: lin{1, 0}}); return e }},
+		{"Job Arrival Inf", func() error { _, e := q.Add(Job{Arrival: inf, Model: lin{1, 0}}); return e }},
+		{"Job Deadline NaN", func() error { _, e := q.Add(Job{Deadline: nan, Model: lin{1, 0}}); return e }},
+		{"Job Deadline -Inf", func() error { _, e := q.Add(Job{Deadline: -inf, Model: lin{1, 0}}); return e }},
+		{"Job Tasks -1", func() error { _, e := q.Add(Job{Tasks: -1, Model: lin{1, 0}}); return e }},
+		{"Job Read90 NaN", func() error { _, e := q.Add(Job{Read90: nan, Model: lin{1, 0}}); return e }},
+		{"Job Read90 -1", func() error { _, e := q.Add(Job{Read90: -1, Model: lin{1, 0}}); return e }},
+		{"Job model NaN", func() error { _, e := q.Add(Job{Model: bad{}}); return e }},
+		{"Job model 0 at dedicated", func() error { _, e := q.Add(Job{Model: lin{1, 1}}); return e }},
+		{"Remove unknown", func() error { return q.Remove(42) }},
+		{"Remove negative", func() error { return q.Remove(-3) }},
+		{"Assign unknown", func() error { _, e := q.Assign(42, 1); return e }},
+		{"Assign r NaN", func() error { _, e := q.Assign(h, nan); return e }},
+		{"Assign r 1.5", func() error { _, e := q.Assign(h, 1.5); return e }},
+		{"Release unknown", func() error { return q.Release(Task{Job: 42}, true) }},
+		{"Release not running", func() error { return q.Release(Task{Job: h, id: 1}, true) }},
+		{"MP r NaN", func() error { _, e := q.MP(nan, 0, MPOptions{}); return e }},
+		{"MP r -0.5", func() error { _, e := q.MP(-0.5, 0, MPOptions{}); return e }},
+		{"MP now NaN", func() error { _, e := q.MP(1, nan, MPOptions{}); return e }},
+		{"MP now Inf", func() error { _, e := q.MP(1, inf, MPOptions{}); return e }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if err := c.f(); !errors.Is(err, ErrBadInput) {
+				t.Fatalf("err = %v, want ErrBadInput", err)
+			}
+		})
+	}
+}
+
+func TestReasonString(t *testing.T) {
+	want := map[Reason]string{ReasonIdle: "idle", ReasonOrder: "order", ReasonAtRisk: "at-risk", ReasonBestFit: "best-fit", ReasonIOSkip: "io-skip", 99: "unknown"}
+	for r, s := range want {
+		if r.String() != s {
+			t.Errorf("%d.String() = %q, want %q", r, r.String(), s)
+		}
+	}
+}

@@ -1,0 +1,334 @@
+package edf
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// fraction draws residual capacities, including the edges and a few bad values.
+func fraction(bad bool) *rapid.Generator[float64] {
+	good := rapid.OneOf(rapid.Float64Range(0, 1), rapid.SampledFrom([]float64{0, 0.25, 0.5, 1}))
+	if !bad {
+		return good
+	}
+	return rapid.OneOf(good, rapid.SampledFrom([]float64{-0.1, 1.5, math.NaN(), math.Inf(1)}))
+}
+
+// model draws an exp2 model that rises as r falls (positive on [0,1]).
+func model() *rapid.Generator[Model] {
+	return rapid.Custom(func(t *rapid.T) Model {
+		return exp2{
+			A: rapid.Float64Range(1, 100).Draw(t, "a"),
+			B: rapid.Float64Range(-5, 0).Draw(t, "b"),
+			C: rapid.Float64Range(0, 50).Draw(t, "c"),
+			D: rapid.Float64Range(-3, 0).Draw(t, "d"),
+		}
+	})
+}
+
+func job(id int64) *rapid.Generator[Job] {
+	return rapid.Custom(func(t *rapid.T) Job {
+		dl := NoDeadline
+		if rapid.Bool().Draw(t, "hasDeadline") {
+			dl = float64(rapid.IntRange(0, 50).Draw(t, "deadline")) * 20 // repeats force tie-breaks
+		}
+		return Job{
+			ID:       id,
+			Arrival:  float64(rapid.IntRange(0, 5).Draw(t, "arrival")),
+			Deadline: dl,
+			Tasks:    rapid.IntRange(0, 20).Draw(t, "tasks"),
+			Model:    model().Draw(t, "model"),
+			Read90:   rapid.Float64Range(0, 10).Draw(t, "read90"),
+		}
+	})
+}
+
+// randomQueue builds a queue of valid jobs and starts some of their tasks.
+func randomQueue(t *rapid.T) (*Queue, []Handle) {
+	dn := DataNodes{}
+	if rapid.Bool().Draw(t, "io") {
+		dn = DataNodes{Count: rapid.IntRange(1, 4).Draw(t, "nodes"), Capacity: rapid.Float64Range(0, 20).Draw(t, "cap")}
+	}
+	q, err := NewQueue(Config{DataNodes: dn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := rapid.IntRange(0, 12).Draw(t, "jobs")
+	hs := make([]Handle, 0, n)
+	for i := range n {
+		h, err := q.Add(job(int64(i)).Draw(t, "job"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs = append(hs, h)
+	}
+	for range rapid.IntRange(0, 20).Draw(t, "assigns") {
+		if len(hs) == 0 {
+			break
+		}
+		h := hs[rapid.IntRange(0, len(hs)-1).Draw(t, "which")]
+		_, err := q.Assign(h, fraction(false).Draw(t, "r"))
+		if err != nil && !errors.Is(err, ErrBadInput) {
+			t.Fatal(err)
+		}
+	}
+	return q, hs
+}
+
+// propEDF: EDF picks a job with the minimum deadline among jobs with a
+// pending task, and is idle only when none has one.
+func propEDF(t *rapid.T) {
+	q, hs := randomQueue(t)
+	d := q.EDF()
+	minDL, any := math.Inf(1), false
+	for _, h := range hs {
+		st, _ := q.Status(h)
+		if st.Tasks > 0 {
+			any = true
+			minDL = math.Min(minDL, st.Deadline)
+		}
+	}
+	if !any {
+		if d.Job != NoJob {
+			t.Fatalf("EDF picked %+v with no pending task", d)
+		}
+		return
+	}
+	st, ok := q.Status(d.Job)
+	if !ok || st.Tasks == 0 || st.Deadline != minDL {
+		t.Fatalf("EDF picked %+v (deadline %v), min deadline %v", d, st.Deadline, minDL)
+	}
+}
+
+// propMP: whenever an at-risk job with a pending task exists that the IO
+// check allows, MP picks an at-risk job, the earliest-deadline such one; the
+// IO check never lets the data nodes exceed capacity; the pick does not
+// depend on the order the jobs were added.
+func propMP(t *rapid.T) {
+	q, hs := randomQueue(t)
+	r := fraction(false).Draw(t, "slot")
+	now := float64(rapid.IntRange(0, 1000).Draw(t, "now"))
+	d, err := q.MP(r, now, MPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dn := q.cfg.DataNodes
+	fits := func(io float64) bool { return dn.Count == 0 || (q.IO()+io)/float64(dn.Count) <= dn.Capacity }
+	var bestRisk *JobStatus
+	for _, h := range hs {
+		st, _ := q.Status(h)
+		risk, _ := q.AtRisk(h, now)
+		if st.Tasks == 0 || !risk {
+			continue
+		}
+		norm := st.Model.TCT(r) / st.Model.TCT(1)
+		if !fits(st.Read90 / norm) {
+			continue
+		}
+		if bestRisk == nil || st.Deadline < bestRisk.Deadline {
+			bestRisk = &st
+		}
+	}
+	if bestRisk != nil {
+		st, _ := q.Status(d.Job)
+		risk, _ := q.AtRisk(d.Job, now)
+		if !d.AtRisk || !risk || st.Deadline != bestRisk.Deadline {
+			t.Fatalf("at-risk job %d (deadline %v) allowed, MP chose %+v (deadline %v)", bestRisk.ID, bestRisk.Deadline, d, st.Deadline)
+		}
+	}
+	if d.Job != NoJob && !fits(d.IO) {
+		t.Fatalf("MP pick %+v overloads data nodes: IO %v + %v over %v×%v", d, q.IO(), d.IO, dn.Count, dn.Capacity)
+	}
+	// Same jobs, reversed insertion order, same running state: same choice.
+	q2, _ := NewQueue(q.cfg)
+	for i := len(q.jobs) - 1; i >= 0; i-- {
+		s := q.jobs[i]
+		h, _ := q2.Add(s.Job)
+		q2.jobs[q2.pos[h]].running, q2.jobs[q2.pos[h]].rate = s.running, s.rate
+	}
+	q2.io, q2.nTasks = q.io, q.nTasks
+	d2, _ := q2.MP(r, now, MPOptions{})
+	if d2.ID != d.ID || d2.Reason != d.Reason {
+		t.Fatalf("order changed the pick: %+v vs %+v", d, d2)
+	}
+}
+
+// propIOCapacity: picking and assigning with MP until the slot goes idle
+// never takes the data nodes over capacity.
+func propIOCapacity(t *rapid.T) {
+	dn := DataNodes{Count: rapid.IntRange(1, 4).Draw(t, "nodes"), Capacity: rapid.Float64Range(0, 20).Draw(t, "cap")}
+	q, _ := NewQueue(Config{DataNodes: dn})
+	for i := range rapid.IntRange(1, 8).Draw(t, "jobs") {
+		if _, err := q.Add(job(int64(i)).Draw(t, "job")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 60 {
+		r := fraction(false).Draw(t, "r")
+		d, err := q.MP(r, 0, MPOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Job == NoJob {
+			return
+		}
+		if _, err := q.Assign(d.Job, r); err != nil {
+			t.Fatal(err)
+		}
+		if q.IO()/float64(dn.Count) > dn.Capacity*(1+1e-12) {
+			t.Fatalf("data nodes at %v per node, capacity %v", q.IO()/float64(dn.Count), dn.Capacity)
+		}
+	}
+}
+
+// propQueueModel: the incremental per-job rate equals Σ 1/TCT over the
+// tasks still running, and the total IO equals Σ IO, after any sequence of
+// assigns and releases (including bad ones, which must fail cleanly).
+func propQueueModel(t *rapid.T) {
+	q, _ := NewQueue(Config{})
+	var hs []Handle
+	var tasks []Task
+	t.Repeat(map[string]func(*rapid.T){
+		"add": func(t *rapid.T) {
+			h, err := q.Add(job(int64(len(hs))).Draw(t, "job"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			hs = append(hs, h)
+		},
+		"assign": func(t *rapid.T) {
+			if len(hs) == 0 {
+				return // nothing to assign to (no t.Skip: fuzz bytes may never pick "add")
+			}
+			h := hs[rapid.IntRange(0, len(hs)-1).Draw(t, "h")]
+			task, err := q.Assign(h, fraction(true).Draw(t, "r"))
+			if err != nil {
+				if !errors.Is(err, ErrBadInput) {
+					t.Fatal(err)
+				}
+				return
+			}
+			tasks = append(tasks, task)
+		},
+		"release": func(t *rapid.T) {
+			if len(tasks) == 0 {
+				return
+			}
+			i := rapid.IntRange(0, len(tasks)-1).Draw(t, "i")
+			if err := q.Release(tasks[i], rapid.Bool().Draw(t, "done")); err != nil {
+				t.Fatal(err)
+			}
+			tasks = append(tasks[:i], tasks[i+1:]...)
+		},
+		"": func(t *rapid.T) {
+			io := 0.0
+			for _, h := range hs {
+				rate, n := 0.0, 0
+				for _, task := range tasks {
+					if task.Job == h {
+						rate += task.inv
+						io += task.io
+						n++
+					}
+				}
+				st, _ := q.Status(h)
+				if st.Running != n || !near(st.Rate, rate) {
+					t.Fatalf("job %d: running %d rate %v, want %d %v", h, st.Running, st.Rate, n, rate)
+				}
+			}
+			if !near(q.IO(), io) || q.Running() != len(tasks) {
+				t.Fatalf("IO %v running %d, want %v %d", q.IO(), q.Running(), io, len(tasks))
+			}
+		},
+	})
+}
+
+// propDeadlineForms: Eq. 3 and the rate form agree (on track iff the rate
+// form's completion time fits the time left), and Eq. 4 is never below the
+// rate form (arithmetic vs harmonic mean). Bad inputs give ErrBadInput.
+func propDeadlineForms(t *rapid.T) {
+	m := model().Draw(t, "model")
+	R := rapid.SliceOfN(fraction(true), 0, 8).Draw(t, "R")
+	n := rapid.IntRange(-1, 50).Draw(t, "n")
+	left := rapid.OneOf(rapid.Float64Range(-10, 1e4), rapid.SampledFrom([]float64{math.NaN(), math.Inf(1)})).Draw(t, "left")
+	ct, e1 := CompletableTasks(m, left, R)
+	c4, e2 := CompletionTime(m, n, R)
+	cr, e3 := CompletionTimeRate(m, n, R)
+	for _, e := range []error{e1, e2, e3} {
+		if e != nil && !errors.Is(e, ErrBadInput) {
+			t.Fatal(e)
+		}
+	}
+	if e2 == nil && e3 == nil && cr > c4*(1+1e-12) {
+		t.Fatalf("rate form %v > Eq. 4 %v", cr, c4)
+	}
+	if e1 == nil && e3 == nil && left > 0 && n > 0 && !math.IsInf(cr, 1) {
+		onTrack := ct >= float64(n)
+		if onTrack != (cr <= left) && math.Abs(cr-left) > 1e-9*left {
+			t.Fatalf("Eq. 3 says %v (%v ≥ %d), rate form %v vs %v", onTrack, ct, n, cr, left)
+		}
+	}
+	if e1 == nil && (math.IsNaN(ct) || ct < 0) {
+		t.Fatalf("CompletableTasks = %v", ct)
+	}
+}
+
+func TestEDFProperties(t *testing.T)          { rapid.Check(t, propEDF) }
+func TestMPProperties(t *testing.T)           { rapid.Check(t, propMP) }
+func TestIOCapacityProperties(t *testing.T)   { rapid.Check(t, propIOCapacity) }
+func TestQueueModelProperties(t *testing.T)   { rapid.Check(t, propQueueModel) }
+func TestDeadlineFormProperties(t *testing.T) { rapid.Check(t, propDeadlineForms) }
+func FuzzEDF(f *testing.F)                    { f.Fuzz(rapid.MakeFuzz(propEDF)) }
+func FuzzMP(f *testing.F)                     { f.Fuzz(rapid.MakeFuzz(propMP)) }
+func FuzzIOCapacity(f *testing.F)             { f.Fuzz(rapid.MakeFuzz(propIOCapacity)) }
+func FuzzQueue(f *testing.F)                  { f.Fuzz(rapid.MakeFuzz(propQueueModel)) }
+func FuzzDeadlineForms(f *testing.F)          { f.Fuzz(rapid.MakeFuzz(propDeadlineForms)) }
+
+// propModelFuncs: NormTCT and IOLoad accept exactly the valid inputs and
+// give finite positive (NormTCT) or non-negative (IOLoad) results; NewQueue
+// rejects bad configurations with ErrBadInput; FIFO picks the earliest
+// arrival.
+func propModelFuncs(t *rapid.T) {
+	m := model().Draw(t, "model")
+	r, ded := fraction(true).Draw(t, "r"), fraction(true).Draw(t, "ded")
+	n, err := NormTCT(m, r, ded)
+	if err != nil {
+		if !errors.Is(err, ErrBadInput) {
+			t.Fatal(err)
+		}
+	} else if !validTime(n) {
+		t.Fatalf("NormTCT = %v", n)
+	}
+	read := rapid.OneOf(rapid.Float64Range(-1, 100), rapid.SampledFrom([]float64{math.NaN(), math.Inf(1)})).Draw(t, "read")
+	io, err := IOLoad(read, n)
+	if err != nil {
+		if !errors.Is(err, ErrBadInput) {
+			t.Fatal(err)
+		}
+	} else if !(io >= 0) || math.IsInf(io, 0) {
+		t.Fatalf("IOLoad = %v", io)
+	}
+	cfg := Config{Dedicated: fraction(true).Draw(t, "cfgded"), DataNodes: DataNodes{
+		Count: rapid.IntRange(-1, 3).Draw(t, "count"), Capacity: rapid.Float64Range(-1, 10).Draw(t, "capacity")}}
+	if _, err := NewQueue(cfg); err != nil && !errors.Is(err, ErrBadInput) {
+		t.Fatal(err)
+	}
+	q, hs := randomQueue(t)
+	d := q.FIFO()
+	for _, h := range hs {
+		st, _ := q.Status(h)
+		if st.Tasks == 0 {
+			continue
+		}
+		got, _ := q.Status(d.Job)
+		if d.Job == NoJob || got.Arrival > st.Arrival {
+			t.Fatalf("FIFO picked %+v, job %d arrived at %v", d, st.ID, st.Arrival)
+		}
+	}
+}
+
+func TestModelFuncProperties(t *testing.T) { rapid.Check(t, propModelFuncs) }
+func FuzzModelFuncs(f *testing.F)          { f.Fuzz(rapid.MakeFuzz(propModelFuncs)) }

@@ -1,0 +1,315 @@
+package edf
+
+import (
+	"errors"
+	"math"
+)
+
+// NoDeadline is the Deadline of a job without one (KMeans in paper 000
+// §6.6). Such a job is never at risk, sorts after every job with a deadline
+// under EDF, and competes only in MP's best-fit step.
+var NoDeadline = math.Inf(1)
+
+// ErrUnknownJob is returned (wrapped in a *ValueError that also matches
+// ErrBadInput) for a Handle that is not in the queue.
+var ErrUnknownJob = errors.New("edf: unknown job handle")
+
+// ErrNoPendingTask is returned by Queue.Assign for a job whose tasks have all
+// been started; it also matches ErrBadInput.
+var ErrNoPendingTask = errors.New("edf: job has no pending task")
+
+// A Job is one queued MapReduce job as the pickers see it (paper 000 §5.1).
+type Job struct {
+	// ID is the caller's unique job identifier, the last tie-break key.
+	ID int64
+	// Arrival is the submission time in seconds (finite); FIFO order.
+	Arrival float64
+	// Deadline is the absolute deadline in seconds, or NoDeadline (+Inf).
+	// NaN and -Inf are errors.
+	Deadline float64
+	// Tasks is the number of map tasks not yet started, ≥ 0.
+	Tasks int
+	// Model predicts this job's task completion time (Eq. 1); it must give a
+	// finite positive time at the queue's dedicated capacity.
+	Model Model
+	// Read90 is the 90th percentile read rate of one task on a dedicated
+	// worker, per data node (Eq. 5), finite and ≥ 0; 0 for a job that reads
+	// nothing (Pi).
+	Read90 float64
+}
+
+// A Handle names a job inside one Queue. Handles are small integers, reused
+// after Remove. The zero Handle is valid; NoJob is never a job.
+type Handle int32
+
+// NoJob is the Handle of an idle Decision.
+const NoJob Handle = -1
+
+// A Task is a started task as Queue.Assign returns it; give it back to
+// Queue.Release. It records the allocation the task added to its job's
+// resource vector so that release removes exactly that.
+type Task struct {
+	Job Handle
+	R   float64 // the residual capacity the task was assigned at
+	id  int64   // the job's ID, so a reused handle is not mistaken
+	inv float64 // 1/TCT_j(R), the task's rate (Eq. 3 term / tRemaining)
+	io  float64 // IO_j(R), Eq. 5
+}
+
+// IO returns the read load the task puts on the data nodes (Eq. 5).
+func (t Task) IO() float64 { return t.io }
+
+// jobState is a queued job plus the incremental sums the pickers read.
+type jobState struct {
+	Job
+	handle    Handle
+	dedicated float64 // TCT_j(rDedicated)
+	running   int     // tasks started and not released
+	rate      float64 // Σ over running tasks of 1/TCT_j(R_i)
+	io        float64 // Σ over running tasks of IO_j(R_i)
+}
+
+// DataNodes is the data-node model of the Eq. 5 IO check: Count data nodes,
+// each able to serve Capacity read-rate units; running tasks' IO loads spread
+// evenly, so starting a task with load x overloads them iff
+// (Σ running IO + x) / Count > Capacity. Count = 0 switches the model off
+// (the IO check always passes).
+type DataNodes struct {
+	Count    int
+	Capacity float64
+}
+
+// Config sets up a Queue. The zero value is ready to use: dedicated capacity
+// 1 and no data-node model.
+type Config struct {
+	// Dedicated is r_dedicated of Eq. 2, in (0, 1]; zero means 1.
+	Dedicated float64
+	// DataNodes is the IO model; the zero value switches the IO check off.
+	DataNodes DataNodes
+}
+
+// Queue is the scheduler's view of the cluster's job queue: the queued jobs
+// and, per job, the running tasks and Σ 1/TCT_j(R_i) over them (the job's
+// resource vector R in the form Eq. 3 needs), plus the total data-node IO.
+// The caller reports every task start (Assign) and end (Release); a picker
+// then decides in one pass over the jobs without looking at any slot.
+//
+// A Queue is a value owned by one goroutine; it starts no goroutine and
+// holds no global state. The zero Queue is not usable: call NewQueue.
+type Queue struct {
+	cfg    Config
+	jobs   []jobState // dense; order is irrelevant to every decision
+	pos    []int32    // pos[handle] = index in jobs, or -1
+	free   []Handle   // handles free for reuse
+	io     float64    // Σ IO of running tasks
+	nTasks int        // running tasks over all jobs
+}
+
+// NewQueue returns an empty queue. Errors (matching ErrBadInput): Dedicated
+// outside [0, 1] (0 means 1), DataNodes.Count < 0, DataNodes.Capacity NaN,
+// infinite or < 0.
+func NewQueue(cfg Config) (*Queue, error) {
+	if cfg.Dedicated == 0 {
+		cfg.Dedicated = 1
+	}
+	if !(cfg.Dedicated > 0 && cfg.Dedicated <= 1) {
+		return nil, &ValueError{Field: "Config.Dedicated", Value: cfg.Dedicated, Reason: "must be in (0, 1]"}
+	}
+	if cfg.DataNodes.Count < 0 {
+		return nil, &ValueError{Field: "Config.DataNodes.Count", Value: float64(cfg.DataNodes.Count), Reason: "must be >= 0"}
+	}
+	if c := cfg.DataNodes.Capacity; !(c >= 0 && c <= math.MaxFloat64) {
+		return nil, &ValueError{Field: "Config.DataNodes.Capacity", Value: c, Reason: "must be finite and >= 0"}
+	}
+	return &Queue{cfg: cfg}, nil
+}
+
+// Len returns the number of queued jobs.
+func (q *Queue) Len() int { return len(q.jobs) }
+
+// IO returns the total read load of the running tasks (Σ Eq. 5).
+func (q *Queue) IO() float64 { return q.io }
+
+// Running returns the number of running tasks over all jobs.
+func (q *Queue) Running() int { return q.nTasks }
+
+// Add queues j and returns its handle. Errors (matching ErrBadInput): a nil
+// model, Arrival or Read90 not finite, Read90 < 0, Deadline NaN or -Inf,
+// Tasks < 0, or a model whose TCT at the dedicated capacity is not finite
+// and > 0. IDs are not checked for uniqueness; equal IDs make tie-breaks
+// depend on insertion history.
+func (q *Queue) Add(j Job) (Handle, error) {
+	if j.Model == nil {
+		return NoJob, &ValueError{Field: "Job.Model", Value: math.NaN(), Reason: "model is nil"}
+	}
+	if math.IsNaN(j.Arrival) || math.IsInf(j.Arrival, 0) {
+		return NoJob, &ValueError{Field: "Job.Arrival", Value: j.Arrival, Reason: "must be finite"}
+	}
+	if math.IsNaN(j.Deadline) || math.IsInf(j.Deadline, -1) {
+		return NoJob, &ValueError{Field: "Job.Deadline", Value: j.Deadline, Reason: "must be finite or NoDeadline"}
+	}
+	if err := checkTasks("Job.Tasks", j.Tasks); err != nil {
+		return NoJob, err
+	}
+	if !(j.Read90 >= 0 && j.Read90 <= math.MaxFloat64) {
+		return NoJob, &ValueError{Field: "Job.Read90", Value: j.Read90, Reason: "must be finite and >= 0"}
+	}
+	d, err := modelTCT("Job.Model.TCT(Dedicated)", j.Model, q.cfg.Dedicated)
+	if err != nil {
+		return NoJob, err
+	}
+	var h Handle
+	if n := len(q.free); n > 0 {
+		h = q.free[n-1]
+		q.free = q.free[:n-1]
+	} else {
+		if len(q.pos) >= math.MaxInt32 {
+			return NoJob, &ValueError{Field: "Queue.Len", Value: float64(len(q.pos)), Reason: "too many jobs"}
+		}
+		h = Handle(len(q.pos))
+		q.pos = append(q.pos, -1)
+	}
+	q.pos[h] = int32(len(q.jobs))
+	q.jobs = append(q.jobs, jobState{Job: j, handle: h, dedicated: d})
+	return h, nil
+}
+
+// state returns the job of h or an error.
+func (q *Queue) state(field string, h Handle) (*jobState, error) {
+	if h < 0 || int(h) >= len(q.pos) || q.pos[h] < 0 {
+		return nil, &ValueError{Field: field, Value: float64(h), Reason: ErrUnknownJob.Error()}
+	}
+	return &q.jobs[q.pos[h]], nil
+}
+
+// Remove takes job h out of the queue (finished, failed or killed). Its
+// running tasks, if any, stop counting towards the data-node IO and their
+// Task values become invalid for Release. Errors: an
+// unknown handle (matches ErrBadInput).
+func (q *Queue) Remove(h Handle) error {
+	s, err := q.state("Handle", h)
+	if err != nil {
+		return err
+	}
+	if s.running > 0 {
+		q.nTasks -= s.running
+		q.io = math.Max(0, q.io-s.io)
+		if q.nTasks == 0 {
+			q.io = 0
+		}
+	}
+	i := q.pos[h]
+	last := len(q.jobs) - 1
+	if int(i) != last {
+		q.jobs[i] = q.jobs[last]
+		q.pos[q.jobs[i].handle] = i
+	}
+	q.jobs = q.jobs[:last]
+	q.pos[h] = -1
+	q.free = append(q.free, h)
+	return nil
+}
+
+// Assign records that one pending task of job h starts on a slot with
+// residual capacity r ∈ [0, 1]: the job's R gains the entry r, its pending
+// count drops by one, and the data nodes carry IO_j(r) more (Eq. 5). It
+// returns the Task to pass to Release. Errors (matching ErrBadInput): unknown
+// handle, r outside [0, 1], no pending task (ErrNoPendingTask), or a model
+// that predicts no finite positive time at r. Assign allocates nothing.
+func (q *Queue) Assign(h Handle, r float64) (Task, error) {
+	s, err := q.state("Handle", h)
+	if err != nil {
+		return Task{}, err
+	}
+	if !(r >= 0 && r <= 1) {
+		return Task{}, checkFraction("r", r)
+	}
+	if s.Tasks <= 0 {
+		return Task{}, &ValueError{Field: "Job.Tasks", Value: 0, Reason: ErrNoPendingTask.Error()}
+	}
+	t := s.Model.TCT(r)
+	if !validTime(t) {
+		return Task{}, &ValueError{Field: "Job.Model.TCT(r)", Value: t, Reason: "model predicts a non-finite or non-positive task time"}
+	}
+	task := Task{Job: h, R: r, id: s.ID, inv: 1 / t, io: s.Read90 * s.dedicated / t}
+	s.Tasks--
+	s.running++
+	s.rate += task.inv
+	s.io += task.io
+	q.nTasks++
+	q.io += task.io
+	return task, nil
+}
+
+// Release records that task t ended. With completed false (the task failed
+// or was killed) its job gets the task back as pending. Errors (matching
+// ErrBadInput): the job is no longer queued, or it has no running task.
+// Sums are reset to exactly 0 when their last task leaves, so rounding does
+// not accumulate over a long run.
+func (q *Queue) Release(t Task, completed bool) error {
+	s, err := q.state("Task.Job", t.Job)
+	if err != nil {
+		return err
+	}
+	if s.ID != t.id {
+		return &ValueError{Field: "Task.Job", Value: float64(t.Job), Reason: ErrUnknownJob.Error()}
+	}
+	if s.running <= 0 || q.nTasks <= 0 {
+		return &ValueError{Field: "Task.Job", Value: float64(t.Job), Reason: "job has no running task"}
+	}
+	s.running--
+	q.nTasks--
+	if s.running == 0 {
+		s.rate, s.io = 0, 0
+	} else {
+		s.rate = math.Max(0, s.rate-t.inv)
+		s.io = math.Max(0, s.io-t.io)
+	}
+	if q.nTasks == 0 {
+		q.io = 0
+	} else {
+		q.io = math.Max(0, q.io-t.io)
+	}
+	if !completed {
+		s.Tasks++
+	}
+	return nil
+}
+
+// A JobStatus is a snapshot of one queued job.
+type JobStatus struct {
+	Job
+	Running int     // tasks started and not released
+	Rate    float64 // Σ 1/TCT_j(R_i) over running tasks, tasks per second
+}
+
+// Status returns job h's snapshot; ok is false for an unknown handle.
+func (q *Queue) Status(h Handle) (st JobStatus, ok bool) {
+	s, err := q.state("Handle", h)
+	if err != nil {
+		return JobStatus{}, false
+	}
+	return JobStatus{Job: s.Job, Running: s.running, Rate: s.rate}, true
+}
+
+// atRisk is the Eq. 3 test with the incremental rate: the job's remaining
+// tasks (pending plus running) exceed what its current slots finish by the
+// deadline. Jobs without a deadline are never at risk.
+func (s *jobState) atRisk(now float64) bool {
+	if math.IsInf(s.Deadline, 1) {
+		return false
+	}
+	remaining := float64(s.Tasks + s.running)
+	return (s.Deadline-now)*s.rate < remaining
+}
+
+// AtRisk reports whether job h is predicted to miss its deadline with its
+// current slots (Eq. 3: CompletableTasks < pending + running tasks). ok is
+// false for an unknown handle or a NaN/infinite now.
+func (q *Queue) AtRisk(h Handle, now float64) (atRisk, ok bool) {
+	s, err := q.state("Handle", h)
+	if err != nil || math.IsNaN(now) || math.IsInf(now, 0) {
+		return false, false
+	}
+	return s.atRisk(now), true
+}
