@@ -1,0 +1,111 @@
+package progressshare
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// bigCluster is the scale: 5,000 slots (1,250 nodes × 4 slots, 4
+// node types, 50 racks of 25 nodes) and 1,000 jobs with 100 pending blocks
+// of 3 replicas each (HDFS placement: one node, two on one other rack).
+// Every slot but slot 0 runs a task. worst makes every job decline: slot 0
+// is of the slowest type for every job, no block is local to its rack and
+// no job has waited.
+func bigCluster(tb testing.TB, worst bool) (*Scheduler, []Job) {
+	const nodes, perNode, types, racks = 1250, 4, 4, 50
+	slots := make([]Slot, 0, nodes*perNode)
+	for n := range nodes {
+		for range perNode {
+			slots = append(slots, Slot{Node: n, Type: n % types, Rack: n / (nodes / racks)})
+		}
+	}
+	s, err := NewScheduler(slots, Options{ReadTime: [3]float64{0, 2, 5}, MaxDelay: 10, RackDelay: 5, RemoteDelay: 10})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	node := func() int {
+		for {
+			n := rng.IntN(nodes)
+			if !worst || n/(nodes/racks) != 0 { // worst: nothing in slot 0's rack
+				return n
+			}
+		}
+	}
+	jobs := make([]Job, 1000)
+	for i := range jobs {
+		j := &jobs[i]
+		j.Weight = 1
+		j.Rates = make([]float64, types)
+		for t := range j.Rates {
+			j.Rates[t] = 1 + rng.Float64()*3
+		}
+		if worst {
+			j.Rates[0] = 0.5 // slot 0 (node 0) is type 0, the slowest
+		}
+		j.Running = make([]int, types)
+		j.Pending = make([]Block, 100)
+		for b := range j.Pending {
+			a := node()
+			c := node()
+			d := c/(nodes/racks)*(nodes/racks) + (c+1)%(nodes/racks)
+			j.Pending[b] = Block{Replicas: []int{a, c, d}}
+		}
+		j.LastLaunch = 100 - rng.Float64()*10
+		if worst {
+			j.LastLaunch = 100
+		}
+	}
+	for si := 1; si < len(slots); si++ {
+		jobs[rng.IntN(len(jobs))].Running[slots[si].Type]++
+	}
+	return s, jobs
+}
+
+func BenchmarkPick(b *testing.B) {
+	for _, worst := range []bool{false, true} {
+		s, jobs := bigCluster(b, worst)
+		name := map[bool]string{false: "typical", true: "all-decline"}[worst]
+		for _, alg := range []struct {
+			name string
+			pick func(int, []Job, float64) (Decision, error)
+		}{{"progress-share", s.PickProgressShare}, {"slot-share", s.PickSlotShare}} {
+			b.Run(fmt.Sprintf("jobs=1000/slots=5000/blocks=100/%s/%s", name, alg.name), func(b *testing.B) {
+				b.ReportAllocs()
+				var d Decision
+				for b.Loop() {
+					d, _ = alg.pick(0, jobs, 100)
+				}
+				b.ReportMetric(float64(d.Examined), "jobs-examined")
+			})
+		}
+	}
+}
+
+func BenchmarkPref(b *testing.B) {
+	s, jobs := bigCluster(b, false)
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = s.Pref(7, jobs[3], 42)
+	}
+}
+
+func TestDecisionAllocations(t *testing.T) {
+	s, jobs := bigCluster(t, true)
+	for _, pick := range []func(int, []Job, float64) (Decision, error){s.PickProgressShare, s.PickSlotShare} {
+		if _, err := pick(0, jobs, 100); err != nil { // sizes the scratch space
+			t.Fatal(err)
+		}
+		if n := testing.AllocsPerRun(5, func() { _, _ = pick(0, jobs, 100) }); n != 0 {
+			t.Errorf("a decision allocates %v times, want 0", n)
+		}
+	}
+	if n := testing.AllocsPerRun(5, func() { _, _ = s.Pref(5, jobs[1], 3) }); n != 0 {
+		t.Errorf("Pref allocates %v times, want 0", n)
+	}
+	d, _ := s.PickProgressShare(0, jobs, 100)
+	if d.Launch || d.Examined != len(jobs) {
+		t.Fatalf("worst case should examine and skip every job: %+v", d)
+	}
+}

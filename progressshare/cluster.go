@@ -1,0 +1,158 @@
+package progressshare
+
+import "fmt"
+
+// A Slot is one unit of computing resource (Table 4.2): it runs one task at a
+// time. A slot belongs to a Node, the node has a node Type (the instance or
+// hardware type that decides the computing rate) and sits in a Rack.
+//
+// Node is in [0, MaxNode] (replicas name nodes by it), Type in
+// [0, MaxType] (Job.Rates and Job.Running are indexed by it) and Rack
+// any non-negative identifier. Every slot of one node must give the same Type
+// and Rack.
+type Slot struct {
+	Node int // node hosting the slot
+	Type int // node type, index into Job.Rates and Job.Running
+	Rack int // rack of the node
+}
+
+// Limits on caller values, chosen so that every score, sum and ratio stays
+// finite: a computing rate must lie in [MinRate, MaxRate] blocks per second
+// and a read time or delay threshold in [0, MaxTime] seconds.
+const (
+	MinRate = 1e-9
+	MaxRate = 1e9
+	MaxTime = 1e9
+
+	// MaxNode is the largest node identifier; the index keeps arrays sized
+	// by the largest identifier used.
+	MaxNode = 1<<20 - 1
+
+	// MaxType is the largest node type identifier.
+	MaxType = 1<<10 - 1
+)
+
+// A Scheduler holds the cluster index that Algorithms 1 and 2 need (slots per
+// node type, per node and per rack) and scratch space, so that a decision
+// allocates nothing. Build it once per cluster with NewScheduler and keep it;
+// a Scheduler is not safe for concurrent use (its scratch space is reused by
+// every call).
+type Scheduler struct {
+	opt   Options
+	slots []Slot
+
+	numTypes, numNodes, numRacks int
+
+	typeSlots     []int   // slots of each node type
+	nodeType      []int32 // node type of each node, -1 when the node has no slot
+	nodeRack      []int32 // compact rack of each node, -1 when the node has no slot
+	slotRack      []int32 // compact rack of each slot
+	nodeSlots     []int32 // slots on each node
+	rackTypeSlots []int32 // slots of type t in rack r at r*numTypes+t
+
+	// scratch
+	keys     []float64
+	heap     []int32
+	nodeMark []uint32
+	rackMark []uint32
+	gen      uint32
+	local    []int // per type: slots on nodes holding a replica
+	inRack   []int // per type: slots in racks holding a replica (local included)
+}
+
+// NewScheduler validates the cluster and options and builds the index.
+// It returns an error matching ErrBadInput when the cluster has no slot, an
+// identifier is negative or too large (see Slot), two slots of one node
+// disagree on type or rack, or an option is out of range (see Options).
+func NewScheduler(slots []Slot, opt Options) (*Scheduler, error) {
+	n := len(slots)
+	if n == 0 {
+		return nil, &ValueError{Field: "len(slots)", Value: 0, Reason: "the cluster needs at least one slot"}
+	}
+	if err := opt.validate(); err != nil {
+		return nil, err
+	}
+	s := &Scheduler{opt: opt, slots: append([]Slot(nil), slots...), slotRack: make([]int32, n)}
+	rackID := make(map[int]int32) // racks are compacted to 0, 1, … in order of appearance
+	for i, sl := range slots {
+		switch {
+		case sl.Node < 0 || sl.Node > MaxNode:
+			return nil, &ValueError{Field: fmt.Sprintf("slots[%d].Node", i), Value: float64(sl.Node), Reason: "must be in [0, MaxNode]"}
+		case sl.Type < 0 || sl.Type > MaxType:
+			return nil, &ValueError{Field: fmt.Sprintf("slots[%d].Type", i), Value: float64(sl.Type), Reason: "must be in [0, MaxType]"}
+		case sl.Rack < 0:
+			return nil, &ValueError{Field: fmt.Sprintf("slots[%d].Rack", i), Value: float64(sl.Rack), Reason: "must not be negative"}
+		}
+		r, ok := rackID[sl.Rack]
+		if !ok {
+			r = int32(len(rackID))
+			rackID[sl.Rack] = r
+		}
+		s.slotRack[i] = r
+		s.numTypes = max(s.numTypes, sl.Type+1)
+		s.numNodes = max(s.numNodes, sl.Node+1)
+	}
+	s.numRacks = len(rackID)
+	s.typeSlots = make([]int, s.numTypes)
+	s.nodeType = make([]int32, s.numNodes)
+	s.nodeRack = make([]int32, s.numNodes)
+	s.nodeSlots = make([]int32, s.numNodes)
+	for i := range s.nodeType {
+		s.nodeType[i], s.nodeRack[i] = -1, -1
+	}
+	s.rackTypeSlots = make([]int32, s.numRacks*s.numTypes)
+	for i, sl := range slots {
+		rack := s.slotRack[i]
+		switch {
+		case s.nodeType[sl.Node] < 0:
+			s.nodeType[sl.Node], s.nodeRack[sl.Node] = int32(sl.Type), rack
+		case s.nodeType[sl.Node] != int32(sl.Type):
+			return nil, &ValueError{Field: fmt.Sprintf("slots[%d].Type", i), Value: float64(sl.Type),
+				Reason: fmt.Sprintf("node %d already has type %d", sl.Node, s.nodeType[sl.Node])}
+		case s.nodeRack[sl.Node] != rack:
+			return nil, &ValueError{Field: fmt.Sprintf("slots[%d].Rack", i), Value: float64(sl.Rack),
+				Reason: fmt.Sprintf("node %d is in another rack", sl.Node)}
+		}
+		s.typeSlots[sl.Type]++
+		s.nodeSlots[sl.Node]++
+		s.rackTypeSlots[int(rack)*s.numTypes+sl.Type]++
+	}
+	s.nodeMark = make([]uint32, s.numNodes)
+	s.rackMark = make([]uint32, s.numRacks)
+	s.local = make([]int, s.numTypes)
+	s.inRack = make([]int, s.numTypes)
+	return s, nil
+}
+
+// NumTypes returns the number of node types (the largest Slot.Type plus one).
+// Job.Rates and Job.Running are indexed by node type.
+func (s *Scheduler) NumTypes() int { return s.numTypes }
+
+// NumSlots returns the number of slots in the cluster.
+func (s *Scheduler) NumSlots() int { return len(s.slots) }
+
+// Slot returns slot i and whether i is a slot of the cluster.
+func (s *Scheduler) Slot(i int) (Slot, bool) {
+	if i < 0 || i >= len(s.slots) {
+		return Slot{}, false
+	}
+	return s.slots[i], true
+}
+
+// SlotsOfType returns the number of slots of node type t (0 for an unknown t).
+func (s *Scheduler) SlotsOfType(t int) int {
+	if t < 0 || t >= s.numTypes {
+		return 0
+	}
+	return s.typeSlots[t]
+}
+
+// Options returns the options the Scheduler was built with.
+func (s *Scheduler) Options() Options { return s.opt }
+
+func (s *Scheduler) slot(i int) (Slot, error) {
+	if i < 0 || i >= len(s.slots) {
+		return Slot{}, &ValueError{Field: "slot", Value: float64(i), Reason: "must be in [0, NumSlots())"}
+	}
+	return s.slots[i], nil
+}

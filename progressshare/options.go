@@ -1,0 +1,80 @@
+package progressshare
+
+import (
+	"errors"
+	"fmt"
+)
+
+// A Locality is the data-locality level of a task on a slot (Table 4.3):
+// where the replica it reads is stored relative to the slot's node.
+type Locality int
+
+// Locality levels, best first.
+const (
+	NodeLocal Locality = iota // a replica is on the slot's node
+	RackLocal                 // a replica is on another node of the slot's rack
+	Remote                    // every replica is in another rack
+)
+
+func (l Locality) String() string {
+	switch l {
+	case NodeLocal:
+		return "node-local"
+	case RackLocal:
+		return "rack-local"
+	case Remote:
+		return "remote"
+	}
+	return fmt.Sprintf("Locality(%d)", int(l))
+}
+
+// Options tunes both pickers. The zero value is ready to use: reading a
+// block costs nothing wherever it is (so task selection and Pref depend on
+// computing rates only), Algorithm 2 launches at once (MaxDelay 0) and
+// Algorithm 1 launches any locality at once (d1 = d2 = 0).
+type Options struct {
+	// ReadTime is Tr(s, r) of §4.3.1.2 as a step function of locality, in
+	// seconds: ReadTime[NodeLocal], ReadTime[RackLocal], ReadTime[Remote].
+	// Each must be in [0, MaxTime] and they must not decrease from local to
+	// remote.
+	ReadTime [3]float64
+
+	// MaxDelay is max_delay of Algorithm 2, in seconds, in [0, MaxTime].
+	// A task of job j is launched on slot s iff
+	// 1 − Pref_{j,b}(s) ≤ delay(j)/MaxDelay. Zero disables waiting: the
+	// chosen task is always launched.
+	MaxDelay float64
+
+	// RackDelay (d1) and RemoteDelay (d2) are the delay-scheduling
+	// thresholds of the baseline, Algorithm 1, in seconds, in [0, MaxTime],
+	// with RackDelay ≤ RemoteDelay. A node-local task launches at once, a
+	// rack-local one once delay(j) ≥ d1, a remote one once delay(j) ≥ d2.
+	RackDelay, RemoteDelay float64
+}
+
+func (o Options) validate() error {
+	var errs []error
+	check := func(field string, v float64) {
+		if !(v >= 0 && v <= MaxTime) {
+			errs = append(errs, &ValueError{Field: field, Value: v, Reason: "must be in [0, MaxTime] seconds"})
+		}
+	}
+	for i, v := range o.ReadTime {
+		check(fmt.Sprintf("Options.ReadTime[%d]", i), v)
+	}
+	check("Options.MaxDelay", o.MaxDelay)
+	check("Options.RackDelay", o.RackDelay)
+	check("Options.RemoteDelay", o.RemoteDelay)
+	if len(errs) == 0 {
+		if o.ReadTime[RackLocal] < o.ReadTime[NodeLocal] {
+			errs = append(errs, &ValueError{Field: "Options.ReadTime[1]", Value: o.ReadTime[1], Reason: "rack-local read must not be faster than node-local"})
+		}
+		if o.ReadTime[Remote] < o.ReadTime[RackLocal] {
+			errs = append(errs, &ValueError{Field: "Options.ReadTime[2]", Value: o.ReadTime[2], Reason: "remote read must not be faster than rack-local"})
+		}
+		if o.RemoteDelay < o.RackDelay {
+			errs = append(errs, &ValueError{Field: "Options.RemoteDelay", Value: o.RemoteDelay, Reason: "must be at least RackDelay"})
+		}
+	}
+	return errors.Join(errs...)
+}

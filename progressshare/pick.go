@@ -1,0 +1,173 @@
+package progressshare
+
+// PickProgressShare is the heterogeneity-aware scheduler, Algorithm 2, with
+// the calibration phase of §4.3.1.4. Call it when slot (an index into the
+// cluster's slots) becomes free at time now (seconds).
+//
+// Calibration first: among jobs with pending blocks that are calibrating, have
+// no measured rate for the slot's node type and no task running on it, the
+// one with the lowest weighted slot share (ties: lower index) gets the slot
+// at once with its best block (ReasonCalibration).
+//
+// Otherwise jobs with pending blocks are taken in increasing order of
+// PS(j)/Weight (Eq. 4.1), ties by index; a calibrating job has no PS yet and
+// is ordered by its weighted slot share instead. For each job the best block
+// b = argmax BS(s, j, b) (ties: lowest index in Pending) is launched iff
+//
+//	1 − Pref_{j,b}(s) ≤ delay(j)/MaxDelay,  delay(j) = now − LastLaunch,
+//
+// (always when MaxDelay is 0); otherwise the next job is tried. When no job
+// launches the slot is skipped with ReasonWaiting, or ReasonNoPendingTask
+// when no job has a pending block. The caller resets the launched job's
+// delay (LastLaunch = now) and moves the block to running.
+//
+// Errors match ErrBadInput: slot out of range, now not finite, and any bad
+// Weight, LastLaunch (after now or not finite), Rates or Running of any job.
+// Pending blocks are checked only as far as they are read (every block of
+// each examined job, up to its first node-local block); use Validate to
+// check them all.
+//
+// It allocates nothing once the Scheduler has seen as many jobs.
+func (s *Scheduler) PickProgressShare(slot int, jobs []Job, now float64) (Decision, error) {
+	sl, o, err := s.begin(slot, len(jobs), now)
+	if err != nil {
+		return Decision{}, err
+	}
+	calJob, calKey := -1, 0.0
+	for i, j := range jobs {
+		if err := s.checkJob(j, i, now, true); err != nil {
+			return Decision{}, err
+		}
+		if len(j.Pending) == 0 {
+			continue
+		}
+		var key float64
+		if s.Calibrating(j) {
+			key = s.slotShare(j) / j.Weight
+			if rateOf(j, sl.Type) == 0 && runningOf(j, sl.Type) == 0 && (calJob < 0 || key < calKey) {
+				calJob, calKey = i, key
+			}
+		} else {
+			key = s.progressShare(j) / j.Weight
+		}
+		o.keys[i] = key
+		o.h = append(o.h, int32(i))
+	}
+	if len(o.h) == 0 {
+		return skip(ReasonNoPendingTask, 0), nil
+	}
+	if calJob >= 0 {
+		j := jobs[calJob]
+		b, r, loc, err := s.bestBlock(slot, j, calJob)
+		if err != nil {
+			return Decision{}, err
+		}
+		p := s.pref(slot, j, j.Pending[b], loc, true, s.uniformProcTime(j))
+		return Decision{Launch: true, Reason: ReasonCalibration, Job: calJob, Block: b, Replica: r,
+			Locality: loc, Pref: p, Calibrating: true, Examined: 1}, nil
+	}
+	o.init()
+	sl = s.slots[slot]
+	examined := 0
+	for len(o.h) > 0 {
+		i := o.pop()
+		j := jobs[i]
+		examined++
+		cal := s.Calibrating(j)
+		if !cal && s.opt.MaxDelay > 0 && s.dominated(sl.Type, j, (now-j.LastLaunch)/s.opt.MaxDelay) {
+			continue
+		}
+		b, r, loc, err := s.bestBlock(slot, j, i)
+		if err != nil {
+			return Decision{}, err
+		}
+		uni := 0.0
+		if cal {
+			uni = s.uniformProcTime(j)
+		}
+		p := s.pref(slot, j, j.Pending[b], loc, cal, uni)
+		if s.opt.MaxDelay == 0 || 1-p <= (now-j.LastLaunch)/s.opt.MaxDelay {
+			return Decision{Launch: true, Reason: ReasonPreferred, Job: i, Block: b, Replica: r,
+				Locality: loc, Pref: p, Calibrating: cal, Examined: examined}, nil
+		}
+	}
+	return skip(ReasonWaiting, examined), nil
+}
+
+// PickSlotShare is the baseline, Algorithm 1: the Hadoop Fair Scheduler
+// with delay scheduling. Jobs with pending blocks are taken in increasing
+// order of running tasks/Weight (ties by index); for each, the best task is
+// its first pending block with the best locality from the slot (node-local,
+// else rack-local, else remote). It is launched if it is node-local, or
+// rack-local and delay(j) ≥ RackDelay (d1), or remote and delay(j) ≥
+// RemoteDelay (d2), where delay(j) = now − LastLaunch; otherwise the next job
+// is tried. It ignores computing rates (Job.Rates is not read or checked).
+// Skips, errors and allocation are as for PickProgressShare.
+func (s *Scheduler) PickSlotShare(slot int, jobs []Job, now float64) (Decision, error) {
+	_, o, err := s.begin(slot, len(jobs), now)
+	if err != nil {
+		return Decision{}, err
+	}
+	for i, j := range jobs {
+		if err := s.checkJob(j, i, now, false); err != nil {
+			return Decision{}, err
+		}
+		if len(j.Pending) == 0 {
+			continue
+		}
+		o.keys[i] = s.slotShare(j) / j.Weight
+		o.h = append(o.h, int32(i))
+	}
+	if len(o.h) == 0 {
+		return skip(ReasonNoPendingTask, 0), nil
+	}
+	o.init()
+	examined := 0
+	for len(o.h) > 0 {
+		i := o.pop()
+		j := jobs[i]
+		examined++
+		b, r, loc, err := s.bestBlock(slot, j, i)
+		if err != nil {
+			return Decision{}, err
+		}
+		delay := now - j.LastLaunch
+		if loc == NodeLocal || (loc == RackLocal && delay >= s.opt.RackDelay) || delay >= s.opt.RemoteDelay {
+			return Decision{Launch: true, Reason: ReasonLocality, Job: i, Block: b, Replica: r,
+				Locality: loc, Examined: examined}, nil
+		}
+	}
+	return skip(ReasonWaiting, examined), nil
+}
+
+// dominated reports, in O(node types) and without reading any block, that a
+// calibrated job j must decline a slot of type ts at delay ratio
+// delay(j)/max_delay = ratio, whatever block it picks.
+//
+// A slot of type t whose remote score 1/(Tr_remote + Tp(t)) exceeds the best
+// score any block can have on the free slot, 1/(Tr_local + Tp(ts)), beats it
+// for every block, so it is missing from Eq. 4.4's numerator. With E the sum
+// of such slots' remote scores and D the largest possible denominator
+// (every slot node-local), Pref ≤ 1 − E/D for every block; the job declines
+// when E/D > ratio. A relative margin of 1e-9 keeps the shortcut from ever
+// overruling the exact test on rounding.
+func (s *Scheduler) dominated(ts int, j Job, ratio float64) bool {
+	if ratio >= 1 {
+		return false
+	}
+	tr := &s.opt.ReadTime
+	best := tr[NodeLocal] + 1/j.Rates[ts] // shortest task time on the free slot
+	var e, d float64
+	for t := range s.numTypes {
+		n := float64(s.typeSlots[t])
+		if n == 0 {
+			continue
+		}
+		tp := 1 / j.Rates[t]
+		d += n / (tr[NodeLocal] + tp)
+		if tr[Remote]+tp < best {
+			e += n / (tr[Remote] + tp)
+		}
+	}
+	return e*(1-1e-9) > ratio*d
+}

@@ -1,0 +1,188 @@
+package progressshare
+
+// Task selection and slot preference (§4.3.1.2–4.3.1.3, Eq. 4.2–4.4).
+//
+// T(s, j, r) = Tr(s, r) + Tp(s, j, block(r)) with Tr a step function of the
+// locality of replica r seen from slot s (Options.ReadTime) and Tp = 1/CR of
+// the slot's node type. So Score_j(s, r) = 1/T (Eq. 4.2) and
+// BS_{j,b}(s) = max_r Score (Eq. 4.3) depend on the slot only through its
+// node type and the best locality class of b's replicas from it. Eq. 4.4's
+// sums over all slots therefore collapse to sums over the (node type,
+// locality class) groups, whose sizes follow from the slots per type on the
+// replica nodes and in the replica racks: O(replicas·types) per Pref instead
+// of O(slots).
+
+// procTime returns Tp for node type t: 1/CR for a calibrated job. A
+// calibrating job does not know its rates yet, so Tp is taken equal on every
+// node type: 1/(mean of its measured rates), or 1 s when none is measured.
+func procTime(j Job, t int, calibrating bool, uniform float64) float64 {
+	if calibrating {
+		return uniform
+	}
+	return 1 / rateOf(j, t) // +Inf only for a type without slots, never used
+}
+
+// uniformProcTime is the Tp a calibrating job uses on every node type.
+func (s *Scheduler) uniformProcTime(j Job) float64 {
+	sum, n := 0.0, 0
+	for t := range min(len(j.Rates), s.numTypes) {
+		if r := j.Rates[t]; r > 0 {
+			sum += r
+			n++
+		}
+	}
+	if n == 0 {
+		return 1
+	}
+	return float64(n) / sum
+}
+
+// locality returns the best locality of block b seen from slot si and the
+// index of the first replica giving it. The block must have been checked.
+func (s *Scheduler) locality(si int, b Block) (Locality, int) {
+	node, rack := s.slots[si].Node, s.slotRack[si]
+	loc, rep := Remote, 0
+	for k, n := range b.Replicas {
+		if n == node {
+			return NodeLocal, k
+		}
+		if loc == Remote && s.nodeRack[n] == rack {
+			loc, rep = RackLocal, k
+		}
+	}
+	return loc, rep
+}
+
+// bestBlock implements line 3 of Algorithm 2 (and "the best task" of
+// Algorithm 1): the pending block of job idx with the highest BS on slot sl.
+// For one job and slot Tp is fixed, so that is the block with the best
+// locality; ties go to the lowest index in Pending. It validates each block
+// it reads. It returns block −1 when the job has no pending block.
+func (s *Scheduler) bestBlock(si int, j Job, idx int) (block, replica int, loc Locality, err error) {
+	block, loc = -1, Remote
+	for i, b := range j.Pending {
+		if err := s.checkBlockFast(b, idx, i); err != nil {
+			return -1, -1, Remote, err
+		}
+		l, r := s.locality(si, b)
+		if block < 0 || l < loc {
+			block, replica, loc = i, r, l
+			if l == NodeLocal {
+				break
+			}
+		}
+	}
+	return block, replica, loc, nil
+}
+
+// checkBlockFast is checkBlock without formatting on the good path.
+func (s *Scheduler) checkBlockFast(b Block, idx, i int) error {
+	if len(b.Replicas) == 0 {
+		return s.checkBlock(b, idx, i)
+	}
+	for _, n := range b.Replicas {
+		if n < 0 || n >= s.numNodes || s.nodeRack[n] < 0 {
+			return s.checkBlock(b, idx, i)
+		}
+	}
+	return nil
+}
+
+// pref computes Eq. 4.4 for a checked job and block whose best locality
+// from slot sl is loc.
+func (s *Scheduler) pref(si int, j Job, b Block, loc Locality, calibrating bool, uniform float64) float64 {
+	s.gen++
+	if s.gen == 0 { // wrapped: old marks could collide
+		clear(s.nodeMark)
+		clear(s.rackMark)
+		s.gen = 1
+	}
+	clear(s.local)
+	clear(s.inRack)
+	T := s.numTypes
+	for _, n := range b.Replicas {
+		if s.nodeMark[n] != s.gen {
+			s.nodeMark[n] = s.gen
+			s.local[s.nodeType[n]] += int(s.nodeSlots[n])
+		}
+		r := s.nodeRack[n]
+		if s.rackMark[r] != s.gen {
+			s.rackMark[r] = s.gen
+			row := s.rackTypeSlots[int(r)*T : int(r)*T+T]
+			for t, c := range row {
+				s.inRack[t] += int(c)
+			}
+		}
+	}
+	tr := &s.opt.ReadTime
+	vs := 1 / (tr[loc] + procTime(j, s.slots[si].Type, calibrating, uniform))
+	var num, den float64
+	for t := range T {
+		p := procTime(j, t, calibrating, uniform)
+		cnt := [3]int{s.local[t], s.inRack[t] - s.local[t], s.typeSlots[t] - s.inRack[t]}
+		for c, k := range cnt {
+			if k == 0 {
+				continue
+			}
+			v := 1 / (tr[c] + p)
+			w := float64(k) * v
+			den += w
+			if v <= vs {
+				num += w
+			}
+		}
+	}
+	return num / den // den ≥ vs > 0: the slot itself is in a group
+}
+
+// prepare validates job j (number idx, or −1) and the block, for the
+// exported single-job functions.
+func (s *Scheduler) prepare(slot int, j Job, block int) (Block, bool, float64, error) {
+	if _, err := s.slot(slot); err != nil {
+		return Block{}, false, 0, err
+	}
+	if err := s.checkRatesRunning(j, -1); err != nil {
+		return Block{}, false, 0, err
+	}
+	if block < 0 || block >= len(j.Pending) {
+		return Block{}, false, 0, &ValueError{Field: "block", Value: float64(block), Reason: "must index job.Pending"}
+	}
+	b := j.Pending[block]
+	if err := s.checkBlock(b, -1, block); err != nil {
+		return Block{}, false, 0, err
+	}
+	cal := s.Calibrating(j)
+	uni := 0.0
+	if cal {
+		uni = s.uniformProcTime(j)
+	}
+	return b, cal, uni, nil
+}
+
+// BestScore returns BS_{j,b}(s) of Eq. 4.3, the highest Score_j(s, r) =
+// 1/T(s, j, r) (Eq. 4.2) over the replicas r of block Pending[block] of job j
+// on slot s, in 1/seconds, and the locality of the best replica. For a
+// calibrating job Tp is equal on every node type (see PickProgressShare).
+// Errors match ErrBadInput: a slot or block index out of range, a bad rate,
+// running count or replica.
+func (s *Scheduler) BestScore(slot int, j Job, block int) (float64, Locality, error) {
+	b, cal, uni, err := s.prepare(slot, j, block)
+	if err != nil {
+		return 0, Remote, err
+	}
+	loc, _ := s.locality(slot, b)
+	return 1 / (s.opt.ReadTime[loc] + procTime(j, s.slots[slot].Type, cal, uni)), loc, nil
+}
+
+// Pref returns Pref_{j,b}(s) of Eq. 4.4 for block Pending[block] of job j
+// on slot s: the sum of BS over the slots whose BS is at most BS(s), divided
+// by the sum over all slots. It lies in (0, 1]; the best slots for the block
+// have exactly 1, and it never decreases as BS(s) grows. Errors as BestScore.
+func (s *Scheduler) Pref(slot int, j Job, block int) (float64, error) {
+	b, cal, uni, err := s.prepare(slot, j, block)
+	if err != nil {
+		return 0, err
+	}
+	loc, _ := s.locality(slot, b)
+	return s.pref(slot, j, b, loc, cal, uni), nil
+}
