@@ -38,13 +38,21 @@ type FitReport struct {
 	// Converged reports that the winning run stopped on a convergence test
 	// (or the fit is exact), not on MaxIterations.
 	Converged bool
-	// Collapsed reports that the best least-squares direction has b → d:
-	// the data are better described by one exponential plus a linear term
-	// (t·e^(b·x)) than by any exp2 with finite coefficients. That shape is
-	// not exp2, so the returned model is then the best fit among the
-	// one-exponential fit (C = 0, D = 0) and the runs that ended at
-	// separated rates.
+	// Collapsed reports that the search ended with b = d to working
+	// precision (the rates agree to √ε, or the two terms cancel each other
+	// by more than 10⁸ times the data, losing half of float64's digits).
+	// That is the limit of exp2 towards one exponential plus a linear term,
+	// t·e^(b·x), which is not exp2, so the returned model is then the best
+	// one-exponential fit in exp2 form (C = 0, D = 0), or a run that ended
+	// at separated rates with a lower SSE if there is one.
 	Collapsed bool
+	// Cancellation is the size of the larger term A·e^(B·x) or C·e^(D·x)
+	// over the data's x range, divided by max|y|: about 1 when the terms are
+	// well separated. Large values (≥ 10³) mean the fit approaches b = d
+	// with large opposite amplitudes: the curve is fine but A and C are
+	// ill-determined. NIST BoxBOD's best exp2 has 1.3·10⁵; collapse is
+	// declared beyond 10⁸.
+	Cancellation float64
 	// Start is the start point of the winning run.
 	Start FitStart
 }

@@ -19,10 +19,10 @@ var fitGrid = [...]float64{-20, -6, -2, 0, 2, 6}
 
 // Search sizes.
 const (
-	fitLMStarts     = 3     // Levenberg–Marquardt runs from the best screened starts
-	fitExactRel     = 1e-30 // objective ≤ fitExactRel·Σwy² counts as an exact fit
-	fitCollapseSep  = 1e-6  // |β−δ| ≤ fitCollapseSep·max(1,|β|): rates have met
-	fitCollapseGain = 1e8   // amplitude/data ratio beyond which terms cancel
+	fitLMStarts     = 3      // Levenberg–Marquardt runs from the best screened starts
+	fitExactRel     = 1e-30  // objective ≤ fitExactRel·Σwy² counts as an exact fit
+	fitCollapseSep  = 1.5e-8 // |β−δ| ≤ √ε·max(1,|β|): the rates have met
+	fitCollapseGain = 1e8    // term/data ratio beyond which half the digits cancel
 )
 
 // solve runs the whole search on loaded data and returns the model in the
@@ -44,37 +44,21 @@ func (w *fitWork) solve() (Exp2, FitReport) {
 	alpha, gamma := w.alpha, w.gamma
 	single := false
 	if w.collapsed(p, alpha, gamma) {
+		var c fitRun
+		c, single = w.resolveCollapse(p, runs[:nruns], set)
 		rep.Collapsed = true
-		// Best one-exponential fit, then the best separated run if better.
-		sb, sres := w.singleFit(p, set)
-		choice, f := -1, sres.f
-		for k := range nruns {
-			rk := runs[k].res
-			if rk.f < f {
-				w.lmEval(rk.p)
-				if !w.collapsed(rk.p, w.alpha, w.gamma) {
-					choice, f = k, rk.f
-				}
-			}
-		}
-		if choice < 0 {
-			single = true
-			p = sres.p
-			rep.Iterations, rep.Converged = sres.iters, sres.converged
-			rep.Start = FitStart{Kind: "single", B: sb / w.span}
-			w.single = true
-			w.lmEval(p)
-			w.single = false
-			alpha, gamma = w.alpha, 0
-		} else {
-			c := runs[choice]
-			p = c.res.p
-			rep.Iterations, rep.Converged = c.res.iters, c.res.converged
-			rep.Start = FitStart{Kind: c.kind, B: c.start[0] / w.span, D: c.start[1] / w.span}
-			w.lmEval(p)
-			alpha, gamma = w.alpha, w.gamma
+		rep.Iterations, rep.Converged = c.res.iters, c.res.converged
+		rep.Start = FitStart{Kind: c.kind, B: c.start[0] / w.span, D: c.start[1] / w.span}
+		p = c.res.p
+		w.single = single
+		w.lmEval(p)
+		w.single = false
+		alpha, gamma = w.alpha, w.gamma
+		if single {
+			gamma = 0
 		}
 	}
+	rep.Cancellation = w.cancellation(p, alpha, gamma)
 	rep.Evaluations = w.evals
 	m := w.toModel(p, alpha, gamma, single)
 	if m.Validate() != nil {
@@ -198,20 +182,46 @@ func (w *fitWork) logSlope(lo, hi float64) (float64, bool) {
 	return (n*stl - st*sl) / den, true
 }
 
-// collapsed reports whether the rates have met (b ≈ d) or the two terms
-// cancel each other far beyond the data's scale, which is how a least-squares
-// path towards "one exponential plus t·e^(b·t)" looks.
+// collapsed reports whether the rates have met to working precision: they
+// agree to √ε relative, or the two terms cancel each other by more than
+// fitCollapseGain (more than half of float64's digits lost). That is where
+// a least-squares path towards "one exponential plus t·e^(b·t)" ends.
+// Near-collapsed fits short of that (BoxBOD's best exp2 has terms 10⁵ times
+// the data) are finite exp2 models and are kept.
 func (w *fitWork) collapsed(p [2]float64, alpha, gamma float64) bool {
-	if gamma == 0 {
+	if gamma == 0 || alpha == 0 {
 		return false
 	}
 	if math.Abs(p[0]-p[1]) <= fitCollapseSep*max(1, math.Abs(p[0])) {
 		return true
 	}
-	// Largest size of each term over t ∈ [0, 1]; ys is scaled to max |ys| = 1.
+	return w.cancellation(p, alpha, gamma) > fitCollapseGain
+}
+
+// cancellation returns the size of the larger term over t ∈ [0, 1] relative
+// to max|ys| = 1: about 1 for separated terms, large when they cancel.
+func (w *fitWork) cancellation(p [2]float64, alpha, gamma float64) float64 {
 	t1 := math.Abs(alpha) * math.Exp(max(0, p[0]))
 	t2 := math.Abs(gamma) * math.Exp(max(0, p[1]))
-	return max(t1, t2) > fitCollapseGain
+	return max(t1, t2)
+}
+
+// resolveCollapse picks the model to return when the best run collapsed at
+// p: the best one-exponential fit (single is then true and the run's p[1]
+// is unused), unless a run among runs ended at separated rates with a lower
+// SSE, which is returned instead.
+func (w *fitWork) resolveCollapse(p [2]float64, runs []fitRun, set lmSettings) (fitRun, bool) {
+	sb, sres := w.singleFit(p, set)
+	out, single := fitRun{start: [2]float64{sb, 0}, kind: "single", res: sres}, true
+	for _, r := range runs {
+		if r.res.f < out.res.f {
+			w.lmEval(r.res.p)
+			if !w.collapsed(r.res.p, w.alpha, w.gamma) {
+				out, single = r, false
+			}
+		}
+	}
+	return out, single
 }
 
 // singleFit returns the best one-exponential fit (p[1] unused) started from
