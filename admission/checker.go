@@ -95,24 +95,21 @@ func (c *Checker) Decide(queue []Job, newJob Job, now float64, opt Options) (Dec
 		}
 	}
 	for k := range queue {
-		if err := validateQueued(queue, k, newJob.ID); err != nil {
+		if !queuedOK(queue, k, newJob.ID, true) {
 			c.checks = checks[:0]
-			return Decision{}, err
+			return Decision{}, queuedError(queue, k, newJob.ID, true)
 		}
 		j := &queue[k]
-		if err := validateJCT(j, k); err != nil {
-			c.checks = checks[:0]
-			return Decision{}, err
-		}
-		if !placed && CompareEDF(newJob, *j) < 0 {
+		if !placed && compareEDF(&newJob, j) < 0 {
 			placeNew()
 		}
 		if !hasDeadline || !j.HasDeadline() {
 			continue // nothing to sum: no new deadline to check, or a job without one
 		}
-		dk, err := relDeadline(j, k, now)
-		if err != nil {
+		dk := j.Deadline - now
+		if !(dk-dk == 0) { // overflow
 			c.checks = checks[:0]
+			_, err := relDeadline(j, k, now)
 			return Decision{}, err
 		}
 		sumWO += j.JCT

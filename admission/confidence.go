@@ -107,12 +107,12 @@ func (c *Checker) DecideConfidence(queue []Job, newJob Job, now, p float64) (Dec
 		checks = append(checks, sampledCheck(&newJob, sumT/fn, sumP/fn, dNew, float64(meet)/fn, true, true))
 	}
 	for k := range queue {
-		if err := validateQueued(queue, k, newJob.ID); err != nil {
+		if !queuedOK(queue, k, newJob.ID, false) {
 			c.checks = checks[:0]
-			return Decision{}, err
+			return Decision{}, queuedError(queue, k, newJob.ID, false)
 		}
 		j := &queue[k]
-		if !placed && CompareEDF(newJob, *j) < 0 {
+		if !placed && compareEDF(&newJob, j) < 0 {
 			placeNew()
 		}
 		if !j.HasDeadline() {

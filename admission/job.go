@@ -45,12 +45,18 @@ func (j Job) HasDeadline() bool { return !math.IsInf(j.Deadline, 1) }
 // expects of its queue and the order an EDF scheduler serves jobs in, so the
 // prefix sums of Eq. 7 follow the schedule. NaN keys compare as cmp.Compare
 // says (before everything); validation rejects them first.
-func CompareEDF(a, b Job) int {
-	return cmp.Or(
-		cmp.Compare(a.Deadline, b.Deadline),
-		cmp.Compare(a.Arrival, b.Arrival),
-		cmp.Compare(a.ID, b.ID),
-	)
+func CompareEDF(a, b Job) int { return compareEDF(&a, &b) }
+
+// compareEDF is CompareEDF on pointers, short-circuiting after the first
+// unequal key (the decision path calls it once or twice per queued job).
+func compareEDF(a, b *Job) int {
+	if c := cmp.Compare(a.Deadline, b.Deadline); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Arrival, b.Arrival); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, b.ID)
 }
 
 // jobField names a field of queued job k, or of the new job when k < 0. It is
@@ -81,7 +87,7 @@ func validateQueued(queue []Job, k int, newID int) error {
 	if err := validateJob(j, k); err != nil {
 		return err
 	}
-	if k > 0 && CompareEDF(queue[k-1], *j) >= 0 {
+	if k > 0 && compareEDF(&queue[k-1], j) >= 0 {
 		return &ValueError{
 			Field:  fmt.Sprintf("Queue[%d]", k),
 			Value:  float64(j.ID),
@@ -92,6 +98,41 @@ func validateQueued(queue []Job, k int, newID int) error {
 		return &ValueError{Field: "NewJob.ID", Value: float64(newID), Reason: fmt.Sprintf("duplicates Queue[%d].ID", k)}
 	}
 	return nil
+}
+
+// queuedOK is the decision path's fast validity test of queued job k: the
+// conditions of validateQueued (and, if withJCT, validateJCT) written as
+// plain comparisons, so that a valid queue costs a few instructions per job.
+// x-x == 0 holds exactly for finite x; y >= -MaxFloat64 rejects NaN and -Inf.
+// The previous job was validated already, so its keys are not NaN and < is
+// CompareEDF.
+func queuedOK(queue []Job, k int, newID int, withJCT bool) bool {
+	j := &queue[k]
+	if !(j.Arrival-j.Arrival == 0) || !(j.Deadline >= -math.MaxFloat64) || j.ID == newID {
+		return false
+	}
+	if withJCT && !(j.JCT >= 0 && j.JCT <= math.MaxFloat64) {
+		return false
+	}
+	if k == 0 {
+		return true
+	}
+	p := &queue[k-1]
+	return p.Deadline < j.Deadline ||
+		p.Deadline == j.Deadline && (p.Arrival < j.Arrival || p.Arrival == j.Arrival && p.ID < j.ID)
+}
+
+// queuedError returns the error queuedOK found, from the detailed checks.
+func queuedError(queue []Job, k int, newID int, withJCT bool) error {
+	if err := validateQueued(queue, k, newID); err != nil {
+		return err
+	}
+	if withJCT {
+		if err := validateJCT(&queue[k], k); err != nil {
+			return err
+		}
+	}
+	panic("admission: queuedOK and validateQueued disagree") // a broken internal invariant
 }
 
 // validateJCT checks Job.JCT for the deterministic modes.

@@ -1,0 +1,38 @@
+package admission
+
+import "testing"
+
+// TestSteadyStateAllocs pins the zero-allocation promise: once a Checker's
+// buffers fit the queue, a decision allocates nothing; so do JCT with a
+// concrete model and a Queue whose storage has grown.
+func TestSteadyStateAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful under -race")
+	}
+	q, job := benchQueue(1000, 0)
+	qs, jobS := benchQueue(100, 64)
+	var c Checker
+	cluster := []float64{1, 0.5, 0.25, 0}
+	var queue Queue
+	for _, j := range q {
+		_ = queue.Insert(j)
+	}
+	cases := map[string]func(){
+		"Decide strict": func() { _, _ = c.Decide(q, job, 1000, Options{}) },
+		"Decide paper":  func() { _, _ = c.Decide(q, job, 1000, Options{Mode: ModePaper}) },
+		"DecideConfidence": func() {
+			_, _ = c.DecideConfidence(qs, jobS, 100, 0.9)
+		},
+		"JCT": func() { _, _ = JCT(exp2{A: 20, B: -1}, 50, cluster) },
+		"Queue insert+remove": func() {
+			_ = queue.Insert(job)
+			queue.Remove(job.ID)
+		},
+	}
+	for name, f := range cases {
+		f() // grow buffers
+		if n := testing.AllocsPerRun(50, f); n != 0 {
+			t.Errorf("%s: %v allocs per run, want 0", name, n)
+		}
+	}
+}

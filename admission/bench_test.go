@@ -1,0 +1,98 @@
+package admission
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+// benchQueue builds n queued jobs in EDF order, every deadline met with room
+// to spare (the expensive case: nothing stops the scan), one in ten without
+// a deadline, and a new job whose deadline falls in the middle.
+func benchQueue(n, samples int) ([]Job, Job) {
+	var q Queue
+	for i := range n {
+		j := Job{ID: i + 1, Arrival: float64(i), Deadline: 1e6 + 100*float64(i), JCT: 10}
+		if i%10 == 9 {
+			j.Deadline = math.Inf(1)
+		}
+		if samples > 0 && j.HasDeadline() {
+			j.Samples = make([]float64, samples)
+			for s := range j.Samples {
+				j.Samples[s] = 5 + float64((i*7+s*13)%11)
+			}
+		}
+		if err := q.Insert(j); err != nil {
+			panic(err)
+		}
+	}
+	job := Job{ID: 0, Arrival: float64(n), Deadline: 1e6 + 50*float64(n), JCT: 10}
+	if samples > 0 {
+		job.Samples = make([]float64, samples)
+		for s := range job.Samples {
+			job.Samples[s] = 10
+		}
+	}
+	return q.Jobs(), job
+}
+
+func BenchmarkDecide(b *testing.B) {
+	for _, mode := range []Mode{ModeStrict, ModePaper} {
+		for _, n := range []int{10, 1000} {
+			b.Run(fmt.Sprintf("mode=%v/jobs=%d", mode, n), func(b *testing.B) {
+				q, job := benchQueue(n, 0)
+				var c Checker
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := c.Decide(q, job, float64(n), Options{Mode: mode}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkDecideConfidence(b *testing.B) {
+	for _, size := range [][2]int{{10, 1000}, {1000, 100}} {
+		b.Run(fmt.Sprintf("jobs=%d/samples=%d", size[0], size[1]), func(b *testing.B) {
+			q, job := benchQueue(size[0], size[1])
+			var c Checker
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.DecideConfidence(q, job, float64(size[0]), 0.9); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkJCT(b *testing.B) {
+	cluster := make([]float64, 40) // the MIMP case study: 20 VMs × 2 slots
+	for i := range cluster {
+		cluster[i] = float64(i%5+1) / 5
+	}
+	m := exp2{A: 20, B: -1.5, C: 4, D: 0.3}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := JCT(m, 100, cluster); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkQueueInsertRemove(b *testing.B) {
+	q0, job := benchQueue(1000, 0)
+	var q Queue
+	for _, j := range q0 {
+		_ = q.Insert(j)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := q.Insert(job); err != nil {
+			b.Fatal(err)
+		}
+		q.Remove(job.ID)
+	}
+}

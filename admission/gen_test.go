@@ -1,0 +1,92 @@
+package admission
+
+import (
+	"math"
+	"slices"
+
+	"pgregory.net/rapid"
+)
+
+// Generators shared by the properties and fuzz targets. Valid values are
+// small integers so that every sum is exact and properties can compare with
+// == where the arithmetic is the same.
+
+// validJobs draws up to max valid jobs with distinct IDs 1..n, in EDF order.
+// About one in five has no deadline; deadlines repeat to exercise ties.
+func validJobs(t *rapid.T, max int, label string) []Job {
+	n := rapid.IntRange(0, max).Draw(t, label+"_n")
+	jobs := make([]Job, n)
+	for i := range jobs {
+		deadline := math.Inf(1)
+		if rapid.IntRange(0, 4).Draw(t, label+"_hasdl") > 0 {
+			deadline = float64(rapid.IntRange(0, 400).Draw(t, label+"_dl"))
+		}
+		jobs[i] = Job{
+			ID:       i + 1,
+			Arrival:  float64(rapid.IntRange(0, 50).Draw(t, label+"_arr")),
+			Deadline: deadline,
+			JCT:      float64(rapid.IntRange(0, 120).Draw(t, label+"_jct")),
+		}
+	}
+	slices.SortFunc(jobs, CompareEDF)
+	return jobs
+}
+
+// newDeadlineJob draws a valid arriving job with a deadline and ID 0.
+func newDeadlineJob(t *rapid.T, now float64) Job {
+	return Job{
+		ID:       0,
+		Arrival:  now,
+		Deadline: now + float64(rapid.IntRange(-20, 400).Draw(t, "new_dl")),
+		JCT:      float64(rapid.IntRange(0, 120).Draw(t, "new_jct")),
+	}
+}
+
+// withSamples gives every deadline job n integer samples. When constant is
+// true each sample equals the job's JCT (a degenerate distribution).
+func withSamples(t *rapid.T, jobs []Job, n int, constant bool) {
+	for i := range jobs {
+		if !jobs[i].HasDeadline() {
+			continue
+		}
+		s := make([]float64, n)
+		for k := range s {
+			if constant {
+				s[k] = jobs[i].JCT
+			} else {
+				s[k] = float64(rapid.IntRange(0, 120).Draw(t, "sample"))
+			}
+		}
+		jobs[i].Samples = s
+	}
+}
+
+// anyFloat mixes valid numbers with the values that must be rejected.
+func anyFloat() *rapid.Generator[float64] {
+	return rapid.OneOf(
+		rapid.Float64Range(-10, 500),
+		rapid.SampledFrom([]float64{0, 1, -1, math.NaN(), math.Inf(1), math.Inf(-1), math.MaxFloat64, -math.MaxFloat64, 5e-324}),
+	)
+}
+
+// anyJobs draws up to max jobs whose fields may be bad, sorted into EDF order
+// unless the draw says otherwise, with IDs that may repeat.
+func anyJobs(t *rapid.T, max int, withSamples bool) []Job {
+	n := rapid.IntRange(0, max).Draw(t, "n")
+	jobs := make([]Job, n)
+	for i := range jobs {
+		jobs[i] = Job{
+			ID:       rapid.IntRange(-2, 2*max).Draw(t, "id"),
+			Arrival:  anyFloat().Draw(t, "arr"),
+			Deadline: anyFloat().Draw(t, "dl"),
+			JCT:      anyFloat().Draw(t, "jct"),
+		}
+		if withSamples {
+			jobs[i].Samples = rapid.SliceOfN(anyFloat(), 0, 4).Draw(t, "samples")
+		}
+	}
+	if rapid.IntRange(0, 9).Draw(t, "shuffle") > 0 {
+		slices.SortFunc(jobs, CompareEDF)
+	}
+	return jobs
+}
