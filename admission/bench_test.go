@@ -42,6 +42,7 @@ func BenchmarkDecide(b *testing.B) {
 			b.Run(fmt.Sprintf("mode=%v/jobs=%d", mode, n), func(b *testing.B) {
 				q, job := benchQueue(n, 0)
 				var c Checker
+				_, _ = c.Decide(q, job, float64(n), Options{Mode: mode}) // grow the evidence buffer
 				b.ReportAllocs()
 				for b.Loop() {
 					if _, err := c.Decide(q, job, float64(n), Options{Mode: mode}); err != nil {
@@ -58,6 +59,7 @@ func BenchmarkDecideConfidence(b *testing.B) {
 		b.Run(fmt.Sprintf("jobs=%d/samples=%d", size[0], size[1]), func(b *testing.B) {
 			q, job := benchQueue(size[0], size[1])
 			var c Checker
+			_, _ = c.DecideConfidence(q, job, float64(size[0]), 0.9) // grow the buffers
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := c.DecideConfidence(q, job, float64(size[0]), 0.9); err != nil {

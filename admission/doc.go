@@ -64,6 +64,17 @@
 //
 // # Performance
 //
-// Measured on 2 shared cores under heavy load from other jobs (figures are
-// inflated; allocations are exact): see BENCHMARKS below.
+// A decision is one pass over the queue: O(len(queue)) in paper and strict
+// mode, O((len(queue)+1)·N) with N samples in confidence mode. Measured with
+// go test -bench . -benchtime 3000x -cpu 1 on an AMD EPYC VM, 2 cores shared
+// with other builds (load average about 10, so times are inflated; the
+// allocation counts are exact and pinned by TestSteadyStateAllocs):
+//
+//	Decide, strict, 1,000 queued jobs     ≈ 12 µs/op   0 allocs/op
+//	Decide, paper,  1,000 queued jobs     ≈  9 µs/op   0 allocs/op
+//	Decide, strict or paper, 10 jobs      ≈ 0.15 µs/op 0 allocs/op
+//	DecideConfidence, 10 jobs × 1,000     ≈ 20 µs/op   0 allocs/op
+//	DecideConfidence, 1,000 jobs × 100    ≈ 220 µs/op  0 allocs/op
+//	JCT, 40 slots, exp2 model             ≈ 1 µs/op    0 allocs/op
+//	Queue Insert+Remove, 1,000 jobs       ≈ 1.7 µs/op  0 allocs/op
 package admission

@@ -52,3 +52,13 @@ func Example() {
 	// job 3 at t=20: JCT 80.0 s, admit=false (queued job hurt), protects job 1: completes 299.5 s after now, slack -19.5 s
 	// job 4 at t=30: JCT 990.0 s, admit=true (no deadline)
 }
+
+// Eq. 6 for a job of 12 remaining tasks on four slots, one of them fully
+// taken by its web VM: 12 · (2·30e^-0.5 + 30e^-0.25) / 3² ≈ 79.67 s.
+func ExampleJCT() {
+	m := exp2{A: 30, B: -0.5} // 30·e^(-r/2) s per task
+	jct, err := admission.JCT(m, 12, []float64{1, 1, 0.5, 0})
+	fmt.Printf("%.2f s %v\n", jct, err)
+	// Output:
+	// 79.67 s <nil>
+}
