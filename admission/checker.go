@@ -46,7 +46,8 @@ func Decide(queue []Job, newJob Job, now float64, opt Options) (Decision, error)
 // that is NaN, infinite or negative; a queue out of strict EDF order; the new
 // job's ID already in the queue; an unknown Mode. Duplicate IDs inside the
 // queue with different deadlines or arrivals are not detected (they only
-// blur Check.ID).
+// blur Check.ID). With an error the Decision is the zero value (not admitted,
+// no evidence).
 func (c *Checker) Decide(queue []Job, newJob Job, now float64, opt Options) (Decision, error) {
 	switch opt.Mode {
 	case ModeStrict, ModePaper:

@@ -52,7 +52,8 @@ func DecideConfidence(queue []Job, newJob Job, now, p float64) (Decision, error)
 // finite; bad Arrival/Deadline as in Decide; the queue out of order; a
 // duplicate new-job ID; the new job's Samples empty; a deadline job's Samples
 // of a different length than the new job's; a sample that is NaN, infinite or
-// negative ("Queue[k].Samples[s]"). Job.JCT is ignored.
+// negative ("Queue[k].Samples[s]"). Job.JCT is ignored. With an error the
+// Decision is the zero value.
 func (c *Checker) DecideConfidence(queue []Job, newJob Job, now, p float64) (Decision, error) {
 	if !(p >= 0 && p <= 1) {
 		return Decision{}, &ValueError{Field: "Confidence", Value: p, Reason: "must be in [0, 1]"}

@@ -17,7 +17,11 @@ const (
 	ModeStrict Mode = iota
 	// ModePaper is 000 Eq. 7 as printed: take the queued jobs that come
 	// before the new one in EDF order, plus the new job, and admit iff
-	// Σ JCT_i ≤ deadline_new − now. Later jobs are assumed to stay feasible.
+	// Σ JCT_i ≤ deadline_new − now (the paper's "Deadline_new" is the time
+	// left). The prose also asks that the earlier jobs "complete
+	// successfully"; under EDF the new job cannot delay them, so Eq. 7 checks
+	// the new job's deadline only, and so do we. Later jobs are assumed to
+	// stay feasible.
 	ModePaper
 	// ModeConfidence (beyond the paper) admits iff the probability that every
 	// protected deadline is met is at least Options.Confidence, estimated from
