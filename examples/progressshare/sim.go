@@ -1,0 +1,294 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/schedkit/schedkit/examples/internal/des"
+	"github.com/schedkit/schedkit/progressshare"
+)
+
+// A NodeSpec is one node of a scenario's cluster.
+type NodeSpec struct {
+	Type, Rack, Slots int
+}
+
+// A JobSpec is one job: it arrives, has Tasks tasks (one input block each)
+// and TaskTime[t] seconds of processing per task on node type t (the truth
+// the scheduler learns by calibration: CR = 1/TaskTime).
+type JobSpec struct {
+	Name     string
+	Arrival  float64
+	Tasks    int
+	TaskTime []float64
+}
+
+// A Scenario is a cluster and a workload.
+type Scenario struct {
+	Name        string
+	TypeNames   []string
+	Nodes       []NodeSpec
+	Jobs        []JobSpec
+	Options     progressshare.Options
+	Replication int     // replicas per block, on distinct random nodes
+	Heartbeat   float64 // seconds between re-offers of slots left free while tasks wait
+	Seed        uint64  // replica placement
+	Trace       bool    // record progress and shares at every event
+}
+
+// Policies.
+const (
+	SlotShare     = "slot-share"
+	ProgressShare = "progress-share"
+)
+
+// A Sample is the state at one instant: per job, the fraction of its tasks
+// finished, its progress share (with the true rates) and its slot share.
+type Sample struct {
+	Time               float64
+	Progress, PS, Slot []float64
+}
+
+// A Result is one scenario run under one policy.
+type Result struct {
+	Scenario, Policy string
+	Finish           []float64 // per job, seconds since the start
+	Completion       []float64 // per job, Finish − Arrival
+	Samples          []Sample  // when Scenario.Trace
+	// PSSpread is the time-weighted mean, over instants with at least two
+	// jobs holding slots or waiting, of the standard deviation of the
+	// progress share across those jobs; PSRange the same for max − min.
+	PSSpread, PSRange float64
+	Decisions         int
+}
+
+const (
+	evArrive = iota
+	evFinish
+	evRetry
+)
+
+// Run simulates sc under policy with the discrete-event queue: every event
+// (arrival, task finish, heartbeat) offers each free slot, in slot order, to
+// the picker until one declines them all.
+func Run(sc Scenario, policy string) (Result, error) {
+	var slots []progressshare.Slot
+	for n, nd := range sc.Nodes {
+		for range nd.Slots {
+			slots = append(slots, progressshare.Slot{Node: n, Type: nd.Type, Rack: nd.Rack})
+		}
+	}
+	s, err := progressshare.NewScheduler(slots, sc.Options)
+	if err != nil {
+		return Result{}, err
+	}
+	T := s.NumTypes()
+	rng := rand.New(rand.NewPCG(sc.Seed, 0x5eed))
+	nj := len(sc.Jobs)
+	jobs := make([]progressshare.Job, 0, nj) // jobs that have arrived
+	idOf := make([]int, 0, nj)               // scenario index of jobs[k]
+	done := make([]int, nj)
+	res := Result{Scenario: sc.Name, Policy: policy, Finish: make([]float64, nj), Completion: make([]float64, nj)}
+	slotJob := make([]int, len(slots)) // scenario job index on the slot, −1 when free
+	for i := range slotJob {
+		slotJob[i] = -1
+	}
+	kOf := make([]int, nj) // position in jobs, −1 before arrival
+	for i := range kOf {
+		kOf[i] = -1
+	}
+	var q des.Queue
+	for i, js := range sc.Jobs {
+		if len(js.TaskTime) != T || js.Tasks <= 0 {
+			return Result{}, fmt.Errorf("job %s: %d task times for %d node types, %d tasks", js.Name, len(js.TaskTime), T, js.Tasks)
+		}
+		q.Push(des.Event{Time: js.Arrival, Kind: evArrive, A: i})
+	}
+	replicas := func() []int {
+		k := min(sc.Replication, len(sc.Nodes))
+		out := make([]int, 0, k)
+		for len(out) < k {
+			n := rng.IntN(len(sc.Nodes))
+			if !contains(out, n) {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	retryPending := false
+	rt := sc.Options.ReadTime
+	flatRead := rt[progressshare.NodeLocal] == rt[progressshare.Remote]
+	declinedAt := make([]int, len(sc.Nodes)+T)
+	stamp := 0
+	lastT, spreadArea, rangeArea, spreadTime := 0.0, 0.0, 0.0, 0.0
+	curSpread, curRange, active := 0.0, 0.0, 0
+	for q.Len() > 0 {
+		e, _ := q.Pop()
+		now := e.Time
+		if active >= 2 {
+			spreadArea += curSpread * (now - lastT)
+			rangeArea += curRange * (now - lastT)
+			spreadTime += now - lastT
+		}
+		lastT = now
+		switch e.Kind {
+		case evArrive:
+			js := sc.Jobs[e.A]
+			j := progressshare.Job{Weight: 1, Running: make([]int, T), LastLaunch: now}
+			if policy == ProgressShare {
+				j.Rates = make([]float64, T)
+			}
+			for range js.Tasks {
+				j.Pending = append(j.Pending, progressshare.Block{Replicas: replicas()})
+			}
+			kOf[e.A] = len(jobs)
+			jobs = append(jobs, j)
+			idOf = append(idOf, e.A)
+		case evFinish:
+			si, id := e.B, e.A
+			j := &jobs[kOf[id]]
+			typ := slots[si].Type
+			j.Running[typ]--
+			if policy == ProgressShare && j.Rates[typ] == 0 {
+				j.Rates[typ] = 1 / sc.Jobs[id].TaskTime[typ] // measured on the first finished task
+			}
+			slotJob[si] = -1
+			done[id]++
+			if done[id] == sc.Jobs[id].Tasks { // finished: drop it from the picker's list
+				res.Finish[id] = now
+				res.Completion[id] = now - sc.Jobs[id].Arrival
+				k := kOf[id]
+				jobs = append(jobs[:k], jobs[k+1:]...)
+				idOf = append(idOf[:k], idOf[k+1:]...)
+				kOf[id] = -1
+				for kk := k; kk < len(idOf); kk++ {
+					kOf[idOf[kk]] = kk
+				}
+			}
+		case evRetry:
+			retryPending = false
+		}
+		if q.Len() > 0 {
+			if next, _ := q.Peek(); next.Time == now {
+				continue // offer slots once all events of this instant are in
+			}
+		}
+		// Within one instant, a slot's decision depends on its node only (or on
+		// its node type only when reading costs the same from anywhere), so
+		// after one slot declines, the others of its node (type) are skipped.
+		declined := false
+		stamp++
+		for si := range slots {
+			if slotJob[si] >= 0 {
+				continue
+			}
+			key := slots[si].Node
+			if flatRead {
+				key = len(sc.Nodes) + slots[si].Type
+			}
+			if declinedAt[key] == stamp {
+				continue
+			}
+			var d progressshare.Decision
+			if policy == ProgressShare {
+				d, err = s.PickProgressShare(si, jobs, now)
+			} else {
+				d, err = s.PickSlotShare(si, jobs, now)
+			}
+			if err != nil {
+				return Result{}, err
+			}
+			res.Decisions++
+			if !d.Launch {
+				if d.Reason == progressshare.ReasonNoPendingTask {
+					break
+				}
+				declined = true
+				declinedAt[key] = stamp
+				continue
+			}
+			j := &jobs[d.Job]
+			id := idOf[d.Job]
+			j.Pending = append(j.Pending[:d.Block], j.Pending[d.Block+1:]...)
+			typ := slots[si].Type
+			j.Running[typ]++
+			j.LastLaunch = now
+			slotJob[si] = id
+			q.Push(des.Event{Time: now + sc.Options.ReadTime[d.Locality] + sc.Jobs[id].TaskTime[typ], Kind: evFinish, A: id, B: si})
+		}
+		if declined && !retryPending {
+			q.Push(des.Event{Time: now + sc.Heartbeat, Kind: evRetry})
+			retryPending = true
+		}
+		curSpread, curRange, active = spread(s, sc, jobs, idOf, done)
+		if sc.Trace {
+			res.Samples = append(res.Samples, sample(s, sc, jobs, kOf, done, now))
+		}
+	}
+	for id := range sc.Jobs {
+		if done[id] != sc.Jobs[id].Tasks {
+			return Result{}, fmt.Errorf("job %s did not finish", sc.Jobs[id].Name)
+		}
+	}
+	if spreadTime > 0 {
+		res.PSSpread, res.PSRange = spreadArea/spreadTime, rangeArea/spreadTime
+	}
+	return res, nil
+}
+
+func contains(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// truePS is Eq. 4.1 with the job's true rates (whatever the scheduler knows).
+func truePS(s *progressshare.Scheduler, js JobSpec, running []int) float64 {
+	var num, den float64
+	for t, tt := range js.TaskTime {
+		num += float64(running[t]) / tt
+		den += float64(s.SlotsOfType(t)) / tt
+	}
+	return num / den
+}
+
+// spread returns the standard deviation and range of the true progress
+// share across unfinished jobs that have arrived, and how many there are.
+func spread(s *progressshare.Scheduler, sc Scenario, jobs []progressshare.Job, idOf, done []int) (sd, rng float64, n int) {
+	var sum, sum2 float64
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for k, j := range jobs {
+		id := idOf[k]
+		if done[id] == sc.Jobs[id].Tasks {
+			continue
+		}
+		ps := truePS(s, sc.Jobs[id], j.Running)
+		sum += ps
+		sum2 += ps * ps
+		lo, hi = min(lo, ps), max(hi, ps)
+		n++
+	}
+	if n < 2 {
+		return 0, 0, n
+	}
+	mean := sum / float64(n)
+	return math.Sqrt(max(sum2/float64(n)-mean*mean, 0)), hi - lo, n
+}
+
+func sample(s *progressshare.Scheduler, sc Scenario, jobs []progressshare.Job, kOf, done []int, now float64) Sample {
+	n := len(sc.Jobs)
+	smp := Sample{Time: now, Progress: make([]float64, n), PS: make([]float64, n), Slot: make([]float64, n)}
+	for id, js := range sc.Jobs {
+		smp.Progress[id] = float64(done[id]) / float64(js.Tasks)
+		if k := kOf[id]; k >= 0 {
+			smp.PS[id] = truePS(s, js, jobs[k].Running)
+			ss, _ := s.SlotShare(jobs[k])
+			smp.Slot[id] = ss
+		}
+	}
+	return smp
+}
