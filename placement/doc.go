@@ -80,11 +80,12 @@
 //     Mbit/s, two at 200. The Sort job's CPU profile is not printed in the
 //     thesis; ThesisSort documents the values we assumed.
 //
-// Known limit: a placement that packs every VM into one rack is isolated in
-// the search space when r fits a rack (moving one VM out costs cross-rack
-// replica writes), so the GA may not reach it from a spread population;
-// RR-S seeds it when the best-bandwidth rack is the right one, and callers
-// can add such placements through SearchConfig.Seeds.
+// Beyond the thesis: besides RR-R, RR-S, H-1 and H-2 the GA is seeded with
+// one "best-fit" placement per rack that can hold all r VMs (its fastest
+// servers; §3.1 names best-fit as the obvious heuristic for jobs that fit a
+// rack). Such a placement sends nothing over an uplink but is isolated in
+// the search space (moving one VM out costs cross-rack replica writes), so
+// a GA started from spread candidates rarely reaches it.
 //
 // Measured on the thesis scenario (20 racks × 40 servers, 80 VMs), 1 core of
 // a shared 2-core AMD EPYC under load from other builds, go test -bench

@@ -224,6 +224,34 @@ func propSearch(t *rapid.T) {
 	}
 }
 
+// propSearchAnyInput: arbitrary (possibly invalid) problems, settings and
+// seeds give ErrBadInput or a valid placement, never a panic.
+func propSearchAnyInput(t *rapid.T) {
+	top, app := taraGenProblem(t, true)
+	cfg := SearchConfig{
+		Population:     rapid.IntRange(-1, 12).Draw(t, "population"),
+		OffspringRate:  taraValue(t, "offspring", 0, 1, true),
+		WeakRate:       taraValue(t, "weak", 0, 1, true),
+		MaxEvaluations: rapid.IntRange(-1, 60).Draw(t, "evals"),
+		MaxGenerations: rapid.IntRange(-1, 5).Draw(t, "gens"),
+		Seeds:          rapid.SliceOfN(rapid.SliceOfN(rapid.IntRange(-1, len(top.Servers)), 0, 4), 0, 2).Draw(t, "seeds"),
+	}
+	if cfg.MaxEvaluations == 0 && cfg.MaxGenerations == 0 {
+		cfg.MaxGenerations = 3
+	}
+	res, err := Search(top, app, cfg, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		if !errors.Is(err, ErrBadInput) {
+			t.Fatalf("error %v does not match ErrBadInput", err)
+		}
+		return
+	}
+	taraCheckPlacement(t, top, app.VMs, res.Servers)
+	if !(res.Fitness >= 0) || math.IsInf(res.Fitness, 1) {
+		t.Fatalf("fitness %v", res.Fitness)
+	}
+}
+
 // propHeuristics: each heuristic and the random policy place exactly r VMs
 // on distinct available servers, or return ErrBadInput.
 func propHeuristics(t *rapid.T) {
@@ -247,8 +275,10 @@ func TestPredictOrderInvariant(t *testing.T) { rapid.Check(t, propPredictOrderIn
 func TestPredictAnyInput(t *testing.T)       { rapid.Check(t, propPredictAnyInput) }
 func TestSearchProperties(t *testing.T)      { rapid.Check(t, propSearch) }
 func TestHeuristicProperties(t *testing.T)   { rapid.Check(t, propHeuristics) }
+func TestSearchAnyInput(t *testing.T)        { rapid.Check(t, propSearchAnyInput) }
 
-func FuzzPredict(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propPredictAnyInput)) }
-func FuzzPredictOrder(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propPredictOrderInvariant)) }
-func FuzzSearch(f *testing.F)       { f.Fuzz(rapid.MakeFuzz(propSearch)) }
-func FuzzHeuristics(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(propHeuristics)) }
+func FuzzPredict(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propPredictAnyInput)) }
+func FuzzPredictOrder(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(propPredictOrderInvariant)) }
+func FuzzSearch(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propSearch)) }
+func FuzzHeuristics(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propHeuristics)) }
+func FuzzSearchAnyInput(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propSearchAnyInput)) }

@@ -47,8 +47,9 @@ type SearchConfig struct {
 	// counting the initial population). Zero means no limit from this field.
 	// When both budgets are zero MaxEvaluations is DefaultMaxEvaluations.
 	MaxGenerations int
-	// NoHeuristicSeeds leaves RR-R, RR-S, H-1 and H-2 out of the initial
-	// population. By default they are in it (§3.2.3).
+	// NoHeuristicSeeds leaves the heuristic placements out of the initial
+	// population: RR-R, RR-S, H-1, H-2 and the single-rack placements (see
+	// Search). By default they are in it (§3.2.3).
 	NoHeuristicSeeds bool
 	// Seeds are further placements (server indices) put in the initial
 	// population; each must be a valid placement. When heuristics and seeds
@@ -82,7 +83,9 @@ type SearchResult struct {
 //
 // A candidate is a bit string over the available servers (ordered by rack,
 // then index) with exactly app.VMs ones. The initial population holds the
-// heuristic placements, cfg.Seeds, then uniformly random candidates. Each
+// heuristic placements (RR-R, RR-S, H-1, H-2 and, for every rack that can
+// hold all app.VMs VMs, the placement on that rack's fastest servers),
+// cfg.Seeds, then uniformly random candidates. Each
 // generation breeds k = ceil(OffspringRate·Population) offspring from
 // parents picked by binary tournament; each offspring comes from one of, with
 // equal probability: mutation (move one VM: exchange a 1 and a 0), swap
@@ -119,6 +122,7 @@ func Search(t Topology, app Application, cfg SearchConfig, rng *rand.Rand) (Sear
 			}
 			seeds = append(seeds, s)
 		}
+		seeds = append(seeds, taraSingleRackSeeds(t, app.VMs)...)
 	}
 	for i, s := range cfg.Seeds {
 		if _, err := ev.Predict(s); err != nil {
@@ -455,4 +459,34 @@ func (g *taraGA) crossover(kid, a, b *taraCandidate) {
 		flip[i], flip[j] = flip[j], flip[i]
 		kid.bits[flip[i]] = to
 	}
+}
+
+// taraSingleRackSeeds returns, for every rack with at least r available
+// servers, the placement of all r VMs in that rack on its fastest servers
+// (effective core speed, then NIC capacity left, highest first, then index).
+// These are the "best-fit" placements of thesis §3.1: a job that fits one
+// rack sends nothing over an uplink, and such a placement is hard for the GA
+// to reach from a spread population.
+func taraSingleRackSeeds(t Topology, r int) [][]int {
+	byRack := make([][]int, len(t.Racks))
+	for i, s := range t.Servers {
+		if s.FreeSlots > 0 {
+			byRack[s.Rack] = append(byRack[s.Rack], i)
+		}
+	}
+	var seeds [][]int
+	for _, list := range byRack {
+		if len(list) < r {
+			continue
+		}
+		slices.SortStableFunc(list, func(a, b int) int {
+			sa, sb := t.Servers[a], t.Servers[b]
+			return cmp.Or(
+				cmp.Compare(sb.Speed*(1-sb.BackgroundCPU), sa.Speed*(1-sa.BackgroundCPU)),
+				cmp.Compare(sb.NIC-sb.BackgroundNIC, sa.NIC-sa.BackgroundNIC),
+				cmp.Compare(a, b))
+		})
+		seeds = append(seeds, list[:r:r])
+	}
+	return seeds
 }

@@ -202,3 +202,42 @@ func TestSearchAllServers(t *testing.T) {
 		t.Fatalf("got %+v, %v", res, err)
 	}
 }
+
+// TestSearchSingleRack: when the job fits one rack, the best placement keeps
+// all traffic off the uplinks; it is isolated in the search space (moving one
+// VM out costs cross-rack replica writes), and the single-rack seeds let
+// the GA start from it. Rack 1 has the fastest uplink but a slow server;
+// rack 0 holds the optimum.
+func TestSearchSingleRack(t *testing.T) {
+	top := taraTinyTopology(5, 100, 300, 150)
+	top.Servers[6].BackgroundCPU = 0.7
+	top.Servers[12].NIC = 50
+	app := taraTinyApp()
+	app.VMs = 5
+	want := taraBruteForce(t, top, app)
+	res, err := Search(top, app, SearchConfig{Population: 30, MaxEvaluations: 500}, rand.New(rand.NewPCG(1, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Fitness != want || !slices.Equal(res.Servers, []int{0, 1, 2, 3, 4}) {
+		t.Fatalf("GA found %v (%v), optimum %v", res.Servers, res.Fitness, want)
+	}
+}
+
+func TestSingleRackSeeds(t *testing.T) {
+	top := taraTinyTopology(6, 100, 100, 100)
+	top.Servers[2].BackgroundCPU = 0.5 // slowest in rack 0
+	top.Servers[3].BackgroundNIC = 10  // thinner NIC in rack 0
+	top.Servers[8].FreeSlots = 0       // rack 1 has only 4 available
+	top.Servers[9].FreeSlots = 0
+	got := taraSingleRackSeeds(top, 5)
+	want := [][]int{{0, 1, 4, 5, 3}, {12, 13, 14, 15, 16}}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if !slices.Equal(got[i], want[i]) {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+}
