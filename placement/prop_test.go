@@ -24,10 +24,9 @@ func taraValue(t *rapid.T, name string, lo, hi float64, wild bool) float64 {
 func taraGenProblem(t *rapid.T, wild bool) (Topology, Application) {
 	var top Topology
 	racks := rapid.IntRange(1, 5).Draw(t, "racks")
-	for k := range racks {
+	for range racks {
 		up := taraValue(t, "uplink", 1, 1000, wild)
 		top.Racks = append(top.Racks, Rack{Uplink: up, BackgroundUplink: up * rapid.Float64Range(0, 0.9).Draw(t, "bgUp")})
-		_ = k
 	}
 	n := rapid.IntRange(1, 24).Draw(t, "servers")
 	avail := 0
