@@ -56,13 +56,20 @@ type Comparison struct {
 }
 
 // RunAll runs every scenario under both policies. alibabaDir "" skips the
-// trace run.
-func RunAll(alibabaDir string) ([]Comparison, error) {
+// trace run; compress divides the trace's arrival times (1 replays them as
+// they are).
+func RunAll(alibabaDir string, compress float64) ([]Comparison, error) {
 	scs := []Scenario{TwoTypes(), GPU()}
 	if alibabaDir != "" {
 		sc, err := Alibaba(alibabaDir)
 		if err != nil {
 			return nil, err
+		}
+		if !(compress >= 1) {
+			return nil, fmt.Errorf("-alibaba-compress %v: must be at least 1", compress)
+		}
+		for i := range sc.Jobs {
+			sc.Jobs[i].Arrival /= compress
 		}
 		scs = append(scs, sc)
 	}
@@ -100,7 +107,8 @@ func JSON(runs []Comparison) jsonOut {
 func Report(w io.Writer, runs []Comparison) {
 	for _, r := range runs {
 		sc := r.Scenario
-		fmt.Fprintf(w, "== %s: %d nodes, %d jobs\n", sc.Name, len(sc.Nodes), len(sc.Jobs))
+		fmt.Fprintf(w, "== %s: %d nodes, %d slots, %d node types, %d jobs (%d with more tasks than node types)\n",
+			sc.Name, len(sc.Nodes), slotsOf(sc), len(sc.TypeNames), len(sc.Jobs), bigJobs(sc))
 		for _, res := range r.Results {
 			if len(sc.Jobs) <= 4 {
 				fmt.Fprintf(w, "  %-15s", res.Policy)
@@ -116,8 +124,10 @@ func Report(w io.Writer, runs []Comparison) {
 			for _, x := range c {
 				sum += x
 			}
-			fmt.Fprintf(w, "  %-15s mean JCT %10.0f s  median %8.0f s  p90 %9.0f s  PS spread: sd %.4f, range %.4f  (%d decisions)\n",
-				res.Policy, sum/float64(len(c)), c[len(c)/2], c[len(c)*9/10], res.PSSpread, res.PSRange, res.Decisions)
+			fmt.Fprintf(w, "  %-15s mean JCT %10.0f s  median %8.0f s  p90 %9.0f s  PS spread: sd %.4f, range %.4f\n",
+				res.Policy, sum/float64(len(c)), c[len(c)/2], c[len(c)*9/10], res.PSSpread, res.PSRange)
+			fmt.Fprintf(w, "  %-15s %d decisions, %d declined by every job, peak %d of %d slots busy\n",
+				"", res.Decisions, res.Waits, res.PeakBusy, slotsOf(sc))
 		}
 		if len(sc.Jobs) <= 4 {
 			for i, j := range sc.Jobs {
@@ -132,8 +142,9 @@ func main() {
 	asJSON := flag.Bool("json", false, "print the results as JSON")
 	plotDir := flag.String("plot", "", "write PNG plots of progress and progress share into this directory")
 	alibaba := flag.String("alibaba", FindAlibaba(), "directory of the Alibaba GPU trace v2023 (empty: skip that scenario)")
+	compress := flag.Float64("alibaba-compress", 1, "divide the trace's arrival times by this factor (1: as recorded; a sensitivity study, not the default)")
 	flag.Parse()
-	runs, err := RunAll(*alibaba)
+	runs, err := RunAll(*alibaba, *compress)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -157,4 +168,24 @@ func main() {
 		fmt.Println("note: alibaba scenario skipped: ../shared/traces/alibaba-gpu-2023 not found beside the repository (use -alibaba DIR)")
 	}
 	Report(os.Stdout, runs)
+}
+
+func slotsOf(sc Scenario) int {
+	n := 0
+	for _, nd := range sc.Nodes {
+		n += nd.Slots
+	}
+	return n
+}
+
+// bigJobs counts jobs with more tasks than node types: only they can run
+// tasks after calibration gave them one slot of each type.
+func bigJobs(sc Scenario) int {
+	n := 0
+	for _, j := range sc.Jobs {
+		if j.Tasks > len(sc.TypeNames) {
+			n++
+		}
+	}
+	return n
 }

@@ -29,7 +29,7 @@ func completion(t *testing.T, out jsonOut, scenario, policy, job string) float64
 // thesis reports (§4.3.1.1: both jobs progress faster under progress share;
 // §4.4.2: crypto sooner, sort not slower).
 func TestSmallScenarios(t *testing.T) {
-	runs, err := RunAll("")
+	runs, err := RunAll("", 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,6 +61,8 @@ type Result struct {
 	// progress share across those jobs; PSRange the same for max − min.
 	PSSpread, PSRange float64
 	Decisions         int
+	PeakBusy          int // most slots busy at once
+	Waits             int // decisions where every job declined the slot
 }
 
 const (
@@ -120,7 +122,7 @@ func Run(sc Scenario, policy string) (Result, error) {
 	rt := sc.Options.ReadTime
 	flatRead := rt[progressshare.NodeLocal] == rt[progressshare.Remote]
 	declinedAt := make([]int, len(sc.Nodes)+T)
-	stamp := 0
+	stamp, busy := 0, 0
 	lastT, spreadArea, rangeArea, spreadTime := 0.0, 0.0, 0.0, 0.0
 	curSpread, curRange, active := 0.0, 0.0, 0
 	for q.Len() > 0 {
@@ -154,6 +156,7 @@ func Run(sc Scenario, policy string) (Result, error) {
 				j.Rates[typ] = 1 / sc.Jobs[id].TaskTime[typ] // measured on the first finished task
 			}
 			slotJob[si] = -1
+			busy--
 			done[id]++
 			if done[id] == sc.Jobs[id].Tasks { // finished: drop it from the picker's list
 				res.Finish[id] = now
@@ -205,6 +208,7 @@ func Run(sc Scenario, policy string) (Result, error) {
 					break
 				}
 				declined = true
+				res.Waits++
 				declinedAt[key] = stamp
 				continue
 			}
@@ -215,6 +219,8 @@ func Run(sc Scenario, policy string) (Result, error) {
 			j.Running[typ]++
 			j.LastLaunch = now
 			slotJob[si] = id
+			busy++
+			res.PeakBusy = max(res.PeakBusy, busy)
 			q.Push(des.Event{Time: now + sc.Options.ReadTime[d.Locality] + sc.Jobs[id].TaskTime[typ], Kind: evFinish, A: id, B: si})
 		}
 		if declined && !retryPending {
