@@ -91,10 +91,12 @@
 // a shared 2-core AMD EPYC under load from other builds, go test -bench
 // -benchtime 200x -cpu 1:
 //
-//	Evaluator.CompletionTime   330 ns/op      0 allocs/op (budget 20 µs, 0 allocs)
-//	NewEvaluator                12 µs/op      7 allocs/op
-//	Search, 10,000 evaluations  15 ms/op    846 allocs/op (budget 1 s)
-//	RR-R+RR-S+H-1+H-2           44 µs/op    576 allocs/op
+//	Evaluator.CompletionTime   330–440 ns/op     0 allocs/op (budget 20 µs, 0 allocs)
+//	NewEvaluator                12–25 µs/op      7 allocs/op
+//	Search, 10,000 evaluations  15–43 ms/op    ~990 allocs/op (budget 1 s)
+//	RR-R+RR-S+H-1+H-2           44–210 µs/op   576 allocs/op
+//
+// (ranges are two runs at load averages of about 2 and 6 on the 2 cores).
 //
 // On that scenario the model predicts RR-R 680 s, RR-S 1256 s, H-1 856 s,
 // H-2 556 s and TARA 373 s (seed 1,2; 10,000 evaluations); see
