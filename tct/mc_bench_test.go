@@ -1,0 +1,73 @@
+package tct
+
+import (
+	"fmt"
+	"testing"
+)
+
+// mcSort500 is the thesis §5.4.1 job size used for the speed targets:
+// 8,000 maps, 120 reduces, 100 workers (phase numbers as in
+// examples/predict).
+func mcSort500() JobModel {
+	l := func(mean, sd float64) Lognormal {
+		x, err := LognormalFromMoments(mean, sd*sd)
+		if err != nil {
+			panic(err)
+		}
+		return x
+	}
+	return JobModel{
+		Arrival:  l(30, 15),
+		Map:      l(12, 6),
+		Shuffle1: l(150, 60),
+		Shuffle2: l(60, 25),
+		Reduce:   l(80, 30),
+		Workers:  100, Maps: 8000, Reduces: 120,
+	}
+}
+
+func BenchmarkSimulatorRun(b *testing.B) {
+	m := mcSort500()
+	var s Simulator
+	if _, err := s.Run(m, 1, 0); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	k := 0
+	for b.Loop() {
+		s.Run(m, 1, k)
+		k++
+	}
+}
+
+func BenchmarkPredict(b *testing.B) {
+	m := mcSort500()
+	for _, g := range []int{1, 2} {
+		b.Run(fmt.Sprintf("runs=10000/goroutines=%d", g), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Predict(m, Options{Runs: 10000, Seed: 1, Goroutines: g}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkRunFrom(b *testing.B) {
+	m := mcSort500()
+	st := JobState{Elapsed: 300, WorkersPresent: 100, MapsDone: 4000, RunningMaps: make([]float64, 100)}
+	for i := range st.RunningMaps {
+		st.RunningMaps[i] = float64(i % 13)
+	}
+	var s Simulator
+	if _, err := s.RunFrom(m, st, 50, 1, 0); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	k := 0
+	for b.Loop() {
+		s.RunFrom(m, st, 50, 1, k)
+		k++
+	}
+}

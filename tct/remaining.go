@@ -1,0 +1,185 @@
+package tct
+
+import "math"
+
+// A ReduceStage says where a running reduce task is: in its first- or
+// second-wave shuffle, or in the reduce proper.
+type ReduceStage int
+
+const (
+	StageShuffle1 ReduceStage = iota // first-wave shuffle (Shuffle1)
+	StageShuffle2                    // second-wave shuffle (Shuffle2)
+	StageReduce                      // shuffle done, reduce running (Reduce)
+)
+
+// A RunningReduce is one reduce task in progress.
+type RunningReduce struct {
+	Stage   ReduceStage
+	Elapsed float64 // seconds spent in Stage so far, ≥ 0
+}
+
+// A JobState is what a job tracker knows about a running job at one moment
+// (thesis 004 §5.4.2), for the job model it runs under. Times are seconds.
+//
+// The §5.2.2 model has a barrier at the end of the map phase, so a job is
+// either in its map phase (no reduce task started: ReducesDone = 0 and no
+// RunningReduces; the reduce phase is then simulated in full, first wave
+// included) or in its reduce phase (every map done: MapsDone = Maps and no
+// RunningMaps; reduce tasks not yet started are second-wave tasks).
+type JobState struct {
+	Elapsed float64 // time since the job started, ≥ 0
+
+	// WorkersPresent is the number of workers that have arrived, in
+	// [0, JobModel.Workers]. The other JobModel.Workers − WorkersPresent
+	// workers arrive later, at a time drawn from the Arrival lognormal
+	// conditioned on being later than Elapsed.
+	WorkersPresent int
+
+	MapsDone    int       // map tasks finished
+	RunningMaps []float64 // elapsed time of each running map task, one per busy worker
+
+	ReducesDone    int             // reduce tasks finished
+	RunningReduces []RunningReduce // reduce tasks in progress, one per busy worker
+}
+
+// Start returns the state of any job at its start: nothing done, nothing
+// running, no worker present yet. A prediction from it equals the full
+// prediction (Simulator.RunFrom equals Simulator.Run, bit for bit).
+func Start() JobState { return JobState{} }
+
+// Validate checks st against model m (which must be valid). The error is a
+// *ValueError naming the field, e.g. "JobState.RunningMaps[2]".
+func (st JobState) Validate(m JobModel) error {
+	if !(st.Elapsed >= 0) || math.IsInf(st.Elapsed, 1) {
+		return &ValueError{Field: "JobState.Elapsed", Value: st.Elapsed, Reason: "must be finite and ≥ 0"}
+	}
+	if err := mcCount("JobState.WorkersPresent", st.WorkersPresent, 0, m.Workers); err != nil {
+		return err
+	}
+	if err := mcCount("JobState.MapsDone", st.MapsDone, 0, m.Maps); err != nil {
+		return err
+	}
+	if err := mcCount("len(JobState.RunningMaps)", len(st.RunningMaps), 0, min(m.Maps-st.MapsDone, st.WorkersPresent)); err != nil {
+		return err
+	}
+	for i, e := range st.RunningMaps {
+		if !(e >= 0) || math.IsInf(e, 1) {
+			return &ValueError{Field: mcIndexed("JobState.RunningMaps", i), Value: e, Reason: "must be finite and ≥ 0"}
+		}
+	}
+	if err := mcCount("JobState.ReducesDone", st.ReducesDone, 0, m.Reduces); err != nil {
+		return err
+	}
+	if err := mcCount("len(JobState.RunningReduces)", len(st.RunningReduces), 0, min(m.Reduces-st.ReducesDone, st.WorkersPresent)); err != nil {
+		return err
+	}
+	for i, r := range st.RunningReduces {
+		if r.Stage < StageShuffle1 || r.Stage > StageReduce {
+			return &ValueError{Field: mcIndexed("JobState.RunningReduces", i) + ".Stage", Value: float64(r.Stage), Reason: "unknown stage"}
+		}
+		if !(r.Elapsed >= 0) || math.IsInf(r.Elapsed, 1) {
+			return &ValueError{Field: mcIndexed("JobState.RunningReduces", i) + ".Elapsed", Value: r.Elapsed, Reason: "must be finite and ≥ 0"}
+		}
+	}
+	if st.reducePhase() && (st.MapsDone != m.Maps || len(st.RunningMaps) > 0) {
+		return &ValueError{Field: "JobState.MapsDone", Value: float64(st.MapsDone),
+			Reason: "reduce tasks have started, so every map must be done (the §5.2.2 model starts shuffles at the map barrier)"}
+	}
+	return nil
+}
+
+// reducePhase reports whether some reduce task has started.
+func (st JobState) reducePhase() bool {
+	return st.ReducesDone > 0 || len(st.RunningReduces) > 0
+}
+
+// RunFrom returns the remaining time in seconds (completion time minus
+// st.Elapsed, ≥ 0) of run number run of a job of model m found in state st,
+// with added extra workers joining now ("what if k workers are added now",
+// §5.4.2). Added workers start up like any worker: each becomes available
+// at Elapsed plus an Arrival draw.
+//
+// The simulation starts from st: a running map or reduce stage finishes
+// after a draw from its lognormal conditioned on exceeding the time it has
+// already run (Lognormal.DrawRemaining); idle present workers are free now;
+// workers not yet present arrive at a conditional Arrival draw. In the map
+// phase the remaining maps and the whole reduce phase follow Run's steps
+// 2–6 over all JobModel.Workers + added workers. In the reduce phase,
+// running reduce tasks finish first on their workers and each reduce task
+// not yet started is a second-wave task (Shuffle2 + Reduce) given to the
+// earliest free worker.
+//
+// Streams are those of Run (see Simulator), consumed in the same order, so
+// RunFrom(m, Start(), 0, seed, k) equals Run(m, seed, k) bit for bit, and
+// RunFrom(m, Start(), k, …) equals Run with Workers + k workers. For a
+// given (seed, run) the draws do not depend on added, so the difference
+// "without − with" is measured under common random numbers.
+//
+// A bad model or state, a negative added or run, or Workers + added above
+// MaxWorkers gives a *ValueError.
+func (s *Simulator) RunFrom(m JobModel, st JobState, added int, seed uint64, run int) (float64, error) {
+	if err := mcCheckRemaining(&m, &st, added); err != nil {
+		return 0, err
+	}
+	if run < 0 {
+		return 0, &ValueError{Field: "run", Value: float64(run), Reason: "must be ≥ 0"}
+	}
+	return s.runFrom(&m, &st, added, seed, run), nil
+}
+
+// mcCheckRemaining validates the inputs of RunFrom and PredictRemaining.
+func mcCheckRemaining(m *JobModel, st *JobState, added int) error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	if err := st.Validate(*m); err != nil {
+		return err
+	}
+	return mcCount("added", added, 0, MaxWorkers-m.Workers)
+}
+
+// runFrom is RunFrom without validation.
+func (s *Simulator) runFrom(m *JobModel, st *JobState, added int, seed uint64, run int) float64 {
+	s.seed(seed, run)
+	now := st.Elapsed
+	w := s.workers(m.Workers + added)
+	arr := s.rng[mcStreamArrival]
+	i := 0
+	if !st.reducePhase() {
+		mp := s.rng[mcStreamMap]
+		for _, e := range st.RunningMaps {
+			w[i] = now + m.Map.DrawRemaining(e, mp)
+			i++
+		}
+	} else {
+		sh, rd := s.rng[mcStreamShuffle], s.rng[mcStreamReduce]
+		for _, r := range st.RunningReduces {
+			switch r.Stage {
+			case StageShuffle1:
+				w[i] = now + m.Shuffle1.DrawRemaining(r.Elapsed, sh) + m.Reduce.Draw(rd)
+			case StageShuffle2:
+				w[i] = now + m.Shuffle2.DrawRemaining(r.Elapsed, sh) + m.Reduce.Draw(rd)
+			default:
+				w[i] = now + m.Reduce.DrawRemaining(r.Elapsed, rd)
+			}
+			i++
+		}
+	}
+	for ; i < st.WorkersPresent; i++ {
+		w[i] = now
+	}
+	for ; i < m.Workers; i++ { // not yet arrived: Arrival | Arrival > now
+		w[i] = now + m.Arrival.DrawRemaining(now, arr)
+	}
+	for ; i < len(w); i++ { // added now: a fresh start-up delay each
+		w[i] = now + m.Arrival.Draw(arr)
+	}
+	var end float64
+	if !st.reducePhase() {
+		end = s.mapsThenReduces(m, w, m.Maps-st.MapsDone-len(st.RunningMaps))
+	} else {
+		s.secondWave(m, w, m.Reduces-st.ReducesDone-len(st.RunningReduces))
+		end = mcMax(w)
+	}
+	return math.Max(end-now, 0)
+}
