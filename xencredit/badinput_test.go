@@ -1,0 +1,128 @@
+package xencredit
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestConfigValidate(t *testing.T) {
+	if err := DefaultConfig(2).Validate(); err != nil {
+		t.Fatalf("default: %v", err)
+	}
+	if got := DefaultConfig(2).TickPeriod(); got != 10*time.Millisecond {
+		t.Fatalf("tick %v", got)
+	}
+	if got := DefaultConfig(2).CreditsPerTimeslice(); got != 300 {
+		t.Fatalf("credits per slice %d", got)
+	}
+	for _, tt := range []struct {
+		name  string
+		edit  func(*Config)
+		field string
+	}{
+		{"zero pcpus", func(c *Config) { c.PCPUs = 0 }, "Config.PCPUs"},
+		{"negative pcpus", func(c *Config) { c.PCPUs = -3 }, "Config.PCPUs"},
+		{"huge pcpus", func(c *Config) { c.PCPUs = 1 << 40 }, "Config.PCPUs"},
+		{"zero slice", func(c *Config) { c.Timeslice = 0 }, "Config.Timeslice"},
+		{"fractional ms slice", func(c *Config) { c.Timeslice = 1500 * time.Microsecond }, "Config.Timeslice"},
+		{"2 s slice", func(c *Config) { c.Timeslice = 2 * time.Second }, "Config.Timeslice"},
+		{"zero ticks", func(c *Config) { c.TicksPerTimeslice = 0 }, "Config.TicksPerTimeslice"},
+		{"credits 0", func(c *Config) { c.CreditsPerMsec = 0 }, "Config.CreditsPerMsec"},
+		{"credits 7", func(c *Config) { c.CreditsPerMsec = 7 }, "Config.CreditsPerMsec"},
+		{"ratelimit 50us", func(c *Config) { c.Ratelimit = 50 * time.Microsecond }, "Config.Ratelimit"},
+		{"ratelimit negative", func(c *Config) { c.Ratelimit = -time.Millisecond }, "Config.Ratelimit"},
+		{"ratelimit above slice", func(c *Config) { c.Ratelimit = 40 * time.Millisecond }, "Config.Ratelimit"},
+		{"guard e without p", func(c *Config) { c.GuardExec = time.Millisecond }, "Config.GuardExec"},
+		{"guard e > p", func(c *Config) { c.GuardPeriod, c.GuardExec = time.Second, 2*time.Second }, "Config.GuardExec"},
+		{"guard e zero", func(c *Config) { c.GuardPeriod = time.Second }, "Config.GuardExec"},
+		{"guard p negative", func(c *Config) { c.GuardPeriod, c.GuardExec = -time.Second, time.Millisecond }, "Config.GuardPeriod"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := DefaultConfig(2)
+			tt.edit(&c)
+			err := c.Validate()
+			var ve *ValueError
+			if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || !strings.Contains(err.Error(), tt.field) {
+				t.Fatalf("err %v, want a ValueError naming %s", err, tt.field)
+			}
+			if _, err := New(c, []Domain{{Weight: 1, PCPUs: []int{0}}}); !errors.Is(err, ErrBadInput) {
+				t.Fatalf("New accepted it: %v", err)
+			}
+		})
+	}
+}
+
+func TestNewBadDomains(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		doms  []Domain
+		field string
+	}{
+		{"nil", nil, "Domains"},
+		{"weight 0", []Domain{{PCPUs: []int{0}}}, "Domains[0].Weight"},
+		{"weight huge", []Domain{{Weight: 70000, PCPUs: []int{0}}}, "Domains[0].Weight"},
+		{"negative cap", []Domain{{Weight: 1, Cap: -1, PCPUs: []int{0}}}, "Domains[0].Cap"},
+		{"cap above pcpus", []Domain{{Weight: 1, Cap: 201, PCPUs: []int{0}}}, "Domains[0].Cap"},
+		{"capped background", []Domain{{Background: true, Cap: 50, PCPUs: []int{0}}}, "Domains[0].Cap"},
+		{"no vcpus", []Domain{{Weight: 1}}, "Domains[0].PCPUs"},
+		{"bad pcpu", []Domain{{Weight: 1, PCPUs: []int{0}}, {Weight: 1, PCPUs: []int{0, 2}}}, "Domains[1].PCPUs[1]"},
+		{"negative pcpu", []Domain{{Weight: 1, PCPUs: []int{-1}}}, "Domains[0].PCPUs[0]"},
+		{"too many vcpus", []Domain{{Weight: 1, PCPUs: make([]int, MaxVCPUs+1)}}, "Domains[0].PCPUs"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := New(DefaultConfig(2), tt.doms)
+			if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), tt.field) {
+				t.Fatalf("err %v, want one naming %s", err, tt.field)
+			}
+		})
+	}
+}
+
+// Bad events return a ValueError naming the field and leave the state as it was.
+func TestBadEvents(t *testing.T) {
+	base := mustNew(t, DefaultConfig(2), Domain{Weight: 256, PCPUs: []int{0, 1}})
+	run(t, &base, ev{evWake, ms(5), 0})
+	for _, tt := range []struct {
+		name  string
+		e     ev
+		field string
+	}{
+		{"time backwards", ev{evTick, ms(4), 0}, "now"},
+		{"negative time", ev{evAccount, -1, 0}, "now"},
+		{"time beyond MaxTime", ev{evAccount, MaxTime + 1, 0}, "now"},
+		{"wake unknown", ev{evWake, ms(6), 2}, "vcpu"},
+		{"wake negative", ev{evWake, ms(6), -1}, "vcpu"},
+		{"wake running", ev{evWake, ms(6), 0}, "vcpu"},
+		{"block blocked", ev{evBlock, ms(6), 1}, "vcpu"},
+		{"block unknown", ev{evBlock, ms(6), 99}, "vcpu"},
+		{"tick unknown pcpu", ev{evTick, ms(6), 2}, "pcpu"},
+		{"schedule negative pcpu", ev{evSchedule, ms(6), -1}, "pcpu"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := base.Clone()
+			log, err := apply(&s, tt.e, nil)
+			var ve *ValueError
+			if !errors.As(err, &ve) || !errors.Is(err, ErrBadInput) || ve.Field != tt.field {
+				t.Fatalf("err %v, want ValueError on %s", err, tt.field)
+			}
+			if len(log) != 0 || !equalStates(&s, &base) {
+				t.Fatal("a rejected event changed the state")
+			}
+		})
+	}
+	var zero State
+	if _, err := zero.Wake(0, 0, nil); !errors.Is(err, ErrBadInput) {
+		t.Fatalf("zero State: %v", err)
+	}
+	if _, err := zero.VCPU(0); !errors.Is(err, ErrBadInput) {
+		t.Fatalf("zero State VCPU: %v", err)
+	}
+	if _, err := base.PCPU(7); !errors.Is(err, ErrBadInput) {
+		t.Fatalf("PCPU(7): %v", err)
+	}
+	if _, err := base.RunQueue(-1, nil); !errors.Is(err, ErrBadInput) {
+		t.Fatalf("RunQueue(-1): %v", err)
+	}
+}

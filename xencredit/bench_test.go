@@ -1,0 +1,146 @@
+package xencredit
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// hostDomains is the benchmark host: 2 PCPUs, 4 VMs of 2 VCPUs each (two
+// interactive, one batch at minimum weight, one background).
+func hostDomains() []Domain {
+	return []Domain{
+		{Weight: 256, PCPUs: []int{0, 1}},
+		{Weight: 256, PCPUs: []int{0, 1}},
+		{Weight: 1, PCPUs: []int{0, 1}},
+		{Background: true, PCPUs: []int{0, 1}},
+	}
+}
+
+// trace drives a State for n events with the caller's timers (ticks every
+// 10 ms per PCPU, accounting every 30 ms, schedules at slice ends) and
+// bursty wakes and blocks of the interactive VCPUs, and returns the events
+// so they can be replayed exactly.
+func trace(tb testing.TB, n int) (State, []ev) {
+	cfg := DefaultConfig(2)
+	cfg.GuardPeriod, cfg.GuardExec = time.Second, 10*time.Millisecond
+	s := mustNew(tb, cfg, hostDomains()...)
+	start := s.Clone()
+	rng := rand.New(rand.NewPCG(1, 2))
+	evs := make([]ev, 0, n)
+	var log []Change
+	do := func(e ev) {
+		var err error
+		if log, err = apply(&s, e, log[:0]); err != nil {
+			tb.Fatal(err)
+		}
+		evs = append(evs, e)
+	}
+	for v := 4; v < 8; v++ {
+		do(ev{evWake, 0, v}) // batch and background VCPUs never block
+	}
+	tick := [2]time.Duration{10 * time.Millisecond, 15 * time.Millisecond}
+	acct := 30 * time.Millisecond
+	next := time.Duration(rng.ExpFloat64() * float64(5*time.Millisecond))
+	for len(evs) < n {
+		p0, _ := s.PCPU(0)
+		p1, _ := s.PCPU(1)
+		now := min(tick[0], tick[1], acct, next, p0.SliceEnd, p1.SliceEnd)
+		switch now {
+		case tick[0], tick[1]:
+			p := 0
+			if now == tick[1] {
+				p = 1
+			}
+			do(ev{evTick, now, p})
+			tick[p] += 10 * time.Millisecond
+		case acct:
+			do(ev{evAccount, now, 0})
+			acct += 30 * time.Millisecond
+		case next:
+			v := rng.IntN(4) // an interactive VCPU flips between busy and idle
+			if x, _ := s.VCPU(v); x.Blocked {
+				do(ev{evWake, now, v})
+			} else {
+				do(ev{evBlock, now, v})
+			}
+			next = now + time.Duration(rng.ExpFloat64()*float64(5*time.Millisecond))
+		case p0.SliceEnd:
+			do(ev{evSchedule, now, 0})
+		default:
+			do(ev{evSchedule, now, 1})
+		}
+	}
+	return start, evs
+}
+
+// restore copies src into dst, which must have the same shape, without
+// allocating.
+func restore(dst, src *State) {
+	doms, vcpus, pcpus, act := dst.doms, dst.vcpus, dst.pcpus, dst.activeDoms
+	*dst = *src
+	dst.doms, dst.vcpus, dst.pcpus, dst.activeDoms = doms[:copy(doms, src.doms)], vcpus[:copy(vcpus, src.vcpus)], pcpus, act[:len(src.activeDoms)]
+	copy(dst.activeDoms, src.activeDoms)
+	for p := range pcpus {
+		q := pcpus[p].runq
+		pcpus[p] = src.pcpus[p]
+		pcpus[p].runq = q[:copy(q[:len(src.pcpus[p].runq)], src.pcpus[p].runq)]
+	}
+}
+
+func replay(tb testing.TB, s *State, evs []ev, log []Change) {
+	for _, e := range evs {
+		var err error
+		if log, err = apply(s, e, log[:0]); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// No event allocates once the State exists and the log has capacity.
+func TestEventsDoNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	start, evs := trace(t, 5000)
+	s := start.Clone()
+	log := make([]Change, 0, 64)
+	if n := testing.AllocsPerRun(20, func() {
+		restore(&s, &start)
+		replay(t, &s, evs, log)
+	}); n != 0 {
+		t.Fatalf("%v allocations per %d events, want 0", n, len(evs))
+	}
+	// The replay is the same run: same final state as a fresh one.
+	fresh := start.Clone()
+	replay(t, &fresh, evs, log)
+	if !equalStates(&s, &fresh) {
+		t.Fatal("replay after restore differs from a fresh replay")
+	}
+	checkInvariants(t, &s)
+}
+
+func BenchmarkEvent(b *testing.B) {
+	start, evs := trace(b, 10000)
+	s := start.Clone()
+	log := make([]Change, 0, 64)
+	b.ReportAllocs()
+	for b.Loop() {
+		restore(&s, &start)
+		replay(b, &s, evs, log)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(evs)), "ns/event")
+}
+
+func BenchmarkAccount(b *testing.B) {
+	start, evs := trace(b, 2000)
+	s := start.Clone()
+	replay(b, &s, evs, nil)
+	mid := s.Clone()
+	log := make([]Change, 0, 64)
+	b.ReportAllocs()
+	for b.Loop() {
+		restore(&s, &mid)
+		log, _ = s.Account(s.Now()+time.Millisecond, log[:0])
+	}
+}

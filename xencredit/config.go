@@ -1,0 +1,176 @@
+package xencredit
+
+import (
+	"errors"
+	"time"
+)
+
+// Limits on Config and Domain values. They follow Xen 4.2 where Xen has a
+// limit (weight 1..65535, timeslice 1 ms..1 s, ratelimit 100 µs..500 ms) and
+// keep the model's integer arithmetic far from overflow elsewhere.
+const (
+	MaxPCPUs      = 4096
+	MaxVCPUs      = 4096 // in total, over all domains
+	MaxWeight     = 65535
+	MinTimeslice  = time.Millisecond
+	MaxTimeslice  = time.Second
+	MinRatelimit  = 100 * time.Microsecond
+	MaxRatelimit  = 500 * time.Millisecond
+	MaxCreditsPMs = 1000
+	// MinTimer is Xen's CSCHED_MIN_TIMER (100 µs), the floor of a
+	// remainder ratelimit slice (Config.RatelimitRemainder).
+	MinTimer = 100 * time.Microsecond
+)
+
+// MaxTime is the latest time an event may carry (about 146 years), so that
+// slice ends never overflow.
+const MaxTime = time.Duration(1 << 62)
+
+// Never is the SliceEnd of an idle PCPU: the idle VCPU's slice is infinite.
+const Never = time.Duration(1<<63 - 1)
+
+// Config holds the scheduler's constants. DefaultConfig returns Xen 4.2's
+// values; every field may be overridden and Validate checks them. The zero
+// Config is not valid (it has no PCPUs).
+type Config struct {
+	// PCPUs is the number of physical CPUs, 1..MaxPCPUs. Each has its own
+	// run queue.
+	PCPUs int
+
+	// Timeslice is both the slice a dispatched VCPU gets and the
+	// accounting period (CSCHED_DEFAULT_TSLICE_MS, 30 ms), 1 ms..1 s.
+	Timeslice time.Duration
+
+	// TicksPerTimeslice is CSCHED_TICKS_PER_TSLICE (3), 1..100; the tick
+	// period is Timeslice/TicksPerTimeslice (see TickPeriod). The package
+	// does not keep timers: the caller calls Tick at that period.
+	TicksPerTimeslice int
+
+	// CreditsPerMsec is CSCHED_CREDITS_PER_MSEC (10), 1..MaxCreditsPMs, and
+	// must divide 1 000 000 so one credit is a whole number of nanoseconds.
+	// A timeslice is worth CreditsPerTimeslice credits (300), which is also
+	// the bound on credit checked at accounting.
+	CreditsPerMsec int
+
+	// Ratelimit is sched_ratelimit_us (1000 µs): a running VCPU that has run
+	// less than this keeps the PCPU when a reschedule is asked for. Zero
+	// disables it (Xen master's meaning; 4.2 cannot disable it); otherwise
+	// MinRatelimit..MaxRatelimit and not above Timeslice.
+	Ratelimit time.Duration
+
+	// RatelimitRemainder selects Xen master's ratelimit slice
+	// (Ratelimit minus the time already run, at least MinTimer) instead of
+	// 4.2's full Ratelimit. False (4.2) by default.
+	RatelimitRemainder bool
+
+	// RatelimitDelaysBackground lets the ratelimit keep a running
+	// BACKGROUND VCPU on the PCPU when a non-background VCPU is waiting,
+	// as the MIMP prototype's code does. False by default: 000 §4.2 says a
+	// waking regular VM "will always be able to preempt a background VM",
+	// so a background VCPU is preempted at once.
+	RatelimitDelaysBackground bool
+
+	// GuardPeriod is the starvation guard's period p (000 §4.2). Zero
+	// disables the guard. Otherwise 1 ms..1 hour, and the guard is checked
+	// at every Account call.
+	GuardPeriod time.Duration
+
+	// GuardExec is the guard's execution time e, in (0, GuardPeriod]. A
+	// runnable background VCPU that ran less than e in its last guard
+	// period is raised for a starvation slice of e of running time.
+	GuardExec time.Duration
+
+	// GuardRaiseToUnder raises a starving background VCPU to UNDER, as the
+	// MIMP prototype (gwcloudlab/xen-interference) does, instead of the
+	// paper's OVER. False (OVER) by default.
+	GuardRaiseToUnder bool
+}
+
+// DefaultConfig returns Xen 4.2's credit scheduler constants for pcpus
+// physical CPUs: 30 ms timeslice, 3 ticks per slice (10 ms), 10 credits per
+// ms (300 per slice), 1 ms ratelimit, and the starvation guard off.
+func DefaultConfig(pcpus int) Config {
+	return Config{
+		PCPUs:             pcpus,
+		Timeslice:         30 * time.Millisecond,
+		TicksPerTimeslice: 3,
+		CreditsPerMsec:    10,
+		Ratelimit:         time.Millisecond,
+	}
+}
+
+// TickPeriod is the period at which the caller should call Tick on each
+// PCPU: Timeslice/TicksPerTimeslice, or Timeslice itself when Timeslice is
+// under 3 ms (Xen's csched_init rule). It returns 0 for an invalid Config.
+func (c Config) TickPeriod() time.Duration {
+	if c.TicksPerTimeslice < 1 || c.Timeslice <= 0 {
+		return 0
+	}
+	if c.Timeslice < 3*time.Millisecond {
+		return c.Timeslice
+	}
+	return c.Timeslice / time.Duration(c.TicksPerTimeslice)
+}
+
+// CreditsPerTimeslice is CreditsPerMsec × Timeslice in ms (300 by default):
+// what one VCPU earns at most per accounting and the ± bound on credit.
+func (c Config) CreditsPerTimeslice() int {
+	return c.CreditsPerMsec * int(c.Timeslice/time.Millisecond)
+}
+
+// Validate checks every field and returns all problems joined; each matches
+// ErrBadInput and is a *ValueError naming the field.
+func (c Config) Validate() error {
+	var errs []error
+	bad := func(field string, v float64, reason string) {
+		errs = append(errs, &ValueError{Field: field, Value: v, Reason: reason})
+	}
+	if c.PCPUs < 1 || c.PCPUs > MaxPCPUs {
+		bad("Config.PCPUs", float64(c.PCPUs), "must be in 1..4096")
+	}
+	if c.Timeslice < MinTimeslice || c.Timeslice > MaxTimeslice || c.Timeslice%time.Millisecond != 0 {
+		bad("Config.Timeslice", c.Timeslice.Seconds(), "must be a whole number of ms in 1 ms..1 s")
+	}
+	if c.TicksPerTimeslice < 1 || c.TicksPerTimeslice > 100 {
+		bad("Config.TicksPerTimeslice", float64(c.TicksPerTimeslice), "must be in 1..100")
+	}
+	if c.CreditsPerMsec < 1 || c.CreditsPerMsec > MaxCreditsPMs || int(time.Millisecond)%c.CreditsPerMsec != 0 {
+		bad("Config.CreditsPerMsec", float64(c.CreditsPerMsec), "must be in 1..1000 and divide 1000000")
+	}
+	if c.Ratelimit != 0 && (c.Ratelimit < MinRatelimit || c.Ratelimit > MaxRatelimit || c.Ratelimit > c.Timeslice) {
+		bad("Config.Ratelimit", c.Ratelimit.Seconds(), "must be 0 or in 100 µs..500 ms and not above Timeslice")
+	}
+	if c.GuardPeriod != 0 {
+		if c.GuardPeriod < time.Millisecond || c.GuardPeriod > time.Hour {
+			bad("Config.GuardPeriod", c.GuardPeriod.Seconds(), "must be 0 or in 1 ms..1 h")
+		}
+		if c.GuardExec <= 0 || c.GuardExec > c.GuardPeriod {
+			bad("Config.GuardExec", c.GuardExec.Seconds(), "must be in (0, GuardPeriod]")
+		}
+	} else if c.GuardExec != 0 {
+		bad("Config.GuardExec", c.GuardExec.Seconds(), "must be 0 when GuardPeriod is 0")
+	}
+	return errors.Join(errs...)
+}
+
+// A Domain is a virtual machine: its VCPUs share its weight and cap.
+type Domain struct {
+	// Weight is the domain's share weight, 1..MaxWeight (Xen default 256).
+	// A background domain's weight is unused and may also be 0 (the MIMP
+	// prototype's "xl sched-credit -w 0").
+	Weight int
+
+	// Cap limits the domain to Cap percent of one PCPU (100 = one PCPU);
+	// 0 means no cap. 0..100×PCPUs. Must be 0 for a background domain,
+	// which earns no credits.
+	Cap int
+
+	// Background puts the domain's VCPUs in MIMP's BACKGROUND class
+	// (000 §4.2): queued after every other class, never boosted, never
+	// credited, preempted by any waking non-background VCPU.
+	Background bool
+
+	// PCPUs[j] is the PCPU of the domain's VCPU j (each VCPU is pinned;
+	// the model has no migration). Its length is the VCPU count, ≥ 1.
+	PCPUs []int
+}

@@ -1,0 +1,304 @@
+package xencredit
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// genSetup draws a small host: 1–3 PCPUs, 1–4 domains (some capped, some
+// background) with 1–3 VCPUs each, and any option combination.
+func genSetup(t *rapid.T) (Config, []Domain) {
+	cfg := DefaultConfig(rapid.IntRange(1, 3).Draw(t, "pcpus"))
+	cfg.Ratelimit = rapid.SampledFrom([]time.Duration{0, time.Millisecond, 5 * time.Millisecond}).Draw(t, "ratelimit")
+	cfg.RatelimitRemainder = rapid.Bool().Draw(t, "remainder")
+	cfg.RatelimitDelaysBackground = rapid.Bool().Draw(t, "rlBackground")
+	if rapid.Bool().Draw(t, "guard") {
+		cfg.GuardPeriod = ms(float64(rapid.IntRange(10, 200).Draw(t, "p_ms")))
+		cfg.GuardExec = ms(float64(rapid.IntRange(1, 10).Draw(t, "e_ms")))
+		cfg.GuardRaiseToUnder = rapid.Bool().Draw(t, "toUnder")
+	}
+	nd := rapid.IntRange(1, 4).Draw(t, "domains")
+	doms := make([]Domain, nd)
+	for i := range doms {
+		d := &doms[i]
+		d.Background = rapid.IntRange(0, 2).Draw(t, "bg") == 0
+		d.Weight = rapid.SampledFrom([]int{1, 2, 128, 256, 512, 65535}).Draw(t, "weight")
+		if !d.Background && rapid.IntRange(0, 3).Draw(t, "capped") == 0 {
+			d.Cap = rapid.IntRange(1, 100*cfg.PCPUs).Draw(t, "cap")
+		}
+		d.PCPUs = rapid.SliceOfN(rapid.IntRange(0, cfg.PCPUs-1), 1, 3).Draw(t, "vcpus")
+	}
+	return cfg, doms
+}
+
+// machine is the model side of the rapid state machine.
+type machine struct {
+	s      State
+	log    []Change
+	gStart []time.Duration // guard period start per VCPU (model's own)
+	gRan   []time.Duration // running time at gStart
+}
+
+func (m *machine) step(t *rapid.T) time.Duration {
+	dt := rapid.SampledFrom([]time.Duration{0, 50 * time.Microsecond, 700 * time.Microsecond, 3 * time.Millisecond, 10 * time.Millisecond, 31 * time.Millisecond}).Draw(t, "dt")
+	return m.s.Now() + dt
+}
+
+func (m *machine) vcpu(t *rapid.T, v int) VCPU {
+	x, err := m.s.VCPU(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+func propMachine(t *rapid.T) {
+	cfg, doms := genSetup(t)
+	s, err := New(cfg, doms)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	m := &machine{s: s, gStart: make([]time.Duration, s.NumVCPUs()), gRan: make([]time.Duration, s.NumVCPUs())}
+	nv, np := s.NumVCPUs(), s.NumPCPUs()
+	t.Repeat(map[string]func(*rapid.T){
+		"wake": func(t *rapid.T) {
+			v := rapid.IntRange(0, nv-1).Draw(t, "v")
+			before := m.vcpu(t, v)
+			var err error
+			m.log, err = m.s.Wake(m.step(t), v, m.log[:0])
+			if before.Blocked != (err == nil) {
+				t.Fatalf("wake of %+v: err %v", before, err)
+			}
+			boosted := hasChange(m.log, Change{BoostStart, v, before.PCPU, Boost})
+			if err == nil && boosted != (before.Priority == Under && !before.Parked) {
+				t.Fatalf("VCPU %d was %v parked=%v; boosted=%v", v, before.Priority, before.Parked, boosted)
+			}
+		},
+		"block": func(t *rapid.T) {
+			v := rapid.IntRange(0, nv-1).Draw(t, "v")
+			before := m.vcpu(t, v)
+			var err error
+			m.log, err = m.s.Block(m.step(t), v, m.log[:0])
+			if before.Blocked != (err != nil) {
+				t.Fatalf("block of %+v: err %v", before, err)
+			}
+		},
+		"tick": func(t *rapid.T) {
+			var err error
+			if m.log, err = m.s.Tick(m.step(t), rapid.IntRange(0, np-1).Draw(t, "p"), m.log[:0]); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"sliceEnd": func(t *rapid.T) {
+			p := rapid.IntRange(0, np-1).Draw(t, "p")
+			pc, _ := m.s.PCPU(p)
+			end := pc.SliceEnd
+			if end == Never || end < m.s.Now() {
+				t.Skip("no slice end ahead")
+			}
+			var err error
+			if m.log, err = m.s.Schedule(end, p, m.log[:0]); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"schedule": func(t *rapid.T) {
+			var err error
+			if m.log, err = m.s.Schedule(m.step(t), rapid.IntRange(0, np-1).Draw(t, "p"), m.log[:0]); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"account": func(t *rapid.T) { m.account(t) },
+		"bad": func(t *rapid.T) {
+			before := m.s.Clone()
+			e := ev{kind: evKind(rapid.IntRange(0, int(numEvKinds)-1).Draw(t, "kind")), at: m.s.Now() - 1}
+			if e.kind != evAccount && rapid.Bool().Draw(t, "badID") {
+				e.at = m.s.Now()
+				e.id = rapid.SampledFrom([]int{-1, -1 << 40, nv + np, 1 << 40}).Draw(t, "id")
+			}
+			log, err := apply(&m.s, e, nil)
+			if !errors.Is(err, ErrBadInput) || len(log) != 0 || !equalStates(&m.s, &before) {
+				t.Fatalf("bad event %+v: err %v, state changed=%v", e, err, !equalStates(&m.s, &before))
+			}
+		},
+		"": func(t *rapid.T) { checkInvariants(t, &m.s) },
+	})
+}
+
+func (m *machine) account(t *rapid.T) {
+	now := m.step(t)
+	then := m.s.Now()
+	pre := make([]VCPU, m.s.NumVCPUs())
+	for v := range pre {
+		pre[v] = m.vcpu(t, v)
+	}
+	var err error
+	if m.log, err = m.s.Account(now, m.log[:0]); err != nil {
+		t.Fatal(err)
+	}
+	cfg := m.s.Config()
+	resched := map[int]bool{}
+	raised := map[int]bool{}
+	for _, c := range m.log {
+		switch c.Kind {
+		case Dispatch, Preempt, Keep:
+			resched[c.PCPU] = true
+		case Raise:
+			raised[c.VCPU] = true
+		}
+	}
+	lim := cfg.CreditsPerTimeslice()
+	for v, b := range pre {
+		x := m.vcpu(t, v)
+		if b.Active && !resched[x.PCPU] {
+			// Credited in this accounting: priority from the credit's sign,
+			// active credits within ±300.
+			if (x.Credit < 0) != (x.Priority == Over) || (x.Priority != Over && x.Priority != Under) {
+				t.Fatalf("VCPU %d after accounting: credit %d priority %v", v, x.Credit, x.Priority)
+			}
+			if x.Active && (x.Credit < -lim || x.Credit > lim) {
+				t.Fatalf("VCPU %d credit %d out of [-%d, %d]", v, x.Credit, lim, lim)
+			}
+		}
+		if !b.Background || cfg.GuardPeriod == 0 {
+			if raised[v] {
+				t.Fatalf("VCPU %d raised but not background", v)
+			}
+			continue
+		}
+		if now-m.gStart[v] < cfg.GuardPeriod {
+			if raised[v] {
+				t.Fatalf("VCPU %d raised before its period ended", v)
+			}
+			continue
+		}
+		ranNow := b.Times[Running]
+		if b.State == Running {
+			ranNow += now - then
+		}
+		want := ranNow-m.gRan[v] < cfg.GuardExec && !b.Blocked && !b.Raised
+		if raised[v] != want {
+			t.Fatalf("guard on %+v (ran %v since %v): raised=%v want %v", b, ranNow-m.gRan[v], m.gStart[v], raised[v], want)
+		}
+		m.gStart[v], m.gRan[v] = now, ranNow
+	}
+}
+
+// checkInvariants asserts what holds after every event.
+func checkInvariants(t interface{ Fatalf(string, ...any) }, s *State) {
+	now := s.Now()
+	cfg := s.Config()
+	ran := make([]time.Duration, s.NumPCPUs())
+	for v := range s.NumVCPUs() {
+		x, _ := s.VCPU(v)
+		var sum time.Duration
+		for _, d := range x.Times {
+			sum += d
+		}
+		if sum != now {
+			t.Fatalf("VCPU %d runstate times %v sum to %v, not %v", v, x.Times, sum, now)
+		}
+		ran[x.PCPU] += x.Times[Running]
+		if x.Background && (x.Priority == Boost || x.Active || x.Credit != 0 || x.Parked) {
+			t.Fatalf("background VCPU %d: %+v", v, x)
+		}
+		if x.Raised != (x.Background && x.Priority != Background) {
+			t.Fatalf("VCPU %d raised=%v priority %v", v, x.Raised, x.Priority)
+		}
+		if x.Parked && s.doms[x.Domain].cap == 0 {
+			t.Fatalf("uncapped VCPU %d parked", v)
+		}
+		want := Runnable
+		switch {
+		case x.Parked && x.Blocked:
+			want = Blocked
+		case x.Parked:
+			want = Offline
+		case x.Blocked:
+			want = Blocked
+		}
+		pc, _ := s.PCPU(x.PCPU)
+		if pc.Running == v {
+			want = Running
+		}
+		if x.State != want {
+			t.Fatalf("VCPU %d in %v, want %v (%+v)", v, x.State, want, x)
+		}
+	}
+	for p := range s.NumPCPUs() {
+		pc, _ := s.PCPU(p)
+		// CPU time is conserved: running time of its VCPUs + idle = elapsed.
+		if ran[p]+pc.Idle != now {
+			t.Fatalf("PCPU %d: running %v + idle %v != %v", p, ran[p], pc.Idle, now)
+		}
+		q, _ := s.RunQueue(p, nil)
+		seenBG := false
+		for _, v := range q {
+			x, _ := s.VCPU(v)
+			if x.State != Runnable || x.PCPU != p {
+				t.Fatalf("queued VCPU %d on %d is %v", v, p, x.State)
+			}
+			if x.Priority == Background {
+				seenBG = true
+			} else if seenBG {
+				t.Fatalf("PCPU %d queue %v: VCPU %d behind a background VCPU", p, q, v)
+			}
+		}
+		if pc.Running < 0 {
+			if len(q) != 0 {
+				t.Fatalf("PCPU %d idle with queue %v", p, q)
+			}
+			continue
+		}
+		cur, _ := s.VCPU(pc.Running)
+		// A runnable non-background VCPU never waits behind a running
+		// background VCPU (a raised one is in its starvation slice).
+		if cur.Priority == Background && len(q) > 0 && !cfg.RatelimitDelaysBackground {
+			if h, _ := s.VCPU(q[0]); h.Priority > Background {
+				t.Fatalf("PCPU %d runs background VCPU %d while %d (%v) waits", p, pc.Running, q[0], h.Priority)
+			}
+		}
+	}
+}
+
+func TestMachine(t *testing.T) { rapid.Check(t, propMachine) }
+func FuzzMachine(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propMachine)) }
+
+// The same event sequence gives the same states, event by event.
+func propDeterminism(t *rapid.T) {
+	cfg, doms := genSetup(t)
+	a, err := New(cfg, doms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := New(cfg, doms)
+	evs := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) ev {
+		return ev{
+			kind: evKind(rapid.IntRange(0, int(numEvKinds)-1).Draw(t, "kind")),
+			at:   time.Duration(rapid.Int64Range(0, int64(40*time.Millisecond)).Draw(t, "dt")),
+			id:   rapid.IntRange(0, 8).Draw(t, "id"),
+		}
+	}), 0, 200).Draw(t, "events")
+	var la, lb []Change
+	var now time.Duration
+	for _, e := range evs {
+		now += e.at
+		e.at = now
+		var ea, eb error
+		la, ea = apply(&a, e, la[:0])
+		lb, eb = apply(&b, e, lb[:0])
+		if (ea == nil) != (eb == nil) || fmt.Sprint(la) != fmt.Sprint(lb) || !equalStates(&a, &b) {
+			t.Fatalf("runs diverged at %+v", e)
+		}
+		if ea != nil && !errors.Is(ea, ErrBadInput) {
+			t.Fatalf("error not ErrBadInput: %v", ea)
+		}
+		checkInvariants(t, &a)
+	}
+}
+
+func TestDeterminism(t *testing.T) { rapid.Check(t, propDeterminism) }
+func FuzzEvents(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propDeterminism)) }

@@ -1,0 +1,5 @@
+//go:build race
+
+package xencredit
+
+const raceEnabled = true
