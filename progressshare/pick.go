@@ -35,20 +35,15 @@ func (s *Scheduler) PickProgressShare(slot int, jobs []Job, now float64) (Decisi
 	}
 	calJob, calKey := -1, 0.0
 	for i, j := range jobs {
-		if err := s.checkJob(j, i, now, true); err != nil {
+		key, cal, err := s.jobKey(j, i, now, true)
+		if err != nil {
 			return Decision{}, err
 		}
 		if len(j.Pending) == 0 {
 			continue
 		}
-		var key float64
-		if s.Calibrating(j) {
-			key = s.slotShare(j) / j.Weight
-			if rateOf(j, sl.Type) == 0 && runningOf(j, sl.Type) == 0 && (calJob < 0 || key < calKey) {
-				calJob, calKey = i, key
-			}
-		} else {
-			key = s.progressShare(j) / j.Weight
+		if cal && rateOf(j, sl.Type) == 0 && runningOf(j, sl.Type) == 0 && (calJob < 0 || key < calKey) {
+			calJob, calKey = i, key
 		}
 		o.keys[i] = key
 		o.h = append(o.h, int32(i))
@@ -109,13 +104,14 @@ func (s *Scheduler) PickSlotShare(slot int, jobs []Job, now float64) (Decision, 
 		return Decision{}, err
 	}
 	for i, j := range jobs {
-		if err := s.checkJob(j, i, now, false); err != nil {
+		key, _, err := s.jobKey(j, i, now, false)
+		if err != nil {
 			return Decision{}, err
 		}
 		if len(j.Pending) == 0 {
 			continue
 		}
-		o.keys[i] = s.slotShare(j) / j.Weight
+		o.keys[i] = key
 		o.h = append(o.h, int32(i))
 	}
 	if len(o.h) == 0 {
@@ -170,4 +166,42 @@ func (s *Scheduler) dominated(ts int, j Job, ratio float64) bool {
 		}
 	}
 	return e*(1-1e-9) > ratio*d
+}
+
+// jobKey validates job idx (everything but its blocks; its rates only when
+// rates is set) and returns, in one pass over node types, its sort key:
+// PS(j)/Weight for a calibrated job under Algorithm 2, else slot
+// share/Weight, and whether it is calibrating. It agrees with checkJob,
+// progressShare, slotShare and Calibrating, which give the error text.
+func (s *Scheduler) jobKey(j Job, idx int, now float64, rates bool) (key float64, cal bool, err error) {
+	bad := !(j.Weight >= MinRate && j.Weight <= MaxRate) || !(j.LastLaunch <= now && j.LastLaunch-j.LastLaunch == 0) ||
+		len(j.Running) > s.numTypes || (rates && len(j.Rates) > s.numTypes)
+	var num, den float64
+	running := 0
+	for t := 0; t < s.numTypes && !bad; t++ {
+		n, slots := 0, s.typeSlots[t]
+		if t < len(j.Running) {
+			n = j.Running[t]
+			bad = n < 0 || n > slots
+			running += n
+		}
+		if !rates {
+			continue
+		}
+		r := 0.0
+		if t < len(j.Rates) {
+			r = j.Rates[t]
+			bad = bad || (r != 0 && !(r >= MinRate && r <= MaxRate))
+		}
+		cal = cal || (r == 0 && slots > 0)
+		num += float64(n) * r
+		den += float64(slots) * r
+	}
+	if bad {
+		return 0, false, s.checkJob(j, idx, now, rates)
+	}
+	if rates && !cal {
+		return min(num/den, 1) / j.Weight, false, nil
+	}
+	return float64(running) / float64(len(s.slots)) / j.Weight, cal, nil
 }

@@ -60,11 +60,26 @@ func (s *Scheduler) locality(si int, b Block) (Locality, int) {
 // it reads. It returns block −1 when the job has no pending block.
 func (s *Scheduler) bestBlock(si int, j Job, idx int) (block, replica int, loc Locality, err error) {
 	block, loc = -1, Remote
+	node, rack := s.slots[si].Node, s.slotRack[si]
+	nodeRack := s.nodeRack
 	for i, b := range j.Pending {
-		if err := s.checkBlockFast(b, idx, i); err != nil {
-			return -1, -1, Remote, err
+		// One pass both checks the replicas and finds the best one.
+		if len(b.Replicas) == 0 {
+			return -1, -1, Remote, s.checkBlock(b, idx, i)
 		}
-		l, r := s.locality(si, b)
+		l, r := Remote, 0
+		for k, n := range b.Replicas {
+			if uint(n) >= uint(len(nodeRack)) || nodeRack[n] < 0 {
+				return -1, -1, Remote, s.checkBlock(b, idx, i)
+			}
+			if n == node {
+				if l != NodeLocal {
+					l, r = NodeLocal, k
+				}
+			} else if l == Remote && nodeRack[n] == rack {
+				l, r = RackLocal, k
+			}
+		}
 		if block < 0 || l < loc {
 			block, replica, loc = i, r, l
 			if l == NodeLocal {
@@ -73,19 +88,6 @@ func (s *Scheduler) bestBlock(si int, j Job, idx int) (block, replica int, loc L
 		}
 	}
 	return block, replica, loc, nil
-}
-
-// checkBlockFast is checkBlock without formatting on the good path.
-func (s *Scheduler) checkBlockFast(b Block, idx, i int) error {
-	if len(b.Replicas) == 0 {
-		return s.checkBlock(b, idx, i)
-	}
-	for _, n := range b.Replicas {
-		if n < 0 || n >= s.numNodes || s.nodeRack[n] < 0 {
-			return s.checkBlock(b, idx, i)
-		}
-	}
-	return nil
 }
 
 // pref computes Eq. 4.4 for a checked job and block whose best locality
