@@ -1,0 +1,106 @@
+package hadoopsim
+
+import (
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestResidual(t *testing.T) {
+	for _, c := range []struct{ web, r float64 }{{0, 1}, {20, 0.9}, {90, 0.55}, {130, 0.35}, {170, 0.15}, {164, 0.18}, {250, 0}, {-10, 1}} {
+		if got := Residual(c.web); math.Abs(got-c.r) > 1e-12 {
+			t.Errorf("Residual(%v) = %v, want %v", c.web, got, c.r)
+		}
+	}
+}
+
+// TestModelsShapedLikeFig6: Pi and grep-search rise steeply with web load,
+// Sort barely; every model is 1 at a dedicated slot and decreasing in r.
+func TestModelsShapedLikeFig6(t *testing.T) {
+	types := CaseStudyTypes(CaseStudyCluster())
+	norm := func(i int, r float64) float64 { return types[i].Model.TCT(r) / types[i].Model.TCT(1) }
+	pi, sort, grep := 0, 1, 4
+	if norm(pi, 0.2) < 3.5 || norm(grep, 0.2) < 3 || norm(sort, 0.2) > 1.4 {
+		t.Errorf("NormTCT at r=0.2: Pi %.2f grep %.2f Sort %.2f", norm(pi, 0.2), norm(grep, 0.2), norm(sort, 0.2))
+	}
+	for i := range types {
+		for r := 0.0; r < 1; r += 0.05 {
+			if !(norm(i, r) > norm(i, r+0.05)) {
+				t.Errorf("%s not decreasing at %v", types[i].Name, r)
+			}
+		}
+	}
+}
+
+// TestRunAccounting: every job ends up met, missed, rejected, failed or
+// deadline-free; runs are deterministic; completed tasks equal the maps of
+// finished jobs at most.
+func TestRunAccounting(t *testing.T) {
+	s := SweepScenario(3, 2)
+	for _, p := range Policies {
+		a, err := Run(&s, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := Run(&s, p)
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("%v: not deterministic", p)
+		}
+		if a.Met+a.Missed+a.Rejected+a.Failed != len(s.Jobs) {
+			t.Errorf("%v: %d+%d+%d+%d != %d jobs", p, a.Met, a.Missed, a.Rejected, a.Failed, len(s.Jobs))
+		}
+		if (p == MPAC || p == MPACStrict) != (a.Rejected > 0) {
+			t.Errorf("%v rejected %d", p, a.Rejected)
+		}
+		for i, o := range a.Outcomes {
+			if o.Admitted && !math.IsInf(o.Finish, 1) && o.Finish < s.Jobs[i].Arrival {
+				t.Errorf("%v: job %d finished before it arrived", p, i)
+			}
+		}
+	}
+}
+
+func TestSWIMTrace(t *testing.T) {
+	in := "job0\t5\t5\t134217729\t0\t0\njob1\t9\t4\t0\t0\t0\n\njob2\t20\t11\t1e12\t1\t1\n"
+	rng := rand.New(rand.NewPCG(1, 2))
+	jobs, err := SWIMTrace(strings.NewReader(in), CaseStudyTypes(CaseStudyCluster()), 0, 100, 0.1, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 3 || jobs[0].Maps != 2 || jobs[1].Maps != 1 || jobs[2].Maps != 100 || jobs[0].Arrival != 0 || jobs[2].Arrival != 15 {
+		t.Errorf("jobs %+v", jobs)
+	}
+	for _, bad := range []string{"job0\t5\t5\n", "job0\tx\t1\t1\n", "job0\t1\t1\t-5\n", "job0\t1\t1\tNaN\n", ""} {
+		if _, err := SWIMTrace(strings.NewReader(bad), CaseStudyTypes(CaseStudyCluster()), 0, 0, 0.1, rng); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestRunRejectsBadScenario(t *testing.T) {
+	s := CaseStudy(1)
+	s.Jobs = append([]JobSpec(nil), s.Jobs...)
+	s.Jobs[3].Type = 99
+	if _, err := Run(&s, MP); err == nil {
+		t.Error("bad job type accepted")
+	}
+	if _, err := Run(&Scenario{}, MP); err == nil {
+		t.Error("empty cluster accepted")
+	}
+}
+
+func BenchmarkCaseStudy(b *testing.B) {
+	s := CaseStudy(1)
+	for _, p := range []Policy{EDF, MP, MPACStrict} {
+		b.Run(p.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Run(&s, p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
