@@ -1,0 +1,238 @@
+// Command preemption reproduces the evaluation of Global Preemption (paper
+// 003 §VI) in simulation: 100 workers × 4 map slots, 30% production jobs
+// sharing 80% of the slots and non-production jobs with a 20% minimum share,
+// the 130-job workload of Table III with the 250-map × 2,500 s long job
+// arriving 1st, 66th or 92nd, exponential inter-arrival times of mean 30 s
+// (busy) or 80 s (idle), and a preemption check every 20 s. It compares the
+// Hadoop Fair Scheduler's per-job preemption (baseline) with GP on SNP, the
+// slowdown norms l1 and l2, unfairness, average response time and work lost.
+//
+//	go run ./examples/preemption                 # table
+//	go run ./examples/preemption -json           # {"periods":[…]}
+//	go run ./examples/preemption -plot out/      # bar charts like 003 Fig. 3
+//	go run ./examples/preemption -trace ../shared/traces/swim-facebook/FB-2009_samples_24_times_1hr_0.tsv
+//
+// With -trace the 129 ordinary jobs (and the 25 tail jobs) come from the
+// trace instead of Table III; see trace.go for the mapping.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// Row is one line of the -json output.
+type Row struct {
+	Period     string  `json:"period"`
+	Policy     string  `json:"policy"`
+	SNP        float64 `json:"snp"`
+	L1         float64 `json:"l1"`
+	L2         float64 `json:"l2"`
+	Unfairness float64 `json:"unfairness"`
+	AvgResp    float64 `json:"avg_response_s"`
+	WorkLost   float64 `json:"work_lost_slot_s"`
+}
+
+// Output is the -json document.
+type Output struct {
+	Periods []Row `json:"periods"`
+}
+
+// Options are the command's inputs.
+type Options struct {
+	Reps          int        // seeds per (period, long-job position)
+	Seed          uint64     // first seed
+	Positions     []int      // long-job arrival positions
+	Ordinary      []sizedJob // nil: Table III
+	OverShareOnly bool       // Config.OverShareOnly
+}
+
+// Cell is the mean of the runs of one (period, position, policy).
+type Cell struct {
+	Period   string
+	Position int
+	Policy   Policy
+	Runs     []Result
+	Mean     Row
+	Kills    float64 // mean tasks killed per run
+	LongKill float64 // mean long-job tasks killed per run
+	Starve   float64 // mean tasks killed as a starving long job's per run
+	Small    float64 // mean tasks of jobs with ≤ 10 maps killed per run
+}
+
+var periods = []struct {
+	name string
+	gap  float64
+}{{"busy", 30}, {"idle", 80}}
+
+// Run simulates every period × position × seed under both policies.
+func Run(o Options) ([]Cell, error) {
+	cfg := DefaultConfig()
+	cfg.OverShareOnly = o.OverShareOnly
+	var cells []Cell
+	for _, p := range periods {
+		for _, pos := range o.Positions {
+			cb := Cell{Period: p.name, Position: pos, Policy: Baseline}
+			cg := Cell{Period: p.name, Position: pos, Policy: GP}
+			for r := range o.Reps {
+				sc := Scenario{Period: p.name, MeanGap: p.gap, LongPos: pos, Seed: o.Seed + uint64(r)}
+				jobs, err := sc.Build(o.Ordinary)
+				if err != nil {
+					return nil, err
+				}
+				for _, c := range []*Cell{&cb, &cg} {
+					res, err := Simulate(cfg, jobs, c.Policy)
+					if err != nil {
+						return nil, fmt.Errorf("%s p=%d seed %d %v: %w", p.name, pos, sc.Seed, c.Policy, err)
+					}
+					c.Runs = append(c.Runs, res)
+				}
+			}
+			cb.summarise()
+			cg.summarise()
+			cells = append(cells, cb, cg)
+		}
+	}
+	return cells, nil
+}
+
+func (c *Cell) summarise() {
+	n := float64(len(c.Runs))
+	c.Mean = Row{Period: c.Period, Policy: c.Policy.String()}
+	for _, r := range c.Runs {
+		m := r.Metrics
+		c.Mean.SNP += m.SNP / n
+		c.Mean.L1 += m.L1 / n
+		c.Mean.L2 += m.L2 / n
+		c.Mean.Unfairness += m.Unfairness / n
+		c.Mean.AvgResp += m.AvgResponse / n
+		c.Mean.WorkLost += r.WorkLost / n
+		c.Kills += float64(r.Kills) / n
+		c.LongKill += float64(r.LongKills) / n
+		c.Starve += float64(r.StarveKills) / n
+		c.Small += float64(r.SmallKills) / n
+	}
+}
+
+// Summary averages the cells of each (period, policy) over positions, in the
+// order busy/baseline, busy/GP, idle/baseline, idle/GP.
+func Summary(cells []Cell) Output {
+	var out Output
+	for _, p := range periods {
+		for _, pol := range []Policy{Baseline, GP} {
+			row := Row{Period: p.name, Policy: pol.String()}
+			n := 0.0
+			for _, c := range cells {
+				if c.Period == p.name && c.Policy == pol {
+					n++
+				}
+			}
+			for _, c := range cells {
+				if c.Period != p.name || c.Policy != pol {
+					continue
+				}
+				row.SNP += c.Mean.SNP / n
+				row.L1 += c.Mean.L1 / n
+				row.L2 += c.Mean.L2 / n
+				row.Unfairness += c.Mean.Unfairness / n
+				row.AvgResp += c.Mean.AvgResp / n
+				row.WorkLost += c.Mean.WorkLost / n
+			}
+			out.Periods = append(out.Periods, row)
+		}
+	}
+	return out
+}
+
+// PrintTable writes the per-position cells and the summary.
+func PrintTable(w io.Writer, cells []Cell, reps int) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "period\tlong job at\tpolicy\tSNP\tl1\tl2\tunfairness\tavg resp (s)\twork lost (slot·s)\tkills\tlong-job\tof which starving\tsmall-job\t\n")
+	for _, c := range cells {
+		m := c.Mean
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t\n",
+			c.Period, c.Position, m.Policy, m.SNP, m.L1, m.L2, m.Unfairness, m.AvgResp, m.WorkLost, c.Kills, c.LongKill, c.Starve, c.Small)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nmeans over long-job positions and %d seeds each:\n", reps)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "period\tpolicy\tSNP\tl1\tl2\tunfairness\tavg resp (s)\twork lost (slot·s)\t\n")
+	s := Summary(cells).Periods
+	for _, r := range s {
+		fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.0f\t%.0f\t\n",
+			r.Period, r.Policy, r.SNP, r.L1, r.L2, r.Unfairness, r.AvgResp, r.WorkLost)
+	}
+	tw.Flush()
+	for i := 0; i+1 < len(s); i += 2 {
+		b, g := s[i], s[i+1]
+		fmt.Fprintf(w, "%s: GP changes SNP by %+.1f%%, unfairness by %+.1f%%, avg response by %+.1f%%, work lost by %+.1f%% (paper, busy: SNP +15%%, fairness no worse)\n",
+			b.Period, pct(g.SNP, b.SNP), pct(g.Unfairness, b.Unfairness), pct(g.AvgResp, b.AvgResp), pct(g.WorkLost, b.WorkLost))
+	}
+}
+
+func pct(x, base float64) float64 {
+	if base == 0 {
+		return 0
+	}
+	return 100 * (x - base) / base
+}
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "preemption:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("preemption", flag.ContinueOnError)
+	jsonOut := fs.Bool("json", false, `print {"periods":[…]} instead of the table`)
+	plotDir := fs.String("plot", "", "write bar charts like 003 Fig. 3 into this directory")
+	trace := fs.String("trace", "", "take the ordinary jobs from a SWIM .tsv or a Google task_events .csv.gz")
+	reps := fs.Int("reps", 5, "seeds per period and long-job position")
+	positions := fs.String("positions", "1,66,92", "the long job's arrival positions (1-based, comma-separated)")
+	seed := fs.Uint64("seed", 1, "first seed")
+	overShare := fs.Bool("overshare-only", false, "ablation: victims only from jobs above their fair share (GP's pool shrinks to the baseline's jobs)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *reps < 1 {
+		return fmt.Errorf("-reps %d must be ≥ 1", *reps)
+	}
+	o := Options{Reps: *reps, Seed: *seed, OverShareOnly: *overShare}
+	for _, f := range strings.Split(*positions, ",") {
+		p, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || p < 1 || p > countedJobs {
+			return fmt.Errorf("-positions: %q is not a position in 1…%d", f, countedJobs)
+		}
+		o.Positions = append(o.Positions, p)
+	}
+	if *trace != "" {
+		var err error
+		if o.Ordinary, err = ReadTrace(*trace); err != nil {
+			return err
+		}
+	}
+	cells, err := Run(o)
+	if err != nil {
+		return err
+	}
+	if *plotDir != "" {
+		if err := Plot(*plotDir, cells); err != nil {
+			return err
+		}
+	}
+	if *jsonOut {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(Summary(cells))
+	}
+	PrintTable(stdout, cells, *reps)
+	return nil
+}

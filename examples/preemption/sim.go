@@ -1,0 +1,459 @@
+package main
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/schedkit/schedkit/examples/internal/des"
+	"github.com/schedkit/schedkit/preempt"
+)
+
+// Policy is the preemption policy under test.
+type Policy int
+
+const (
+	Baseline Policy = iota // HFS per-job preemption: overflowing tasks only
+	GP                     // Global Preemption, 003 Algorithm 1
+)
+
+func (p Policy) String() string {
+	if p == GP {
+		return "GP"
+	}
+	return "baseline"
+}
+
+// Config is the simulated cluster of 003 §VI-A/D.
+type Config struct {
+	Workers, SlotsPerWorker int     // 100 × 4 map slots
+	ProdShare               float64 // production pool's share of the slots, 0.8
+	CheckInterval           float64 // preemption check period, 20 s
+	Window                  float64 // occupancy window, 180 s
+	BusySlots, BusyTime     float64 // p = 0.9, t = 0.8
+	Timeout                 float64 // T_timeout, 360 s ("after 2 periods (6 minutes)")
+	// OverShareOnly restricts both policies' victims to jobs holding more
+	// than their fair share (an ablation). False is 003 §V as written: GP
+	// takes from "all the running tasks", except the jobs being served.
+	OverShareOnly bool
+}
+
+// DefaultConfig is the paper's setting.
+func DefaultConfig() Config {
+	return Config{
+		Workers: 100, SlotsPerWorker: 4, ProdShare: 0.8, CheckInterval: 20,
+		Window: preempt.DefaultWindow, BusySlots: preempt.DefaultBusySlots,
+		BusyTime: preempt.DefaultBusyTime, Timeout: 360,
+	}
+}
+
+// A JobSpec is one submitted job: its map tasks' service times in seconds.
+type JobSpec struct {
+	Arrival   float64
+	Durations []float64
+	Prod      bool // production job (80% pool) or non-production (20% pool)
+	Long      bool // the heavy-tailed long job
+	Counted   bool // included in the metrics (the first 130 of 003 §VI-D)
+}
+
+// Result is one simulated run.
+type Result struct {
+	Ideal, Actual []float64 // response times of the counted jobs, seconds
+	Metrics       preempt.Metrics
+	WorkLost      float64 // slot·s killed over the whole run
+	Kills         int     // tasks killed
+	LongKills     int     // of which tasks of the long job
+	StarveKills   int     // tasks killed as a starving long job's (GP step 1)
+	ProdKills     int     // tasks of production jobs killed
+	SmallKills    int     // tasks of jobs with at most 10 maps killed
+	Checks        int     // preemption checks that killed something
+	Starvations   int     // checks at which GP found a starving long job
+	Makespan      float64 // time the last job finished
+	Finished      int     // jobs finished (all of them in a sane run)
+}
+
+const (
+	evArrive = iota
+	evFinish
+	evCheck
+)
+
+type simTask struct {
+	job     int
+	dur     float64
+	start   float64
+	running bool
+	attempt int
+}
+
+type simJob struct {
+	spec          JobSpec
+	first, n      int   // tasks are first … first+n−1
+	next          int   // next never-started task
+	retry         []int // killed tasks, rerun first (LIFO)
+	running, done int
+	arrived       bool
+	finish        float64
+	starvingSince float64
+	starving      bool
+	served        bool // below its share with queued tasks at the last check
+}
+
+func (j *simJob) queued() int  { return j.n - j.next + len(j.retry) }
+func (j *simJob) active() bool { return j.arrived && j.done < j.n }
+
+type sim struct {
+	cfg      Config
+	pol      Policy
+	slots    int
+	free     int
+	jobs     []simJob
+	tasks    []simTask
+	q        des.Queue
+	win      *preempt.OccupancyWindow
+	ws       preempt.Workspace
+	shares   []float64
+	order    []int
+	act      []int // jobs with queued tasks, for schedule
+	actShare []float64
+	actRun   []int
+	cluster  preempt.Cluster
+	res      Result
+	finished int
+}
+
+// Simulate runs jobs on the cluster under one policy. Equal inputs give
+// equal results bit for bit.
+func Simulate(cfg Config, jobs []JobSpec, pol Policy) (Result, error) {
+	s := &sim{cfg: cfg, pol: pol, slots: cfg.Workers * cfg.SlotsPerWorker}
+	if s.slots <= 0 {
+		return Result{}, fmt.Errorf("no slots: %d workers × %d", cfg.Workers, cfg.SlotsPerWorker)
+	}
+	s.free = s.slots
+	var err error
+	if s.win, err = preempt.NewOccupancyWindow(cfg.Window, cfg.BusySlots); err != nil {
+		return Result{}, err
+	}
+	for i, spec := range jobs {
+		if len(spec.Durations) == 0 {
+			return Result{}, fmt.Errorf("job %d has no tasks", i)
+		}
+		s.jobs = append(s.jobs, simJob{spec: spec, first: len(s.tasks), n: len(spec.Durations)})
+		for _, d := range spec.Durations {
+			s.tasks = append(s.tasks, simTask{job: i, dur: d})
+		}
+		s.q.Push(des.Event{Time: spec.Arrival, Kind: evArrive, A: i})
+	}
+	n := len(jobs)
+	s.shares = make([]float64, n)
+	s.cluster.Jobs = make([]preempt.Job, n)
+	s.q.Push(des.Event{Time: cfg.CheckInterval, Kind: evCheck})
+	for s.finished < n {
+		e, ok := s.q.Pop()
+		if !ok {
+			return Result{}, fmt.Errorf("event queue empty with %d of %d jobs unfinished", n-s.finished, n)
+		}
+		now := e.Time
+		switch e.Kind {
+		case evArrive:
+			s.jobs[e.A].arrived = true
+		case evFinish:
+			t := &s.tasks[e.A]
+			if !t.running || t.attempt != e.B {
+				continue // a killed attempt
+			}
+			t.running = false
+			j := &s.jobs[t.job]
+			j.running--
+			j.done++
+			s.free++
+			if j.done == j.n {
+				j.finish = now
+				s.finished++
+				s.res.Makespan = now
+			}
+		case evCheck:
+			if err := s.check(now); err != nil {
+				return Result{}, err
+			}
+			s.q.Push(des.Event{Time: now + cfg.CheckInterval, Kind: evCheck})
+		}
+		if err := s.schedule(now); err != nil {
+			return Result{}, err
+		}
+	}
+	return s.finish(jobs)
+}
+
+// computeShares sets the fair share of each active job: the production and
+// non-production pools get their minimum shares (80% / 20% of the slots,
+// capped by demand), the rest is split between the pools equally up to their
+// demand, and within a pool jobs get max-min fair shares of their demand
+// (running + queued tasks), as the Hadoop Fair Scheduler does.
+func (s *sim) computeShares() {
+	c := float64(s.slots)
+	var dem [2]float64
+	for i := range s.jobs {
+		j := &s.jobs[i]
+		s.shares[i] = 0
+		if j.active() {
+			dem[poolOf(j)] += float64(j.running + j.queued())
+		}
+	}
+	minShare := [2]float64{c * s.cfg.ProdShare, c * (1 - s.cfg.ProdShare)}
+	var pool [2]float64
+	for p := range pool {
+		pool[p] = math.Min(dem[p], minShare[p])
+	}
+	left := c - pool[0] - pool[1]
+	for range 2 { // split the excess equally, then give back what one cannot use
+		unmet := 0
+		for p := range pool {
+			if dem[p] > pool[p] {
+				unmet++
+			}
+		}
+		if unmet == 0 || left <= 0 {
+			break
+		}
+		each := left / float64(unmet)
+		for p := range pool {
+			if add := math.Min(each, dem[p]-pool[p]); add > 0 {
+				pool[p] += add
+				left -= add
+			}
+		}
+	}
+	for p := range pool {
+		s.waterFill(p, pool[p])
+	}
+}
+
+func poolOf(j *simJob) int {
+	if j.spec.Prod {
+		return 0
+	}
+	return 1
+}
+
+// waterFill gives the jobs of pool p max-min fair shares of capacity.
+func (s *sim) waterFill(p int, capacity float64) {
+	for {
+		n := 0
+		for i := range s.jobs {
+			j := &s.jobs[i]
+			if j.active() && poolOf(j) == p && s.shares[i] < float64(j.running+j.queued()) {
+				n++
+			}
+		}
+		if n == 0 || capacity <= 1e-9 {
+			return
+		}
+		each := capacity / float64(n)
+		for i := range s.jobs {
+			j := &s.jobs[i]
+			if d := float64(j.running + j.queued()); j.active() && poolOf(j) == p && s.shares[i] < d {
+				add := math.Min(each, d-s.shares[i])
+				s.shares[i] += add
+				capacity -= add
+			}
+		}
+	}
+}
+
+// schedule gives free slots, one at a time, to the queued job with the
+// largest deficiency (003 §V; preempt.DeficiencyOrder over the jobs with
+// queued tasks, ties to the earlier job).
+func (s *sim) schedule(now float64) error {
+	if s.free == 0 {
+		return nil
+	}
+	s.computeShares()
+	s.act, s.actShare, s.actRun = s.act[:0], s.actShare[:0], s.actRun[:0]
+	for i := range s.jobs {
+		if j := &s.jobs[i]; j.active() && j.queued() > 0 {
+			s.act = append(s.act, i)
+			s.actShare = append(s.actShare, s.shares[i])
+			s.actRun = append(s.actRun, j.running)
+		}
+	}
+	for s.free > 0 && len(s.act) > 0 {
+		var err error
+		if s.order, err = preempt.DeficiencyOrder(s.actShare, s.actRun, s.order); err != nil {
+			return err
+		}
+		a := s.order[0]
+		i := s.act[a]
+		s.launch(i, now)
+		s.actRun[a]++
+		if s.jobs[i].queued() == 0 {
+			s.act = append(s.act[:a], s.act[a+1:]...)
+			s.actShare = append(s.actShare[:a], s.actShare[a+1:]...)
+			s.actRun = append(s.actRun[:a], s.actRun[a+1:]...)
+		}
+	}
+	return nil
+}
+
+func (s *sim) launch(i int, now float64) {
+	j := &s.jobs[i]
+	var ti int
+	if n := len(j.retry); n > 0 {
+		ti, j.retry = j.retry[n-1], j.retry[:n-1]
+	} else {
+		ti = j.first + j.next
+		j.next++
+	}
+	t := &s.tasks[ti]
+	t.running, t.start = true, now
+	t.attempt++
+	j.running++
+	s.free--
+	s.q.Push(des.Event{Time: now + t.dur, Kind: evFinish, A: ti, B: t.attempt})
+}
+
+// check is one preemption check (every CheckInterval): jobs below their fair
+// share with queued tasks need slots; k is what they need beyond the free
+// slots. The policy chooses the victims.
+func (s *sim) check(now float64) error {
+	if err := s.win.Add(now, s.slots-s.free, s.slots); err != nil {
+		return err
+	}
+	s.computeShares()
+	need, prodRunning := 0, 0
+	for i := range s.jobs {
+		j := &s.jobs[i]
+		if j.spec.Prod {
+			prodRunning += j.running
+		}
+		j.served = false
+		if j.active() && j.queued() > 0 {
+			if d := int(math.Floor(s.shares[i])) - j.running; d > 0 {
+				need += min(d, j.queued())
+				j.served = true
+			}
+		}
+	}
+	k := need - s.free
+	s.cluster.Now = now
+	s.cluster.Tasks = s.cluster.Tasks[:0]
+	for ti := range s.tasks {
+		if t := &s.tasks[ti]; t.running {
+			s.cluster.Tasks = append(s.cluster.Tasks, preempt.Task{ID: ti, Job: t.job, Start: t.start, Slots: 1})
+		}
+	}
+	for i := range s.jobs {
+		j := &s.jobs[i]
+		starvingFor := 0.0
+		if j.starving {
+			starvingFor = now - j.starvingSince
+		}
+		s.cluster.Jobs[i] = preempt.Job{
+			Share:  s.shares[i],
+			Queued: j.queued(),
+			Long:   j.spec.Long,
+			// The jobs the slots are freed for (below their share with
+			// queued tasks) never lose tasks; every other running task is
+			// a candidate, as 003 §V's "all the running tasks".
+			NoPreempt:   j.served || (s.cfg.OverShareOnly && float64(j.running) <= s.shares[i]),
+			StarvingFor: starvingFor,
+		}
+	}
+	var d preempt.Decision
+	var err error
+	switch s.pol {
+	case Baseline:
+		d, err = s.ws.Baseline(s.cluster, max(k, 0))
+	case GP:
+		// n_task: 003 §V with π = 0.5 — the queue must stay below the slots
+		// available to non-production jobs.
+		d, err = s.ws.GP(s.cluster, max(k, 0), preempt.GPOptions{
+			Busy:    s.win.Busy(s.cfg.BusyTime),
+			NTask:   float64(s.slots - prodRunning),
+			Timeout: s.cfg.Timeout,
+		})
+		s.track(now, d.Starving)
+	}
+	if err != nil {
+		return err
+	}
+	if len(d.Victims) > 0 {
+		s.res.Checks++
+	}
+	for _, v := range d.Victims {
+		t := &s.tasks[v.ID]
+		j := &s.jobs[t.job]
+		t.running = false
+		j.running--
+		j.retry = append(j.retry, v.ID)
+		s.free++
+		s.res.Kills++
+		if j.spec.Long {
+			s.res.LongKills++
+		}
+		if j.spec.Prod {
+			s.res.ProdKills++
+		}
+		if j.n <= 10 {
+			s.res.SmallKills++
+		}
+		if v.Reason == preempt.StarvingLongJob {
+			s.res.StarveKills++
+		}
+		s.res.WorkLost += v.WorkLost
+	}
+	return nil
+}
+
+// track keeps how long each long job has starved others, for the graduated
+// kill.
+func (s *sim) track(now float64, starving []int) {
+	if len(starving) > 0 {
+		s.res.Starvations++
+	}
+	k := 0
+	for i := range s.jobs {
+		j := &s.jobs[i]
+		on := k < len(starving) && starving[k] == i
+		if on {
+			k++
+			if !j.starving {
+				j.starving, j.starvingSince = true, now
+			}
+		} else {
+			j.starving = false
+		}
+	}
+}
+
+func (s *sim) finish(jobs []JobSpec) (Result, error) {
+	r := s.res
+	for i := range s.jobs {
+		j := &s.jobs[i]
+		r.Finished++
+		if !jobs[i].Counted {
+			continue
+		}
+		r.Ideal = append(r.Ideal, IdealTime(jobs[i].Durations, s.slots))
+		r.Actual = append(r.Actual, j.finish-jobs[i].Arrival)
+	}
+	var err error
+	r.Metrics, err = preempt.Evaluate(r.Ideal, r.Actual)
+	return r, err
+}
+
+// IdealTime is a job's response time with exclusive use of the cluster
+// (003 §VI-D): its tasks list-scheduled in order on all slots.
+func IdealTime(durations []float64, slots int) float64 {
+	var q des.Queue
+	for range min(slots, len(durations)) {
+		q.Push(des.Event{Time: 0})
+	}
+	end := 0.0
+	for _, d := range durations {
+		e, _ := q.Pop()
+		f := e.Time + d
+		end = math.Max(end, f)
+		q.Push(des.Event{Time: f})
+	}
+	return end
+}
