@@ -1,0 +1,56 @@
+package tct_test
+
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/tct"
+)
+
+// ExamplePredict predicts the completion-time distribution of a small
+// MapReduce job (thesis 004 §5.2.2) from per-phase means and standard
+// deviations, then asks how many workers meet a deadline with 90%
+// confidence (§5.4.1) and how long a half-done job still needs (§5.4.2).
+func ExamplePredict() {
+	phase := func(mean, sd float64) tct.Lognormal {
+		l, err := tct.LognormalFromMoments(mean, sd*sd) // Eq. 5.1
+		if err != nil {
+			panic(err)
+		}
+		return l
+	}
+	job := tct.JobModel{
+		Arrival:  phase(20, 10),
+		Map:      phase(30, 12),
+		Shuffle1: phase(60, 20),
+		Shuffle2: phase(25, 8),
+		Reduce:   phase(40, 15),
+		Workers:  20, Maps: 400, Reduces: 30,
+	}
+	opt := tct.Options{Runs: 2000, Seed: 1}
+	d, err := tct.Predict(job, opt)
+	if err != nil {
+		panic(err)
+	}
+	p50, _ := d.Quantile(0.5)
+	p90, _ := d.Quantile(0.9)
+	meet, _ := d.ProbWithin(850)
+	fmt.Printf("20 workers: mean %.0f s, p50 %.0f s, p90 %.0f s, P(T ≤ 850 s) = %.2f\n", d.Mean(), p50, p90, meet)
+
+	a, err := tct.WorkersFor(job, 850, 0.9, 200, opt)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("workers for 850 s at 90%%: %d (P = %.2f)\n", a.Workers, a.ProbMeet)
+
+	now := tct.JobState{Elapsed: 400, WorkersPresent: 20, MapsDone: 250, RunningMaps: make([]float64, 20)}
+	for i := range now.RunningMaps {
+		now.RunningMaps[i] = float64(i) // elapsed seconds of each running map
+	}
+	rem, _ := tct.PredictRemaining(job, now, 0, opt)
+	more, _ := tct.PredictRemaining(job, now, 20, opt)
+	fmt.Printf("at 400 s: %.0f s left, %.0f s with 20 more workers\n", rem.Mean(), more.Mean())
+	// Output:
+	// 20 workers: mean 833 s, p50 832 s, p90 864 s, P(T ≤ 850 s) = 0.76
+	// workers for 850 s at 90%: 21 (P = 0.96)
+	// at 400 s: 429 s left, 317 s with 20 more workers
+}
