@@ -11,8 +11,11 @@ import (
 // of 3 replicas each (HDFS placement: one node, two on one other rack).
 // Every slot but slot 0 runs a task. worst makes every job decline: slot 0
 // is of the slowest type for every job, no block is local to its rack and
-// no job has waited.
-func bigCluster(tb testing.TB, worst bool) (*Scheduler, []Job) {
+// no job has waited. Rates are 1–4 blocks/s (Tp 0.25–1 s, less than the
+// remote read of 5 s: locality dominates) unless compute is set: then Tp is
+// 10–40 s and 60 s on slot 0's type (compute dominates, as with GPU jobs).
+func bigCluster(tb testing.TB, worst bool, compute ...bool) (*Scheduler, []Job) {
+	computeBound := len(compute) > 0 && compute[0]
 	const nodes, perNode, types, racks = 1250, 4, 4, 50
 	slots := make([]Slot, 0, nodes*perNode)
 	for n := range nodes {
@@ -40,9 +43,15 @@ func bigCluster(tb testing.TB, worst bool) (*Scheduler, []Job) {
 		j.Rates = make([]float64, types)
 		for t := range j.Rates {
 			j.Rates[t] = 1 + rng.Float64()*3
+			if computeBound {
+				j.Rates[t] /= 40
+			}
 		}
 		if worst {
 			j.Rates[0] = 0.5 // slot 0 (node 0) is type 0, the slowest
+			if computeBound {
+				j.Rates[0] = 1.0 / 60
+			}
 		}
 		j.Running = make([]int, types)
 		j.Pending = make([]Block, 100)
@@ -64,9 +73,12 @@ func bigCluster(tb testing.TB, worst bool) (*Scheduler, []Job) {
 }
 
 func BenchmarkPick(b *testing.B) {
-	for _, worst := range []bool{false, true} {
-		s, jobs := bigCluster(b, worst)
-		name := map[bool]string{false: "typical", true: "all-decline"}[worst]
+	for _, c := range []struct {
+		name           string
+		worst, compute bool
+	}{{"typical", false, false}, {"all-decline", true, false}, {"all-decline-compute", true, true}} {
+		s, jobs := bigCluster(b, c.worst, c.compute)
+		name := c.name
 		for _, alg := range []struct {
 			name string
 			pick func(int, []Job, float64) (Decision, error)

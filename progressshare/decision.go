@@ -62,7 +62,9 @@ type Decision struct {
 	Calibrating bool
 
 	// Examined counts the jobs whose best task was considered, including the
-	// launched one.
+	// launched one. Calibrated jobs that PickProgressShare declines without
+	// reading their blocks (the node-type shortcut in the package doc) are
+	// not counted.
 	Examined int
 }
 

@@ -29,7 +29,8 @@ func ExampleScheduler_PickProgressShare() {
 		fmt.Printf("job %c: progress share %.2f, Pref of an N2 slot %.2f\n", 'A'+i, ps, pref)
 	}
 	// An N2 slot frees up at t = 3 s, 3 s after both jobs last launched:
-	// A needs 1 − 0.4 ≤ delay/10, so it waits; B takes the slot.
+	// A needs 1 − 0.4 ≤ delay/10, so it waits (declined from its node types
+	// alone: N1 slots beat this one whatever the block); B takes the slot.
 	d, _ := s.PickProgressShare(2, jobs, 3)
 	fmt.Printf("t=3: job %c, %s, examined %d\n", 'A'+d.Job, d.Reason, d.Examined)
 	d, _ = s.PickProgressShare(2, jobs, 6)
@@ -37,6 +38,6 @@ func ExampleScheduler_PickProgressShare() {
 	// Output:
 	// job A: progress share 0.50, Pref of an N2 slot 0.40
 	// job B: progress share 0.50, Pref of an N2 slot 1.00
-	// t=3: job B, preferred, examined 2
+	// t=3: job B, preferred, examined 1
 	// t=6: job A, preferred, Pref 0.4
 }

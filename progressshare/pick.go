@@ -33,7 +33,7 @@ func (s *Scheduler) PickProgressShare(slot int, jobs []Job, now float64) (Decisi
 	if err != nil {
 		return Decision{}, err
 	}
-	calJob, calKey := -1, 0.0
+	calJob, calKey, declined := -1, 0.0, false
 	for i, j := range jobs {
 		key, cal, err := s.jobKey(j, i, now, true)
 		if err != nil {
@@ -45,10 +45,17 @@ func (s *Scheduler) PickProgressShare(slot int, jobs []Job, now float64) (Decisi
 		if cal && rateOf(j, sl.Type) == 0 && runningOf(j, sl.Type) == 0 && (calJob < 0 || key < calKey) {
 			calJob, calKey = i, key
 		}
+		if !cal && s.opt.MaxDelay > 0 && s.dominated(sl.Type, j, (now-j.LastLaunch)/s.opt.MaxDelay) {
+			declined = true
+			continue // it would decline whatever its block: leave it out of the order
+		}
 		o.keys[i] = key
 		o.h = append(o.h, int32(i))
 	}
-	if len(o.h) == 0 {
+	if len(o.h) == 0 && calJob < 0 {
+		if declined {
+			return skip(ReasonWaiting, 0), nil
+		}
 		return skip(ReasonNoPendingTask, 0), nil
 	}
 	if calJob >= 0 {
@@ -62,25 +69,21 @@ func (s *Scheduler) PickProgressShare(slot int, jobs []Job, now float64) (Decisi
 			Locality: loc, Pref: p, Calibrating: true, Examined: 1}, nil
 	}
 	o.init()
-	sl = s.slots[slot]
 	examined := 0
 	for len(o.h) > 0 {
 		i := o.pop()
-		j := jobs[i]
+		j := &jobs[i]
 		examined++
-		cal := s.Calibrating(j)
-		if !cal && s.opt.MaxDelay > 0 && s.dominated(sl.Type, j, (now-j.LastLaunch)/s.opt.MaxDelay) {
-			continue
-		}
-		b, r, loc, err := s.bestBlock(slot, j, i)
+		cal := s.Calibrating(*j)
+		b, r, loc, err := s.bestBlock(slot, *j, i)
 		if err != nil {
 			return Decision{}, err
 		}
 		uni := 0.0
 		if cal {
-			uni = s.uniformProcTime(j)
+			uni = s.uniformProcTime(*j)
 		}
-		p := s.pref(slot, j, j.Pending[b], loc, cal, uni)
+		p := s.pref(slot, *j, j.Pending[b], loc, cal, uni)
 		if s.opt.MaxDelay == 0 || 1-p <= (now-j.LastLaunch)/s.opt.MaxDelay {
 			return Decision{Launch: true, Reason: ReasonPreferred, Job: i, Block: b, Replica: r,
 				Locality: loc, Pref: p, Calibrating: cal, Examined: examined}, nil

@@ -291,11 +291,13 @@ func propPick(t *rapid.T) {
 				}
 			}
 		}
+		shortcut := 0 // jobs declined by the node-type shortcut, before the launch
 		for n, i := range idx {
 			if calibration {
 				break
 			}
 			j := jobs[i]
+			cut := alg2 && !w.s.Calibrating(j) && opt.MaxDelay > 0 && w.s.dominated(sl.Type, j, (now-j.LastLaunch)/opt.MaxDelay)
 			b, loc := naiveBest(w, si, j)
 			delay := now - j.LastLaunch
 			var launch bool
@@ -308,10 +310,19 @@ func propPick(t *rapid.T) {
 			} else {
 				launch = loc == NodeLocal || (loc == RackLocal && delay >= opt.RackDelay) || delay >= opt.RemoteDelay
 			}
+			if cut {
+				if launch {
+					t.Fatalf("the shortcut declined job %d, which launches", i)
+				}
+				shortcut++
+			}
 			if launch {
-				want = Decision{Launch: true, Job: i, Block: b, Locality: loc, Examined: n + 1}
+				want = Decision{Launch: true, Job: i, Block: b, Locality: loc, Examined: n + 1 - shortcut}
 				break
 			}
+		}
+		if !want.Launch && !calibration && len(idx) > 0 {
+			want.Examined = len(idx) - shortcut
 		}
 		if d.Launch != want.Launch || d.Job != want.Job || d.Block != want.Block || d.Locality != want.Locality ||
 			d.Examined != want.Examined || (calibration && d.Reason != ReasonCalibration) ||

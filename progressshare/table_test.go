@@ -139,7 +139,7 @@ func TestPickProgressShareTwoTypes(t *testing.T) {
 		examined int
 	}{
 		{"N1 slot: A at once", 0, 100, 0, 1, 1},
-		{"N2 slot, A delayed 5.5 s: B", 2, 105.5, 1, 1, 2},
+		{"N2 slot, A delayed 5.5 s: B (A declined by node type alone)", 2, 105.5, 1, 1, 1},
 		{"N2 slot, A delayed 6.5 s: A", 2, 106.5, 0, 0.4, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
