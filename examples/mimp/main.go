@@ -43,6 +43,7 @@ type options struct {
 	trace   string
 	window  float64
 	maxMaps int
+	noIO    bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -56,6 +57,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.trace, "trace", "", "SWIM trace file (tab-separated) to take arrivals and sizes from")
 	fs.Float64Var(&o.window, "window", hadoopsim.CaseStudyDuration, "with -trace: keep jobs submitted in the first this many seconds (0 = all)")
 	fs.IntVar(&o.maxMaps, "maxmaps", 0, "with -trace: cap each job's map count (0 = no cap)")
+	fs.BoolVar(&o.noIO, "noiocheck", false, "switch MP's data-node IO check (Eq. 5) off, to see what progress-awareness alone saves")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -126,6 +128,7 @@ func run(args []string, stdout io.Writer) error {
 // scenario returns the embedded case study, or the SWIM trace of o.trace.
 func scenario(o options) (hadoopsim.Scenario, error) {
 	sc := hadoopsim.CaseStudy(o.seed)
+	sc.NoIOCheck = o.noIO
 	if o.trace == "" {
 		return sc, nil
 	}
@@ -214,6 +217,7 @@ func printTable(w io.Writer, sc *hadoopsim.Scenario, results []hadoopsim.Result)
 	line("Total TCT (h)", func(r hadoopsim.Result) string { return fmt.Sprintf("%.2f", r.TaskHours) })
 	line("#Failed jobs", func(r hadoopsim.Result) string { return fmt.Sprint(r.Failed) })
 	line("Avg lateness (s)", func(r hadoopsim.Result) string { return fmt.Sprintf("%.1f", r.AvgLateness) })
+	line("Tasks on overloaded data nodes", func(r hadoopsim.Result) string { return fmt.Sprint(r.OverloadedStarts) })
 	if err := tw.Flush(); err != nil {
 		return err
 	}

@@ -1,22 +1,3 @@
-// Package hadoopsim is the discrete-event simulation of paper 000's case
-// study (§6.6) and admission experiment (§6.5): a Hadoop cluster whose map
-// slots share hosts with web servers, a trace of deadline jobs, and the
-// FIFO, EDF, MP, MP+AC and MP+AC-strict schedulers from packages edf and
-// admission. It builds on the shared event queue examples/internal/des.
-//
-// Simulation rules (choices where the paper is silent):
-//   - A slot's residual capacity r follows its VM's web load (Residual),
-//     redrawn uniformly within the VM's band every Cluster.WebPeriod seconds
-//     from a per-VM random stream (the same for every policy).
-//   - A task's duration is its type's model TCT(r) at the r of its slot when
-//     it starts, times the job's pre-drawn noise factor for that task
-//     (≈ 10%, 000 Table 2), times the data-node overload factor
-//     max(1, Σ running IO / (DataNodes·NodeCapacity)) for a task that reads.
-//   - Free slots are offered in slot order (dedicated hosts first, then
-//     light, medium, heavy) after every arrival, task end and web-load change.
-//   - A job finishing after its deadline missed it (lateness = finish −
-//     deadline); a job unfinished at the horizon failed; a job refused by
-//     admission was rejected. Total task time sums completed tasks' durations.
 package hadoopsim
 
 import (
@@ -69,6 +50,9 @@ type Scenario struct {
 	WebSeed uint64
 	// Horizon (s): the run stops here; admitted jobs not finished fail.
 	Horizon float64
+	// NoIOCheck switches MP's Eq. 5 data-node check off (an ablation: it
+	// separates what progress-awareness saves from what the IO check saves).
+	NoIOCheck bool
 	// RecordUntil (s): record slot allocation changes up to this time
 	// (000 Fig. 15); 0 records nothing.
 	RecordUntil float64
@@ -92,6 +76,9 @@ type Result struct {
 	MaxLateness              float64 // s
 	TasksOnHeavy, TasksTotal []int   // completed tasks per type on heavy VMs, in total
 	Alloc                    []AllocChange
+	// OverloadedStarts counts tasks that started while the data nodes were
+	// above capacity (and so ran slower).
+	OverloadedStarts int
 	// Outcomes has one entry per job of the trace, in trace order.
 	Outcomes []Outcome
 }
@@ -274,7 +261,7 @@ func (r *run) dispatch(now float64) error {
 			d = r.q.EDF()
 		default:
 			var err error
-			if d, err = r.q.MP(r.slotR[sl], now, edf.MPOptions{}); err != nil {
+			if d, err = r.q.MP(r.slotR[sl], now, edf.MPOptions{NoIOCheck: r.s.NoIOCheck}); err != nil {
 				return err
 			}
 		}
@@ -305,6 +292,7 @@ func (r *run) start(i, sl int, now float64) error {
 	if jt.Read90 > 0 && c.DataNodes > 0 && c.NodeCapacity > 0 {
 		if over := r.q.IO() / (float64(c.DataNodes) * c.NodeCapacity); over > 1 {
 			d *= over
+			r.res.OverloadedStarts++
 		}
 	}
 	r.started[i]++
