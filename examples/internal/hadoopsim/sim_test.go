@@ -104,3 +104,35 @@ func BenchmarkCaseStudy(b *testing.B) {
 		})
 	}
 }
+
+// FuzzSWIMTrace: any input either parses into valid jobs (maps ≥ 1 and
+// within the cap, arrivals ≥ 0 and sorted, one noise factor per map) or
+// gives an error; it never panics.
+func FuzzSWIMTrace(f *testing.F) {
+	f.Add("job0\t5\t5\t134217729\t0\t0\njob1\t9\t4\t0\t0\t0\n", 0.0, 10)
+	f.Add("job0\t1e300\t1\t1e300\t0\t0\n", 100.0, 0)
+	types := CaseStudyTypes(CaseStudyCluster())
+	f.Fuzz(func(t *testing.T, in string, window float64, maxMaps int) {
+		if maxMaps < 0 || maxMaps > 1000 {
+			maxMaps = 1000 // bound the work per input; noise is drawn per map
+		}
+		if !(window >= 0) || math.IsInf(window, 0) {
+			window = 0
+		}
+		if len(in) > 4096 {
+			in = in[:4096]
+		}
+		jobs, err := SWIMTrace(strings.NewReader(in), types, window, max(maxMaps, 1), 0.1, rand.New(rand.NewPCG(1, 2)))
+		if err != nil {
+			return
+		}
+		for i, j := range jobs {
+			if j.Maps < 1 || j.Maps > max(maxMaps, 1) || !(j.Arrival >= 0) || len(j.Noise) != j.Maps || j.ID != i {
+				t.Fatalf("job %d: %+v", i, j)
+			}
+			if i > 0 && j.Arrival < jobs[i-1].Arrival {
+				t.Fatal("not sorted")
+			}
+		}
+	})
+}

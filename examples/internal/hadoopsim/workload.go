@@ -144,6 +144,10 @@ func finishTrace(jobs []JobSpec, types []JobType, noiseSD float64, rng *rand.Ran
 // tasks: 128 MiB.
 const SplitBytes = 128 << 20
 
+// MaxJobMaps bounds one job's map count from a trace (2^24); SWIMTrace
+// rejects bigger jobs unless they are capped.
+const MaxJobMaps = 1 << 24
+
 // SWIMTrace reads a SWIM workload (tab-separated: id, submit s, gap s, map
 // input bytes, shuffle bytes, output bytes) and keeps jobs submitted before
 // window seconds (0 = all). Each job gets maps = ⌈input / 128 MiB⌉ (at least
@@ -182,10 +186,14 @@ func SWIMTrace(r io.Reader, types []JobType, window float64, maxMaps int, noiseS
 		if window > 0 && at >= window {
 			continue
 		}
-		maps := int(math.Max(1, math.Ceil(in/SplitBytes)))
-		if maxMaps > 0 && maps > maxMaps {
-			maps = maxMaps
+		mf := math.Max(1, math.Ceil(in/SplitBytes))
+		if maxMaps > 0 && mf > float64(maxMaps) {
+			mf = float64(maxMaps)
 		}
+		if mf > MaxJobMaps {
+			return nil, fmt.Errorf("swim line %d: %g map tasks, more than %d (use a cap)", line, mf, MaxJobMaps)
+		}
+		maps := int(mf)
 		u := rng.Float64() * total
 		ti := 0
 		for ti < len(types)-1 && u >= weights[ti] {
