@@ -77,20 +77,28 @@ func BenchmarkPick(b *testing.B) {
 		name           string
 		worst, compute bool
 	}{{"typical", false, false}, {"all-decline", true, false}, {"all-decline-compute", true, true}} {
-		s, jobs := bigCluster(b, c.worst, c.compute)
-		name := c.name
-		for _, alg := range []struct {
-			name string
-			pick func(int, []Job, float64) (Decision, error)
-		}{{"progress-share", s.PickProgressShare}, {"slot-share", s.PickSlotShare}} {
-			b.Run(fmt.Sprintf("jobs=1000/slots=5000/blocks=100/%s/%s", name, alg.name), func(b *testing.B) {
-				b.ReportAllocs()
-				var d Decision
-				for b.Loop() {
-					d, _ = alg.pick(0, jobs, 100)
+		for _, indexed := range []bool{false, true} {
+			s, jobs := bigCluster(b, c.worst, c.compute)
+			name := c.name
+			if indexed {
+				name += "+index"
+				for k := range jobs {
+					jobs[k].Index, _ = s.NewPendingIndex(jobs[k].Pending)
 				}
-				b.ReportMetric(float64(d.Examined), "jobs-examined")
-			})
+			}
+			for _, alg := range []struct {
+				name string
+				pick func(int, []Job, float64) (Decision, error)
+			}{{"progress-share", s.PickProgressShare}, {"slot-share", s.PickSlotShare}} {
+				b.Run(fmt.Sprintf("jobs=1000/slots=5000/blocks=100/%s/%s", name, alg.name), func(b *testing.B) {
+					b.ReportAllocs()
+					var d Decision
+					for b.Loop() {
+						d, _ = alg.pick(0, jobs, 100)
+					}
+					b.ReportMetric(float64(d.Examined), "jobs-examined")
+				})
+			}
 		}
 	}
 }
@@ -113,8 +121,20 @@ func TestDecisionAllocations(t *testing.T) {
 			t.Errorf("a decision allocates %v times, want 0", n)
 		}
 	}
+	for k := range jobs {
+		jobs[k].Index, _ = s.NewPendingIndex(jobs[k].Pending)
+	}
+	if n := testing.AllocsPerRun(5, func() { _, _ = s.PickProgressShare(0, jobs, 100) }); n != 0 {
+		t.Errorf("an indexed decision allocates %v times, want 0", n)
+	}
+	if n := testing.AllocsPerRun(5, func() { _ = jobs[2].Index.Remove(jobs[2].Pending[0]); _ = jobs[2].Index.Add(jobs[2].Pending[0]) }); n != 0 {
+		t.Errorf("Add and Remove allocate %v times, want 0", n)
+	}
 	if n := testing.AllocsPerRun(5, func() { _, _ = s.Pref(5, jobs[1], 3) }); n != 0 {
 		t.Errorf("Pref allocates %v times, want 0", n)
+	}
+	for k := range jobs {
+		jobs[k].Index = nil
 	}
 	d, _ := s.PickProgressShare(0, jobs, 100)
 	if d.Launch || d.Examined != len(jobs) {

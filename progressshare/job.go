@@ -46,6 +46,10 @@ type Job struct {
 	// what a Decision reports.
 	Pending []Block
 
+	// Index optionally summarises Pending by node and rack so that a picker
+	// need not read every block (see PendingIndex). Nil: blocks are read.
+	Index *PendingIndex
+
 	// LastLaunch is the time, in seconds, when the job last launched a task
 	// (or arrived). delay(j) = now − LastLaunch; it must be finite and not
 	// after now. The caller sets LastLaunch = now on every launch, which is

@@ -57,9 +57,11 @@ func (s *Scheduler) locality(si int, b Block) (Locality, int) {
 // Algorithm 1): the pending block of job idx with the highest BS on slot sl.
 // For one job and slot Tp is fixed, so that is the block with the best
 // locality; ties go to the lowest index in Pending. It validates each block
-// it reads. It returns block −1 when the job has no pending block.
+// it reads. With a Job.Index it stops at the first block of the best
+// locality the index reports. It returns block −1 when the job has no pending block.
 func (s *Scheduler) bestBlock(si int, j Job, idx int) (block, replica int, loc Locality, err error) {
 	block, loc = -1, Remote
+	stop := j.Index.hint(s, si) // with an index: stop at the first block this good
 	node, rack := s.slots[si].Node, s.slotRack[si]
 	nodeRack := s.nodeRack
 	for i, b := range j.Pending {
@@ -82,7 +84,7 @@ func (s *Scheduler) bestBlock(si int, j Job, idx int) (block, replica int, loc L
 		}
 		if block < 0 || l < loc {
 			block, replica, loc = i, r, l
-			if l == NodeLocal {
+			if l == NodeLocal || l == stop {
 				break
 			}
 		}
@@ -93,12 +95,7 @@ func (s *Scheduler) bestBlock(si int, j Job, idx int) (block, replica int, loc L
 // pref computes Eq. 4.4 for a checked job and block whose best locality
 // from slot sl is loc.
 func (s *Scheduler) pref(si int, j Job, b Block, loc Locality, calibrating bool, uniform float64) float64 {
-	s.gen++
-	if s.gen == 0 { // wrapped: old marks could collide
-		clear(s.nodeMark)
-		clear(s.rackMark)
-		s.gen = 1
-	}
+	s.nextGen()
 	clear(s.local)
 	clear(s.inRack)
 	T := s.numTypes

@@ -266,6 +266,22 @@ func propPick(t *rapid.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// A PendingIndex in step with Pending changes nothing.
+		indexed := slices.Clone(jobs)
+		for k := range indexed {
+			if indexed[k].Index, err = w.s.NewPendingIndex(indexed[k].Pending); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var di Decision
+		if alg2 {
+			di, err = w.s.PickProgressShare(si, indexed, now)
+		} else {
+			di, err = w.s.PickSlotShare(si, indexed, now)
+		}
+		if err != nil || di != d {
+			t.Fatalf("alg2=%v: with an index %+v (%v), without %+v", alg2, di, err, d)
+		}
 		var idx []int
 		for i, j := range jobs {
 			if len(j.Pending) > 0 {
@@ -491,3 +507,44 @@ func propBadInput(t *rapid.T) {
 
 func TestBadInputProperties(t *testing.T) { rapid.Check(t, propBadInput) }
 func FuzzBadInput(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propBadInput)) }
+
+// propPendingIndex: after any sequence of Add and Remove the index equals
+// one built from the blocks still pending.
+func propPendingIndex(t *rapid.T) {
+	w := genWorld(t, 0)
+	var pending []Block
+	x, err := w.s.NewPendingIndex(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range rapid.IntRange(0, 30).Draw(t, "steps") {
+		if len(pending) > 0 && rapid.Bool().Draw(t, "remove") {
+			k := rapid.IntRange(0, len(pending)-1).Draw(t, "which")
+			if err := x.Remove(pending[k]); err != nil {
+				t.Fatal(err)
+			}
+			pending = slices.Delete(pending, k, k+1)
+			continue
+		}
+		b := Block{Replicas: rapid.SliceOfN(rapid.IntRange(0, w.nodes-1), 1, 4).Draw(t, "replicas")}
+		if err := x.Add(b); err != nil {
+			t.Fatal(err)
+		}
+		pending = append(pending, b)
+	}
+	y, err := w.s.NewPendingIndex(pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.Len() != len(pending) || !slices.Equal(x.node, y.node) || !slices.Equal(x.rack, y.rack) {
+		t.Fatalf("index after Add/Remove %+v differs from a rebuilt one %+v", x, y)
+	}
+	if len(pending) == 0 {
+		if err := x.Remove(Block{Replicas: []int{0}}); !errors.Is(err, ErrBadInput) {
+			t.Fatalf("Remove from an empty index: %v", err)
+		}
+	}
+}
+
+func TestPendingIndexProperties(t *testing.T) { rapid.Check(t, propPendingIndex) }
+func FuzzPendingIndex(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propPendingIndex)) }

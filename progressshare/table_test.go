@@ -374,3 +374,34 @@ func TestSingleJobBadInput(t *testing.T) {
 	assertField(t, err, "job.Running[0]")
 	assertField(t, s.Validate(nil, math.NaN()), "now")
 }
+
+func TestPendingIndexBadInput(t *testing.T) {
+	s := twoTypes(t, Options{})
+	x, err := s.NewPendingIndex([]Block{{Replicas: []int{1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name  string
+		err   error
+		field string
+	}{
+		{"new with a bad block", func() error { _, err := s.NewPendingIndex([]Block{{Replicas: []int{1}}, {}}); return err }(), "job.Pending[1].Replicas"},
+		{"add without replicas", x.Add(Block{}), "job.Pending[0].Replicas"},
+		{"add on no node", x.Add(Block{Replicas: []int{0, 9}}), "job.Pending[0].Replicas[1]"},
+		{"remove a block never added", x.Remove(Block{Replicas: []int{0}}), "job.Pending[0].Replicas[0]"},
+		{"remove on a negative node", x.Remove(Block{Replicas: []int{-1}}), "job.Pending[0].Replicas[0]"},
+	} {
+		t.Run(tt.name, func(t *testing.T) { assertField(t, tt.err, tt.field) })
+	}
+	if x.Len() != 1 {
+		t.Fatalf("failed calls changed the index: Len %d", x.Len())
+	}
+	// An index out of step with Pending: no panic, no error, a valid block.
+	stale, _ := s.NewPendingIndex([]Block{{Replicas: []int{0}}})
+	j := Job{Weight: 1, Rates: []float64{1, 1}, Pending: []Block{{Replicas: []int{2}}, {Replicas: []int{1}}}, Index: stale}
+	d, err := s.PickProgressShare(2, []Job{j}, 0)
+	if err != nil || !d.Launch || d.Block < 0 || d.Block > 1 {
+		t.Fatalf("stale index: %+v %v", d, err)
+	}
+}
