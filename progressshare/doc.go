@@ -62,7 +62,8 @@
 // rates or counts than node types, a block without replicas or with a replica
 // on a node without slots, an index out of range. The pickers check every
 // job's scalar fields but read pending blocks only as far as the decision
-// needs; Validate checks everything. ProgressShare of a calibrating job
+// needs; Validate checks everything. PendingIndex.Add and Remove reject bad
+// blocks and blocks the index does not hold. ProgressShare of a calibrating job
 // returns ErrCalibrating, which is not bad input. Nothing panics on caller
 // data (fuzzed by FuzzBadInput).
 //

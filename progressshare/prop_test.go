@@ -502,6 +502,17 @@ func propBadInput(t *rapid.T) {
 		_, err = s.SlotShare(j)
 		check(err)
 		s.Calibrating(j)
+		x, err := s.NewPendingIndex(j.Pending)
+		check(err)
+		if err == nil {
+			for _, b := range j.Pending {
+				check(x.Add(b))
+				check(x.Remove(Block{Replicas: rapid.SliceOfN(ints, 0, 3).Draw(t, "removed")}))
+			}
+			j.Index = x
+			_, err = s.PickProgressShare(slot, []Job{j}, now)
+			check(err)
+		}
 	}
 }
 
