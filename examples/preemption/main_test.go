@@ -191,7 +191,7 @@ func TestPlotAndFlags(t *testing.T) {
 	if !strings.Contains(buf.String(), "busy: GP changes SNP by") {
 		t.Fatalf("table output:\n%s", buf.String())
 	}
-	for _, args := range [][]string{{"-reps", "0"}, {"-positions", "0"}, {"-positions", "x"}, {"-trace", "nope.txt"}, {"-bogus"}} {
+	for _, args := range [][]string{{"-reps", "0"}, {"-positions", "0"}, {"-positions", "x"}, {"-trace", "nope.txt"}, {"-trigger", "x"}, {"-bogus"}} {
 		if err := run(args, &bytes.Buffer{}); err == nil {
 			t.Errorf("run(%v) accepted", args)
 		}

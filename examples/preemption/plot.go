@@ -42,14 +42,16 @@ func Plot(dir string, cells []Cell) error {
 			p.Y.Label.Text = m.label
 			names := make([]string, len(positions))
 			for i, pos := range positions {
-				names[i] = fmt.Sprintf("long job %dth", pos)
+				names[i] = fmt.Sprintf("long job arrives %s", ordinal(pos))
 			}
 			w := vg.Points(18)
+			top := 0.0
 			for k, pol := range []Policy{Baseline, GP} {
 				var v plotter.Values
 				for _, c := range cells {
 					if c.Period == per.name && c.Policy == pol {
 						v = append(v, m.get(c.Mean))
+						top = max(top, m.get(c.Mean))
 					}
 				}
 				bars, err := plotter.NewBarChart(v, w)
@@ -63,6 +65,7 @@ func Plot(dir string, cells []Cell) error {
 				p.Legend.Add(pol.String(), bars)
 			}
 			p.Legend.Top = true
+			p.Y.Min, p.Y.Max = 0, 1.3*top // room for the legend
 			p.NominalX(names...)
 			file := filepath.Join(dir, per.name+"_"+m.name+".png")
 			if err := p.Save(5*vg.Inch, 3.5*vg.Inch, file); err != nil {
@@ -71,4 +74,18 @@ func Plot(dir string, cells []Cell) error {
 		}
 	}
 	return nil
+}
+
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprint(n, suffix)
 }

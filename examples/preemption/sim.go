@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/schedkit/schedkit/examples/internal/des"
 	"github.com/schedkit/schedkit/preempt"
@@ -23,6 +24,14 @@ func (p Policy) String() string {
 	return "baseline"
 }
 
+// Trigger is the preemption trigger of the simulated fair scheduler.
+type Trigger int
+
+const (
+	TriggerHFS      Trigger = iota // pool min share and half fair share (HFS)
+	TriggerJobShare                // every job below its fair share, every check
+)
+
 // Config is the simulated cluster of 003 §VI-A/D.
 type Config struct {
 	Workers, SlotsPerWorker int     // 100 × 4 map slots
@@ -35,6 +44,11 @@ type Config struct {
 	// than their fair share (an ablation). False is 003 §V as written: GP
 	// takes from "all the running tasks", except the jobs being served.
 	OverShareOnly bool
+	// Trigger decides how many slots a check must free (see slotsToFree).
+	Trigger Trigger
+	// NoStarvation turns GP's starvation rule off (an ablation): GP is then
+	// Algorithm 1's lines 8–9 alone.
+	NoStarvation bool
 }
 
 // DefaultConfig is the paper's setting.
@@ -62,6 +76,7 @@ type Result struct {
 	WorkLost      float64 // slot·s killed over the whole run
 	Kills         int     // tasks killed
 	LongKills     int     // of which tasks of the long job
+	LongLost      float64 // slot·s lost by the long job
 	StarveKills   int     // tasks killed as a starving long job's (GP step 1)
 	ProdKills     int     // tasks of production jobs killed
 	SmallKills    int     // tasks of jobs with at most 10 maps killed
@@ -102,23 +117,26 @@ func (j *simJob) queued() int  { return j.n - j.next + len(j.retry) }
 func (j *simJob) active() bool { return j.arrived && j.done < j.n }
 
 type sim struct {
-	cfg      Config
-	pol      Policy
-	slots    int
-	free     int
-	jobs     []simJob
-	tasks    []simTask
-	q        des.Queue
-	win      *preempt.OccupancyWindow
-	ws       preempt.Workspace
-	shares   []float64
-	order    []int
-	act      []int // jobs with queued tasks, for schedule
-	actShare []float64
-	actRun   []int
-	cluster  preempt.Cluster
-	res      Result
-	finished int
+	cfg    Config
+	pol    Policy
+	slots  int
+	free   int
+	jobs   []simJob
+	tasks  []simTask
+	q      des.Queue
+	win    *preempt.OccupancyWindow
+	ws     preempt.Workspace
+	shares []float64
+	order  []int
+	live   []int // active jobs (arrived, unfinished), increasing
+	// pool fair shares, demands and minimum shares (production, other)
+	poolShare, poolDemand, poolMin [2]float64
+	act                            []int // jobs with queued tasks, for schedule
+	actShare                       []float64
+	actRun                         []int
+	cluster                        preempt.Cluster
+	res                            Result
+	finished                       int
 }
 
 // Simulate runs jobs on the cluster under one policy. Equal inputs give
@@ -156,6 +174,7 @@ func Simulate(cfg Config, jobs []JobSpec, pol Policy) (Result, error) {
 		switch e.Kind {
 		case evArrive:
 			s.jobs[e.A].arrived = true
+			s.live = append(s.live, e.A) // arrivals come in index order
 		case evFinish:
 			t := &s.tasks[e.A]
 			if !t.running || t.attempt != e.B {
@@ -168,6 +187,8 @@ func Simulate(cfg Config, jobs []JobSpec, pol Policy) (Result, error) {
 			s.free++
 			if j.done == j.n {
 				j.finish = now
+				s.shares[t.job] = 0
+				s.live = slices.DeleteFunc(s.live, func(i int) bool { return i == t.job })
 				s.finished++
 				s.res.Makespan = now
 			}
@@ -192,12 +213,10 @@ func Simulate(cfg Config, jobs []JobSpec, pol Policy) (Result, error) {
 func (s *sim) computeShares() {
 	c := float64(s.slots)
 	var dem [2]float64
-	for i := range s.jobs {
+	for _, i := range s.live {
 		j := &s.jobs[i]
 		s.shares[i] = 0
-		if j.active() {
-			dem[poolOf(j)] += float64(j.running + j.queued())
-		}
+		dem[poolOf(j)] += float64(j.running + j.queued())
 	}
 	minShare := [2]float64{c * s.cfg.ProdShare, c * (1 - s.cfg.ProdShare)}
 	var pool [2]float64
@@ -226,6 +245,7 @@ func (s *sim) computeShares() {
 	for p := range pool {
 		s.waterFill(p, pool[p])
 	}
+	s.poolShare, s.poolDemand, s.poolMin = pool, dem, minShare
 }
 
 func poolOf(j *simJob) int {
@@ -239,9 +259,9 @@ func poolOf(j *simJob) int {
 func (s *sim) waterFill(p int, capacity float64) {
 	for {
 		n := 0
-		for i := range s.jobs {
+		for _, i := range s.live {
 			j := &s.jobs[i]
-			if j.active() && poolOf(j) == p && s.shares[i] < float64(j.running+j.queued()) {
+			if poolOf(j) == p && s.shares[i] < float64(j.running+j.queued()) {
 				n++
 			}
 		}
@@ -249,9 +269,9 @@ func (s *sim) waterFill(p int, capacity float64) {
 			return
 		}
 		each := capacity / float64(n)
-		for i := range s.jobs {
+		for _, i := range s.live {
 			j := &s.jobs[i]
-			if d := float64(j.running + j.queued()); j.active() && poolOf(j) == p && s.shares[i] < d {
+			if d := float64(j.running + j.queued()); poolOf(j) == p && s.shares[i] < d {
 				add := math.Min(each, d-s.shares[i])
 				s.shares[i] += add
 				capacity -= add
@@ -269,8 +289,8 @@ func (s *sim) schedule(now float64) error {
 	}
 	s.computeShares()
 	s.act, s.actShare, s.actRun = s.act[:0], s.actShare[:0], s.actRun[:0]
-	for i := range s.jobs {
-		if j := &s.jobs[i]; j.active() && j.queued() > 0 {
+	for _, i := range s.live {
+		if j := &s.jobs[i]; j.queued() > 0 {
 			s.act = append(s.act, i)
 			s.actShare = append(s.actShare, s.shares[i])
 			s.actRun = append(s.actRun, j.running)
@@ -311,29 +331,75 @@ func (s *sim) launch(i int, now float64) {
 	s.q.Push(des.Event{Time: now + t.dur, Kind: evFinish, A: ti, B: t.attempt})
 }
 
-// check is one preemption check (every CheckInterval): jobs below their fair
-// share with queued tasks need slots; k is what they need beyond the free
-// slots. The policy chooses the victims.
+// slotsToFree is the number of slots preemption must find at a check, before
+// subtracting the free ones, and it marks the jobs being served.
+//
+// TriggerHFS (default) follows the Hadoop Fair Scheduler's preemption rule
+// (HADOOP-4665, the HFS the paper builds on): a pool below its minimum share
+// (80% production, 20% other, capped by demand) may take back up to it, and
+// a pool below half its fair share up to its fair share; the paper gives no
+// preemption timeouts, so both act at the first check that sees the
+// deficit. The slots go to the pool's jobs below their fair share.
+//
+// TriggerJobShare (the -trigger=jobshare ablation) makes every job below its
+// own fair share with queued tasks demand the difference at every check.
+func (s *sim) slotsToFree() int {
+	var running [2]int
+	for _, i := range s.live {
+		running[poolOf(&s.jobs[i])] += s.jobs[i].running
+	}
+	var poolNeed [2]int
+	for p := range poolNeed {
+		r := float64(running[p])
+		target := 0.0
+		if r < math.Min(s.poolMin[p], s.poolDemand[p]) {
+			target = math.Min(s.poolMin[p], s.poolDemand[p])
+		}
+		if r < s.poolShare[p]/2 {
+			target = math.Max(target, math.Min(s.poolShare[p], s.poolDemand[p]))
+		}
+		poolNeed[p] = max(0, int(math.Floor(target-r)))
+	}
+	need := 0
+	for i := range s.jobs {
+		s.jobs[i].served = false
+	}
+	for _, i := range s.live {
+		j := &s.jobs[i]
+		d := int(math.Floor(s.shares[i])) - j.running
+		if j.queued() == 0 || d <= 0 {
+			continue
+		}
+		switch s.cfg.Trigger {
+		case TriggerJobShare:
+			need += min(d, j.queued())
+			j.served = true
+		default:
+			if poolNeed[poolOf(j)] > 0 {
+				j.served = true
+			}
+		}
+	}
+	if s.cfg.Trigger == TriggerJobShare {
+		return need
+	}
+	return poolNeed[0] + poolNeed[1]
+}
+
+// check is one preemption check (every CheckInterval): k is the slots to
+// free beyond the free ones (slotsToFree); the policy chooses the victims.
 func (s *sim) check(now float64) error {
 	if err := s.win.Add(now, s.slots-s.free, s.slots); err != nil {
 		return err
 	}
 	s.computeShares()
-	need, prodRunning := 0, 0
+	k := s.slotsToFree() - s.free
+	prodRunning := 0
 	for i := range s.jobs {
-		j := &s.jobs[i]
-		if j.spec.Prod {
-			prodRunning += j.running
-		}
-		j.served = false
-		if j.active() && j.queued() > 0 {
-			if d := int(math.Floor(s.shares[i])) - j.running; d > 0 {
-				need += min(d, j.queued())
-				j.served = true
-			}
+		if s.jobs[i].spec.Prod {
+			prodRunning += s.jobs[i].running
 		}
 	}
-	k := need - s.free
 	s.cluster.Now = now
 	s.cluster.Tasks = s.cluster.Tasks[:0]
 	for ti := range s.tasks {
@@ -367,7 +433,7 @@ func (s *sim) check(now float64) error {
 		// n_task: 003 §V with π = 0.5 — the queue must stay below the slots
 		// available to non-production jobs.
 		d, err = s.ws.GP(s.cluster, max(k, 0), preempt.GPOptions{
-			Busy:    s.win.Busy(s.cfg.BusyTime),
+			Busy:    s.win.Busy(s.cfg.BusyTime) && !s.cfg.NoStarvation,
 			NTask:   float64(s.slots - prodRunning),
 			Timeout: s.cfg.Timeout,
 		})
@@ -389,6 +455,7 @@ func (s *sim) check(now float64) error {
 		s.res.Kills++
 		if j.spec.Long {
 			s.res.LongKills++
+			s.res.LongLost += v.WorkLost
 		}
 		if j.spec.Prod {
 			s.res.ProdKills++
