@@ -210,7 +210,9 @@ func coreForStorage(p *PoolProblem) (int, int, error) {
 // machine groups), the core pool must absorb the rest in T·coreNodes; the
 // least feasible T is found by bisection to a relative 1e-13. It returns 0
 // when there is no work and +Inf when a job with work has rate 0 on every
-// node present. When accelNodes = 0, accelType is ignored.
+// node present (or when the makespan overflows float64). Jobs with no work
+// are ignored, whatever their rates. When accelNodes = 0, accelType is
+// ignored.
 func PoolFinishHours(types []InstanceType, jobs []PoolJob, coreType, coreNodes, accelType, accelNodes int) (float64, error) {
 	if coreType < 0 || coreType >= len(types) {
 		return 0, &ValueError{Field: "coreType", Value: float64(coreType), Reason: fmt.Sprintf("must index Types (len %d)", len(types))}
@@ -245,7 +247,10 @@ func finishHours(jobs []PoolJob, ct, nc, at, na int, order []int) float64 {
 		return jobs[j].Rates[at] * float64(na)
 	}
 	// Upper bound: every job on whichever pool is faster for it, in turn.
+	// Only jobs with work enter the order: an idle job may have no rate
+	// anywhere, and its ratio would be 0/0.
 	hi := 0.0
+	order = order[:0]
 	for j := range jobs {
 		w := jobs[j].Work
 		if w == 0 {
@@ -256,19 +261,28 @@ func finishHours(jobs []PoolJob, ct, nc, at, na int, order []int) float64 {
 			return math.Inf(1)
 		}
 		hi += w / r
+		order = append(order, j)
 	}
 	if hi == 0 {
 		return 0
 	}
-	for j := range order {
-		order[j] = j
+	if na > 0 {
+		// Decreasing comparative advantage of the accelerator type,
+		// Rates[at]/Rates[ct] (the node counts are common factors); a job
+		// the core type cannot run comes first (+Inf). Every job here has a
+		// rate > 0 on some pool present, so no ratio is NaN and the order
+		// is a strict weak order. Ties by job index.
+		adv := func(j int) float64 {
+			c := jobs[j].Rates[ct]
+			if c == 0 {
+				return math.Inf(1)
+			}
+			return jobs[j].Rates[at] / c
+		}
+		slices.SortFunc(order, func(a, b int) int {
+			return cmp.Or(cmp.Compare(adv(b), adv(a)), cmp.Compare(a, b))
+		})
 	}
-	// Decreasing comparative advantage of the accelerator pool; the ratio
-	// is compared by cross-multiplication so that zero rates need no
-	// division. Ties by job index.
-	slices.SortFunc(order, func(a, b int) int {
-		return cmp.Or(cmp.Compare(ra(b)*rc(a), ra(a)*rc(b)), cmp.Compare(a, b))
-	})
 	feasible := func(T float64) bool {
 		accel := T // accelerator pool time left, hours of the whole pool
 		core := T

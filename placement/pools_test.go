@@ -331,3 +331,54 @@ func BenchmarkPlanPools(b *testing.B) {
 		}
 	}
 }
+
+// A job without work and without any rate (it can run nowhere, but need not
+// run) must not disturb the comparative-advantage order of the others. Here
+// the accelerator should take job 2 (rate 2 vs 1 on the core) and the core
+// job 0: T = 1 h. With job 1 tying with everyone in a cross-multiplied
+// comparison, the order came out 0, 1, 2 and gave 1.5 h.
+func TestPoolFinishHoursIdleJobKeepsOrder(t *testing.T) {
+	types := []InstanceType{{Name: "core", PricePerHour: 1, DiskGB: 1}, {Name: "accel", PricePerHour: 1, DiskGB: 1}}
+	jobs := []PoolJob{
+		{Work: 1, Rates: []float64{1, 1}},
+		{Work: 0, Rates: []float64{0, 0}},
+		{Work: 2, Rates: []float64{1, 2}},
+	}
+	T, err := PoolFinishHours(types, jobs, 0, 1, 1, 1)
+	if err != nil || !scalar.EqualWithinAbsOrRel(T, 1, 1e-12, 1e-12) {
+		t.Fatalf("T = %v (%v), want 1", T, err)
+	}
+}
+
+// propPoolFinishJobs: the fluid makespan does not depend on the order jobs
+// are listed in, and a job without work (whatever its rates, even 0 on every
+// type) changes nothing.
+func propPoolFinishJobs(t *rapid.T) {
+	types := []InstanceType{{Name: "core", PricePerHour: 1}, {Name: "accel", PricePerHour: 1}}
+	rate := rapid.SampledFrom([]float64{0, 0.5, 1, 1.25, 2, 4})
+	jobs := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) PoolJob {
+		return PoolJob{Work: rapid.Float64Range(0, 50).Draw(t, "w"), Rates: []float64{rate.Draw(t, "rc"), rate.Draw(t, "ra")}}
+	}), 1, 6).Draw(t, "jobs")
+	nc, na := rapid.IntRange(0, 8).Draw(t, "nc"), rapid.IntRange(0, 8).Draw(t, "na")
+	T, err := PoolFinishHours(types, jobs, 0, nc, 1, na)
+	if err != nil || math.IsNaN(T) || T < 0 {
+		t.Fatalf("T = %v, %v", T, err)
+	}
+	idle := PoolJob{Rates: []float64{0, 0}} // can run nowhere, need not run
+	if rapid.Bool().Draw(t, "idle_rated") {
+		idle.Rates = []float64{rate.Draw(t, "idle_rc"), rate.Draw(t, "idle_ra")}
+	}
+	at := rapid.IntRange(0, len(jobs)).Draw(t, "idle_at")
+	withIdle := append(append(append([]PoolJob(nil), jobs[:at]...), idle), jobs[at:]...)
+	if T2, _ := PoolFinishHours(types, withIdle, 0, nc, 1, na); T2 != T {
+		t.Fatalf("an idle job %+v changed T from %v to %v", idle, T, T2)
+	}
+	perm := rapid.Permutation(jobs).Draw(t, "perm")
+	T3, _ := PoolFinishHours(types, perm, 0, nc, 1, na)
+	if !(math.IsInf(T, 1) && math.IsInf(T3, 1)) && !scalar.EqualWithinAbsOrRel(T3, T, 1e-12, 1e-9) {
+		t.Fatalf("reordered jobs: T = %v, want %v", T3, T)
+	}
+}
+
+func TestPoolFinishJobs(t *testing.T)      { rapid.Check(t, propPoolFinishJobs) }
+func FuzzPoolFinishHoursJobs(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propPoolFinishJobs)) }
