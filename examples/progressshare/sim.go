@@ -144,6 +144,9 @@ func Run(sc Scenario, policy string) (Result, error) {
 			for range js.Tasks {
 				j.Pending = append(j.Pending, progressshare.Block{Replicas: replicas()})
 			}
+			if j.Index, err = s.NewPendingIndex(j.Pending); err != nil {
+				return Result{}, err
+			}
 			kOf[e.A] = len(jobs)
 			jobs = append(jobs, j)
 			idOf = append(idOf, e.A)
@@ -214,6 +217,9 @@ func Run(sc Scenario, policy string) (Result, error) {
 			}
 			j := &jobs[d.Job]
 			id := idOf[d.Job]
+			if err := j.Index.Remove(j.Pending[d.Block]); err != nil {
+				return Result{}, err
+			}
 			j.Pending = append(j.Pending[:d.Block], j.Pending[d.Block+1:]...)
 			typ := slots[si].Type
 			j.Running[typ]++
