@@ -12,9 +12,10 @@ import "fmt"
 // allocate only when a queue outgrows its storage; Clone gives an independent
 // copy. Equal states and equal calls give equal results. Queues are FIFO.
 type LocalityCluster struct {
+	machines  int              // physical machines, as given
 	vmMachine []int            // physical machine of each VM (node)
-	release   [][]int          // per machine: VMs that released a core, FIFO
-	assign    [][]pendingLocal // per machine: VMs waiting for a core, FIFO
+	release   [][]int          // per machine hosting a VM: VMs that released a core, FIFO
+	assign    [][]pendingLocal // per machine hosting a VM: VMs waiting for a core, FIFO
 }
 
 type pendingLocal struct {
@@ -74,31 +75,43 @@ type LocalityStep struct {
 	N                int
 }
 
+// maxLocalityMachines bounds NewLocalityCluster's machine count: a million
+// physical machines is beyond any one cluster, and the state keeps two queue
+// headers per machine up to the highest one hosting a VM.
+const maxLocalityMachines = 1 << 20
+
 // NewLocalityCluster returns the state for VMs placed on physical machines:
 // vmMachine[v] is the machine (0..machines-1) hosting VM v. Both queues of
-// every machine start empty.
+// every machine start empty. Errors match ErrBadInput: machines outside
+// [1, 2^20], an empty vmMachine, or a machine index out of range. The state
+// holds queues only up to the highest machine that hosts a VM, so memory is
+// O(len(vmMachine) + that index), not O(machines).
 func NewLocalityCluster(machines int, vmMachine []int) (LocalityCluster, error) {
-	if machines <= 0 || machines > 1<<24 {
-		return LocalityCluster{}, &ValueError{Field: "machines", Value: float64(machines), Reason: "must be in [1, 2^24]"}
+	if machines <= 0 || machines > maxLocalityMachines {
+		return LocalityCluster{}, &ValueError{Field: "machines", Value: float64(machines), Reason: "must be in [1, 2^20]"}
 	}
 	if len(vmMachine) == 0 {
 		return LocalityCluster{}, &ValueError{Field: "len(vmMachine)", Value: 0, Reason: "must not be empty"}
 	}
+	used := 0 // machines up to the highest one hosting a VM
 	for v, m := range vmMachine {
 		if m < 0 || m >= machines {
 			return LocalityCluster{}, &ValueError{Field: fmt.Sprintf("vmMachine[%d]", v), Value: float64(m), Reason: fmt.Sprintf("must be in [0, %d)", machines)}
 		}
+		used = max(used, m+1)
 	}
 	return LocalityCluster{
+		machines:  machines,
 		vmMachine: append([]int(nil), vmMachine...),
-		release:   make([][]int, machines),
-		assign:    make([][]pendingLocal, machines),
+		release:   make([][]int, used),
+		assign:    make([][]pendingLocal, used),
 	}, nil
 }
 
 // Clone returns a copy that shares no storage with c.
 func (c LocalityCluster) Clone() LocalityCluster {
 	d := LocalityCluster{
+		machines:  c.machines,
 		vmMachine: append([]int(nil), c.vmMachine...),
 		release:   make([][]int, len(c.release)),
 		assign:    make([][]pendingLocal, len(c.assign)),
@@ -110,14 +123,14 @@ func (c LocalityCluster) Clone() LocalityCluster {
 	return d
 }
 
-// Machines returns the number of physical machines; VMs the number of VMs.
-func (c *LocalityCluster) Machines() int { return len(c.release) }
+// Machines returns the number of physical machines.
+func (c *LocalityCluster) Machines() int { return c.machines }
 
 // VMs returns the number of virtual machines (Hadoop nodes).
 func (c *LocalityCluster) VMs() int { return len(c.vmMachine) }
 
-// ReleaseQueueLen and AssignQueueLen return the queue lengths of machine m,
-// or 0 for an m out of range.
+// ReleaseQueueLen returns the Release-queue length of machine m (0 if out of
+// range or hosting no VM).
 func (c *LocalityCluster) ReleaseQueueLen(m int) int {
 	if m < 0 || m >= len(c.release) {
 		return 0
@@ -125,7 +138,8 @@ func (c *LocalityCluster) ReleaseQueueLen(m int) int {
 	return len(c.release[m])
 }
 
-// AssignQueueLen returns the Assign-queue length of machine m (0 if out of range).
+// AssignQueueLen returns the Assign-queue length of machine m (0 if out of
+// range or hosting no VM).
 func (c *LocalityCluster) AssignQueueLen(m int) int {
 	if m < 0 || m >= len(c.assign) {
 		return 0

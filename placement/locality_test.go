@@ -2,6 +2,7 @@ package placement
 
 import (
 	"errors"
+	"runtime"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -225,22 +226,80 @@ func TestLocalityProperties(t *testing.T) { rapid.Check(t, propLocality) }
 
 func FuzzAssignMapTask(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propLocality)) }
 
-// FuzzAssignMapTaskRaw feeds arbitrary node and replica indices.
+// FuzzAssignMapTaskRaw feeds arbitrary machine counts, machine indices,
+// node and replica indices.
 func FuzzAssignMapTaskRaw(f *testing.F) {
-	f.Add(3, 1, 2, -1)
-	f.Fuzz(func(t *testing.T, machines, node, r1, r2 int) {
-		c, err := NewLocalityCluster(machines, []int{0, 1 % max(machines, 1), 0})
+	f.Add(3, 2, 1, 2, -1)
+	f.Add(1<<20, 1<<20-1, 3, 3, 0)
+	f.Fuzz(func(t *testing.T, machines, m3, node, r1, r2 int) {
+		c, err := NewLocalityCluster(machines, []int{0, 1 % max(machines, 1), 0, m3})
 		if err != nil {
 			if !errors.Is(err, ErrBadInput) {
 				t.Fatal(err)
 			}
 			return
 		}
-		_, err = c.AssignMapTask([]MapTask{{Replicas: []int{r1, r2}}}, node)
-		if err != nil && !errors.Is(err, ErrBadInput) {
-			t.Fatal(err)
+		if c.Machines() != machines || c.VMs() != 4 {
+			t.Fatalf("Machines %d, VMs %d", c.Machines(), c.VMs())
+		}
+		s, err := c.AssignMapTask([]MapTask{{Replicas: []int{r1, r2}}}, node)
+		if err != nil {
+			if !errors.Is(err, ErrBadInput) {
+				t.Fatal(err)
+			}
+			return
+		}
+		if s.Action == NoTask || s.Target < 0 || s.Target >= 4 {
+			t.Fatalf("step %+v", s)
+		}
+		for _, m := range []int{-1, 0, m3, machines - 1, machines} {
+			if c.ReleaseQueueLen(m) < 0 || c.AssignQueueLen(m) < 0 {
+				t.Fatal("negative queue length")
+			}
 		}
 	})
+}
+
+// A huge machine count with VMs on a few low machines costs no memory per
+// machine; the last machine index works; beyond the bound is an error; a
+// clone is independent.
+func TestLocalityManyMachines(t *testing.T) {
+	if _, err := NewLocalityCluster(1<<20+1, []int{0}); !errors.Is(err, ErrBadInput) {
+		t.Fatalf("2^20+1 machines: %v", err)
+	}
+	c, err := NewLocalityCluster(1<<20, []int{0, 1<<20 - 1, 1<<20 - 1})
+	if err != nil || c.Machines() != 1<<20 || c.VMs() != 3 {
+		t.Fatalf("Machines %d VMs %d, %v", c.Machines(), c.VMs(), err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, _ = NewLocalityCluster(1<<20, []int{0, 1})
+	runtime.ReadMemStats(&after)
+	if b := after.TotalAlloc - before.TotalAlloc; b > 1<<16 {
+		t.Errorf("NewLocalityCluster with 2^20 machines and 2 VMs allocates %d bytes", b)
+	}
+	// VM 0 frees a slot; the task's data is on VM 2 (machine 2^20−1).
+	tasks := []MapTask{{Replicas: []int{2}}}
+	s, err := c.AssignMapTask(tasks, 0)
+	if err != nil || s.Action != QueueRemote || s.Target != 2 || s.N != 0 {
+		t.Fatalf("step %+v, %v", s, err)
+	}
+	d := c.Clone()
+	if d.Machines() != c.Machines() || d.AssignQueueLen(1<<20-1) != 1 || d.ReleaseQueueLen(0) != 1 {
+		t.Fatalf("clone: machines %d, queues %d/%d", d.Machines(), d.AssignQueueLen(1<<20-1), d.ReleaseQueueLen(0))
+	}
+	// VM 1 (same machine as VM 2) frees a slot with nothing local; the next
+	// task also waits on VM 2, and VM 1's core goes to VM 2 for the older
+	// request (task 0). d is unchanged.
+	tasks = append(tasks, MapTask{Replicas: []int{2}})
+	tasks[0].Assigned = true
+	s, err = c.AssignMapTask(tasks, 1)
+	if err != nil || s.N != 1 || s.Reconfigurations[0] != (Reconfiguration{Machine: 1<<20 - 1, From: 1, To: 2, Task: 0}) {
+		t.Fatalf("step %+v, %v", s, err)
+	}
+	if d.AssignQueueLen(1<<20-1) != 1 || c.AssignQueueLen(1<<20-1) != 1 || c.ReleaseQueueLen(1<<20) != 0 || c.AssignQueueLen(-1) != 0 {
+		t.Fatal("clone shares state, or an out-of-range queue length is not 0")
+	}
 }
 
 func BenchmarkAssignMapTask(b *testing.B) {
