@@ -261,18 +261,15 @@ func propOneTaskMean(t *rapid.T) {
 }
 
 // propRemainingAtStart: a remaining-time prediction from the job's start
-// equals the full prediction, with and without added workers.
+// equals the full prediction.
 func propRemainingAtStart(t *rapid.T) {
 	m := mcGenModel(t)
-	k := rapid.IntRange(0, 5).Draw(t, "added")
 	opt := Options{Runs: rapid.IntRange(1, 30).Draw(t, "runs"), Seed: rapid.Uint64().Draw(t, "seed")}
-	rem, err := PredictRemaining(m, Start(), k, opt)
+	rem, err := PredictRemaining(m, Start(), 0, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mk := m
-	mk.Workers += k
-	full, err := Predict(mk, opt)
+	full, err := Predict(m, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,8 +278,56 @@ func propRemainingAtStart(t *rapid.T) {
 	}
 }
 
+// propAddedNeverHurts: from any state, adding workers now never lengthens
+// a run (common random numbers), provided no reduce task can move from a
+// shorter second-wave shuffle into a longer first-wave one: the two
+// shuffles are pointwise ordered (same σ, μ₁ ≤ μ₂) or r ≤ w.
+func propAddedNeverHurts(t *rapid.T) {
+	m := mcGenModel(t)
+	if rapid.Bool().Draw(t, "pointwiseShuffle") {
+		m.Shuffle1.Sigma = m.Shuffle2.Sigma
+		m.Shuffle1.Mu = m.Shuffle2.Mu - rapid.SampledFrom([]float64{0, 0.01, 0.5, 2}).Draw(t, "δ")
+	} else {
+		m.Reduces = min(m.Reduces, m.Workers)
+	}
+	st := mcGenValidState(t, m)
+	k := rapid.IntRange(1, 8).Draw(t, "added")
+	seed := rapid.Uint64().Draw(t, "seed")
+	var s Simulator
+	for run := range 20 {
+		base, err1 := s.RunFrom(m, st, 0, seed, run)
+		more, err2 := s.RunFrom(m, st, k, seed, run)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if more > base {
+			t.Fatalf("run %d: %v s left with %d added workers > %v s without", run, more, k, base)
+		}
+	}
+}
+
 // mcGenState draws a job state for m, sometimes an invalid one.
 func mcGenState(t *rapid.T, m JobModel) JobState {
+	st := mcGenValidState(t, m)
+	switch rapid.IntRange(0, 9).Draw(t, "spoil") {
+	case 1:
+		st.Elapsed = mcAnyFloat(t, "Elapsed'", -1, 1)
+	case 2:
+		st.WorkersPresent = m.Workers + 1
+	case 3:
+		st.MapsDone = -1
+	case 4:
+		st.RunningMaps = append(st.RunningMaps, mcAnyFloat(t, "extra", -1, 1))
+	case 5:
+		st.RunningReduces = append(st.RunningReduces, RunningReduce{Stage: ReduceStage(rapid.IntRange(-2, 5).Draw(t, "stage'"))})
+	case 6:
+		st.ReducesDone = m.Reduces + 1
+	}
+	return st
+}
+
+// mcGenValidState draws a valid job state for m.
+func mcGenValidState(t *rapid.T, m JobModel) JobState {
 	st := JobState{Elapsed: rapid.Float64Range(0, 500).Draw(t, "Elapsed")}
 	st.WorkersPresent = rapid.IntRange(0, m.Workers).Draw(t, "present")
 	if rapid.Bool().Draw(t, "reducePhase") && m.Reduces > 0 && st.WorkersPresent > 0 {
@@ -304,20 +349,6 @@ func mcGenState(t *rapid.T, m JobModel) JobState {
 		for i := range n {
 			st.RunningMaps = append(st.RunningMaps, rapid.Float64Range(0, 300).Draw(t, mcIndexed("mElapsed", i)))
 		}
-	}
-	switch rapid.IntRange(0, 9).Draw(t, "spoil") {
-	case 1:
-		st.Elapsed = mcAnyFloat(t, "Elapsed'", -1, 1)
-	case 2:
-		st.WorkersPresent = m.Workers + 1
-	case 3:
-		st.MapsDone = -1
-	case 4:
-		st.RunningMaps = append(st.RunningMaps, mcAnyFloat(t, "extra", -1, 1))
-	case 5:
-		st.RunningReduces = append(st.RunningReduces, RunningReduce{Stage: ReduceStage(rapid.IntRange(-2, 5).Draw(t, "stage'"))})
-	case 6:
-		st.ReducesDone = m.Reduces + 1
 	}
 	return st
 }

@@ -104,15 +104,23 @@ func (st JobState) reducePhase() bool {
 // already run (Lognormal.DrawRemaining); idle present workers are free now;
 // workers not yet present arrive at a conditional Arrival draw. In the map
 // phase the remaining maps and the whole reduce phase follow Run's steps
-// 2–6 over all JobModel.Workers + added workers. In the reduce phase,
-// running reduce tasks finish first on their workers and each reduce task
-// not yet started is a second-wave task (Shuffle2 + Reduce) given to the
-// earliest free worker.
+// 2–6. In the reduce phase, running reduce tasks finish first on their
+// workers and each reduce task not yet started is a second-wave task
+// (Shuffle2 + Reduce) given to the earliest free worker.
+//
+// Added workers are not the job's own: they take maps like any worker, but
+// one that is still absent when the last map finishes does not hold the
+// map barrier (step 3) and joins the second wave when it arrives. The
+// completion time is the latest task finish (or the barrier), so a worker
+// that never gets a task does not count. With these rules adding workers
+// never lengthens a run (under the package's common random numbers) except
+// through the first-wave shuffle: a task moved from the second wave into
+// the first takes a Shuffle1 instead of a Shuffle2 draw (see doc.go).
 //
 // Streams are those of Run (see Simulator), consumed in the same order, so
-// RunFrom(m, Start(), 0, seed, k) equals Run(m, seed, k) bit for bit, and
-// RunFrom(m, Start(), k, …) equals Run with Workers + k workers. For a
-// given (seed, run) the draws do not depend on added, so the difference
+// RunFrom(m, Start(), 0, seed, k) equals Run(m, seed, k) bit for bit. For
+// a given (seed, run) the draws do not depend on added: running tasks and
+// the job's own workers draw first, added workers' arrivals after them, so
 // "without − with" is measured under common random numbers.
 //
 // A bad model or state, a negative added or run, or Workers + added above
@@ -144,6 +152,7 @@ func (s *Simulator) runFrom(m *JobModel, st *JobState, added int, seed uint64, r
 	now := st.Elapsed
 	w := s.workers(m.Workers + added)
 	arr := s.rng[mcStreamArrival]
+	end := now
 	i := 0
 	if !st.reducePhase() {
 		mp := s.rng[mcStreamMap]
@@ -162,6 +171,7 @@ func (s *Simulator) runFrom(m *JobModel, st *JobState, added int, seed uint64, r
 			default:
 				w[i] = now + m.Reduce.DrawRemaining(r.Elapsed, rd)
 			}
+			end = max(end, w[i])
 			i++
 		}
 	}
@@ -174,12 +184,10 @@ func (s *Simulator) runFrom(m *JobModel, st *JobState, added int, seed uint64, r
 	for ; i < len(w); i++ { // added now: a fresh start-up delay each
 		w[i] = now + m.Arrival.Draw(arr)
 	}
-	var end float64
 	if !st.reducePhase() {
-		end = s.mapsThenReduces(m, w, m.Maps-st.MapsDone-len(st.RunningMaps))
+		end = s.mapsThenReduces(m, w, m.Maps-st.MapsDone-len(st.RunningMaps), m.Workers)
 	} else {
-		s.secondWave(m, w, m.Reduces-st.ReducesDone-len(st.RunningReduces))
-		end = mcMax(w)
+		end = max(end, s.secondWave(m, w, m.Reduces-st.ReducesDone-len(st.RunningReduces)))
 	}
 	return math.Max(end-now, 0)
 }

@@ -78,7 +78,7 @@ func (s *Simulator) run(m *JobModel, seed uint64, run int) float64 {
 	for j := range w {
 		w[j] = m.Arrival.Draw(arr)
 	}
-	return s.mapsThenReduces(m, w, m.Maps)
+	return s.mapsThenReduces(m, w, m.Maps, len(w))
 }
 
 // workers returns the timer buffer resized to n, growing it if needed.
@@ -106,8 +106,15 @@ func (s *Simulator) seed(seed uint64, run int) {
 }
 
 // mapsThenReduces runs steps 2–6 from worker timers w with maps map tasks
-// still to start, and returns max(W).
-func (s *Simulator) mapsThenReduces(m *JobModel, w []float64, maps int) float64 {
+// still to start and returns the completion time. The first hold timers
+// (the job's own workers) hold the barrier: map_end is the latest of their
+// timers and of every map's finish. Any further worker (one added by
+// RunFrom) whose timer is still later than map_end has not arrived: it
+// skips the first wave and takes second-wave tasks once it arrives. The
+// completion time is the latest of map_end and every reduce task's finish;
+// with hold = len(w) that is max(W) of SPEC.md's step 6.
+func (s *Simulator) mapsThenReduces(m *JobModel, w []float64, maps, hold int) float64 {
+	barrier := mcMax(w[:hold])
 	mcHeapify(w)
 	mp := s.rng[mcStreamMap]
 	mu, sigma := m.Map.Mu, m.Map.Sigma
@@ -123,35 +130,49 @@ func (s *Simulator) mapsThenReduces(m *JobModel, w []float64, maps int) float64 
 		}
 		for _, x := range d {
 			w[0] += x
+			if w[0] > barrier {
+				barrier = w[0]
+			}
 			mcSiftDown(w, 0)
 		}
 		maps -= len(d)
 	}
-	mapEnd := mcMax(w)
-	first := min(len(w), m.Reduces)
+	ready := 0
+	for i, t := range w {
+		if t <= barrier {
+			w[i] = barrier
+			ready++
+		}
+	}
+	first := min(ready, m.Reduces)
+	end := barrier
 	sh, rd := s.rng[mcStreamShuffle], s.rng[mcStreamReduce]
-	for i := range w {
-		w[i] = mapEnd
+	for i, n := 0, 0; n < first; i++ {
+		if w[i] == barrier {
+			w[i] += math.Exp(m.Shuffle1.Mu+m.Shuffle1.Sigma*sh.NormFloat64()) + m.Reduce.Draw(rd)
+			end = max(end, w[i])
+			n++
+		}
 	}
-	for i := range first {
-		w[i] += math.Exp(m.Shuffle1.Mu+m.Shuffle1.Sigma*sh.NormFloat64()) + m.Reduce.Draw(rd)
+	if first < m.Reduces {
+		end = max(end, s.secondWave(m, w, m.Reduces-first))
 	}
-	if first == m.Reduces {
-		return mcMax(w)
-	}
-	s.secondWave(m, w, m.Reduces-first)
-	return mcMax(w)
+	return end
 }
 
 // secondWave gives n second-wave reduce tasks, in order, to the worker with
-// the smallest timer (step 5).
-func (s *Simulator) secondWave(m *JobModel, w []float64, n int) {
+// the smallest timer (step 5), and returns the latest finish among them (0
+// when n = 0).
+func (s *Simulator) secondWave(m *JobModel, w []float64, n int) float64 {
 	mcHeapify(w)
 	sh, rd := s.rng[mcStreamShuffle], s.rng[mcStreamReduce]
+	end := 0.0
 	for range n {
 		w[0] += math.Exp(m.Shuffle2.Mu+m.Shuffle2.Sigma*sh.NormFloat64()) + m.Reduce.Draw(rd)
+		end = max(end, w[0])
 		mcSiftDown(w, 0)
 	}
+	return end
 }
 
 // mcSplitMix is the SplitMix64 finaliser, used to derive stream seeds.
