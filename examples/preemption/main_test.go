@@ -74,6 +74,9 @@ func TestDefaultScenario(t *testing.T) {
 	var buf bytes.Buffer
 	PrintTable(&buf, cells, o.Reps)
 	t.Logf("\n%s", buf.String())
+	if !strings.Contains(buf.String(), "busy: GP changes SNP by") {
+		t.Fatal("the table does not report the comparison")
+	}
 	s := Summary(cells).Periods
 	busyB, busyG := s[0], s[1]
 	t.Logf("busy: SNP baseline %.3f, GP %.3f (%+.1f%%; paper +15%%); unfairness %.3f vs %.3f",
@@ -150,10 +153,12 @@ func TestIdealTime(t *testing.T) {
 	}
 }
 
-// -json prints exactly the schema: periods busy/idle × baseline/GP.
-func TestJSONSchema(t *testing.T) {
+// -json prints exactly the schema (periods busy/idle × baseline/GP)
+// and -plot writes the charts, from one run.
+func TestJSONSchemaAndPlot(t *testing.T) {
+	dir := t.TempDir()
 	var buf bytes.Buffer
-	if err := run([]string{"-json", "-reps", "1", "-positions", "92"}, &buf); err != nil {
+	if err := run([]string{"-json", "-reps", "1", "-positions", "92", "-plot", dir}, &buf); err != nil {
 		t.Fatal(err)
 	}
 	var doc map[string][]map[string]any
@@ -176,21 +181,13 @@ func TestJSONSchema(t *testing.T) {
 	if want := []string{"busy/baseline", "busy/GP", "idle/baseline", "idle/GP"}; !slices.Equal(got, want) {
 		t.Fatalf("rows %v, want %v", got, want)
 	}
-}
-
-func TestPlotAndFlags(t *testing.T) {
-	dir := t.TempDir()
-	var buf bytes.Buffer
-	if err := run([]string{"-reps", "1", "-positions", "92", "-plot", dir}, &buf); err != nil {
-		t.Fatal(err)
-	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.png"))
 	if len(files) != 12 {
 		t.Fatalf("%d PNGs, want 12", len(files))
 	}
-	if !strings.Contains(buf.String(), "busy: GP changes SNP by") {
-		t.Fatalf("table output:\n%s", buf.String())
-	}
+}
+
+func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{{"-reps", "0"}, {"-positions", "0"}, {"-positions", "x"}, {"-trace", "nope.txt"}, {"-trigger", "x"}, {"-bogus"}} {
 		if err := run(args, &bytes.Buffer{}); err == nil {
 			t.Errorf("run(%v) accepted", args)
