@@ -1,0 +1,454 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/schedkit/schedkit/examples/internal/des"
+	"github.com/schedkit/schedkit/xencredit"
+)
+
+// The three host set-ups of 000 Table 1 and Fig. 5.
+const (
+	Alone  = "alone"  // the interactive VM alone on the host
+	Credit = "credit" // stock credit, batch VM at the minimum weight (1)
+	MI     = "mi"     // MIMP's MI scheduler, batch VM in the background class
+)
+
+// Scenario is the simulated host and workload. All times are exact
+// time.Durations; the event queue carries them as float64 seconds, which
+// round-trip exactly for runs far longer than a day.
+type Scenario struct {
+	PCPUs       int           // physical cores shared by the VMs (2)
+	VCPUs       int           // VCPUs per VM (2, as in 000 §6.1), VCPU j pinned to PCPU j mod PCPUs
+	Interactive int           // interactive VMs (1); statistics are for the first
+	Batch       int           // CPU-bound batch VMs (1; 0 under Alone)
+	Duration    time.Duration // simulated time per run
+	Bursts      int           // CPU bursts per request, with an IO wait between two
+	BurstMean   time.Duration // mean CPU burst (exponential)
+	IOMean      time.Duration // mean IO wait between bursts (exponential)
+	Weight      int           // interactive VM weight (Xen default 256)
+	BatchWeight int           // batch VM weight under Credit (1, the minimum)
+	BatchBurst  time.Duration // mean compute stretch of a batch VCPU between IO waits (exponential); 0 = never blocks
+	BatchIO     time.Duration // mean IO wait of a batch VCPU
+	GuardPeriod time.Duration // MI starvation guard p
+	GuardExec   time.Duration // MI starvation guard e
+}
+
+// DefaultScenario is 000 Table 1's set-up: one TPC-W-like VM and one Word
+// Count-like VM, 2 VCPUs each, on 2 shared cores, for 850 s (Table 1's
+// 1700 VCPU-seconds over 2 VCPUs). A request needs 4 bursts of 2 ms of CPU
+// with 5 ms IO waits between them: about 8 ms of CPU and 23 ms of response
+// time alone, so 85 requests/s uses 0.68 cores, as Table 1's 606 s running
+// in 850 s does.
+func DefaultScenario() Scenario {
+	return Scenario{
+		PCPUs: 2, VCPUs: 2, Interactive: 1, Batch: 1,
+		Duration: 850 * time.Second,
+		Bursts:   4, BurstMean: 2 * time.Millisecond, IOMean: 5 * time.Millisecond,
+		Weight: 256, BatchWeight: 1,
+		GuardPeriod: time.Second, GuardExec: 10 * time.Millisecond,
+	}
+}
+
+// Validate reports the first bad field.
+func (sc Scenario) Validate() error {
+	bad := func(f string, v any) error { return fmt.Errorf("scenario: %s = %v out of range", f, v) }
+	switch {
+	case sc.PCPUs < 1 || sc.PCPUs > 64:
+		return bad("PCPUs", sc.PCPUs)
+	case sc.VCPUs < 1 || sc.VCPUs > 64:
+		return bad("VCPUs", sc.VCPUs)
+	case sc.Interactive < 1 || sc.Interactive > 64:
+		return bad("Interactive", sc.Interactive)
+	case sc.Batch < 0 || sc.Batch > 64:
+		return bad("Batch", sc.Batch)
+	case sc.Duration <= 0 || sc.Duration > 1000*time.Hour:
+		return bad("Duration", sc.Duration)
+	case sc.Bursts < 1 || sc.Bursts > 1000:
+		return bad("Bursts", sc.Bursts)
+	case sc.BurstMean <= 0 || sc.BurstMean > time.Hour:
+		return bad("BurstMean", sc.BurstMean)
+	case sc.IOMean < 0 || sc.IOMean > time.Hour:
+		return bad("IOMean", sc.IOMean)
+	case sc.BatchBurst < 0 || sc.BatchBurst > time.Hour:
+		return bad("BatchBurst", sc.BatchBurst)
+	case sc.BatchIO < 0 || sc.BatchIO > time.Hour:
+		return bad("BatchIO", sc.BatchIO)
+	}
+	return nil
+}
+
+// Result is one run: the first interactive VM's VCPU-seconds in each Xen
+// runstate summed over its VCPUs (000 Table 1) and its mean response time.
+type Result struct {
+	Scheduler      string  `json:"scheduler"`
+	Rate           float64 `json:"rate"`
+	RunningS       float64 `json:"running_s"`
+	RunnableS      float64 `json:"runnable_s"`
+	BlockedS       float64 `json:"blocked_s"`
+	MeanResponseMS float64 `json:"mean_response_ms"`
+	// Not in the JSON: the number of requests completed, the batch VMs'
+	// running VCPU-seconds, and the events simulated.
+	Requests int     `json:"-"`
+	BatchS   float64 `json:"-"`
+	Events   int     `json:"-"`
+	// Wakes of the first interactive VM's VCPUs: all, boosted, and those
+	// that had to queue (the VCPU did not run at once).
+	Wakes, BoostedWakes, QueuedWakes int `json:"-"`
+}
+
+// Event kinds on the des queue.
+const (
+	evTick    = iota // A = PCPU
+	evAccount        //
+	evSlice          // A = PCPU, B = version
+	evArrival        // A = interactive VM
+	evBurst          // A = VCPU, B = version: the running burst is done
+	evIO             // A = request: its IO wait is over
+	evBatch          // A = batch VCPU: it flips between computing and IO
+)
+
+type request struct {
+	vm      int
+	serial  uint64 // arrival number: names its random draws
+	arrival time.Duration
+	left    int // bursts still to run, the ready or running one included
+}
+
+// guestVCPU is an interactive VCPU as its guest sees it.
+type guestVCPU struct {
+	vm       int
+	req      int           // request whose burst it runs, -1 when idle (blocked in Xen)
+	left     time.Duration // CPU still needed by that burst
+	runStart time.Duration // when it was last dispatched by Xen
+	running  bool
+	version  int
+}
+
+type sim struct {
+	sc                     Scenario
+	rate                   float64
+	rng                    *rand.Rand // arrivals
+	batchRNG               *rand.Rand
+	draw                   *rand.PCG // re-seeded per request burst or IO wait
+	drawRNG                *rand.Rand
+	seed                   uint64
+	serial                 uint64
+	q                      des.Queue
+	s                      xencredit.State
+	log                    []xencredit.Change
+	vcpus                  []guestVCPU // interactive VCPUs first (VM i has VCPUs i·VCPUs ..)
+	ready                  [][]int     // per interactive VM: FIFO of requests with a ready burst
+	reqs                   []request
+	free                   []int
+	slice                  []time.Duration // time of the live slice-timer event per PCPU, Never if none
+	sliceV                 []int
+	respSum                time.Duration
+	done                   int
+	events                 int
+	wakes, boosted, queued int
+}
+
+func secs(d time.Duration) float64 { return d.Seconds() }
+
+func fromSecs(t float64) time.Duration { return time.Duration(math.Round(t * 1e9)) }
+
+// Simulate runs one scheduler set-up at rate requests per second per
+// interactive VM. Equal inputs and seed give equal results.
+func Simulate(sc Scenario, scheduler string, rate float64, seed uint64) (Result, error) {
+	if err := sc.Validate(); err != nil {
+		return Result{}, err
+	}
+	if !(rate > 0) || rate > 1e5 {
+		return Result{}, fmt.Errorf("rate = %v out of range (0, 1e5]", rate)
+	}
+	cfg := xencredit.DefaultConfig(sc.PCPUs)
+	doms := make([]xencredit.Domain, 0, sc.Interactive+sc.Batch)
+	pin := func() []int {
+		p := make([]int, sc.VCPUs)
+		for j := range p {
+			p[j] = j % sc.PCPUs
+		}
+		return p
+	}
+	for range sc.Interactive {
+		doms = append(doms, xencredit.Domain{Weight: sc.Weight, PCPUs: pin()})
+	}
+	batch := sc.Batch
+	switch scheduler {
+	case Alone:
+		batch = 0
+	case Credit:
+	case MI:
+		cfg.GuardPeriod, cfg.GuardExec = sc.GuardPeriod, sc.GuardExec
+	default:
+		return Result{}, errors.New("scheduler must be alone, credit or mi")
+	}
+	for range batch {
+		doms = append(doms, xencredit.Domain{Weight: sc.BatchWeight, Background: scheduler == MI, PCPUs: pin()})
+	}
+	s, err := xencredit.New(cfg, doms)
+	if err != nil {
+		return Result{}, err
+	}
+	m := &sim{
+		sc: sc, rate: rate, s: s,
+		rng:      rand.New(rand.NewPCG(seed, math.Float64bits(rate))),
+		draw:     rand.NewPCG(0, 0),
+		batchRNG: rand.New(rand.NewPCG(seed, 7)),
+		seed:     seed,
+		log:      make([]xencredit.Change, 0, 64),
+		vcpus:    make([]guestVCPU, sc.Interactive*sc.VCPUs),
+		ready:    make([][]int, sc.Interactive),
+		slice:    make([]time.Duration, sc.PCPUs),
+		sliceV:   make([]int, sc.PCPUs),
+	}
+	m.drawRNG = rand.New(m.draw)
+	for v := range m.vcpus {
+		m.vcpus[v] = guestVCPU{vm: v / sc.VCPUs, req: -1}
+	}
+	for p := range m.slice {
+		m.slice[p] = xencredit.Never
+	}
+	return m.run(scheduler, batch)
+}
+
+func (m *sim) push(at time.Duration, kind, a, b int) {
+	m.q.Push(des.Event{Time: secs(at), Kind: kind, A: a, B: b})
+}
+
+// exp draws an exponential time for draw number k of request r, from a
+// stream of its own: every set-up sees the same request sizes (common
+// random numbers), whatever order the scheduler serves them in.
+func (m *sim) exp(r *request, k int, mean time.Duration) time.Duration {
+	m.draw.Seed(m.seed^0x9e3779b97f4a7c15, r.serial<<20|uint64(k))
+	return time.Duration(m.drawRNG.ExpFloat64() * float64(mean))
+}
+
+// burst is request r's next CPU burst.
+func (m *sim) burst(r *request) time.Duration {
+	return m.exp(r, 2*(m.sc.Bursts-r.left), m.sc.BurstMean)
+}
+
+func (m *sim) run(scheduler string, batch int) (Result, error) {
+	sc := m.sc
+	tick := m.s.Config().TickPeriod()
+	// Every PCPU's ticker, and the accounting timer, in its own phase.
+	for p := range sc.PCPUs {
+		m.push(tick+time.Duration(p)*tick/time.Duration(sc.PCPUs), evTick, p, 0)
+	}
+	m.push(m.s.Config().Timeslice+time.Millisecond, evAccount, 0, 0)
+	for vm := range sc.Interactive {
+		m.push(m.arrivalGap(), evArrival, vm, 0)
+	}
+	// The batch VMs' VCPUs are runnable from the start and never block.
+	first := len(m.vcpus)
+	for v := first; v < first+batch*sc.VCPUs; v++ {
+		if err := m.xen(m.s.Wake(0, v, m.log[:0])); err != nil {
+			return Result{}, err
+		}
+		if sc.BatchBurst > 0 {
+			m.push(m.batchExp(sc.BatchBurst), evBatch, v, 0)
+		}
+	}
+	for {
+		e, ok := m.q.Pop()
+		if !ok {
+			break
+		}
+		now := fromSecs(e.Time)
+		if now > sc.Duration {
+			break
+		}
+		m.events++
+		var err error
+		switch e.Kind {
+		case evTick:
+			err = m.xen(m.s.Tick(now, e.A, m.log[:0]))
+			m.push(now+tick, evTick, e.A, 0)
+		case evAccount:
+			err = m.xen(m.s.Account(now, m.log[:0]))
+			m.push(now+m.s.Config().Timeslice, evAccount, 0, 0)
+		case evSlice:
+			if e.B == m.sliceV[e.A] { // the live timer
+				m.slice[e.A] = xencredit.Never
+				if pc, _ := m.s.PCPU(e.A); pc.SliceEnd <= now {
+					err = m.xen(m.s.Schedule(now, e.A, m.log[:0]))
+				} else {
+					m.rearm() // the slice was extended
+				}
+			}
+		case evArrival:
+			err = m.arrive(now, e.A)
+			m.push(now+m.arrivalGap(), evArrival, e.A, 0)
+		case evBurst:
+			if e.B == m.vcpus[e.A].version {
+				err = m.burstDone(now, e.A)
+			}
+		case evIO:
+			err = m.readyBurst(now, e.A)
+		case evBatch:
+			err = m.batchFlip(now, e.A)
+		}
+		if err != nil {
+			return Result{}, err
+		}
+	}
+	// Close the books at Duration (an Account there changes no runstate).
+	if err := m.xen(m.s.Account(sc.Duration, m.log[:0])); err != nil {
+		return Result{}, err
+	}
+	res := Result{Scheduler: scheduler, Rate: m.rate, Requests: m.done, Events: m.events,
+		Wakes: m.wakes, BoostedWakes: m.boosted, QueuedWakes: m.queued}
+	for v := range sc.VCPUs { // the first interactive VM's VCPUs
+		x, _ := m.s.VCPU(v)
+		res.RunningS += x.Times[xencredit.Running].Seconds()
+		res.RunnableS += x.Times[xencredit.Runnable].Seconds()
+		res.BlockedS += x.Times[xencredit.Blocked].Seconds()
+	}
+	for v := first; v < m.s.NumVCPUs(); v++ {
+		x, _ := m.s.VCPU(v)
+		res.BatchS += x.Times[xencredit.Running].Seconds()
+	}
+	if m.done > 0 {
+		res.MeanResponseMS = float64(m.respSum) / float64(m.done) / 1e6
+	}
+	return res, nil
+}
+
+// batchExp draws from the arrival stream's generator's sibling: batch VCPU
+// behaviour is in simulated time, not CPU time (a simplification: a batch
+// VCPU's compute stretch ends after that much wall time, preempted or not).
+func (m *sim) batchExp(mean time.Duration) time.Duration {
+	return time.Duration(m.batchRNG.ExpFloat64() * float64(mean))
+}
+
+func (m *sim) batchFlip(now time.Duration, v int) error {
+	x, _ := m.s.VCPU(v)
+	if x.Blocked {
+		m.push(now+m.batchExp(m.sc.BatchBurst), evBatch, v, 0)
+		return m.xen(m.s.Wake(now, v, m.log[:0]))
+	}
+	m.push(now+m.batchExp(m.sc.BatchIO), evBatch, v, 0)
+	return m.xen(m.s.Block(now, v, m.log[:0]))
+}
+
+func (m *sim) arrivalGap() time.Duration {
+	return time.Duration(m.rng.ExpFloat64() / m.rate * 1e9)
+}
+
+// xen applies the changes of one scheduler event to the guests: a dispatched
+// interactive VCPU resumes its burst, a preempted one pauses it. Then it
+// re-arms each PCPU's slice timer when its SliceEnd comes before the live
+// timer event (a later SliceEnd is re-armed lazily when the timer fires, so
+// the queue is not filled with stale timers).
+func (m *sim) xen(log []xencredit.Change, err error) error {
+	if err != nil {
+		return err
+	}
+	m.log = log
+	now := m.s.Now()
+	for _, c := range log {
+		if c.VCPU < 0 || c.VCPU >= len(m.vcpus) {
+			continue
+		}
+		g := &m.vcpus[c.VCPU]
+		switch c.Kind {
+		case xencredit.Dispatch:
+			g.running, g.runStart = true, now
+			if g.req >= 0 {
+				g.version++
+				m.push(now+g.left, evBurst, c.VCPU, g.version)
+			}
+		case xencredit.Preempt:
+			g.running = false
+			if g.req >= 0 {
+				g.left -= now - g.runStart
+				g.version++
+			}
+		}
+	}
+	m.rearm()
+	return nil
+}
+
+// rearm pushes a slice-timer event for every PCPU whose SliceEnd comes
+// before its live timer.
+func (m *sim) rearm() {
+	for p := range m.slice {
+		pc, _ := m.s.PCPU(p)
+		if pc.SliceEnd < m.slice[p] {
+			m.slice[p] = pc.SliceEnd
+			m.sliceV[p]++
+			m.push(pc.SliceEnd, evSlice, p, m.sliceV[p])
+		}
+	}
+}
+
+func (m *sim) arrive(now time.Duration, vm int) error {
+	r := request{vm: vm, serial: m.serial, arrival: now, left: m.sc.Bursts}
+	m.serial++
+	id := len(m.reqs)
+	if n := len(m.free); n > 0 {
+		id = m.free[n-1]
+		m.free = m.free[:n-1]
+		m.reqs[id] = r
+	} else {
+		m.reqs = append(m.reqs, r)
+	}
+	return m.readyBurst(now, id)
+}
+
+// readyBurst hands request id's next burst to an idle VCPU of its VM (the
+// lowest-numbered, woken in Xen) or queues it in the guest.
+func (m *sim) readyBurst(now time.Duration, id int) error {
+	vm := m.reqs[id].vm
+	for v := vm * m.sc.VCPUs; v < (vm+1)*m.sc.VCPUs; v++ {
+		if g := &m.vcpus[v]; g.req < 0 {
+			g.req, g.left = id, m.burst(&m.reqs[id])
+			err := m.xen(m.s.Wake(now, v, m.log[:0]))
+			if vm == 0 {
+				x, _ := m.s.VCPU(v)
+				m.wakes++
+				if x.Priority == xencredit.Boost {
+					m.boosted++
+				}
+				if x.State != xencredit.Running {
+					m.queued++
+				}
+			}
+			return err
+		}
+	}
+	m.ready[vm] = append(m.ready[vm], id)
+	return nil
+}
+
+// burstDone: VCPU v finished its burst. The request goes to IO or is done;
+// v takes the guest's next ready burst or blocks.
+func (m *sim) burstDone(now time.Duration, v int) error {
+	g := &m.vcpus[v]
+	r := &m.reqs[g.req]
+	r.left--
+	if r.left > 0 {
+		m.push(now+m.exp(r, 2*(m.sc.Bursts-r.left)-1, m.sc.IOMean), evIO, g.req, 0)
+	} else {
+		m.respSum += now - r.arrival
+		m.done++
+		m.free = append(m.free, g.req)
+	}
+	g.req = -1
+	if q := m.ready[g.vm]; len(q) > 0 {
+		g.req, g.left = q[0], m.burst(&m.reqs[q[0]])
+		m.ready[g.vm] = q[:copy(q, q[1:])]
+		g.runStart = now
+		g.version++
+		m.push(now+g.left, evBurst, v, g.version)
+		return nil
+	}
+	return m.xen(m.s.Block(now, v, m.log[:0]))
+}
