@@ -91,7 +91,7 @@ type PoolPlan struct {
 	// accelerators are paid for; 0 without accelerators.
 	AccelBilledHours int
 	// Cost is CoreNodes·price·ceil(PeriodHours) + AccelNodes·price·AccelBilledHours,
-	// in dollars.
+	// in dollars; +Inf if that overflows float64 (never NaN).
 	Cost float64
 	// MeetsDeadline reports FinishHours ≤ DeadlineHours.
 	MeetsDeadline bool
@@ -361,7 +361,9 @@ func evaluatePools(p *PoolProblem, ct, nc, at, na int, order []int) PoolPlan {
 			billed = 1 << 30
 		}
 		plan.AccelBilledHours = int(billed)
-		plan.Cost += float64(na) * p.Types[at].PricePerHour * billed
+		// billed first: with nothing to do (0 h) the term is 0 even when
+		// na·price overflows, instead of Inf·0 = NaN.
+		plan.Cost += billed * p.Types[at].PricePerHour * float64(na)
 	}
 	return plan
 }

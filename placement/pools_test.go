@@ -382,3 +382,76 @@ func propPoolFinishJobs(t *rapid.T) {
 
 func TestPoolFinishJobs(t *testing.T)      { rapid.Check(t, propPoolFinishJobs) }
 func FuzzPoolFinishHoursJobs(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propPoolFinishJobs)) }
+
+// propPoolsAnyInput feeds PlanPools, CoreNodesForStorage and EvaluatePools
+// arbitrary, often invalid, problems and indices: each returns an error
+// matching ErrBadInput or a plan without NaN whose fields agree with each
+// other.
+func propPoolsAnyInput(t *rapid.T) {
+	wild := func(name string, lo, hi float64) float64 { return taraValue(t, name, lo, hi, true) }
+	nt := rapid.IntRange(0, 3).Draw(t, "types")
+	types := make([]InstanceType, nt)
+	for i := range types {
+		types[i] = InstanceType{Name: "t", PricePerHour: wild("price", 0.01, 3), DiskGB: wild("disk", 0, 2000)}
+	}
+	jobs := make([]PoolJob, rapid.IntRange(0, 3).Draw(t, "jobs"))
+	for j := range jobs {
+		jobs[j] = PoolJob{Work: wild("work", 0, 100), Rates: make([]float64, rapid.IntRange(max(nt-1, 0), nt+1).Draw(t, "rates"))}
+		for i := range jobs[j].Rates {
+			jobs[j].Rates[i] = wild("rate", 0, 4)
+		}
+	}
+	p := PoolProblem{
+		Types: types, StorageGB: wild("storage", 0, 5000), MinCoreNodes: rapid.IntRange(-1, 3).Draw(t, "mincore"),
+		Jobs: jobs, DeadlineHours: wild("deadline", 0, 8), PeriodHours: wild("period", 0, 8),
+		MaxAccelerators: rapid.IntRange(-1, 4).Draw(t, "maxacc"), MaxExtraCoreNodes: rapid.IntRange(-1, 4).Draw(t, "maxextra"),
+	}
+	check := func(plan PoolPlan, err error) {
+		if err != nil {
+			if !errors.Is(err, ErrBadInput) {
+				t.Fatalf("error %v does not match ErrBadInput", err)
+			}
+			return
+		}
+		if math.IsNaN(plan.Cost) || math.IsNaN(plan.FinishHours) || !(plan.Cost >= 0) || !(plan.FinishHours >= 0) {
+			t.Fatalf("plan %+v", plan)
+		}
+		if plan.MeetsDeadline != (plan.FinishHours <= p.DeadlineHours) || (plan.AccelNodes == 0) != (plan.AccelType < 0) {
+			t.Fatalf("inconsistent plan %+v for deadline %v", plan, p.DeadlineHours)
+		}
+		_ = plan.String(p.Types)
+	}
+	check(PlanPools(p))
+	ct, nc, err := CoreNodesForStorage(p)
+	if err == nil && (ct < 0 || ct >= nt || nc < p.MinCoreNodes || p.Types[ct].DiskGB <= 0) {
+		t.Fatalf("core pool %d × type %d", nc, ct)
+	} else if err != nil && !errors.Is(err, ErrBadInput) {
+		t.Fatalf("error %v does not match ErrBadInput", err)
+	}
+	check(EvaluatePools(p, rapid.IntRange(-1, nt).Draw(t, "ct"), rapid.IntRange(-1, 10).Draw(t, "nc"),
+		rapid.IntRange(-1, nt).Draw(t, "at"), rapid.IntRange(-1, 10).Draw(t, "na")))
+}
+
+func TestPoolsAnyInput(t *testing.T) { rapid.Check(t, propPoolsAnyInput) }
+func FuzzPoolsAnyInput(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propPoolsAnyInput)) }
+
+// Found by propPoolsAnyInput: an accelerator price so large that
+// AccelNodes·price overflows, with no work to do (0 billed hours), gave a
+// NaN cost (Inf·0). It is 0 for the accelerators; a core pool that really
+// costs more than float64 holds is +Inf, never NaN.
+func TestPoolsHugePriceNoNaN(t *testing.T) {
+	p := PoolProblem{
+		Types:         []InstanceType{{Name: "core", PricePerHour: 1, DiskGB: 1}, {Name: "dear", PricePerHour: 1e308}},
+		DeadlineHours: 1, PeriodHours: 1,
+	}
+	plan, err := EvaluatePools(p, 0, 0, 1, 2)
+	if err != nil || plan.Cost != 0 || plan.FinishHours != 0 || !plan.MeetsDeadline {
+		t.Fatalf("idle accelerators: %+v, %v", plan, err)
+	}
+	p.Types[0].PricePerHour = 1e308
+	p.PeriodHours, p.DeadlineHours = 8, 8
+	plan, err = EvaluatePools(p, 0, 3, -1, 0)
+	if err != nil || !math.IsInf(plan.Cost, 1) {
+		t.Fatalf("overflowing core pool: %+v, %v", plan, err)
+	}
+}
