@@ -20,6 +20,9 @@ func validate(c Cluster, k int) error {
 	if k < 0 {
 		return bad("k", float64(k), "must be ≥ 0")
 	}
+	if len(c.Tasks) > math.MaxInt32 {
+		return bad("Cluster.Tasks", float64(len(c.Tasks)), "more than 2³¹−1 tasks")
+	}
 	if !(math.Abs(c.Now) <= MaxTime) {
 		return bad("Cluster.Now", c.Now, "must be in [-MaxTime, MaxTime]")
 	}

@@ -56,7 +56,8 @@ func (w *Workspace) reset(c Cluster) {
 // bucket returns job j's task indices.
 func (w *Workspace) bucket(j int) []int32 { return w.byJob[w.count[j]:w.count[j+1]] }
 
-// overflowing sorts job j's tasks newest first and returns the leading ones
+// overflowing moves job j's newest tasks to the front of its bucket, newest
+// first, and returns the leading ones
 // that lie beyond its share: walking newest first, a task overflows while the
 // job would still hold at least ⌈Share⌉ slots without it. So killing any
 // subset of them never takes the job below its share, and a job holding no
@@ -68,7 +69,9 @@ func (w *Workspace) overflowing(c Cluster, j int) []int32 {
 		return nil
 	}
 	b := w.bucket(j)
-	sortRecent(c.Tasks, b)
+	// Every task holds at least one slot, so at most ⌊h − keep⌋ tasks
+	// overflow, and they are the newest: select those with a bounded heap.
+	partialRecent(c.Tasks, b, int(min(h-keep, float64(len(b)))))
 	n := 0
 	for _, i := range b {
 		s := float64(c.Tasks[i].Slots)
