@@ -13,6 +13,8 @@ func TestSteadyStateAllocs(t *testing.T) {
 	qs, jobS := benchQueue(100, 64)
 	var c Checker
 	cluster := []float64{1, 0.5, 0.25, 0}
+	ptrModel := &exp2{A: 20, B: -1}
+	var ifaceModel Model = exp2{A: 20, B: -1}
 	var queue Queue
 	for _, j := range q {
 		_ = queue.Insert(j)
@@ -23,7 +25,9 @@ func TestSteadyStateAllocs(t *testing.T) {
 		"DecideConfidence": func() {
 			_, _ = c.DecideConfidence(qs, jobS, 100, 0.9)
 		},
-		"JCT": func() { _, _ = JCT(exp2{A: 20, B: -1}, 50, cluster) },
+		"JCT":                 func() { _, _ = JCT(exp2{A: 20, B: -1}, 50, cluster) },
+		"JCT pointer model":   func() { _, _ = JCT(ptrModel, 50, cluster) },
+		"JCT interface model": func() { _, _ = JCT(ifaceModel, 50, cluster) },
 		"Queue insert+remove": func() {
 			_ = queue.Insert(job)
 			queue.Remove(job.ID)

@@ -3,6 +3,7 @@ package admission
 import (
 	"fmt"
 	"math"
+	"reflect"
 )
 
 // A Model predicts a job's task completion time: TCT(r) is the time in
@@ -33,15 +34,15 @@ type Model interface {
 // Errors (all match ErrBadInput): nRemaining < 0; a NaN or out-of-range
 // capacity (Cluster[i]); no slot with R_i > 0 ("Cluster", ErrNoCapacity);
 // a model value that is NaN, infinite or negative ("TCT(Cluster[i])"); a
-// result that overflows float64. m must not be a nil interface or nil pointer
-// (a nil interface gives an error; a nil pointer panics in its own method).
+// result that overflows float64; a nil model ("Model": a nil interface, or a
+// nil pointer, alone or in an interface, whose method would dereference it).
 //
 // JCT is generic so that a concrete model such as tct.Exp2 is called without
 // boxing: it allocates nothing. It is O(len(cluster)); callers compute it on
 // arrival and when a job's remaining tasks or the cluster change, and pass the
 // result in Job.JCT.
 func JCT[M Model](m M, nRemaining int, cluster []float64) (float64, error) {
-	if any(m) == nil {
+	if nilModel(m) {
 		return 0, &ValueError{Field: "Model", Value: math.NaN(), Reason: "nil model"}
 	}
 	if nRemaining < 0 {
@@ -81,3 +82,16 @@ func JCT[M Model](m M, nRemaining int, cluster []float64) (float64, error) {
 // capacity > 0: no task can run, so no completion time exists. It matches
 // ErrBadInput.
 var ErrNoCapacity error = &ValueError{Field: "Cluster", Value: 0, Reason: "no slot with residual capacity > 0"}
+
+// nilModel reports whether m is a nil interface or a nil pointer (directly or
+// inside an interface). Only pointer and interface types are inspected, and
+// boxing a pointer allocates nothing, so a concrete value model such as
+// tct.Exp2 costs a type check and no allocation.
+func nilModel[M Model](m M) bool {
+	switch reflect.TypeFor[M]().Kind() {
+	case reflect.Interface, reflect.Pointer:
+		v := reflect.ValueOf(any(m)) // any(m) is pointer-shaped here: no allocation
+		return !v.IsValid() || v.Kind() == reflect.Pointer && v.IsNil()
+	}
+	return false
+}

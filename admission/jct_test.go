@@ -62,6 +62,8 @@ func TestJCTBadInput(t *testing.T) {
 		wantErr error
 	}{
 		{"nil model", func() (float64, error) { return JCT(nilModel, 1, []float64{1}) }, "Model", ErrBadInput},
+		{"nil pointer model", func() (float64, error) { return JCT((*exp2)(nil), 1, []float64{1}) }, "Model", ErrBadInput},
+		{"nil pointer in interface", func() (float64, error) { return JCT(Model((*exp2)(nil)), 1, []float64{1}) }, "Model", ErrBadInput},
 		{"negative tasks", func() (float64, error) { return JCT(m, -1, []float64{1}) }, "nRemaining", ErrBadInput},
 		{"empty cluster", func() (float64, error) { return JCT(m, 1, nil) }, "Cluster", ErrNoCapacity},
 		{"all slots busy", func() (float64, error) { return JCT(m, 1, []float64{0, 0}) }, "Cluster", ErrNoCapacity},
