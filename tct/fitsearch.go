@@ -7,19 +7,29 @@ import (
 
 // fitCandidate is one start point of the rate search, in t units.
 type fitCandidate struct {
-	p    [2]float64
-	kind string
-	f    float64
-	idx  int
+	p     [2]float64
+	kind  string
+	group int // 0: data-driven or a local minimum of the grid; 1: other grid pairs
+	f     float64
+	idx   int
 }
 
-// fitGrid is the rate grid in units of the unit span: e^(±20) down to e^(±2)
-// change over the data, and 0 for a constant term.
-var fitGrid = [...]float64{-20, -6, -2, 0, 2, 6}
+// fitGrid is the rate grid in units of the unit span (a rate k changes its
+// term by e^k over the data), with 0 for a constant term.
+var fitGrid = [...]float64{-40, -24, -14, -8, -5, -3, -2, -1, -0.4, 0, 0.4, 1, 2, 3, 5, 8, 14, 24, 40}
+
+// fitGridN is the number of grid rates.
+const fitGridN = len(fitGrid)
 
 // Search sizes.
 const (
 	fitLMStarts     = 3      // Levenberg–Marquardt runs from the best screened starts
+	fitMaxRuns      = 24     // runs when the first ones head for b = d
+	fitMaxStarts    = 64     // capacity of the start list
+	fitGridBest     = 20     // lowest grid pairs kept besides the grid's local minima
+	fitNearCollapse = 100    // Cancellation beyond which more starts get a run
+	fitDupTol       = 1e-2   // an exploratory run this close to an earlier result stops
+	fitRescans      = 2      // escapes tried from the best run by rescan
 	fitExactRel     = 1e-30  // objective ≤ fitExactRel·Σwy² counts as an exact fit
 	fitCollapseSep  = 1.5e-8 // |β−δ| ≤ √ε·max(1,|β|): the rates have met
 	fitCollapseGain = 1e8    // term/data ratio beyond which half the digits cancel
@@ -33,7 +43,7 @@ func (w *fitWork) solve() (Exp2, FitReport) {
 	}
 	set := lmSettings{maxIter: w.maxIter, lo: [2]float64{w.lo, w.lo}, hi: [2]float64{w.hi, w.hi}, fAbs: fitExactRel * w.yy}
 
-	var cands [32]fitCandidate
+	var cands [fitMaxStarts]fitCandidate
 	nc := w.startPoints(&cands)
 	best, runs, nruns := w.runStarts(cands[:nc], set)
 
@@ -76,33 +86,37 @@ type fitRun struct {
 	res   lmResult
 }
 
-// runStarts screens the candidates by projected SSE, runs
-// Levenberg–Marquardt from the best fitLMStarts of them and returns the best
-// run (lowest SSE, earlier run on ties) and all runs.
-func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitLMStarts]fitRun, int) {
-	w.screen = true
-	for i := range cands {
-		f, _, _, ok := w.lmEval(cands[i].p)
-		if !ok {
-			f = math.Inf(1)
-		}
-		cands[i].f, cands[i].idx = f, i
-	}
-	w.screen = false
-	// Insertion sort: a handful of elements, no allocation.
+// runStarts runs Levenberg–Marquardt from the best fitLMStarts screened
+// candidates (by screened SSE) and returns the best run (lowest SSE, earlier
+// run on ties) and all runs. Unless the best run has settled (see settled),
+// up to fitMaxRuns starts get a run.
+func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitMaxRuns + fitRescans]fitRun, int) {
+	// Insertion sort: a few dozen elements, no allocation.
 	for i := 1; i < len(cands); i++ {
 		for j := i; j > 0 && fitCandidateCmp(cands[j], cands[j-1]) < 0; j-- {
 			cands[j], cands[j-1] = cands[j-1], cands[j]
 		}
 	}
-	var runs [fitLMStarts]fitRun
-	nruns := 0
+	var runs [fitMaxRuns + fitRescans]fitRun
+	var found [fitMaxRuns + fitRescans][2]float64
+	nruns, nfound := 0, 0
 	best := -1
+	explore := set
+	explore.coarse = true
+	explore.avoidTol = fitDupTol
 	for _, c := range cands {
-		if nruns == fitLMStarts || math.IsInf(c.f, 1) {
+		if nruns == fitMaxRuns || math.IsInf(c.f, 1) {
 			break
 		}
-		res := lmMinimize(w, c.p, set)
+		if nruns >= fitLMStarts && w.settled(runs[best].res) {
+			break
+		}
+		explore.avoid = found[:nfound]
+		res := lmMinimize(w, c.p, explore)
+		if !res.dup {
+			found[nfound] = res.p
+			nfound++
+		}
 		runs[nruns] = fitRun{start: c.p, kind: c.kind, res: res}
 		if best < 0 || res.f < runs[best].res.f {
 			best = nruns
@@ -112,24 +126,130 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitL
 			break
 		}
 	}
+	// Escape a local minimum: pair each rate of the best run with every grid
+	// rate; if a pair screens lower, explore from it.
+	for range fitRescans {
+		if runs[best].res.f <= set.fAbs {
+			break
+		}
+		p, f := w.rescan(runs[best].res.p)
+		if !(f < runs[best].res.f*(1-1e-9)) {
+			break
+		}
+		explore.avoid = found[:nfound]
+		res := lmMinimize(w, p, explore)
+		if !res.dup && nfound < len(found) {
+			found[nfound] = res.p
+			nfound++
+		}
+		runs[nruns] = fitRun{start: p, kind: "rescan", res: res}
+		if !(res.f < runs[best].res.f) {
+			nruns++
+			break
+		}
+		best = nruns
+		nruns++
+	}
+	// Polish the winner with the tight tolerances.
+	b := runs[best]
+	polished := lmMinimize(w, b.res.p, set)
+	if polished.f <= b.res.f {
+		polished.iters += b.res.iters
+		polished.evals += b.res.evals
+		runs[best].res = polished
+	}
 	return runs[best], runs, nruns
 }
 
-// fitCandidateCmp orders candidates by screened SSE, then by position.
-func fitCandidateCmp(a, b fitCandidate) int {
-	return cmp.Or(cmp.Compare(a.f, b.f), cmp.Compare(a.idx, b.idx))
+// rescan returns the pair (p[0], v) or (v, p[1]), v a grid rate, with the
+// lowest screened SSE, and that SSE (+Inf if none can be screened). It
+// reuses the normalised grid columns of gridSSE: only the columns of p[0]
+// and p[1] are new.
+func (w *fitWork) rescan(p [2]float64) ([2]float64, float64) {
+	n := w.n
+	bestP, bestF := p, math.Inf(1)
+	col := w.z[:n]
+	for side := range 2 {
+		for i := range n {
+			col[i] = w.sw[i] * math.Exp(p[side]*w.t[i])
+		}
+		nrm := fitNorm(col)
+		if !(nrm > 0) || math.IsInf(nrm, 0) {
+			continue
+		}
+		var bc float64
+		for i := range n {
+			col[i] /= nrm
+			bc += col[i] * w.sw[i] * w.ys[i]
+		}
+		for k := range fitGridN {
+			if !w.gridOK[k] {
+				continue
+			}
+			gk := w.grid[k*n : (k+1)*n]
+			var g float64
+			for i := range n {
+				g += col[i] * gk[i]
+			}
+			det := 1 - g*g
+			if !(det > 1e-10) {
+				continue
+			}
+			bk := w.gridB[k]
+			f := max(0, w.yy-(bc*bc-2*bc*bk*g+bk*bk)/det)
+			w.evals++
+			if f < bestF {
+				bestF = f
+				bestP = [2]float64{p[side], w.gridRate(k)}
+			}
+		}
+	}
+	return bestP, bestF
 }
 
-// startPoints fills cands with the data-driven and grid start points and
-// returns how many there are.
-func (w *fitWork) startPoints(cands *[32]fitCandidate) int {
+// settled reports whether run r is a trustworthy end of the search: it
+// converged, away from the rate box, without heading for b = d (Cancellation
+// at most fitNearCollapse). Runs that end on the box edge usually carry a
+// dead term whose rate drifted off; those that head for b = d may have a
+// separated minimum elsewhere.
+func (w *fitWork) settled(r lmResult) bool {
+	if !r.converged {
+		return false
+	}
+	for _, v := range r.p {
+		if v <= w.lo || v >= w.hi {
+			return false
+		}
+	}
+	w.lmEval(r.p)
+	return w.cancellation(r.p, w.alpha, w.gamma) <= fitNearCollapse
+}
+
+// fitCandidateCmp orders candidates by group (distinct basins first), then
+// by screened SSE, then by position.
+func fitCandidateCmp(a, b fitCandidate) int {
+	return cmp.Or(cmp.Compare(a.group, b.group), cmp.Compare(a.f, b.f), cmp.Compare(a.idx, b.idx))
+}
+
+// startPoints fills cands with start points and their screened SSE and
+// returns how many there are: the data-driven starts ("halves", "whole"),
+// screened by the exact projection, every local minimum of the projected
+// SSE over the grid of rate pairs, and the fitGridBest lowest other grid
+// pairs ("grid").
+func (w *fitWork) startPoints(cands *[fitMaxStarts]fitCandidate) int {
 	nc := 0
 	add := func(b, d float64, kind string) {
 		if nc < len(cands) && exp2Finite(b) && exp2Finite(d) {
-			cands[nc] = fitCandidate{p: [2]float64{min(max(b, w.lo), w.hi), min(max(d, w.lo), w.hi)}, kind: kind}
+			p := [2]float64{min(max(b, w.lo), w.hi), min(max(d, w.lo), w.hi)}
+			f, _, _, ok := w.lmEval(p)
+			if !ok {
+				f = math.Inf(1)
+			}
+			cands[nc] = fitCandidate{p: p, kind: kind, f: f, idx: nc}
 			nc++
 		}
 	}
+	w.screen = true
 	bl, okl := w.logSlope(0, 0.5)
 	bu, oku := w.logSlope(0.5, 1.0000001)
 	if okl && oku {
@@ -143,12 +263,120 @@ func (w *fitWork) startPoints(cands *[32]fitCandidate) int {
 		add(b0, 0, "whole")
 		add(b0-3, b0+3, "whole")
 	}
-	for i, b := range fitGrid {
-		for _, d := range fitGrid[i+1:] {
-			add(b, d, "grid")
+	w.screen = false
+
+	var f [fitGridN][fitGridN]float64
+	w.gridSSE(&f)
+	// The fitGridBest lowest pairs, kept sorted (ties by position).
+	var top [fitGridBest]fitCandidate
+	ntop := 0
+	for i := range fitGridN {
+		for j := i + 1; j < fitGridN; j++ {
+			c := fitCandidate{p: [2]float64{w.gridRate(i), w.gridRate(j)}, kind: "grid", f: f[i][j], idx: i*fitGridN + j}
+			if math.IsInf(c.f, 1) {
+				continue
+			}
+			if fitGridLocalMin(&f, i, j) {
+				if nc < len(cands) {
+					c.idx = nc
+					cands[nc] = c
+					nc++
+				}
+				continue
+			}
+			if ntop < len(top) {
+				top[ntop] = c
+				ntop++
+			} else if fitCandidateCmp(c, top[ntop-1]) < 0 {
+				top[ntop-1] = c
+			} else {
+				continue
+			}
+			for k := ntop - 1; k > 0 && fitCandidateCmp(top[k], top[k-1]) < 0; k-- {
+				top[k], top[k-1] = top[k-1], top[k]
+			}
+		}
+	}
+	for _, c := range top[:ntop] {
+		if nc < len(cands) {
+			c.idx, c.group = nc, 1
+			cands[nc] = c
+			nc++
 		}
 	}
 	return nc
+}
+
+// gridRate returns grid rate k clamped into the rate box.
+func (w *fitWork) gridRate(k int) float64 { return min(max(fitGrid[k], w.lo), w.hi) }
+
+// gridSSE sets f[i][j] (i < j) to the projected SSE at grid rates (i, j).
+// Each grid column √w·e^(rate·t) is computed and normalised once; the SSE of
+// a pair then follows from the columns' inner products in O(1):
+// f = Σwy² − (bᵢ² − 2bᵢbⱼgᵢⱼ + bⱼ²)/(1 − gᵢⱼ²), with bₖ the inner product of
+// column k with √w·ys and gᵢⱼ that of columns i and j. This normal-equation
+// form loses accuracy when columns are nearly parallel; it only ranks starts.
+func (w *fitWork) gridSSE(f *[fitGridN][fitGridN]float64) {
+	n := w.n
+	b, ok := &w.gridB, &w.gridOK
+	for k := range fitGridN {
+		col := w.grid[k*n : (k+1)*n]
+		v := w.gridRate(k)
+		for i := range n {
+			col[i] = w.sw[i] * math.Exp(v*w.t[i])
+		}
+		nrm := fitNorm(col)
+		if !(nrm > 0) || math.IsInf(nrm, 0) {
+			continue
+		}
+		ok[k] = true
+		for i := range n {
+			col[i] /= nrm
+			b[k] += col[i] * w.sw[i] * w.ys[i]
+		}
+	}
+	for i := range fitGridN {
+		for j := i + 1; j < fitGridN; j++ {
+			f[i][j] = math.Inf(1)
+			if !ok[i] || !ok[j] {
+				continue
+			}
+			ci, cj := w.grid[i*n:(i+1)*n], w.grid[j*n:(j+1)*n]
+			var g float64
+			for k := range n {
+				g += ci[k] * cj[k]
+			}
+			proj := max(b[i]*b[i], b[j]*b[j])
+			if det := 1 - g*g; det > 1e-10 {
+				proj = (b[i]*b[i] - 2*b[i]*b[j]*g + b[j]*b[j]) / det
+			}
+			f[i][j] = max(0, w.yy-proj)
+			w.evals++
+		}
+	}
+}
+
+// fitGridLocalMin reports whether grid pair (i, j) has a finite screened SSE
+// no larger than any neighbouring pair's (i±1, j±1 with i < j); ties with an
+// earlier neighbour go to the earlier pair, so a flat plateau yields one
+// start.
+func fitGridLocalMin(f *[fitGridN][fitGridN]float64, i, j int) bool {
+	v := f[i][j]
+	if math.IsInf(v, 1) {
+		return false
+	}
+	for di := -1; di <= 1; di++ {
+		for dj := -1; dj <= 1; dj++ {
+			a, b := i+di, j+dj
+			if (di == 0 && dj == 0) || a < 0 || b >= fitGridN || a >= b {
+				continue
+			}
+			if u := f[a][b]; u < v || (u == v && (a < i || (a == i && b < j))) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // logSlope fits a single exponential ys = k·e^(β·t) to the points with
@@ -241,8 +469,8 @@ func (w *fitWork) singleFit(p [2]float64, set lmSettings) (float64, lmResult) {
 	if b0, ok := w.logSlope(0, 1.0000001); ok {
 		try(b0)
 	}
-	for _, b := range fitGrid {
-		try(b)
+	for k := range fitGridN {
+		try(w.gridRate(k))
 	}
 	return bestStart, best
 }

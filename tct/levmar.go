@@ -20,6 +20,14 @@ type lmSettings struct {
 	maxIter int        // iterations (accepted or rejected steps); > 0
 	lo, hi  [2]float64 // box: every iterate is clamped into [lo, hi]
 	fAbs    float64    // stop as converged once f ≤ fAbs (exact fit)
+	// coarse loosens the tolerances (gradient 1e-5, decrease 1e-8) for
+	// exploratory runs that a later tight run polishes.
+	coarse bool
+	// avoid lists points already found by earlier runs: a run whose
+	// accepted iterate comes within avoidTol·(1+|p|) of one (in either
+	// order of the two parameters) stops with dup set.
+	avoid    [][2]float64
+	avoidTol float64
 }
 
 // lmResult is where one run stopped.
@@ -29,6 +37,7 @@ type lmResult struct {
 	iters     int  // iterations used
 	evals     int  // calls of lmEval
 	converged bool // a convergence test, not maxIter, stopped the run
+	dup       bool // stopped near a point of lmSettings.avoid
 }
 
 // Tolerances of lmMinimize, scale-free.
@@ -46,7 +55,8 @@ const (
 // by ν, which then doubles. Steps are clamped into the box [lo, hi].
 //
 // It stops as converged when f ≤ fAbs, when the scaled gradient, the step or
-// two successive relative decreases fall below the tolerances above, or when
+// two successive relative decreases fall below the tolerances above (looser
+// ones when set.coarse), or when
 // λ grows so large that no step changes p (p is then a minimum to working
 // precision); otherwise after maxIter iterations, not converged. It
 // allocates nothing itself.
@@ -58,7 +68,11 @@ func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
 		res.f = math.Inf(1)
 		return res
 	}
-	if f <= set.fAbs || lmGradSmall(f, a, g) {
+	gradTol, funTol := lmGradTol, lmFunTol
+	if set.coarse {
+		gradTol, funTol = 1e-5, 1e-8
+	}
+	if f <= set.fAbs || lmGradSmall(f, a, g, gradTol) {
 		res.converged = true
 		return res
 	}
@@ -103,11 +117,15 @@ func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
 			dScale = [2]float64{max(dScale[0], a[0]), max(dScale[1], a[2])}
 			lam *= max(1.0/3, 1-math.Pow(2*rho-1, 3))
 			nu = 2
-			if f <= set.fAbs || lmGradSmall(f, a, g) {
+			if f <= set.fAbs || lmGradSmall(f, a, g, gradTol) {
 				res.converged = true
 				break
 			}
-			if rel < lmFunTol {
+			if lmNear(p, set) {
+				res.dup = true
+				break
+			}
+			if rel < funTol {
 				smallDecreases++
 				if smallDecreases >= 2 {
 					res.converged = true
@@ -131,9 +149,21 @@ func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
 // lmGradSmall reports whether every gradient component is negligible against
 // √(f·(JᵀJ)ₖₖ), the size it would have if the residual were parallel to
 // Jacobian column k (MINPACK's gtol test).
-func lmGradSmall(f float64, a [3]float64, g [2]float64) bool {
-	return math.Abs(g[0]) <= lmGradTol*math.Sqrt(f*a[0]) &&
-		math.Abs(g[1]) <= lmGradTol*math.Sqrt(f*a[2])
+func lmGradSmall(f float64, a [3]float64, g [2]float64, tol float64) bool {
+	return math.Abs(g[0]) <= tol*math.Sqrt(f*a[0]) &&
+		math.Abs(g[1]) <= tol*math.Sqrt(f*a[2])
+}
+
+// lmNear reports whether p is within set.avoidTol of a point in set.avoid,
+// in either parameter order.
+func lmNear(p [2]float64, set lmSettings) bool {
+	for _, q := range set.avoid {
+		d := set.avoidTol * (1 + math.Hypot(q[0], q[1]))
+		if math.Hypot(p[0]-q[0], p[1]-q[1]) <= d || math.Hypot(p[0]-q[1], p[1]-q[0]) <= d {
+			return true
+		}
+	}
+	return false
 }
 
 // lmClamp projects p into the box of set.

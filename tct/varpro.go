@@ -13,9 +13,12 @@ type fitWork struct {
 	t, ys, sw      []float64 // scaled abscissa, scaled y, √weight
 	u1, u2, q1, q2 []float64 // basis columns and their orthonormal basis
 	r, z           []float64 // residual, Jacobian scratch
-	x0, span, ymax float64   // t = (x−x0)/span, ys = y/ymax
-	lo, hi         float64   // rate box in t units
-	yy             float64   // Σ wᵢ·ysᵢ², the scale of the objective
+	grid           []float64 // fitGridN normalised grid columns of n each
+	gridB          [fitGridN]float64
+	gridOK         [fitGridN]bool
+	x0, span, ymax float64 // t = (x−x0)/span, ys = y/ymax
+	lo, hi         float64 // rate box in t units
+	yy             float64 // Σ wᵢ·ysᵢ², the scale of the objective
 	maxIter        int
 	constant       bool    // every y with positive weight equals yconst
 	yconst         float64 // that value
@@ -88,10 +91,10 @@ func (w *fitWork) load(x, y []float64, opt FitOptions) error {
 	if w.constant {
 		return nil
 	}
-	buf := make([]float64, 9*n)
+	buf := make([]float64, (9+fitGridN)*n)
 	w.t, w.ys, w.sw = buf[0:n], buf[n:2*n], buf[2*n:3*n]
 	w.u1, w.u2, w.q1, w.q2 = buf[3*n:4*n], buf[4*n:5*n], buf[5*n:6*n], buf[6*n:7*n]
-	w.r, w.z = buf[7*n:8*n], buf[8*n:9*n]
+	w.r, w.z, w.grid = buf[7*n:8*n], buf[8*n:9*n], buf[9*n:]
 	w.x0, w.span, w.ymax = xmin, xmax-xmin, ymax
 	w.yy = 0
 	for i := range n {
@@ -145,7 +148,9 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 		// q2 ∝ u2 − q1(q1·u2), orthogonalised twice ("twice is enough").
 		copy(q2, u2)
 		s12 = fitAxpyProj(q2, q1)
-		s12 += fitAxpyProj(q2, q1)
+		if !w.screen {
+			s12 += fitAxpyProj(q2, q1)
+		}
 		n2 = fitNorm(q2)
 		if n2 > 1e-13*nu2 {
 			rank2 = true
@@ -160,9 +165,11 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 	if rank2 {
 		c2 = fitAxpyProj(r, q2)
 	}
-	c1 += fitAxpyProj(r, q1)
-	if rank2 {
-		c2 += fitAxpyProj(r, q2)
+	if !w.screen {
+		c1 += fitAxpyProj(r, q1)
+		if rank2 {
+			c2 += fitAxpyProj(r, q2)
+		}
 	}
 	gamma := 0.0
 	if rank2 {
@@ -234,19 +241,12 @@ func fitAxpyProj(v, q []float64) float64 {
 	return s
 }
 
-// fitNorm returns the Euclidean norm of v, scaled against overflow.
+// fitNorm returns the Euclidean norm of v. The rate box keeps every entry
+// within e^±200, so the squares cannot overflow or underflow to zero.
 func fitNorm(v []float64) float64 {
-	scale := 0.0
-	for _, e := range v {
-		scale = max(scale, math.Abs(e))
-	}
-	if scale == 0 || math.IsInf(scale, 0) {
-		return scale
-	}
 	var s float64
 	for _, e := range v {
-		e /= scale
 		s += e * e
 	}
-	return scale * math.Sqrt(s)
+	return math.Sqrt(s)
 }

@@ -1,0 +1,177 @@
+package tct
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// exp2PropData draws noisy samples of a random exp2 on a random x span: the
+// generating model and the data. Rates per span lie in [−8, 8] and
+// [−7.5, 18], at least 0.5 apart; 10 to 40 points with jittered spacing;
+// uniform noise up to 10% of max|y|.
+func exp2PropData(t *rapid.T) (truth Exp2, x, y []float64) {
+	span := rapid.SampledFrom([]float64{0.01, 0.5, 1, 30, 100, 1000}).Draw(t, "span")
+	n := rapid.IntRange(10, 40).Draw(t, "n")
+	kb := rapid.Float64Range(-8, 8).Draw(t, "kb")
+	kd := kb + rapid.Float64Range(0.5, 10).Draw(t, "sep")
+	amp := func(label string) float64 {
+		a := rapid.Float64Range(0.1, 10).Draw(t, label)
+		if rapid.Bool().Draw(t, label+"<0") {
+			a = -a
+		}
+		return a
+	}
+	// Both terms visible: the larger value of the second term over the
+	// span is between 1/20 and 20 times that of the first (a term far
+	// below the noise is not identified by the data, and its fit is a
+	// search among indistinguishable local minima).
+	a := amp("a")
+	ratio := rapid.Float64Range(0.05, 20).Draw(t, "ratio")
+	c := math.Abs(a) * math.Exp(max(0, kb)) * ratio / math.Exp(max(0, kd))
+	if rapid.Bool().Draw(t, "c<0") {
+		c = -c
+	}
+	truth = Exp2{A: a, B: kb / span, C: c, D: kd / span}
+	x = make([]float64, n)
+	y = make([]float64, n)
+	ymax := 0.0
+	for i := range x {
+		jitter := rapid.Float64Range(-0.4, 0.4).Draw(t, "jitter")
+		x[i] = span * (float64(i) + jitter) / float64(n-1)
+		y[i] = truth.TCT(x[i])
+		ymax = max(ymax, math.Abs(y[i]))
+	}
+	sigma := rapid.Float64Range(0, 0.1).Draw(t, "noise") * ymax
+	for i := range y {
+		y[i] += sigma * rapid.Float64Range(-1, 1).Draw(t, "e")
+	}
+	return truth, x, y
+}
+
+// propFitBeatsTruth: the fitted SSE is never above the SSE of the
+// parameters that generated the data (least squares minimises SSE).
+func propFitBeatsTruth(t *rapid.T) {
+	truth, x, y := exp2PropData(t)
+	m, rep, err := FitExp2(x, y, FitOptions{})
+	if err != nil {
+		t.Fatalf("FitExp2: %v", err)
+	}
+	fitCheckFinite(t, m, rep)
+	var truthSSE, yy float64
+	for i := range x {
+		r := y[i] - truth.TCT(x[i])
+		truthSSE += r * r
+		yy += y[i] * y[i]
+	}
+	if rep.SSE > truthSSE*(1+1e-9)+1e-20*yy {
+		t.Fatalf("fitted SSE %v > generating SSE %v\nfit %+v\ntruth %+v\nreport %+v\nx %v\ny %v", rep.SSE, truthSSE, m, truth, rep, x, y)
+	}
+}
+
+func TestFitExp2BeatsTruth(t *testing.T) { rapid.Check(t, propFitBeatsTruth) }
+
+// propFitDeterministic: equal inputs give bit-identical outputs.
+func propFitDeterministic(t *rapid.T) {
+	_, x, y := exp2PropData(t)
+	m1, r1, e1 := FitExp2(x, y, FitOptions{})
+	m2, r2, e2 := FitExp2(x, y, FitOptions{})
+	if m1 != m2 || r1 != r2 || (e1 == nil) != (e2 == nil) {
+		t.Fatalf("%+v %+v vs %+v %+v", m1, r1, m2, r2)
+	}
+}
+
+func TestFitExp2DeterministicProperty(t *testing.T) { rapid.Check(t, propFitDeterministic) }
+
+// exp2PropModel draws a model whose TCT(1) is finite and nonzero.
+func exp2PropModel(t *rapid.T) Exp2 {
+	m := Exp2{
+		A: rapid.Float64Range(-1e3, 1e3).Draw(t, "A"),
+		B: rapid.Float64Range(-50, 50).Draw(t, "B"),
+		C: rapid.Float64Range(-1e3, 1e3).Draw(t, "C"),
+		D: rapid.Float64Range(-50, 50).Draw(t, "D"),
+	}
+	if m.TCT(1) == 0 {
+		t.Skip("TCT(1) = 0")
+	}
+	return m
+}
+
+// propNormTCTAtDedicated: NormTCT(1) = 1 exactly, and NormTCTAt(r, r) = 1
+// wherever it is defined.
+func propNormTCTAtDedicated(t *rapid.T) {
+	m := exp2PropModel(t)
+	if got := m.NormTCT(1); got != 1 {
+		t.Fatalf("NormTCT(1) = %v for %+v", got, m)
+	}
+	r := rapid.Float64Range(0, 1).Draw(t, "r")
+	if v, err := m.NormTCTAt(r, r); err == nil && v != 1 {
+		t.Fatalf("NormTCTAt(r, r) = %v", v)
+	} else if err != nil && !errors.Is(err, ErrBadInput) {
+		t.Fatal(err)
+	}
+}
+
+func TestNormTCTProperties(t *testing.T) { rapid.Check(t, propNormTCTAtDedicated) }
+
+// propIOInverse: IO(r)·NormTCT(r) = read90 (Eq. 5 is the inverse scaling).
+func propIOInverse(t *rapid.T) {
+	m := exp2PropModel(t)
+	r := rapid.Float64Range(0, 1).Draw(t, "r")
+	read90 := rapid.Float64Range(0, 1e6).Draw(t, "read90")
+	io, err := m.IO(r, read90)
+	if err != nil {
+		if !errors.Is(err, ErrBadInput) {
+			t.Fatal(err)
+		}
+		return
+	}
+	if got := io * m.NormTCT(r); math.Abs(got-read90) > 1e-12*read90 {
+		t.Fatalf("IO·NormTCT = %v, want %v (%+v at %v)", got, read90, m, r)
+	}
+	if io < 0 || !exp2Finite(io) {
+		t.Fatalf("IO = %v", io)
+	}
+}
+
+func TestIOProperties(t *testing.T) { rapid.Check(t, propIOInverse) }
+
+// exp2FuzzValue draws any float64, including NaN, ±Inf, huge and tiny.
+func exp2FuzzValue() *rapid.Generator[float64] {
+	return rapid.OneOf(
+		rapid.Float64Range(-10, 10),
+		rapid.Float64(),
+		rapid.SampledFrom([]float64{0, 1, -1, 1e-300, 1e100, -1e100, 1e101, math.NaN(), math.Inf(1), math.Inf(-1)}),
+	)
+}
+
+// propFitAnyInput: on any input of at most 64 points FitExp2 does not panic,
+// fails only with ErrBadInput, and otherwise returns finite numbers.
+func propFitAnyInput(t *rapid.T) {
+	n := rapid.IntRange(0, 64).Draw(t, "n")
+	x := rapid.SliceOfN(exp2FuzzValue(), n, n).Draw(t, "x")
+	y := rapid.SliceOfN(exp2FuzzValue(), n, n).Draw(t, "y")
+	if rapid.Bool().Draw(t, "mismatch") && n > 0 {
+		y = y[1:]
+	}
+	var opt FitOptions
+	if rapid.Bool().Draw(t, "weighted") {
+		opt.Weights = rapid.SliceOfN(rapid.OneOf(rapid.Float64Range(0, 10), exp2FuzzValue()), len(x), len(x)).Draw(t, "w")
+	}
+	m, rep, err := FitExp2(x, y, opt)
+	if err != nil {
+		if !errors.Is(err, ErrBadInput) {
+			t.Fatalf("error %v does not match ErrBadInput", err)
+		}
+		return
+	}
+	fitCheckFinite(t, m, rep)
+	if !exp2Finite(rep.Cancellation) {
+		t.Fatalf("Cancellation %v", rep.Cancellation)
+	}
+}
+
+func TestFitExp2AnyInput(t *testing.T) { rapid.Check(t, propFitAnyInput) }
+func FuzzFitExp2(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propFitAnyInput)) }
