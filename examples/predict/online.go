@@ -1,0 +1,168 @@
+package main
+
+import (
+	"math/rand/v2"
+
+	"github.com/schedkit/schedkit/examples/internal/des"
+	"github.com/schedkit/schedkit/tct"
+)
+
+// span is one task of the "actual" execution: it starts, finishes its
+// shuffle (reduce tasks only) and ends.
+type span struct {
+	start, shuffleEnd, end float64
+	firstWave              bool
+}
+
+// execution is one recorded run of a job: the thesis compares its online
+// predictions with a real run (the dashed "actual" line of Fig. 5.16); we
+// have no Google cluster, so the "actual" run is one execution drawn from
+// the same §5.2.2 model with its own seed and played out event by event.
+type execution struct {
+	arrivals []float64
+	maps     []span
+	reduces  []span
+	end      float64
+}
+
+// Event kinds of the execution.
+const (
+	evWorkerFree = iota // A = worker: arrived, or finished a map
+	evReduceDone        // A = worker: finished a reduce task
+)
+
+// execute plays job m out on a des.Queue: workers arrive, each free worker
+// takes the next map; when every map is done and every worker has arrived
+// (the §5.2.2 barrier, max W) the first wave of min(w, r) reduce tasks
+// starts, one per worker, and every worker that finishes a reduce task
+// takes the next second-wave task.
+func execute(m tct.JobModel, rng *rand.Rand) execution {
+	ex := execution{arrivals: make([]float64, m.Workers)}
+	var q des.Queue
+	for j := range ex.arrivals {
+		ex.arrivals[j] = m.Arrival.Draw(rng)
+		q.Push(des.Event{Time: ex.arrivals[j], Kind: evWorkerFree, A: j})
+	}
+	barrier := 0.0
+	for {
+		e, ok := q.Pop()
+		if !ok {
+			break
+		}
+		barrier = max(barrier, e.Time)
+		if len(ex.maps) < m.Maps {
+			d := m.Map.Draw(rng)
+			ex.maps = append(ex.maps, span{start: e.Time, end: e.Time + d})
+			q.Push(des.Event{Time: e.Time + d, Kind: evWorkerFree, A: e.A})
+		}
+	}
+	ex.end = barrier
+	q.Reset()
+	startReduce := func(t float64, worker int, first bool) {
+		sh := m.Shuffle2
+		if first {
+			sh = m.Shuffle1
+		}
+		s, r := sh.Draw(rng), m.Reduce.Draw(rng)
+		ex.reduces = append(ex.reduces, span{start: t, shuffleEnd: t + s, end: t + s + r, firstWave: first})
+		q.Push(des.Event{Time: t + s + r, Kind: evReduceDone, A: worker})
+	}
+	for j := range min(m.Workers, m.Reduces) {
+		startReduce(barrier, j, true)
+	}
+	for {
+		e, ok := q.Pop()
+		if !ok {
+			break
+		}
+		ex.end = max(ex.end, e.Time)
+		if len(ex.reduces) < m.Reduces {
+			startReduce(e.Time, e.A, false)
+		}
+	}
+	return ex
+}
+
+// stateAt is what a job tracker would report at time t of the execution.
+func (ex execution) stateAt(t float64) tct.JobState {
+	st := tct.JobState{Elapsed: t}
+	for _, a := range ex.arrivals {
+		if a <= t {
+			st.WorkersPresent++
+		}
+	}
+	for _, s := range ex.maps {
+		switch {
+		case s.end <= t:
+			st.MapsDone++
+		case s.start <= t:
+			st.RunningMaps = append(st.RunningMaps, t-s.start)
+		}
+	}
+	for _, s := range ex.reduces {
+		switch {
+		case s.end <= t:
+			st.ReducesDone++
+		case s.start <= t && t < s.shuffleEnd:
+			stage := tct.StageShuffle2
+			if s.firstWave {
+				stage = tct.StageShuffle1
+			}
+			st.RunningReduces = append(st.RunningReduces, tct.RunningReduce{Stage: stage, Elapsed: t - s.start})
+		case s.start <= t:
+			st.RunningReduces = append(st.RunningReduces, tct.RunningReduce{Stage: tct.StageReduce, Elapsed: t - s.shuffleEnd})
+		}
+	}
+	return st
+}
+
+// onlinePoint is one prediction during the execution (seconds).
+type onlinePoint struct {
+	T           float64 // time of the prediction since the job started
+	Actual      float64 // the execution's real remaining time
+	Mean, SD    float64 // predicted remaining time
+	MeanAdded   float64 // predicted remaining time if Added workers join at T
+	SDAdded     float64
+	Benefit     float64 // Mean − MeanAdded
+	MapsDone    int
+	ReducesDone int
+}
+
+// onlineResult is one §5.4.2 scenario.
+type onlineResult struct {
+	Name    string
+	Workers int
+	Reduces int
+	Added   int
+	End     float64 // the execution's completion time
+	Points  []onlinePoint
+}
+
+// runOnline records one execution of the sort with the given reduce splits
+// on onlineWorkers workers and predicts its remaining time every step
+// seconds, with and without `added` more workers (common random numbers:
+// both predictions at a point use the same seed).
+func runOnline(name string, reduces int, step float64, opt tct.Options, seed uint64) (onlineResult, error) {
+	m := sortModel(onlineWorkers, reduces)
+	ex := execute(m, rand.New(rand.NewPCG(seed, 0x5eed)))
+	res := onlineResult{Name: name, Workers: onlineWorkers, Reduces: reduces, Added: onlineAdded, End: ex.end}
+	for t := 0.0; t < ex.end; t += step {
+		st := ex.stateAt(t)
+		base, err := tct.PredictRemaining(m, st, 0, opt)
+		if err != nil {
+			return res, err
+		}
+		more, err := tct.PredictRemaining(m, st, onlineAdded, opt)
+		if err != nil {
+			return res, err
+		}
+		res.Points = append(res.Points, onlinePoint{
+			T: t, Actual: ex.end - t,
+			Mean: base.Mean(), SD: base.StdDev(),
+			MeanAdded: more.Mean(), SDAdded: more.StdDev(),
+			Benefit:  base.Mean() - more.Mean(),
+			MapsDone: st.MapsDone, ReducesDone: st.ReducesDone,
+		})
+	}
+	return res, nil
+}
