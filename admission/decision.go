@@ -130,9 +130,9 @@ type Check struct {
 // A Decision is the outcome of an admission check: a rejection is a result,
 // not an error.
 type Decision struct {
-	Admit  bool
-	Mode   Mode
-	Reason Reason
+	Admit  bool   // the new job is accepted
+	Mode   Mode   // the rule that decided (Options.Mode)
+	Reason Reason // why: ReasonFits or ReasonNoDeadline when admitted
 	// Checked is the evidence, one Check per deadline job considered, in EDF
 	// order with the new job inserted. Paper mode lists the jobs up to and
 	// including the new one (Eq. 7's set); strict and confidence modes list

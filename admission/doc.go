@@ -59,7 +59,8 @@
 // data; no output is NaN. Bad input (NaN or infinite times, NaN or -Inf
 // deadlines, negative or non-finite JCTs or samples, a queue out of EDF
 // order, a duplicate new-job ID, a confidence outside [0, 1], sample slices
-// of unequal length) returns a *ValueError naming the field and value, which
+// of unequal length, a nil model or one giving NaN, negative or infinite
+// task times) returns a *ValueError naming the field and value, which
 // matches ErrBadInput. A rejection is a Decision, not an error.
 //
 // # Performance

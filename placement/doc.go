@@ -114,7 +114,8 @@
 // Completion time is the exact fluid makespan (PoolFinishHours): tasks are
 // taken to be small enough to split a job's work across both pools in any
 // proportion, and the accelerators take work in decreasing order of their
-// comparative advantage. The planner searches the core pool alone, the core
+// comparative advantage Rates[accel]/Rates[core] (jobs without work are
+// left out, whatever their rates). The planner searches the core pool alone, the core
 // pool grown by extra nodes of its type, and the core pool plus 1..N
 // accelerators of each type, and returns the cheapest plan that meets the
 // deadline (ties: fewer nodes, earlier finish, lower type index). The thesis
@@ -138,7 +139,9 @@
 // first, and registers the free node's core for release. A machine with
 // entries in both queues reconfigures at once, FIFO, and the step reports
 // the core moved and the task that starts. The state changes in place and
-// allocates only when a queue outgrows its storage.
+// allocates only when a queue outgrows its storage. NewLocalityCluster takes
+// up to 2^20 machines and keeps queues only up to the highest machine that
+// hosts a VM, so memory follows the VMs, not the machine count.
 //
 // Measured (2 cores, go test -cpu 1, under load from other builds):
 // PlanPools on the §4.4.1 problem 70 µs/op, 0 allocs/op; AssignMapTask with

@@ -19,6 +19,7 @@ type ValueError struct {
 	Reason string  // what is wrong, e.g. "must be finite"
 }
 
+// Error returns the package name, field, value and reason.
 func (e *ValueError) Error() string {
 	return fmt.Sprintf("placement: %s = %v: %s", e.Field, e.Value, e.Reason)
 }

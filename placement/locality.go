@@ -43,6 +43,8 @@ const (
 	QueueRemote
 )
 
+// String returns "no-task", "launch-local", "queue-remote" or
+// "LocalityAction(n)".
 func (a LocalityAction) String() string {
 	switch a {
 	case NoTask:
@@ -59,20 +61,20 @@ func (a LocalityAction) String() string {
 // a core (an earlier Release-queue entry), To receives it (an earlier
 // Assign-queue entry) and starts Task there.
 type Reconfiguration struct {
-	Machine  int
+	Machine  int // the physical machine whose queues paired
 	From, To int // VM indices
 	Task     int // index of the map task that now runs on To
 }
 
 // LocalityStep is the outcome of one AssignMapTask call.
 type LocalityStep struct {
-	Action LocalityAction
-	Task   int // index into the tasks slice; -1 with NoTask
-	Target int // VM the task runs on (LaunchLocal) or waits on (QueueRemote); -1 with NoTask
+	Action LocalityAction // what the step did
+	Task   int            // index into the tasks slice; -1 with NoTask
+	Target int            // VM the task runs on (LaunchLocal) or waits on (QueueRemote); -1 with NoTask
 	// Reconfigurations that this step triggered, at most two (the target's
 	// machine and the free node's machine); only the first N are set.
 	Reconfigurations [2]Reconfiguration
-	N                int
+	N                int // number of Reconfigurations set, 0 to 2
 }
 
 // maxLocalityMachines bounds NewLocalityCluster's machine count: a million

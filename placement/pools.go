@@ -10,7 +10,7 @@ import (
 // InstanceType is one row of thesis 004 Table 4.1: a cloud instance type a
 // cluster can be built from.
 type InstanceType struct {
-	Name         string
+	Name         string  // e.g. "m1.large"; only for display
 	PricePerHour float64 // dollars per started billing hour, > 0
 	DiskGB       float64 // local storage, ≥ 0; decides how many core nodes hold the data
 	Cores        int     // virtual cores, ≥ 0 (informational)
@@ -81,9 +81,9 @@ type PoolProblem struct {
 // PoolPlan is one cluster configuration and its cost for one period.
 type PoolPlan struct {
 	CoreType   int // index into PoolProblem.Types
-	CoreNodes  int
+	CoreNodes  int // core pool size
 	AccelType  int // index into PoolProblem.Types; -1 when AccelNodes = 0
-	AccelNodes int
+	AccelNodes int // accelerator pool size, 0 for none
 	// FinishHours is the fluid completion time of all jobs on this cluster
 	// (see PoolFinishHours); +Inf when some job can run nowhere.
 	FinishHours float64

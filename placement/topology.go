@@ -47,8 +47,8 @@ type Server struct {
 // the rack uplinks is assumed non-blocking, as in the thesis's emulated
 // topology where only rack uplinks were rate-limited (§3.3.3.1).
 type Topology struct {
-	Racks   []Rack
-	Servers []Server
+	Racks   []Rack   // at least one
+	Servers []Server // at least one; Server.Rack indexes Racks
 }
 
 // Available returns the indices of the servers with a free VM slot, in
