@@ -111,6 +111,27 @@ func TestShape(t *testing.T) {
 	}
 }
 
+// Ablation: the batch VM's minimum weight does hold it down when the
+// credit pool is just the two shared cores (credits are scarce, the batch
+// VM falls OVER), and stops doing so when the pool counts all the host's
+// cores, as Xen's does (every VCPU gets its 300-credit peak, the batch VM
+// stays UNDER and round-robins with the interactive VM).
+func TestCreditPoolAblation(t *testing.T) {
+	sc := shapeScenario()
+	wide, err := Simulate(sc, Credit, 130, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.HostPCPUs = sc.PCPUs
+	narrow, err := Simulate(sc, Credit, 130, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(narrow.RunnableS < 0.5*wide.RunnableS) || !(narrow.MeanResponseMS < wide.MeanResponseMS) {
+		t.Errorf("pool of 2 PCPUs: %+v\npool of %d PCPUs: %+v", narrow, DefaultScenario().HostPCPUs, wide)
+	}
+}
+
 func TestDeterministic(t *testing.T) {
 	sc := DefaultScenario()
 	sc.Duration = 20 * time.Second
@@ -179,6 +200,7 @@ func TestBadInput(t *testing.T) {
 		{"zero rate", sc, Credit, 0},
 		{"NaN rate", sc, Credit, nan()},
 		{"no pcpus", func() Scenario { s := sc; s.PCPUs = 0; return s }(), Credit, 10},
+		{"host smaller than shared", func() Scenario { s := sc; s.HostPCPUs = 1; return s }(), Credit, 10},
 		{"negative duration", func() Scenario { s := sc; s.Duration = -1; return s }(), Credit, 10},
 		{"no bursts", func() Scenario { s := sc; s.Bursts = 0; return s }(), Credit, 10},
 		{"zero burst", func() Scenario { s := sc; s.BurstMean = 0; return s }(), Credit, 10},

@@ -19,7 +19,11 @@ func Plot(dir string, runs []Result) error {
 	p := plot.New()
 	p.Title.Text = "Interactive VM beside a CPU-bound batch VM (2 cores)"
 	p.X.Label.Text = "request rate (per second)"
-	p.Y.Label.Text = "mean response time (ms)"
+	p.Y.Label.Text = "mean response time (ms, log scale)"
+	// Past its knee stock credit's open-loop response time runs away to
+	// seconds: a log scale keeps the alone and MI curves readable.
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	var lines []any
 	for _, sched := range []string{Alone, Credit, MI} {
 		var xy plotter.XYs

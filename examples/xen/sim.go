@@ -22,7 +22,8 @@ const (
 // time.Durations; the event queue carries them as float64 seconds, which
 // round-trip exactly for runs far longer than a day.
 type Scenario struct {
-	PCPUs       int           // physical cores shared by the VMs (2)
+	PCPUs       int           // physical cores shared by the VMs (2); the VMs' VCPUs are pinned to them
+	HostPCPUs   int           // physical cores of the host (4), all in Xen's credit pool: C = HostPCPUs×300
 	VCPUs       int           // VCPUs per VM (2, as in 000 §6.1), VCPU j pinned to PCPU j mod PCPUs
 	Interactive int           // interactive VMs (1); statistics are for the first
 	Batch       int           // CPU-bound batch VMs (1; 0 under Alone)
@@ -46,7 +47,7 @@ type Scenario struct {
 // in 850 s does.
 func DefaultScenario() Scenario {
 	return Scenario{
-		PCPUs: 2, VCPUs: 2, Interactive: 1, Batch: 1,
+		PCPUs: 2, HostPCPUs: 4, VCPUs: 2, Interactive: 1, Batch: 1,
 		Duration: 850 * time.Second,
 		Bursts:   4, BurstMean: 2 * time.Millisecond, IOMean: 5 * time.Millisecond,
 		Weight: 256, BatchWeight: 1,
@@ -60,6 +61,8 @@ func (sc Scenario) Validate() error {
 	switch {
 	case sc.PCPUs < 1 || sc.PCPUs > 64:
 		return bad("PCPUs", sc.PCPUs)
+	case sc.HostPCPUs < sc.PCPUs || sc.HostPCPUs > 1024:
+		return bad("HostPCPUs", sc.HostPCPUs)
 	case sc.VCPUs < 1 || sc.VCPUs > 64:
 		return bad("VCPUs", sc.VCPUs)
 	case sc.Interactive < 1 || sc.Interactive > 64:
@@ -166,7 +169,7 @@ func Simulate(sc Scenario, scheduler string, rate float64, seed uint64) (Result,
 	if !(rate > 0) || rate > 1e5 {
 		return Result{}, fmt.Errorf("rate = %v out of range (0, 1e5]", rate)
 	}
-	cfg := xencredit.DefaultConfig(sc.PCPUs)
+	cfg := xencredit.DefaultConfig(sc.HostPCPUs)
 	doms := make([]xencredit.Domain, 0, sc.Interactive+sc.Batch)
 	pin := func() []int {
 		p := make([]int, sc.VCPUs)
@@ -204,8 +207,8 @@ func Simulate(sc Scenario, scheduler string, rate float64, seed uint64) (Result,
 		log:      make([]xencredit.Change, 0, 64),
 		vcpus:    make([]guestVCPU, sc.Interactive*sc.VCPUs),
 		ready:    make([][]int, sc.Interactive),
-		slice:    make([]time.Duration, sc.PCPUs),
-		sliceV:   make([]int, sc.PCPUs),
+		slice:    make([]time.Duration, sc.HostPCPUs),
+		sliceV:   make([]int, sc.HostPCPUs),
 	}
 	m.drawRNG = rand.New(m.draw)
 	for v := range m.vcpus {
