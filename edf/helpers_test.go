@@ -18,3 +18,8 @@ type bad struct{}
 func (bad) TCT(float64) float64 { return math.NaN() }
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+
+// flat is a test model with the same task time at every residual capacity.
+type flat float64
+
+func (m flat) TCT(float64) float64 { return float64(m) }

@@ -140,8 +140,9 @@ func (q *Queue) ioFits(x float64) bool {
 //     order. When the step's first choice was passed over, the reason is
 //     io-skip. When no job fits, the slot stays idle (reason idle).
 //
-// A job whose model predicts a non-finite or non-positive time at r is never
-// offered the slot. The result does not depend on the order jobs were added.
+// A job whose model predicts a non-finite or non-positive time at r, or
+// whose task's rate or IO load would overflow a running sum, is never offered
+// the slot (Assign would refuse it). The result does not depend on the order jobs were added.
 // Errors (matching ErrBadInput): r outside [0, 1], now NaN or infinite. One
 // pass over the jobs per step, no slot scan, no allocation.
 func (q *Queue) MP(r, now float64, opt MPOptions) (Decision, error) {
@@ -163,15 +164,13 @@ func (q *Queue) MP(r, now float64, opt MPOptions) (Decision, error) {
 		if best >= 0 && !earlier(s, &q.jobs[best]) {
 			continue // ranks after the current pick, hence after the first choice
 		}
-		t := s.Model.TCT(r)
-		if !validTime(t) {
+		_, norm, io, ok := q.taskLoad(s, r)
+		if !ok {
 			continue
 		}
 		if top < 0 || earlier(s, &q.jobs[top]) {
 			top = i
 		}
-		norm := t / s.dedicated
-		io := s.Read90 / norm
 		if checkIO && !opt.NoIOCheckAtRisk && !q.ioFits(io) {
 			continue
 		}
@@ -195,15 +194,13 @@ func (q *Queue) MP(r, now float64, opt MPOptions) (Decision, error) {
 		if s.Tasks <= 0 {
 			continue
 		}
-		t := s.Model.TCT(r)
-		if !validTime(t) {
+		_, norm, io, ok := q.taskLoad(s, r)
+		if !ok {
 			continue
 		}
-		norm := t / s.dedicated
 		if top < 0 || fitter(norm, s, topNorm, &q.jobs[top]) {
 			top, topNorm = i, norm
 		}
-		io := s.Read90 / norm
 		if checkIO && !q.ioFits(io) {
 			continue
 		}

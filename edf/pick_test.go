@@ -209,6 +209,53 @@ func TestQueueBadInput(t *testing.T) {
 	}
 }
 
+// TestQueueOverflowGuards pins three fuzz-style edge cases: a task time so
+// small that its rate 1/TCT is +Inf (the job's rate sum went NaN on
+// release), an IO load that overflows the data nodes' sum, and a deadline so
+// far from now that the time left overflows to +Inf (∞·0 made a job holding
+// no slot look on track).
+func TestQueueOverflowGuards(t *testing.T) {
+	q, _ := NewQueue(Config{})
+	tiny, _ := q.Add(Job{ID: 1, Deadline: 100, Tasks: 3, Model: flat(5e-324)})
+	if _, err := q.Assign(tiny, 1); !errors.Is(err, ErrBadInput) {
+		t.Errorf("Assign with rate 1/5e-324 = +Inf: err = %v, want ErrBadInput", err)
+	}
+	if d := mustMP(t, q, 1, 0, MPOptions{NoIOCheck: true}); d.Job != NoJob || d.Reason != ReasonIdle {
+		t.Errorf("MP offered the slot to a job Assign refuses: %+v", d)
+	}
+	if st, _ := q.Status(tiny); st.Rate != 0 || st.Running != 0 || st.Tasks != 3 {
+		t.Errorf("refused Assign changed the job: %+v", st)
+	}
+
+	q2, _ := NewQueue(Config{})
+	big, _ := q2.Add(Job{ID: 2, Deadline: 100, Tasks: 3, Model: flat(10), Read90: math.MaxFloat64})
+	first, err := q2.Assign(big, 1) // IO = MaxFloat64: still finite
+	if err != nil || first.IO() != math.MaxFloat64 {
+		t.Fatalf("first Assign: %v, IO %v", err, first.IO())
+	}
+	if d := mustMP(t, q2, 1, 0, MPOptions{NoIOCheck: true}); d.Job != NoJob {
+		t.Errorf("MP offered a task whose IO overflows the sum: %+v", d)
+	}
+	if _, err := q2.Assign(big, 1); !errors.Is(err, ErrBadInput) {
+		t.Errorf("second Assign overflowing Σ IO: err = %v, want ErrBadInput", err)
+	}
+	if math.IsInf(q2.IO(), 0) || math.IsNaN(q2.IO()) {
+		t.Errorf("IO = %v after a refused Assign", q2.IO())
+	}
+	if err := q2.Release(first, true); err != nil || q2.IO() != 0 {
+		t.Errorf("Release: %v, IO %v", err, q2.IO())
+	}
+
+	q3, _ := NewQueue(Config{})
+	far, _ := q3.Add(Job{ID: 3, Deadline: 1.7e308, Tasks: 5, Model: flat(1)})
+	if risk, ok := q3.AtRisk(far, -1.7e308); !ok || !risk {
+		t.Errorf("job with no slot and time left +Inf: AtRisk = %v %v, want at risk", risk, ok)
+	}
+	if d := mustMP(t, q3, 1, -1.7e308, MPOptions{}); d.ID != 3 || d.Reason != ReasonAtRisk {
+		t.Errorf("MP = %+v, want job 3 at-risk", d)
+	}
+}
+
 func TestReasonString(t *testing.T) {
 	want := map[Reason]string{ReasonIdle: "idle", ReasonOrder: "order", ReasonAtRisk: "at-risk", ReasonBestFit: "best-fit", ReasonIOSkip: "io-skip", 99: "unknown"}
 	for r, s := range want {

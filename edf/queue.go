@@ -214,8 +214,10 @@ func (q *Queue) Remove(h Handle) error {
 // residual capacity r ∈ [0, 1]: the job's R gains the entry r, its pending
 // count drops by one, and the data nodes carry IO_j(r) more (Eq. 5). It
 // returns the Task to pass to Release. Errors (matching ErrBadInput): unknown
-// handle, r outside [0, 1], no pending task (ErrNoPendingTask), or a model
-// that predicts no finite positive time at r. Assign allocates nothing.
+// handle, r outside [0, 1], no pending task (ErrNoPendingTask), a model
+// that predicts no finite positive time at r, or a task whose rate 1/TCT or
+// IO load would make the job's rate sum or the data nodes' IO sum overflow
+// (MP never offers such a task). Assign allocates nothing.
 func (q *Queue) Assign(h Handle, r float64) (Task, error) {
 	s, err := q.state("Handle", h)
 	if err != nil {
@@ -227,11 +229,14 @@ func (q *Queue) Assign(h Handle, r float64) (Task, error) {
 	if s.Tasks <= 0 {
 		return Task{}, &ValueError{Field: "Job.Tasks", Value: 0, Reason: ErrNoPendingTask.Error()}
 	}
-	t := s.Model.TCT(r)
-	if !validTime(t) {
+	if t := s.Model.TCT(r); !validTime(t) {
 		return Task{}, &ValueError{Field: "Job.Model.TCT(r)", Value: t, Reason: "model predicts a non-finite or non-positive task time"}
 	}
-	task := Task{Job: h, R: r, id: s.ID, inv: 1 / t, io: s.Read90 * s.dedicated / t}
+	inv, _, io, ok := q.taskLoad(s, r)
+	if !ok {
+		return Task{}, &ValueError{Field: "Job.Model.TCT(r)", Value: s.Model.TCT(r), Reason: "the task's rate 1/TCT or IO load (Eq. 5) overflows the job's or the data nodes' sum"}
+	}
+	task := Task{Job: h, R: r, id: s.ID, inv: inv, io: io}
 	s.Tasks--
 	s.running++
 	s.rate += task.inv
@@ -239,6 +244,27 @@ func (q *Queue) Assign(h Handle, r float64) (Task, error) {
 	q.nTasks++
 	q.io += task.io
 	return task, nil
+}
+
+// taskLoad returns what a new task of job s on a slot with residual
+// capacity r would add: its rate 1/TCT_j(r) (one term of Eq. 3 divided by
+// t_remaining), NormTCT_j(r) (Eq. 2) and IO_j(r) = Read90/NormTCT_j(r)
+// (Eq. 5). ok is false when the model predicts no finite positive time at
+// r, or when a value or the job's rate sum or the data nodes' IO sum would
+// not be finite: such a task is never offered (MP) nor started (Assign), so
+// no running sum can become +Inf or, on release, NaN. MP and Assign share it,
+// so the IO that MP checks is exactly the IO that Assign records.
+func (q *Queue) taskLoad(s *jobState, r float64) (inv, norm, io float64, ok bool) {
+	t := s.Model.TCT(r)
+	if !validTime(t) {
+		return 0, 0, 0, false
+	}
+	inv, norm = 1/t, t/s.dedicated
+	io = s.Read90 / norm
+	if !(s.rate+inv <= math.MaxFloat64) || !validTime(norm) || !(q.io+io <= math.MaxFloat64) {
+		return 0, 0, 0, false
+	}
+	return inv, norm, io, true
 }
 
 // Release records that task t ended. With completed false (the task failed
@@ -300,6 +326,11 @@ func (s *jobState) atRisk(now float64) bool {
 		return false
 	}
 	remaining := float64(s.Tasks + s.running)
+	if s.rate == 0 {
+		// No slot: 0 completable tasks (and no ∞·0 = NaN when the
+		// time left overflows to +Inf).
+		return remaining > 0
+	}
 	return (s.Deadline-now)*s.rate < remaining
 }
 
