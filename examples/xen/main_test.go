@@ -132,6 +132,26 @@ func TestCreditPoolAblation(t *testing.T) {
 	}
 }
 
+// Closed loop, like TPC-W's clients (-clients): the run self-limits, and
+// past credit's knee the interactive VM's runnable time and response time
+// rise several-fold while MI stays at the alone case (Table 1's shape).
+func TestClosedLoop(t *testing.T) {
+	sc := shapeScenario()
+	sc.Clients, sc.Think = 900, 7*time.Second
+	runs, err := Sweep(sc, []float64{1}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, credit, mi := runs[0], runs[1], runs[2]
+	vcpuSeconds := float64(sc.VCPUs) * sc.Duration.Seconds()
+	if !(credit.RunnableS > 0.1*vcpuSeconds) || !(credit.MeanResponseMS > 2*alone.MeanResponseMS) {
+		t.Errorf("credit %+v\nalone %+v", credit, alone)
+	}
+	if mi.RunnableS != 0 || mi.MeanResponseMS != alone.MeanResponseMS || !(credit.Rate <= alone.Rate) {
+		t.Errorf("mi %+v\nalone %+v", mi, alone)
+	}
+}
+
 func TestDeterministic(t *testing.T) {
 	sc := DefaultScenario()
 	sc.Duration = 20 * time.Second
@@ -205,6 +225,8 @@ func TestBadInput(t *testing.T) {
 		{"no bursts", func() Scenario { s := sc; s.Bursts = 0; return s }(), Credit, 10},
 		{"zero burst", func() Scenario { s := sc; s.BurstMean = 0; return s }(), Credit, 10},
 		{"negative batch io", func() Scenario { s := sc; s.BatchBurst, s.BatchIO = time.Millisecond, -1; return s }(), Credit, 10},
+		{"negative clients", func() Scenario { s := sc; s.Clients = -1; return s }(), Credit, 10},
+		{"clients without think time", func() Scenario { s := sc; s.Clients, s.Think = 10, 0; return s }(), Credit, 10},
 		{"bad weight", func() Scenario { s := sc; s.Weight = 0; return s }(), Credit, 10},
 	} {
 		if _, err := Simulate(tt.sc, tt.sched, tt.rate, 1); err == nil {

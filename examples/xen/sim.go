@@ -35,6 +35,12 @@ type Scenario struct {
 	BatchWeight int           // batch VM weight under Credit (1, the minimum)
 	BatchBurst  time.Duration // mean compute stretch of a batch VCPU between IO waits (exponential); 0 = never blocks
 	BatchIO     time.Duration // mean IO wait of a batch VCPU
+	// Clients > 0 makes arrivals a closed loop, like TPC-W's emulated
+	// browsers: each client thinks for an exponential Think, sends a
+	// request, waits for the response, and thinks again. The rate argument
+	// of Simulate is then ignored and Result.Rate is the throughput.
+	Clients     int
+	Think       time.Duration
 	GuardPeriod time.Duration // MI starvation guard p
 	GuardExec   time.Duration // MI starvation guard e
 }
@@ -77,6 +83,10 @@ func (sc Scenario) Validate() error {
 		return bad("BurstMean", sc.BurstMean)
 	case sc.IOMean < 0 || sc.IOMean > time.Hour:
 		return bad("IOMean", sc.IOMean)
+	case sc.Clients < 0 || sc.Clients > 1_000_000:
+		return bad("Clients", sc.Clients)
+	case sc.Clients > 0 && (sc.Think <= 0 || sc.Think > time.Hour):
+		return bad("Think", sc.Think)
 	case sc.BatchBurst < 0 || sc.BatchBurst > time.Hour:
 		return bad("BatchBurst", sc.BatchBurst)
 	case sc.BatchIO < 0 || sc.BatchIO > time.Hour:
@@ -166,6 +176,9 @@ func Simulate(sc Scenario, scheduler string, rate float64, seed uint64) (Result,
 	if err := sc.Validate(); err != nil {
 		return Result{}, err
 	}
+	if sc.Clients > 0 {
+		rate = float64(sc.Clients) / sc.Think.Seconds() // only seeds the generator
+	}
 	if !(rate > 0) || rate > 1e5 {
 		return Result{}, fmt.Errorf("rate = %v out of range (0, 1e5]", rate)
 	}
@@ -246,7 +259,12 @@ func (m *sim) run(scheduler string, batch int) (Result, error) {
 	}
 	m.push(m.s.Config().Timeslice+time.Millisecond, evAccount, 0, 0)
 	for vm := range sc.Interactive {
-		m.push(m.arrivalGap(), evArrival, vm, 0)
+		if sc.Clients == 0 {
+			m.push(m.arrivalGap(), evArrival, vm, 0)
+		}
+		for range sc.Clients {
+			m.push(m.thinkTime(), evArrival, vm, 0)
+		}
 	}
 	// The batch VMs' VCPUs are runnable from the start and never block.
 	first := len(m.vcpus)
@@ -287,7 +305,9 @@ func (m *sim) run(scheduler string, batch int) (Result, error) {
 			}
 		case evArrival:
 			err = m.arrive(now, e.A)
-			m.push(now+m.arrivalGap(), evArrival, e.A, 0)
+			if sc.Clients == 0 {
+				m.push(now+m.arrivalGap(), evArrival, e.A, 0)
+			}
 		case evBurst:
 			if e.B == m.vcpus[e.A].version {
 				err = m.burstDone(now, e.A)
@@ -304,6 +324,9 @@ func (m *sim) run(scheduler string, batch int) (Result, error) {
 	// Close the books at Duration (an Account there changes no runstate).
 	if err := m.xen(m.s.Account(sc.Duration, m.log[:0])); err != nil {
 		return Result{}, err
+	}
+	if sc.Clients > 0 {
+		m.rate = float64(m.done) / sc.Duration.Seconds()
 	}
 	res := Result{Scheduler: scheduler, Rate: m.rate, Requests: m.done, Events: m.events,
 		Wakes: m.wakes, BoostedWakes: m.boosted, QueuedWakes: m.queued}
@@ -338,6 +361,10 @@ func (m *sim) batchFlip(now time.Duration, v int) error {
 	}
 	m.push(now+m.batchExp(m.sc.BatchIO), evBatch, v, 0)
 	return m.xen(m.s.Block(now, v, m.log[:0]))
+}
+
+func (m *sim) thinkTime() time.Duration {
+	return time.Duration(m.rng.ExpFloat64() * float64(m.sc.Think))
 }
 
 func (m *sim) arrivalGap() time.Duration {
@@ -443,6 +470,9 @@ func (m *sim) burstDone(now time.Duration, v int) error {
 		m.respSum += now - r.arrival
 		m.done++
 		m.free = append(m.free, g.req)
+		if m.sc.Clients > 0 { // the client thinks, then sends its next request
+			m.push(now+m.thinkTime(), evArrival, r.vm, 0)
+		}
 	}
 	g.req = -1
 	if q := m.ready[g.vm]; len(q) > 0 {
