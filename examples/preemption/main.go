@@ -309,16 +309,22 @@ func run(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *plotDir != "" {
-		if err := Plot(*plotDir, cells); err != nil {
+	return emit(stdout, cells, *reps, *jsonOut, *plotDir)
+}
+
+// emit writes the plots (when plotDir is set) and then the JSON document or
+// the table.
+func emit(w io.Writer, cells []Cell, reps int, jsonOut bool, plotDir string) error {
+	if plotDir != "" {
+		if err := Plot(plotDir, cells); err != nil {
 			return err
 		}
 	}
-	if *jsonOut {
-		enc := json.NewEncoder(stdout)
+	if jsonOut {
+		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(Summary(cells))
 	}
-	PrintTable(stdout, cells, *reps)
+	PrintTable(w, cells, reps)
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -41,17 +42,32 @@ func checkRun(t *testing.T, jobs []JobSpec, r Result) {
 	}
 }
 
-// The default scenario (5 seeds × 3 positions × busy/idle × 2 policies);
-// under the race detector one seed and the first position.
+var (
+	defaultOnce  sync.Once
+	defaultOpts  Options
+	defaultRun   []Cell
+	defaultError error
+)
+
+// defaultCells runs the default scenario once for all tests: 5 seeds × 3
+// positions × busy/idle × 2 policies; under the race detector or -short one
+// seed and the first position.
+func defaultCells(t *testing.T) (Options, []Cell) {
+	defaultOnce.Do(func() {
+		defaultOpts = Options{Reps: 5, Seed: 1, Positions: []int{1, 66, 92}}
+		if raceEnabled || testing.Short() {
+			defaultOpts.Reps, defaultOpts.Positions = 1, []int{1}
+		}
+		defaultRun, defaultError = Run(defaultOpts)
+	})
+	if defaultError != nil {
+		t.Fatal(defaultError)
+	}
+	return defaultOpts, defaultRun
+}
+
 func TestDefaultScenario(t *testing.T) {
-	o := Options{Reps: 5, Seed: 1, Positions: []int{1, 66, 92}}
-	if raceEnabled || testing.Short() {
-		o.Reps, o.Positions = 1, []int{1}
-	}
-	cells, err := Run(o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o, cells := defaultCells(t)
 	if want := 2 * 2 * len(o.Positions); len(cells) != want {
 		t.Fatalf("%d cells, want %d", len(cells), want)
 	}
@@ -156,9 +172,13 @@ func TestIdealTime(t *testing.T) {
 // -json prints exactly the schema (periods busy/idle × baseline/GP)
 // and -plot writes the charts, from one run.
 func TestJSONSchemaAndPlot(t *testing.T) {
+	o, cells := defaultCells(t)
 	dir := t.TempDir()
+	if raceEnabled {
+		dir = "" // drawing 12 PNGs takes seconds under -race; covered without it
+	}
 	var buf bytes.Buffer
-	if err := run([]string{"-json", "-reps", "1", "-positions", "92", "-plot", dir}, &buf); err != nil {
+	if err := emit(&buf, cells, o.Reps, true, dir); err != nil {
 		t.Fatal(err)
 	}
 	var doc map[string][]map[string]any
@@ -180,6 +200,9 @@ func TestJSONSchemaAndPlot(t *testing.T) {
 	}
 	if want := []string{"busy/baseline", "busy/GP", "idle/baseline", "idle/GP"}; !slices.Equal(got, want) {
 		t.Fatalf("rows %v, want %v", got, want)
+	}
+	if dir == "" {
+		return
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.png"))
 	if len(files) != 12 {
