@@ -154,6 +154,13 @@ func runTrace(path string, read func(io.Reader) ([]float64, error)) (traceFit, e
 	return fitTrace(d)
 }
 
+// printTraceJSON writes {"trace_fit":{...}}.
+func printTraceJSON(w io.Writer, f traceFit) error {
+	return json.NewEncoder(w).Encode(struct {
+		TraceFit traceFit `json:"trace_fit"`
+	}{f})
+}
+
 func main() {
 	cfg := defaultConfig()
 	flag.IntVar(&cfg.Runs, "runs", cfg.Runs, "Monte-Carlo runs per sort distribution")
@@ -188,9 +195,7 @@ func run(w io.Writer, cfg config, asJSON bool, plotDir, google, rumen string) er
 			return err
 		}
 		if asJSON {
-			return json.NewEncoder(w).Encode(struct {
-				TraceFit traceFit `json:"trace_fit"`
-			}{f})
+			return printTraceJSON(w, f)
 		}
 		fmt.Fprintf(w, "%s durations: %d tasks, mean %.1f s, sd %.1f s, median %.1f s\n", name, f.Tasks, f.Mean, f.SD, f.Median)
 		fmt.Fprintf(w, "  %-36s KS distance %.3f\n", fmt.Sprintf("lognormal (MLE) μ = %.3f, σ = %.3f:", f.Mu, f.Sigma), f.KSLognormal)
