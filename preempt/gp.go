@@ -71,7 +71,7 @@ func (o GPOptions) validate() error {
 // force an older one-slot task in (see the tests).
 //
 // Cost: O(n log k) for n tasks when the newest eligible tasks fill k (always
-// with one-slot tasks), plus sorting each starving job's tasks; no
+// with one-slot tasks), plus a bounded heap over each starving job's tasks; no
 // allocation once the Workspace has grown. Bad input gives an error matching
 // ErrBadInput.
 func GP(c Cluster, k int, opt GPOptions) (Decision, error) {
