@@ -514,3 +514,6 @@ func FuzzAdjustForSize(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propAdjustForSi
 func FuzzDistribution(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propDistributionInputs)) }
 func FuzzQuantilesMonotone(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propQuantilesMonotone)) }
 func FuzzMomentsRoundTrip(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(propMomentsRoundTrip)) }
+
+func TestAddedNeverHurts(t *testing.T) { rapid.Check(t, propAddedNeverHurts) }
+func FuzzAddedNeverHurts(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propAddedNeverHurts)) }
