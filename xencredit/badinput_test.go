@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pgregory.net/rapid"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -126,3 +128,50 @@ func TestBadEvents(t *testing.T) {
 		t.Fatalf("RunQueue(-1): %v", err)
 	}
 }
+
+// New and Validate never panic: any Config and Domain values either build a
+// State that satisfies the invariants or give ErrBadInput.
+func propNew(t *rapid.T) {
+	i64 := func(name string) int64 {
+		return rapid.OneOf(rapid.Int64Range(-2, 70000), rapid.Int64(), rapid.SampledFrom([]int64{0, 1, 3, 1000, int64(time.Millisecond), 30 * int64(time.Millisecond), int64(time.Second)})).Draw(t, name)
+	}
+	cfg := Config{
+		PCPUs:                     int(i64("pcpus") % 10),
+		Timeslice:                 time.Duration(i64("tslice")),
+		TicksPerTimeslice:         int(i64("ticks")),
+		CreditsPerMsec:            int(i64("cpm")),
+		Ratelimit:                 time.Duration(i64("ratelimit")),
+		RatelimitRemainder:        rapid.Bool().Draw(t, "remainder"),
+		RatelimitDelaysBackground: rapid.Bool().Draw(t, "rlbg"),
+		GuardPeriod:               time.Duration(i64("p")),
+		GuardExec:                 time.Duration(i64("e")),
+		GuardRaiseToUnder:         rapid.Bool().Draw(t, "under"),
+	}
+	if rapid.Bool().Draw(t, "defaults") {
+		cfg = DefaultConfig(int(i64("pcpus2") % 10))
+	}
+	doms := make([]Domain, rapid.IntRange(0, 3).Draw(t, "ndoms"))
+	for i := range doms {
+		doms[i] = Domain{
+			Weight: int(i64("w")), Cap: int(i64("cap")), Background: rapid.Bool().Draw(t, "bg"),
+			PCPUs: rapid.SliceOfN(rapid.IntRange(-1, 10), 0, 3).Draw(t, "pins"),
+		}
+	}
+	s, err := New(cfg, doms)
+	if err != nil {
+		if !errors.Is(err, ErrBadInput) {
+			t.Fatalf("error %v does not match ErrBadInput", err)
+		}
+		return
+	}
+	if cfg.Validate() != nil {
+		t.Fatal("New accepted an invalid Config")
+	}
+	if _, err := s.Account(cfg.Timeslice, nil); err != nil {
+		t.Fatal(err)
+	}
+	checkInvariants(t, &s)
+}
+
+func TestNewProperties(t *testing.T) { rapid.Check(t, propNew) }
+func FuzzNew(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propNew)) }
