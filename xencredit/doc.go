@@ -77,6 +77,11 @@
 //     an idle or OVER-headed PCPU, no idler mask (the facts file's modelling
 //     advice). Tickle is Xen 4.2's: preempt the VCPU's own PCPU when the
 //     waker's priority is strictly higher.
+//   - Debits are 4.2's burn_credits: 10 credits per ms rounded to nearest,
+//     the remainder kept in start_time (Xen master floors and keeps a
+//     residual; before 2009 Xen debited a whole tick's 100 credits from
+//     whoever was running at the tick — the paper's "coarse grain time
+//     accounting" — which this model does not do).
 //   - Ratelimit slice: 4.2's full ratelimit; Xen master's remainder (with a
 //     100 µs floor) with Config.RatelimitRemainder. Ratelimit 0 disables it.
 //   - Block accepts a queued VCPU (Xen's sleep of a queued VCPU), not only a
