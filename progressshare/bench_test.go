@@ -72,12 +72,40 @@ func bigCluster(tb testing.TB, worst bool, compute ...bool) (*Scheduler, []Job) 
 	return s, jobs
 }
 
+// inGap sets each indexed job's delay halfway between where the node-type
+// shortcut stops declining it on slot 0 and where it would launch: every job
+// then declines, but only after its best block is found and its Pref
+// computed. It is the slowest case for Algorithm 2 with indexes.
+func inGap(s *Scheduler, jobs []Job, now float64) {
+	for k := range jobs {
+		j := &jobs[k]
+		b, _, loc, _ := s.bestBlock(0, *j, k)
+		launchAt := 1 - s.pref(0, *j, j.Pending[b], loc, false, 0) // ratio where the job launches
+		lo, hi := 0.0, launchAt                                    // the shortcut declines at lo, not at hi
+		if !s.mustDecline(0, *j, lo) {
+			continue
+		}
+		for range 60 {
+			if m := (lo + hi) / 2; s.mustDecline(0, *j, m) {
+				lo = m
+			} else {
+				hi = m
+			}
+		}
+		j.LastLaunch = now - (hi+launchAt)/2*s.opt.MaxDelay
+	}
+}
+
 func BenchmarkPick(b *testing.B) {
 	for _, c := range []struct {
-		name           string
-		worst, compute bool
-	}{{"typical", false, false}, {"all-decline", true, false}, {"all-decline-compute", true, true}} {
+		name                string
+		worst, compute, gap bool
+	}{{"typical", false, false, false}, {"all-decline", true, false, false}, {"all-decline-compute", true, true, false},
+		{"all-decline-in-gap", true, false, true}} {
 		for _, indexed := range []bool{false, true} {
+			if c.gap && !indexed {
+				continue
+			}
 			s, jobs := bigCluster(b, c.worst, c.compute)
 			name := c.name
 			if indexed {
@@ -85,6 +113,9 @@ func BenchmarkPick(b *testing.B) {
 				for k := range jobs {
 					jobs[k].Index, _ = s.NewPendingIndex(jobs[k].Pending)
 				}
+			}
+			if c.gap {
+				inGap(s, jobs, 100)
 			}
 			for _, alg := range []struct {
 				name string
@@ -124,8 +155,15 @@ func TestDecisionAllocations(t *testing.T) {
 	for k := range jobs {
 		jobs[k].Index, _ = s.NewPendingIndex(jobs[k].Pending)
 	}
-	if n := testing.AllocsPerRun(5, func() { _, _ = s.PickProgressShare(0, jobs, 100) }); n != 0 {
-		t.Errorf("an indexed decision allocates %v times, want 0", n)
+	for _, pick := range []func(int, []Job, float64) (Decision, error){s.PickProgressShare, s.PickSlotShare} {
+		if n := testing.AllocsPerRun(5, func() { _, _ = pick(0, jobs, 100) }); n != 0 {
+			t.Errorf("an indexed decision allocates %v times, want 0", n)
+		}
+		// The indexes say no block is in slot 0's rack: every job declines
+		// without a block read (Algorithm 2 through the bound of mustDecline).
+		if d, _ := pick(0, jobs, 100); d.Launch || d.Reason != ReasonWaiting || d.Examined != 0 {
+			t.Errorf("indexed worst case: %+v, want a skip with no job read", d)
+		}
 	}
 	if n := testing.AllocsPerRun(5, func() { _ = jobs[2].Index.Remove(jobs[2].Pending[0]); _ = jobs[2].Index.Add(jobs[2].Pending[0]) }); n != 0 {
 		t.Errorf("Add and Remove allocate %v times, want 0", n)

@@ -62,9 +62,11 @@ type Decision struct {
 	Calibrating bool
 
 	// Examined counts the jobs whose best task was considered, including the
-	// launched one. Calibrated jobs that PickProgressShare declines without
-	// reading their blocks (the node-type shortcut in the package doc) are
-	// not counted.
+	// launched one. Jobs declined without reading their blocks are not
+	// counted: calibrated jobs that PickProgressShare proves must decline
+	// from node types and the best locality alone (the shortcut in the
+	// package doc), and jobs whose PendingIndex tells PickSlotShare that
+	// their best locality must wait.
 	Examined int
 }
 

@@ -87,11 +87,17 @@
 //     (PS 0.6) and B on the four N2 slots (PS 2/3) sum to 1.27, which §4.3.1.1
 //     calls the better assignment. The property test asserts the first.
 //   - A shortcut declines a calibrated job in O(node types), without reading
-//     its blocks and without entering the order, when some node types beat
-//     the free slot even when read remotely, by enough that
-//     Pref ≤ 1 − E/D < 1 − delay/max_delay for every block (see dominated
-//     in pick.go). It never changes which job launches (checked against the
-//     oracle); such jobs are not counted in Decision.Examined.
+//     its blocks and without entering the order, when a bound on Eq. 4.4
+//     proves it must decline: with loc the best locality of its blocks on
+//     the free slot (from its PendingIndex; node-local without one),
+//     Pref ≤ N⁺/(N⁺ + X⁻) for every block of that locality, where X⁻ sums
+//     the remote scores of node types that beat the free slot even when read
+//     remotely and N⁺ the best score each other type can have at or below
+//     the free slot's (see mustDecline in pick.go). It never changes which
+//     job launches (checked against the oracle and by a property that
+//     compares the bound with Eq. 4.4 summed slot by slot); such jobs are not
+//     counted in Decision.Examined. PickSlotShare likewise passes over a job
+//     whose PendingIndex shows its best locality must wait.
 //
 // # Performance
 //

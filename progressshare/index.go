@@ -13,7 +13,8 @@ import "fmt"
 // Pending and Remove each block taken out of it (for a launch, the block the
 // Decision names). An index that does not match Pending never makes a
 // picker panic or return an error, but its choice of block may then not be
-// the best one. A PendingIndex belongs to the Scheduler that made it and,
+// the best one, and a job may be passed over as if its best locality were
+// the index's. A PendingIndex belongs to the Scheduler that made it and,
 // like it, is not safe for concurrent use.
 type PendingIndex struct {
 	s      *Scheduler

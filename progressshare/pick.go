@@ -23,9 +23,17 @@ package progressshare
 //
 // Errors match ErrBadInput: slot out of range, now not finite, and any bad
 // Weight, LastLaunch (after now or not finite), Rates or Running of any job.
-// Pending blocks are checked only as far as they are read (every block of
-// each examined job, up to its first node-local block); use Validate to
+// Pending blocks are checked only as far as they are read (each examined
+// job's blocks up to its first node-local one or, with a PendingIndex, up to
+// the first one of the best locality the index reports); use Validate to
 // check them all.
+//
+// A calibrated job that must decline whatever its block, as a bound on
+// Eq. 4.4 from its rates and its best locality on the slot shows in
+// O(node types) (the locality comes from its PendingIndex; without one the
+// bound assumes node-local), is passed over before the order is built. This
+// never changes the decision; it only leaves such jobs out of
+// Decision.Examined.
 //
 // It allocates nothing once the Scheduler has seen as many jobs.
 func (s *Scheduler) PickProgressShare(slot int, jobs []Job, now float64) (Decision, error) {
@@ -45,7 +53,7 @@ func (s *Scheduler) PickProgressShare(slot int, jobs []Job, now float64) (Decisi
 		if cal && rateOf(j, sl.Type) == 0 && runningOf(j, sl.Type) == 0 && (calJob < 0 || key < calKey) {
 			calJob, calKey = i, key
 		}
-		if !cal && s.opt.MaxDelay > 0 && s.dominated(sl.Type, j, (now-j.LastLaunch)/s.opt.MaxDelay) {
+		if !cal && s.opt.MaxDelay > 0 && s.mustDecline(slot, j, (now-j.LastLaunch)/s.opt.MaxDelay) {
 			declined = true
 			continue // it would decline whatever its block: leave it out of the order
 		}
@@ -99,13 +107,16 @@ func (s *Scheduler) PickProgressShare(slot int, jobs []Job, now float64) (Decisi
 // else rack-local, else remote). It is launched if it is node-local, or
 // rack-local and delay(j) ≥ RackDelay (d1), or remote and delay(j) ≥
 // RemoteDelay (d2), where delay(j) = now − LastLaunch; otherwise the next job
-// is tried. It ignores computing rates (Job.Rates is not read or checked).
+// is tried. A job with a PendingIndex whose best locality must wait is
+// passed over before the order is built, without reading its blocks. It
+// ignores computing rates (Job.Rates is not read or checked).
 // Skips, errors and allocation are as for PickProgressShare.
 func (s *Scheduler) PickSlotShare(slot int, jobs []Job, now float64) (Decision, error) {
 	_, o, err := s.begin(slot, len(jobs), now)
 	if err != nil {
 		return Decision{}, err
 	}
+	declined := false
 	for i, j := range jobs {
 		key, _, err := s.jobKey(j, i, now, false)
 		if err != nil {
@@ -114,10 +125,17 @@ func (s *Scheduler) PickSlotShare(slot int, jobs []Job, now float64) (Decision, 
 		if len(j.Pending) == 0 {
 			continue
 		}
+		if loc := j.Index.hint(s, slot); loc >= 0 && !s.allowed(loc, now-j.LastLaunch) {
+			declined = true
+			continue // its best locality, known from the index, must wait
+		}
 		o.keys[i] = key
 		o.h = append(o.h, int32(i))
 	}
 	if len(o.h) == 0 {
+		if declined {
+			return skip(ReasonWaiting, 0), nil
+		}
 		return skip(ReasonNoPendingTask, 0), nil
 	}
 	o.init()
@@ -130,8 +148,7 @@ func (s *Scheduler) PickSlotShare(slot int, jobs []Job, now float64) (Decision, 
 		if err != nil {
 			return Decision{}, err
 		}
-		delay := now - j.LastLaunch
-		if loc == NodeLocal || (loc == RackLocal && delay >= s.opt.RackDelay) || delay >= s.opt.RemoteDelay {
+		if s.allowed(loc, now-j.LastLaunch) {
 			return Decision{Launch: true, Reason: ReasonLocality, Job: i, Block: b, Replica: r,
 				Locality: loc, Examined: examined}, nil
 		}
@@ -139,36 +156,70 @@ func (s *Scheduler) PickSlotShare(slot int, jobs []Job, now float64) (Decision, 
 	return skip(ReasonWaiting, examined), nil
 }
 
-// dominated reports, in O(node types) and without reading any block, that a
-// calibrated job j must decline a slot of type ts at delay ratio
+// allowed is the launch rule of delay scheduling (Algorithm 1): node-local
+// at once, rack-local after RackDelay, any locality after RemoteDelay.
+func (s *Scheduler) allowed(loc Locality, delay float64) bool {
+	return loc == NodeLocal || (loc == RackLocal && delay >= s.opt.RackDelay) || delay >= s.opt.RemoteDelay
+}
+
+// mustDecline reports, in O(node types) and without reading any block, that
+// a calibrated job j must decline free slot si at delay ratio
 // delay(j)/max_delay = ratio, whatever block it picks.
 //
-// A slot of type t whose remote score 1/(Tr_remote + Tp(t)) exceeds the best
-// score any block can have on the free slot, 1/(Tr_local + Tp(ts)), beats it
-// for every block, so it is missing from Eq. 4.4's numerator. With E the sum
-// of such slots' remote scores and D the largest possible denominator
-// (every slot node-local), Pref ≤ 1 − E/D for every block; the job declines
-// when E/D > ratio. A relative margin of 1e-9 keeps the shortcut from ever
-// overruling the exact test on rounding.
-func (s *Scheduler) dominated(ts int, j Job, ratio float64) bool {
+// Let loc be the best locality any of j's pending blocks has on si: read from
+// j.Index in O(1) when the job has one, else NodeLocal (the best case, which
+// bounds every other). The chosen block then has BS(si) = vs =
+// 1/(Tr[loc] + Tp(type of si)). Eq. 4.4 is Pref = N/(N + X) with N the BS
+// summed over slots whose BS ≤ vs and X over the others; it grows with N and
+// falls with X. Per node type t the locality classes have BS
+// 1/(Tr[c] + Tp(t)), falling from node-local to remote, so
+//
+//   - N ≤ N⁺ = Σ_t slots(t) · BS of the best class of t that is not surely
+//     above vs (the included slots of t are at most all of them at that BS);
+//   - X ≥ X⁻ = Σ over types whose remote class is surely above vs of
+//     slots(t) · remote BS (every slot of such a type beats si).
+//
+// The job declines when X⁻/(N⁺ + X⁻) > ratio: then 1 − Pref ≥ that > ratio.
+// "Surely above" compares task times with a relative margin of 1e-12, so it
+// agrees with pref's comparison of the rounded scores; a margin of 1e-9 on the
+// final test keeps summation rounding from overruling the exact test.
+func (s *Scheduler) mustDecline(si int, j Job, ratio float64) bool {
 	if ratio >= 1 {
 		return false
 	}
+	loc := j.Index.hint(s, si)
+	if loc < 0 {
+		loc = NodeLocal
+	}
 	tr := &s.opt.ReadTime
-	best := tr[NodeLocal] + 1/j.Rates[ts] // shortest task time on the free slot
-	var e, d float64
-	for t := range s.numTypes {
-		n := float64(s.typeSlots[t])
-		if n == 0 {
+	cut := (tr[loc] + 1/j.Rates[s.slots[si].Type]) * (1 - 1e-12) // a task time below cut surely beats si
+	// X⁻ > 0 needs a type whose remote task time is below cut: if the
+	// fastest type's is not, none is, and the job may launch.
+	fastest := 0.0
+	for _, r := range j.Rates {
+		fastest = max(fastest, r)
+	}
+	if !(tr[Remote]+1/fastest < cut) {
+		return false
+	}
+	var n, x float64
+	for t, slots := range s.typeSlots {
+		if slots == 0 {
 			continue
 		}
-		tp := 1 / j.Rates[t]
-		d += n / (tr[NodeLocal] + tp)
-		if tr[Remote]+tp < best {
-			e += n / (tr[Remote] + tp)
+		p := 1 / j.Rates[t]
+		switch {
+		case tr[Remote]+p < cut:
+			x += float64(slots) / (tr[Remote] + p)
+		case tr[RackLocal]+p < cut:
+			n += float64(slots) / (tr[Remote] + p)
+		case tr[NodeLocal]+p < cut:
+			n += float64(slots) / (tr[RackLocal] + p)
+		default:
+			n += float64(slots) / (tr[NodeLocal] + p)
 		}
 	}
-	return e*(1-1e-9) > ratio*d
+	return x > (ratio+1e-9)*(n+x)
 }
 
 // jobKey validates job idx (everything but its blocks; its rates only when

@@ -279,7 +279,11 @@ func propPick(t *rapid.T) {
 		} else {
 			di, err = w.s.PickSlotShare(si, indexed, now)
 		}
-		if err != nil || di != d {
+		// The index may let a picker decline jobs without reading them, so
+		// only Examined may differ, and only downward.
+		same := di
+		same.Examined = d.Examined
+		if err != nil || same != d || di.Examined > d.Examined {
 			t.Fatalf("alg2=%v: with an index %+v (%v), without %+v", alg2, di, err, d)
 		}
 		var idx []int
@@ -313,7 +317,7 @@ func propPick(t *rapid.T) {
 				break
 			}
 			j := jobs[i]
-			cut := alg2 && !w.s.Calibrating(j) && opt.MaxDelay > 0 && w.s.dominated(sl.Type, j, (now-j.LastLaunch)/opt.MaxDelay)
+			cut := alg2 && !w.s.Calibrating(j) && opt.MaxDelay > 0 && w.s.mustDecline(si, j, (now-j.LastLaunch)/opt.MaxDelay)
 			b, loc := naiveBest(w, si, j)
 			delay := now - j.LastLaunch
 			var launch bool
@@ -355,6 +359,47 @@ func propPick(t *rapid.T) {
 		}
 	}
 }
+
+// propMustDecline: whenever the O(node types) shortcut says a calibrated
+// job declines a slot, the exact test on Eq. 4.4 summed slot by slot
+// declines too, for every block with the locality the shortcut assumed
+// (the index's best locality) and, without an index, for every block.
+func propMustDecline(t *rapid.T) {
+	w := genWorld(t, 0)
+	j := genJobs(t, w, true, 0)[0]
+	if len(j.Pending) == 0 {
+		t.Skip("no block")
+	}
+	si := rapid.IntRange(0, len(w.slots)-1).Draw(t, "slot")
+	indexed := rapid.Bool().Draw(t, "indexed")
+	if indexed {
+		j.Index, _ = w.s.NewPendingIndex(j.Pending)
+	}
+	hint := j.Index.hint(w.s, si)
+	var prefs []float64 // Eq. 4.4 of the blocks the shortcut speaks for
+	for _, blk := range j.Pending {
+		if l, _ := w.s.locality(si, blk); !indexed || l == hint {
+			prefs = append(prefs, naivePref(w, si, j, blk, false))
+		}
+	}
+	// Any ratio, or exactly where one of those blocks would launch (the
+	// tightest case: the shortcut must not fire there).
+	ratio := rapid.OneOf(rapid.Float64Range(0, 1), rapid.SampledFrom([]float64{0, 0.5, 1})).Draw(t, "ratio")
+	if rapid.Bool().Draw(t, "at a threshold") {
+		ratio = 1 - rapid.SampledFrom(prefs).Draw(t, "threshold")
+	}
+	if !w.s.mustDecline(si, j, ratio) {
+		return
+	}
+	for b, p := range prefs {
+		if 1-p <= ratio {
+			t.Fatalf("shortcut declines at ratio %v, but block %d (of those with the assumed locality) has Pref %v", ratio, b, p)
+		}
+	}
+}
+
+func TestMustDeclineProperties(t *testing.T) { rapid.Check(t, propMustDecline) }
+func FuzzMustDecline(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propMustDecline)) }
 
 func TestPickProperties(t *testing.T) { rapid.Check(t, propPick) }
 func FuzzPick(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propPick)) }

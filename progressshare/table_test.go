@@ -405,3 +405,49 @@ func TestPendingIndexBadInput(t *testing.T) {
 		t.Fatalf("stale index: %+v %v", d, err)
 	}
 }
+
+func TestMustDeclineByHand(t *testing.T) {
+	// One rack: node 0 has one slot of type 1 (Tp 8 s), nodes 1–5 one slot of
+	// type 0 (Tp 1 s); Tr = 1, 3.5, 5 s. The only block is on node 0.
+	// On slot 0 the block is node-local: BS = 1/(1+8) = 1/9. The five type-0
+	// slots see it rack-local: BS = 1/(3.5+1) = 2/9 each. Eq. 4.4:
+	// Pref = (1/9)/(1/9 + 10/9) = 1/11, so the job launches iff
+	// delay/max_delay ≥ 10/11.
+	// The shortcut knows only node types: type 0 beats slot 0 even remotely
+	// (5+1 < 9), so X ≥ 5/6; type 1 adds at most N = 1/9. It declines while
+	// ratio < (5/6)/(1/9 + 5/6) = 15/17 ≈ 0.882 without reading the block;
+	// between 15/17 and 10/11 the block is read and the job declines.
+	slots := []Slot{{0, 1, 0}}
+	for n := 1; n <= 5; n++ {
+		slots = append(slots, Slot{n, 0, 0})
+	}
+	s, err := NewScheduler(slots, Options{ReadTime: [3]float64{1, 3.5, 5}, MaxDelay: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := Job{Weight: 1, Rates: []float64{1, 0.125}, Pending: []Block{{Replicas: []int{0}}}}
+	if p, _ := s.Pref(0, j, 0); !scalar.EqualWithinAbs(p, 1.0/11, 1e-15) {
+		t.Fatalf("Pref = %v, want 1/11", p)
+	}
+	for _, tt := range []struct {
+		delay    float64 // max_delay is 11 s
+		launch   bool
+		examined int
+	}{
+		{9.5, false, 0},  // ratio 0.864 < 15/17: declined from node types alone
+		{9.85, false, 1}, // ratio 0.895: in (15/17, 10/11), read and declined
+		{10.03, true, 1}, // ratio 0.912 ≥ 10/11 (a bound with N too small, e.g. 1/13, would decline here)
+	} {
+		j.LastLaunch = 100 - tt.delay
+		for _, indexed := range []bool{false, true} {
+			j.Index = nil
+			if indexed {
+				j.Index, _ = s.NewPendingIndex(j.Pending)
+			}
+			d, err := s.PickProgressShare(0, []Job{j}, 100)
+			if err != nil || d.Launch != tt.launch || d.Examined != tt.examined {
+				t.Errorf("delay %v indexed %v: %+v %v; want launch %v examined %d", tt.delay, indexed, d, err, tt.launch, tt.examined)
+			}
+		}
+	}
+}
