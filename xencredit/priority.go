@@ -15,6 +15,7 @@ const (
 	Idle       Priority = -64 // the idle VCPU; sorts last
 )
 
+// String returns Xen's name for the class, e.g. "UNDER".
 func (p Priority) String() string {
 	switch p {
 	case Boost:
@@ -42,9 +43,10 @@ const (
 	Runnable
 	Running
 	Offline
-	numRunstates
+	NumRunstates // the number of runstates, the length of VCPU.Times
 )
 
+// String returns the runstate's name, e.g. "runnable".
 func (r Runstate) String() string {
 	switch r {
 	case Blocked:
@@ -89,6 +91,7 @@ const (
 	Lower
 )
 
+// String returns the change's name, e.g. "preempt".
 func (k ChangeKind) String() string {
 	switch k {
 	case Dispatch:
@@ -122,6 +125,7 @@ type Change struct {
 	Priority Priority
 }
 
+// String formats c as "KIND vcpu=V pcpu=P PRIORITY".
 func (c Change) String() string {
 	return c.Kind.String() + " vcpu=" + strconv.Itoa(c.VCPU) + " pcpu=" + strconv.Itoa(c.PCPU) + " " + c.Priority.String()
 }

@@ -48,7 +48,7 @@ type vcpu struct {
 	raised     bool
 	state      Runstate
 	since      time.Duration // when it entered state
-	times      [numRunstates]time.Duration
+	times      [NumRunstates]time.Duration
 	startTime  time.Duration // burn_credits start_time: absolute while running, an offset otherwise
 	raisedRan  time.Duration // running time since the raise, up to the last deschedule
 	guardStart time.Duration // start of the current guard period
@@ -157,7 +157,8 @@ func (s *State) Config() Config { return s.cfg }
 // Now is the time of the last event (0 for a new State).
 func (s *State) Now() time.Duration { return s.now }
 
-// NumVCPUs and NumPCPUs are the sizes given to New.
+// NumVCPUs is the number of VCPUs over all domains, numbered in domain
+// order (domain 0's VCPU 0 is VCPU 0).
 func (s *State) NumVCPUs() int { return len(s.vcpus) }
 
 // NumPCPUs is the number of physical CPUs.
@@ -179,7 +180,7 @@ type VCPU struct {
 	Background bool
 	State      Runstate
 	// Times[r] is the total time spent in runstate r up to Now.
-	Times [numRunstates]time.Duration
+	Times [NumRunstates]time.Duration
 }
 
 // VCPU returns a snapshot of VCPU v, or a *ValueError if v is out of range.
