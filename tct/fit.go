@@ -10,11 +10,13 @@ import (
 type FitOptions struct {
 	// Weights, when not nil, weight each squared residual: FitExp2 minimises
 	// Σ Weights[i]·(y[i] − TCT(x[i]))². It must have len(x) elements, each
-	// finite and ≥ 0; a zero weight ignores the point. nil means all 1.
+	// finite and ≥ 0; a zero weight ignores the point entirely (it sets no
+	// scale and counts in no report figure). nil means all 1.
 	Weights []float64
 
-	// MaxIterations bounds each Levenberg–Marquardt run (one per start
-	// point that survives screening). Zero means 100; negative is an error.
+	// MaxIterations bounds each Levenberg–Marquardt run (the exploratory
+	// run from each start and the final polishing run). Zero means 100;
+	// negative is an error.
 	MaxIterations int
 }
 
@@ -24,13 +26,15 @@ type FitReport struct {
 	// SSE is the weighted sum of squared residuals Σ wᵢ(yᵢ − TCT(xᵢ))² of the
 	// returned model, in squared y units (wᵢ = 1 without weights).
 	SSE float64
-	// RMSE is Eq. 8, √(Σ(yᵢ − TCT(xᵢ))²/n), unweighted, over all n points.
+	// RMSE is Eq. 8, √(Σ(yᵢ − TCT(xᵢ))²/n), unweighted, over the n points
+	// with positive weight (all points without weights).
 	RMSE float64
-	// NRMSE is Eq. 9, RMSE/(max y − min y); 0 when all y are equal (the fit
-	// is then exact).
+	// NRMSE is Eq. 9, RMSE/(max y − min y) over the same points; 0 when
+	// those y are all equal (the fit is then exact).
 	NRMSE float64
 	// Iterations is the number of Levenberg–Marquardt iterations of the
-	// winning start; 0 when no search was needed (constant y).
+	// winning start, exploration plus polish (at most 2·MaxIterations); 0
+	// when no search was needed (constant y).
 	Iterations int
 	// Evaluations counts model evaluations over all starts, screening
 	// included.
@@ -62,7 +66,8 @@ type FitStart struct {
 	// Kind says where the start came from: "halves" (single-exponential
 	// fits of the lower and upper half of the x range), "whole" (a
 	// single-exponential fit of all data, paired with a second rate),
-	// "grid" (a fixed grid of rates scaled to the x span), "single" (the
+	// "grid" (a fixed grid of rates scaled to the x span), "rescan" (a
+	// rate of an earlier run paired with a grid rate), "single" (the
 	// one-exponential fit used when the search collapsed) or "constant"
 	// (all y equal; no search).
 	Kind string
@@ -78,12 +83,15 @@ type FitStart struct {
 // ∈ [0, 1] and y is divided by max|y|, so no data scale can overflow exp. For
 // fixed rates the best amplitudes are an exact two-column weighted linear
 // least-squares solve (modified Gram–Schmidt with reorthogonalisation), so
-// the search runs over the two rates only: about 20 start points — single-
-// exponential fits of each half of the x range and of all data, and a grid
-// of rates scaled to the x span — are screened by their projected SSE, and
-// Levenberg–Marquardt (with Kaufman's Jacobian of the projected residual)
-// runs from the best three. The lowest SSE wins; ties go to the earlier
-// start. The result is deterministic.
+// the search runs over the two rates only. Start points: single-exponential
+// fits (log-linear) of each half of the x range and of all data, and, from a
+// grid of 19 rates per span (0, ±0.4 … ±40), every local minimum of the
+// projected SSE plus the 20 lowest other pairs. Levenberg–Marquardt with
+// Kaufman's Jacobian of the projected residual runs from the best three
+// (more, up to 24, when those end near b = d, on the rate bound or
+// unconverged), the best run is offered a rescan of its rates against the
+// grid, and the winner is polished with tight tolerances. The lowest SSE
+// wins; ties go to the earlier start. The result is deterministic.
 //
 // Rates are kept within |B|·max|x| ≤ 300 and |B|·(max x − min x) ≤ 200 (the
 // same for D), so every returned parameter is finite and TCT is finite on
@@ -120,23 +128,26 @@ const (
 )
 
 // fitReportQuality fills the SSE, RMSE and NRMSE of rep from model m on the
-// original data.
+// original data, over the points with positive weight (all without weights).
 func fitReportQuality(rep *FitReport, m Exp2, x, y, weights []float64) {
 	var sse, ss float64
+	n := 0
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i := range x {
+		wi := 1.0
+		if weights != nil {
+			if wi = weights[i]; !(wi > 0) {
+				continue
+			}
+		}
 		r := y[i] - m.TCT(x[i])
 		ss += r * r
-		if weights != nil {
-			sse += weights[i] * r * r
-		}
+		sse += wi * r * r
+		n++
 		lo, hi = min(lo, y[i]), max(hi, y[i])
 	}
-	if weights == nil {
-		sse = ss
-	}
 	rep.SSE = sse
-	rep.RMSE = math.Sqrt(ss / float64(len(x)))
+	rep.RMSE = math.Sqrt(ss / float64(n))
 	rep.NRMSE = 0
 	if hi > lo {
 		rep.NRMSE = rep.RMSE / (hi - lo)

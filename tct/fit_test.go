@@ -520,3 +520,26 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 		})
 	}
 }
+
+func TestFitExp2ZeroWeightFarPoint(t *testing.T) {
+	// A zero-weight point far outside the others must neither overflow exp
+	// nor change the fit of the weighted points.
+	x, y := fitTestData(Exp2{A: 1, B: -2, C: 0.5, D: 1}, 0, 1, 12)
+	x = append(x, 1e90)
+	y = append(y, -7)
+	wts := make([]float64, len(x))
+	for i := range wts {
+		wts[i] = 1
+	}
+	wts[len(wts)-1] = 0
+	m, rep, err := FitExp2(x, y, FitOptions{Weights: wts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Validate(); err != nil || !exp2Finite(rep.SSE) || !exp2Finite(rep.RMSE) {
+		t.Fatalf("%+v %+v %v", m, rep, err)
+	}
+	if rep.SSE > 1e-20*fitSumSq(y[:12]) {
+		t.Errorf("SSE %v: the weighted points are exact exp2 data (%+v)", rep.SSE, m)
+	}
+}

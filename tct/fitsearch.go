@@ -47,6 +47,9 @@ func (w *fitWork) solve() (Exp2, FitReport) {
 	nc := w.startPoints(&cands)
 	best, runs, nruns := w.runStarts(cands[:nc], set)
 
+	if math.IsInf(best.res.f, 1) {
+		return Exp2{A: w.meanY()}, FitReport{Start: FitStart{Kind: "constant"}, Evaluations: w.evals}
+	}
 	rep := FitReport{Iterations: best.res.iters, Converged: best.res.converged}
 	rep.Start = FitStart{Kind: best.kind, B: best.start[0] / w.span, D: best.start[1] / w.span}
 	p := best.res.p
@@ -149,6 +152,11 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 		}
 		best = nruns
 		nruns++
+	}
+	if best < 0 {
+		// No start could be evaluated (not expected: every projection of
+		// finite scaled data is finite). solve falls back to the mean.
+		return fitRun{res: lmResult{f: math.Inf(1)}}, runs, 0
 	}
 	// Polish the winner with the tight tolerances.
 	b := runs[best]

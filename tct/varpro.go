@@ -61,6 +61,8 @@ func (w *fitWork) load(x, y []float64, opt FitOptions) error {
 	}
 	wmax := 0.0
 	for i := range n {
+		// Only points with positive weight set the scales; a zero-weight
+		// point is ignored entirely.
 		if opt.Weights != nil {
 			if !(opt.Weights[i] > 0) {
 				continue
@@ -98,12 +100,18 @@ func (w *fitWork) load(x, y []float64, opt FitOptions) error {
 	w.x0, w.span, w.ymax = xmin, xmax-xmin, ymax
 	w.yy = 0
 	for i := range n {
-		w.t[i] = (x[i] - xmin) / w.span
-		w.ys[i] = y[i] / ymax
 		sw := 1.0
 		if opt.Weights != nil {
 			sw = math.Sqrt(opt.Weights[i] / wmax)
 		}
+		if sw == 0 {
+			// Outside the weighted span t could overflow exp; the row has
+			// no weight, so any t in [0, 1] will do.
+			w.t[i], w.ys[i], w.sw[i] = 0, 0, 0
+			continue
+		}
+		w.t[i] = (x[i] - xmin) / w.span
+		w.ys[i] = y[i] / ymax
 		w.sw[i] = sw
 		w.yy += sw * sw * w.ys[i] * w.ys[i]
 	}
