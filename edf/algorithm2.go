@@ -55,21 +55,10 @@ func (j *Alg2Job) eligible(k SlotKind) bool {
 }
 
 func alg2Earlier(a, b *Alg2Job) bool {
-	if a.Deadline != b.Deadline {
-		return a.Deadline < b.Deadline
-	}
-	if a.Arrival != b.Arrival {
-		return a.Arrival < b.Arrival
-	}
-	return a.ID < b.ID
+	return edfBefore(a.Deadline, a.Arrival, a.ID, b.Deadline, b.Arrival, b.ID)
 }
 
-func alg2Older(a, b *Alg2Job) bool {
-	if a.Arrival != b.Arrival {
-		return a.Arrival < b.Arrival
-	}
-	return a.ID < b.ID
-}
+func alg2Older(a, b *Alg2Job) bool { return fifoBefore(a.Arrival, a.ID, b.Arrival, b.ID) }
 
 func validateAlg2(i int, j *Alg2Job) error {
 	if math.IsNaN(j.Arrival) || math.IsInf(j.Arrival, 0) {

@@ -53,26 +53,29 @@ type Decision struct {
 	NormTCT, IO float64
 }
 
-// earlier orders jobs by (deadline, arrival, ID): EDF order, and MP's step-1
-// order. Jobs without deadline (+Inf) come after every job with one and
-// among themselves by arrival (FIFO), then ID.
-func earlier(a, b *jobState) bool {
-	if a.Deadline != b.Deadline {
-		return a.Deadline < b.Deadline
+// edfBefore orders jobs by (deadline, arrival, ID): EDF order, MP's step-1
+// order and Algorithm 2's deadline order. Jobs without deadline (+Inf) come
+// after every job with one and among themselves by arrival (FIFO), then ID.
+func edfBefore(da, aa float64, ia int64, db, ab float64, ib int64) bool {
+	if da != db {
+		return da < db
 	}
-	if a.Arrival != b.Arrival {
-		return a.Arrival < b.Arrival
-	}
-	return a.ID < b.ID
+	return fifoBefore(aa, ia, ab, ib)
 }
 
-// arrivedFirst orders jobs by (arrival, ID): FIFO order.
-func arrivedFirst(a, b *jobState) bool {
-	if a.Arrival != b.Arrival {
-		return a.Arrival < b.Arrival
+// fifoBefore orders jobs by (arrival, ID): FIFO order.
+func fifoBefore(aa float64, ia int64, ab float64, ib int64) bool {
+	if aa != ab {
+		return aa < ab
 	}
-	return a.ID < b.ID
+	return ia < ib
 }
+
+func earlier(a, b *jobState) bool {
+	return edfBefore(a.Deadline, a.Arrival, a.ID, b.Deadline, b.Arrival, b.ID)
+}
+
+func arrivedFirst(a, b *jobState) bool { return fifoBefore(a.Arrival, a.ID, b.Arrival, b.ID) }
 
 // pickBy returns the first job with a pending task under less.
 func (q *Queue) pickBy(less func(a, b *jobState) bool) Decision {

@@ -209,6 +209,78 @@ func TestQueueBadInput(t *testing.T) {
 	}
 }
 
+// TestAtRiskCountsRunningTasks: Eq. 3's n_tasks is pending plus running.
+// Four tasks running on dedicated slots with TCT 10 s complete 0.4 tasks/s:
+// 20 s before the deadline that is 8 < 6 pending + 4 running (at risk), 25 s
+// before it 10 ≥ 10 (on track). Counting only the 6 pending tasks would call
+// both on track.
+func TestAtRiskCountsRunningTasks(t *testing.T) {
+	q, _ := NewQueue(Config{})
+	for _, c := range []struct {
+		deadline float64
+		want     bool
+	}{{20, true}, {25, false}} {
+		h, _ := q.Add(Job{ID: int64(c.deadline), Deadline: c.deadline, Tasks: 10, Model: flat(10)})
+		for range 4 {
+			if _, err := q.Assign(h, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if risk, ok := q.AtRisk(h, 0); !ok || risk != c.want {
+			t.Errorf("deadline %v: AtRisk = %v, want %v", c.deadline, risk, c.want)
+		}
+	}
+}
+
+// TestTieBreaksEndOnID: two jobs equal in deadline, arrival and model go
+// to the smaller ID under every picker, whatever the insertion order.
+func TestTieBreaksEndOnID(t *testing.T) {
+	for _, ids := range [][2]int64{{5, 3}, {3, 5}} {
+		q, _ := NewQueue(Config{})
+		var alg2 []Alg2Job
+		for _, id := range ids {
+			q.Add(Job{ID: id, Arrival: 1, Deadline: 50, Tasks: 2, Model: flat(10)})
+			alg2 = append(alg2, Alg2Job{ID: id, Arrival: 1, Deadline: 50, PendingMaps: 2, CompletedTasks: 1,
+				Slots: MinSlots{Status: SlotsFeasible, Map: 1, Reduce: 1}})
+		}
+		ad, err := Algorithm2(alg2, MapSlot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		picks := map[string]Decision{"FIFO": q.FIFO(), "EDF": q.EDF(), "Algorithm2": ad,
+			"MP at-risk": mustMP(t, q, 1, 0, MPOptions{})} // no job holds a slot: both at risk
+		for h := range Handle(2) {
+			if _, err := q.Assign(h, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// 10^6 s before the deadline one slot each is plenty: best fit, NormTCT 1 for both.
+		picks["MP best-fit"] = mustMP(t, q, 1, -1e6, MPOptions{})
+		for name, d := range picks {
+			if d.ID != 3 {
+				t.Errorf("insertion %v, %s: picked %+v, want ID 3", ids, name, d)
+			}
+		}
+		if d := picks["MP best-fit"]; d.Reason != ReasonBestFit {
+			t.Errorf("MP = %+v, want best-fit", d)
+		}
+	}
+}
+
+// TestMPIOSkipIntoBestFit: at r = 0.5 the only at-risk job (TCT 100 − 50r,
+// NormTCT 1.5) would overload the data nodes (IO 9/1.5 = 6 > 5), so MP falls
+// through to best fit. The best-fit job (flat, NormTCT 1) is step 2's first
+// choice and fits, but the reason is io-skip because step 1's choice was
+// passed over.
+func TestMPIOSkipIntoBestFit(t *testing.T) {
+	q, _ := NewQueue(Config{DataNodes: DataNodes{Count: 1, Capacity: 5}})
+	q.Add(Job{ID: 1, Deadline: 100, Tasks: 3, Model: lin{100, 50}, Read90: 9})
+	q.Add(Job{ID: 2, Deadline: NoDeadline, Tasks: 3, Model: flat(10), Read90: 1})
+	if d := mustMP(t, q, 0.5, 0, MPOptions{}); d.ID != 2 || d.Reason != ReasonIOSkip || d.AtRisk || d.NormTCT != 1 {
+		t.Errorf("MP = %+v, want job 2 io-skip (not at risk)", d)
+	}
+}
+
 // TestQueueOverflowGuards pins three fuzz-style edge cases: a task time so
 // small that its rate 1/TCT is +Inf (the job's rate sum went NaN on
 // release), an IO load that overflows the data nodes' sum, and a deadline so

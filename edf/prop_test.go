@@ -103,43 +103,62 @@ func propEDF(t *rapid.T) {
 	}
 }
 
-// propMP: whenever an at-risk job with a pending task exists that the IO
-// check allows, MP picks an at-risk job, the earliest-deadline such one; the
-// IO check never lets the data nodes exceed capacity; the pick does not
-// depend on the order the jobs were added.
+// propMP: with the IO check off, MP picks an at-risk job whenever one with
+// a pending task exists (the earliest-deadline one); with it on, whenever an
+// at-risk job exists that the check allows. Otherwise MP picks a job with
+// the smallest NormTCT among those the check allows, and is idle only when
+// there is none. The IO check never lets the data nodes exceed capacity; the
+// pick does not depend on the order the jobs were added.
 func propMP(t *rapid.T) {
 	q, hs := randomQueue(t)
 	r := fraction(false).Draw(t, "slot")
 	now := float64(rapid.IntRange(0, 1000).Draw(t, "now"))
-	d, err := q.MP(r, now, MPOptions{})
+	opt := MPOptions{NoIOCheck: rapid.Bool().Draw(t, "noIOCheck"), NoIOCheckAtRisk: rapid.Bool().Draw(t, "noIOCheckAtRisk")}
+	d, err := q.MP(r, now, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dn := q.cfg.DataNodes
-	fits := func(io float64) bool { return dn.Count == 0 || (q.IO()+io)/float64(dn.Count) <= dn.Capacity }
+	fits := func(io float64, atRisk bool) bool {
+		if opt.NoIOCheck || (atRisk && opt.NoIOCheckAtRisk) || dn.Count == 0 {
+			return true
+		}
+		return (q.IO()+io)/float64(dn.Count) <= dn.Capacity
+	}
 	var bestRisk *JobStatus
+	bestNorm, anyFit := math.Inf(1), false
 	for _, h := range hs {
 		st, _ := q.Status(h)
+		if st.Tasks == 0 {
+			continue
+		}
 		risk, _ := q.AtRisk(h, now)
-		if st.Tasks == 0 || !risk {
-			continue
-		}
 		norm := st.Model.TCT(r) / st.Model.TCT(1)
-		if !fits(st.Read90 / norm) {
-			continue
-		}
-		if bestRisk == nil || st.Deadline < bestRisk.Deadline {
+		io := st.Read90 / norm
+		if risk && fits(io, true) && (bestRisk == nil || st.Deadline < bestRisk.Deadline) {
 			bestRisk = &st
 		}
+		if fits(io, false) {
+			anyFit, bestNorm = true, math.Min(bestNorm, norm)
+		}
 	}
-	if bestRisk != nil {
-		st, _ := q.Status(d.Job)
+	st, _ := q.Status(d.Job)
+	switch {
+	case bestRisk != nil:
 		risk, _ := q.AtRisk(d.Job, now)
 		if !d.AtRisk || !risk || st.Deadline != bestRisk.Deadline {
 			t.Fatalf("at-risk job %d (deadline %v) allowed, MP chose %+v (deadline %v)", bestRisk.ID, bestRisk.Deadline, d, st.Deadline)
 		}
+	case !anyFit:
+		if d.Job != NoJob || d.Reason != ReasonIdle {
+			t.Fatalf("no job fits the data nodes, MP chose %+v", d)
+		}
+	default:
+		if d.Job == NoJob || d.AtRisk || st.Tasks == 0 || d.NormTCT != bestNorm {
+			t.Fatalf("best fit NormTCT %v, MP chose %+v", bestNorm, d)
+		}
 	}
-	if d.Job != NoJob && !fits(d.IO) {
+	if d.Job != NoJob && !fits(d.IO, d.AtRisk) {
 		t.Fatalf("MP pick %+v overloads data nodes: IO %v + %v over %v×%v", d, q.IO(), d.IO, dn.Count, dn.Capacity)
 	}
 	// Same jobs, reversed insertion order, same running state: same choice.
@@ -150,7 +169,7 @@ func propMP(t *rapid.T) {
 		q2.jobs[q2.pos[h]].running, q2.jobs[q2.pos[h]].rate = s.running, s.rate
 	}
 	q2.io, q2.nTasks = q.io, q.nTasks
-	d2, _ := q2.MP(r, now, MPOptions{})
+	d2, _ := q2.MP(r, now, opt)
 	if d2.ID != d.ID || d2.Reason != d.Reason {
 		t.Fatalf("order changed the pick: %+v vs %+v", d, d2)
 	}
