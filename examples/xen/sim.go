@@ -166,9 +166,12 @@ type sim struct {
 	wakes, boosted, queued int
 }
 
-func secs(d time.Duration) float64 { return d.Seconds() }
+// secs and fromSecs carry exact nanosecond times through the queue's
+// float64 seconds: below 2⁵³ ns (104 days) the division and multiplication
+// are each off by under a ulp, so rounding recovers the nanosecond.
+func secs(d time.Duration) float64 { return float64(d) / 1e9 }
 
-func fromSecs(t float64) time.Duration { return time.Duration(math.Round(t * 1e9)) }
+func fromSecs(t float64) time.Duration { return time.Duration(t*1e9 + 0.5) } // t ≥ 0
 
 // Simulate runs one scheduler set-up at rate requests per second per
 // interactive VM. Equal inputs and seed give equal results.
@@ -406,10 +409,10 @@ func (m *sim) xen(log []xencredit.Change, err error) error {
 	return nil
 }
 
-// rearm pushes a slice-timer event for every PCPU whose SliceEnd comes
-// before its live timer.
+// rearm pushes a slice-timer event for every shared PCPU whose SliceEnd
+// comes before its live timer (the host's other PCPUs have no VCPUs).
 func (m *sim) rearm() {
-	for p := range m.slice {
+	for p := range m.sc.PCPUs {
 		pc, _ := m.s.PCPU(p)
 		if pc.SliceEnd < m.slice[p] {
 			m.slice[p] = pc.SliceEnd
