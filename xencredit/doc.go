@@ -117,6 +117,6 @@
 // TestEventsDoNotAllocate); one Account on that host 73–121 ns, 0 allocs.
 // The examples/xen driver's hour of simulated time on 2 PCPUs with 4 VMs
 // (2 interactive at 85 requests/s, 2 batch; 7.1 million events, most of
-// them the driver's own) takes about 1.0 s of CPU time under that load
+// them the driver's own) takes about 0.9 s of CPU time under that load
 // (BenchmarkHour), of which the scheduler is a small part.
 package xencredit
