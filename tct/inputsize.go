@@ -37,7 +37,7 @@ func AdjustForSize(measured []SizedModel, size float64, workers, maps, reduces i
 		if !(sm.Size > 0) || math.IsInf(sm.Size, 1) {
 			return JobModel{}, &ValueError{Field: mcIndexed("measured", i) + ".Size", Value: sm.Size, Reason: "must be finite and > 0"}
 		}
-		for _, ph := range mcPhases {
+		for _, ph := range mcPhases() {
 			if err := ph.get(&measured[i].Model).validate(mcIndexed("measured", i) + ".Model." + ph.name + "."); err != nil {
 				return JobModel{}, err
 			}
@@ -50,7 +50,7 @@ func AdjustForSize(measured []SizedModel, size float64, workers, maps, reduces i
 		return JobModel{}, &ValueError{Field: "measured", Value: float64(len(measured)), Reason: "need models at two or more distinct sizes"}
 	}
 	out := JobModel{Workers: workers, Maps: maps, Reduces: reduces}
-	for _, ph := range mcPhases {
+	for _, ph := range mcPhases() {
 		mean, _ := mcLineAt(measured, size, func(m *JobModel) float64 { return ph.get(m).Mean() })
 		variance, scale := mcLineAt(measured, size, func(m *JobModel) float64 { return ph.get(m).Variance() })
 		if !(mean > 0) || math.IsInf(mean, 1) {
@@ -71,16 +71,21 @@ func AdjustForSize(measured []SizedModel, size float64, workers, maps, reduces i
 	return out, nil
 }
 
-// mcPhases lists a JobModel's five phase distributions by name.
-var mcPhases = [...]struct {
+// mcPhase names one of a JobModel's five phase distributions.
+type mcPhase struct {
 	name string
 	get  func(*JobModel) *Lognormal
-}{
-	{"Arrival", func(m *JobModel) *Lognormal { return &m.Arrival }},
-	{"Map", func(m *JobModel) *Lognormal { return &m.Map }},
-	{"Shuffle1", func(m *JobModel) *Lognormal { return &m.Shuffle1 }},
-	{"Shuffle2", func(m *JobModel) *Lognormal { return &m.Shuffle2 }},
-	{"Reduce", func(m *JobModel) *Lognormal { return &m.Reduce }},
+}
+
+// mcPhases lists a JobModel's five phase distributions by name.
+func mcPhases() [5]mcPhase {
+	return [5]mcPhase{
+		{"Arrival", func(m *JobModel) *Lognormal { return &m.Arrival }},
+		{"Map", func(m *JobModel) *Lognormal { return &m.Map }},
+		{"Shuffle1", func(m *JobModel) *Lognormal { return &m.Shuffle1 }},
+		{"Shuffle2", func(m *JobModel) *Lognormal { return &m.Shuffle2 }},
+		{"Reduce", func(m *JobModel) *Lognormal { return &m.Reduce }},
+	}
 }
 
 // mcLineAt fits y = a + b·Size by least squares over measured (at least two
