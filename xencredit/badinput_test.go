@@ -171,6 +171,17 @@ func propNew(t *rapid.T) {
 		t.Fatal(err)
 	}
 	checkInvariants(t, &s)
+	// Accessors: an error exactly when the index is out of range.
+	id := int(i64("id"))
+	if _, err := s.VCPU(id); (err != nil) != (id < 0 || id >= s.NumVCPUs()) || (err != nil && !errors.Is(err, ErrBadInput)) {
+		t.Fatalf("VCPU(%d): %v", id, err)
+	}
+	if _, err := s.PCPU(id); (err != nil) != (id < 0 || id >= s.NumPCPUs()) || (err != nil && !errors.Is(err, ErrBadInput)) {
+		t.Fatalf("PCPU(%d): %v", id, err)
+	}
+	if _, err := s.RunQueue(id, nil); (err != nil) != (id < 0 || id >= s.NumPCPUs()) {
+		t.Fatalf("RunQueue(%d): %v", id, err)
+	}
 }
 
 func TestNewProperties(t *testing.T) { rapid.Check(t, propNew) }
