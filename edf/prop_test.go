@@ -351,3 +351,83 @@ func propModelFuncs(t *rapid.T) {
 
 func TestModelFuncProperties(t *testing.T) { rapid.Check(t, propModelFuncs) }
 func FuzzModelFuncs(f *testing.F)          { f.Fuzz(rapid.MakeFuzz(propModelFuncs)) }
+
+// extremeJob draws jobs at the edges of float64: task times from subnormal
+// to MaxFloat64 (rates 1/TCT that overflow), read rates up to MaxFloat64,
+// deadlines and arrivals of ±1e308, and bad values.
+func extremeJob(id int64) *rapid.Generator[Job] {
+	edge := []float64{0, 5e-324, 1e-300, 1e-10, 1, 1e10, 1e300, math.MaxFloat64, -1, math.NaN(), math.Inf(1), math.Inf(-1)}
+	return rapid.Custom(func(t *rapid.T) Job {
+		return Job{
+			ID:       id,
+			Arrival:  rapid.SampledFrom([]float64{0, 1, -1e308, 1e308, math.NaN()}).Draw(t, "arrival"),
+			Deadline: rapid.SampledFrom([]float64{0, 100, -1e308, 1.7e308, NoDeadline, math.NaN()}).Draw(t, "deadline"),
+			Tasks:    rapid.IntRange(-1, 3).Draw(t, "tasks"),
+			Model:    rapid.OneOf(rapid.Just[Model](nil), rapid.Map(rapid.SampledFrom(edge), func(v float64) Model { return flat(v) }), model()).Draw(t, "model"),
+			Read90:   rapid.SampledFrom(edge).Draw(t, "read90"),
+		}
+	})
+}
+
+// propQueueExtremes: on extreme and bad jobs, data-node capacities and
+// times, no Queue method panics, every error matches ErrBadInput, and no
+// output is NaN: job rates and the data nodes' IO stay finite and ≥ 0, and
+// MP's NormTCT and IO are finite.
+func propQueueExtremes(t *rapid.T) {
+	q, err := NewQueue(Config{DataNodes: DataNodes{Count: rapid.IntRange(0, 2).Draw(t, "nodes"),
+		Capacity: rapid.SampledFrom([]float64{0, 1, 1e308, math.MaxFloat64}).Draw(t, "cap")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	badInput := func(err error) {
+		if err != nil && !errors.Is(err, ErrBadInput) {
+			t.Fatalf("error %v does not match ErrBadInput", err)
+		}
+	}
+	var hs []Handle
+	var tasks []Task
+	now := rapid.SampledFrom([]float64{0, -1.7e308, 1.7e308, math.NaN()})
+	frac := rapid.SampledFrom([]float64{0, 5e-324, 0.5, 1, math.NaN(), 2})
+	for i := range rapid.IntRange(1, 12).Draw(t, "ops") {
+		switch rapid.IntRange(0, 3).Draw(t, "op") {
+		case 0:
+			h, err := q.Add(extremeJob(int64(i)).Draw(t, "job"))
+			badInput(err)
+			if err == nil {
+				hs = append(hs, h)
+			}
+		case 1:
+			if len(hs) > 0 {
+				task, err := q.Assign(hs[rapid.IntRange(0, len(hs)-1).Draw(t, "h")], frac.Draw(t, "r"))
+				badInput(err)
+				if err == nil {
+					tasks = append(tasks, task)
+				}
+			}
+		case 2:
+			if len(tasks) > 0 {
+				k := rapid.IntRange(0, len(tasks)-1).Draw(t, "task")
+				badInput(q.Release(tasks[k], rapid.Bool().Draw(t, "done")))
+				tasks = append(tasks[:k], tasks[k+1:]...)
+			}
+		case 3:
+			d, err := q.MP(frac.Draw(t, "slot"), now.Draw(t, "now"), MPOptions{NoIOCheck: rapid.Bool().Draw(t, "noio")})
+			badInput(err)
+			if math.IsNaN(d.NormTCT) || math.IsInf(d.NormTCT, 0) || math.IsNaN(d.IO) || math.IsInf(d.IO, 0) {
+				t.Fatalf("MP decision %+v", d)
+			}
+		}
+		if io := q.IO(); !(io >= 0 && io <= math.MaxFloat64) {
+			t.Fatalf("data-node IO = %v", io)
+		}
+		for _, h := range hs {
+			if st, _ := q.Status(h); !(st.Rate >= 0 && st.Rate <= math.MaxFloat64) {
+				t.Fatalf("job %d rate = %v", h, st.Rate)
+			}
+			q.AtRisk(h, now.Draw(t, "atRiskNow"))
+		}
+	}
+}
+
+func TestQueueExtremeProperties(t *testing.T) { rapid.Check(t, propQueueExtremes) }
+func FuzzQueueExtremes(f *testing.F)          { f.Fuzz(rapid.MakeFuzz(propQueueExtremes)) }
