@@ -57,6 +57,11 @@ func TestPredictHandWorked(t *testing.T) {
 		// 100·1·(3/1) = 300: 3 s.
 		{"three and one", taraTinyTopology(4, 100, 100), []int{0, 1, 2, 4},
 			Prediction{Map: 2, Shuffle: 0.75, Reduce: 3, Write: 3, Total: 8.75}},
+		// 3+1 with rack 0's uplink doubled: rack 0 sends 300 (1.5 s) and
+		// receives 100; rack 1 receives 300 over 100 B/s (3 s, its incoming
+		// replicas bound the write). Shuffle: rack 1 carries 75 bytes (0.75 s).
+		{"three and one, slow rack receives", taraTinyTopology(4, 200, 100), []int{0, 1, 2, 4},
+			Prediction{Map: 2, Shuffle: 0.75, Reduce: 3, Write: 3, Total: 8.75}},
 		// Background traffic of 50 B/s on rack 1's uplink halves what is left.
 		{"background uplink", bg, []int{0, 1, 4, 5},
 			Prediction{Map: 2, Shuffle: 2, Reduce: 3, Write: 4, Total: 11}},

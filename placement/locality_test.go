@@ -77,6 +77,31 @@ func TestAssignMapTaskPrefersMostReleases(t *testing.T) {
 	}
 }
 
+// With no Release entry on any replica's machine, the replica whose machine
+// has the fewest Assign entries wins; ties go to the replica listed first.
+func TestAssignMapTaskPrefersFewestAssigns(t *testing.T) {
+	c, _ := NewLocalityCluster(3, []int{0, 1, 2, 2})
+	// From free VM 3 (machine 2) queue two tasks on VM 0 and one on VM 1:
+	// Assign queues 2 on machine 0, 1 on machine 1; Release entries only on
+	// machine 2.
+	for _, data := range []int{0, 0, 1} {
+		if s, _ := c.AssignMapTask([]MapTask{{Replicas: []int{data}}}, 3); s.Action != QueueRemote || s.Target != data || s.N != 0 {
+			t.Fatalf("setup step with data on VM %d = %+v", data, s)
+		}
+	}
+	s, _ := c.AssignMapTask([]MapTask{{Replicas: []int{0, 1}}}, 3)
+	if s.Target != 1 || c.AssignQueueLen(1) != 2 {
+		t.Fatalf("target = %d, want VM 1 (machine 1 has 1 Assign entry, machine 0 has 2)", s.Target)
+	}
+	// Now 2 and 2: the replica listed first.
+	if s, _ := c.AssignMapTask([]MapTask{{Replicas: []int{1, 0}}}, 3); s.Target != 1 {
+		t.Fatalf("tie: target = %d, want VM 1 (listed first)", s.Target)
+	}
+	if s, _ := c.AssignMapTask([]MapTask{{Replicas: []int{0, 1}}}, 3); s.Target != 0 {
+		t.Fatalf("target = %d, want VM 0 (2 Assign entries against 3)", s.Target)
+	}
+}
+
 func TestLocalityBadInput(t *testing.T) {
 	if _, err := NewLocalityCluster(0, []int{0}); !errors.Is(err, ErrBadInput) {
 		t.Errorf("0 machines: %v", err)

@@ -134,6 +134,27 @@ func TestPlanPoolsThesisSequence(t *testing.T) {
 	}
 }
 
+// With at most one accelerator allowed, no accelerator plan meets the 3 h
+// deadline (5 m1.large + 1 c1.medium needs 26.5/6.25 = 4.24 h), and PlanPools
+// grows the core pool instead: the thesis's 9 m1.large at $12.24.
+func TestPlanPoolsGrowsCore(t *testing.T) {
+	p := thesisPools("m1.large", "c1.medium")
+	p.MaxAccelerators = 1
+	plan, err := PlanPools(p)
+	if err != nil || plan.CoreNodes != 9 || plan.AccelNodes != 0 || plan.AccelType != -1 || !plan.MeetsDeadline ||
+		!scalar.EqualWithinAbs(plan.Cost, 12.24, 1e-9) {
+		t.Fatalf("plan %+v (%v), want 9 m1.large at $12.24", plan, err)
+	}
+	// Nothing meets a deadline of 1 h within 2 extra core nodes or 1
+	// accelerator: the fastest plan searched comes back, marked as missing.
+	p.DeadlineHours, p.MaxExtraCoreNodes = 1, 2
+	plan, err = PlanPools(p)
+	if err != nil || plan.MeetsDeadline || plan.CoreNodes != 7 || plan.AccelNodes != 0 ||
+		!scalar.EqualWithinAbsOrRel(plan.FinishHours, 26.5/7, 1e-12, 1e-12) {
+		t.Fatalf("infeasible: plan %+v (%v), want the fastest, 7 m1.large", plan, err)
+	}
+}
+
 // Two jobs with opposite affinities: a GPU-like job runs 4× faster on the
 // accelerator type, a CPU job equally on both. The optimum puts the GPU job
 // on the accelerators first. Core: 1 node rate 1 for both; accel: 1 node,
