@@ -103,14 +103,9 @@ func plotOnline(dir, file, title string, r onlineResult, withAdded bool) error {
 	la.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 	p.Add(la)
 	p.Legend.Add("actual", la)
-	lp, sp, err := plotter.NewLinePoints(pred)
-	if err != nil {
+	if err := addMarked(p, pred, draw.CircleGlyph{}, lineStyles[0].color, fmt.Sprintf("predicted, %d workers", r.Workers)); err != nil {
 		return err
 	}
-	sp.Shape = draw.CircleGlyph{}
-	lp.Color, sp.Color = lineStyles[0].color, lineStyles[0].color
-	p.Add(lp, sp)
-	p.Legend.Add(fmt.Sprintf("predicted, %d workers", r.Workers), lp, sp)
 	if !withAdded {
 		eb, err := plotter.NewYErrorBars(struct {
 			plotter.XYer
@@ -120,18 +115,24 @@ func plotOnline(dir, file, title string, r onlineResult, withAdded bool) error {
 			return err
 		}
 		p.Add(eb)
-	} else {
-		ln, sa, err := plotter.NewLinePoints(added)
-		if err != nil {
-			return err
-		}
-		sa.Shape = draw.CrossGlyph{}
-		ln.Color, sa.Color = lineStyles[1].color, lineStyles[1].color
-		p.Add(ln, sa)
-		p.Legend.Add(fmt.Sprintf("predicted, +%d workers now", r.Added), ln, sa)
+	} else if err := addMarked(p, added, draw.CrossGlyph{}, lineStyles[1].color, fmt.Sprintf("predicted, +%d workers now", r.Added)); err != nil {
+		return err
 	}
 	p.Legend.Top = true
 	return p.Save(16*vg.Centimeter, 10*vg.Centimeter, filepath.Join(dir, file))
+}
+
+// addMarked adds a line with a glyph at every point and a legend entry.
+func addMarked(p *plot.Plot, xy plotter.XYs, glyph draw.GlyphDrawer, c color.Color, name string) error {
+	l, s, err := plotter.NewLinePoints(xy)
+	if err != nil {
+		return err
+	}
+	s.Shape = glyph
+	l.Color, s.Color = c, c
+	p.Add(l, s)
+	p.Legend.Add(name, l, s)
+	return nil
 }
 
 // plotTrace draws a Fig. 5.2-style histogram of task durations with the
