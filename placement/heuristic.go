@@ -90,18 +90,27 @@ func taraRackLists(t Topology, r int) ([][]int, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
-	byRack := make([][]int, len(t.Racks))
+	byRack := availableByRack(t)
 	avail := 0
-	for i, s := range t.Servers {
-		if s.FreeSlots > 0 {
-			byRack[s.Rack] = append(byRack[s.Rack], i)
-			avail++
-		}
+	for _, list := range byRack {
+		avail += len(list)
 	}
 	if r < 1 || r > avail {
 		return nil, &ValueError{Field: "r", Value: float64(r), Reason: fmt.Sprintf("must be in [1, %d available servers]", avail)}
 	}
 	return byRack, nil
+}
+
+// availableByRack returns the servers of t with a free slot, one list per
+// rack in index order; t must be valid.
+func availableByRack(t Topology) [][]int {
+	byRack := make([][]int, len(t.Racks))
+	for i, s := range t.Servers {
+		if s.FreeSlots > 0 {
+			byRack[s.Rack] = append(byRack[s.Rack], i)
+		}
+	}
+	return byRack
 }
 
 // taraTakeInPasses visits racks in order, taking up to perPass further

@@ -208,12 +208,7 @@ func newTaraGA(t Topology, ev *Evaluator, cfg SearchConfig, rng *rand.Rand) *tar
 	if g.obj == nil {
 		g.obj = func(s []int) float64 { return ev.predict(s).Total }
 	}
-	for i, s := range t.Servers {
-		if s.FreeSlots > 0 {
-			g.avail = append(g.avail, i)
-		}
-	}
-	slices.SortStableFunc(g.avail, func(a, b int) int { return cmp.Compare(t.Servers[a].Rack, t.Servers[b].Rack) })
+	g.avail = slices.Concat(availableByRack(t)...)
 	g.n = len(g.avail)
 	g.ordOf = make([]int32, len(t.Servers))
 	for i := range g.ordOf {
@@ -468,14 +463,8 @@ func (g *taraGA) crossover(kid, a, b *taraCandidate) {
 // rack sends nothing over an uplink, and such a placement is hard for the GA
 // to reach from a spread population.
 func taraSingleRackSeeds(t Topology, r int) [][]int {
-	byRack := make([][]int, len(t.Racks))
-	for i, s := range t.Servers {
-		if s.FreeSlots > 0 {
-			byRack[s.Rack] = append(byRack[s.Rack], i)
-		}
-	}
 	var seeds [][]int
-	for _, list := range byRack {
+	for _, list := range availableByRack(t) {
 		if len(list) < r {
 			continue
 		}
