@@ -33,9 +33,49 @@ func TwoTypes() Scenario {
 
 // GPU is the §4.4.2 case: two nodes of 8 slots, one cc1.4xlarge (CPU only)
 // and one cg1.4xlarge (the same with GPUs). crypto runs twice as fast on the
-// GPU node (20 s a task against 40 s); sort takes 40 s on either. Both
-// arrive at t = 0 with 64 tasks; replication 2 puts every block on both
-// nodes. max_delay is 10 s.
+// GPU node (20 s a task against 40 s, the issue's reading); sort takes 40 s
+// on either. Both arrive at t = 0 with 64 tasks; replication 2 puts every
+// block on both nodes. max_delay is 10 s.
+//
+// Result against the thesis. In slot order crypto finishes 17% sooner under
+// progress share (240 → 200 s) and sort is unchanged (280 s); the thesis
+// reports about 30% sooner and sort slightly sooner. Why less:
+//
+//   - The baseline is the thesis's "default scheduler": the fair scheduler by
+//     slot share, blind to affinity, so each job holds about half of each
+//     node ("assign tasks randomly"). Offering freed slots in a random order
+//     instead of slot order barely moves it (crypto 234.5 s against 240 s,
+//     mean of 40 seeds), so it is not an over-pessimistic baseline.
+//   - With Eq. 4.1's per-slot CR, progress-share fairness caps crypto's gain.
+//     If the GPU makes crypto g times faster per slot, equal progress shares
+//     on 8 + 8 slots give crypto x = 16(1+g)/(3g+1) GPU slots and
+//     PS = 2g/(3g+1): 4/7 at g = 2, 0.6 at g = 3, below 2/3 for any g.
+//     Against the 0.5 of an even slot split, its completion time falls by at
+//     most 1 − (3g+1)/(4g) in steady state: 12.5% at g = 2, 16.7% at g = 3,
+//     under 25% for any g. The thesis's "runs twice faster" compares the
+//     whole job on the mixed and the all-CPU cluster (Fig. 4.11), which
+//     under an even split means g ≈ 3 per slot, and still under 30%.
+//   - The 17% beats the 12.5% steady state only through the order in which
+//     slots freed at one instant are offered. Identical task times free
+//     slots in synchronized waves, and Algorithm 2 gives each slot to the
+//     lowest-PS job that accepts it, whatever its affinity for that slot
+//     (sort accepts every slot at Pref 1). Slot order offers the CPU node
+//     first: sort takes those slots and crypto waits for the GPU slots
+//     offered next. With the GPU node listed first the same run gives crypto
+//     220 → 274 s (25% later) and sort 280 → 240 s; with a random order,
+//     averaged over 40 seeds, crypto is 6% sooner and sort unchanged
+//     (TestGPUShuffledOffers). With g = 3 in slot order crypto is 8% sooner
+//     (160 → 147 s). §4.3.1.4's prose adds a rule Algorithm 2 lacks ("if
+//     there is another job with a significantly higher computing rate on
+//     the slot, the scheduler chooses that job"); the specification follows
+//     Algorithm 2, and so does this example.
+//
+// So 30% needs more than Eq. 4.1 and Algorithm 2 give here: that
+// affinity rule, or a GPU throughput per node rather than per slot (a
+// cg1.4xlarge has two GPUs shared by its slots; the thesis notes that "a
+// fraction of a cg1 node" gives crypto a large progress share). The
+// scenario is not tuned to reach it. The default keeps the CPU node first,
+// as first written; the other orders are reported here, not chosen from.
 func GPU() Scenario {
 	return Scenario{
 		Name:        "gpu",

@@ -35,6 +35,11 @@ type Scenario struct {
 	Heartbeat   float64 // seconds between re-offers of slots left free while tasks wait
 	Seed        uint64  // replica placement
 	Trace       bool    // record progress and shares at every event
+
+	// ShuffleOffers offers the free slots of each instant in a random order
+	// (drawn from Seed) instead of slot order. Off in the default scenarios,
+	// which stay deterministic in the slot order; see GPU for what it changes.
+	ShuffleOffers bool
 }
 
 // Policies.
@@ -72,8 +77,8 @@ const (
 )
 
 // Run simulates sc under policy with the discrete-event queue: every event
-// (arrival, task finish, heartbeat) offers each free slot, in slot order, to
-// the picker until one declines them all.
+// (arrival, task finish, heartbeat) offers each free slot, in slot order (or
+// shuffled, see Scenario.ShuffleOffers), to the picker.
 func Run(sc Scenario, policy string) (Result, error) {
 	var slots []progressshare.Slot
 	for n, nd := range sc.Nodes {
@@ -119,6 +124,10 @@ func Run(sc Scenario, policy string) (Result, error) {
 		return out
 	}
 	retryPending := false
+	order := make([]int, len(slots))
+	for i := range order {
+		order[i] = i
+	}
 	rt := sc.Options.ReadTime
 	flatRead := rt[progressshare.NodeLocal] == rt[progressshare.Remote]
 	declinedAt := make([]int, len(sc.Nodes)+T)
@@ -185,7 +194,10 @@ func Run(sc Scenario, policy string) (Result, error) {
 		// after one slot declines, the others of its node (type) are skipped.
 		declined := false
 		stamp++
-		for si := range slots {
+		if sc.ShuffleOffers {
+			rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
+		}
+		for _, si := range order {
 			if slotJob[si] >= 0 {
 				continue
 			}
