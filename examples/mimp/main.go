@@ -145,11 +145,7 @@ func scenario(o options) (hadoopsim.Scenario, error) {
 		return sc, err
 	}
 	sc.Jobs = jobs
-	last := 0.0
-	for _, j := range jobs {
-		last = math.Max(last, j.Arrival)
-	}
-	sc.Horizon = last + hadoopsim.Drain
+	sc.Horizon = hadoopsim.LastArrival(jobs) + hadoopsim.Drain
 	return sc, nil
 }
 
@@ -197,7 +193,7 @@ func printTable(w io.Writer, sc *hadoopsim.Scenario, results []hadoopsim.Result)
 		}
 	}
 	fmt.Fprintf(w, "MIMP case study (000 §6.6): %d jobs (%d with a deadline) over %.1f h, %d slots, offered utilization %.2f\n\n",
-		len(sc.Jobs), deadlineJobs, lastArrival(sc)/3600, sc.Cluster.Slots(), hadoopsim.OfferedUtilization(sc))
+		len(sc.Jobs), deadlineJobs, hadoopsim.LastArrival(sc.Jobs)/3600, sc.Cluster.Slots(), hadoopsim.OfferedUtilization(sc))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "\t")
 	for _, r := range results {
@@ -224,12 +220,4 @@ func printTable(w io.Writer, sc *hadoopsim.Scenario, results []hadoopsim.Result)
 	fmt.Fprintln(w, "\nPaper (000 Table 3): FIFO missed 67, failed 17, 72.17 h, 217.8 s; EDF missed 2, 72.61 h, 6.2 s; MIMP missed 1, 67.95 h, 7.9 s.")
 	fmt.Fprintln(w, "Lateness is averaged over jobs that missed; failed = unfinished one hour after the last arrival.")
 	return nil
-}
-
-func lastArrival(sc *hadoopsim.Scenario) float64 {
-	t := 0.0
-	for _, j := range sc.Jobs {
-		t = math.Max(t, j.Arrival)
-	}
-	return t
 }

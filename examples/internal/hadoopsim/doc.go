@@ -28,15 +28,21 @@
 //   - Data nodes: the 6 dedicated hosts, 60 MB/s each; a task's read rate is
 //     its type's Read90 / NormTCT (Eq. 5). A reading task started while the
 //     running tasks' total exceeds the nodes' capacity runs longer by the
-//     overload factor. MP checks this before starting a task (edf's IO
-//     check); FIFO and EDF do not. Scenario.NoIOCheck switches MP's check
+//     overload factor (fixed at its start; running tasks are not slowed
+//     further). The simulation keeps this load itself, apart from the
+//     scheduler's bookkeeping. MP checks it before starting a task (edf's IO
+//     check); FIFO and EDF do not. MP's IO model is exactly the simulated
+//     one (same Read90, same capacity, no measurement error), so the check
+//     is an oracle here: it never lets a task start on overloaded nodes,
+//     which a real, noisy 90th-percentile model would not guarantee. Scenario.NoIOCheck switches MP's check
 //     off, to separate what progress-awareness saves from what the IO check
 //     saves.
 //   - Free slots are offered in slot order (dedicated, light, medium, heavy)
 //     after every arrival, task end and web-load change.
 //   - Outcomes: met / missed (finish after deadline; lateness = finish −
 //     deadline, averaged over the missed jobs) / rejected by admission /
-//     failed (admitted, unfinished one hour after the last arrival). Total
+//     failed (admitted, unfinished one hour after the last arrival: the
+//     horizon is LastArrival + Drain). Total
 //     task time sums the durations of completed tasks. Task attempts never
 //     fail: the simulation has no Hadoop task timeouts or retries.
 //   - Admission (MP+AC: admission.ModePaper, MP+AC-strict: ModeStrict): a new

@@ -14,6 +14,15 @@ const (
 	Drain = 3600.0
 )
 
+// LastArrival returns the latest arrival time of jobs (0 for none).
+func LastArrival(jobs []JobSpec) float64 {
+	last := 0.0
+	for _, j := range jobs {
+		last = max(last, j.Arrival)
+	}
+	return last
+}
+
 // CaseStudy returns the 000 §6.6 scenario drawn from seed: Poisson arrivals
 // of the six CaseStudyTypes over 2.5 h conditioned on 174 jobs, web-load streams from
 // the same seed, Fig. 15 recording over the first 10 minutes.
@@ -21,12 +30,13 @@ func CaseStudy(seed uint64) Scenario {
 	c := CaseStudyCluster()
 	types := CaseStudyTypes(c)
 	rng := rand.New(rand.NewPCG(seed, 0xCA5E))
+	jobs := ConditionedTrace(types, CaseStudyDuration, CaseStudyJobs, NoiseSD, rng)
 	return Scenario{
 		Cluster:     c,
 		Types:       types,
-		Jobs:        ConditionedTrace(types, CaseStudyDuration, CaseStudyJobs, NoiseSD, rng),
+		Jobs:        jobs,
 		WebSeed:     seed,
-		Horizon:     CaseStudyDuration + Drain,
+		Horizon:     LastArrival(jobs) + Drain,
 		RecordUntil: 600,
 	}
 }
@@ -69,7 +79,7 @@ func SweepTypes(c Cluster) []JobType {
 
 // SweepScenario returns a 30-minute Pi + TeraSort scenario at the given
 // utilization (arrival rates scaled by load; deadlines fixed at the case
-// study's). Unfinished jobs at the horizon (trace end + Drain) count as
+// study's). Unfinished jobs at the horizon (last arrival + Drain) count as
 // failed; the sweep reports them as missed.
 func SweepScenario(seed uint64, load float64) Scenario {
 	c := CaseStudyCluster()
@@ -81,17 +91,16 @@ func SweepScenario(seed uint64, load float64) Scenario {
 		jt := deadlines[[]int{0, 2}[jobs[i].Type]]
 		jobs[i].Deadline = jobs[i].Arrival + jt.Period
 	}
-	return Scenario{Cluster: c, Types: types, Jobs: jobs, WebSeed: seed, Horizon: SweepDuration + Drain}
+	return Scenario{Cluster: c, Types: types, Jobs: jobs, WebSeed: seed, Horizon: LastArrival(jobs) + Drain}
 }
 
 // OfferedUtilization returns a scenario's offered load: the slot time its
 // jobs ask for, Σ_jobs Maps · T̄_type (T̄ as in Utilization), over the slot
 // time from 0 to the last arrival.
 func OfferedUtilization(s *Scenario) float64 {
-	work, last := 0.0, 0.0
+	work, last := 0.0, LastArrival(s.Jobs)
 	for _, j := range s.Jobs {
 		work += float64(j.Maps) * meanTCT(s.Cluster, s.Types[j.Type])
-		last = max(last, j.Arrival)
 	}
 	if last == 0 {
 		return 0

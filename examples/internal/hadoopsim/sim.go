@@ -119,6 +119,13 @@ type run struct {
 	res      Result
 	lateSum  float64
 	running  []int
+	// The data nodes' load as the simulated world sees it, kept apart from
+	// the edf.Queue's bookkeeping so that the ground truth is not computed by
+	// the scheduler under test: read[sl] is the read rate (MB/s) of the task
+	// on slot sl, readSum their total over the nreading running tasks.
+	read     []float64
+	readSum  float64
+	nReading int
 }
 
 // Run simulates the scenario under policy p.
@@ -134,7 +141,7 @@ func Run(s *Scenario, p Policy) (Result, error) {
 	n, ns := len(s.Jobs), c.Slots()
 	r := &run{s: s, p: p, q: q,
 		slotR: make([]float64, ns), slotVM: make([]int, ns), busy: make([]bool, ns),
-		task: make([]edf.Task, ns), dur: make([]float64, ns),
+		task: make([]edf.Task, ns), dur: make([]float64, ns), read: make([]float64, ns),
 		handle: make([]edf.Handle, n), started: make([]int, n), done: make([]int, n),
 		admitted: make([]bool, n), finished: make([]bool, n), running: make([]int, n),
 	}
@@ -287,12 +294,19 @@ func (r *run) start(i, sl int, now float64) error {
 	if err != nil {
 		return err
 	}
-	d := jt.Model.TCT(rr) * j.Noise[r.started[i]]
+	tct := jt.Model.TCT(rr)
+	d := tct * j.Noise[r.started[i]]
 	c := r.s.Cluster
-	if jt.Read90 > 0 && c.DataNodes > 0 && c.NodeCapacity > 0 {
-		if over := r.q.IO() / (float64(c.DataNodes) * c.NodeCapacity); over > 1 {
-			d *= over
-			r.res.OverloadedStarts++
+	if jt.Read90 > 0 {
+		// Eq. 5: the task reads at Read90 / NormTCT(r).
+		r.read[sl] = jt.Read90 / (tct / jt.Model.TCT(1))
+		r.readSum += r.read[sl]
+		r.nReading++
+		if c.DataNodes > 0 && c.NodeCapacity > 0 {
+			if over := r.readSum / (float64(c.DataNodes) * c.NodeCapacity); over > 1 {
+				d *= over
+				r.res.OverloadedStarts++
+			}
 		}
 	}
 	r.started[i]++
@@ -315,6 +329,14 @@ func (r *run) taskDone(i, sl int, now float64) error {
 		return err
 	}
 	r.busy[sl] = false
+	if r.read[sl] > 0 {
+		r.nReading--
+		r.readSum = math.Max(0, r.readSum-r.read[sl])
+		if r.nReading == 0 {
+			r.readSum = 0 // no rounding residue carried over an idle spell
+		}
+		r.read[sl] = 0
+	}
 	r.running[i]--
 	r.done[i]++
 	r.res.TaskHours += r.dur[sl] / 3600

@@ -136,3 +136,22 @@ func FuzzSWIMTrace(f *testing.F) {
 		}
 	})
 }
+
+// TestIOCheckMatchesWorld: the simulation keeps the data nodes' load itself;
+// MP's IO check (edf's bookkeeping of the same Eq. 5 loads) must agree with
+// it, so MP never starts a task on overloaded nodes while EDF, which has no
+// check, does. The horizon is one Drain after the last arrival.
+func TestIOCheckMatchesWorld(t *testing.T) {
+	s := CaseStudy(1)
+	if want := LastArrival(s.Jobs) + Drain; s.Horizon != want {
+		t.Errorf("horizon %v, want %v", s.Horizon, want)
+	}
+	mp, err := Run(&s, MP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edf, _ := Run(&s, EDF)
+	if mp.OverloadedStarts != 0 || edf.OverloadedStarts == 0 {
+		t.Errorf("overloaded starts: MP %d (want 0), EDF %d (want > 0)", mp.OverloadedStarts, edf.OverloadedStarts)
+	}
+}

@@ -108,21 +108,28 @@ func PoissonTrace(types []JobType, duration, load, noiseSD float64, rng *rand.Ra
 // 1/Period and its arrival time uniform on [0, duration). Deadlines and noise
 // as PoissonTrace. The case study uses n = 174 (000 §6.6).
 func ConditionedTrace(types []JobType, duration float64, n int, noiseSD float64, rng *rand.Rand) []JobSpec {
+	jobs := make([]JobSpec, n)
+	for i := range jobs {
+		ti := drawType(types, rng)
+		jobs[i] = JobSpec{Type: ti, Arrival: rng.Float64() * duration, Maps: types[ti].Maps}
+	}
+	return finishTrace(jobs, types, noiseSD, rng)
+}
+
+// drawType draws a type index with probability proportional to the type's
+// arrival rate 1/Period, consuming one number from rng.
+func drawType(types []JobType, rng *rand.Rand) int {
 	total := 0.0
 	for _, jt := range types {
 		total += 1 / jt.Period
 	}
-	jobs := make([]JobSpec, n)
-	for i := range jobs {
-		u := rng.Float64() * total
-		ti := 0
-		for ti < len(types)-1 && u >= 1/types[ti].Period {
-			u -= 1 / types[ti].Period
-			ti++
-		}
-		jobs[i] = JobSpec{Type: ti, Arrival: rng.Float64() * duration, Maps: types[ti].Maps}
+	u := rng.Float64() * total
+	ti := 0
+	for ti < len(types)-1 && u >= 1/types[ti].Period {
+		u -= 1 / types[ti].Period
+		ti++
 	}
-	return finishTrace(jobs, types, noiseSD, rng)
+	return ti
 }
 
 // finishTrace sorts jobs by arrival, numbers them, sets deadlines and noise.
@@ -156,12 +163,6 @@ const MaxJobMaps = 1 << 24
 // as the Poisson scenario; the rng is the caller's seeded source, consumed
 // once per kept job in file order. Deadlines and noise as PoissonTrace.
 func SWIMTrace(r io.Reader, types []JobType, window float64, maxMaps int, noiseSD float64, rng *rand.Rand) ([]JobSpec, error) {
-	weights := make([]float64, len(types))
-	total := 0.0
-	for i, jt := range types {
-		weights[i] = 1 / jt.Period
-		total += weights[i]
-	}
 	var jobs []JobSpec
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
@@ -193,14 +194,7 @@ func SWIMTrace(r io.Reader, types []JobType, window float64, maxMaps int, noiseS
 		if mf > MaxJobMaps {
 			return nil, fmt.Errorf("swim line %d: %g map tasks, more than %d (use a cap)", line, mf, MaxJobMaps)
 		}
-		maps := int(mf)
-		u := rng.Float64() * total
-		ti := 0
-		for ti < len(types)-1 && u >= weights[ti] {
-			u -= weights[ti]
-			ti++
-		}
-		jobs = append(jobs, JobSpec{Type: ti, Arrival: at, Maps: maps})
+		jobs = append(jobs, JobSpec{Type: drawType(types, rng), Arrival: at, Maps: int(mf)})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err
