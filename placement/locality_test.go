@@ -347,3 +347,31 @@ func BenchmarkAssignMapTask(b *testing.B) {
 		i++
 	}
 }
+
+// A slot decision allocates nothing once the queues have grown: two calls
+// that queue a task each way between two machines, reconfigure both and
+// leave every queue empty again.
+func TestAssignMapTaskAllocs(t *testing.T) {
+	c, err := NewLocalityCluster(2, []int{0, 0, 1, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	toMachine1 := []MapTask{{Replicas: []int{2}}}
+	toMachine0 := []MapTask{{Replicas: []int{1}}}
+	round := func() {
+		a, _ := c.AssignMapTask(toMachine1, 0)
+		b, _ := c.AssignMapTask(toMachine0, 3)
+		if a.Action != QueueRemote || a.N != 0 || b.N != 2 {
+			t.Fatalf("steps %+v, %+v", a, b)
+		}
+	}
+	round()
+	if n := testing.AllocsPerRun(100, round); n != 0 {
+		t.Errorf("AssignMapTask allocates %v times per two calls", n)
+	}
+	for m := range 2 {
+		if c.ReleaseQueueLen(m) != 0 || c.AssignQueueLen(m) != 0 {
+			t.Fatalf("machine %d queues not empty", m)
+		}
+	}
+}
