@@ -1,8 +1,10 @@
 package xencredit
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -128,8 +130,11 @@ func propMachine(t *rapid.T) {
 	})
 }
 
-func (m *machine) account(t *rapid.T) {
-	now := m.step(t)
+func (m *machine) account(t *rapid.T) { m.accountAt(t, m.step(t)) }
+
+// accountAt runs Account at now and checks credits, priorities and the
+// guard's choice against the model.
+func (m *machine) accountAt(t *rapid.T, now time.Duration) {
 	then := m.s.Now()
 	pre := make([]VCPU, m.s.NumVCPUs())
 	for v := range pre {
@@ -263,6 +268,70 @@ func checkInvariants(t interface{ Fatalf(string, ...any) }, s *State) {
 		}
 	}
 }
+
+// propDriven runs a drawn host for 2 s of simulated time the way a caller
+// would: a tick every 10 ms per PCPU (each in its own phase), accounting
+// every 30 ms out of phase, Schedule at every slice end, and wakes and
+// blocks at random times; it checks every invariant after every event and
+// the accounting checks at every Account. Long runs reach caps parking and
+// unparking, deactivation and the guard far more often than short
+// state-machine runs.
+func propDriven(t *rapid.T) {
+	cfg, doms := genSetup(t)
+	s, err := New(cfg, doms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &machine{s: s, gStart: make([]time.Duration, s.NumVCPUs()), gRan: make([]time.Duration, s.NumVCPUs())}
+	np, nv := s.NumPCPUs(), s.NumVCPUs()
+	tick := make([]time.Duration, np)
+	for p := range tick {
+		tick[p] = cfg.TickPeriod() + time.Duration(p)*time.Millisecond
+	}
+	acct := cfg.Timeslice + ms(float64(rapid.IntRange(0, 29).Draw(t, "phase_ms")))
+	flips := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) ev {
+		return ev{evWake, time.Duration(rapid.Int64Range(0, int64(2*time.Second)).Draw(t, "at")), rapid.IntRange(0, nv-1).Draw(t, "v")}
+	}), 0, 300).Draw(t, "flips")
+	slices.SortFunc(flips, func(a, b ev) int { return cmp.Compare(a.at, b.at) })
+	do := func(e ev) {
+		var err error
+		if m.log, err = apply(&m.s, e, m.log[:0]); err != nil {
+			t.Fatalf("%v: %v", e, err)
+		}
+	}
+	for m.s.Now() < 2*time.Second {
+		now, kind, id := acct, evAccount, 0
+		for p := range np {
+			if tick[p] < now {
+				now, kind, id = tick[p], evTick, p
+			}
+			if pc, _ := m.s.PCPU(p); pc.SliceEnd < now {
+				now, kind, id = pc.SliceEnd, evSchedule, p
+			}
+		}
+		if len(flips) > 0 && flips[0].at < now {
+			now, kind, id = flips[0].at, evWake, flips[0].id
+			flips = flips[1:]
+			if x, _ := m.s.VCPU(id); !x.Blocked {
+				kind = evBlock
+			}
+		}
+		switch kind {
+		case evAccount:
+			m.accountAt(t, now)
+			acct += cfg.Timeslice
+		case evTick:
+			do(ev{evTick, now, id})
+			tick[id] += cfg.TickPeriod()
+		default:
+			do(ev{kind, now, id})
+		}
+		checkInvariants(t, &m.s)
+	}
+}
+
+func TestDriven(t *testing.T) { rapid.Check(t, propDriven) }
+func FuzzDriven(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propDriven)) }
 
 func TestMachine(t *testing.T) { rapid.Check(t, propMachine) }
 func FuzzMachine(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propMachine)) }
