@@ -245,7 +245,9 @@ func propDrawRemaining(t *rapid.T) {
 }
 
 // propOneTaskMean: a job of one map on one worker (arrival ≈ 0, no
-// reduces) has the map lognormal's mean, within 5 standard errors.
+// reduces) has the map lognormal's mean, within 6 standard errors (the
+// sample mean of a lognormal is right-skewed; 6 keeps a false alarm below
+// about 1e-8 per check even with -rapid.checks=10000).
 func propOneTaskMean(t *rapid.T) {
 	l := Lognormal{Mu: rapid.Float64Range(-2, 8).Draw(t, "Mu"), Sigma: rapid.Float64Range(0, 1).Draw(t, "Sigma")}
 	m := JobModel{Arrival: Lognormal{Mu: -40}, Map: l, Shuffle1: l, Shuffle2: l, Reduce: l, Workers: 1, Maps: 1}
@@ -255,8 +257,8 @@ func propOneTaskMean(t *rapid.T) {
 		t.Fatal(err)
 	}
 	want := math.Exp(-40) + l.Mean()
-	if se := l.StdDev() / math.Sqrt(n); math.Abs(d.Mean()-want) > 5*se+1e-12*want {
-		t.Fatalf("mean %v, want %v ± %v", d.Mean(), want, 5*se)
+	if se := l.StdDev() / math.Sqrt(n); math.Abs(d.Mean()-want) > 6*se+1e-12*want {
+		t.Fatalf("mean %v, want %v ± %v", d.Mean(), want, 6*se)
 	}
 }
 
