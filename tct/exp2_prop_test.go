@@ -175,3 +175,128 @@ func propFitAnyInput(t *rapid.T) {
 
 func TestFitExp2AnyInput(t *testing.T) { rapid.Check(t, propFitAnyInput) }
 func FuzzFitExp2(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propFitAnyInput)) }
+
+// propMetricsAnyInput: RMSE and NRMSE never panic, fail only with
+// ErrBadInput, and otherwise give finite, non-negative numbers with RMSE at
+// most the largest absolute difference.
+func propMetricsAnyInput(t *rapid.T) {
+	n := rapid.IntRange(0, 64).Draw(t, "n")
+	obs := rapid.SliceOfN(exp2FuzzValue(), n, n).Draw(t, "obs")
+	pred := rapid.SliceOfN(exp2FuzzValue(), n, n).Draw(t, "pred")
+	if rapid.Bool().Draw(t, "mismatch") && n > 0 {
+		pred = pred[1:]
+	}
+	r, err := RMSE(obs, pred)
+	if err != nil {
+		if !errors.Is(err, ErrBadInput) {
+			t.Fatal(err)
+		}
+		return
+	}
+	maxDiff := 0.0
+	for i := range obs {
+		maxDiff = max(maxDiff, math.Abs(obs[i]-pred[i]))
+	}
+	if !(r >= 0) || !exp2Finite(r) || r > maxDiff*(1+1e-12) {
+		t.Fatalf("RMSE %v, max |diff| %v", r, maxDiff)
+	}
+	nr, err := NRMSE(obs, pred)
+	if err != nil && !errors.Is(err, ErrBadInput) {
+		t.Fatal(err)
+	}
+	if err == nil && (!(nr >= 0) || !exp2Finite(nr)) {
+		t.Fatalf("NRMSE %v", nr)
+	}
+}
+
+func TestMetricsAnyInput(t *testing.T) { rapid.Check(t, propMetricsAnyInput) }
+func FuzzRMSE(f *testing.F)            { f.Fuzz(rapid.MakeFuzz(propMetricsAnyInput)) }
+
+// propPercentileAnyInput: Percentile lies between the smallest and largest
+// sample, grows with p, or fails with ErrBadInput.
+func propPercentileAnyInput(t *rapid.T) {
+	n := rapid.IntRange(0, 64).Draw(t, "n")
+	s := rapid.SliceOfN(exp2FuzzValue(), n, n).Draw(t, "samples")
+	p := rapid.OneOf(rapid.Float64Range(0, 100), exp2FuzzValue()).Draw(t, "p")
+	v, err := Percentile(s, p)
+	if err != nil {
+		if !errors.Is(err, ErrBadInput) {
+			t.Fatal(err)
+		}
+		return
+	}
+	lo, hi := s[0], s[0]
+	for _, e := range s {
+		lo, hi = min(lo, e), max(hi, e)
+	}
+	if !(v >= lo && v <= hi) {
+		t.Fatalf("Percentile(%v) = %v outside [%v, %v]", p, v, lo, hi)
+	}
+	p2 := min(100, p+rapid.Float64Range(0, 50).Draw(t, "dp"))
+	v2, _ := Percentile(s, p2)
+	if v-v2 > 1e-12*math.Max(math.Abs(v), math.Abs(v2)) { // rounding aside
+		t.Fatalf("Percentile(%v) = %v < Percentile(%v) = %v", p2, v2, p, v)
+	}
+	if _, err := Read90(s); err != nil && !errors.Is(err, ErrBadInput) {
+		t.Fatal(err)
+	}
+}
+
+func TestPercentileAnyInput(t *testing.T) { rapid.Check(t, propPercentileAnyInput) }
+func FuzzPercentile(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propPercentileAnyInput)) }
+
+// propNormAndIOAnyInput: NormTCTAt and IOAt never panic, fail only with
+// ErrBadInput, and otherwise return finite values; IO is ≥ 0.
+func propNormAndIOAnyInput(t *rapid.T) {
+	m := Exp2{A: exp2FuzzValue().Draw(t, "A"), B: exp2FuzzValue().Draw(t, "B"),
+		C: exp2FuzzValue().Draw(t, "C"), D: exp2FuzzValue().Draw(t, "D")}
+	r, ded := exp2FuzzValue().Draw(t, "r"), exp2FuzzValue().Draw(t, "dedicated")
+	read90 := exp2FuzzValue().Draw(t, "read90")
+	v, err := m.NormTCTAt(r, ded)
+	if err != nil && !errors.Is(err, ErrBadInput) {
+		t.Fatal(err)
+	}
+	if err == nil && !exp2Finite(v) {
+		t.Fatalf("NormTCTAt = %v", v)
+	}
+	io, err := m.IOAt(r, ded, read90)
+	if err != nil && !errors.Is(err, ErrBadInput) {
+		t.Fatal(err)
+	}
+	if err == nil && (!exp2Finite(io) || !(io >= 0)) {
+		t.Fatalf("IOAt = %v", io)
+	}
+}
+
+func TestNormAndIOAnyInput(t *testing.T) { rapid.Check(t, propNormAndIOAnyInput) }
+func FuzzIOAt(f *testing.F)              { f.Fuzz(rapid.MakeFuzz(propNormAndIOAnyInput)) }
+
+// propTrainAnyInput: TrainExp2 never panics, fails only with ErrBadInput,
+// and otherwise returns finite models with Model = baseline·Normalised.
+func propTrainAnyInput(t *rapid.T) {
+	n := rapid.IntRange(0, 32).Draw(t, "n")
+	tasks := make([]TaskRecord, n)
+	for i := range tasks {
+		tasks[i] = TaskRecord{
+			Residual: rapid.OneOf(rapid.Float64Range(0, 1), exp2FuzzValue()).Draw(t, "residual"),
+			Duration: rapid.OneOf(rapid.Float64Range(1, 1000), exp2FuzzValue()).Draw(t, "duration"),
+		}
+	}
+	baseline := rapid.OneOf(rapid.Float64Range(1, 100), exp2FuzzValue()).Draw(t, "baseline")
+	tr, err := TrainExp2(tasks, baseline, FitOptions{})
+	if err != nil {
+		if !errors.Is(err, ErrBadInput) {
+			t.Fatal(err)
+		}
+		return
+	}
+	if tr.Model.Validate() != nil || tr.Normalised.Validate() != nil || !exp2Finite(tr.Report.NRMSE) {
+		t.Fatalf("%+v", tr)
+	}
+	if tr.Model.B != tr.Normalised.B || tr.Model.A != tr.Normalised.A*baseline {
+		t.Fatalf("Model %+v is not baseline %v × Normalised %+v", tr.Model, baseline, tr.Normalised)
+	}
+}
+
+func TestTrainAnyInput(t *testing.T) { rapid.Check(t, propTrainAnyInput) }
+func FuzzTrainExp2(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propTrainAnyInput)) }

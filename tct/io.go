@@ -73,8 +73,12 @@ func Percentile(samples []float64, p float64) (float64, error) {
 		return s[len(s)-1], nil
 	}
 	frac := h - float64(k)
-	// s[k] + frac·(s[k+1]−s[k]) written to stay finite for extreme values.
-	return s[k]*(1-frac) + s[k+1]*frac, nil
+	lo, hi := s[k], s[k+1]
+	v := lo + frac*(hi-lo)
+	if math.IsInf(hi-lo, 0) {
+		v = lo*(1-frac) + hi*frac // the difference overflows; this cannot
+	}
+	return min(max(v, lo), hi), nil // rounding never leaves [lo, hi]
 }
 
 // Read90 returns the 90th percentile of the read rates a dedicated worker was

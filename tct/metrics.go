@@ -44,7 +44,8 @@ func RMSE(obs, pred []float64) (float64, error) {
 //
 // a unitless fraction (Table 2 of the paper reports 7–10% for its models).
 // When all observations are equal the range is 0: NRMSE is then 0 if the
-// predictions match exactly and an error otherwise. Other errors as RMSE.
+// predictions match exactly and an error otherwise; a range so small that
+// the quotient overflows is an error too. Other errors as RMSE.
 func NRMSE(obs, pred []float64) (float64, error) {
 	rmse, err := RMSE(obs, pred)
 	if err != nil {
@@ -64,7 +65,11 @@ func NRMSE(obs, pred []float64) (float64, error) {
 	if math.IsInf(rng, 0) {
 		return 0, &ValueError{Field: "max(obs)−min(obs)", Value: rng, Reason: "range overflows"}
 	}
-	return rmse / rng, nil
+	q := rmse / rng
+	if math.IsInf(q, 0) {
+		return 0, &ValueError{Field: "NRMSE", Value: q, Reason: "overflows: observation range too small for the error"}
+	}
+	return q, nil
 }
 
 // metricsCheck validates the arguments of RMSE and NRMSE.

@@ -51,6 +51,7 @@ func TestRMSEBadInput(t *testing.T) {
 		{"difference overflows", []float64{1.5e308, 0}, []float64{-1.5e308, 0}, "obs−pred", false},
 		{"constant obs, inexact", []float64{3, 3, 3}, []float64{3, 2, 3}, "obs", true},
 		{"range overflows", []float64{1.5e308, -1.5e308}, []float64{1.5e308, -1.5e308}, "max(obs)−min(obs)", true},
+		{"quotient overflows", []float64{0, 5e-324}, []float64{1e10, 0}, "NRMSE", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var ve *ValueError
