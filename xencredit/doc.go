@@ -75,8 +75,9 @@
 //   - Time is time.Duration since the State's origin (0), for exact sums.
 //   - One run queue per PCPU and VCPUs pinned: no migration, no stealing by
 //     an idle or OVER-headed PCPU, no idler mask (the facts file's modelling
-//     advice), and no yield (SCHEDOP_yield). Tickle is Xen 4.2's: preempt the VCPU's own PCPU when the
-//     waker's priority is strictly higher.
+//     advice), and no yield (SCHEDOP_yield). Tickle is Xen 4.2's:
+//     preempt the VCPU's own PCPU when the waker's priority is strictly
+//     higher.
 //   - Debits are 4.2's burn_credits: 10 credits per ms rounded to nearest,
 //     the remainder kept in start_time (Xen master floors and keeps a
 //     residual; before 2009 Xen debited a whole tick's 100 credits from
