@@ -111,8 +111,9 @@ func (st JobState) reducePhase() bool {
 // Added workers are not the job's own: they take maps like any worker, but
 // one that is still absent when the last map finishes does not hold the
 // map barrier (step 3) and joins the second wave when it arrives. The
-// completion time is the latest task finish (or the barrier), so a worker
-// that never gets a task does not count. With these rules adding workers
+// completion time is the latest task finish (or the barrier), so an added
+// worker that never gets a task does not count, nor, in the reduce phase,
+// does any idle worker. With these rules adding workers
 // never lengthens a run (under the package's common random numbers) except
 // through the first-wave shuffle: a task moved from the second wave into
 // the first takes a Shuffle1 instead of a Shuffle2 draw (see doc.go).
