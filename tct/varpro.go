@@ -125,128 +125,151 @@ func (w *fitWork) load(x, y []float64, opt FitOptions) error {
 // SSE with Kaufman's approximation of the Jacobian of the projected
 // residual, J_k = −P⊥·(∂Φ/∂p_k)·c, where P⊥ projects onto the orthogonal
 // complement of the basis columns. Its gradient Jᵀr is exactly −(∂Φ/∂p_k c)ᵀr
-// because r ⟂ basis.
+// because r ⟂ basis. Orthogonalisation is classical Gram–Schmidt applied
+// twice ("twice is enough"), fused into few passes over the data.
 func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64, ok bool) {
 	w.evals++
 	n := w.n
 	beta, delta := p[0], p[1]
-	t, sw := w.t[:n], w.sw[:n]
+	t, sw, ys := w.t[:n], w.sw[:n], w.ys[:n]
 	u1, u2, q1, q2, r := w.u1[:n], w.u2[:n], w.q1[:n], w.q2[:n], w.r[:n]
+	two := !w.single
+
+	// Basis columns √w·e^(rate·t), the weighted data and squared norms.
+	var n1s, n2s float64
 	for i := range n {
-		u1[i] = sw[i] * math.Exp(beta*t[i])
-		r[i] = sw[i] * w.ys[i]
+		a := sw[i] * math.Exp(beta*t[i])
+		u1[i] = a
+		n1s += a * a
+		r[i] = sw[i] * ys[i]
 	}
-	n1 := fitNorm(u1)
+	if two {
+		for i := range n {
+			b := sw[i] * math.Exp(delta*t[i])
+			u2[i] = b
+			n2s += b * b
+		}
+	}
+	n1 := math.Sqrt(n1s)
 	if !(n1 > 0) || math.IsInf(n1, 0) {
 		return 0, jtj, g, false
 	}
+	inv1 := 1 / n1
+	var s12 float64
 	for i := range n {
-		q1[i] = u1[i] / n1
+		q1[i] = u1[i] * inv1
 	}
 	rank2 := false
-	var s12, n2 float64
-	if !w.single {
-		for i := range n {
-			u2[i] = sw[i] * math.Exp(delta*t[i])
-		}
-		nu2 := fitNorm(u2)
+	var n2 float64
+	if two {
+		nu2 := math.Sqrt(n2s)
 		if !(nu2 > 0) || math.IsInf(nu2, 0) {
 			return 0, jtj, g, false
 		}
-		// q2 ∝ u2 − q1(q1·u2), orthogonalised twice ("twice is enough").
-		copy(q2, u2)
-		s12 = fitAxpyProj(q2, q1)
-		if !w.screen {
-			s12 += fitAxpyProj(q2, q1)
+		for i := range n {
+			s12 += q1[i] * u2[i]
 		}
-		n2 = fitNorm(q2)
-		if n2 > 1e-13*nu2 {
-			rank2 = true
-			for i := range n {
-				q2[i] /= n2
-			}
+		var s2 float64
+		for i := range n {
+			v := u2[i] - s12*q1[i]
+			q2[i] = v
+			s2 += q1[i] * v
 		}
+		var nn float64
+		for i := range n {
+			v := q2[i] - s2*q1[i]
+			q2[i] = v
+			nn += v * v
+		}
+		s12 += s2
+		n2 = math.Sqrt(nn)
+		rank2 = n2 > 1e-13*nu2
 	}
-	// r = P⊥·(√w·ys), again twice for round-off-level residuals.
-	c1 := fitAxpyProj(r, q1)
-	var c2 float64
+
+	// r = P⊥·(√w·ys): coefficients c, then the projection, twice.
+	var c1, c2 float64
 	if rank2 {
-		c2 = fitAxpyProj(r, q2)
-	}
-	if !w.screen {
-		c1 += fitAxpyProj(r, q1)
-		if rank2 {
-			c2 += fitAxpyProj(r, q2)
+		inv2 := 1 / n2
+		for i := range n {
+			q2[i] *= inv2
+			c1 += q1[i] * r[i]
+			c2 += q2[i] * r[i]
 		}
+	} else {
+		for i := range n {
+			c1 += q1[i] * r[i]
+		}
+	}
+	var d1, d2, f0 float64
+	for i := range n {
+		v := r[i] - c1*q1[i]
+		if rank2 {
+			v -= c2 * q2[i]
+			d2 += q2[i] * v
+		}
+		r[i] = v
+		d1 += q1[i] * v
+		f0 += v * v
+	}
+	f = f0
+	if !w.screen {
+		f = 0
+		for i := range n {
+			v := r[i] - d1*q1[i]
+			if rank2 {
+				v -= d2 * q2[i]
+			}
+			r[i] = v
+			f += v * v
+		}
+		c1 += d1
+		c2 += d2
 	}
 	gamma := 0.0
 	if rank2 {
 		gamma = c2 / n2
 	}
 	alpha := (c1 - s12*gamma) / n1
-	if w.single {
-		alpha = c1 / n1
-	}
 	w.alpha, w.gamma = alpha, gamma
-	for i := range n {
-		f += r[i] * r[i]
-	}
 	if !exp2Finite(f) || !exp2Finite(alpha) || !exp2Finite(gamma) {
 		return 0, jtj, g, false
 	}
 	if w.screen {
 		return f, jtj, g, true
 	}
-	// Column 1: z = α·t·u1; g₁ = −zᵀr; J₁ = −P⊥z.
-	jtj[0], g[0] = w.kaufmanColumn(alpha, u1, rank2)
-	if w.single {
-		jtj[2] = 1
-		return f, jtj, g, true
-	}
-	// Column 2 needs J₁ kept: store P⊥z₁ in u1 (no longer needed).
-	copy(u1, w.z)
-	var a22, g2 float64
-	if rank2 {
-		a22, g2 = w.kaufmanColumn(gamma, u2, rank2)
-		var a12 float64
-		for i := range n {
-			a12 += u1[i] * w.z[i]
+
+	// Kaufman's Jacobian: z₁ = α·t·u1, z₂ = γ·t·u2 (stored over u1, u2);
+	// gₖ = −zₖᵀr; J = −P⊥[z₁ z₂], so JᵀJ from the projected z's.
+	var q1z1, q2z1, q1z2, q2z2, g1, g2 float64
+	for i := range n {
+		z1 := alpha * t[i] * u1[i]
+		u1[i] = z1
+		g1 -= z1 * r[i]
+		q1z1 += q1[i] * z1
+		if rank2 {
+			z2 := gamma * t[i] * u2[i]
+			u2[i] = z2
+			g2 -= z2 * r[i]
+			q2z1 += q2[i] * z1
+			q1z2 += q1[i] * z2
+			q2z2 += q2[i] * z2
 		}
-		jtj[1] = a12
 	}
-	jtj[2], g[1] = a22, g2
-	return f, jtj, g, true
-}
-
-// kaufmanColumn sets w.z = P⊥(coef·t·u) and returns ‖w.z‖² and −(coef·t·u)ᵀr.
-func (w *fitWork) kaufmanColumn(coef float64, u []float64, rank2 bool) (a, g float64) {
-	n := w.n
-	z, t, r := w.z[:n], w.t[:n], w.r[:n]
+	var a11, a12, a22 float64
 	for i := range n {
-		z[i] = coef * t[i] * u[i]
-		g -= z[i] * r[i]
+		p1 := u1[i] - q1z1*q1[i]
+		if rank2 {
+			p1 -= q2z1 * q2[i]
+			p2 := u2[i] - q1z2*q1[i] - q2z2*q2[i]
+			a22 += p2 * p2
+			a12 += p1 * p2
+		}
+		a11 += p1 * p1
 	}
-	fitAxpyProj(z, w.q1[:n])
-	if rank2 {
-		fitAxpyProj(z, w.q2[:n])
+	if w.single {
+		return f, [3]float64{a11, 0, 1}, [2]float64{g1, 0}, true
 	}
-	for i := range n {
-		a += z[i] * z[i]
-	}
-	return a, g
-}
-
-// fitAxpyProj removes from v its component along the unit vector q and
-// returns that component, q·v.
-func fitAxpyProj(v, q []float64) float64 {
-	var s float64
-	for i := range v {
-		s += q[i] * v[i]
-	}
-	for i := range v {
-		v[i] -= s * q[i]
-	}
-	return s
+	return f, [3]float64{a11, a12, a22}, [2]float64{g1, g2}, true
 }
 
 // fitNorm returns the Euclidean norm of v. The rate box keeps every entry
