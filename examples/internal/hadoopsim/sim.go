@@ -128,12 +128,16 @@ type run struct {
 	nReading int
 }
 
-// Run simulates the scenario under policy p.
+// Run simulates the scenario under policy p. A scenario that fails Validate
+// gives its error; so does an unknown policy.
 func Run(s *Scenario, p Policy) (Result, error) {
-	c := s.Cluster
-	if c.SlotsPerVM <= 0 || len(c.VMs) == 0 {
-		return Result{}, fmt.Errorf("hadoopsim: empty cluster")
+	if err := s.Validate(); err != nil {
+		return Result{}, err
 	}
+	if p < FIFO || p > MPACStrict {
+		return Result{}, fmt.Errorf("hadoopsim: unknown policy %d", int(p))
+	}
+	c := s.Cluster
 	q, err := edf.NewQueue(edf.Config{DataNodes: edf.DataNodes{Count: c.DataNodes, Capacity: c.NodeCapacity}})
 	if err != nil {
 		return Result{}, err
@@ -159,12 +163,6 @@ func Run(s *Scenario, p Policy) (Result, error) {
 		}
 	}
 	for i, j := range s.Jobs {
-		if j.Type < 0 || j.Type >= len(s.Types) || j.Maps < 0 || len(j.Noise) < j.Maps {
-			return Result{}, fmt.Errorf("hadoopsim: bad job %d", i)
-		}
-		if j.ID != i {
-			return Result{}, fmt.Errorf("hadoopsim: job %d has ID %d, want its index", i, j.ID)
-		}
 		r.handle[i] = edf.NoJob
 		r.res.Outcomes[i].Finish = math.Inf(1)
 		r.ev.Push(des.Event{Time: j.Arrival, Kind: evArrival, A: i})

@@ -90,12 +90,17 @@ func drawNoise(n int, sd float64, rng *rand.Rand) []float64 {
 // the type's Period divided by load (load = 1 is the case study), deadlines
 // arrival + Period (the type's unscaled period) for types with a deadline,
 // and per-task noise with standard deviation noiseSD (000 Table 2: ≈ 10%).
-// Jobs are numbered in arrival order (ties by type).
+// Jobs are numbered in arrival order (ties by type). A type whose scaled
+// period Period/load is not finite and > 0 (load ≤ 0 or NaN) draws no job,
+// and drawing stops at MaxJobs jobs.
 func PoissonTrace(types []JobType, duration, load, noiseSD float64, rng *rand.Rand) []JobSpec {
 	var jobs []JobSpec
 	for ti, jt := range types {
 		mean := jt.Period / load
-		for t := rng.ExpFloat64() * mean; t < duration; t += rng.ExpFloat64() * mean {
+		if !(mean > 0 && finite(mean)) {
+			continue
+		}
+		for t := rng.ExpFloat64() * mean; t < duration && len(jobs) < MaxJobs; t += rng.ExpFloat64() * mean {
 			jobs = append(jobs, JobSpec{Type: ti, Arrival: t, Maps: jt.Maps})
 		}
 	}
@@ -106,9 +111,10 @@ func PoissonTrace(types []JobType, duration, load, noiseSD float64, rng *rand.Ra
 // arrival process per type conditioned on n arrivals in total, i.e. each
 // job's type drawn with probability proportional to the type's rate
 // 1/Period and its arrival time uniform on [0, duration). Deadlines and noise
-// as PoissonTrace. The case study uses n = 174 (000 §6.6).
+// as PoissonTrace. The case study uses n = 174 (000 §6.6). n is clamped to
+// [0, MaxJobs].
 func ConditionedTrace(types []JobType, duration float64, n int, noiseSD float64, rng *rand.Rand) []JobSpec {
-	jobs := make([]JobSpec, n)
+	jobs := make([]JobSpec, min(max(n, 0), MaxJobs))
 	for i := range jobs {
 		ti := drawType(types, rng)
 		jobs[i] = JobSpec{Type: ti, Arrival: rng.Float64() * duration, Maps: types[ti].Maps}
