@@ -3,6 +3,7 @@ package placement
 import (
 	"errors"
 	"runtime"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -337,15 +338,37 @@ func BenchmarkAssignMapTask(b *testing.B) {
 		tasks[i].Replicas = []int{(i * 7) % 400, (i*13 + 1) % 400, (i*31 + 2) % 400}
 	}
 	c, _ := NewLocalityCluster(100, vmMachine)
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		s, _ := c.AssignMapTask(tasks, i%400)
-		if s.Action == LaunchLocal {
-			i++
+	// The tasks are never marked assigned, so every call finds a local task
+	// (line 2 of Algorithm 1) after scanning part of the task list.
+	b.Run("local", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			if s, _ := c.AssignMapTask(tasks, i%400); s.Action != LaunchLocal {
+				b.Fatalf("step %+v", s)
+			}
+			i += 7
 		}
-		i++
+	})
+	// Lines 3–13 and two reconfigurations: per iteration two calls, each
+	// passing 999 assigned tasks to reach the one left, that queue a task
+	// each way between machines 0 and 1 and leave every queue empty again.
+	toMachine1 := make([]MapTask, 1000)
+	for i := range toMachine1 {
+		toMachine1[i] = MapTask{Replicas: []int{8 + i%392}, Assigned: true}
 	}
+	toMachine0 := slices.Clone(toMachine1)
+	toMachine1[999] = MapTask{Replicas: []int{4}} // VM 4 is on machine 1
+	toMachine0[999] = MapTask{Replicas: []int{1}} // VM 1 is on machine 0
+	b.Run("remote", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_, _ = c.AssignMapTask(toMachine1, 0)
+			if s, _ := c.AssignMapTask(toMachine0, 5); s.N != 2 {
+				b.Fatalf("step %+v", s)
+			}
+		}
+	})
 }
 
 // A slot decision allocates nothing once the queues have grown: two calls
