@@ -49,7 +49,8 @@ func slotTimes(m Model, R []float64, f func(t float64)) (int, error) {
 // count tasks on slots the job does not have. The job is on track iff the
 // result is ≥ its remaining task count.
 //
-// A tRemaining ≤ 0 (deadline passed) gives 0, as does an empty R. Errors
+// A tRemaining ≤ 0 (deadline passed) gives 0, as does an empty R; a result
+// beyond the float64 range is +Inf, never NaN. Errors
 // (matching ErrBadInput): tRemaining NaN or infinite, an R_i outside [0, 1],
 // a nil model, or a model predicting a non-finite or non-positive time on a
 // held slot.
@@ -81,7 +82,8 @@ func CompletableTasks(m Model, tRemaining float64, R []float64) (float64, error)
 // CompletionTimeRate.
 //
 // nTasks = 0 gives 0. No held slot (n = 0) with nTasks > 0 gives +Inf: the
-// job will never finish. Errors as for CompletableTasks, plus nTasks < 0.
+// job will never finish; so does a sum beyond the float64 range. Never NaN.
+// Errors as for CompletableTasks, plus nTasks < 0.
 func CompletionTime(m Model, nTasks int, R []float64) (float64, error) {
 	if err := checkTasks("nTasks", nTasks); err != nil {
 		return 0, err
@@ -109,7 +111,8 @@ func CompletionTime(m Model, nTasks int, R []float64) (float64, error) {
 // second. It is the exact inverse of Eq. 3 (the job is on track iff
 // CompletionTimeRate ≤ tRemaining), and it is what the pickers use. On
 // identical slots it equals CompletionTime; otherwise it is smaller or equal
-// (harmonic vs arithmetic mean). Edge cases and errors as CompletionTime.
+// (harmonic vs arithmetic mean). Edge cases and errors as CompletionTime;
+// a rate sum that overflows to +Inf gives 0.
 func CompletionTimeRate(m Model, nTasks int, R []float64) (float64, error) {
 	if err := checkTasks("nTasks", nTasks); err != nil {
 		return 0, err
