@@ -19,6 +19,7 @@ type ValueError struct {
 	Reason string  // what is wrong, e.g. "must be finite"
 }
 
+// Error formats the field, the value and the reason.
 func (e *ValueError) Error() string {
 	return fmt.Sprintf("edf: %s = %v: %s", e.Field, e.Value, e.Reason)
 }
