@@ -58,8 +58,8 @@ type PoolProblem struct {
 	// the type whose ceil(StorageGB/DiskGB)·PricePerHour is least (ties:
 	// lower index); types with DiskGB = 0 cannot be the core type.
 	StorageGB float64
-	// MinCoreNodes is a floor on the core pool size, ≥ 0 (HDFS needs at
-	// least a few nodes); the storage rule may ask for more.
+	// MinCoreNodes is a floor on the core pool size, in [0, 2^20] (HDFS
+	// needs at least a few nodes); the storage rule may ask for more.
 	MinCoreNodes int
 	// Jobs is the production work that arrives at the start of each period.
 	Jobs []PoolJob
@@ -129,8 +129,8 @@ func (p *PoolProblem) validate() error {
 	if !(p.StorageGB >= 0) || math.IsInf(p.StorageGB, 0) {
 		return &ValueError{Field: "PoolProblem.StorageGB", Value: p.StorageGB, Reason: "must be finite and ≥ 0"}
 	}
-	if p.MinCoreNodes < 0 {
-		return &ValueError{Field: "PoolProblem.MinCoreNodes", Value: float64(p.MinCoreNodes), Reason: "must be ≥ 0"}
+	if p.MinCoreNodes < 0 || p.MinCoreNodes > 1<<20 {
+		return &ValueError{Field: "PoolProblem.MinCoreNodes", Value: float64(p.MinCoreNodes), Reason: "must be in [0, 2^20]"}
 	}
 	if p.MaxAccelerators < 0 || p.MaxAccelerators > 1<<16 {
 		return &ValueError{Field: "PoolProblem.MaxAccelerators", Value: float64(p.MaxAccelerators), Reason: "must be in [0, 65536]"}

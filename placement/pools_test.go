@@ -196,6 +196,7 @@ func TestPoolsBadInput(t *testing.T) {
 		{"negative disk", mod(func(p *PoolProblem) { p.Types[1].DiskGB = -1 })},
 		{"Inf storage", mod(func(p *PoolProblem) { p.StorageGB = math.Inf(1) })},
 		{"negative min core", mod(func(p *PoolProblem) { p.MinCoreNodes = -1 })},
+		{"huge min core", mod(func(p *PoolProblem) { p.MinCoreNodes = math.MaxInt })}, // nc+extra overflowed int
 		{"deadline after period", mod(func(p *PoolProblem) { p.DeadlineHours = 5 })},
 		{"zero deadline", mod(func(p *PoolProblem) { p.DeadlineHours = 0 })},
 		{"NaN period", mod(func(p *PoolProblem) { p.PeriodHours = math.NaN() })},
@@ -423,7 +424,7 @@ func propPoolsAnyInput(t *rapid.T) {
 		}
 	}
 	p := PoolProblem{
-		Types: types, StorageGB: wild("storage", 0, 5000), MinCoreNodes: rapid.IntRange(-1, 3).Draw(t, "mincore"),
+		Types: types, StorageGB: wild("storage", 0, 5000), MinCoreNodes: rapid.OneOf(rapid.IntRange(-1, 3), rapid.SampledFrom([]int{1 << 20, 1<<20 + 1, math.MaxInt})).Draw(t, "mincore"),
 		Jobs: jobs, DeadlineHours: wild("deadline", 0, 8), PeriodHours: wild("period", 0, 8),
 		MaxAccelerators: rapid.IntRange(-1, 4).Draw(t, "maxacc"), MaxExtraCoreNodes: rapid.IntRange(-1, 4).Draw(t, "maxextra"),
 	}
@@ -434,7 +435,8 @@ func propPoolsAnyInput(t *rapid.T) {
 			}
 			return
 		}
-		if math.IsNaN(plan.Cost) || math.IsNaN(plan.FinishHours) || !(plan.Cost >= 0) || !(plan.FinishHours >= 0) {
+		if math.IsNaN(plan.Cost) || math.IsNaN(plan.FinishHours) || !(plan.Cost >= 0) || !(plan.FinishHours >= 0) ||
+			plan.CoreNodes < 0 || plan.AccelNodes < 0 || plan.AccelBilledHours < 0 {
 			t.Fatalf("plan %+v", plan)
 		}
 		if plan.MeetsDeadline != (plan.FinishHours <= p.DeadlineHours) || (plan.AccelNodes == 0) != (plan.AccelType < 0) {
