@@ -3,6 +3,7 @@ package progressshare
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -122,10 +123,18 @@ func BenchmarkPick(b *testing.B) {
 				pick func(int, []Job, float64) (Decision, error)
 			}{{"progress-share", s.PickProgressShare}, {"slot-share", s.PickSlotShare}} {
 				b.Run(fmt.Sprintf("jobs=1000/slots=5000/blocks=100/%s/%s", name, alg.name), func(b *testing.B) {
+					runtime.LockOSThread() // for the thread's CPU time
+					defer runtime.UnlockOSThread()
 					b.ReportAllocs()
 					var d Decision
+					cpu0, ok := threadCPU()
 					for b.Loop() {
 						d, _ = alg.pick(0, jobs, 100)
+					}
+					if cpu1, ok1 := threadCPU(); ok && ok1 {
+						// CPU time per decision: unlike ns/op, not inflated by
+						// waiting for a core on a loaded machine.
+						b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
 					}
 					b.ReportMetric(float64(d.Examined), "jobs-examined")
 				})

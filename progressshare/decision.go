@@ -23,6 +23,9 @@ const (
 	ReasonWaiting
 )
 
+// String returns the reason's short name ("calibration", "preferred",
+// "locality", "no-pending-task", "waiting"), and "Reason(n)" for any other
+// value.
 func (r Reason) String() string {
 	switch r {
 	case ReasonCalibration:

@@ -16,6 +16,8 @@ const (
 	Remote                    // every replica is in another rack
 )
 
+// String returns "node-local", "rack-local" or "remote" (Table 4.3), and
+// "Locality(n)" for any other value.
 func (l Locality) String() string {
 	switch l {
 	case NodeLocal:

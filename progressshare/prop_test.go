@@ -549,6 +549,12 @@ func propBadInput(t *rapid.T) {
 	}
 	now := wild().Draw(t, "now")
 	slot := ints.Draw(t, "slot")
+	if sl, ok := s.Slot(slot); ok != (slot >= 0 && slot < s.NumSlots()) || (ok && s.SlotsOfType(sl.Type) == 0) {
+		t.Fatalf("Slot(%d) = %+v, %v", slot, sl, ok)
+	}
+	if n := s.SlotsOfType(slot); n < 0 || n > s.NumSlots() {
+		t.Fatalf("SlotsOfType(%d) = %d", slot, n)
+	}
 	for _, pick := range []func(int, []Job, float64) (Decision, error){s.PickProgressShare, s.PickSlotShare} {
 		d, err := pick(slot, jobs, now)
 		check(err)
