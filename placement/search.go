@@ -221,11 +221,9 @@ func newTaraGA(t Topology, ev *Evaluator, cfg SearchConfig, rng *rand.Rand) *tar
 		}
 		g.blocks[len(g.blocks)-1][1] = int32(o + 1)
 	}
-	g.pop = make([]taraCandidate, 0, cfg.Population)
-	g.kids = make([]taraCandidate, cfg.offspring())
-	for i := range g.kids {
-		g.kids[i] = g.newCandidate()
-	}
+	// Memory follows the candidates actually evaluated, not Population: a
+	// large Population with a small budget never fills (and never breeds).
+	g.pop = make([]taraCandidate, 0, min(cfg.Population, 1024))
 	g.best = g.newCandidate()
 	g.best.fit = math.Inf(1)
 	g.servers = make([]int, g.r)
@@ -239,7 +237,7 @@ func newTaraGA(t Topology, ev *Evaluator, cfg SearchConfig, rng *rand.Rand) *tar
 }
 
 func (g *taraGA) newCandidate() taraCandidate {
-	return taraCandidate{bits: make([]bool, g.n), ones: make([]int32, 0, g.n)}
+	return taraCandidate{bits: make([]bool, g.n), ones: make([]int32, 0, g.r)}
 }
 
 // evaluate scores c with the objective and records it if it is the best.
@@ -309,9 +307,15 @@ func (g *taraGA) run(seeds [][]int) SearchResult {
 		g.pop = g.pop[:g.cfg.Population]
 	}
 	res.History = append(res.History, g.best.fit)
-	k := len(g.kids)
+	k := g.cfg.offspring()
 	for len(g.pop) == g.cfg.Population && g.budgetLeft(k) &&
 		(g.cfg.MaxGenerations == 0 || res.Generations < g.cfg.MaxGenerations) {
+		if g.kids == nil { // the offspring buffers, once breeding starts
+			g.kids = make([]taraCandidate, k)
+			for i := range g.kids {
+				g.kids[i] = g.newCandidate()
+			}
+		}
 		g.generation()
 		res.Generations++
 		res.History = append(res.History, g.best.fit)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -239,5 +240,22 @@ func TestSingleRackSeeds(t *testing.T) {
 		if !slices.Equal(got[i], want[i]) {
 			t.Fatalf("got %v, want %v", got, want)
 		}
+	}
+}
+
+// A huge Population with a small budget costs memory for the candidates
+// evaluated, not for the Population (it once allocated the offspring
+// buffers of 100,000 candidates up front, about 400 MB here).
+func TestSearchHugePopulationSmallBudget(t *testing.T) {
+	top, app := ThesisTopology(), ThesisSort()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res, err := Search(top, app, SearchConfig{Population: 1_000_000, MaxEvaluations: 50}, rand.New(rand.NewPCG(1, 1)))
+	runtime.ReadMemStats(&after)
+	if err != nil || res.Evaluations != 50 || res.Generations != 0 {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	if b := after.TotalAlloc - before.TotalAlloc; b > 8<<20 {
+		t.Errorf("Search allocated %d bytes for 50 evaluations", b)
 	}
 }
