@@ -103,32 +103,48 @@
 //
 // Measured with go test -run '^$' -bench . -benchtime 300x -cpu 1 on 2
 // shared cores (AMD EPYC) while other agents were building (load average
-// 6–8), so timings are inflated and vary 2–3× between runs; allocation counts
-// are exact. 1,000 jobs, 5,000 slots (1,250 nodes, 4 node types, 50 racks),
-// 100 pending blocks of 3 replicas per job, every slot but the free one busy;
-// "+index" gives every job a PendingIndex:
+// 18–20), three runs. ns/op is wall-clock time and is inflated by waiting
+// for a core (2–10× here); cpu-ns/op is the benchmark thread's CPU time
+// (CLOCK_THREAD_CPUTIME_ID, Linux only), still inflated by cache sharing but
+// not by waiting. Allocation counts are exact. 1,000 jobs, 5,000 slots
+// (1,250 nodes, 4 node types, 50 racks), 100 pending blocks of 3 replicas
+// per job, every slot but the free one busy; "+index" gives every job a
+// PendingIndex. CPU time per decision:
 //
-//	                                              PickProgressShare   PickSlotShare
-//	typical (delays 0–10 s; first job launches)   34–110 µs           14–50 µs
-//	typical+index                                 65 µs               42 µs
-//	all 1,000 jobs decline, locality-bound        0.5–5.3 ms          0.8–14 ms
-//	all 1,000 jobs decline, locality-bound+index  0.30 ms             0.11 ms
-//	all 1,000 jobs decline, compute-bound         27–130 µs           0.5–2.4 ms
-//	all 1,000 jobs decline, compute-bound+index   44 µs               65 µs
-//	Pref alone                                    85–155 ns
-//	allocations per decision                      0                   0
+//	                                                PickProgressShare  PickSlotShare
+//	typical (delays 0–10 s; first job launches)     25–33 µs           13–16 µs
+//	typical+index                                   30–51 µs           19–28 µs
+//	all 1,000 jobs decline, locality-bound          1.25–1.44 ms       1.15–1.36 ms
+//	all 1,000 jobs decline, locality-bound+index    29–49 µs           11–13 µs
+//	all 1,000 jobs decline, compute-bound           31–42 µs           0.9–1.4 ms
+//	all 1,000 jobs decline, compute-bound+index     29–55 µs           10–24 µs
+//	all 1,000 decline, each in the gap (+index)     160–360 µs         11–20 µs
+//	allocations per decision                        0                  0
 //
-// A CPU profile of the typical case shows ≈40 µs of CPU per decision, most
-// of it in the O(jobs × node types) pass that validates the jobs and
-// computes their shares (memory-bound: each job's Rates and Running are
-// separate arrays). A job examined in full costs O(pending blocks × replicas)
-// to find its best block (O(1) with a PendingIndex when no block is stored
-// in the slot's rack, else up to the first block of the best locality) plus
-// O(replicas × node types) for Pref. So the 100 µs budget holds when a
-// decision launches within the first jobs, and, for Algorithm 2, when jobs
-// decline because of node types (the shortcut declines them without reading
-// a block). When all 1,000 jobs must be examined and decline on locality,
-// Algorithm 2 still computes 1,000 Prefs and pops the whole order: about
-// 0.3 ms with indexes under this load, 3× over budget; without indexes it
-// reads all 300,000 replicas.
+// Pref alone takes 75–150 ns (wall). Wall-clock times in the same runs were
+// 25–125 µs for the typical cases, 38–110 µs (one outlier 1.6 ms) for
+// locality-bound+index and 0.5–1 ms in the gap.
+//
+// Where the time goes. Every decision makes one O(jobs × node types) pass
+// that validates each job and computes its share (memory-bound: each job's
+// Rates and Running are separate arrays), and, for Algorithm 2, the bound of
+// the shortcut (two divisions per node type, skipped after an O(node types)
+// test when no node type beats the free slot even remotely). With a
+// PendingIndex both pickers know each job's best locality on the slot in
+// O(1), so the worst case, every job read and declining on
+// locality, now reads no job: Algorithm 1 passes over jobs whose locality
+// must wait and Algorithm 2 over jobs the bound proves must decline. A job
+// examined in full costs O(blocks × replicas) to find its best block (up to
+// the first block of the best locality with an index) plus
+// O(replicas × node types) for Pref, plus a heap pop.
+//
+// What remains over 100 µs. (1) Without a PendingIndex, a job's best
+// locality is known only by reading its blocks: declining all 1,000 jobs
+// reads 300,000 replicas (≈1.3 ms). Keep an index per job. (2) With
+// indexes, Algorithm 2 must still compute Eq. 4.4 exactly for a job whose
+// delay ratio lies between the bound (where the shortcut proves a decline)
+// and 1 − Pref (where it launches); the bound cannot decide there without
+// the block's replicas. The "in the gap" benchmark puts all 1,000 jobs
+// there on purpose: 1,000 block reads, Prefs and heap pops, ≈160 µs of CPU
+// at best here. Only jobs in that band cost more than O(node types).
 package progressshare
