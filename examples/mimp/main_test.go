@@ -11,16 +11,21 @@ import (
 	"github.com/schedkit/schedkit/examples/internal/hadoopsim"
 )
 
-func results(t *testing.T, seed uint64) map[hadoopsim.Policy]hadoopsim.Result {
+// results runs the case study of seed under the given policies (all of
+// them when none is given).
+func results(t *testing.T, seed uint64, policies ...hadoopsim.Policy) map[hadoopsim.Policy]hadoopsim.Result {
 	t.Helper()
-	sc := hadoopsim.CaseStudy(seed)
-	rs, err := caseStudy(&sc)
-	if err != nil {
-		t.Fatal(err)
+	if len(policies) == 0 {
+		policies = hadoopsim.Policies
 	}
+	sc := hadoopsim.CaseStudy(seed)
 	out := map[hadoopsim.Policy]hadoopsim.Result{}
-	for _, r := range rs {
-		out[r.Policy] = r
+	for _, p := range policies {
+		r, err := hadoopsim.Run(&sc, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[p] = r
 	}
 	return out
 }
@@ -58,7 +63,7 @@ func TestCaseStudyShape(t *testing.T) {
 // (see the notes: Eq. 3's fluid at-risk test plus task noise).
 func TestTaskTimeSavingAcrossSeeds(t *testing.T) {
 	for seed := uint64(2); seed <= 4; seed++ {
-		r := results(t, seed)
+		r := results(t, seed, hadoopsim.EDF, hadoopsim.MP)
 		edf, mp := r[hadoopsim.EDF], r[hadoopsim.MP]
 		t.Logf("seed %d: EDF missed %d %.2f h, MP missed %d %.2f h", seed, edf.Missed, edf.TaskHours, mp.Missed, mp.TaskHours)
 		if mp.TaskHours > 0.95*edf.TaskHours {
@@ -193,7 +198,21 @@ func TestTraceAndPlot(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	if err := run([]string{"-plot", dir}, &buf); err != nil {
+	// The plotting code on real results, without recomputing the full
+	// case study and sweep as run -plot does (slow under -race).
+	sc := hadoopsim.CaseStudy(1)
+	rs, err := caseStudy(&sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plotAllocation(dir, &sc, rs); err != nil {
+		t.Fatal(err)
+	}
+	points, err := sweep(1, []float64{0.5, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plotSweep(dir, points); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"fig11.png", "fig15_FIFO.png", "fig15_EDF.png", "fig15_MP.png", "fig15_MP-AC.png", "fig15_MP-AC-strict.png"} {
