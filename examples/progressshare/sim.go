@@ -129,7 +129,9 @@ func Run(sc Scenario, policy string) (Result, error) {
 		order[i] = i
 	}
 	rt := sc.Options.ReadTime
-	flatRead := rt[progressshare.NodeLocal] == rt[progressshare.Remote]
+	// With equal read times Algorithm 2's Pref depends on the node type
+	// only; Algorithm 1 still waits by locality (d1, d2), so it keys by node.
+	flatRead := rt[progressshare.NodeLocal] == rt[progressshare.Remote] && policy == ProgressShare
 	declinedAt := make([]int, len(sc.Nodes)+T)
 	stamp, busy := 0, 0
 	lastT, spreadArea, rangeArea, spreadTime := 0.0, 0.0, 0.0, 0.0
@@ -189,9 +191,10 @@ func Run(sc Scenario, policy string) (Result, error) {
 				continue // offer slots once all events of this instant are in
 			}
 		}
-		// Within one instant, a slot's decision depends on its node only (or on
-		// its node type only when reading costs the same from anywhere), so
-		// after one slot declines, the others of its node (type) are skipped.
+		// Within one instant, a slot's decision depends on its node only (or,
+		// for Algorithm 2, on its node type only when reading costs the same
+		// from anywhere), so after one slot declines, the others of its node
+		// (type) are skipped.
 		declined := false
 		stamp++
 		if sc.ShuffleOffers {
