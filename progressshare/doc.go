@@ -82,6 +82,16 @@
 //     among jobs with the same weighted share the lowest index wins.
 //   - delay(j) = now − LastLaunch, reset by the caller on every launch, as the
 //     specification says; MaxDelay = 0 launches at once.
+//   - The launch rule is Algorithm 2's line 4, 1 − Pref ≤ delay/max_delay,
+//     as the specification says. §4.3.1.3's prose words it differently ("the
+//     slot is taken if the delay made to the job j is less than
+//     Pref·max_delay"), which read literally makes a job less willing the
+//     longer it waits; its own example (Pref 0.5: launch once the delay is
+//     more than half of max_delay) fits Algorithm 2.
+//   - §4.3.1.4's prose also says a job "with a significantly higher
+//     computing rate on the slot" may be chosen over the job with the
+//     lowest share. Algorithm 2 has no such rule and neither has this
+//     package: a freed slot goes to the lowest-PS job that accepts it.
 //   - Σ PS ≤ 1 holds only when the jobs share one rate ratio (no job
 //     affinity). With affinity it can exceed 1: in §4.3.1.1 A on both N1 slots
 //     (PS 0.6) and B on the four N2 slots (PS 2/3) sum to 1.27, which §4.3.1.1
