@@ -271,3 +271,38 @@ func TestRunBadScenarios(t *testing.T) {
 		t.Errorf("ConditionedTrace with n = -5: %d jobs, want 0", n)
 	}
 }
+
+// TestTaskNoise: the trace's per-task noise factors have mean ≈ 1 and
+// standard deviation ≈ NoiseSD (000 Table 2: ≈ 10% model error), and Run
+// applies them: the same trace with every factor 1 gives a different total
+// task time, within a few percent of the noisy one.
+func TestTaskNoise(t *testing.T) {
+	s := CaseStudy(1)
+	var n, sum, sq float64
+	for _, j := range s.Jobs {
+		for _, f := range j.Noise {
+			n, sum, sq = n+1, sum+f, sq+f*f
+		}
+	}
+	mean := sum / n
+	sd := math.Sqrt(sq/n - mean*mean)
+	if math.Abs(mean-1) > 0.01 || math.Abs(sd-NoiseSD) > 0.01 {
+		t.Errorf("noise mean %.4f sd %.4f over %v tasks, want 1 and %v", mean, sd, n, NoiseSD)
+	}
+	noisy, err := Run(&s, EDF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := s
+	flat.Jobs = append([]JobSpec(nil), s.Jobs...)
+	for i := range flat.Jobs {
+		flat.Jobs[i].Noise = make([]float64, flat.Jobs[i].Maps)
+		for k := range flat.Jobs[i].Noise {
+			flat.Jobs[i].Noise[k] = 1
+		}
+	}
+	exact, _ := Run(&flat, EDF)
+	if noisy.TaskHours == exact.TaskHours || math.Abs(noisy.TaskHours/exact.TaskHours-1) > 0.05 {
+		t.Errorf("task hours with noise %.3f, without %.3f", noisy.TaskHours, exact.TaskHours)
+	}
+}
