@@ -36,13 +36,25 @@ func (s *Scheduler) NewPendingIndex(blocks []Block) (*PendingIndex, error) {
 	return x, nil
 }
 
-// Len returns the number of blocks in the index.
-func (x *PendingIndex) Len() int { return x.blocks }
+// Len returns the number of blocks in the index (0 for a nil index).
+func (x *PendingIndex) Len() int {
+	if x == nil {
+		return 0
+	}
+	return x.blocks
+}
+
+// errNotMade reports an index not made by NewPendingIndex (nil or zero).
+var errNotMade = &ValueError{Field: "PendingIndex", Value: 0, Reason: "not made by Scheduler.NewPendingIndex"}
 
 // Add records one more pending block. It returns an error matching
 // ErrBadInput, and changes nothing, when the block has no replica or a
-// replica on a node without slots.
+// replica on a node without slots, or the index was not made by
+// NewPendingIndex (nil or a zero PendingIndex).
 func (x *PendingIndex) Add(b Block) error {
+	if x == nil || x.s == nil {
+		return errNotMade
+	}
 	if err := x.s.checkBlock(b, -1, 0); err != nil {
 		return err
 	}
@@ -52,8 +64,12 @@ func (x *PendingIndex) Add(b Block) error {
 
 // Remove forgets one pending block. It returns an error matching
 // ErrBadInput, and changes nothing, when the block is bad or the index
-// holds no block with a replica on one of its nodes.
+// holds no block with a replica on one of its nodes, or was not made by
+// NewPendingIndex.
 func (x *PendingIndex) Remove(b Block) error {
+	if x == nil || x.s == nil {
+		return errNotMade
+	}
 	if err := x.s.checkBlock(b, -1, 0); err != nil {
 		return err
 	}

@@ -545,6 +545,10 @@ func propBadInput(t *rapid.T) {
 		for range rapid.IntRange(0, 3).Draw(t, "blocks") {
 			j.Pending = append(j.Pending, Block{Replicas: rapid.SliceOfN(ints, 0, 3).Draw(t, "reps")})
 		}
+		if rapid.Bool().Draw(t, "zero index") {
+			j.Index = new(PendingIndex)
+			check(j.Index.Add(Block{Replicas: []int{0}}))
+		}
 		jobs = append(jobs, j)
 	}
 	now := wild().Draw(t, "now")

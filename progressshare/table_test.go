@@ -391,11 +391,18 @@ func TestPendingIndexBadInput(t *testing.T) {
 		{"add on no node", x.Add(Block{Replicas: []int{0, 9}}), "job.Pending[0].Replicas[1]"},
 		{"remove a block never added", x.Remove(Block{Replicas: []int{0}}), "job.Pending[0].Replicas[0]"},
 		{"remove on a negative node", x.Remove(Block{Replicas: []int{-1}}), "job.Pending[0].Replicas[0]"},
+		{"add to a zero index", new(PendingIndex).Add(Block{Replicas: []int{1}}), "PendingIndex"},
+		{"remove from a nil index", (*PendingIndex)(nil).Remove(Block{Replicas: []int{1}}), "PendingIndex"},
 	} {
 		t.Run(tt.name, func(t *testing.T) { assertField(t, tt.err, tt.field) })
 	}
-	if x.Len() != 1 {
+	if x.Len() != 1 || (*PendingIndex)(nil).Len() != 0 {
 		t.Fatalf("failed calls changed the index: Len %d", x.Len())
+	}
+	// A zero index on a job is not used: the picker reads the blocks.
+	zero := Job{Weight: 1, Rates: []float64{1, 1}, Pending: []Block{{Replicas: []int{1}}}, Index: new(PendingIndex)}
+	if d, err := s.PickProgressShare(2, []Job{zero}, 0); err != nil || !d.Launch || d.Locality != NodeLocal {
+		t.Fatalf("zero index: %+v %v", d, err)
 	}
 	// An index out of step with Pending: no panic, no error, a valid block.
 	stale, _ := s.NewPendingIndex([]Block{{Replicas: []int{0}}})
