@@ -63,9 +63,10 @@
 // on a node without slots, an index out of range. The pickers check every
 // job's scalar fields but read pending blocks only as far as the decision
 // needs; Validate checks everything. PendingIndex.Add and Remove reject bad
-// blocks and blocks the index does not hold. ProgressShare of a calibrating job
-// returns ErrCalibrating, which is not bad input. Nothing panics on caller
-// data (fuzzed by FuzzBadInput).
+// blocks and blocks the index does not hold, and a nil or zero PendingIndex;
+// a zero Scheduler (not made by NewScheduler) gives errors, not 0/0.
+// ProgressShare of a calibrating job returns ErrCalibrating, which is not
+// bad input. Nothing panics on caller data (fuzzed by FuzzBadInput).
 //
 // # Decisions where the thesis is silent
 //

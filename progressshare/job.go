@@ -131,6 +131,9 @@ func (s *Scheduler) slotShare(j Job) float64 {
 }
 
 func (s *Scheduler) checkRunning(j Job, idx int) error {
+	if len(s.slots) == 0 { // a zero Scheduler: shares would be 0/0
+		return &ValueError{Field: "Scheduler", Value: 0, Reason: "not made by NewScheduler"}
+	}
 	if len(j.Running) > s.numTypes {
 		return &ValueError{Field: "len(" + jobName(idx) + ".Running)", Value: float64(len(j.Running)), Reason: "more entries than node types"}
 	}

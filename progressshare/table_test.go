@@ -373,6 +373,15 @@ func TestSingleJobBadInput(t *testing.T) {
 	_, err = s.SlotShare(Job{Running: []int{-2}})
 	assertField(t, err, "job.Running[0]")
 	assertField(t, s.Validate(nil, math.NaN()), "now")
+	// A zero Scheduler (not made by NewScheduler) has no slot: errors, not 0/0.
+	var zero Scheduler
+	_, err = zero.ProgressShare(Job{Weight: 1})
+	assertField(t, err, "Scheduler")
+	_, err = zero.SlotShare(Job{Weight: 1})
+	assertField(t, err, "Scheduler")
+	_, err = zero.PickProgressShare(0, []Job{{Weight: 1}}, 0)
+	assertField(t, err, "slot")
+	assertField(t, zero.Validate([]Job{{Weight: 1}}, 0), "Scheduler")
 }
 
 func TestPendingIndexBadInput(t *testing.T) {
