@@ -37,6 +37,9 @@ func checkRun(t *testing.T, jobs []JobSpec, r Result) {
 	if !(m.SNP > 0 && m.SNP <= 1+1e-9) || !(m.L1 >= 1-1e-9) || !(m.L2 >= m.L1) || !(m.Unfairness >= 0 && m.Unfairness < 10) || !(m.AvgResponse > 0) {
 		t.Fatalf("metrics out of range: %+v", m)
 	}
+	if r.ServedKills != 0 {
+		t.Fatalf("%d victims from a pool being preempted for", r.ServedKills)
+	}
 	if !(r.WorkLost >= 0) || math.IsInf(r.WorkLost, 0) || r.LongKills > r.Kills || r.StarveKills > r.LongKills {
 		t.Fatalf("work lost %v, kills %d, long %d, starving %d", r.WorkLost, r.Kills, r.LongKills, r.StarveKills)
 	}
@@ -157,6 +160,35 @@ func TestWorkloadShape(t *testing.T) {
 	}
 	if _, err := (Scenario{MeanGap: 30, LongPos: 131}).Build(nil); err == nil {
 		t.Fatal("position 131 accepted")
+	}
+}
+
+// The pool a check frees slots for loses no task to it (HFS's preemptTasks
+// takes victims only from pools above their fair share; 003 §IV: a
+// production job's arrival preempts non-production jobs). The model before
+// review protected only the short pool's jobs below their own share, and GP
+// then killed the newest tasks of the production jobs it was serving.
+func TestServedPoolLosesNothing(t *testing.T) {
+	jobs, err := Scenario{Period: "busy", MeanGap: 30, LongPos: 1, Seed: 1}.Build(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := DefaultConfig()
+	old.ServedJobsOnly = true
+	for _, pol := range []Policy{Baseline, GP} {
+		r, err := Simulate(DefaultConfig(), jobs, pol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRun(t, jobs, r)
+		ro, err := Simulate(old, jobs, pol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%v: served-pool kills %d (pool protected), %d (jobs only)", pol, r.ServedKills, ro.ServedKills)
+		if pol == GP && ro.ServedKills == 0 {
+			t.Fatal("the jobs-only ablation no longer kills tasks of the served pool: this test cannot fail")
+		}
 	}
 }
 
