@@ -26,7 +26,9 @@ const (
 // heuristic seeds on, predicted completion time as the objective.
 type SearchConfig struct {
 	// Population is the number of candidates per generation. Zero means
-	// DefaultPopulation. Valid range [2, 1e6].
+	// DefaultPopulation. Valid range [2, 1e5] (the thesis tried 10–500;
+	// the bound keeps a generation's memory, Population·(servers + 4·VMs)
+	// bytes, well below a gigabyte on any real topology).
 	Population int
 	// OffspringRate is the fraction of every generation made of new
 	// offspring: ceil(OffspringRate·Population) candidates are bred and
@@ -153,8 +155,8 @@ func (c *SearchConfig) withDefaults() error {
 		c.MaxEvaluations = DefaultMaxEvaluations
 	}
 	switch {
-	case c.Population < 2 || c.Population > 1e6:
-		return &ValueError{Field: "SearchConfig.Population", Value: float64(c.Population), Reason: "must be in [2, 1e6]"}
+	case c.Population < 2 || c.Population > 1e5:
+		return &ValueError{Field: "SearchConfig.Population", Value: float64(c.Population), Reason: "must be in [2, 1e5]"}
 	case !(c.OffspringRate >= 0.1) || !(c.OffspringRate < 1):
 		return &ValueError{Field: "SearchConfig.OffspringRate", Value: c.OffspringRate, Reason: "must be in [0.1, 1)"}
 	case !(c.WeakRate >= 0) || !(c.WeakRate < 1):
