@@ -170,25 +170,71 @@ func (l Lognormal) Quantile(p float64) (float64, error) {
 	return math.Exp(l.Mu + l.Sigma*mathext.NormalQuantile(p)), nil
 }
 
-// Draw returns one duration drawn from l using rng: e^(Mu + Sigma·Z) with
-// Z = rng.NormFloat64(). It does not allocate. A nil rng panics (it is a
-// programming error, not caller data).
-func (l Lognormal) Draw(rng *rand.Rand) float64 {
+// ErrNilRand is returned by Lognormal.Draw and Lognormal.DrawRemaining
+// when the caller passes a nil *rand.Rand. It also matches ErrBadInput
+// (errors.Is(err, ErrBadInput) is true), like every error about caller data.
+var ErrNilRand error = nilRandError{}
+
+// nilRandError is the type of ErrNilRand.
+type nilRandError struct{}
+
+func (nilRandError) Error() string { return "tct: nil *rand.Rand" }
+
+// Is reports whether target is ErrBadInput, so ErrNilRand matches it.
+func (nilRandError) Is(target error) bool { return target == ErrBadInput }
+
+// Draw returns one duration in seconds drawn from l using rng:
+// e^(Mu + Sigma·Z) with Z = rng.NormFloat64(). It does not allocate. A nil
+// rng gives ErrNilRand; an l that fails Validate gives its *ValueError.
+// The simulator's inner loops use an unchecked internal form of the same
+// draw, so Draw(rng) consumes rng exactly as one simulated task does.
+func (l Lognormal) Draw(rng *rand.Rand) (float64, error) {
+	if rng == nil {
+		return 0, ErrNilRand
+	}
+	if err := l.Validate(); err != nil {
+		return 0, err
+	}
+	return l.draw(rng), nil
+}
+
+// draw is Draw without checks: rng must be non-nil and l valid.
+func (l Lognormal) draw(rng *rand.Rand) float64 {
 	return math.Exp(l.Mu + l.Sigma*rng.NormFloat64())
 }
 
-// DrawRemaining returns the remaining duration X − elapsed of a task that
-// has already run for elapsed seconds, drawn from the conditional lognormal
-// X | X > elapsed (thesis §5.4.2, online prediction) by inverting the
-// survival function: X = e^(Mu + Sigma·Φ⁻¹(1 − U·S(elapsed))), U uniform.
-// For elapsed ≤ 0 it is exactly Draw (the condition is void), so a
-// prediction from a job's start uses the same draws as a full one. Far in
-// the tail, where S(elapsed) underflows, it uses the Mills-ratio limit
+// DrawRemaining returns the remaining duration X − elapsed, in seconds, of
+// a task that has already run for elapsed seconds, drawn from the
+// conditional lognormal X | X > elapsed (thesis 004 §5.4.2, online
+// prediction) by inverting the survival function:
+// X = e^(Mu + Sigma·Φ⁻¹(1 − U·S(elapsed))), U uniform. For elapsed ≤ 0 it
+// is exactly Draw (the condition is void), so a prediction from a job's
+// start uses the same draws as a full one. Far in the tail, where
+// S(elapsed) underflows, it uses the Mills-ratio limit
 // X ≈ elapsed·e^(Sigma·E/a), E exponential, a = (ln elapsed − Mu)/Sigma.
-// With Sigma = 0 it is max(e^Mu − elapsed, 0).
-func (l Lognormal) DrawRemaining(elapsed float64, rng *rand.Rand) float64 {
+// With Sigma = 0 it is max(e^Mu − elapsed, 0). The result is ≥ 0, never
+// NaN. It does not allocate.
+//
+// A nil rng gives ErrNilRand; an elapsed that is NaN or ±Inf, or an l that
+// fails Validate, gives a *ValueError.
+func (l Lognormal) DrawRemaining(elapsed float64, rng *rand.Rand) (float64, error) {
+	if rng == nil {
+		return 0, ErrNilRand
+	}
+	if math.IsNaN(elapsed) || math.IsInf(elapsed, 0) {
+		return 0, &ValueError{Field: "elapsed", Value: elapsed, Reason: "must be finite"}
+	}
+	if err := l.Validate(); err != nil {
+		return 0, err
+	}
+	return l.drawRemaining(elapsed, rng), nil
+}
+
+// drawRemaining is DrawRemaining without checks: rng must be non-nil, l
+// valid and elapsed finite.
+func (l Lognormal) drawRemaining(elapsed float64, rng *rand.Rand) float64 {
 	if !(elapsed > 0) {
-		return l.Draw(rng)
+		return l.draw(rng)
 	}
 	if l.Sigma == 0 {
 		return math.Max(math.Exp(l.Mu)-elapsed, 0)

@@ -120,7 +120,7 @@ func TestLognormalFromSamplesMLE(t *testing.T) {
 	want := Lognormal{Mu: 3, Sigma: 0.5}
 	x := make([]float64, 20000)
 	for i := range x {
-		x[i] = want.Draw(rng)
+		x[i] = mcDraw(t, want, rng)
 	}
 	got, err := LognormalFromSamples(x)
 	if err != nil || math.Abs(got.Mu-3) > 5*0.5/math.Sqrt(20000) || math.Abs(got.Sigma-0.5) > 5*0.5/math.Sqrt(40000) {
@@ -140,7 +140,7 @@ func TestDrawRemainingConditional(t *testing.T) {
 		x := make([]float64, n)
 		var sum float64
 		for i := range x {
-			r := l.DrawRemaining(e, rng)
+			r := mcDrawRemaining(t, l, e, rng)
 			if !(r >= 0) {
 				t.Fatalf("remaining %v", r)
 			}
@@ -169,18 +169,99 @@ func TestDrawRemainingConditional(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	e := math.Exp(3 + 0.6*40)
 	for range 100 {
-		r := l.DrawRemaining(e, rng)
+		r := mcDrawRemaining(t, l, e, rng)
 		if !(r >= 0) || r > e {
 			t.Fatalf("tail remainder %v of elapsed %v", r, e)
 		}
 	}
 	// Elapsed ≤ 0 is exactly Draw.
 	r1, r2 := rand.New(rand.NewPCG(5, 6)), rand.New(rand.NewPCG(5, 6))
-	if a, b := l.DrawRemaining(0, r1), l.Draw(r2); a != b {
+	if a, b := mcDrawRemaining(t, l, 0, r1), mcDraw(t, l, r2); a != b {
 		t.Errorf("DrawRemaining(0) = %v, Draw = %v", a, b)
 	}
 	// Degenerate: what is left of a fixed duration.
-	if r := (Lognormal{Mu: math.Log(10)}).DrawRemaining(4, rng); !scalar.EqualWithinAbsOrRel(r, 6, 1e-12, 1e-12) {
+	if r := mcDrawRemaining(t, Lognormal{Mu: math.Log(10)}, 4, rng); !scalar.EqualWithinAbsOrRel(r, 6, 1e-12, 1e-12) {
 		t.Errorf("degenerate remainder %v, want 6", r)
 	}
+}
+
+// mcDraw is l.Draw(rng) failing the test on an error.
+func mcDraw(t testing.TB, l Lognormal, rng *rand.Rand) float64 {
+	t.Helper()
+	x, err := l.Draw(rng)
+	if err != nil {
+		t.Fatalf("%+v.Draw: %v", l, err)
+	}
+	return x
+}
+
+// mcDrawRemaining is l.DrawRemaining(e, rng) failing the test on an error.
+func mcDrawRemaining(t testing.TB, l Lognormal, e float64, rng *rand.Rand) float64 {
+	t.Helper()
+	x, err := l.DrawRemaining(e, rng)
+	if err != nil {
+		t.Fatalf("%+v.DrawRemaining(%v): %v", l, e, err)
+	}
+	return x
+}
+
+// TestDrawBadInput: a nil rng, a non-finite elapsed or an invalid
+// distribution is an error matching ErrBadInput, never a panic; a nil rng
+// is ErrNilRand.
+func TestDrawBadInput(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	good := Lognormal{Mu: 1, Sigma: 0.5}
+	tests := []struct {
+		name    string
+		l       Lognormal
+		elapsed float64
+		rng     *rand.Rand
+		nilRand bool
+	}{
+		{"nil rng", good, 3, nil, true},
+		{"nil rng, invalid l", Lognormal{Mu: math.NaN()}, 3, nil, true},
+		{"NaN Mu", Lognormal{Mu: math.NaN()}, 3, rng, false},
+		{"+Inf Mu", Lognormal{Mu: math.Inf(1)}, 3, rng, false},
+		{"negative Sigma", Lognormal{Sigma: -1}, 3, rng, false},
+		{"NaN Sigma", Lognormal{Sigma: math.NaN()}, 3, rng, false},
+		{"overflowing", Lognormal{Mu: 500, Sigma: 5}, 3, rng, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			x, err := tt.l.Draw(tt.rng)
+			if !errors.Is(err, ErrBadInput) || errors.Is(err, ErrNilRand) != tt.nilRand || x != 0 {
+				t.Errorf("Draw = %v, %v", x, err)
+			}
+			x, err = tt.l.DrawRemaining(tt.elapsed, tt.rng)
+			if !errors.Is(err, ErrBadInput) || errors.Is(err, ErrNilRand) != tt.nilRand || x != 0 {
+				t.Errorf("DrawRemaining = %v, %v", x, err)
+			}
+		})
+	}
+	for _, e := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		var ve *ValueError
+		if x, err := good.DrawRemaining(e, rng); !errors.As(err, &ve) || ve.Field != "elapsed" || x != 0 {
+			t.Errorf("DrawRemaining(%v) = %v, %v; want a ValueError on elapsed", e, x, err)
+		}
+	}
+	if ErrNilRand.Error() != "tct: nil *rand.Rand" {
+		t.Errorf("ErrNilRand = %q", ErrNilRand)
+	}
+}
+
+// TestDrawAllocs pins the exported draws to zero allocations.
+func TestDrawAllocs(t *testing.T) {
+	if mcRaceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	l, rng := Lognormal{Mu: 2, Sigma: 0.7}, rand.New(rand.NewPCG(1, 2))
+	var sink float64
+	if n := testing.AllocsPerRun(100, func() {
+		a, _ := l.Draw(rng)
+		b, _ := l.DrawRemaining(9, rng)
+		sink += a + b
+	}); n != 0 {
+		t.Errorf("Draw + DrawRemaining: %v allocs, want 0", n)
+	}
+	_ = sink
 }

@@ -3,6 +3,7 @@ package tct
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -229,7 +230,8 @@ func propLognormalInputs(t *rapid.T) {
 	}
 }
 
-// propDrawRemaining: a conditional remainder is finite and ≥ 0.
+// propDrawRemaining: a conditional remainder of a realistic distribution
+// is finite and ≥ 0.
 func propDrawRemaining(t *rapid.T) {
 	l := Lognormal{Mu: rapid.Float64Range(-50, 50).Draw(t, "Mu"), Sigma: rapid.Float64Range(0, 10).Draw(t, "Sigma")}
 	if l.Validate() != nil {
@@ -238,10 +240,42 @@ func propDrawRemaining(t *rapid.T) {
 	e := rapid.Float64Range(0, 1e30).Draw(t, "elapsed")
 	var s Simulator
 	s.seed(rapid.Uint64().Draw(t, "seed"), 0)
-	r := l.DrawRemaining(e, s.rng[0])
-	if !(r >= 0) || math.IsInf(r, 0) {
-		t.Fatalf("DrawRemaining(%v) = %v for %+v", e, r, l)
+	r, err := l.DrawRemaining(e, s.rng[0])
+	if err != nil || !(r >= 0) || math.IsInf(r, 0) {
+		t.Fatalf("DrawRemaining(%v) = %v, %v for %+v", e, r, err, l)
 	}
+}
+
+// propDrawAnyInput: Draw and DrawRemaining on any parameters, elapsed and
+// a possibly nil rng either return an error matching ErrBadInput (a nil
+// rng: ErrNilRand) or a value ≥ 0 that is not NaN. A valid distribution
+// with a non-nil rng and finite elapsed is never an error.
+func propDrawAnyInput(t *rapid.T) {
+	l := Lognormal{Mu: mcAnyFloat(t, "Mu", -1e6, 700), Sigma: mcAnyFloat(t, "Sigma", 0, 1e6)}
+	e := mcAnyFloat(t, "elapsed", -1e6, 1e308)
+	var rng *rand.Rand
+	if rapid.IntRange(0, 4).Draw(t, "nil rng") > 0 {
+		var s Simulator
+		s.seed(rapid.Uint64().Draw(t, "seed"), 0)
+		rng = s.rng[0]
+	}
+	valid := l.Validate() == nil && rng != nil
+	check := func(what string, x float64, err error, wantErr bool) {
+		switch {
+		case err != nil && !errors.Is(err, ErrBadInput):
+			t.Fatalf("%s: error %v does not match ErrBadInput", what, err)
+		case err != nil && (rng == nil) != errors.Is(err, ErrNilRand):
+			t.Fatalf("%s with rng %v: error %v", what, rng, err)
+		case (err != nil) != wantErr:
+			t.Fatalf("%s of %+v, elapsed %v: error %v, want error %v", what, l, e, err, wantErr)
+		case err == nil && !(x >= 0):
+			t.Fatalf("%s of %+v, elapsed %v = %v", what, l, e, x)
+		}
+	}
+	x, err := l.Draw(rng)
+	check("Draw", x, err, !valid)
+	x, err = l.DrawRemaining(e, rng)
+	check("DrawRemaining", x, err, !valid || math.IsNaN(e) || math.IsInf(e, 0))
 }
 
 // propOneTaskMean: a job of one map on one worker (arrival ≈ 0, no
@@ -497,6 +531,7 @@ func TestQuantilesMonotonePred(t *testing.T)   { rapid.Check(t, propQuantilesMon
 func TestMomentsRoundTrip(t *testing.T)        { rapid.Check(t, propMomentsRoundTrip) }
 func TestLognormalInputs(t *testing.T)         { rapid.Check(t, propLognormalInputs) }
 func TestDrawRemainingFinite(t *testing.T)     { rapid.Check(t, propDrawRemaining) }
+func TestDrawAnyInput(t *testing.T)            { rapid.Check(t, propDrawAnyInput) }
 func TestOneTaskMean(t *testing.T)             { rapid.Check(t, propOneTaskMean) }
 func TestRemainingAtStart(t *testing.T)        { rapid.Check(t, propRemainingAtStart) }
 func TestRemainingProperties(t *testing.T)     { rapid.Check(t, propRemaining) }
@@ -509,6 +544,7 @@ func FuzzSimulatorRun(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propRunMatchesR
 func FuzzMoreWorkersCRN(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(propMoreWorkersCRN)) }
 func FuzzLognormalInputs(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(propLognormalInputs)) }
 func FuzzDrawRemaining(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propDrawRemaining)) }
+func FuzzDrawAnyInput(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propDrawAnyInput)) }
 func FuzzPredictRemaining(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(propRemaining)) }
 func FuzzWorkersFor(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propWorkersFor)) }
 func FuzzAllocateByReward(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(propAllocateByReward)) }

@@ -3,6 +3,7 @@ package tct
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -63,14 +64,22 @@ func TestRunByHand(t *testing.T) {
 }
 
 // mcReference is SPEC.md's pseudo-code written the plain way (linear scans
-// for the smallest timer) on the same streams as Simulator.run.
+// for the smallest timer, the exported checked Lognormal.Draw) on the same
+// streams as Simulator.run. m must be valid.
 func mcReference(m JobModel, seed uint64, run int) float64 {
+	draw := func(l Lognormal, rng *rand.Rand) float64 {
+		x, err := l.Draw(rng)
+		if err != nil {
+			panic(err) // m is valid and rng non-nil: a broken invariant
+		}
+		return x
+	}
 	var s Simulator
 	s.seed(seed, run)
 	arr, mp, sh, rd := s.rng[mcStreamArrival], s.rng[mcStreamMap], s.rng[mcStreamShuffle], s.rng[mcStreamReduce]
 	w := make([]float64, m.Workers)
 	for j := range w {
-		w[j] = m.Arrival.Draw(arr)
+		w[j] = draw(m.Arrival, arr)
 	}
 	argmin := func() int {
 		j := 0
@@ -82,7 +91,7 @@ func mcReference(m JobModel, seed uint64, run int) float64 {
 		return j
 	}
 	for range m.Maps {
-		w[argmin()] += m.Map.Draw(mp)
+		w[argmin()] += draw(m.Map, mp)
 	}
 	end := slices.Max(w)
 	for i := range w {
@@ -90,10 +99,10 @@ func mcReference(m JobModel, seed uint64, run int) float64 {
 	}
 	first := min(m.Workers, m.Reduces)
 	for i := range first {
-		w[i] += math.Exp(m.Shuffle1.Mu+m.Shuffle1.Sigma*sh.NormFloat64()) + m.Reduce.Draw(rd)
+		w[i] += math.Exp(m.Shuffle1.Mu+m.Shuffle1.Sigma*sh.NormFloat64()) + draw(m.Reduce, rd)
 	}
 	for range m.Reduces - first {
-		w[argmin()] += math.Exp(m.Shuffle2.Mu+m.Shuffle2.Sigma*sh.NormFloat64()) + m.Reduce.Draw(rd)
+		w[argmin()] += math.Exp(m.Shuffle2.Mu+m.Shuffle2.Sigma*sh.NormFloat64()) + draw(m.Reduce, rd)
 	}
 	return slices.Max(w)
 }

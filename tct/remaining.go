@@ -158,7 +158,7 @@ func (s *Simulator) runFrom(m *JobModel, st *JobState, added int, seed uint64, r
 	if !st.reducePhase() {
 		mp := s.rng[mcStreamMap]
 		for _, e := range st.RunningMaps {
-			w[i] = now + m.Map.DrawRemaining(e, mp)
+			w[i] = now + m.Map.drawRemaining(e, mp)
 			i++
 		}
 	} else {
@@ -166,11 +166,11 @@ func (s *Simulator) runFrom(m *JobModel, st *JobState, added int, seed uint64, r
 		for _, r := range st.RunningReduces {
 			switch r.Stage {
 			case StageShuffle1:
-				w[i] = now + m.Shuffle1.DrawRemaining(r.Elapsed, sh) + m.Reduce.Draw(rd)
+				w[i] = now + m.Shuffle1.drawRemaining(r.Elapsed, sh) + m.Reduce.draw(rd)
 			case StageShuffle2:
-				w[i] = now + m.Shuffle2.DrawRemaining(r.Elapsed, sh) + m.Reduce.Draw(rd)
+				w[i] = now + m.Shuffle2.drawRemaining(r.Elapsed, sh) + m.Reduce.draw(rd)
 			default:
-				w[i] = now + m.Reduce.DrawRemaining(r.Elapsed, rd)
+				w[i] = now + m.Reduce.drawRemaining(r.Elapsed, rd)
 			}
 			end = max(end, w[i])
 			i++
@@ -180,10 +180,10 @@ func (s *Simulator) runFrom(m *JobModel, st *JobState, added int, seed uint64, r
 		w[i] = now
 	}
 	for ; i < m.Workers; i++ { // not yet arrived: Arrival | Arrival > now
-		w[i] = now + m.Arrival.DrawRemaining(now, arr)
+		w[i] = now + m.Arrival.drawRemaining(now, arr)
 	}
 	for ; i < len(w); i++ { // added now: a fresh start-up delay each
-		w[i] = now + m.Arrival.Draw(arr)
+		w[i] = now + m.Arrival.draw(arr)
 	}
 	if !st.reducePhase() {
 		end = s.mapsThenReduces(m, w, m.Maps-st.MapsDone-len(st.RunningMaps), m.Workers)

@@ -76,7 +76,7 @@ func (s *Simulator) run(m *JobModel, seed uint64, run int) float64 {
 	w := s.workers(m.Workers)
 	arr := s.rng[mcStreamArrival]
 	for j := range w {
-		w[j] = m.Arrival.Draw(arr)
+		w[j] = m.Arrival.draw(arr)
 	}
 	return s.mapsThenReduces(m, w, m.Maps, len(w))
 }
@@ -149,7 +149,7 @@ func (s *Simulator) mapsThenReduces(m *JobModel, w []float64, maps, hold int) fl
 	sh, rd := s.rng[mcStreamShuffle], s.rng[mcStreamReduce]
 	for i, n := 0, 0; n < first; i++ {
 		if w[i] == barrier {
-			w[i] += math.Exp(m.Shuffle1.Mu+m.Shuffle1.Sigma*sh.NormFloat64()) + m.Reduce.Draw(rd)
+			w[i] += math.Exp(m.Shuffle1.Mu+m.Shuffle1.Sigma*sh.NormFloat64()) + m.Reduce.draw(rd)
 			end = max(end, w[i])
 			n++
 		}
@@ -168,7 +168,7 @@ func (s *Simulator) secondWave(m *JobModel, w []float64, n int) float64 {
 	sh, rd := s.rng[mcStreamShuffle], s.rng[mcStreamReduce]
 	end := 0.0
 	for range n {
-		w[0] += math.Exp(m.Shuffle2.Mu+m.Shuffle2.Sigma*sh.NormFloat64()) + m.Reduce.Draw(rd)
+		w[0] += math.Exp(m.Shuffle2.Mu+m.Shuffle2.Sigma*sh.NormFloat64()) + m.Reduce.draw(rd)
 		end = max(end, w[0])
 		mcSiftDown(w, 0)
 	}

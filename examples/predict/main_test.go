@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/schedkit/schedkit/tct"
 )
 
 // testConfig is the default scenario, or a smaller one under -race or
@@ -274,7 +277,18 @@ func TestTraceReadersByHand(t *testing.T) {
 func TestExecutionStates(t *testing.T) {
 	m := sortModel(20, 30)
 	m.Maps = 300
-	ex := execute(m, rand.New(rand.NewPCG(1, 2)))
+	ex, err := execute(m, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := execute(m, nil); !errors.Is(err, tct.ErrNilRand) {
+		t.Errorf("execute with a nil rng: %v, want ErrNilRand", err)
+	}
+	bad := m
+	bad.Workers = 0
+	if _, err := execute(bad, rand.New(rand.NewPCG(1, 2))); !errors.Is(err, tct.ErrBadInput) {
+		t.Errorf("execute with 0 workers: %v, want ErrBadInput", err)
+	}
 	if len(ex.maps) != m.Maps || len(ex.reduces) != m.Reduces {
 		t.Fatalf("%d maps, %d reduces", len(ex.maps), len(ex.reduces))
 	}

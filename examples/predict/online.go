@@ -35,12 +35,24 @@ const (
 // takes the next map; when every map is done and every worker has arrived
 // (the §5.2.2 barrier, max W) the first wave of min(w, r) reduce tasks
 // starts, one per worker, and every worker that finishes a reduce task
-// takes the next second-wave task.
-func execute(m tct.JobModel, rng *rand.Rand) execution {
+// takes the next second-wave task. An invalid model or a nil rng is an
+// error.
+func execute(m tct.JobModel, rng *rand.Rand) (execution, error) {
+	if err := m.Validate(); err != nil {
+		return execution{}, err
+	}
+	var err error
+	draw := func(l tct.Lognormal) float64 {
+		x, e := l.Draw(rng)
+		if err == nil {
+			err = e
+		}
+		return x
+	}
 	ex := execution{arrivals: make([]float64, m.Workers)}
 	var q des.Queue
 	for j := range ex.arrivals {
-		ex.arrivals[j] = m.Arrival.Draw(rng)
+		ex.arrivals[j] = draw(m.Arrival)
 		q.Push(des.Event{Time: ex.arrivals[j], Kind: evWorkerFree, A: j})
 	}
 	barrier := 0.0
@@ -51,7 +63,7 @@ func execute(m tct.JobModel, rng *rand.Rand) execution {
 		}
 		barrier = max(barrier, e.Time)
 		if len(ex.maps) < m.Maps {
-			d := m.Map.Draw(rng)
+			d := draw(m.Map)
 			ex.maps = append(ex.maps, span{start: e.Time, end: e.Time + d})
 			q.Push(des.Event{Time: e.Time + d, Kind: evWorkerFree, A: e.A})
 		}
@@ -63,7 +75,7 @@ func execute(m tct.JobModel, rng *rand.Rand) execution {
 		if first {
 			sh = m.Shuffle1
 		}
-		s, r := sh.Draw(rng), m.Reduce.Draw(rng)
+		s, r := draw(sh), draw(m.Reduce)
 		ex.reduces = append(ex.reduces, span{start: t, shuffleEnd: t + s, end: t + s + r, firstWave: first})
 		q.Push(des.Event{Time: t + s + r, Kind: evReduceDone, A: worker})
 	}
@@ -80,7 +92,10 @@ func execute(m tct.JobModel, rng *rand.Rand) execution {
 			startReduce(e.Time, e.A, false)
 		}
 	}
-	return ex
+	if err != nil {
+		return execution{}, err
+	}
+	return ex, nil
 }
 
 // stateAt is what a job tracker would report at time t of the execution.
@@ -144,7 +159,10 @@ type onlineResult struct {
 // both predictions at a point use the same seed).
 func runOnline(name string, reduces int, step float64, opt tct.Options, seed uint64) (onlineResult, error) {
 	m := sortModel(onlineWorkers, reduces)
-	ex := execute(m, rand.New(rand.NewPCG(seed, 0x5eed)))
+	ex, err := execute(m, rand.New(rand.NewPCG(seed, 0x5eed)))
+	if err != nil {
+		return onlineResult{}, err
+	}
 	res := onlineResult{Name: name, Workers: onlineWorkers, Reduces: reduces, Added: onlineAdded, End: ex.end}
 	for t := 0.0; t < ex.end; t += step {
 		st := ex.stateAt(t)
