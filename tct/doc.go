@@ -78,7 +78,8 @@
 // maximum likelihood (mean and 1/n variance of ln x), used by
 // Distribution.Lognormal to fit simulated or measured outcomes.
 // DrawRemaining draws what is left of a task that has already run, from the
-// conditional lognormal X | X > elapsed.
+// conditional lognormal X | X > elapsed. Draw and DrawRemaining use the
+// caller's *rand.Rand; a nil one gives ErrNilRand, which matches ErrBadInput.
 //
 // A JobModel holds the five phase lognormals of §5.2.2 (worker arrival,
 // map, first- and second-wave shuffle, reduce) and the counts w, m, r.
