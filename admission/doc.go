@@ -76,11 +76,12 @@
 //	Decide, strict or paper, 10 jobs      ≈ 0.15 µs/op 0 allocs/op
 //	DecideConfidence, 10 jobs × 1,000     ≈ 20 µs/op   0 allocs/op
 //	DecideConfidence, 1,000 jobs × 100    ≈ 220 µs/op  0 allocs/op
+
+//	JCT, 40 slots, exp2 model             ≈ 1 µs/op    0 allocs/op
+//	Queue Insert+Remove, 1,000 jobs       ≈ 1.7 µs/op  0 allocs/op
 //
 // A review re-measured at load averages of 11–22 (go test -benchtime 1000x
 // -cpu 1 -count 3): strict at 1,000 jobs 11–14 µs, confidence 10 × 1,000
 // 16–34 µs and 1,000 × 100 0.37–1.0 ms, JCT 0.64 µs; all 0 allocs/op. The
 // spread is the shared machine, not the code.
-//	JCT, 40 slots, exp2 model             ≈ 1 µs/op    0 allocs/op
-//	Queue Insert+Remove, 1,000 jobs       ≈ 1.7 µs/op  0 allocs/op
 package admission
