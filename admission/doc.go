@@ -76,7 +76,6 @@
 //	Decide, strict or paper, 10 jobs      ≈ 0.15 µs/op 0 allocs/op
 //	DecideConfidence, 10 jobs × 1,000     ≈ 20 µs/op   0 allocs/op
 //	DecideConfidence, 1,000 jobs × 100    ≈ 220 µs/op  0 allocs/op
-
 //	JCT, 40 slots, exp2 model             ≈ 1 µs/op    0 allocs/op
 //	Queue Insert+Remove, 1,000 jobs       ≈ 1.7 µs/op  0 allocs/op
 //
