@@ -139,8 +139,12 @@ func TestJSONSchema(t *testing.T) {
 		t.Errorf("names %v, want %v", names, want)
 	}
 	buf.Reset()
-	if err := run([]string{"-sweep", "-json"}, &buf); err != nil {
+	dir := t.TempDir() // -plot's wiring in run (TestTraceAndPlot calls the plot functions directly)
+	if err := run([]string{"-sweep", "-json", "-plot", dir}, &buf); err != nil {
 		t.Fatal(err)
+	}
+	if st, err := os.Stat(filepath.Join(dir, "fig11.png")); err != nil || st.Size() == 0 {
+		t.Errorf("-sweep -plot: fig11.png: %v", err)
 	}
 	var sw struct {
 		Sweep []map[string]any `json:"sweep"`
