@@ -18,8 +18,9 @@ package preempt
 // A job at or under its share loses nothing. Every victim has Reason
 // Overflow. Cost: a bounded heap per over-share job to find its overflowing
 // tasks, then O(c·log k) over the c overflowing tasks (more only when a
-// multi-slot task is skipped); no allocation once the Workspace has grown. k = 0 gives an empty decision. Bad input (see Cluster) gives an
-// error matching ErrBadInput.
+// multi-slot task is skipped); no allocation once the Workspace has grown.
+// k = 0 gives an empty decision. Bad input (see Cluster) gives an error
+// matching ErrBadInput.
 func Baseline(c Cluster, k int) (Decision, error) {
 	var w Workspace
 	return w.Baseline(c, k)

@@ -7,9 +7,21 @@ import (
 	"slices"
 )
 
-// Deficiency is a job's share minus the slots it runs (003 §V): freed slots
-// go first to the job with the largest deficiency.
-func Deficiency(share float64, running int) float64 { return share - float64(running) }
+// Deficiency is a job's share minus the slots it runs, in slots (003 §V):
+// freed slots go first to the job with the largest deficiency. It is
+// negative for a job above its share. share must be finite and ≥ 0 and
+// running ≥ 0; otherwise it returns 0 and an error matching ErrBadInput.
+func Deficiency(share float64, running int) (float64, error) {
+	if !(share >= 0) || math.IsInf(share, 1) {
+		return 0, bad("share", share, "must be finite and ≥ 0")
+	}
+	if running < 0 {
+		return 0, bad("running", float64(running), "must be ≥ 0")
+	}
+	return deficiency(share, running), nil
+}
+
+func deficiency(share float64, running int) float64 { return share - float64(running) }
 
 // DeficiencyOrder returns the job indices 0…len(shares)−1 in the order freed
 // slots should go to them (003 §V): largest deficiency share[j] − running[j]
@@ -34,7 +46,7 @@ func DeficiencyOrder(shares []float64, running []int, dst []int) ([]int, error) 
 	}
 	slices.SortFunc(dst, func(a, b int) int {
 		return cmp.Or(
-			cmp.Compare(Deficiency(shares[b], running[b]), Deficiency(shares[a], running[a])),
+			cmp.Compare(deficiency(shares[b], running[b]), deficiency(shares[a], running[a])),
 			cmp.Compare(a, b),
 		)
 	})

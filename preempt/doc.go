@@ -54,7 +54,10 @@
 // starting after Cluster.Now, slots outside [1, MaxSlots], a task whose job
 // index is out of range, negative k or queued demand, option fractions out of
 // range, mismatched lengths — returns an error matching ErrBadInput, a
-// *ValueError naming the field and its index. Nothing panics on caller data.
+// *ValueError naming the field and its index. The value helpers ANP,
+// Deficiency and WorkLost check their arguments the same way (so no NaN or
+// infinity comes out); Starves, a plain predicate, answers false when a NaN
+// makes a comparison fail. Nothing panics on caller data.
 //
 // # Decisions where the paper is silent
 //
@@ -63,7 +66,11 @@
 //     never takes a job below its share.
 //   - The baseline takes the overflowing tasks of all jobs in one recency
 //     order (newest first), as HFS's preemptTasks sorts them; within each
-//     job that is "most recent first".
+//     job that is "most recent first". It is per job, as 003 §IV–V and the
+//     SPEC describe HFS; HFS 0.21's preemptTasks works per pool (victims
+//     newest first from pools above their fair share); a caller gets that
+//     by passing pools as Cluster.Jobs. examples/preemption keeps jobs and
+//     marks every job of the pool being served NoPreempt.
 //   - Algorithm 1 line 5 returns every starvation victim even beyond k; GP
 //     stops at k so a decision always frees k slots.
 //   - The graduated kill rounds up (⌈50% · overflow⌉), so a starving job with

@@ -26,9 +26,21 @@ type Metrics struct {
 
 // ANP is the Application Normalized Performance of a job (003 §V, Table IV,
 // from [3]): its execution time under ideal conditions (exclusive use of the
-// cluster) over its time in the situation of interest, ideal/actual. Both
-// must be finite and > 0 (Evaluate checks them).
-func ANP(ideal, actual float64) float64 { return ideal / actual }
+// cluster) over its time in the situation of interest, ideal/actual, a
+// ratio in (0, +∞) (1 is ideal; above 1 when the run beat the estimate).
+// Both times, in seconds, must be in [MinTime, MaxTime]; otherwise it returns
+// 0 and an error matching ErrBadInput.
+func ANP(ideal, actual float64) (float64, error) {
+	if !(ideal >= MinTime && ideal <= MaxTime) {
+		return 0, bad("ideal", ideal, "must be in [MinTime, MaxTime]")
+	}
+	if !(actual >= MinTime && actual <= MaxTime) {
+		return 0, bad("actual", actual, "must be in [MinTime, MaxTime]")
+	}
+	return anp(ideal, actual), nil
+}
+
+func anp(ideal, actual float64) float64 { return ideal / actual }
 
 // MinTime is the smallest response time Evaluate accepts (1 ns), so that
 // every ANP lies in [1e-24, 1e24] and every metric is finite.
@@ -57,7 +69,7 @@ func Evaluate(ideal, actual []float64) (Metrics, error) {
 	fn := float64(n)
 	var sumLog, sumANP, s1, s2, sumResp float64
 	for j := range ideal {
-		a := ANP(ideal[j], actual[j])
+		a := anp(ideal[j], actual[j])
 		sumLog += math.Log(a)
 		sumANP += a
 		s1 += 1 / a
@@ -67,7 +79,7 @@ func Evaluate(ideal, actual []float64) (Metrics, error) {
 	mean := sumANP / fn
 	var dev float64 // two-pass variance: no cancellation
 	for j := range ideal {
-		d := ANP(ideal[j], actual[j]) - mean
+		d := anp(ideal[j], actual[j]) - mean
 		dev += d * d
 	}
 	return Metrics{

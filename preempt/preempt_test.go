@@ -286,8 +286,11 @@ func TestScalarsHand(t *testing.T) {
 	if o, _ := DeficiencyOrder([]float64{3, 3}, []int{1, 1}, nil); !slices.Equal(o, []int{0, 1}) {
 		t.Errorf("tie order %v, want [0 1]", o)
 	}
-	if Deficiency(4, 6) != -2 || ANP(10, 40) != 0.25 || WorkLost(100, Task{Start: 40, Slots: 3}) != 180 {
-		t.Error("Deficiency, ANP or WorkLost off")
+	d, err1 := Deficiency(4, 6)
+	a, err2 := ANP(10, 40)
+	w, err3 := WorkLost(100, Task{Start: 40, Slots: 3})
+	if d != -2 || a != 0.25 || w != 180 || err1 != nil || err2 != nil || err3 != nil {
+		t.Errorf("Deficiency %v %v, ANP %v %v, WorkLost %v %v; want -2, 0.25, 180", d, err1, a, err2, w, err3)
 	}
 }
 
@@ -314,6 +317,16 @@ func TestScalarsBadInput(t *testing.T) {
 		{"DeficiencyOrder NaN", second(DeficiencyOrder([]float64{math.NaN()}, []int{0}, nil)), "shares[0]"},
 		{"DeficiencyOrder negative running", second(DeficiencyOrder([]float64{1}, []int{-1}, nil)), "running[0]"},
 		{"window zero", second(NewOccupancyWindow(0, 0.9)), "window"},
+		{"Deficiency NaN share", second(Deficiency(math.NaN(), 1)), "share"},
+		{"Deficiency Inf share", second(Deficiency(math.Inf(1), 1)), "share"},
+		{"Deficiency negative running", second(Deficiency(1, -1)), "running"},
+		{"ANP zero ideal", second(ANP(0, 1)), "ideal"},
+		{"ANP NaN actual", second(ANP(1, math.NaN())), "actual"},
+		{"ANP zero actual", second(ANP(1, 0)), "actual"},
+		{"WorkLost NaN now", second(WorkLost(math.NaN(), Task{Slots: 1})), "now"},
+		{"WorkLost start after now", second(WorkLost(1, Task{Start: 2, Slots: 1})), "Task.Start"},
+		{"WorkLost Inf start", second(WorkLost(1, Task{Start: math.Inf(-1), Slots: 1})), "Task.Start"},
+		{"WorkLost zero slots", second(WorkLost(1, Task{Slots: 0})), "Task.Slots"},
 		{"window p NaN", second(NewOccupancyWindow(10, math.NaN())), "p"},
 	}
 	for _, e := range errs {

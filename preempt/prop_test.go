@@ -459,6 +459,15 @@ func propScalars(t *rapid.T) {
 	if v, err := QueueDominated(q, z); check(err) && v && !(float64(max(q[0], q[1])) > z*float64(q[0]+q[1])) {
 		t.Fatalf("QueueDominated(%v, %v) = true", q, z)
 	}
+	if v, err := Deficiency(x, n); check(err) && (v != x-float64(n) || math.IsNaN(v)) {
+		t.Fatalf("Deficiency(%v, %d) = %v", x, n, v)
+	}
+	if v, err := ANP(x, y); check(err) && !(v > 0 && v == x/y) {
+		t.Fatalf("ANP(%v, %v) = %v", x, y, v)
+	}
+	if v, err := WorkLost(x, Task{Start: y, Slots: n}); check(err) && !(v >= 0 && v == (x-y)*float64(n)) {
+		t.Fatalf("WorkLost(%v, {Start %v, Slots %d}) = %v", x, y, n, v)
+	}
 	if Starves(n, x, true, n, y) && !(float64(n) > x && float64(n) > y) {
 		t.Fatalf("Starves(%d, %v, true, %d, %v)", n, x, n, y)
 	}

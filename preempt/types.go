@@ -1,5 +1,7 @@
 package preempt
 
+import "math"
+
 // A Task is one running task: it holds Slots slots of the cluster since
 // Start (seconds of the caller's clock, the same clock as Cluster.Now).
 type Task struct {
@@ -102,7 +104,20 @@ type Decision struct {
 
 // WorkLost is the work a victim loses when it is killed: the slot·seconds it
 // has run, (now − start)·slots (beyond 003: the victim cost model of the
-// SPEC). A task started at now loses 0.
-func WorkLost(now float64, t Task) float64 {
-	return (now - t.Start) * float64(t.Slots)
+// SPEC), in [0, 2·MaxTime·MaxSlots]. A task started at now loses 0. now and
+// t.Start must be in [−MaxTime, MaxTime] with t.Start ≤ now, and t.Slots in
+// [1, MaxSlots] (as Cluster requires); otherwise it returns 0 and an error
+// matching ErrBadInput.
+func WorkLost(now float64, t Task) (float64, error) {
+	switch {
+	case !(math.Abs(now) <= MaxTime):
+		return 0, bad("now", now, "must be in [-MaxTime, MaxTime]")
+	case !(math.Abs(t.Start) <= MaxTime) || t.Start > now:
+		return 0, bad("Task.Start", t.Start, "must be in [-MaxTime, now]")
+	case t.Slots < 1 || t.Slots > MaxSlots:
+		return 0, bad("Task.Slots", float64(t.Slots), "must be in [1, MaxSlots]")
+	}
+	return workLost(now, t), nil
 }
+
+func workLost(now float64, t Task) float64 { return (now - t.Start) * float64(t.Slots) }

@@ -137,7 +137,7 @@ func (w *Workspace) take(c Cluster, i int32, r Reason) int {
 	w.chosen[i] = true
 	w.victims = append(w.victims, Victim{
 		Task: int(i), ID: t.ID, Job: t.Job, Slots: t.Slots,
-		Reason: r, WorkLost: WorkLost(c.Now, t),
+		Reason: r, WorkLost: workLost(c.Now, t),
 	})
 	return t.Slots
 }
