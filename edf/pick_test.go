@@ -195,6 +195,14 @@ func TestQueueBadInput(t *testing.T) {
 		{"Assign r 1.5", func() error { _, e := q.Assign(h, 1.5); return e }},
 		{"Release unknown", func() error { return q.Release(Task{Job: 42}, true) }},
 		{"Release not running", func() error { return q.Release(Task{Job: h, id: 1}, true) }},
+		{"Release zero Task of job ID 0", func() error {
+			q0, _ := NewQueue(Config{})
+			h0, _ := q0.Add(Job{ID: 0, Deadline: 10, Tasks: 2, Model: lin{10, 0}})
+			if _, err := q0.Assign(h0, 1); err != nil {
+				return err
+			}
+			return q0.Release(Task{}, true)
+		}},
 		{"MP r NaN", func() error { _, e := q.MP(nan, 0, MPOptions{}); return e }},
 		{"MP r -0.5", func() error { _, e := q.MP(-0.5, 0, MPOptions{}); return e }},
 		{"MP now NaN", func() error { _, e := q.MP(1, nan, MPOptions{}); return e }},

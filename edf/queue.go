@@ -269,7 +269,8 @@ func (q *Queue) taskLoad(s *jobState, r float64) (inv, norm, io float64, ok bool
 
 // Release records that task t ended. With completed false (the task failed
 // or was killed) its job gets the task back as pending. Errors (matching
-// ErrBadInput): the job is no longer queued, or it has no running task.
+// ErrBadInput): the job is no longer queued, it has no running task, or t
+// was not returned by Assign (a zero Task, say).
 // Sums are reset to exactly 0 when their last task leaves, so rounding does
 // not accumulate over a long run.
 func (q *Queue) Release(t Task, completed bool) error {
@@ -279,6 +280,11 @@ func (q *Queue) Release(t Task, completed bool) error {
 	}
 	if s.ID != t.id {
 		return &ValueError{Field: "Task.Job", Value: float64(t.Job), Reason: ErrUnknownJob.Error()}
+	}
+	if !(t.inv > 0) {
+		// Assign's tasks always carry a rate 1/TCT > 0; a zero Task (or
+		// one built by hand) would otherwise pass for a job whose ID is 0.
+		return &ValueError{Field: "Task", Value: t.inv, Reason: "not a task returned by Assign"}
 	}
 	if s.running <= 0 || q.nTasks <= 0 {
 		return &ValueError{Field: "Task.Job", Value: float64(t.Job), Reason: "job has no running task"}
