@@ -41,7 +41,7 @@ type Job struct {
 type Cluster struct {
 	Now   float64 // time of the check in seconds, finite
 	Tasks []Task  // the running tasks; Task.Job indexes Jobs
-	Jobs  []Job
+	Jobs  []Job   // the jobs; a task's Job is an index here
 }
 
 // MaxSlots is the largest Task.Slots accepted, so that sums of slots over any

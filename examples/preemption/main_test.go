@@ -243,7 +243,7 @@ func TestJSONSchemaAndPlot(t *testing.T) {
 }
 
 func TestBadFlags(t *testing.T) {
-	for _, args := range [][]string{{"-reps", "0"}, {"-positions", "0"}, {"-positions", "x"}, {"-trace", "nope.txt"}, {"-trigger", "x"}, {"-bogus"}} {
+	for _, args := range [][]string{{"-reps", "0"}, {"-positions", "0"}, {"-positions", "x"}, {"-trace", "nope.txt"}, {"-trigger", "x"}, {"-preempt-timeout", "-1"}, {"-preempt-timeout", "NaN"}, {"-bogus"}} {
 		if err := run(args, &bytes.Buffer{}); err == nil {
 			t.Errorf("run(%v) accepted", args)
 		}

@@ -17,6 +17,7 @@ const (
 	GP                     // Global Preemption, 003 Algorithm 1
 )
 
+// String returns "baseline" or "GP", the -json policy names.
 func (p Policy) String() string {
 	if p == GP {
 		return "GP"
