@@ -40,25 +40,65 @@ type Allocation struct {
 // (confidence 0 gives w = 1), maxWorkers in [1, MaxWorkers]; otherwise, or
 // for a bad model or options, a *ValueError.
 func WorkersFor(m JobModel, deadline, confidence float64, maxWorkers int, opt Options) (Allocation, error) {
-	if !(deadline >= 0) || math.IsInf(deadline, 1) {
-		return Allocation{}, &ValueError{Field: "deadline", Value: deadline, Reason: "must be finite and ≥ 0"}
+	if err := mcConfidence("confidence", confidence); err != nil {
+		return Allocation{}, err
 	}
-	if !(confidence >= 0 && confidence <= 1) {
-		return Allocation{}, &ValueError{Field: "confidence", Value: confidence, Reason: "must be in [0, 1]"}
+	as, err := workersFor(m, deadline, []float64{confidence}, maxWorkers, opt)
+	if err != nil {
+		return Allocation{}, err
+	}
+	return as[0], nil
+}
+
+// WorkersForEach answers WorkersFor for several confidences at once:
+// element i of the result is exactly WorkersFor(m, deadline,
+// confidences[i], maxWorkers, opt), Evaluated included, but a worker count
+// that several searches visit (maxWorkers always, and the first bisection
+// steps they share) is simulated only once. confidences must be non-empty,
+// each in [0, 1]; the other inputs are checked as by WorkersFor. Errors
+// are *ValueErrors naming the field, e.g. "confidences[2]".
+func WorkersForEach(m JobModel, deadline float64, confidences []float64, maxWorkers int, opt Options) ([]Allocation, error) {
+	if len(confidences) == 0 {
+		return nil, &ValueError{Field: "confidences", Value: 0, Reason: "need at least one confidence"}
+	}
+	for i, c := range confidences {
+		if err := mcConfidence(mcIndexed("confidences", i), c); err != nil {
+			return nil, err
+		}
+	}
+	return workersFor(m, deadline, confidences, maxWorkers, opt)
+}
+
+// mcConfidence checks that a confidence is in [0, 1].
+func mcConfidence(field string, c float64) error {
+	if !(c >= 0 && c <= 1) {
+		return &ValueError{Field: field, Value: c, Reason: "must be in [0, 1]"}
+	}
+	return nil
+}
+
+// workersFor is WorkersForEach after the confidences are checked: one
+// bisection per confidence over a shared table of estimated P(T ≤ D).
+func workersFor(m JobModel, deadline float64, confidences []float64, maxWorkers int, opt Options) ([]Allocation, error) {
+	if !(deadline >= 0) || math.IsInf(deadline, 1) {
+		return nil, &ValueError{Field: "deadline", Value: deadline, Reason: "must be finite and ≥ 0"}
 	}
 	if err := mcCount("maxWorkers", maxWorkers, 1, MaxWorkers); err != nil {
-		return Allocation{}, err
+		return nil, err
 	}
 	m.Workers = maxWorkers
 	if err := m.Validate(); err != nil {
-		return Allocation{}, err
+		return nil, err
 	}
 	if err := opt.validate(); err != nil {
-		return Allocation{}, err
+		return nil, err
 	}
 	buf := make([]float64, opt.runs())
-	var a Allocation
-	prob := func(w int) float64 {
+	known := make(map[int]float64)
+	estimate := func(w int) float64 {
+		if p, ok := known[w]; ok {
+			return p
+		}
 		mw := m
 		mw.Workers = w
 		mcRunAll(buf, opt.Goroutines, func(s *Simulator, k int) float64 {
@@ -71,25 +111,34 @@ func WorkersFor(m JobModel, deadline, confidence float64, maxWorkers int, opt Op
 			}
 		}
 		p := float64(met) / float64(len(buf))
-		a.Evaluated = append(a.Evaluated, WorkerProb{Workers: w, ProbMeet: p})
+		known[w] = p
 		return p
 	}
-	hiP := prob(maxWorkers)
-	if hiP < confidence {
-		a.Workers, a.ProbMeet = maxWorkers, hiP
-		return a, nil
-	}
-	lo, hi := 0, maxWorkers // P(lo) < confidence (lo = 0: no workers), P(hi) ≥ confidence
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		if p := prob(mid); p >= confidence {
-			hi, hiP = mid, p
-		} else {
-			lo = mid
+	out := make([]Allocation, len(confidences))
+	for i, confidence := range confidences {
+		a := &out[i]
+		prob := func(w int) float64 {
+			p := estimate(w)
+			a.Evaluated = append(a.Evaluated, WorkerProb{Workers: w, ProbMeet: p})
+			return p
 		}
+		hiP := prob(maxWorkers)
+		if hiP < confidence {
+			a.Workers, a.ProbMeet = maxWorkers, hiP
+			continue
+		}
+		lo, hi := 0, maxWorkers // P(lo) < confidence (lo = 0: no workers), P(hi) ≥ confidence
+		for hi-lo > 1 {
+			mid := lo + (hi-lo)/2
+			if p := prob(mid); p >= confidence {
+				hi, hiP = mid, p
+			} else {
+				lo = mid
+			}
+		}
+		a.Workers, a.ProbMeet, a.Feasible = hi, hiP, true
 	}
-	a.Workers, a.ProbMeet, a.Feasible = hi, hiP, true
-	return a, nil
+	return out, nil
 }
 
 // A RewardPoint is the expected outcome with one candidate worker count.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -423,10 +424,24 @@ func propWorkersFor(t *rapid.T) {
 	deadline := mcAnyFloat(t, "deadline", 0, 3000)
 	conf := mcAnyFloat(t, "confidence", 0, 1)
 	maxW := rapid.IntRange(-1, 40).Draw(t, "maxWorkers")
-	a, err := WorkersFor(m, deadline, conf, maxW, Options{Runs: rapid.IntRange(1, 20).Draw(t, "runs"), Seed: rapid.Uint64().Draw(t, "seed")})
+	opt := Options{Runs: rapid.IntRange(1, 20).Draw(t, "runs"), Seed: rapid.Uint64().Draw(t, "seed")}
+	a, err := WorkersFor(m, deadline, conf, maxW, opt)
 	mcWantBad(t, err)
+	// WorkersForEach answers each confidence exactly as WorkersFor does.
+	confs := append([]float64{conf}, rapid.SliceOfN(rapid.Float64Range(0, 1), 0, 3).Draw(t, "more confidences")...)
+	each, eachErr := WorkersForEach(m, deadline, confs, maxW, opt)
+	mcWantBad(t, eachErr)
+	if (err == nil) != (eachErr == nil) {
+		t.Fatalf("WorkersFor error %v, WorkersForEach error %v", err, eachErr)
+	}
 	if err != nil {
 		return
+	}
+	for i, c := range confs {
+		one, err := WorkersFor(m, deadline, c, maxW, opt)
+		if err != nil || !reflect.DeepEqual(one, each[i]) {
+			t.Fatalf("confidence %v: WorkersFor %+v (%v), WorkersForEach %+v", c, one, err, each[i])
+		}
 	}
 	if a.Workers < 1 || a.Workers > maxW {
 		t.Fatalf("workers %d outside [1, %d]", a.Workers, maxW)

@@ -3,6 +3,7 @@ package tct
 import (
 	"errors"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -170,7 +171,40 @@ func TestWorkersForByHand(t *testing.T) {
 			if !errors.As(err, &ve) || ve.Field != tt.field {
 				t.Errorf("got %v, want ValueError on %s", err, tt.field)
 			}
+			field := tt.field
+			if field == "confidence" {
+				field = "confidences[1]"
+			}
+			_, err = WorkersForEach(m, tt.deadline, []float64{0.5, tt.conf}, tt.maxW, Options{Runs: 5})
+			if !errors.As(err, &ve) || ve.Field != field {
+				t.Errorf("WorkersForEach: got %v, want ValueError on %s", err, field)
+			}
 		})
+	}
+	var ve *ValueError
+	if _, err := WorkersForEach(m, 100, nil, 10, Options{Runs: 5}); !errors.As(err, &ve) || ve.Field != "confidences" {
+		t.Errorf("no confidences: %v", err)
+	}
+}
+
+// TestWorkersForEachByHand: with the confidences of examples/predict each
+// answer equals WorkersFor's and the hand-worked 17 workers (the shared
+// table of estimates changes no answer).
+func TestWorkersForEachByHand(t *testing.T) {
+	m := mcHandModel(1, 100, 0)
+	confs := []float64{0.5, 0.8, 0.95}
+	each, err := WorkersForEach(m, 61.5, confs, 50, Options{Runs: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range confs {
+		one, err := WorkersFor(m, 61.5, c, 50, Options{Runs: 5})
+		if err != nil || !reflect.DeepEqual(one, each[i]) {
+			t.Errorf("confidence %v: WorkersFor %+v (%v), WorkersForEach %+v", c, one, err, each[i])
+		}
+		if each[i].Workers != 17 || !each[i].Feasible { // deterministic model: P is 0 or 1
+			t.Errorf("confidence %v: %+v, want 17 workers", c, each[i])
+		}
 	}
 }
 

@@ -120,11 +120,15 @@ func runSort(opt tct.Options, allocRuns, maxWorkers int) (sortResult, error) {
 	}
 	aopt := opt
 	aopt.Runs = allocRuns
-	for _, c := range confidences {
-		a, err := tct.WorkersFor(sortModel(1, sortReduces), sortDeadline, c, maxWorkers, aopt)
-		if err != nil {
-			return res, err
-		}
+	// One call for the three confidences: a worker count the searches
+	// share (300, 150, 75, …) is simulated once (same answers as three
+	// WorkersFor calls).
+	as, err := tct.WorkersForEach(sortModel(1, sortReduces), sortDeadline, confidences, maxWorkers, aopt)
+	if err != nil {
+		return res, err
+	}
+	for i, c := range confidences {
+		a := as[i]
 		w := a.Workers
 		if !a.Feasible {
 			w = -1 // none up to maxWorkers
