@@ -12,7 +12,9 @@ import (
 // value; its methods never modify it and are safe for concurrent use.
 //
 // The zero Distribution has no samples: Len is 0, Mean and StdDev are 0,
-// and Quantile, ProbWithin, Lognormal and KS return a *ValueError.
+// and Quantile, ProbWithin, Lognormal and KS return a *ValueError. Mean
+// and StdDev stay finite even for outcomes near math.MaxFloat64 (the sums
+// are rescaled when they would overflow).
 type Distribution struct {
 	runs   []float64 // in run order: runs[k] is run k's outcome
 	sorted []float64 // ascending
@@ -47,16 +49,32 @@ func mcDistribution(runs []float64) Distribution {
 		sum += x
 	}
 	mean := sum / n
-	var ss float64
-	for _, x := range runs {
-		d := x - mean
-		ss += d * d
+	if math.IsInf(mean, 1) { // outcomes near MaxFloat64: average x/n instead
+		mean = 0
+		for _, x := range runs {
+			mean += x / n
+		}
+		mean = min(mean, sorted[len(sorted)-1]) // rounding must not leave [Min, Max]
 	}
 	sd := 0.0
 	if len(runs) > 1 {
-		sd = math.Sqrt(ss / (n - 1))
+		sd = mcStdDev(runs, mean, 1)
+		if math.IsInf(sd, 1) { // squares overflow: scale by the largest outcome
+			top := sorted[len(sorted)-1]
+			sd = top * mcStdDev(runs, mean, top)
+		}
 	}
 	return Distribution{runs: runs, sorted: sorted, mean: mean, sd: sd}
+}
+
+// mcStdDev returns sqrt(Σ((x − mean)/scale)² / (n − 1)) for len(x) ≥ 2.
+func mcStdDev(x []float64, mean, scale float64) float64 {
+	var ss float64
+	for _, v := range x {
+		d := (v - mean) / scale
+		ss += d * d
+	}
+	return math.Sqrt(ss / float64(len(x)-1))
 }
 
 // Len returns the number of outcomes N.

@@ -525,6 +525,16 @@ func propDistributionInputs(t *rapid.T) {
 	x := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) float64 { return mcAnyFloat(t, "x", 0, 1e9) }), 0, 30).Draw(t, "samples")
 	d, err := NewDistribution(x)
 	mcWantBad(t, err)
+	if err == nil {
+		// Summaries of any valid sample are finite and inside [Min, Max].
+		lo, hi := d.Min(), d.Max()
+		if !(d.Mean() >= lo && d.Mean() <= hi) || !(d.StdDev() >= 0) || math.IsInf(d.StdDev(), 0) {
+			t.Fatalf("mean %v, sd %v outside [%v, %v]", d.Mean(), d.StdDev(), lo, hi)
+		}
+		if q, err := d.Quantile(0.37); err != nil || !(q >= lo && q <= hi) {
+			t.Fatalf("quantile %v, %v outside [%v, %v]", q, err, lo, hi)
+		}
+	}
 	p := mcAnyFloat(t, "p", 0, 1)
 	_, err = d.Quantile(p)
 	mcWantBad(t, err)

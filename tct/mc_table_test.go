@@ -440,3 +440,21 @@ func TestMoreWorkersCanHurt(t *testing.T) {
 		t.Errorf("slow first wave: P(T ≤ 150) with 2 workers %v, with 1 %v; expected lower", p2, p1)
 	}
 }
+
+// TestDistributionHugeOutcomes is the shrunk rapid failure of
+// propDistributionInputs: squares (and sums) of outcomes near
+// math.MaxFloat64 overflow, so Mean and StdDev rescale.
+func TestDistributionHugeOutcomes(t *testing.T) {
+	d, err := NewDistribution([]float64{1, 1e308})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// mean 5e307, sd = (1e308 − 1)/√2 ≈ 7.0710678e307.
+	if !scalar.EqualWithinRel(d.Mean(), 5e307, 1e-12) || !scalar.EqualWithinRel(d.StdDev(), 1e308/math.Sqrt2, 1e-12) {
+		t.Errorf("mean %v, sd %v", d.Mean(), d.StdDev())
+	}
+	d, err = NewDistribution([]float64{math.MaxFloat64, math.MaxFloat64, math.MaxFloat64})
+	if err != nil || d.Mean() != math.MaxFloat64 || d.StdDev() != 0 {
+		t.Errorf("MaxFloat64 ×3: mean %v, sd %v, %v", d.Mean(), d.StdDev(), err)
+	}
+}
