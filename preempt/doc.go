@@ -72,7 +72,9 @@
 //     by passing pools as Cluster.Jobs. examples/preemption keeps jobs and
 //     marks every job of the pool being served NoPreempt.
 //   - Algorithm 1 line 5 returns every starvation victim even beyond k; GP
-//     stops at k so a decision always frees k slots.
+//     stops at k so a decision always frees k slots, unless
+//     GPOptions.StarvationBeyondK asks for the line as written (victims
+//     beyond k, and at a check with k = 0).
 //   - The graduated kill rounds up (⌈50% · overflow⌉), so a starving job with
 //     one overflowing task loses it.
 //   - The busy test counts samples, not time: feed samples at a fixed period.

@@ -23,6 +23,12 @@ type GPOptions struct {
 	// when one job holds more than this fraction of the queued demand, no
 	// long job is treated as starving (QueueDominated).
 	DominantFraction float64
+	// StarvationBeyondK follows Algorithm 1 lines 3–6 as written: every
+	// starvation victim (after the graduated kill) is returned, even beyond
+	// k and when k = 0, to make room for the starved jobs (003 §VI-E); then
+	// Freed may exceed k. False, the zero value, stops step 1 at k, so a
+	// decision frees exactly k slots whenever it can.
+	StarvationBeyondK bool
 }
 
 func (o GPOptions) validate() error {
@@ -49,8 +55,9 @@ func (o GPOptions) validate() error {
 //     (QueueDominated), offers its newest GraduatedKill(…) overflowing tasks
 //     (see Baseline for "overflowing"), Job.StarvingFor against opt.Timeout.
 //     These are taken first, newest first across jobs, Reason
-//     StarvingLongJob. 003's line 5 returns every such task even beyond k;
-//     GP stops at k so the decision always frees k slots.
+//     StarvingLongJob. 003's line 5 returns every such task even beyond k
+//     (and when k = 0); GP stops at k so the decision frees exactly k
+//     slots, unless opt.StarvationBeyondK asks for the line as written.
 //  2. The remaining slots come from all other running tasks cluster-wide,
 //     most recently started first, Reason MostRecent.
 //
@@ -110,14 +117,23 @@ func (w *Workspace) GP(c Cluster, k int, opt GPOptions) (Decision, error) {
 				continue
 			}
 			w.starving = append(w.starving, j)
-			if job.NoPreempt || k == 0 {
+			if job.NoPreempt || (k == 0 && !opt.StarvationBeyondK) {
 				continue
 			}
 			o := w.overflowing(c, j)
 			n := graduatedKill(len(o), job.StarvingFor, opt.Timeout, frac)
 			w.cand = append(w.cand, o[:n]...)
 		}
-		need = w.fill(c, w.cand, need, StarvingLongJob, false)
+		if opt.StarvationBeyondK {
+			all := 0 // ≤ 2³¹ tasks × MaxSlots: no overflow
+			for _, i := range w.cand {
+				all += c.Tasks[i].Slots
+			}
+			w.fill(c, w.cand, all, StarvingLongJob, false)
+			need = k - all
+		} else {
+			need = w.fill(c, w.cand, need, StarvingLongJob, false)
+		}
 	}
 	if need > 0 {
 		w.cand = w.cand[:0]

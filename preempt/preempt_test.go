@@ -157,6 +157,32 @@ func TestStarvingReported(t *testing.T) {
 	}
 }
 
+// Algorithm 1 lines 3–7 as written (StarvationBeyondK): the starving long
+// job's overflowing tasks (IDs 4 and 3 in handCluster, newest first; half
+// of them, rounded up, before T_timeout) are victims even beyond k and at
+// k = 0; only what is left of k comes from the most recent tasks.
+func TestStarvationBeyondK(t *testing.T) {
+	for _, tt := range []struct {
+		k       int
+		timeout float64
+		beyond  bool
+		want    []int
+	}{
+		{0, 0, true, []int{4, 3}},
+		{0, 60, true, []int{4}},
+		{1, 0, true, []int{4, 3}},
+		{3, 0, true, []int{4, 3, 6}},
+		{0, 0, false, nil},
+		{1, 0, false, []int{4}},
+		{3, 0, false, []int{4, 3, 6}},
+	} {
+		d, err := GP(handCluster(), tt.k, GPOptions{Busy: true, NTask: 5, Timeout: tt.timeout, StarvationBeyondK: tt.beyond})
+		if err != nil || !slices.Equal(ids(d), tt.want) || d.Freed != len(tt.want) {
+			t.Errorf("k %d timeout %v beyond %v: victims %v (freed %d), err %v; want %v", tt.k, tt.timeout, tt.beyond, ids(d), d.Freed, err, tt.want)
+		}
+	}
+}
+
 func TestBadInput(t *testing.T) {
 	mod := func(f func(*Cluster)) Cluster {
 		c := handCluster()

@@ -102,11 +102,12 @@ func propBaseline(t *rapid.T) {
 
 func genOptions(t *rapid.T) GPOptions {
 	return GPOptions{
-		Busy:             rapid.Bool().Draw(t, "busy"),
-		NTask:            float64(rapid.IntRange(0, 60).Draw(t, "nTask")),
-		Timeout:          float64(rapid.IntRange(0, 300).Draw(t, "timeout")),
-		KillFraction:     rapid.SampledFrom([]float64{0, 0.25, 0.5, 1}).Draw(t, "frac"),
-		DominantFraction: rapid.SampledFrom([]float64{0, 0.5, 0.9, 1}).Draw(t, "dom"),
+		Busy:              rapid.Bool().Draw(t, "busy"),
+		NTask:             float64(rapid.IntRange(0, 60).Draw(t, "nTask")),
+		Timeout:           float64(rapid.IntRange(0, 300).Draw(t, "timeout")),
+		KillFraction:      rapid.SampledFrom([]float64{0, 0.25, 0.5, 1}).Draw(t, "frac"),
+		DominantFraction:  rapid.SampledFrom([]float64{0, 0.5, 0.9, 1}).Draw(t, "dom"),
+		StarvationBeyondK: rapid.Bool().Draw(t, "beyondK"),
 	}
 }
 
@@ -151,7 +152,15 @@ func refGP(c Cluster, k int, o GPOptions) (victims []int, reasons []Reason, star
 			}
 			cand = append(cand, mine[:n]...)
 		}
-		if k > 0 {
+		if o.StarvationBeyondK { // Algorithm 1 lines 4–7 as written
+			slices.SortFunc(cand, recencyCmp(c.Tasks))
+			for _, i := range cand {
+				victims = append(victims, i)
+				reasons = append(reasons, StarvingLongJob)
+				chosen[i] = true
+				need -= c.Tasks[i].Slots
+			}
+		} else if k > 0 {
 			var got []int
 			got, need = refFill(c, cand, need, false)
 			for _, i := range got {
@@ -201,6 +210,20 @@ func propGP(t *rapid.T) {
 		if !c.Jobs[tk.Job].NoPreempt {
 			eligible = append(eligible, i)
 		}
+	}
+	starved := 0
+	for _, v := range d.Victims {
+		if v.Reason == StarvingLongJob {
+			starved += v.Slots
+		}
+	}
+	if o.StarvationBeyondK && starved >= k {
+		// Lines 5–6: the starvation victims alone, even beyond k.
+		if d.Freed != starved {
+			t.Fatalf("starvation victims hold %d ≥ k %d, but Freed %d", starved, k, d.Freed)
+		}
+		checkDecision(t, c, d.Freed, d, eligible)
+		return
 	}
 	checkDecision(t, c, k, d, eligible)
 }

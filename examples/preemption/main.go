@@ -159,6 +159,7 @@ type Options struct {
 	Trigger        Trigger    // Config.Trigger
 	ServedJobsOnly bool       // Config.ServedJobsOnly
 	PreemptTimeout float64    // Config.PreemptTimeout, seconds
+	StarvationAtK  bool       // Config.StarvationAtK
 }
 
 // Cell is the mean of the runs of one (period, position, policy).
@@ -189,6 +190,7 @@ func Run(o Options) ([]Cell, error) {
 	cfg.Trigger = o.Trigger
 	cfg.ServedJobsOnly = o.ServedJobsOnly
 	cfg.PreemptTimeout = o.PreemptTimeout
+	cfg.StarvationAtK = o.StarvationAtK
 	var cells []Cell
 	for _, p := range periods {
 		for _, pos := range o.Positions {
@@ -348,6 +350,7 @@ func run(args []string, stdout io.Writer) error {
 	trigger := fs.String("trigger", "hfs", "preemption trigger: hfs (pool min share, half fair share) or jobshare (every job below its fair share; ablation)")
 	noStarve := fs.Bool("no-starvation", false, "ablation: turn GP's starvation rule off")
 	timeout := fs.Float64("preempt-timeout", 0, "HFS min-share and fair-share preemption timeout in seconds (sensitivity; 003 gives none)")
+	atK := fs.Bool("starvation-at-k", false, "ablation: GP's starvation victims stop at k (the model before review)")
 	servedJobs := fs.Bool("served-jobs-only", false, "ablation: protect only the short pool's jobs below their share, not the whole pool (the model before review)")
 	overShare := fs.Bool("overshare-only", false, "ablation: victims only from jobs above their fair share (GP's pool shrinks to the baseline's jobs)")
 	if err := fs.Parse(args); err != nil {
@@ -359,7 +362,7 @@ func run(args []string, stdout io.Writer) error {
 	if *reps < 1 {
 		return fmt.Errorf("-reps %d must be ≥ 1", *reps)
 	}
-	o := Options{Reps: *reps, Seed: *seed, OverShareOnly: *overShare, NoStarvation: *noStarve, ServedJobsOnly: *servedJobs, PreemptTimeout: *timeout}
+	o := Options{Reps: *reps, Seed: *seed, OverShareOnly: *overShare, NoStarvation: *noStarve, ServedJobsOnly: *servedJobs, PreemptTimeout: *timeout, StarvationAtK: *atK}
 	switch *trigger {
 	case "hfs":
 	case "jobshare":

@@ -58,6 +58,11 @@ type Config struct {
 	// this example's model before review). False protects the whole pool
 	// being preempted for.
 	ServedJobsOnly bool
+	// StarvationAtK stops GP's starvation victims at k (an ablation; this
+	// example's model before review): the rule then only redirects the
+	// kills a short pool asks for onto the long job, and never frees slots
+	// for the jobs the long job starves.
+	StarvationAtK bool
 	// NoStarvation turns GP's starvation rule off (an ablation): GP is then
 	// Algorithm 1's lines 8–9 alone.
 	NoStarvation bool
@@ -493,6 +498,10 @@ func (s *sim) check(now float64) error {
 			Busy:    s.win.Busy(s.cfg.BusyTime) && !s.cfg.NoStarvation,
 			NTask:   float64(s.slots - prodRunning),
 			Timeout: s.cfg.Timeout,
+			// Algorithm 1 lines 3–6 as written: a starving long job's
+			// victims are returned even beyond k and when k = 0, "to make
+			// room for other jobs" (003 §VI-E).
+			StarvationBeyondK: !s.cfg.StarvationAtK,
 		})
 		s.track(now, d.Starving)
 	}
