@@ -148,13 +148,19 @@ func (l Lognormal) Survival(x float64) float64 {
 }
 
 // PDF returns the density of X at x (per second); 0 for x ≤ 0 or NaN. With
-// Sigma = 0 the density does not exist and PDF returns 0 everywhere.
+// Sigma = 0 the density does not exist and PDF returns 0 everywhere. It is
+// never NaN; it is +Inf only where the density itself exceeds
+// math.MaxFloat64 (subnormal x near e^Mu).
 func (l Lognormal) PDF(x float64) float64 {
 	if !(x > 0) || l.Sigma == 0 || math.IsInf(x, 1) {
 		return 0
 	}
 	z := (math.Log(x) - l.Mu) / l.Sigma
-	return math.Exp(-z*z/2) / (x * l.Sigma * math.Sqrt(2*math.Pi))
+	den := x * l.Sigma * math.Sqrt(2*math.Pi)
+	if den == 0 { // x·Sigma underflows (subnormal x): divide by x inside the exponent
+		return math.Exp(-z*z/2-math.Log(x)) / (l.Sigma * math.Sqrt(2*math.Pi))
+	}
+	return math.Exp(-z*z/2) / den
 }
 
 // Quantile returns the p-quantile e^(Mu + Sigma·Φ⁻¹(p)) in seconds: 0 at

@@ -265,3 +265,21 @@ func TestDrawAllocs(t *testing.T) {
 	}
 	_ = sink
 }
+
+// TestPDFSubnormal is the shrunk rapid failure of propLognormalMethods:
+// x·Sigma underflowed to 0 and PDF returned 0/0 = NaN.
+func TestPDFSubnormal(t *testing.T) {
+	l := Lognormal{Mu: 1, Sigma: 0.5}
+	if p := l.PDF(5e-324); p != 0 {
+		t.Errorf("PDF(5e-324) = %v, want 0 (far below the median)", p)
+	}
+	// Near the median a subnormal x has an enormous but finite-or-+Inf density.
+	near := Lognormal{Mu: math.Log(1e-310), Sigma: 1e-15}
+	if p := near.PDF(1e-310); !(p > 0) {
+		t.Errorf("PDF at a subnormal median = %v", p)
+	}
+	// Normal inputs keep the plain formula: density of e^1 with σ = 0.5.
+	if p, want := l.PDF(math.E), 1/(math.E*0.5*math.Sqrt(2*math.Pi)); !scalar.EqualWithinAbsOrRel(p, want, 0, 1e-15) {
+		t.Errorf("PDF(e) = %v, want %v", p, want)
+	}
+}

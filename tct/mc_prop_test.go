@@ -1,6 +1,7 @@
 package tct
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -228,6 +229,67 @@ func propLognormalInputs(t *rapid.T) {
 	mcWantBad(t, err)
 	if err == nil && f.Validate() != nil {
 		t.Fatalf("fit %+v invalid", f)
+	}
+}
+
+// propLognormalMethods: on any valid lognormal (extreme parameters
+// included) and any x and p, CDF and Survival are probabilities that sum
+// to 1, PDF is ≥ 0, the moments are ≥ 0 (they may underflow to 0 or
+// overflow to +Inf at extreme parameters), and nothing is NaN.
+func propLognormalMethods(t *rapid.T) {
+	l := Lognormal{Mu: mcAnyFloat(t, "Mu", -1e3, 600), Sigma: mcAnyFloat(t, "Sigma", 0, 50)}
+	if rapid.Bool().Draw(t, "tiny Sigma") {
+		l.Sigma = rapid.SampledFrom([]float64{5e-324, 1e-300, 1e-30, 1e-8}).Draw(t, "Sigma'")
+	}
+	if l.Validate() != nil {
+		t.Skip("invalid")
+	}
+	x := mcAnyFloat(t, "x", 0, 1e12)
+	if rapid.Bool().Draw(t, "x tiny") {
+		x = rapid.SampledFrom([]float64{5e-324, 1e-310, 1e-300, 1e-30}).Draw(t, "x'")
+	}
+	c, sv, pdf := l.CDF(x), l.Survival(x), l.PDF(x)
+	if !(c >= 0 && c <= 1) || !(sv >= 0 && sv <= 1) || !(pdf >= 0) {
+		t.Fatalf("%+v at %v: CDF %v, Survival %v, PDF %v", l, x, c, sv, pdf)
+	}
+	if !math.IsNaN(x) && math.Abs(c+sv-1) > 1e-12 {
+		t.Fatalf("%+v at %v: CDF %v + Survival %v ≠ 1", l, x, c, sv)
+	}
+	if !(l.Mean() >= 0) || !(l.Variance() >= 0) || !(l.StdDev() >= 0) || !(l.Median() >= 0) {
+		t.Fatalf("%+v: mean %v, variance %v, sd %v, median %v", l, l.Mean(), l.Variance(), l.StdDev(), l.Median())
+	}
+	p := mcAnyFloat(t, "p", 0, 1)
+	q, err := l.Quantile(p)
+	mcWantBad(t, err)
+	if err == nil && !(q >= 0) {
+		t.Fatalf("%+v: Quantile(%v) = %v", l, p, q)
+	}
+}
+
+// propPredictAnyInput: Predict on any model and options either fails with
+// ErrBadInput or returns the requested number of finite, non-negative
+// outcomes, the same for every goroutine count.
+func propPredictAnyInput(t *rapid.T) {
+	m := mcGenModel(t)
+	mcMaybeBreak(t, &m)
+	opt := Options{Runs: rapid.IntRange(-2, 30).Draw(t, "runs"), Seed: rapid.Uint64().Draw(t, "seed"),
+		Goroutines: rapid.IntRange(-2, 4).Draw(t, "goroutines")}
+	d, err := Predict(m, opt)
+	mcWantBad(t, err)
+	if err != nil {
+		return
+	}
+	if want := cmp.Or(opt.Runs, DefaultRuns); d.Len() != want {
+		t.Fatalf("%d outcomes, want %d", d.Len(), want)
+	}
+	for k, x := range d.Samples() {
+		if !(x >= 0) || math.IsInf(x, 0) {
+			t.Fatalf("outcome %d = %v", k, x)
+		}
+	}
+	opt.Goroutines = 0
+	if one, err := Predict(m, opt); err != nil || !slices.Equal(one.Samples(), d.Samples()) {
+		t.Fatalf("goroutines changed the outcomes (%v)", err)
 	}
 }
 
@@ -557,6 +619,8 @@ func TestMomentsRoundTrip(t *testing.T)        { rapid.Check(t, propMomentsRound
 func TestLognormalInputs(t *testing.T)         { rapid.Check(t, propLognormalInputs) }
 func TestDrawRemainingFinite(t *testing.T)     { rapid.Check(t, propDrawRemaining) }
 func TestDrawAnyInput(t *testing.T)            { rapid.Check(t, propDrawAnyInput) }
+func TestLognormalMethods(t *testing.T)        { rapid.Check(t, propLognormalMethods) }
+func TestPredictAnyInput(t *testing.T)         { rapid.Check(t, propPredictAnyInput) }
 func TestOneTaskMean(t *testing.T)             { rapid.Check(t, propOneTaskMean) }
 func TestRemainingAtStart(t *testing.T)        { rapid.Check(t, propRemainingAtStart) }
 func TestRemainingProperties(t *testing.T)     { rapid.Check(t, propRemaining) }
@@ -570,6 +634,8 @@ func FuzzMoreWorkersCRN(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(propMoreWorkers
 func FuzzLognormalInputs(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(propLognormalInputs)) }
 func FuzzDrawRemaining(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propDrawRemaining)) }
 func FuzzDrawAnyInput(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propDrawAnyInput)) }
+func FuzzLognormalMethods(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(propLognormalMethods)) }
+func FuzzPredictAnyInput(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(propPredictAnyInput)) }
 func FuzzPredictRemaining(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(propRemaining)) }
 func FuzzWorkersFor(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propWorkersFor)) }
 func FuzzAllocateByReward(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(propAllocateByReward)) }
