@@ -514,10 +514,20 @@ func propWorkersFor(t *rapid.T) {
 	if !a.Feasible && a.Workers != maxW {
 		t.Fatalf("infeasible answer %d ≠ max %d", a.Workers, maxW)
 	}
+	found := false
 	for _, e := range a.Evaluated {
 		if a.Feasible && e.Workers == a.Workers-1 && e.ProbMeet >= conf {
 			t.Fatalf("w−1 = %d also meets: %v", e.Workers, e.ProbMeet)
 		}
+		if e.Workers == a.Workers {
+			found = true
+			if e.ProbMeet != a.ProbMeet {
+				t.Fatalf("ProbMeet %v, but %d workers evaluated to %v", a.ProbMeet, a.Workers, e.ProbMeet)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("answer %d workers never evaluated: %+v", a.Workers, a.Evaluated)
 	}
 }
 

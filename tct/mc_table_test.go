@@ -57,6 +57,15 @@ func TestRemainingByHand(t *testing.T) {
 			want: 3.75,
 		},
 		{
+			// Two first-wave shuffles (4 s) have run 1 s and 3 s: they
+			// finish their reduces (1 s) at 44 and 42; the last task
+			// (second wave, 2+1) starts at 42: 45.
+			name: "first-wave shuffles running",
+			st: JobState{Elapsed: 40, WorkersPresent: 2, MapsDone: 4,
+				RunningReduces: []RunningReduce{{StageShuffle1, 1}, {StageShuffle1, 3}}},
+			want: 5,
+		},
+		{
 			// The job is done: nothing left.
 			name: "finished",
 			st:   JobState{Elapsed: 60, WorkersPresent: 2, MapsDone: 4, ReducesDone: 3},
@@ -231,6 +240,12 @@ func TestAllocateByRewardByHand(t *testing.T) {
 	}
 	if ra.Best.Workers != 10 {
 		t.Errorf("best %+v, want 10 workers", ra.Best)
+	}
+	// Ties go to the fewer workers: with no cost and a flat reward every
+	// candidate nets 1000.
+	flat := func(float64) float64 { return 1000 }
+	if tie, err := AllocateByReward(m, flat, 0, []int{20, 5, 10}, Options{Runs: 2}); err != nil || tie.Best.Workers != 5 || tie.Best.Net != 1000 {
+		t.Errorf("tie: best %+v, %v; want 5 workers", tie.Best, err)
 	}
 	bad := []struct {
 		name   string
