@@ -1,7 +1,9 @@
 package tct_test
 
 import (
+	"errors"
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/schedkit/schedkit/tct"
 )
@@ -53,4 +55,24 @@ func ExamplePredict() {
 	// 20 workers: mean 833 s, p50 832 s, p90 864 s, P(T ≤ 850 s) = 0.76
 	// workers for 850 s at 90%: 21 (P = 0.96)
 	// at 400 s: 429 s left, 317 s with 20 more workers
+}
+
+// ExampleLognormal_Draw draws task durations from the caller's seeded
+// generator; a nil generator is an error, not a panic.
+func ExampleLognormal_Draw() {
+	l, err := tct.LognormalFromMoments(30, 12*12) // Eq. 5.1: mean 30 s, sd 12 s
+	if err != nil {
+		panic(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	x, err := l.Draw(rng)
+	fmt.Printf("map task: %.1f s, %v\n", x, err)
+	left, err := l.DrawRemaining(45, rng) // a task already 45 s old
+	fmt.Printf("left after 45 s: %.1f s, %v\n", left, err)
+	_, err = l.Draw(nil)
+	fmt.Println(err, errors.Is(err, tct.ErrNilRand), errors.Is(err, tct.ErrBadInput))
+	// Output:
+	// map task: 32.2 s, <nil>
+	// left after 45 s: 6.1 s, <nil>
+	// tct: nil *rand.Rand true true
 }

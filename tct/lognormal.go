@@ -184,6 +184,7 @@ var ErrNilRand error = nilRandError{}
 // nilRandError is the type of ErrNilRand.
 type nilRandError struct{}
 
+// Error returns "tct: nil *rand.Rand".
 func (nilRandError) Error() string { return "tct: nil *rand.Rand" }
 
 // Is reports whether target is ErrBadInput, so ErrNilRand matches it.

@@ -6,6 +6,8 @@ import "math"
 // second-wave shuffle, or in the reduce proper.
 type ReduceStage int
 
+// The stages of a running reduce task; any other ReduceStage value is
+// rejected by JobState.Validate.
 const (
 	StageShuffle1 ReduceStage = iota // first-wave shuffle (Shuffle1)
 	StageShuffle2                    // second-wave shuffle (Shuffle2)
