@@ -192,6 +192,28 @@ func TestServedPoolLosesNothing(t *testing.T) {
 	}
 }
 
+// The two readings of the graduated kill: 50% of what overflows at every
+// check (default) kills more long-job tasks by the starvation rule than 50%
+// of the onset overflow in all before T_timeout (-graduated-once).
+func TestGraduatedOnce(t *testing.T) {
+	jobs, err := Scenario{Period: "busy", MeanGap: 30, LongPos: 1, Seed: 1}.Build(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	once := DefaultConfig()
+	once.GraduatedOnce = true
+	ro, err := Simulate(once, jobs, GP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRun(t, jobs, ro)
+	rd, _ := Simulate(DefaultConfig(), jobs, GP)
+	t.Logf("starvation kills: %d per check, %d once", rd.StarveKills, ro.StarveKills)
+	if ro.StarveKills == 0 || ro.StarveKills >= rd.StarveKills {
+		t.Fatalf("starvation kills %d (once) vs %d (per check)", ro.StarveKills, rd.StarveKills)
+	}
+}
+
 func TestIdealTime(t *testing.T) {
 	if got := IdealTime([]float64{5, 3, 4}, 2); got != 7 { // 5 | 3 then 4
 		t.Fatalf("IdealTime = %v, want 7", got)

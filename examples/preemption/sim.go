@@ -63,6 +63,10 @@ type Config struct {
 	// kills a short pool asks for onto the long job, and never frees slots
 	// for the jobs the long job starves.
 	StarvationAtK bool
+	// GraduatedOnce reads 003 §V's graduated kill as ⌈50%⌉ of the
+	// overflowing tasks at the onset of starvation in all before T_timeout
+	// (an ablation); false kills 50% of what still overflows at every check.
+	GraduatedOnce bool
 	// NoStarvation turns GP's starvation rule off (an ablation): GP is then
 	// Algorithm 1's lines 8–9 alone.
 	NoStarvation bool
@@ -137,6 +141,8 @@ type simJob struct {
 	finish        float64
 	starvingSince float64
 	starving      bool
+	onsetOverflow int  // overflowing tasks when starvation began (GraduatedOnce)
+	starveKilled  int  // starvation kills since then
 	served        bool // below its share with queued tasks at the last check
 }
 
@@ -494,7 +500,7 @@ func (s *sim) check(now float64) error {
 	case GP:
 		// n_task: 003 §V with π = 0.5 — the queue must stay below the slots
 		// available to non-production jobs.
-		d, err = s.ws.GP(s.cluster, max(k, 0), preempt.GPOptions{
+		opt := preempt.GPOptions{
 			Busy:    s.win.Busy(s.cfg.BusyTime) && !s.cfg.NoStarvation,
 			NTask:   float64(s.slots - prodRunning),
 			Timeout: s.cfg.Timeout,
@@ -502,8 +508,16 @@ func (s *sim) check(now float64) error {
 			// victims are returned even beyond k and when k = 0, "to make
 			// room for other jobs" (003 §VI-E).
 			StarvationBeyondK: !s.cfg.StarvationAtK,
-		})
-		s.track(now, d.Starving)
+		}
+		if s.cfg.GraduatedOnce {
+			if err := s.graduateOnce(now, &opt); err != nil {
+				return err
+			}
+		}
+		d, err = s.ws.GP(s.cluster, max(k, 0), opt)
+		if !s.cfg.GraduatedOnce {
+			s.track(now, d.Starving)
+		}
 	}
 	if err != nil {
 		return err
@@ -534,8 +548,48 @@ func (s *sim) check(now float64) error {
 		}
 		if v.Reason == preempt.StarvingLongJob {
 			s.res.StarveKills++
+			j.starveKilled++
 		}
 		s.res.WorkLost += v.WorkLost
+	}
+	return nil
+}
+
+// graduateOnce is the -graduated once reading of 003 §V: before T_timeout
+// at most ⌈50%⌉ of the overflowing tasks the long job had when its
+// starvation began are killed in all, not 50% of what still overflows at
+// every check. It finds who starves now (a GP call with k = 0 that kills
+// nothing), updates the starvation clocks, and sets opt so that step 1
+// takes only what is left of that allowance. It needs one long job at most
+// (the Table III scenario has one).
+func (s *sim) graduateOnce(now float64, opt *preempt.GPOptions) error {
+	dry := *opt
+	dry.StarvationBeyondK = false
+	d, err := s.ws.GP(s.cluster, 0, dry)
+	if err != nil {
+		return err
+	}
+	for _, i := range d.Starving {
+		if j := &s.jobs[i]; !j.starving {
+			j.onsetOverflow = j.running - int(math.Ceil(s.shares[i]))
+			j.starveKilled = 0
+		}
+	}
+	s.track(now, d.Starving)
+	for _, i := range d.Starving {
+		j := &s.jobs[i]
+		s.cluster.Jobs[i].StarvingFor = now - j.starvingSince
+		if now-j.starvingSince >= s.cfg.Timeout {
+			continue // GP kills all of them from T_timeout on
+		}
+		left := (j.onsetOverflow+1)/2 - j.starveKilled // ⌈50%⌉ of the onset overflow
+		over := j.running - int(math.Ceil(s.shares[i]))
+		switch {
+		case left <= 0:
+			opt.Busy = false // nothing more before T_timeout
+		case over > 0:
+			opt.KillFraction = min(1, (float64(left)-0.5)/float64(over)) // ⌈·⌉ gives left
+		}
 	}
 	return nil
 }
