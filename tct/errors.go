@@ -18,6 +18,8 @@ type ValueError struct {
 	Reason string  // what is wrong, e.g. "must be finite"
 }
 
+// Error returns the package name, field, value and reason, for example
+// "pkg: Jobs[3].Deadline = NaN: must be finite".
 func (e *ValueError) Error() string {
 	return fmt.Sprintf("tct: %s = %v: %s", e.Field, e.Value, e.Reason)
 }
