@@ -54,14 +54,14 @@ func mcDistribution(runs []float64) Distribution {
 		for _, x := range runs {
 			mean += x / n
 		}
-		mean = min(mean, sorted[len(sorted)-1]) // rounding must not leave [Min, Max]
 	}
+	lo, hi := sorted[0], sorted[len(sorted)-1]
+	mean = min(max(mean, lo), hi) // rounding must not leave [Min, Max]
 	sd := 0.0
-	if len(runs) > 1 {
+	if lo < hi { // equal outcomes have sd exactly 0, not a rounding residue
 		sd = mcStdDev(runs, mean, 1)
 		if math.IsInf(sd, 1) { // squares overflow: scale by the largest outcome
-			top := sorted[len(sorted)-1]
-			sd = top * mcStdDev(runs, mean, top)
+			sd = hi * mcStdDev(runs, mean, hi)
 		}
 	}
 	return Distribution{runs: runs, sorted: sorted, mean: mean, sd: sd}

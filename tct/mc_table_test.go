@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -471,5 +472,16 @@ func TestDistributionHugeOutcomes(t *testing.T) {
 	d, err = NewDistribution([]float64{math.MaxFloat64, math.MaxFloat64, math.MaxFloat64})
 	if err != nil || d.Mean() != math.MaxFloat64 || d.StdDev() != 0 {
 		t.Errorf("MaxFloat64 ×3: mean %v, sd %v, %v", d.Mean(), d.StdDev(), err)
+	}
+}
+
+// TestDistributionEqualOutcomes is the shrunk fuzz failure of
+// FuzzDistribution: the mean of equal outcomes rounded above them and the
+// sd was a 1e-15 residue instead of 0.
+func TestDistributionEqualOutcomes(t *testing.T) {
+	x := 3.1506984808718363e-56
+	d, err := NewDistribution(slices.Repeat([]float64{x}, 20)) // 20·x/20 rounds to x(1 + 4ε)
+	if err != nil || d.Mean() != x || d.StdDev() != 0 {
+		t.Errorf("mean %v, sd %v, %v; want %v, 0", d.Mean(), d.StdDev(), err, x)
 	}
 }
