@@ -2,6 +2,7 @@ package tct
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -70,4 +71,26 @@ func BenchmarkRunFrom(b *testing.B) {
 		s.RunFrom(m, st, 50, 1, k)
 		k++
 	}
+}
+
+// BenchmarkLognormalDraw measures the checked exported draws (the
+// simulator's inner loops use the unchecked internal forms).
+func BenchmarkLognormalDraw(b *testing.B) {
+	l, rng := Lognormal{Mu: 2, Sigma: 0.7}, rand.New(rand.NewPCG(1, 2))
+	b.Run("Draw", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := l.Draw(rng); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("DrawRemaining", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := l.DrawRemaining(9, rng); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
