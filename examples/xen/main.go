@@ -12,26 +12,42 @@
 //	go run ./examples/xen -json           # {"runs":[...]}
 //	go run ./examples/xen -plot out/      # out/xen-response.png
 //
-// # Set-up (000 §6.1 and §4.1)
+// # Set-up (000 §4.1 and §6.1), as checked against the paper and Xen
 //
-// Each VM has 2 VCPUs (§6.1); VCPU j of each VM is pinned to shared core j.
-// The host has 4 cores (the X3450; the E5-2420 has 6, which behaves the
-// same) and the other cores, Dom0's, are idle in the model, but they are in
-// Xen's credit pool: C = 4×300 credits per 30 ms (-host-pcpus). The
-// interactive VM's request needs 4 CPU bursts of 2 ms (exponential) with
-// 5 ms IO waits between them, so at 85 requests/s (600 TPC-W clients at
-// ~7 s think time) it runs 581 VCPU-s of 1700 and answers in 24 ms alone,
-// against Table 1's 606 s and 25 ms. Runs last 850 s (Table 1's 1700
-// VCPU-seconds). The batch VM never blocks.
+//   - Each VM has 2 VCPUs: §6.1 gives every VM 2, and Table 1's runstates
+//     add up to 1700.2 VCPU-seconds, 2 VCPUs × 850 s, so runs last 850 s.
+//     VCPU j of each VM is pinned to shared core j (the paper pins the VMs
+//     to the shared cores; migration between them is left out, as the
+//     facts file advises).
+//   - "Minimum weight" is 1, the lowest weight Xen accepts (1..65535); the
+//     interactive VM has Xen's default 256.
+//   - The credit pool belongs to a cpupool: Xen's csched_private (pool C,
+//     total weight W) is per scheduler instance, one per cpupool, and
+//     csched_alloc_pdata adds 300 credits for each of its PCPUs. The paper
+//     pins the VMs to shared cores and Dom0 to "the server's remaining
+//     cores" (§6.1) and mentions no cpupools, so one pool holds every core
+//     of the host: C = 4×300 per 30 ms on the X3450 (-host-pcpus; the
+//     E5-2420's 6 gives the same numbers). Table 1's "2-core machine" is
+//     read as the VM's 2 cores (no server in §6.1 has 2); a 2-core host
+//     is -host-pcpus 2.
+//   - Dom0 is idle by default: its cores' credits are in the pool, its
+//     weight is not in W. -dom0 2 adds two Dom0 VCPUs that never block,
+//     the most Dom0 can weigh in the accounting (an ablation).
+//   - The interactive VM's request needs 4 CPU bursts of 2 ms
+//     (exponential) with 5 ms IO waits between them, so at 85 requests/s
+//     (600 TPC-W clients at ~7 s think time) it runs 581 VCPU-s of 1700
+//     and answers in 24 ms alone, against Table 1's 606 s and 25 ms. This
+//     profile was fitted to the alone column only. The batch VM never
+//     blocks (-batch-burst/-batch-io let it do IO).
 //
 // # What it shows (default run, seed 1)
 //
-//	rate  sched   running  runnable  blocked  resp ms
-//	  85  alone     581.2       0.0   1118.8     24.0
-//	  85  credit    581.2      73.6   1045.1     25.4
-//	  85  mi        581.2       0.0   1118.8     24.0
-//	 120  credit    818.5     158.4    723.0     45.0   (alone, mi: 0.0 s, 25.4 ms)
-//	 140  credit    850.0     850.0      0.0  75439.5   (alone, mi: 0.0 s, 26.8 ms)
+//	rate  sched   running  runnable  blocked  resp ms  boost%  queued%
+//	  85  alone     581.2       0.0   1118.8     24.0    99.9      0.0
+//	  85  credit    581.2      73.6   1045.1     25.4   100.0     32.1
+//	  85  mi        581.2       0.0   1118.8     24.0    99.9      0.0
+//	 120  credit    818.5     158.4    723.0     45.0   100.0     39.0  (alone, mi: 0.0 s, 25.4 ms)
+//	 140  credit    850.0     850.0      0.0  75439.5   100.0     55.6  (alone, mi: 0.0 s, 26.8 ms)
 //
 // With closed-loop clients like TPC-W's (-clients N -think 7s, one 850 s
 // run each), which self-limit:
@@ -45,36 +61,66 @@
 //
 // MI brings the runnable time to 0 and the response time to the alone case
 // at every rate (the batch VCPU is preempted at once, even within the 1 ms
-// ratelimit). Stock credit costs little at low load and collapses past
-// ~120 requests/s, where alone and MI still answer in 25–27 ms: the shape of
-// Fig. 5a (credit supports about half the load). Table 1's 524 s runnable
-// and 175 ms at 600 clients sit between our 120 and 140 requests/s points.
+// ratelimit), as the paper reports. Stock credit costs little at low load
+// and collapses past ~120 requests/s, where alone and MI still answer in
+// 25–27 ms: the shape of Fig. 5a (credit supports about half the load).
+// But at Table 1's load the model shows 74 s runnable and 25 ms, not 524 s
+// and 175 ms; its knee is at a higher load than the paper's.
 //
-// Why stock credit fails, in the model: (1) the minimum weight does not
-// hold the batch VM down, because credits are not scarce. The pool counts
-// all 4 host cores but the 4 VCPUs share 2, so each active VCPU is given
-// its peak of 300 credits per 30 ms (a whole core's worth) and the surplus
-// goes to the batch VM whatever its weight; the batch VCPUs stay UNDER like
-// the interactive ones (with a pool of only the 2 shared cores,
-// -host-pcpus 2, they fall OVER and the collapse moves out of the range:
-// TestCreditPoolAblation). (2) Boost is then the interactive VM's only
-// advantage, and it is defeated under load: boost ends at the first tick
-// that finds the VCPU running, and a VCPU with a backlog of requests stops
-// blocking, so it is never re-boosted; at UNDER it round-robins 30 ms slices
-// with the batch VCPU, waiting 30 ms each time. Past the point where the
-// VM needs more than half of each core this feeds on itself (more waiting,
-// longer busy periods, fewer wakes) and the open Poisson arrivals run away:
-// at 140/s each interactive VCPU gets exactly half its core. (3) At low
-// load the waits are the 1 ms ratelimit: the batch VCPU, just dispatched
-// after the interactive one blocked, keeps the core for 1 ms when the next
-// wake comes (the "queued%" column).
+// Why, in the model (each cause isolated by an ablation; runnable s of the
+// interactive VM under credit, 850 s runs):
 //
-// Where the model differs from the paper: the rate sweep is open-loop (the
-// issue's exponential gaps), which runs away past the knee where the
-// paper's closed-loop clients self-limit (use -clients for that); our
-// VCPUs are pinned one per core with no migration or work stealing; Dom0,
-// caches and the guests' own scheduling are not modelled; alone has 0
-// runnable time (each VCPU has its core) where Table 1 has 1.9 s.
+//	                                   85/s   120/s   140/s
+//	default (pool 4 cores, Dom0 idle)  73.6   158.4   850.0
+//	-ratelimit 0                        0.7    40.9   846.1
+//	-host-pcpus 2                      73.3    99.5   106.4
+//	-dom0 2 (busy Dom0 in the pool)    74.3   100.7   107.5
+//	-host-pcpus 2 -ratelimit 0          0.4     0.4     0.4
+//
+// (1) At Table 1's load the waits are Xen 4.2's ratelimit, nothing else.
+// Every wake of the interactive VCPUs is boosted (boost%), but a third of
+// them (queued%) come less than 1 ms after the batch VCPU was dispatched,
+// typically soon after the interactive VCPU blocked and handed it the
+// core, and 4.2 then keeps the batch VCPU for a full 1 ms ratelimit slice
+// (0.8 ms of waiting per queued wake on average). Without the ratelimit
+// 0.7 s remain, and the
+// pool and Dom0 make no difference at this load (TestRatelimitAblation).
+// A boosted VCPU waits at most 1 ms here, so 524 s would need waits of
+// the order of a tick or a slice (10–30 ms) at most wakes.
+//
+// (2) The knee needs the batch VM to stay UNDER, which happens when
+// credits are not scarce: with the idle Dom0 cores in the pool every
+// active VCPU is given its peak of 300 credits per 30 ms (a whole core's
+// worth) and the surplus goes to the batch VM whatever its weight. Boost is
+// then the interactive VM's only advantage, and it is defeated under load:
+// boost ends at the first tick that finds the VCPU running, and a VCPU
+// with a backlog stops blocking, so it is not boosted again; at UNDER it
+// round-robins 30 ms slices with the UNDER batch VCPU. Past the point where
+// the VM needs more than half of each core this feeds on itself and the
+// open Poisson arrivals run away: at 140/s each interactive VCPU gets
+// exactly half its core. When credits are scarce — a pool of the 2 shared
+// cores, or a busy Dom0 adding its weight — the minimum weight works: the
+// batch VM falls OVER and the knee leaves the range; what remains is the
+// ratelimit (TestCreditPoolAblation).
+//
+// (3) The paper's own second cause, "Hadoop may obtain boost priority and
+// interrupt TPC-W", needs a batch VM that blocks (Word Count reads 15 GB).
+// A boosted batch VCPU cannot be preempted by a boosted waker, and after a
+// tick ends its boost it keeps the core to the end of its 30 ms slice (a
+// tick never reschedules). With -batch-burst 20ms -batch-io 2ms (a guess,
+// not the default: the issue's batch VM is CPU-bound) credit's runnable
+// time at 85/s is 124.9 s (53.7 s of it without the ratelimit), 27.3 ms:
+// more, still far from 524 s.
+//
+// The model is not tuned to hit 524 s. Where it differs from the paper:
+// the rate sweep is open-loop (the issue's exponential gaps) and runs away
+// past the knee where the paper's closed-loop clients self-limit (use
+// -clients); a request is 4 CPU bursts, where a real multi-tier TPC-W
+// wakes many more times per request (network packets, threads, its
+// database), each wake a chance to land in a ratelimit slice or behind an
+// unboosted slice; no VCPU migration or work stealing; Dom0's real load,
+// caches and guest spinlocks are not modelled; alone has 0 runnable time
+// (each VCPU has its core) where Table 1 has 1.9 s.
 package main
 
 import (
@@ -122,6 +168,8 @@ func run(args []string, out io.Writer) error {
 	fs.DurationVar(&sc.Think, "think", 7*time.Second, "closed-loop clients' mean think time")
 	fs.DurationVar(&sc.BatchBurst, "batch-burst", sc.BatchBurst, "mean compute stretch of a batch VCPU between IO waits (0: never blocks)")
 	fs.DurationVar(&sc.BatchIO, "batch-io", sc.BatchIO, "mean IO wait of a batch VCPU")
+	fs.DurationVar(&sc.Ratelimit, "ratelimit", sc.Ratelimit, "Xen's sched_ratelimit (0: off), an ablation")
+	fs.IntVar(&sc.Dom0, "dom0", sc.Dom0, "Dom0 VCPUs that never block, one per host core beyond -pcpus (0: Dom0 idle), an ablation")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -185,6 +233,8 @@ func Sweep(sc Scenario, rates []float64, seed uint64) ([]Result, error) {
 func printTable(w io.Writer, sc Scenario, runs []Result) {
 	fmt.Fprintf(w, "%d interactive VM(s) + %d batch VM(s), %d VCPUs each, pinned to %d of the host's %d PCPUs, %v per run\n",
 		sc.Interactive, sc.Batch, sc.VCPUs, sc.PCPUs, sc.HostPCPUs, sc.Duration)
+	fmt.Fprintf(w, "credit pool %d×300 per 30 ms (one cpupool, the whole host), %d busy Dom0 VCPU(s), ratelimit %v\n",
+		sc.HostPCPUs, sc.Dom0, sc.Ratelimit)
 	fmt.Fprintf(w, "interactive VM's VCPU-seconds (summed over its VCPUs) and mean response (000 Table 1, Fig. 5)\n\n")
 	fmt.Fprintf(w, "%6s %-7s %10s %11s %10s %10s %10s %9s %8s %8s\n", "rate/s", "sched", "running s", "runnable s", "blocked s", "resp ms", "batch s", "requests", "boost%", "queued%")
 	for _, r := range runs {
@@ -195,6 +245,7 @@ func printTable(w io.Writer, sc Scenario, runs []Result) {
 	fmt.Fprintf(w, "\npaper (Table 1, 600 clients): alone running 605.9 runnable 1.9 blocked 1092.4, 25 ms;\n")
 	fmt.Fprintf(w, "                              +WC min weight running 656.4 runnable 524.4 blocked 520.2, 175.5 ms\n")
 	fmt.Fprintf(w, "(boost%%: wakes of the interactive VCPUs that were boosted; queued%%: wakes that had to wait in the run queue)\n")
+	fmt.Fprintf(w, "(why credit differs from the paper: go doc ./examples/xen; ablations -ratelimit 0, -host-pcpus 2, -dom0 2, -batch-burst)\n")
 }
 
 func pct(a, b int) float64 {

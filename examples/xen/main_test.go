@@ -130,6 +130,48 @@ func TestCreditPoolAblation(t *testing.T) {
 	if !(narrow.RunnableS < 0.5*wide.RunnableS) || !(narrow.MeanResponseMS < wide.MeanResponseMS) {
 		t.Errorf("pool of 2 PCPUs: %+v\npool of %d PCPUs: %+v", narrow, DefaultScenario().HostPCPUs, wide)
 	}
+	// Dom0's cores are in the pool, and so is Dom0's weight whenever its
+	// VCPUs run: a Dom0 that never blocks takes the surplus the batch VM
+	// lived on, and the batch VM falls OVER as with the narrow pool.
+	sc = shapeScenario()
+	sc.Dom0 = sc.HostPCPUs - sc.PCPUs
+	busy, err := Simulate(sc, Credit, 130, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(busy.RunnableS < 0.5*wide.RunnableS) || !(busy.MeanResponseMS < wide.MeanResponseMS) {
+		t.Errorf("busy Dom0: %+v\nidle Dom0: %+v", busy, wide)
+	}
+}
+
+// Ablation at Table 1's load (85 requests/s): stock credit's waits there
+// are Xen 4.2's 1 ms ratelimit (every wake is boosted; a third find the
+// batch VCPU dispatched less than 1 ms before and wait out its ratelimit
+// slice). Without the ratelimit they all but vanish, and the size of the
+// credit pool makes no difference at this load.
+func TestRatelimitAblation(t *testing.T) {
+	sc := shapeScenario()
+	with, err := Simulate(sc, Credit, 85, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Ratelimit = 0
+	without, err := Simulate(sc, Credit, 85, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(without.RunnableS < 0.05*with.RunnableS) || with.BoostedWakes < with.Wakes*99/100 {
+		t.Errorf("ratelimit 1 ms: %+v\nratelimit 0: %+v", with, without)
+	}
+	sc = shapeScenario()
+	sc.HostPCPUs = sc.PCPUs
+	narrow, err := Simulate(sc, Credit, 85, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := narrow.RunnableS - with.RunnableS; d < -0.1*with.RunnableS || d > 0.1*with.RunnableS {
+		t.Errorf("at 85/s the pool should not matter: pool 2 %+v\npool 4 %+v", narrow, with)
+	}
 }
 
 // Closed loop, like TPC-W's clients (-clients): the run self-limits, and
@@ -228,6 +270,10 @@ func TestBadInput(t *testing.T) {
 		{"negative clients", func() Scenario { s := sc; s.Clients = -1; return s }(), Credit, 10},
 		{"clients without think time", func() Scenario { s := sc; s.Clients, s.Think = 10, 0; return s }(), Credit, 10},
 		{"bad weight", func() Scenario { s := sc; s.Weight = 0; return s }(), Credit, 10},
+		{"negative dom0", func() Scenario { s := sc; s.Dom0 = -1; return s }(), Credit, 10},
+		{"dom0 beyond the host", func() Scenario { s := sc; s.Dom0 = 3; return s }(), Credit, 10},
+		{"ratelimit 50us", func() Scenario { s := sc; s.Ratelimit = 50 * time.Microsecond; return s }(), Credit, 10},
+		{"negative ratelimit", func() Scenario { s := sc; s.Ratelimit = -time.Millisecond; return s }(), Credit, 10},
 	} {
 		if _, err := Simulate(tt.sc, tt.sched, tt.rate, 1); err == nil {
 			t.Errorf("%s: no error", tt.name)

@@ -43,6 +43,16 @@ type Scenario struct {
 	Think       time.Duration
 	GuardPeriod time.Duration // MI starvation guard p
 	GuardExec   time.Duration // MI starvation guard e
+	// Ratelimit is Xen's sched_ratelimit_us (4.2 default 1 ms; 0 turns it
+	// off, as Xen master allows): an ablation of what the stock-credit
+	// waits at low load are made of.
+	Ratelimit time.Duration
+	// Dom0 is the number of Dom0 VCPUs (weight 256, Xen's default) pinned
+	// one each to the host's cores beyond PCPUs, that never block: the
+	// most Dom0 can weigh in the credit accounting (000 §6.1 gives Dom0
+	// "the server's remaining cores"). 0 by default: Dom0 idle, absent
+	// from the total weight, as if it had no work.
+	Dom0 int
 }
 
 // DefaultScenario is 000 Table 1's set-up: one TPC-W-like VM and one Word
@@ -54,8 +64,9 @@ type Scenario struct {
 func DefaultScenario() Scenario {
 	return Scenario{
 		PCPUs: 2, HostPCPUs: 4, VCPUs: 2, Interactive: 1, Batch: 1,
-		Duration: 850 * time.Second,
-		Bursts:   4, BurstMean: 2 * time.Millisecond, IOMean: 5 * time.Millisecond,
+		Ratelimit: time.Millisecond,
+		Duration:  850 * time.Second,
+		Bursts:    4, BurstMean: 2 * time.Millisecond, IOMean: 5 * time.Millisecond,
 		Weight: 256, BatchWeight: 1,
 		GuardPeriod: time.Second, GuardExec: 10 * time.Millisecond,
 	}
@@ -91,6 +102,8 @@ func (sc Scenario) Validate() error {
 		return bad("BatchBurst", sc.BatchBurst)
 	case sc.BatchIO < 0 || sc.BatchIO > time.Hour:
 		return bad("BatchIO", sc.BatchIO)
+	case sc.Dom0 < 0 || sc.Dom0 > sc.HostPCPUs-sc.PCPUs:
+		return bad("Dom0", sc.Dom0)
 	}
 	return nil
 }
@@ -186,6 +199,7 @@ func Simulate(sc Scenario, scheduler string, rate float64, seed uint64) (Result,
 		return Result{}, fmt.Errorf("rate = %v out of range (0, 1e5]", rate)
 	}
 	cfg := xencredit.DefaultConfig(sc.HostPCPUs)
+	cfg.Ratelimit = sc.Ratelimit // New validates it
 	doms := make([]xencredit.Domain, 0, sc.Interactive+sc.Batch)
 	pin := func() []int {
 		p := make([]int, sc.VCPUs)
@@ -209,6 +223,13 @@ func Simulate(sc Scenario, scheduler string, rate float64, seed uint64) (Result,
 	}
 	for range batch {
 		doms = append(doms, xencredit.Domain{Weight: sc.BatchWeight, Background: scheduler == MI, PCPUs: pin()})
+	}
+	if sc.Dom0 > 0 {
+		p := make([]int, sc.Dom0)
+		for j := range p {
+			p[j] = sc.PCPUs + j
+		}
+		doms = append(doms, xencredit.Domain{Weight: 256, PCPUs: p})
 	}
 	s, err := xencredit.New(cfg, doms)
 	if err != nil {
@@ -257,8 +278,9 @@ func (m *sim) run(scheduler string, batch int) (Result, error) {
 	sc := m.sc
 	tick := m.s.Config().TickPeriod()
 	// Every PCPU's ticker, and the accounting timer, in its own phase.
-	for p := range sc.PCPUs {
-		m.push(tick+time.Duration(p)*tick/time.Duration(sc.PCPUs), evTick, p, 0)
+	busy := m.busyPCPUs()
+	for p := range busy {
+		m.push(tick+time.Duration(p)*tick/time.Duration(busy), evTick, p, 0)
 	}
 	m.push(m.s.Config().Timeslice+time.Millisecond, evAccount, 0, 0)
 	for vm := range sc.Interactive {
@@ -269,13 +291,14 @@ func (m *sim) run(scheduler string, batch int) (Result, error) {
 			m.push(m.thinkTime(), evArrival, vm, 0)
 		}
 	}
-	// The batch VMs' VCPUs are runnable from the start and never block.
-	first := len(m.vcpus)
-	for v := first; v < first+batch*sc.VCPUs; v++ {
+	// The batch VMs' VCPUs (and Dom0's) are runnable from the start; only
+	// batch VCPUs with BatchBurst > 0 ever block.
+	first, dom0 := len(m.vcpus), len(m.vcpus)+batch*sc.VCPUs
+	for v := first; v < m.s.NumVCPUs(); v++ {
 		if err := m.xen(m.s.Wake(0, v, m.log[:0])); err != nil {
 			return Result{}, err
 		}
-		if sc.BatchBurst > 0 {
+		if sc.BatchBurst > 0 && v < dom0 {
 			m.push(m.batchExp(sc.BatchBurst), evBatch, v, 0)
 		}
 	}
@@ -339,7 +362,7 @@ func (m *sim) run(scheduler string, batch int) (Result, error) {
 		res.RunnableS += x.Times[xencredit.Runnable].Seconds()
 		res.BlockedS += x.Times[xencredit.Blocked].Seconds()
 	}
-	for v := first; v < m.s.NumVCPUs(); v++ {
+	for v := first; v < dom0; v++ {
 		x, _ := m.s.VCPU(v)
 		res.BatchS += x.Times[xencredit.Running].Seconds()
 	}
@@ -409,10 +432,14 @@ func (m *sim) xen(log []xencredit.Change, err error) error {
 	return nil
 }
 
-// rearm pushes a slice-timer event for every shared PCPU whose SliceEnd
-// comes before its live timer (the host's other PCPUs have no VCPUs).
+// busyPCPUs is the number of PCPUs with VCPUs: the shared ones, then
+// Dom0's. The host's other PCPUs have none.
+func (m *sim) busyPCPUs() int { return m.sc.PCPUs + m.sc.Dom0 }
+
+// rearm pushes a slice-timer event for every busy PCPU whose SliceEnd
+// comes before its live timer.
 func (m *sim) rearm() {
-	for p := range m.sc.PCPUs {
+	for p := range m.busyPCPUs() {
 		pc, _ := m.s.PCPU(p)
 		if pc.SliceEnd < m.slice[p] {
 			m.slice[p] = pc.SliceEnd
