@@ -3,6 +3,7 @@ package tct
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"testing"
 )
 
@@ -23,11 +24,19 @@ func BenchmarkFitExp2(b *testing.B) {
 	for _, n := range []int{20, 100, 1000} {
 		b.Run(fmt.Sprintf("points=%d", n), func(b *testing.B) {
 			x, y := exp2BenchData(n)
+			runtime.LockOSThread() // for the thread's CPU time
+			defer runtime.UnlockOSThread()
 			b.ReportAllocs()
+			cpu0, ok := exp2ThreadCPU()
 			for b.Loop() {
 				if _, _, err := FitExp2(x, y, FitOptions{}); err != nil {
 					b.Fatal(err)
 				}
+			}
+			if cpu1, ok1 := exp2ThreadCPU(); ok && ok1 {
+				// CPU time per fit: unlike ns/op, not inflated by waiting
+				// for a core on a loaded machine.
+				b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
 			}
 		})
 	}

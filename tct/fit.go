@@ -66,8 +66,10 @@ type FitStart struct {
 	// Kind says where the start came from: "halves" (single-exponential
 	// fits of the lower and upper half of the x range), "whole" (a
 	// single-exponential fit of all data, paired with a second rate),
-	// "grid" (a fixed grid of rates scaled to the x span), "rescan" (a
-	// rate of an earlier run paired with a grid rate), "single" (the
+	// "grid" (a fixed grid of rates scaled to the x span), "residual" (the
+	// best one-exponential rate paired with the grid rate that best fits
+	// its residual), "rescan" (a rate of an earlier run paired with a grid
+	// rate), "single" (the
 	// one-exponential fit used when the search collapsed) or "constant"
 	// (all y equal; no search).
 	Kind string
@@ -86,12 +88,18 @@ type FitStart struct {
 // the search runs over the two rates only. Start points: single-exponential
 // fits (log-linear) of each half of the x range and of all data, and, from a
 // grid of 19 rates per span (0, ±0.4 … ±40), every local minimum of the
-// projected SSE plus the 20 lowest other pairs. Levenberg–Marquardt with
-// Kaufman's Jacobian of the projected residual runs from the best three
+// projected SSE plus the 20 lowest other pairs; and the continuation from
+// the best one-exponential fit: its rate paired with the grid rate (one
+// below it, one above) that best fits its residual, its own rate free to
+// first order, which finds a second term far below the first or below the
+// noise. Levenberg–Marquardt with Kaufman's Jacobian of the projected
+// residual runs from the better of those two and the best screened start
 // (more, up to 24, when those end near b = d, on the rate bound or
 // unconverged), the best run is offered a rescan of its rates against the
 // grid, and the winner is polished with tight tolerances. The lowest SSE
-// wins; ties go to the earlier start. The result is deterministic.
+// wins; ties go to the earlier start. The result is deterministic. The
+// search is multi-start local, not global (see the package doc for what
+// it reaches).
 //
 // Rates are kept within |B|·max|x| ≤ 300 and |B|·(max x − min x) ≤ 200 (the
 // same for D), so every returned parameter is finite and TCT is finite on

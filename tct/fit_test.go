@@ -477,31 +477,58 @@ func TestFitCollapseResolution(t *testing.T) {
 	}
 }
 
-// TestFitExp2RapidRegressions holds data on which rapid once found the fit
-// above the generating parameters' SSE (each now a table case).
+// TestFitExp2RapidRegressions holds data on which rapid or a seeded sweep
+// found the fit above the generating parameters' SSE. Those with factor 1
+// are fixed; the others are the known misses of the multi-start search,
+// pinned at the shortfall they have (see the package doc): a second term
+// at a nearly equal rate, where the b → d valley draws every start.
 func TestFitExp2RapidRegressions(t *testing.T) {
 	for _, tt := range []struct {
-		name  string
-		truth Exp2
-		x, y  []float64
+		name   string
+		truth  Exp2
+		x, y   []float64
+		factor float64 // the fit's SSE is at most factor × the generating SSE
 	}{
 		{
 			// Most starts slide into the b → d valley (SSE 0.03447); the
 			// separated minimum (SSE 0.02616) is reached only from grid pairs
 			// beyond the first ten.
-			name:  "collapse valley beside a narrow separated basin",
-			truth: Exp2{A: -0.375, B: -799.609375, C: 3.99609375, D: -224.609375},
-			x:     []float64{0.00036363636363636367, 0.0012727272727272726, 0.002181818181818182, 0.003090909090909091, 0.004, 0.00490909090909091, 0.005818181818181819, 0.0067272727272727284, 0.0076363636363636364, 0.008545454545454545, 0.009454545454545455, 0.010363636363636365},
-			y:     []float64{3.4089430345650427, 2.920141073795829, 2.4090359401003436, 1.977469351938791, 1.7182431201761925, 1.3458729135750218, 1.0847300768008954, 0.7738359875077163, 0.7447533993352337, 0.6123894672450437, 0.5309093191759503, 0.44273744775174595},
+			name:   "collapse valley beside a narrow separated basin",
+			truth:  Exp2{A: -0.375, B: -799.609375, C: 3.99609375, D: -224.609375},
+			x:      []float64{0.00036363636363636367, 0.0012727272727272726, 0.002181818181818182, 0.003090909090909091, 0.004, 0.00490909090909091, 0.005818181818181819, 0.0067272727272727284, 0.0076363636363636364, 0.008545454545454545, 0.009454545454545455, 0.010363636363636365},
+			factor: 1,
+			y:      []float64{3.4089430345650427, 2.920141073795829, 2.4090359401003436, 1.977469351938791, 1.7182431201761925, 1.3458729135750218, 1.0847300768008954, 0.7738359875077163, 0.7447533993352337, 0.6123894672450437, 0.5309093191759503, 0.44273744775174595},
 		},
 		{
 			// Nearly linear data: the separated minimum (SSE 0.005945) is
 			// found only from the grid pair (0, 0.4); every other start ends
 			// in the b → d valley (SSE 0.02974).
-			name:  "near-linear data",
-			truth: Exp2{A: 3.375, B: 3.125, C: -8.75, D: 71.875},
-			x:     []float64{0.0001388888888888889, 0.0015555555555555555, 0.0026666666666666666, 0.003777777777777778, 0.00488888888888889, 0.006000000000000001, 0.0071111111111111115, 0.008222222222222223, 0.009333333333333334, 0.010138888888888888},
-			y:     []float64{-5.346864796420374, -6.365024607107702, -7.166727167483431, -8.05032719211212, -8.992833304566147, -10.014642415040706, -11.10804385198718, -12.222954508996729, -13.624638089655488, -14.64673606606856},
+			name:   "near-linear data",
+			truth:  Exp2{A: 3.375, B: 3.125, C: -8.75, D: 71.875},
+			x:      []float64{0.0001388888888888889, 0.0015555555555555555, 0.0026666666666666666, 0.003777777777777778, 0.00488888888888889, 0.006000000000000001, 0.0071111111111111115, 0.008222222222222223, 0.009333333333333334, 0.010138888888888888},
+			factor: 1,
+			y:      []float64{-5.346864796420374, -6.365024607107702, -7.166727167483431, -8.05032719211212, -8.992833304566147, -10.014642415040706, -11.10804385198718, -12.222954508996729, -13.624638089655488, -14.64673606606856},
+		},
+		{
+			// Known miss (seeded sweep, noise 10⁻⁶ of max|y|, 9 points): a
+			// term 0.5% of the data decaying at −25/span beside one at
+			// −16/span. Every start ends in the b → d valley (SSE 7.9e-12)
+			// instead of the separated minimum below the generating 4.5e-12.
+			name:   "small fast term beside a dominant decay, 9 points",
+			truth:  Exp2{A: 0.001520959939007251, B: -1.3275550259253268, C: -0.4747052238409556, D: -0.8421177704371061},
+			x:      []float64{-0.852169915722129, 2.0429421307662032, 4.362797750510539, 7.691707768551068, 8.976057552001357, 12.575189680722955, 13.87748993548539, 16.127352397304506, 17.99163386148112},
+			y:      []float64{-0.9682252222218544, -0.08486836369315492, -0.01204166448669986, -0.0007303865645231144, -0.0002467114930204967, -1.2639019571409964e-05, -4.729769346102088e-06, -1.4762630168392507e-06, 7.592490567317739e-07},
+			factor: 1.8,
+		},
+		{
+			// Known miss (rapid, noise 10⁻⁶): rates ±0.002 per span with
+			// amplitudes −1.8 and 3.2 give a nearly straight line; the
+			// search ends at b = d and returns one exponential.
+			name:   "nearly equal small rates, 5 points",
+			truth:  Exp2{A: -1.778279410038923, B: 0.0001953125, C: 3.1622776601683795, D: -0.0001953125},
+			x:      []float64{1.125, 3.625, 6.125, 7.8125, 11.125},
+			y:      []float64{1.3829127132589036, 1.3805006545193332, 1.378088906009761, 1.3764611719738378, 1.3732664170602191},
+			factor: 2.2,
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -514,8 +541,8 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 				r := tt.y[i] - tt.truth.TCT(tt.x[i])
 				truthSSE += r * r
 			}
-			if rep.SSE > truthSSE {
-				t.Errorf("SSE %v > generating %v: %+v %+v", rep.SSE, truthSSE, m, rep)
+			if rep.SSE > truthSSE*tt.factor {
+				t.Errorf("SSE %v > %v × generating %v: %+v %+v", rep.SSE, tt.factor, truthSSE, m, rep)
 			}
 		})
 	}

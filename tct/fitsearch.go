@@ -9,7 +9,7 @@ import (
 type fitCandidate struct {
 	p     [2]float64
 	kind  string
-	group int // 0: data-driven or a local minimum of the grid; 1: other grid pairs
+	group int // −1: the "residual" start; 0: data-driven or a local minimum of the grid; 1: other
 	f     float64
 	idx   int
 }
@@ -23,7 +23,7 @@ const fitGridN = len(fitGrid)
 
 // Search sizes.
 const (
-	fitLMStarts     = 3      // Levenberg–Marquardt runs from the best screened starts
+	fitLMStarts     = 2      // Levenberg–Marquardt runs at least: the "residual" start and the best screened one
 	fitMaxRuns      = 24     // runs when the first ones head for b = d
 	fitMaxStarts    = 64     // capacity of the start list
 	fitGridBest     = 20     // lowest grid pairs kept besides the grid's local minima
@@ -44,7 +44,7 @@ func (w *fitWork) solve() (Exp2, FitReport) {
 	set := lmSettings{maxIter: w.maxIter, lo: [2]float64{w.lo, w.lo}, hi: [2]float64{w.hi, w.hi}, fAbs: fitExactRel * w.yy}
 
 	var cands [fitMaxStarts]fitCandidate
-	nc := w.startPoints(&cands)
+	nc := w.startPoints(&cands, set)
 	best, runs, nruns := w.runStarts(cands[:nc], set)
 
 	if math.IsInf(best.res.f, 1) {
@@ -129,6 +129,11 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 			break
 		}
 	}
+	if best < 0 {
+		// No start could be evaluated (not expected: every projection of
+		// finite scaled data is finite). solve falls back to the mean.
+		return fitRun{res: lmResult{f: math.Inf(1)}}, runs, 0
+	}
 	// Escape a local minimum: pair each rate of the best run with every grid
 	// rate; if a pair screens lower, explore from it.
 	for range fitRescans {
@@ -153,11 +158,6 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 		best = nruns
 		nruns++
 	}
-	if best < 0 {
-		// No start could be evaluated (not expected: every projection of
-		// finite scaled data is finite). solve falls back to the mean.
-		return fitRun{res: lmResult{f: math.Inf(1)}}, runs, 0
-	}
 	// Polish the winner with the tight tolerances.
 	b := runs[best]
 	polished := lmMinimize(w, b.res.p, set)
@@ -170,49 +170,144 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 }
 
 // rescan returns the pair (p[0], v) or (v, p[1]), v a grid rate, with the
-// lowest screened SSE, and that SSE (+Inf if none can be screened). It
-// reuses the normalised grid columns of gridSSE: only the columns of p[0]
-// and p[1] are new.
+// lowest projected SSE (see scanRate), and that SSE (+Inf if none can be
+// screened).
 func (w *fitWork) rescan(p [2]float64) ([2]float64, float64) {
-	n := w.n
 	bestP, bestF := p, math.Inf(1)
-	col := w.z[:n]
 	for side := range 2 {
-		for i := range n {
-			col[i] = w.sw[i] * math.Exp(p[side]*w.t[i])
-		}
-		nrm := fitNorm(col)
-		if !(nrm > 0) || math.IsInf(nrm, 0) {
-			continue
-		}
-		var bc float64
-		for i := range n {
-			col[i] /= nrm
-			bc += col[i] * w.sw[i] * w.ys[i]
-		}
-		for k := range fitGridN {
-			if !w.gridOK[k] {
-				continue
-			}
-			gk := w.grid[k*n : (k+1)*n]
-			var g float64
-			for i := range n {
-				g += col[i] * gk[i]
-			}
-			det := 1 - g*g
-			if !(det > 1e-10) {
-				continue
-			}
-			bk := w.gridB[k]
-			f := max(0, w.yy-(bc*bc-2*bc*bk*g+bk*bk)/det)
-			w.evals++
-			if f < bestF {
-				bestF = f
-				bestP = [2]float64{p[side], w.gridRate(k)}
+		v, f := w.scanRate(p[side], false)
+		for k := range 2 {
+			if f[k] < bestF {
+				bestF = f[k]
+				bestP = [2]float64{p[side], v[k]}
 			}
 		}
 	}
 	return bestP, bestF
+}
+
+// scanRate returns, among the grid rates below beta (v[0]) and above it
+// (v[1]), the one that best completes the rate beta: the pair (beta, v[k])
+// with the lowest projected SSE f[k] (+Inf, v[k] = beta, if no pair on
+// that side can be screened). Pairs whose columns are nearly parallel
+// (1 − (gᵥᵀc)² ≤ 10⁻⁴) are skipped: they are a local expansion of beta, not
+// a second term. It reuses the normalised grid columns of gridSSE
+// and works from the residual r of the one-exponential fit at beta:
+// f = ‖r‖² − (gᵥᵀr)²/(1 − (gᵥᵀc)²), c the normalised column of beta. Unlike
+// the Σwy² − projection form of gridSSE, this keeps its relative accuracy
+// when the residual is tiny (nearly exact data, or a second term far below
+// the first).
+//
+// With slope set, beta may move too, to first order: the column t·c joins
+// c (r is then the residual of "exponential plus t·exponential"), and f
+// is the linearised SSE of the pair with beta re-fitted. That ranks the
+// second rate by what it adds once the first has adjusted, which matters
+// when the first term dominates and a small shift of its rate explains
+// more than any second term.
+//
+// It costs one column of exponentials and two or three inner products per
+// grid rate.
+func (w *fitWork) scanRate(beta float64, slope bool) (v, f [2]float64) {
+	n := w.n
+	c, d, r := w.z[:n], w.u1[:n], w.r[:n]
+	for i := range n {
+		c[i] = w.sw[i] * math.Exp(beta*w.t[i])
+	}
+	nrm := fitNorm(c)
+	v, f = [2]float64{beta, beta}, [2]float64{math.Inf(1), math.Inf(1)}
+	if !(nrm > 0) || math.IsInf(nrm, 0) {
+		return v, f
+	}
+	for i := range n {
+		c[i] /= nrm
+		r[i] = w.sw[i] * w.ys[i]
+	}
+	fitOrthogonalise(r, c)
+	if slope {
+		for i := range n {
+			d[i] = w.t[i] * c[i]
+		}
+		fitOrthogonalise(d, c)
+		nd := fitNorm(d)
+		slope = nd > 1e-8
+		if slope {
+			for i := range n {
+				d[i] /= nd
+			}
+			fitOrthogonalise(r, d)
+		}
+	}
+	f0 := 0.0
+	for _, v := range r {
+		f0 += v * v
+	}
+	for k := range fitGridN {
+		if !w.gridOK[k] {
+			continue
+		}
+		gk := w.grid[k*n : (k+1)*n]
+		var g, g2, h float64
+		for i := range n {
+			g += c[i] * gk[i]
+			h += gk[i] * r[i]
+		}
+		if slope {
+			for i := range n {
+				g2 += d[i] * gk[i]
+			}
+		}
+		det := 1 - g*g - g2*g2
+		if !(det > 1e-4) {
+			continue
+		}
+		fk := max(0, f0-h*h/det)
+		w.evals++
+		side := 0
+		if w.gridRate(k) > beta {
+			side = 1
+		}
+		if fk < f[side] {
+			f[side], v[side] = fk, w.gridRate(k)
+		}
+	}
+	return v, f
+}
+
+// fitOrthogonalise removes from v its component along the unit vector q,
+// twice (classical Gram–Schmidt with reorthogonalisation).
+func fitOrthogonalise(v, q []float64) {
+	for range 2 {
+		var s float64
+		for i := range v {
+			s += q[i] * v[i]
+		}
+		for i := range v {
+			v[i] -= s * q[i]
+		}
+	}
+}
+
+// singleRate returns the rate of the best one-exponential fit: the grid
+// rate with the lowest one-column SSE Σwy² − bₖ², refined by
+// Levenberg–Marquardt on the one-exponential problem.
+func (w *fitWork) singleRate(set lmSettings) float64 {
+	bestK, bestF := -1, math.Inf(1)
+	for k := range fitGridN {
+		if f := w.yy - w.gridB[k]*w.gridB[k]; w.gridOK[k] && f < bestF {
+			bestK, bestF = k, f
+		}
+	}
+	if bestK < 0 {
+		return 0
+	}
+	w.single = true
+	set.coarse = true
+	r := lmMinimize(w, [2]float64{w.gridRate(bestK), 0}, set)
+	w.single = false
+	if math.IsInf(r.f, 1) {
+		return w.gridRate(bestK)
+	}
+	return r.p[0]
 }
 
 // settled reports whether run r is a trustworthy end of the search: it
@@ -241,10 +336,12 @@ func fitCandidateCmp(a, b fitCandidate) int {
 
 // startPoints fills cands with start points and their screened SSE and
 // returns how many there are: the data-driven starts ("halves", "whole"),
-// screened by the exact projection, every local minimum of the projected
-// SSE over the grid of rate pairs, and the fitGridBest lowest other grid
-// pairs ("grid").
-func (w *fitWork) startPoints(cands *[fitMaxStarts]fitCandidate) int {
+// screened by the exact projection, two "residual" starts (the best
+// one-exponential rate with the grid rate below and above it that best
+// fit its residual, screened by the linearised SSE of scanRate), every
+// local minimum of the projected SSE over the grid of rate pairs, and the
+// fitGridBest lowest other grid pairs ("grid").
+func (w *fitWork) startPoints(cands *[fitMaxStarts]fitCandidate, set lmSettings) int {
 	nc := 0
 	add := func(b, d float64, kind string) {
 		if nc < len(cands) && exp2Finite(b) && exp2Finite(d) {
@@ -275,6 +372,28 @@ func (w *fitWork) startPoints(cands *[fitMaxStarts]fitCandidate) int {
 
 	var f [fitGridN][fitGridN]float64
 	w.gridSSE(&f)
+	// Continuation from the best one-exponential fit: its rate paired with
+	// the grid rate below it and the one above it that best fit its
+	// residual (see scanRate). The better pair always gets a run (group
+	// −1), the other one when the search widens (group 1). This finds a
+	// second term far below the first (near or under the noise), which the
+	// grid pairs cannot rank because the first term's grid mismatch swamps
+	// it.
+	if nc < len(cands) {
+		b1 := w.singleRate(set)
+		rv, rf := w.scanRate(b1, true)
+		first := 0
+		if rf[1] < rf[0] {
+			first = 1
+		}
+		for k, group := range [2]int{-1, 1} {
+			side := first ^ k
+			if nc < len(cands) && !math.IsInf(rf[side], 1) {
+				cands[nc] = fitCandidate{p: [2]float64{b1, rv[side]}, kind: "residual", group: group, f: rf[side], idx: nc}
+				nc++
+			}
+		}
+	}
 	// The fitGridBest lowest pairs, kept sorted (ties by position).
 	var top [fitGridBest]fitCandidate
 	ntop := 0

@@ -77,7 +77,7 @@ func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
 		return res
 	}
 	dScale := [2]float64{max(a[0], 1e-300), max(a[2], 1e-300)}
-	lam := 1e-3 * max(dScale[0], dScale[1])
+	lam := 1e-3 // dimensionless: the damping added is lam·dScale
 	nu := 2.0
 	smallDecreases := 0
 	for res.iters < set.maxIter {
@@ -89,7 +89,7 @@ func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
 		if !(det > 0) || math.IsInf(det, 0) {
 			lam *= nu
 			nu *= 2
-			if lam > lmMaxLam*max(dScale[0], dScale[1]) {
+			if lam > lmMaxLam {
 				res.converged = true
 				break
 			}
@@ -138,7 +138,7 @@ func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
 		}
 		lam *= nu
 		nu *= 2
-		if lam > lmMaxLam*max(dScale[0], dScale[1]) {
+		if lam > lmMaxLam {
 			res.converged = true
 			break
 		}
