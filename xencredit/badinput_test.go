@@ -157,6 +157,15 @@ func propNew(t *rapid.T) {
 			PCPUs: rapid.SliceOfN(rapid.IntRange(-1, 10), 0, 3).Draw(t, "pins"),
 		}
 	}
+	// The derived constants never go negative; on a valid Config they are
+	// the tick period and the credits per timeslice.
+	tick, credits := cfg.TickPeriod(), cfg.CreditsPerTimeslice()
+	if tick < 0 || credits < 0 {
+		t.Fatalf("TickPeriod %v, CreditsPerTimeslice %d", tick, credits)
+	}
+	if cfg.Validate() == nil && (tick <= 0 || tick > cfg.Timeslice || credits != cfg.CreditsPerMsec*int(cfg.Timeslice/time.Millisecond)) {
+		t.Fatalf("valid config %+v: TickPeriod %v, CreditsPerTimeslice %d", cfg, tick, credits)
+	}
 	s, err := New(cfg, doms)
 	if err != nil {
 		if !errors.Is(err, ErrBadInput) {
@@ -186,3 +195,29 @@ func propNew(t *rapid.T) {
 
 func TestNewProperties(t *testing.T) { rapid.Check(t, propNew) }
 func FuzzNew(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propNew)) }
+
+// The derived constants of an invalid Config are 0, never garbage from an
+// overflow or a negative product.
+func TestDerivedConstantsBadConfig(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		c       Config
+		tick    time.Duration
+		credits int
+	}{
+		{"zero", Config{}, 0, 0},
+		{"huge credits per ms", Config{Timeslice: 30 * time.Millisecond, TicksPerTimeslice: 3, CreditsPerMsec: 1 << 40}, 10 * time.Millisecond, 0},
+		{"negative slice", Config{Timeslice: -1 << 62, TicksPerTimeslice: 3, CreditsPerMsec: 10}, 0, 0},
+		{"huge slice", Config{Timeslice: 1 << 62, TicksPerTimeslice: 3, CreditsPerMsec: 10}, 1 << 62 / 3, 0},
+		{"negative credits", Config{Timeslice: 30 * time.Millisecond, TicksPerTimeslice: 3, CreditsPerMsec: -10}, 10 * time.Millisecond, 0},
+		{"negative ticks", Config{Timeslice: 30 * time.Millisecond, TicksPerTimeslice: -3, CreditsPerMsec: 10}, 0, 300},
+		{"short slice: one tick", Config{Timeslice: 2 * time.Millisecond, TicksPerTimeslice: 3, CreditsPerMsec: 10}, 2 * time.Millisecond, 20},
+	} {
+		if got := tt.c.TickPeriod(); got != tt.tick {
+			t.Errorf("%s: TickPeriod %v, want %v", tt.name, got, tt.tick)
+		}
+		if got := tt.c.CreditsPerTimeslice(); got != tt.credits {
+			t.Errorf("%s: CreditsPerTimeslice %d, want %d", tt.name, got, tt.credits)
+		}
+	}
+}

@@ -34,7 +34,11 @@ const Never = time.Duration(1<<63 - 1)
 // Config is not valid (it has no PCPUs).
 type Config struct {
 	// PCPUs is the number of physical CPUs, 1..MaxPCPUs. Each has its own
-	// run queue.
+	// run queue. They are the PCPUs of one cpupool (Xen keeps a credit
+	// scheduler instance per cpupool): the credit pool C that Account
+	// shares out is PCPUs × CreditsPerTimeslice, whether or not a PCPU has
+	// VCPUs pinned to it, so a host whose VMs are pinned to some of its
+	// cores still counts all of them (000 §6.1 pins; examples/xen).
 	PCPUs int
 
 	// Timeslice is both the slice a dispatched VCPU gets and the
@@ -113,8 +117,13 @@ func (c Config) TickPeriod() time.Duration {
 }
 
 // CreditsPerTimeslice is CreditsPerMsec × Timeslice in ms (300 by default):
-// what one VCPU earns at most per accounting and the ± bound on credit.
+// what one VCPU earns at most per accounting and the ± bound on credit. It
+// returns 0 when CreditsPerMsec or Timeslice is out of its valid range
+// (the product could otherwise overflow or be negative).
 func (c Config) CreditsPerTimeslice() int {
+	if c.CreditsPerMsec < 1 || c.CreditsPerMsec > MaxCreditsPMs || c.Timeslice < MinTimeslice || c.Timeslice > MaxTimeslice {
+		return 0
+	}
 	return c.CreditsPerMsec * int(c.Timeslice/time.Millisecond)
 }
 

@@ -94,6 +94,15 @@ func TestShape(t *testing.T) {
 		if d := mi.MeanResponseMS - alone.MeanResponseMS; d < -0.5 || d > 0.05*alone.MeanResponseMS {
 			t.Errorf("rate %v: MI response %v ms vs alone %v ms", rate, mi.MeanResponseMS, alone.MeanResponseMS)
 		}
+		// The requests are the same under every set-up (common random
+		// numbers) and need the same CPU, so a preempted burst must
+		// resume where it stopped: no set-up runs the interactive VM
+		// longer than alone, which finishes nearly everything.
+		for _, r := range []Result{credit, mi} {
+			if r.RunningS > alone.RunningS+0.05 {
+				t.Errorf("%s at %v: interactive VM ran %v s, alone %v s: a preempted burst did not resume where it stopped", r.Scheduler, rate, r.RunningS, alone.RunningS)
+			}
+		}
 		// The batch VM soaks up what the interactive VM leaves: the
 		// running time of all VCPUs is the host's capacity.
 		capacity := float64(sc.PCPUs) * sc.Duration.Seconds()
