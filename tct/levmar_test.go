@@ -151,3 +151,31 @@ func TestLMAllocatesNothing(t *testing.T) {
 		t.Errorf("lmMinimize allocates %v times", n)
 	}
 }
+
+// lmScaled multiplies the residual of its problem by s, so f, JᵀJ and g
+// scale by s², s² and s²: the minimiser is the same.
+type lmScaled struct {
+	q lmProblem
+	s float64
+}
+
+func (q lmScaled) lmEval(p [2]float64) (float64, [3]float64, [2]float64, bool) {
+	f, a, g, ok := q.q.lmEval(p)
+	s2 := q.s * q.s
+	return f * s2, [3]float64{a[0] * s2, a[1] * s2, a[2] * s2}, [2]float64{g[0] * s2, g[1] * s2}, ok
+}
+
+func TestLMScaleInvariant(t *testing.T) {
+	// The damping is relative to diag(JᵀJ), so scaling the residual
+	// changes neither the path nor the minimum. The damping was once
+	// scaled twice (λ₀ = 10⁻³·max diag, then times diag): a large JᵀJ made
+	// the run give up at its start (this test at scale 10⁷), and a tiny
+	// one (10⁻¹⁴, as projected exp2 residuals of nearly exact data have)
+	// left the damping negligible until it jumped past the useful range.
+	for _, s := range []float64{1e-7, 1, 1e7} {
+		res := lmMinimize(lmScaled{&lmRosenbrock{}, s}, [2]float64{-1.2, 1}, lmWide(500))
+		if !res.converged || math.Abs(res.p[0]-1) > 1e-8 || math.Abs(res.p[1]-1) > 1e-8 {
+			t.Errorf("scale %g: %+v, want (1, 1) converged", s, res)
+		}
+	}
+}
