@@ -119,5 +119,13 @@
 // The examples/xen driver's hour of simulated time on 2 PCPUs with 4 VMs
 // (2 interactive at 85 requests/s, 2 batch; 7.1 million events, most of
 // them the driver's own) takes about 0.9 s of CPU time under that load
-// (BenchmarkHour), of which the scheduler is a small part.
+// (BenchmarkHour), of which the scheduler is a small part. Profiled
+// (review, same load): about a quarter is this package, about 40% the
+// driver's event heap (examples/internal/des), the rest the driver and its
+// random draws. Ticks and accounting are only 12% of the events; the rest
+// are the workload's own (per hour: 2.7 M burst ends, 1.8 M IO ends, 1.1 M
+// slice timers, 0.6 M arrivals, of which 0.7 M are superseded timers), so
+// skipping or batching ticks would save little. Re-measured by the review:
+// BenchmarkEvent 73 ns per event, BenchmarkAccount 121 ns, 0 allocs;
+// BenchmarkHour 0.91 s of CPU per simulated hour, unchanged.
 package xencredit
