@@ -27,9 +27,9 @@
 //     pins the VMs to shared cores and Dom0 to "the server's remaining
 //     cores" (§6.1) and mentions no cpupools, so one pool holds every core
 //     of the host: C = 4×300 per 30 ms on the X3450 (-host-pcpus; the
-//     E5-2420's 6 gives the same numbers). Table 1's "2-core machine" is
-//     read as the VM's 2 cores (no server in §6.1 has 2); a 2-core host
-//     is -host-pcpus 2.
+//     E5-2420's 6 gives nearly the same numbers). Table 1's "2-core
+//     machine" is read as the VM's 2 cores (no server in §6.1 has 2); a
+//     2-core host is -host-pcpus 2.
 //   - Dom0 is idle by default: its cores' credits are in the pool, its
 //     weight is not in W. -dom0 2 adds two Dom0 VCPUs that never block,
 //     the most Dom0 can weigh in the accounting (an ablation).
