@@ -109,8 +109,8 @@
 // tick ends its boost it keeps the core to the end of its 30 ms slice (a
 // tick never reschedules). With -batch-burst 20ms -batch-io 2ms (a guess,
 // not the default: the batch VM is CPU-bound) credit's runnable
-// time at 85/s is 124.9 s (53.7 s of it without the ratelimit), 27.3 ms:
-// more, still far from 524 s.
+// time at 85/s is 124.9 s and 27.3 ms (53.7 s with -ratelimit 0): more,
+// still far from 524 s.
 //
 // The model is not tuned to hit 524 s. Where it differs from the paper:
 // the rate sweep is open-loop (the exponential gaps) and runs away
