@@ -19,6 +19,8 @@ type ValueError struct {
 	Reason string  // what is wrong, e.g. "must be finite"
 }
 
+// Error returns the package name, field, value and reason, for example
+// "xencredit: Config.Tick = -1ms: must be > 0".
 func (e *ValueError) Error() string {
 	return fmt.Sprintf("xencredit: %s = %v: %s", e.Field, e.Value, e.Reason)
 }
