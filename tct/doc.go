@@ -51,12 +51,14 @@
 // generating parameters' SSE. Left out of that generator: rates within
 // 0.1/span of each other and terms cancelling beyond 10⁶ × the data. The
 // search is multi-start local, not global, and it can miss. A seeded
-// sweep of 120 000 draws from the same distribution without the exclusions,
-// a seventh of them exact (no noise), found one noisy miss (9 points,
-// noise 10⁻⁶, a term 0.5% of the data at rate −25/span beside one at
-// −16/span: the b → d valley at 1.8 × the generating SSE) and 13 exact
-// ones (two fast decays at nearly equal rates, 5 to 15 points: SSE between
-// 10⁻²⁰ and 10⁻¹³ of Σy² instead of ≤ 10⁻²⁰). With nearly equal small
+// sweep of 150 000 draws from the same distribution without the
+// exclusions, a seventh of them exact (no noise), found one noisy miss in
+// about 128 000 (9 points, noise 10⁻⁶, a term 0.5% of the data at rate
+// −25/span beside one at −16/span: the b → d valley at 1.8 × the
+// generating SSE) and 14 exact ones in about 21 000 (two fast decays at
+// nearly equal rates, 5 to 15 points: SSE between 10⁻²⁰ and 10⁻¹³ of Σy²
+// instead of ≤ 10⁻²⁰). Before the one-exponential continuation the same
+// search missed 10 of the first 17 000 noisy draws, by up to 10⁶ ×. With nearly equal small
 // rates (a nearly straight line) the search can end at b = d at about
 // 2 × the generating SSE. The noisy misses are pinned in
 // TestFitExp2RapidRegressions.
