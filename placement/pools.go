@@ -214,23 +214,35 @@ func coreForStorage(p *PoolProblem) (int, int, error) {
 // are ignored, whatever their rates. When accelNodes = 0, accelType is
 // ignored.
 func PoolFinishHours(types []InstanceType, jobs []PoolJob, coreType, coreNodes, accelType, accelNodes int) (float64, error) {
-	if coreType < 0 || coreType >= len(types) {
-		return 0, &ValueError{Field: "coreType", Value: float64(coreType), Reason: fmt.Sprintf("must index Types (len %d)", len(types))}
-	}
-	if accelNodes > 0 && (accelType < 0 || accelType >= len(types)) {
-		return 0, &ValueError{Field: "accelType", Value: float64(accelType), Reason: fmt.Sprintf("must index Types (len %d)", len(types))}
-	}
-	if coreNodes < 0 {
-		return 0, &ValueError{Field: "coreNodes", Value: float64(coreNodes), Reason: "must be ≥ 0"}
-	}
-	if accelNodes < 0 {
-		return 0, &ValueError{Field: "accelNodes", Value: float64(accelNodes), Reason: "must be ≥ 0"}
+	if err := validatePoolConfig(len(types), coreType, coreNodes, accelType, accelNodes, math.MaxInt); err != nil {
+		return 0, err
 	}
 	if err := validatePoolJobs(jobs, len(types)); err != nil {
 		return 0, err
 	}
 	order := make([]int, len(jobs))
 	return finishHours(jobs, coreType, coreNodes, accelType, accelNodes, order), nil
+}
+
+// validatePoolConfig checks one cluster configuration: type indices into
+// nTypes types (the accelerator type only when accelNodes > 0) and node
+// counts in [0, maxNodes].
+func validatePoolConfig(nTypes, coreType, coreNodes, accelType, accelNodes, maxNodes int) error {
+	for _, c := range [...]struct {
+		field string
+		n     int
+	}{{"coreNodes", coreNodes}, {"accelNodes", accelNodes}} {
+		if c.n < 0 || c.n > maxNodes {
+			return &ValueError{Field: c.field, Value: float64(c.n), Reason: fmt.Sprintf("must be in [0, %d]", maxNodes)}
+		}
+	}
+	if coreType < 0 || coreType >= nTypes {
+		return &ValueError{Field: "coreType", Value: float64(coreType), Reason: fmt.Sprintf("must index Types (len %d)", nTypes)}
+	}
+	if accelNodes > 0 && (accelType < 0 || accelType >= nTypes) {
+		return &ValueError{Field: "accelType", Value: float64(accelType), Reason: fmt.Sprintf("must index Types (len %d)", nTypes)}
+	}
+	return nil
 }
 
 // finishHours is PoolFinishHours on validated input; order is scratch of
@@ -332,17 +344,8 @@ func EvaluatePools(p PoolProblem, coreType, coreNodes, accelType, accelNodes int
 	if err := p.validate(); err != nil {
 		return PoolPlan{}, err
 	}
-	if coreNodes < 0 || coreNodes > 1<<20 {
-		return PoolPlan{}, &ValueError{Field: "coreNodes", Value: float64(coreNodes), Reason: "must be in [0, 2^20]"}
-	}
-	if accelNodes < 0 || accelNodes > 1<<20 {
-		return PoolPlan{}, &ValueError{Field: "accelNodes", Value: float64(accelNodes), Reason: "must be in [0, 2^20]"}
-	}
-	if coreType < 0 || coreType >= len(p.Types) {
-		return PoolPlan{}, &ValueError{Field: "coreType", Value: float64(coreType), Reason: fmt.Sprintf("must index Types (len %d)", len(p.Types))}
-	}
-	if accelNodes > 0 && (accelType < 0 || accelType >= len(p.Types)) {
-		return PoolPlan{}, &ValueError{Field: "accelType", Value: float64(accelType), Reason: fmt.Sprintf("must index Types (len %d)", len(p.Types))}
+	if err := validatePoolConfig(len(p.Types), coreType, coreNodes, accelType, accelNodes, 1<<20); err != nil {
+		return PoolPlan{}, err
 	}
 	return evaluatePools(&p, coreType, coreNodes, accelType, accelNodes, make([]int, len(p.Jobs))), nil
 }
