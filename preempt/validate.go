@@ -9,8 +9,6 @@ import (
 // lost, (now − start)·slots, and its sum over any decision stay finite.
 const MaxTime = 1e15
 
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
 func bad(field string, v float64, reason string) error {
 	return &ValueError{Field: field, Value: v, Reason: reason}
 }

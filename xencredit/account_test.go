@@ -128,7 +128,7 @@ func TestGuardAgainstCPUBoundForeground(t *testing.T) {
 		var log []Change
 		for now := ms(10); now <= ms(200); now += ms(1) {
 			if now%ms(10) == 0 {
-				log = run(t, &s, ev{evTick, now, 0})
+				run(t, &s, ev{evTick, now, 0})
 			}
 			if now%ms(30) == 0 {
 				log = run(t, &s, ev{evAccount, now, 0})

@@ -37,7 +37,7 @@ func TestBoostPreemptsAndBurn(t *testing.T) {
 		t.Fatalf("A credit %d, want -150 (5 ms more burned at the switch)", a.Credit)
 	}
 	// B blocks after 2 ms: 20 credits, A runs again.
-	log = run(t, &s, ev{evBlock, ms(17), 1}, ev{evTick, ms(20), 0})
+	run(t, &s, ev{evBlock, ms(17), 1}, ev{evTick, ms(20), 0})
 	if b := mustVCPU(t, &s, 1); b.Credit != -20 || b.Priority != Boost || b.Active {
 		t.Fatalf("B: %+v (still BOOST: no tick found it running)", b)
 	}

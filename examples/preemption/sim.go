@@ -146,8 +146,7 @@ type simJob struct {
 	served        bool // below its share with queued tasks at the last check
 }
 
-func (j *simJob) queued() int  { return j.n - j.next + len(j.retry) }
-func (j *simJob) active() bool { return j.arrived && j.done < j.n }
+func (j *simJob) queued() int { return j.n - j.next + len(j.retry) }
 
 type sim struct {
 	cfg    Config
