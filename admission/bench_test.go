@@ -12,7 +12,7 @@ import (
 func benchQueue(n, samples int) ([]Job, Job) {
 	var q Queue
 	for i := range n {
-		j := Job{ID: i + 1, Arrival: float64(i), Deadline: 1e6 + 100*float64(i), JCT: 10}
+		j := Job{ID: int64(i + 1), Arrival: float64(i), Deadline: 1e6 + 100*float64(i), JCT: 10}
 		if i%10 == 9 {
 			j.Deadline = math.Inf(1)
 		}

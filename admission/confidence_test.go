@@ -30,7 +30,7 @@ func TestDecideConfidenceHandWorked(t *testing.T) {
 	tests := []struct {
 		p        float64
 		admit    bool
-		blocking int
+		blocking int64
 	}{
 		{0, true, 0},
 		{0.5, true, 0},   // P = 0.5 ≥ 0.5

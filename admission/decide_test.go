@@ -19,7 +19,7 @@ func handQueue() []Job {
 }
 
 type wantCheck struct {
-	id            int
+	id            int64
 	prefix, slack float64
 	protected     bool
 }
@@ -33,7 +33,7 @@ func TestDecideHandWorked(t *testing.T) {
 		mode     Mode
 		admit    bool
 		reason   Reason
-		blocking int // ID, 0 when admitted
+		blocking int64 // ID, 0 when admitted
 		newIndex int
 		checked  []wantCheck
 	}{

@@ -94,7 +94,7 @@ func (r Reason) String() string {
 // A Check is the evidence for one deadline job in the checked set, in EDF
 // order. Times are seconds.
 type Check struct {
-	ID       int     // the job's ID
+	ID       int64   // the job's ID
 	Deadline float64 // absolute deadline
 	// JCT is the job's Eq. 6 estimate (confidence mode: the mean of its
 	// samples).
@@ -147,7 +147,7 @@ type Decision struct {
 	// (the new job itself or the queued job it would hurt), or -1 when
 	// admitted. BlockingID is that job's ID (0 when admitted).
 	Blocking   int
-	BlockingID int
+	BlockingID int64
 	// Probability is P(every protected job meets its deadline): estimated
 	// from samples in confidence mode, 1 or 0 in the deterministic modes. 1
 	// when the new job has no deadline.

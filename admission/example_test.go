@@ -20,7 +20,7 @@ func Example() {
 
 	var q admission.Queue
 	var c admission.Checker
-	arrive := func(id int, now, deadline float64, m exp2, tasks int) {
+	arrive := func(id int64, now, deadline float64, m exp2, tasks int) {
 		jct, err := admission.JCT(m, tasks, cluster) // Eq. 6
 		if err != nil {
 			fmt.Println(err)

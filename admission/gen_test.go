@@ -22,7 +22,7 @@ func validJobs(t *rapid.T, max int, label string) []Job {
 			deadline = float64(rapid.IntRange(0, 400).Draw(t, label+"_dl"))
 		}
 		jobs[i] = Job{
-			ID:       i + 1,
+			ID:       int64(i + 1),
 			Arrival:  float64(rapid.IntRange(0, 50).Draw(t, label+"_arr")),
 			Deadline: deadline,
 			JCT:      float64(rapid.IntRange(0, 120).Draw(t, label+"_jct")),
@@ -76,7 +76,7 @@ func anyJobs(t *rapid.T, max int, withSamples bool) []Job {
 	jobs := make([]Job, n)
 	for i := range jobs {
 		jobs[i] = Job{
-			ID:       rapid.IntRange(-2, 2*max).Draw(t, "id"),
+			ID:       rapid.Int64Range(-2, int64(2*max)).Draw(t, "id"),
 			Arrival:  anyFloat().Draw(t, "arr"),
 			Deadline: anyFloat().Draw(t, "dl"),
 			JCT:      anyFloat().Draw(t, "jct"),

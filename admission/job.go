@@ -12,7 +12,7 @@ import (
 type Job struct {
 	// ID identifies the job. IDs must be unique within a queue and the new
 	// job; it is the last EDF tie-break.
-	ID int
+	ID int64
 	// Arrival is the time the job was submitted (finite). It is the second
 	// EDF tie-break; a new job normally arrives at now.
 	Arrival float64
@@ -82,7 +82,7 @@ func validateJob(j *Job, k int) error {
 
 // validateQueued checks queued job k: its own fields, strict EDF order after
 // the previous job, and an ID different from the new job's.
-func validateQueued(queue []Job, k int, newID int) error {
+func validateQueued(queue []Job, k int, newID int64) error {
 	j := &queue[k]
 	if err := validateJob(j, k); err != nil {
 		return err
@@ -106,7 +106,7 @@ func validateQueued(queue []Job, k int, newID int) error {
 // x-x == 0 holds exactly for finite x; y >= -MaxFloat64 rejects NaN and -Inf.
 // The previous job was validated already, so its keys are not NaN and < is
 // CompareEDF.
-func queuedOK(queue []Job, k int, newID int, withJCT bool) bool {
+func queuedOK(queue []Job, k int, newID int64, withJCT bool) bool {
 	j := &queue[k]
 	if !(j.Arrival-j.Arrival == 0) || !(j.Deadline >= -math.MaxFloat64) || j.ID == newID {
 		return false
@@ -123,7 +123,7 @@ func queuedOK(queue []Job, k int, newID int, withJCT bool) bool {
 }
 
 // queuedError returns the error queuedOK found, from the detailed checks.
-func queuedError(queue []Job, k int, newID int, withJCT bool) error {
+func queuedError(queue []Job, k int, newID int64, withJCT bool) error {
 	if err := validateQueued(queue, k, newID); err != nil {
 		return err
 	}

@@ -42,7 +42,7 @@ func propStrictStream(t *rapid.T) {
 		runEDF(t, &q, gap)
 		now += gap
 		job := newDeadlineJob(t, now)
-		job.ID = id
+		job.ID = int64(id)
 		if rapid.IntRange(0, 4).Draw(t, "nodeadline") == 0 {
 			job.Deadline = math.Inf(1)
 		}
@@ -292,7 +292,7 @@ func hasNaN(d Decision) bool {
 func propDecideAny(t *rapid.T) {
 	queue := anyJobs(t, 6, false)
 	job := Job{
-		ID: rapid.IntRange(-2, 12).Draw(t, "newid"), Arrival: anyFloat().Draw(t, "newarr"),
+		ID: rapid.Int64Range(-2, 12).Draw(t, "newid"), Arrival: anyFloat().Draw(t, "newarr"),
 		Deadline: anyFloat().Draw(t, "newdl"), JCT: anyFloat().Draw(t, "newjct"),
 	}
 	now := anyFloat().Draw(t, "now")
@@ -323,7 +323,7 @@ func FuzzDecide(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(propDecideAny)) }
 func propDecideConfidenceAny(t *rapid.T) {
 	queue := anyJobs(t, 5, true)
 	job := Job{
-		ID: rapid.IntRange(-2, 10).Draw(t, "newid"), Arrival: anyFloat().Draw(t, "newarr"),
+		ID: rapid.Int64Range(-2, 10).Draw(t, "newid"), Arrival: anyFloat().Draw(t, "newarr"),
 		Deadline: anyFloat().Draw(t, "newdl"), Samples: rapid.SliceOfN(anyFloat(), 0, 4).Draw(t, "newsamples"),
 	}
 	now := anyFloat().Draw(t, "now")
@@ -374,10 +374,10 @@ func FuzzJCT(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(propJCTAny)) }
 // unchanged.
 func propQueueAny(t *rapid.T) {
 	var q Queue
-	model := map[int]bool{}
+	model := map[int64]bool{}
 	t.Repeat(map[string]func(*rapid.T){
 		"insert": func(t *rapid.T) {
-			j := Job{ID: rapid.IntRange(0, 8).Draw(t, "id"), Arrival: anyFloat().Draw(t, "arr"),
+			j := Job{ID: rapid.Int64Range(0, 8).Draw(t, "id"), Arrival: anyFloat().Draw(t, "arr"),
 				Deadline: anyFloat().Draw(t, "dl"), JCT: anyFloat().Draw(t, "jct")}
 			before := q.Len()
 			if err := q.Insert(j); err != nil {
@@ -392,14 +392,14 @@ func propQueueAny(t *rapid.T) {
 			model[j.ID] = true
 		},
 		"remove": func(t *rapid.T) {
-			id := rapid.IntRange(0, 8).Draw(t, "id")
+			id := rapid.Int64Range(0, 8).Draw(t, "id")
 			if q.Remove(id) != model[id] {
 				t.Fatalf("Remove(%d) disagrees with the model", id)
 			}
 			delete(model, id)
 		},
 		"setjct": func(t *rapid.T) {
-			id := rapid.IntRange(0, 8).Draw(t, "id")
+			id := rapid.Int64Range(0, 8).Draw(t, "id")
 			jct := anyFloat().Draw(t, "jct")
 			err := q.SetJCT(id, jct)
 			valid := model[id] && jct >= 0 && !math.IsInf(jct, 1)
@@ -425,8 +425,8 @@ func FuzzQueue(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(propQueueAny)) }
 
 // propCompareEDF: CompareEDF is antisymmetric and orders by deadline first.
 func propCompareEDF(t *rapid.T) {
-	a := Job{ID: rapid.Int().Draw(t, "ida"), Arrival: anyFloat().Draw(t, "arra"), Deadline: anyFloat().Draw(t, "dla")}
-	b := Job{ID: rapid.Int().Draw(t, "idb"), Arrival: anyFloat().Draw(t, "arrb"), Deadline: anyFloat().Draw(t, "dlb")}
+	a := Job{ID: rapid.Int64().Draw(t, "ida"), Arrival: anyFloat().Draw(t, "arra"), Deadline: anyFloat().Draw(t, "dla")}
+	b := Job{ID: rapid.Int64().Draw(t, "idb"), Arrival: anyFloat().Draw(t, "arrb"), Deadline: anyFloat().Draw(t, "dlb")}
 	if CompareEDF(a, b) != -CompareEDF(b, a) {
 		t.Fatalf("not antisymmetric: %+v %+v", a, b)
 	}

@@ -51,7 +51,7 @@ func (q *Queue) Insert(j Job) error {
 }
 
 // Remove deletes the job with the given ID and reports whether it was queued.
-func (q *Queue) Remove(id int) bool {
+func (q *Queue) Remove(id int64) bool {
 	k := q.index(id)
 	if k < 0 {
 		return false
@@ -65,7 +65,7 @@ func (q *Queue) Remove(id int) bool {
 // JCT, so the job keeps its place. It returns a *ValueError matching
 // ErrBadInput if jct is NaN, infinite or negative, or if no such job is
 // queued ("ID").
-func (q *Queue) SetJCT(id int, jct float64) error {
+func (q *Queue) SetJCT(id int64, jct float64) error {
 	k := q.index(id)
 	if k < 0 {
 		return &ValueError{Field: "ID", Value: float64(id), Reason: "not queued"}
@@ -79,7 +79,7 @@ func (q *Queue) SetJCT(id int, jct float64) error {
 }
 
 // index returns the position of the job with the given ID, or -1.
-func (q *Queue) index(id int) int {
+func (q *Queue) index(id int64) int {
 	for k := range q.jobs {
 		if q.jobs[k].ID == id {
 			return k

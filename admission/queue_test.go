@@ -22,14 +22,14 @@ func TestQueueKeepsEDFOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ids := func() []int {
-		var out []int
+	ids := func() []int64 {
+		var out []int64
 		for _, j := range q.Jobs() {
 			out = append(out, j.ID)
 		}
 		return out
 	}
-	if got, want := ids(), []int{2, 0, 3, 1, 4, 5}; !slices.Equal(got, want) {
+	if got, want := ids(), []int64{2, 0, 3, 1, 4, 5}; !slices.Equal(got, want) {
 		t.Fatalf("order %v, want %v", got, want)
 	}
 	if err := q.SetJCT(3, 42); err != nil || q.Jobs()[2].JCT != 42 {
@@ -38,7 +38,7 @@ func TestQueueKeepsEDFOrder(t *testing.T) {
 	if !q.Remove(0) || q.Remove(0) || q.Len() != 5 {
 		t.Fatal("Remove(0) twice")
 	}
-	if got, want := ids(), []int{2, 3, 1, 4, 5}; !slices.Equal(got, want) {
+	if got, want := ids(), []int64{2, 3, 1, 4, 5}; !slices.Equal(got, want) {
 		t.Fatalf("order %v, want %v", got, want)
 	}
 	q.Reset()

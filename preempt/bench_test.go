@@ -19,7 +19,7 @@ func bigCluster(n int, multi bool) Cluster {
 		if multi {
 			s = 1 + rng.IntN(4)
 		}
-		c.Tasks[i] = Task{ID: i, Job: rng.IntN(1000), Start: 3600 * rng.Float64(), Slots: s}
+		c.Tasks[i] = Task{ID: int64(i), Job: rng.IntN(1000), Start: 3600 * rng.Float64(), Slots: s}
 	}
 	return c
 }

@@ -28,7 +28,7 @@ func genCluster(t *rapid.T, oneSlot bool) Cluster {
 			s = rapid.IntRange(1, 3).Draw(t, "slots")
 		}
 		c.Tasks = append(c.Tasks, Task{
-			ID:    rapid.IntRange(0, 10).Draw(t, "id"), // duplicates allowed
+			ID:    rapid.Int64Range(0, 10).Draw(t, "id"), // duplicates allowed
 			Job:   rapid.IntRange(0, nj-1).Draw(t, "job"),
 			Start: c.Now - float64(rapid.IntRange(0, 12).Draw(t, "age")), // many ties
 			Slots: s,

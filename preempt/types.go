@@ -5,7 +5,7 @@ import "math"
 // A Task is one running task: it holds Slots slots of the cluster since
 // Start (seconds of the caller's clock, the same clock as Cluster.Now).
 type Task struct {
-	ID    int     // the caller's task ID; used only to break ties
+	ID    int64   // the caller's task ID; used only to break ties
 	Job   int     // index of the task's job in Cluster.Jobs
 	Start float64 // launch time in seconds; finite and ≤ Cluster.Now
 	Slots int     // slots held, in [1, MaxSlots]; Hadoop map tasks hold 1
@@ -78,7 +78,7 @@ func (r Reason) String() string {
 // A Victim is one task to kill.
 type Victim struct {
 	Task     int     // index of the task in Cluster.Tasks
-	ID       int     // its Task.ID
+	ID       int64   // its Task.ID
 	Job      int     // its Task.Job
 	Slots    int     // slots it frees
 	Reason   Reason  // why it was chosen

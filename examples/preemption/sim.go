@@ -471,7 +471,7 @@ func (s *sim) check(now float64) error {
 	s.cluster.Tasks = s.cluster.Tasks[:0]
 	for ti := range s.tasks {
 		if t := &s.tasks[ti]; t.running {
-			s.cluster.Tasks = append(s.cluster.Tasks, preempt.Task{ID: ti, Job: t.job, Start: t.start, Slots: 1})
+			s.cluster.Tasks = append(s.cluster.Tasks, preempt.Task{ID: int64(ti), Job: t.job, Start: t.start, Slots: 1})
 		}
 	}
 	for i := range s.jobs {
@@ -529,7 +529,7 @@ func (s *sim) check(now float64) error {
 		j := &s.jobs[t.job]
 		t.running = false
 		j.running--
-		j.retry = append(j.retry, v.ID)
+		j.retry = append(j.retry, int(v.ID))
 		s.free++
 		s.res.Kills++
 		if j.spec.Long {

@@ -219,7 +219,7 @@ func (r *run) arrive(i int, now float64) error {
 		if err != nil {
 			return err
 		}
-		aj := admission.Job{ID: j.ID, Arrival: now, Deadline: j.Deadline, JCT: jct}
+		aj := admission.Job{ID: int64(j.ID), Arrival: now, Deadline: j.Deadline, JCT: jct}
 		mode := admission.ModePaper
 		if r.p == MPACStrict {
 			mode = admission.ModeStrict
@@ -353,7 +353,7 @@ func (r *run) taskDone(i, sl int, now float64) error {
 		if err != nil {
 			return err
 		}
-		return r.aq.SetJCT(j.ID, jct)
+		return r.aq.SetJCT(int64(j.ID), jct)
 	}
 	return nil
 }
@@ -374,7 +374,7 @@ func (r *run) finish(i int, now float64) error {
 		}
 	}
 	if r.p == MPAC || r.p == MPACStrict {
-		r.aq.Remove(j.ID)
+		r.aq.Remove(int64(j.ID))
 	}
 	return r.q.Remove(r.handle[i])
 }
