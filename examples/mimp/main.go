@@ -127,7 +127,7 @@ func run(args []string, stdout io.Writer) error {
 
 // scenario returns the embedded case study, or the SWIM trace of o.trace.
 func scenario(o options) (hadoopsim.Scenario, error) {
-	sc := hadoopsim.CaseStudy(o.seed)
+	sc := hadoopsim.CaseStudy(o.seed, hadoopsim.PaperError)
 	sc.NoIOCheck = o.noIO
 	if o.trace == "" {
 		return sc, nil
@@ -140,7 +140,7 @@ func scenario(o options) (hadoopsim.Scenario, error) {
 	// Job types: drawn per job, in file order, from this seeded stream with
 	// probability proportional to each type's case-study arrival rate.
 	rng := rand.New(rand.NewPCG(o.seed, 0x5717))
-	jobs, err := hadoopsim.SWIMTrace(f, sc.Types, o.window, o.maxMaps, hadoopsim.NoiseSD, rng)
+	jobs, err := hadoopsim.SWIMTrace(f, sc.Types, o.window, o.maxMaps, hadoopsim.PaperError, rng)
 	if err != nil {
 		return sc, err
 	}

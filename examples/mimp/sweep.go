@@ -29,7 +29,7 @@ type sweepPoint struct {
 func sweep(seed uint64, loads []float64) ([]sweepPoint, error) {
 	var out []sweepPoint
 	for _, load := range loads {
-		sc := hadoopsim.SweepScenario(seed, load)
+		sc := hadoopsim.SweepScenario(seed, load, hadoopsim.PaperError)
 		for _, p := range SweepPolicies {
 			r, err := hadoopsim.Run(&sc, p)
 			if err != nil {
