@@ -30,19 +30,26 @@
 //
 // # Results (go run ./examples/mimp, seeds 1–10)
 //
-// MP uses 3.6% [3.1–3.9%] less total task time than EDF (the paper: 6.4%):
-// about 2.2 h of EDF's 2.6 h of IO slowdown, which MP's IO check avoids,
-// and 0.3 h of run time. With the data nodes unconstrained, matching tasks
-// to slots alone saves 1.1% [1.0–1.3%]; without MP's IO check at 60 MB/s it
-// saves 1.7%. The saving grows as the data nodes shrink (-sensitivity:
-// 10.9% at 40 MB/s, 1.1% from 100 MB/s up). MP misses more deadlines than
-// EDF (3.7 vs 0.9 per trace; the paper: 1 vs 2): it finishes jobs nearer
-// their deadlines, and the paper-sized task-time errors push some late.
-// With the settings before they were made faithful (bytes growing under
-// overload, fastest slot first, web load per slot, exact estimates) the
-// same seeds gave MP 7.5% [6.0–9.1%]. The Fig. 11 sweep on seed 1: at 3×
-// load MP+AC and MP+AC-strict miss 61 and 50 deadlines against EDF's 184
-// and MP's 191, but meet no more (5 and 8 against EDF's 11).
+// MP uses 3.6% [3.1–3.9%] less total task time than EDF (71.00 → 68.47 h;
+// the paper: 6.4%). Of the 2.53 h, 2.15 h is IO slowdown MP's IO check
+// avoids (EDF loses 2.58 h to overloaded data nodes, MP 0.43 h) and 0.38 h
+// is run time outside overload. With the data nodes unconstrained,
+// matching tasks to slots alone saves 1.1% [0.9–1.3%]; at 60 MB/s without
+// MP's IO check it saves 1.7%. The saving grows as the data nodes shrink
+// (-sensitivity: 17.2% at 30 MB/s, 10.9% at 40, 6.7% at 50, 1.0–1.1% from
+// 80 MB/s up), and where the check binds hardest MP misses far more
+// deadlines (80.8 against EDF's 16.1 per trace at 30 MB/s). At 60 MB/s MP
+// misses 3.7 [0–9] deadlines per trace against EDF's 0.9 [0–3] (the paper:
+// 1 vs 2): it finishes jobs nearer their deadlines (5th-percentile slack 9%
+// of the relative deadline against EDF's 22%), and task times off the model
+// by the paper's errors push some late; with exact estimates MP misses 1.0,
+// EDF 0. With the settings before they were made faithful (bytes growing
+// under overload, fastest slot first, web load per slot, exact estimates
+// with 10% noise) the same seeds gave MP 7.5% [6.0–9.1%]. Over 30 traces
+// (-seeds 30) the saving is 3.7% [3.0–4.2%]. The Fig. 11 sweep (-sweep,
+// seed 1): at 3× load MP+AC and MP+AC-strict miss 61 and 50 deadlines
+// against EDF's 184 and MP's 191 but meet no more (5 and 8 against EDF's
+// 11); with exact estimates they meet 17 and 20 against EDF's 13.
 package main
 
 import (
