@@ -31,6 +31,13 @@
 //     Task records its r and the Queue never re-reads slot capacities. A
 //     caller that wants a changed residual capacity reflected releases and
 //     re-assigns.
+//   - MP's at-risk test can keep slack (MPOptions.Slack, beyond the paper):
+//     a job is at risk while CompletableTasks < (1 + s) · remaining. The
+//     paper's test (s = 0) plans every job to finish exactly at its
+//     deadline, so task noise and whole waves push jobs over; s > 0 buys
+//     that margin with efficiency (fewer best-fit placements, more total
+//     task time; large s approaches EDF). MPOptions.Slack's comment has the
+//     details.
 //   - MP's IO check applies in both steps by default (MPOptions switch it off
 //     in step 1 or entirely). If no at-risk job passes the IO check, MP falls
 //     through to the best-fit step (a lighter job may still use the slot) and
@@ -52,9 +59,22 @@
 // (pinned by TestHotPathsAllocateNothing). No function panics on caller
 // data: NaN, ±Inf, negative counts, capacities outside [0, 1], nil models,
 // unknown handles and stale tasks give an error matching ErrBadInput (a
-// *ValueError naming the field); a model that predicts a non-finite or
-// non-positive time is rejected at Add (at the dedicated capacity) and
-// Assign, and never offered a slot by MP. Neither is a task whose rate
+// *ValueError naming the field at fault; unknown handles also match
+// ErrUnknownJob, a job without pending task ErrNoPendingTask, a nil model
+// ErrNilModel).
+//
+// A nil model is detected, not recovered from: a nil interface, or a nil
+// pointer, map, slice, func or channel inside one (a typed nil, whose TCT
+// would dereference its receiver), is rejected before any call, by Add and
+// by every free function. Detection costs one reflect kind test per model,
+// outside MP's hot path (Add validates once), leaves no half-updated queue
+// behind, and does not disguise a genuine bug inside a non-nil model as a
+// bad-input error, as recovering every panic would. A nil pointer whose
+// method would not touch its receiver is rejected too.
+//
+// A model that predicts a non-finite or non-positive time is rejected at
+// Add (at the dedicated capacity) and Assign, and never offered a slot by
+// MP. Neither is a task whose rate
 // 1/TCT or Eq. 5 IO load would overflow the job's rate sum or the data
 // nodes' IO sum (a subnormal task time, a read rate near MaxFloat64), so
 // Status, IO and Decision never carry NaN or ±Inf. The free functions
