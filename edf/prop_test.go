@@ -365,7 +365,7 @@ func extremeJob(id int64) *rapid.Generator[Job] {
 			Tasks:    rapid.IntRange(-1, 3).Draw(t, "tasks"),
 			Model: rapid.OneOf(rapid.Just[Model](nil), rapid.Just[Model]((*nilPtr)(nil)), rapid.Just[Model](nilFunc(nil)),
 				rapid.Map(rapid.SampledFrom(edge), func(v float64) Model { return flat(v) }), model()).Draw(t, "model"),
-			Read90:   rapid.SampledFrom(edge).Draw(t, "read90"),
+			Read90: rapid.SampledFrom(edge).Draw(t, "read90"),
 		}
 	})
 }
@@ -474,4 +474,4 @@ func propMPSlack(t *rapid.T) {
 }
 
 func TestMPSlackProperties(t *testing.T) { rapid.Check(t, propMPSlack) }
-func FuzzMPSlack(f *testing.F)          { f.Fuzz(rapid.MakeFuzz(propMPSlack)) }
+func FuzzMPSlack(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propMPSlack)) }
