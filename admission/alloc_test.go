@@ -20,7 +20,7 @@ func TestSteadyStateAllocs(t *testing.T) {
 		_ = queue.Insert(j)
 	}
 	cases := map[string]func(){
-		"Decide strict": func() { _, _ = c.Decide(q, job, 1000, Options{}) },
+		"Decide strict": func() { _, _ = c.Decide(q, job, 1000, Options{Mode: ModeStrict}) },
 		"Decide paper":  func() { _, _ = c.Decide(q, job, 1000, Options{Mode: ModePaper}) },
 		"DecideConfidence": func() {
 			_, _ = c.DecideConfidence(qs, jobS, 100, 0.9)

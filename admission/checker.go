@@ -7,6 +7,8 @@ package admission
 // it returns aliases its buffer until the next call.
 type Checker struct {
 	checks []Check
+	// Wave-mode plans, with the new job and without it.
+	with, without plan
 	// Confidence-mode scratch, one entry per sample index.
 	run   []float64 // sampled prefix sums with the new job
 	runWO []float64 // sampled prefix sums without it
@@ -50,6 +52,8 @@ func Decide(queue []Job, newJob Job, now float64, opt Options) (Decision, error)
 // no evidence).
 func (c *Checker) Decide(queue []Job, newJob Job, now float64, opt Options) (Decision, error) {
 	switch opt.Mode {
+	case ModeWave:
+		return c.decideWave(queue, newJob, now, opt)
 	case ModeStrict, ModePaper:
 	case ModeConfidence:
 		return c.DecideConfidence(queue, newJob, now, opt.Confidence)
@@ -90,15 +94,15 @@ func (c *Checker) Decide(queue []Job, newJob Job, now float64, opt Options) (Dec
 		placed = true
 		sumW = sumWO + newJob.JCT
 		dec.NewIndex = len(checks)
-		checks = append(checks, newCheck(&newJob, sumW, dNew, true, true))
+		checks = append(checks, newCheck(&newJob, newJob.JCT, sumW, dNew, true, true))
 		if !(sumW <= dNew) {
 			reject(dec.NewIndex, ReasonNewJobLate)
 		}
 	}
 	for k := range queue {
-		if !queuedOK(queue, k, newJob.ID, true) {
+		if !queuedOK(queue, k, newJob.ID, withJCT) {
 			c.checks = checks[:0]
-			return Decision{}, queuedError(queue, k, newJob.ID, true)
+			return Decision{}, queuedError(queue, k, newJob.ID, withJCT)
 		}
 		j := &queue[k]
 		if !placed && compareEDF(&newJob, j) < 0 {
@@ -116,12 +120,12 @@ func (c *Checker) Decide(queue []Job, newJob Job, now float64, opt Options) (Dec
 		sumWO += j.JCT
 		switch {
 		case dec.NewIndex < 0: // before the new job: unaffected by it
-			checks = append(checks, newCheck(j, sumWO, dk, false, false))
+			checks = append(checks, newCheck(j, j.JCT, sumWO, dk, false, false))
 		case opt.Mode == ModePaper: // after the new job: outside Eq. 7's set
 		default: // strict, after the new job
 			sumW += j.JCT
 			protected := sumWO <= dk // meets its deadline without the new job
-			checks = append(checks, newCheck(j, sumW, dk, false, protected))
+			checks = append(checks, newCheck(j, j.JCT, sumW, dk, false, protected))
 			if protected && !(sumW <= dk) {
 				reject(len(checks)-1, ReasonQueuedJobHurt)
 			}
@@ -138,15 +142,16 @@ func (c *Checker) Decide(queue []Job, newJob Job, now float64, opt Options) (Dec
 	return dec, nil
 }
 
-// newCheck builds the evidence for one job from its prefix sum and its
-// relative deadline d = deadline − now.
-func newCheck(j *Job, prefix, d float64, isNew, protected bool) Check {
+// newCheck builds the evidence for one job from its own time jct (Eq. 6,
+// or wave mode's planned span), its predicted completion prefix (seconds
+// after now) and its relative deadline d = deadline − now.
+func newCheck(j *Job, jct, prefix, d float64, isNew, protected bool) Check {
 	pMeet := 0.0
 	if prefix <= d {
 		pMeet = 1
 	}
 	return Check{
-		ID: j.ID, Deadline: j.Deadline, JCT: j.JCT,
+		ID: j.ID, Deadline: j.Deadline, JCT: jct,
 		Prefix: prefix, Slack: d - prefix, PMeet: pMeet,
 		New: isNew, Protected: protected,
 	}

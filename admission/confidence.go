@@ -1,9 +1,6 @@
 package admission
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // DecideConfidence decides once with fresh buffers; see
 // (*Checker).DecideConfidence.
@@ -108,9 +105,9 @@ func (c *Checker) DecideConfidence(queue []Job, newJob Job, now, p float64) (Dec
 		checks = append(checks, sampledCheck(&newJob, sumT/fn, sumP/fn, dNew, float64(meet)/fn, true, true))
 	}
 	for k := range queue {
-		if !queuedOK(queue, k, newJob.ID, false) {
+		if !queuedOK(queue, k, newJob.ID, withoutExtra) {
 			c.checks = checks[:0]
-			return Decision{}, queuedError(queue, k, newJob.ID, false)
+			return Decision{}, queuedError(queue, k, newJob.ID, withoutExtra)
 		}
 		j := &queue[k]
 		if !placed && compareEDF(&newJob, j) < 0 {
@@ -189,15 +186,15 @@ func (c *Checker) grow(n int) {
 }
 
 // validateSamples checks that job k (k < 0: the new job) has n samples, each
-// finite and >= 0.
+// in [0, MaxDuration].
 func validateSamples(samples []float64, k, n int) error {
 	if len(samples) != n {
 		return &ValueError{Field: jobField(k, "Samples"), Value: float64(len(samples)),
 			Reason: fmt.Sprintf("length must equal the new job's %d", n)}
 	}
 	for s, t := range samples {
-		if !(t >= 0) || math.IsInf(t, 1) {
-			return &ValueError{Field: jobField(k, fmt.Sprintf("Samples[%d]", s)), Value: t, Reason: "must be finite and >= 0"}
+		if !(t >= 0 && t <= MaxDuration) {
+			return &ValueError{Field: jobField(k, fmt.Sprintf("Samples[%d]", s)), Value: t, Reason: "must be in [0, MaxDuration]"}
 		}
 	}
 	return nil
