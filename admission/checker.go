@@ -156,3 +156,14 @@ func newCheck(j *Job, jct, prefix, d float64, isNew, protected bool) Check {
 		New: isNew, Protected: protected,
 	}
 }
+
+// admitNoDeadline validates the queue (common fields plus extra) and admits
+// a new job without deadline, with no evidence: it is never checked.
+func (c *Checker) admitNoDeadline(queue []Job, newID int64, mode Mode, extra int) (Decision, error) {
+	for k := range queue {
+		if !queuedOK(queue, k, newID, extra) {
+			return Decision{}, queuedError(queue, k, newID, extra)
+		}
+	}
+	return Decision{Admit: true, Mode: mode, Reason: ReasonNoDeadline, NewIndex: -1, Blocking: -1, Probability: 1, Checked: c.checks[:0]}, nil
+}

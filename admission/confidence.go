@@ -61,17 +61,10 @@ func (c *Checker) DecideConfidence(queue []Job, newJob Job, now, p float64) (Dec
 	if err := validateJob(&newJob, -1); err != nil {
 		return Decision{}, err
 	}
-	dec := Decision{Admit: true, Mode: ModeConfidence, Reason: ReasonFits, NewIndex: -1, Blocking: -1, Probability: 1}
 	if !newJob.HasDeadline() {
-		for k := range queue {
-			if err := validateQueued(queue, k, newJob.ID); err != nil {
-				return Decision{}, err
-			}
-		}
-		dec.Reason = ReasonNoDeadline
-		dec.Checked = c.checks[:0]
-		return dec, nil
+		return c.admitNoDeadline(queue, newJob.ID, ModeConfidence, withoutExtra)
 	}
+	dec := Decision{Admit: true, Mode: ModeConfidence, Reason: ReasonFits, NewIndex: -1, Blocking: -1, Probability: 1}
 	dNew, err := relDeadline(&newJob, -1, now)
 	if err != nil {
 		return Decision{}, err

@@ -37,17 +37,10 @@ func (c *Checker) decideWave(queue []Job, newJob Job, now float64, opt Options) 
 	if err := validateCluster(opt.Cluster, now); err != nil {
 		return Decision{}, err
 	}
-	dec := Decision{Admit: true, Mode: ModeWave, Reason: ReasonFits, NewIndex: -1, Blocking: -1, Probability: 1}
 	if !newJob.HasDeadline() {
-		for k := range queue {
-			if !queuedOK(queue, k, newJob.ID, withProgress) {
-				return Decision{}, queuedError(queue, k, newJob.ID, withProgress)
-			}
-		}
-		dec.Reason = ReasonNoDeadline
-		dec.Checked = c.checks[:0]
-		return dec, nil
+		return c.admitNoDeadline(queue, newJob.ID, ModeWave, withProgress)
 	}
+	dec := Decision{Admit: true, Mode: ModeWave, Reason: ReasonFits, NewIndex: -1, Blocking: -1, Probability: 1}
 	dNew, err := relDeadline(&newJob, -1, now)
 	if err != nil {
 		return Decision{}, err

@@ -64,7 +64,7 @@
 // ErrNilModel).
 //
 // A nil model is detected, not recovered from: a nil interface, or a nil
-// pointer, map, slice, func or channel inside one (a typed nil, whose TCT
+// pointer, map, func or channel inside one (a typed nil, whose TCT
 // would dereference its receiver), is rejected before any call, by Add and
 // by every free function. Detection costs one reflect kind test per model,
 // outside MP's hot path (Add validates once), leaves no half-updated queue

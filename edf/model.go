@@ -16,14 +16,14 @@ type Model interface {
 }
 
 // ErrNilModel is matched (with errors.Is, besides ErrBadInput) by the error
-// every function returns for a nil Model: a nil interface, or a nil pointer,
-// map, slice, func or channel inside one (a "typed nil"), whose TCT method
-// would otherwise panic on its receiver.
+// every function returns for a nil Model: a nil interface, or a nil
+// pointer, map, func or channel inside one (a "typed nil"), whose TCT
+// method would otherwise panic on its receiver.
 var ErrNilModel = errors.New("edf: nil model")
 
-// nilModel reports whether m is nil or holds a nil pointer, map, slice, func
-// or channel. Such a model is rejected before any call, even one whose
-// method would not touch its receiver: a nil value is almost always a
+// nilModel reports whether m is nil or holds a nil pointer, map, func or
+// channel. Such a model is rejected before any call, even one whose method
+// would not touch its receiver: a nil value is almost always a
 // forgotten initialisation, and rejecting it up front means no edf function
 // runs caller code that is known to be unusable. The check is typed-nil
 // detection rather than recovering panics: it costs one reflect kind test
@@ -35,7 +35,7 @@ func nilModel(m Model) bool {
 		return true
 	}
 	switch v := reflect.ValueOf(m); v.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+	case reflect.Pointer, reflect.Map, reflect.Func, reflect.Chan, reflect.UnsafePointer:
 		return v.IsNil()
 	}
 	return false
@@ -43,7 +43,7 @@ func nilModel(m Model) bool {
 
 // nilModelError is the error for a nil model in field.
 func nilModelError(field string) error {
-	return &ValueError{Field: field, Value: 0, Reason: "model is nil (a nil interface or a nil pointer, map, slice, func or channel)", kind: ErrNilModel}
+	return &ValueError{Field: field, Value: 0, Reason: "model is nil (a nil interface or a nil pointer, map, func or channel)", kind: ErrNilModel}
 }
 
 // validTime reports whether t is a usable task completion time: finite and > 0.

@@ -136,9 +136,9 @@ func (q *Queue) IO() float64 { return q.io }
 func (q *Queue) Running() int { return q.nTasks }
 
 // Add queues j and returns its handle. Errors (matching ErrBadInput): a nil
-// model (also ErrNilModel: a nil interface, or a nil pointer, map, slice,
-// func or channel in it — detected, never called), Arrival or Read90 not finite, Read90 < 0, Deadline NaN or -Inf,
-// Tasks < 0, or a model whose TCT at the dedicated capacity is not finite
+// model (also ErrNilModel: a nil interface, or a nil pointer, map, func or
+// channel in it — detected, never called), Arrival or Read90 not finite,
+// Read90 < 0, Deadline NaN or -Inf, Tasks < 0, or a model whose TCT at the dedicated capacity is not finite
 // and > 0. IDs are not checked for uniqueness; equal IDs make tie-breaks
 // depend on insertion history.
 func (q *Queue) Add(j Job) (Handle, error) {
