@@ -126,7 +126,7 @@ func propWaveReplay(t *rapid.T) {
 	for i := range w.r {
 		w.r[i] = []float64{1, 1, 0.5, 0.25, 0}[rng.IntN(5)]
 	}
-	w.r[0] = 1 // at least one usable slot
+	w.r[0] = 1                     // at least one usable slot
 	margin := float64(rng.IntN(2)) // 0 means 1
 	var c Checker
 	steps := 1 + rng.IntN(25)
