@@ -51,7 +51,7 @@ func (c *Checker) decideWave(queue []Job, newJob Job, now float64, opt Options) 
 	}
 	with, without := &c.with, &c.without
 	with.reset(opt.Cluster, now)
-	if len(with.free) == 0 {
+	if len(with.heap) == 0 {
 		return Decision{}, &ValueError{Field: "Options.Cluster", Value: float64(len(opt.Cluster)), Reason: "no slot with residual capacity > 0"}
 	}
 	checks := c.checks[:0]
