@@ -186,6 +186,7 @@ func propWaveReplay(t *rapid.T) {
 }
 
 func TestWaveReplayKeepsPromise(t *testing.T) { rapid.Check(t, propWaveReplay) }
+func FuzzWaveReplay(f *testing.F)             { f.Fuzz(rapid.MakeFuzz(propWaveReplay)) }
 
 // propWaveVersusEq7 states how wave mode relates to Eq. 7 where that
 // relation can be proved: identical slots (every task of a job takes the
@@ -260,3 +261,4 @@ func propWaveVersusEq7(t *rapid.T) {
 }
 
 func TestWaveVersusEq7(t *testing.T) { rapid.Check(t, propWaveVersusEq7) }
+func FuzzWaveVersusEq7(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propWaveVersusEq7)) }
