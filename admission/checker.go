@@ -23,33 +23,37 @@ func Decide(queue []Job, newJob Job, now float64, opt Options) (Decision, error)
 }
 
 // Decide decides whether to admit newJob, arriving at time now (seconds), to
-// a cluster whose admitted, unfinished jobs are queue, using 000 Eq. 7 in the
-// mode opt.Mode (see Mode; ModeConfidence calls DecideConfidence).
+// a cluster whose admitted, unfinished jobs are queue, in the mode opt.Mode
+// (see Mode): wave mode (the zero value) plans the pending tasks on
+// opt.Cluster; paper and strict mode sum 000 Eq. 7 over Job.JCT;
+// ModeConfidence calls DecideConfidence.
 //
 // queue must be in strict EDF order as CompareEDF defines it (deadline, then
 // arrival, then ID; jobs without a deadline last) — Queue keeps a slice in
 // that order incrementally; a caller can also sort with
 // slices.SortFunc(q, CompareEDF). Decide validates the order in its single
-// O(len(queue)) pass instead of sorting, so it allocates nothing once the
-// Checker's buffer fits the queue. The new job takes its place in that order:
-// queued jobs with an equal deadline that arrived earlier come before it (the
-// paper says "earlier deadline"; serving equal deadlines by arrival is what an
-// EDF scheduler does, so the sum is the schedule's and the rule is slightly
-// more conservative).
+// pass instead of sorting, so it allocates nothing once the Checker's
+// buffers fit the queue (and the cluster). The new job takes its place in
+// that order: queued jobs with an equal deadline that arrived earlier come
+// before it (the paper says "earlier deadline"; serving equal deadlines by
+// arrival is what an EDF scheduler does, so the sum is the schedule's and
+// the rule is slightly more conservative).
 //
-// Prefix sums run over deadline jobs only: jobs without a deadline are
-// validated but never summed, so they never delay a deadline job. A new job
-// without a deadline is admitted (ReasonNoDeadline) with empty evidence.
-// Each job's JCT is its Eq. 6 estimate as the caller last computed it
-// (typically with its remaining tasks); Decide does not re-evaluate models.
+// Only deadline jobs are summed or planned: jobs without a deadline are
+// validated but never delay a deadline job. A new job without a deadline
+// is admitted (ReasonNoDeadline) with empty evidence. Paper and strict
+// mode take each job's JCT as the caller last computed it (typically Eq. 6
+// of its remaining tasks) and do not evaluate models; wave mode evaluates
+// each planned task's TCT_j(r) with Job.Model.
 //
 // Errors match ErrBadInput: now not finite; an Arrival that is not finite; a
 // Deadline that is NaN or -Inf, or whose distance from now overflows; a JCT
-// that is NaN, infinite or negative; a queue out of strict EDF order; the new
-// job's ID already in the queue; an unknown Mode. Duplicate IDs inside the
-// queue with different deadlines or arrivals are not detected (they only
-// blur Check.ID). With an error the Decision is the zero value (not admitted,
-// no evidence).
+// outside [0, MaxDuration] (paper, strict); a queue out of strict EDF order;
+// the new job's ID already in the queue; an unknown Mode; in wave mode the
+// errors listed in the package doc (margin, cluster, Tasks, RunningUntil,
+// models, limits). Duplicate IDs inside the queue with different deadlines
+// or arrivals are not detected (they only blur Check.ID). With an error the
+// Decision is the zero value (not admitted, no evidence).
 func (c *Checker) Decide(queue []Job, newJob Job, now float64, opt Options) (Decision, error) {
 	switch opt.Mode {
 	case ModeWave:

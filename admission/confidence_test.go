@@ -129,7 +129,7 @@ func TestDecideConfidenceBadInput(t *testing.T) {
 }
 
 func TestStrings(t *testing.T) {
-	if ModeStrict.String() != "strict" || ModePaper.String() != "paper" || ModeConfidence.String() != "confidence" || Mode(9).String() != "Mode(9)" {
+	if ModeWave.String() != "wave" || ModeStrict.String() != "strict" || ModePaper.String() != "paper" || ModeConfidence.String() != "confidence" || Mode(9).String() != "Mode(9)" {
 		t.Error("Mode.String")
 	}
 	for r, want := range map[Reason]string{ReasonFits: "fits", ReasonNoDeadline: "no deadline", ReasonNewJobLate: "new job late",
