@@ -84,16 +84,16 @@
 //
 // # Performance
 //
-// Measured with go test -run '^$' -bench . -benchtime 200x -cpu 1 on 2 shared
-// AMD EPYC cores under heavy load from other jobs (load average 9–22;
-// timings are inflated and vary run to run, allocation counts are exact).
-// First the author's run, then the reviewer's after the overflow guards:
+// Measured with go test -run '^$' -bench . -benchtime 200x -cpu 1 ./edf on
+// 2 AMD EPYC cores shared with other builds (load average 8–10; timings
+// are inflated and vary run to run, allocation counts are exact):
 //
-//	MP, 10 jobs, 100 running tasks          355 / 289 ns/op   0 allocs/op
-//	MP, 1,000 jobs, 10,000 running tasks     33 /  31 µs/op   0 allocs/op
-//	EDF, 1,000 jobs                         3.0 / 2.2 µs/op   0 allocs/op
-//	Assign + Release                         63 /  73 ns/op   0 allocs/op
-//	MinimumSlots                             80 /  48 ns/op   0 allocs/op
+//	MP, 10 jobs, 100 running tasks                0.34–0.57 µs/op  0 allocs/op
+//	MP, 1,000 jobs, 10,000 running tasks          32–54 µs/op      0 allocs/op
+//	MP, 1,000 jobs, 10,000 tasks, Slack 1         32–39 µs/op      0 allocs/op
+//	EDF, 1,000 jobs                               2.7–3.0 µs/op    0 allocs/op
+//	Assign + Release                              71 ns/op         0 allocs/op
+//	MinimumSlots                                  47–52 ns/op      0 allocs/op
 //
 // MP's cost is one or two model evaluations per queued job (two exponentials
 // for exp2); it does not grow with the number of slots.
