@@ -469,6 +469,7 @@ func TestFitCollapseResolution(t *testing.T) {
 	w.single = false
 	sep := fitRun{start: [2]float64{-6, 0}, kind: "grid",
 		res: lmMinimize(&w, [2]float64{-6, 0}, lmSettings{maxIter: 5, lo: set.lo, hi: [2]float64{w.hi, 0}})}
+	sep.res.p = fitToSQ(sep.res.p) // runs end in (s, q)
 	if !(sep.res.f < run.res.f) {
 		t.Fatalf("test setup: separated SSE %v not below one-exponential %v", sep.res.f, run.res.f)
 	}

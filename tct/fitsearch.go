@@ -52,23 +52,35 @@ func (w *fitWork) solve() (Exp2, FitReport) {
 	}
 	rep := FitReport{Iterations: best.res.iters, Converged: best.res.converged}
 	rep.Start = FitStart{Kind: best.kind, B: best.start[0] / w.span, D: best.start[1] / w.span}
-	p := best.res.p
-	w.lmEval(p)
-	alpha, gamma := w.alpha, w.gamma
+	p, alpha, gamma := w.sqModel(best.res.p)
 	single := false
+	if w.cancellation(p, alpha, gamma) > fitRepresentGain || w.collapsed(p, alpha, gamma) {
+		// The best exp2 lies at or near b = d, where its terms cancel:
+		// take the exp2 on that path whose terms are fitRepresentGain times
+		// the data if it evaluates closer to the data.
+		if r, ok := w.representable(best.res, set); ok {
+			q, a, g := w.sqModel(r.p)
+			if w.collapsed(p, alpha, gamma) || w.modelSSE(q, a, g) <= w.modelSSE(p, alpha, gamma) {
+				best.res = r
+				rep.Iterations, rep.Converged = r.iters, r.converged
+				p, alpha, gamma = q, a, g
+			}
+		}
+	}
 	if w.collapsed(p, alpha, gamma) {
 		var c fitRun
 		c, single = w.resolveCollapse(p, runs[:nruns], set)
 		rep.Collapsed = true
 		rep.Iterations, rep.Converged = c.res.iters, c.res.converged
 		rep.Start = FitStart{Kind: c.kind, B: c.start[0] / w.span, D: c.start[1] / w.span}
-		p = c.res.p
-		w.single = single
-		w.lmEval(p)
-		w.single = false
-		alpha, gamma = w.alpha, w.gamma
 		if single {
-			gamma = 0
+			p = c.res.p
+			w.single = true
+			w.lmEval(p)
+			w.single = false
+			alpha, gamma = w.alpha, 0
+		} else {
+			p, alpha, gamma = w.sqModel(c.res.p)
 		}
 	}
 	rep.Cancellation = w.cancellation(p, alpha, gamma)
@@ -115,7 +127,7 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 			break
 		}
 		explore.avoid = found[:nfound]
-		res := lmMinimize(w, c.p, explore)
+		res := w.localRun(fitToSQ(c.p), explore)
 		if !res.dup {
 			found[nfound] = res.p
 			nfound++
@@ -140,12 +152,12 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 		if runs[best].res.f <= set.fAbs {
 			break
 		}
-		p, f := w.rescan(runs[best].res.p)
+		p, f := w.rescan(fitFromSQ(runs[best].res.p))
 		if !(f < runs[best].res.f*(1-1e-9)) {
 			break
 		}
 		explore.avoid = found[:nfound]
-		res := lmMinimize(w, p, explore)
+		res := w.localRun(fitToSQ(p), explore)
 		if !res.dup && nfound < len(found) {
 			found[nfound] = res.p
 			nfound++
@@ -160,7 +172,7 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 	}
 	// Polish the winner with the tight tolerances.
 	b := runs[best]
-	polished := lmMinimize(w, b.res.p, set)
+	polished := w.localRun(b.res.p, set)
 	if polished.f <= b.res.f {
 		polished.iters += b.res.iters
 		polished.evals += b.res.evals
@@ -319,13 +331,13 @@ func (w *fitWork) settled(r lmResult) bool {
 	if !r.converged {
 		return false
 	}
-	for _, v := range r.p {
+	p, alpha, gamma := w.sqModel(r.p)
+	for _, v := range p {
 		if v <= w.lo || v >= w.hi {
 			return false
 		}
 	}
-	w.lmEval(r.p)
-	return w.cancellation(r.p, w.alpha, w.gamma) <= fitNearCollapse
+	return w.cancellation(p, alpha, gamma) <= fitNearCollapse
 }
 
 // fitCandidateCmp orders candidates by group (distinct basins first), then
@@ -570,8 +582,7 @@ func (w *fitWork) resolveCollapse(p [2]float64, runs []fitRun, set lmSettings) (
 	out, single := fitRun{start: [2]float64{sb, 0}, kind: "single", res: sres}, true
 	for _, r := range runs {
 		if r.res.f < out.res.f {
-			w.lmEval(r.res.p)
-			if !w.collapsed(r.res.p, w.alpha, w.gamma) {
+			if q, alpha, gamma := w.sqModel(r.res.p); !w.collapsed(q, alpha, gamma) {
 				out, single = r, false
 			}
 		}
@@ -629,4 +640,157 @@ func (w *fitWork) meanY() float64 {
 		sw += q
 	}
 	return s / sw * w.ymax
+}
+
+// fitToSQ converts rates (β, δ) to the (s, q) parametrisation: s = (β+δ)/2,
+// q = ((δ−β)/2)².
+func fitToSQ(p [2]float64) [2]float64 {
+	e := (p[1] - p[0]) / 2
+	return [2]float64{(p[0] + p[1]) / 2, e * e}
+}
+
+// fitFromSQ converts (s, q) back to rates (s − √q, s + √q).
+func fitFromSQ(p [2]float64) [2]float64 {
+	e := math.Sqrt(max(p[1], 0))
+	return [2]float64{p[0] - e, p[0] + e}
+}
+
+// Term sizes (FitReport.Cancellation) at which localRun changes
+// parametrisation: beyond fitSQEnter it works in (s, q), below fitSQLeave
+// in (β, δ).
+const (
+	fitSQEnter = 8
+	fitSQLeave = 2
+)
+
+// lmLeave reports whether a run should change parametrisation at the point
+// lmEval last evaluated: in (β, δ) when the terms cancel (or the rates
+// have met), in (s, q) when they no longer do.
+func (w *fitWork) lmLeave() bool {
+	if w.sq {
+		return w.cancel < fitSQLeave
+	}
+	return w.cancel > fitSQEnter
+}
+
+// localRun runs Levenberg–Marquardt from p0 = (s, q), in (β, δ) while the
+// terms are about the size of the data and in (s, q) while they cancel
+// (the rates heading for b = d), switching as the iterates cross (at most
+// 4 times). The result's p is in (s, q).
+func (w *fitWork) localRun(p0 [2]float64, set lmSettings) lmResult {
+	p := p0
+	sq := false
+	set.leave = true
+	var out lmResult
+	for k := 0; ; k++ {
+		s := set
+		s.maxIter = max(1, set.maxIter-out.iters)
+		var r lmResult
+		if sq {
+			s.sq = true
+			w.sq = true
+			r = lmMinimize(w, p, s)
+			w.sq = false
+		} else {
+			r = lmMinimize(w, fitFromSQ(p), s)
+			r.p = fitToSQ(r.p)
+		}
+		r.iters += out.iters
+		r.evals += out.evals
+		out = r
+		if !r.left || k == 4 || out.iters >= set.maxIter {
+			out.left = false
+			return out
+		}
+		p, sq = r.p, !sq
+	}
+}
+
+// fitSQBasis is the half-separation η below which sqModel evaluates in the
+// (s, q) basis: there the columns e^(β·t), e^(δ·t) are nearly parallel,
+// while far apart they keep a small term's digits better.
+const fitSQBasis = 0.5
+
+// sqModel evaluates the (s, q) point p and returns its rates (β ≤ δ) with
+// the amplitudes of e^(β·t) and e^(δ·t) (scaled units). At q = 0 with a
+// t·e^(s·t) term the amplitudes are infinite (the collapse limit).
+func (w *fitWork) sqModel(p [2]float64) (rates [2]float64, alpha, gamma float64) {
+	if p[1] >= fitSQBasis*fitSQBasis {
+		rates = fitFromSQ(p)
+		w.lmEval(rates)
+		return rates, w.alpha, w.gamma
+	}
+	w.sq = true
+	w.lmEval(p)
+	w.sq = false
+	eta := math.Sqrt(max(p[1], 0))
+	rates = [2]float64{p[0] - eta, p[0] + eta}
+	a, g := w.alpha, w.gamma
+	switch {
+	case g == 0:
+		return rates, a, 0
+	case eta == 0:
+		return rates, math.Inf(-1), math.Inf(1)
+	}
+	return rates, a/2 - g/(2*eta), a/2 + g/(2*eta)
+}
+
+// fitRepresentGain is the term/data ratio at which representable holds a
+// fit that heads for b = d: about 10 digits of float64 survive evaluating
+// its terms.
+const fitRepresentGain = 1e6
+
+// representable moves the run r, which ended at or near b = d with terms
+// cancelling beyond fitRepresentGain, to the exp2 nearest it whose terms
+// are about fitRepresentGain times the data: η = √q raised (there the
+// terms are about |γ|·e^(max(0, s))/(2η), γ the amplitude of the second
+// basis column) and s re-fitted with q fixed, a few times. ok is false if
+// no such exp2 was found with η below 3·fitSQBasis.
+func (w *fitWork) representable(r lmResult, set lmSettings) (lmResult, bool) {
+	p := r.p
+	eta := math.Sqrt(max(p[1], 0))
+	w.sq = true
+	w.lmEval(p)
+	w.sq = false
+	eta = max(eta, math.Abs(w.gamma)*math.Exp(max(0, p[0]))/(2*fitRepresentGain))
+	for range 4 {
+		eta = max(eta, 2*fitCollapseSep*max(1, math.Abs(p[0])))
+		if !(eta < 3*fitSQBasis) {
+			return r, false
+		}
+		p[1] = eta * eta
+		w.sq, w.fixQ = true, true
+		s := set
+		s.sq = true
+		rr := lmMinimize(w, p, s)
+		w.sq, w.fixQ = false, false
+		if math.IsInf(rr.f, 1) {
+			return r, false
+		}
+		rr.iters += r.iters
+		rr.evals += r.evals
+		r, p = rr, rr.p
+		q, alpha, gamma := w.sqModel(p)
+		c := w.cancellation(q, alpha, gamma)
+		if c <= 2*fitRepresentGain && !w.collapsed(q, alpha, gamma) {
+			return r, true
+		}
+		// The terms scale as 1/η near b = d.
+		eta *= c / fitRepresentGain
+	}
+	return r, false
+}
+
+// modelSSE returns the weighted SSE of the scaled model α·e^(β·t) + γ·e^(δ·t)
+// (rates p) evaluated term by term, as a caller evaluates the returned
+// model: unlike the projected SSE it includes the rounding of terms that
+// cancel.
+func (w *fitWork) modelSSE(p [2]float64, alpha, gamma float64) float64 {
+	var f float64
+	for i := range w.n {
+		t := w.t[i]
+		r := w.sw[i] * (w.ys[i] - alpha*math.Exp(p[0]*t) - gamma*math.Exp(p[1]*t))
+		f += r * r
+	}
+	return f
 }

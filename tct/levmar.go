@@ -28,6 +28,13 @@ type lmSettings struct {
 	// order of the two parameters) stops with dup set.
 	avoid    [][2]float64
 	avoidTol float64
+	// sq replaces the box by the region {p[1] ≥ 0, |p[0]| + √p[1] ≤ hi[0]}
+	// of the (s, q) rate parametrisation (rates p[0] ∓ √p[1] within
+	// ±hi[0]).
+	sq bool
+	// leave ends the run with left set at the start point or an accepted
+	// iterate where the problem, an lmLeaver, reports lmLeave.
+	leave bool
 }
 
 // lmResult is where one run stopped.
@@ -38,6 +45,13 @@ type lmResult struct {
 	evals     int  // calls of lmEval
 	converged bool // a convergence test, not maxIter, stopped the run
 	dup       bool // stopped near a point of lmSettings.avoid
+	left      bool // stopped on lmSettings.leave
+}
+
+// lmLeaver is a problem that can tell, right after evaluating a point, that
+// the run should stop there (see lmSettings.leave).
+type lmLeaver interface {
+	lmLeave() bool
 }
 
 // Tolerances of lmMinimize, scale-free.
@@ -61,7 +75,7 @@ const (
 // precision); otherwise after maxIter iterations, not converged. It
 // allocates nothing itself.
 func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
-	p := lmClamp(p0, set)
+	p := lmClamp(p0, [2]float64{0, -1}, set)
 	f, a, g, ok := prob.lmEval(p)
 	res := lmResult{p: p, f: f, evals: 1}
 	if !ok {
@@ -75,6 +89,14 @@ func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
 	if f <= set.fAbs || lmGradSmall(f, a, g, gradTol) {
 		res.converged = true
 		return res
+	}
+	var leaver lmLeaver
+	if set.leave {
+		leaver, _ = prob.(lmLeaver)
+		if leaver != nil && leaver.lmLeave() {
+			res.left = true
+			return res
+		}
 	}
 	dScale := [2]float64{max(a[0], 1e-300), max(a[2], 1e-300)}
 	lam := 1e-3 // dimensionless: the damping added is lam·dScale
@@ -96,7 +118,7 @@ func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
 			continue
 		}
 		h := [2]float64{(-g[0]*m22 + g[1]*m12) / det, (-g[1]*m11 + g[0]*m12) / det}
-		pn := lmClamp([2]float64{p[0] + h[0], p[1] + h[1]}, set)
+		pn := lmClamp([2]float64{p[0] + h[0], p[1] + h[1]}, p, set)
 		h = [2]float64{pn[0] - p[0], pn[1] - p[1]}
 		if math.Hypot(h[0], h[1]) <= lmStepTol*(math.Hypot(p[0], p[1])+lmStepTol) {
 			res.converged = true
@@ -123,6 +145,10 @@ func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
 			}
 			if lmNear(p, set) {
 				res.dup = true
+				break
+			}
+			if leaver != nil && leaver.lmLeave() {
+				res.left = true
 				break
 			}
 			if rel < funTol {
@@ -157,6 +183,10 @@ func lmGradSmall(f float64, a [3]float64, g [2]float64, tol float64) bool {
 // lmNear reports whether p is within set.avoidTol of a point in set.avoid,
 // in either parameter order.
 func lmNear(p [2]float64, set lmSettings) bool {
+	if set.sq && len(set.avoid) > 0 {
+		e := math.Sqrt(max(p[1], 0))
+		p = [2]float64{p[0] - e, p[0] + e}
+	}
 	for _, q := range set.avoid {
 		d := set.avoidTol * (1 + math.Hypot(q[0], q[1]))
 		if math.Hypot(p[0]-q[0], p[1]-q[1]) <= d || math.Hypot(p[0]-q[1], p[1]-q[0]) <= d {
@@ -167,7 +197,19 @@ func lmNear(p [2]float64, set lmSettings) bool {
 }
 
 // lmClamp projects p into the box of set.
-func lmClamp(p [2]float64, set lmSettings) [2]float64 {
+func lmClamp(p, prev [2]float64, set lmSettings) [2]float64 {
+	if set.sq {
+		b := set.hi[0]
+		qmax := b * b
+		if prev[1] >= 0 {
+			// q grows at most fourfold (plus 1) in one step.
+			qmax = min(qmax, 4*prev[1]+1)
+		}
+		p[1] = min(max(p[1], 0), qmax)
+		m := max(b-math.Sqrt(p[1]), 0)
+		p[0] = min(max(p[0], -m), m)
+		return p
+	}
 	for k := range p {
 		p[k] = min(max(p[k], set.lo[k]), set.hi[k])
 	}

@@ -13,6 +13,7 @@ type fitWork struct {
 	t, ys, sw      []float64 // scaled abscissa, scaled y, √weight
 	u1, u2, q1, q2 []float64 // basis columns and their orthonormal basis
 	r, z           []float64 // residual, Jacobian scratch
+	v1, v2         []float64 // ∂/∂q of the basis columns (sq parametrisation)
 	grid           []float64 // fitGridN normalised grid columns of n each
 	gridB          [fitGridN]float64
 	gridOK         [fitGridN]bool
@@ -24,6 +25,9 @@ type fitWork struct {
 	yconst         float64 // that value
 	single         bool    // evaluate the one-exponential problem
 	screen         bool    // lmEval computes f only (start-point screening)
+	sq             bool    // lmEval takes p = (s, q): rates s ∓ √q (see lmEval)
+	fixQ           bool    // with sq: p[1] frozen (one-parameter problem in s)
+	cancel         float64 // term size of the last evaluation (see lmLeave)
 	evals          int     // lmEval calls, screening included
 	// coefficients of the last evaluation (in scaled units)
 	alpha, gamma float64
@@ -93,10 +97,10 @@ func (w *fitWork) load(x, y []float64, opt FitOptions) error {
 	if w.constant {
 		return nil
 	}
-	buf := make([]float64, (9+fitGridN)*n)
+	buf := make([]float64, (11+fitGridN)*n)
 	w.t, w.ys, w.sw = buf[0:n], buf[n:2*n], buf[2*n:3*n]
 	w.u1, w.u2, w.q1, w.q2 = buf[3*n:4*n], buf[4*n:5*n], buf[5*n:6*n], buf[6*n:7*n]
-	w.r, w.z, w.grid = buf[7*n:8*n], buf[8*n:9*n], buf[9*n:]
+	w.r, w.z, w.v1, w.v2, w.grid = buf[7*n:8*n], buf[8*n:9*n], buf[9*n:10*n], buf[10*n:11*n], buf[11*n:]
 	w.x0, w.span, w.ymax = xmin, xmax-xmin, ymax
 	w.yy = 0
 	for i := range n {
@@ -137,17 +141,21 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 
 	// Basis columns √w·e^(rate·t), the weighted data and squared norms.
 	var n1s, n2s float64
-	for i := range n {
-		a := sw[i] * math.Exp(beta*t[i])
-		u1[i] = a
-		n1s += a * a
-		r[i] = sw[i] * ys[i]
-	}
-	if two {
+	if w.sq {
+		n1s, n2s = w.sqColumns(p)
+	} else {
 		for i := range n {
-			b := sw[i] * math.Exp(delta*t[i])
-			u2[i] = b
-			n2s += b * b
+			a := sw[i] * math.Exp(beta*t[i])
+			u1[i] = a
+			n1s += a * a
+			r[i] = sw[i] * ys[i]
+		}
+		if two {
+			for i := range n {
+				b := sw[i] * math.Exp(delta*t[i])
+				u2[i] = b
+				n2s += b * b
+			}
 		}
 	}
 	n1 := math.Sqrt(n1s)
@@ -237,17 +245,25 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 	if w.screen {
 		return f, jtj, g, true
 	}
+	w.cancel = w.termSize(p, alpha, gamma)
 
 	// Kaufman's Jacobian: z₁ = α·t·u1, z₂ = γ·t·u2 (stored over u1, u2);
 	// gₖ = −zₖᵀr; J = −P⊥[z₁ z₂], so JᵀJ from the projected z's.
 	var q1z1, q2z1, q1z2, q2z2, g1, g2 float64
+	v1, v2 := w.v1[:n], w.v2[:n]
 	for i := range n {
-		z1 := alpha * t[i] * u1[i]
+		var z1, z2 float64
+		if w.sq {
+			z1 = t[i] * (alpha*u1[i] + gamma*u2[i])
+			z2 = alpha*v1[i] + gamma*v2[i]
+		} else {
+			z1 = alpha * t[i] * u1[i]
+			z2 = gamma * t[i] * u2[i]
+		}
 		u1[i] = z1
 		g1 -= z1 * r[i]
 		q1z1 += q1[i] * z1
 		if rank2 {
-			z2 := gamma * t[i] * u2[i]
 			u2[i] = z2
 			g2 -= z2 * r[i]
 			q2z1 += q2[i] * z1
@@ -266,7 +282,7 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 		}
 		a11 += p1 * p1
 	}
-	if w.single {
+	if w.single || w.fixQ {
 		return f, [3]float64{a11, 0, 1}, [2]float64{g1, 0}, true
 	}
 	return f, [3]float64{a11, a12, a22}, [2]float64{g1, g2}, true
@@ -280,4 +296,72 @@ func fitNorm(v []float64) float64 {
 		s += e * e
 	}
 	return math.Sqrt(s)
+}
+
+// sqColumns fills the basis columns of the (s, q) parametrisation, in which
+// the rates are s − η and s + η with η = √q: u1 = √w·e^(s·t)·cosh(η·t) and
+// u2 = √w·e^(s·t)·sinh(η·t)/η (t·e^(s·t) at η = 0), which span the same
+// space as √w·e^(β·t), √w·e^(δ·t) for η > 0 and stay independent as the
+// rates meet. It also fills v1, v2 with their derivatives in q,
+// √w·e^(s·t)·t²·S(ηt)/2 and √w·e^(s·t)·t³·U(ηt)/2 (S(x) = sinh(x)/x,
+// U(x) = (x·cosh x − sinh x)/x³), r with √w·ys, and returns the squared norms.
+func (w *fitWork) sqColumns(p [2]float64) (n1s, n2s float64) {
+	n := w.n
+	s, eta := p[0], math.Sqrt(max(p[1], 0))
+	t, sw, ys := w.t[:n], w.sw[:n], w.ys[:n]
+	u1, u2, v1, v2, r := w.u1[:n], w.u2[:n], w.v1[:n], w.v2[:n], w.r[:n]
+	for i := range n {
+		ti := t[i]
+		e := sw[i] * math.Exp(s*ti)
+		x := eta * ti
+		ch, sh, uu := fitHyp(x)
+		a, b := e*ch, e*ti*sh
+		u1[i], u2[i] = a, b
+		v1[i] = 0.5 * e * ti * ti * sh
+		v2[i] = 0.5 * e * ti * ti * ti * uu
+		n1s += a * a
+		n2s += b * b
+		r[i] = sw[i] * ys[i]
+	}
+	return n1s, n2s
+}
+
+// fitHyp returns cosh x, sinh(x)/x and (x·cosh x − sinh x)/x³ for x ≥ 0,
+// by their Taylor series below 0.1 (truncation below 10⁻¹⁶ relative).
+func fitHyp(x float64) (ch, sh, u float64) {
+	if x < 0.1 {
+		x2 := x * x
+		ch = 1 + x2/2*(1+x2/12*(1+x2/30*(1+x2/56)))
+		sh = 1 + x2/6*(1+x2/20*(1+x2/42*(1+x2/72)))
+		u = (1 + x2/10*(1+x2/28*(1+x2/54*(1+x2/88)))) / 3
+		return ch, sh, u
+	}
+	ex := math.Exp(x)
+	ei := 1 / ex
+	ch = (ex + ei) / 2
+	s := (ex - ei) / 2
+	sh = s / x
+	u = (x*ch - s) / (x * x * x)
+	return ch, sh, u
+}
+
+// termSize returns the size of the larger term over t ∈ [0, 1] of the model
+// with amplitudes alpha, gamma of the basis columns at p, relative to
+// max|ys| = 1 (see cancellation); +Inf at b = d with a t·e^(s·t) term.
+func (w *fitWork) termSize(p [2]float64, alpha, gamma float64) float64 {
+	if w.single {
+		return math.Abs(alpha) * math.Exp(max(0, p[0]))
+	}
+	if !w.sq {
+		return max(math.Abs(alpha)*math.Exp(max(0, p[0])), math.Abs(gamma)*math.Exp(max(0, p[1])))
+	}
+	eta := math.Sqrt(max(p[1], 0))
+	if eta == 0 {
+		if gamma != 0 {
+			return math.Inf(1)
+		}
+		return math.Abs(alpha) * math.Exp(max(0, p[0]))
+	}
+	a, c := alpha/2-gamma/(2*eta), alpha/2+gamma/(2*eta)
+	return max(math.Abs(a)*math.Exp(max(0, p[0]-eta)), math.Abs(c)*math.Exp(max(0, p[0]+eta)))
 }
