@@ -681,6 +681,8 @@ func (w *fitWork) localRun(p0 [2]float64, set lmSettings) lmResult {
 	p := p0
 	sq := false
 	set.leave = true
+	w.wall = true
+	defer func() { w.wall = false }()
 	var out lmResult
 	for k := 0; ; k++ {
 		s := set

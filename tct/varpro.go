@@ -28,6 +28,7 @@ type fitWork struct {
 	sq             bool    // lmEval takes p = (s, q): rates s ∓ √q (see lmEval)
 	fixQ           bool    // with sq: p[1] frozen (one-parameter problem in s)
 	cancel         float64 // term size of the last evaluation (see lmLeave)
+	wall           bool    // lmEval fails where the terms exceed fitCollapseGain
 	evals          int     // lmEval calls, screening included
 	// coefficients of the last evaluation (in scaled units)
 	alpha, gamma float64
@@ -246,6 +247,10 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 		return f, jtj, g, true
 	}
 	w.cancel = w.termSize(p, alpha, gamma)
+	if w.wall && !(w.cancel <= fitCollapseGain) {
+		// Beyond what exp2 represents: a run treats it as infinitely bad.
+		return 0, jtj, g, false
+	}
 
 	// Kaufman's Jacobian: z₁ = α·t·u1, z₂ = γ·t·u2 (stored over u1, u2);
 	// gₖ = −zₖᵀr; J = −P⊥[z₁ z₂], so JᵀJ from the projected z's.
