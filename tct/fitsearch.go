@@ -105,14 +105,14 @@ type fitRun struct {
 // candidates (by screened SSE) and returns the best run (lowest SSE, earlier
 // run on ties) and all runs. Unless the best run has settled (see settled),
 // up to fitMaxRuns starts get a run.
-func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitMaxRuns + fitRescans]fitRun, int) {
+func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitMaxRuns + fitRescans + fitThroughRuns]fitRun, int) {
 	// Insertion sort: a few dozen elements, no allocation.
 	for i := 1; i < len(cands); i++ {
 		for j := i; j > 0 && fitCandidateCmp(cands[j], cands[j-1]) < 0; j-- {
 			cands[j], cands[j-1] = cands[j-1], cands[j]
 		}
 	}
-	var runs [fitMaxRuns + fitRescans]fitRun
+	var runs [fitMaxRuns + fitRescans + fitThroughRuns]fitRun
 	var found [fitMaxRuns + fitRescans][2]float64
 	nruns, nfound := 0, 0
 	best := -1
@@ -169,6 +169,22 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 		}
 		best = nruns
 		nruns++
+	}
+	// Continue through b = d: from a best run near it, follow the rates
+	// apart (see throughCollapse) and explore from the lowest points.
+	if nruns < len(runs) && runs[best].res.f > set.fAbs && runs[best].res.p[1] < fitThroughMax {
+		starts, fs, k := w.throughCollapse(runs[best].res, explore)
+		for i := range k {
+			if nruns == len(runs) || !(fs[i] < runs[best].res.f) {
+				break
+			}
+			res := w.localRun(starts[i], explore)
+			runs[nruns] = fitRun{start: fitFromSQ(starts[i]), kind: "through", res: res}
+			if res.f < runs[best].res.f {
+				best = nruns
+			}
+			nruns++
+		}
 	}
 	// Polish the winner with the tight tolerances.
 	b := runs[best]
@@ -795,4 +811,64 @@ func (w *fitWork) modelSSE(p [2]float64, alpha, gamma float64) float64 {
 		f += r * r
 	}
 	return f
+}
+
+// Continuation through b = d.
+const (
+	fitThroughMax  = 1.0 // a best run with q = η² below this is continued
+	fitThroughRuns = 2   // full runs from the lowest continuation points
+)
+
+// fitThroughEta are the half-separations η (t units) the continuation
+// visits.
+var fitThroughEta = [...]float64{0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 1, 1.4, 2, 2.8, 4, 5.6, 8}
+
+// throughCollapse continues the run r, which ended near b = d at
+// (s₀, q ≈ 0), along three paths that part the rates: the upper rate kept
+// at s₀ and the lower one moving down (s = s₀ − η), the lower kept and the
+// upper moving up (s = s₀ + η), and both moving apart (s = s₀). At each η
+// of fitThroughEta the centre s is re-fitted with q = η² fixed, from the
+// previous point of its path, so each path is a profile of the projected
+// SSE. A point near b = d can be a minimum for the (s, q) search and a
+// saddle for the rates, and a lower basin at separated rates is often
+// reached only over a ridge of this profile. It returns the lowest point of
+// each path, lowest first, with their SSE.
+func (w *fitWork) throughCollapse(r lmResult, set lmSettings) (starts [3][2]float64, fs [3]float64, k int) {
+	set.sq = true
+	set.coarse = true
+	set.maxIter = 10
+	set.avoid = nil
+	set.leave = false
+	w.sq, w.fixQ, w.wall = true, true, true
+	for _, dir := range [3]float64{-1, 1, 0} {
+		s, eta0 := r.p[0], math.Sqrt(max(r.p[1], 0))
+		bestF, bestP := math.Inf(1), [2]float64{}
+		for _, eta := range fitThroughEta {
+			if eta <= eta0 {
+				continue
+			}
+			p := [2]float64{s + dir*(eta-eta0), eta * eta}
+			if math.Abs(p[0])+eta > w.hi {
+				break
+			}
+			res := lmMinimize(w, p, set)
+			if math.IsInf(res.f, 1) {
+				continue
+			}
+			s, eta0 = res.p[0], eta
+			if res.f < bestF {
+				bestF, bestP = res.f, res.p
+			}
+		}
+		if !math.IsInf(bestF, 1) {
+			starts[k], fs[k] = bestP, bestF
+			for i := k; i > 0 && fs[i] < fs[i-1]; i-- {
+				starts[i], starts[i-1] = starts[i-1], starts[i]
+				fs[i], fs[i-1] = fs[i-1], fs[i]
+			}
+			k++
+		}
+	}
+	w.sq, w.fixQ, w.wall = false, false, false
+	return starts, fs, min(k, fitThroughRuns)
 }
