@@ -841,13 +841,13 @@ func (w *fitWork) throughCollapse(r lmResult, set lmSettings) (starts [3][2]floa
 	set.leave = false
 	w.sq, w.fixQ, w.wall = true, true, true
 	for _, dir := range [3]float64{-1, 1, 0} {
-		s, eta0 := r.p[0], math.Sqrt(max(r.p[1], 0))
+		s0, eta0 := r.p[0], math.Sqrt(max(r.p[1], 0))
 		bestF, bestP := math.Inf(1), [2]float64{}
 		for _, eta := range fitThroughEta {
 			if eta <= eta0 {
 				continue
 			}
-			p := [2]float64{s + dir*(eta-eta0), eta * eta}
+			p := [2]float64{s0 + dir*(eta-eta0), eta * eta}
 			if math.Abs(p[0])+eta > w.hi {
 				break
 			}
@@ -855,7 +855,6 @@ func (w *fitWork) throughCollapse(r lmResult, set lmSettings) (starts [3][2]floa
 			if math.IsInf(res.f, 1) {
 				continue
 			}
-			s, eta0 = res.p[0], eta
 			if res.f < bestF {
 				bestF, bestP = res.f, res.p
 			}
