@@ -172,8 +172,14 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 	}
 	// Continue through b = d: from a best run near it, follow the rates
 	// apart (see throughCollapse) and explore from the lowest points.
-	if nruns < len(runs) && runs[best].res.f > set.fAbs && runs[best].res.p[1] < fitThroughMax {
-		starts, fs, k := w.throughCollapse(runs[best].res, explore)
+	near := -1 // the best run that ended near b = d
+	for i, r := range runs[:nruns] {
+		if r.res.p[1] < fitThroughMax && !math.IsInf(r.res.f, 1) && (near < 0 || r.res.f < runs[near].res.f) {
+			near = i
+		}
+	}
+	if nruns < len(runs) && runs[best].res.f > set.fAbs && near >= 0 {
+		starts, fs, k := w.throughCollapse(runs[near].res, explore)
 		for i := range k {
 			if nruns == len(runs) || !(fs[i] < runs[best].res.f) {
 				break
