@@ -345,22 +345,29 @@ func (w *fitWork) singleRate(set lmSettings) float64 {
 }
 
 // settled reports whether run r is a trustworthy end of the search: it
-// converged, away from the rate box, without heading for b = d (Cancellation
-// at most fitNearCollapse). Runs that end on the box edge usually carry a
-// dead term whose rate drifted off; those that head for b = d may have a
-// separated minimum elsewhere.
+// converged, away from the rate box, with no spike term (below), without
+// heading for b = d (Cancellation at most fitNearCollapse). Runs that end
+// on the box edge usually carry a dead term whose rate drifted off; a spike
+// term, so steep that it is below e^−fitSpikeReach of its peak at every
+// data point but the end one, fits that point alone and leaves its rate
+// undetermined; runs that head for b = d may have a separated minimum
+// elsewhere.
 func (w *fitWork) settled(r lmResult) bool {
 	if !r.converged {
 		return false
 	}
 	p, alpha, gamma := w.sqModel(r.p)
 	for _, v := range p {
-		if v <= w.lo || v >= w.hi {
+		if v <= w.lo || v >= w.hi || -v*w.reach[0] > fitSpikeReach || v*w.reach[1] > fitSpikeReach {
 			return false
 		}
 	}
 	return w.cancellation(p, alpha, gamma) <= fitNearCollapse
 }
+
+// fitSpikeReach is the decay, in e-folds, from the end data point to the
+// next one beyond which settled calls a term a spike.
+const fitSpikeReach = 30
 
 // fitCandidateCmp orders candidates by group (distinct basins first), then
 // by screened SSE, then by position.

@@ -17,9 +17,10 @@ type fitWork struct {
 	grid           []float64 // fitGridN normalised grid columns of n each
 	gridB          [fitGridN]float64
 	gridOK         [fitGridN]bool
-	x0, span, ymax float64 // t = (x−x0)/span, ys = y/ymax
-	lo, hi         float64 // rate box in t units
-	yy             float64 // Σ wᵢ·ysᵢ², the scale of the objective
+	x0, span, ymax float64    // t = (x−x0)/span, ys = y/ymax
+	lo, hi         float64    // rate box in t units
+	reach          [2]float64 // t of the second-lowest weighted point, 1 − t of the second-highest
+	yy             float64    // Σ wᵢ·ysᵢ², the scale of the objective
 	maxIter        int
 	constant       bool    // every y with positive weight equals yconst
 	yconst         float64 // that value
@@ -119,6 +120,18 @@ func (w *fitWork) load(x, y []float64, opt FitOptions) error {
 		w.ys[i] = y[i] / ymax
 		w.sw[i] = sw
 		w.yy += sw * sw * w.ys[i] * w.ys[i]
+	}
+	// The data points next to the ends t = 0 and t = 1 (see settled).
+	w.reach = [2]float64{1, 1}
+	for i := range n {
+		if ti := w.t[i]; w.sw[i] > 0 {
+			if ti > 0 {
+				w.reach[0] = min(w.reach[0], ti)
+			}
+			if ti < 1 {
+				w.reach[1] = min(w.reach[1], 1-ti)
+			}
+		}
 	}
 	bound := min(fitMaxRateSpan, fitMaxRateAbs*w.span/max(math.Abs(xmin), math.Abs(xmax)))
 	w.lo, w.hi = -bound, bound
