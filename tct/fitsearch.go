@@ -129,7 +129,7 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 		explore.avoid = found[:nfound]
 		res := w.localRun(fitToSQ(c.p), explore)
 		if !res.dup {
-			found[nfound] = res.p
+			found[nfound] = fitFromSQ(res.p) // lmNear compares rates
 			nfound++
 		}
 		runs[nruns] = fitRun{start: c.p, kind: c.kind, res: res}
@@ -159,7 +159,7 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 		explore.avoid = found[:nfound]
 		res := w.localRun(fitToSQ(p), explore)
 		if !res.dup && nfound < len(found) {
-			found[nfound] = res.p
+			found[nfound] = fitFromSQ(res.p) // lmNear compares rates
 			nfound++
 		}
 		runs[nruns] = fitRun{start: p, kind: "rescan", res: res}
@@ -436,18 +436,22 @@ func (w *fitWork) startPoints(cands *[fitMaxStarts]fitCandidate, set lmSettings)
 		}
 	}
 	// The fitGridBest lowest pairs, kept sorted (ties by position).
-	var top [fitGridBest]fitCandidate
+	type pair struct {
+		f  float64
+		ij int
+	}
+	less := func(a, b pair) bool { return a.f < b.f || (a.f == b.f && a.ij < b.ij) }
+	var top [fitGridBest]pair
 	ntop := 0
 	for i := range fitGridN {
 		for j := i + 1; j < fitGridN; j++ {
-			c := fitCandidate{p: [2]float64{w.gridRate(i), w.gridRate(j)}, kind: "grid", f: f[i][j], idx: i*fitGridN + j}
+			c := pair{f[i][j], i*fitGridN + j}
 			if math.IsInf(c.f, 1) {
 				continue
 			}
 			if fitGridLocalMin(&f, i, j) {
 				if nc < len(cands) {
-					c.idx = nc
-					cands[nc] = c
+					cands[nc] = fitCandidate{p: [2]float64{w.gridRate(i), w.gridRate(j)}, kind: "grid", f: c.f, idx: nc}
 					nc++
 				}
 				continue
@@ -455,20 +459,20 @@ func (w *fitWork) startPoints(cands *[fitMaxStarts]fitCandidate, set lmSettings)
 			if ntop < len(top) {
 				top[ntop] = c
 				ntop++
-			} else if fitCandidateCmp(c, top[ntop-1]) < 0 {
+			} else if less(c, top[ntop-1]) {
 				top[ntop-1] = c
 			} else {
 				continue
 			}
-			for k := ntop - 1; k > 0 && fitCandidateCmp(top[k], top[k-1]) < 0; k-- {
+			for k := ntop - 1; k > 0 && less(top[k], top[k-1]); k-- {
 				top[k], top[k-1] = top[k-1], top[k]
 			}
 		}
 	}
 	for _, c := range top[:ntop] {
 		if nc < len(cands) {
-			c.idx, c.group = nc, 1
-			cands[nc] = c
+			i, j := c.ij/fitGridN, c.ij%fitGridN
+			cands[nc] = fitCandidate{p: [2]float64{w.gridRate(i), w.gridRate(j)}, kind: "grid", group: 1, f: c.f, idx: nc}
 			nc++
 		}
 	}
