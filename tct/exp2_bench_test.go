@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"testing"
+	"time"
 )
 
 // exp2BenchData is a Pi-like TCT curve over residual capacity [0, 1] with a
@@ -38,6 +40,51 @@ func BenchmarkFitExp2(b *testing.B) {
 				// for a core on a loaded machine.
 				b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
 			}
+		})
+	}
+}
+
+// BenchmarkFitExp2Sweep fits problems of the seeded sweep (exp2SweepDraw:
+// spans, offsets, rates, amplitudes and noise levels across the whole
+// generator, exact data included) with a fixed number of points, one
+// problem per iteration in turn, and reports the percentiles of the CPU
+// time per fit over the iterations: p50-cpu-ns, p90-cpu-ns, p99-cpu-ns and
+// max-cpu-ns (Linux only; the timer costs about a microsecond per fit).
+func BenchmarkFitExp2Sweep(b *testing.B) {
+	for _, n := range []int{20, 100, 1000} {
+		b.Run(fmt.Sprintf("points=%d", n), func(b *testing.B) {
+			const problems = 1000
+			xs := make([][]float64, problems)
+			ys := make([][]float64, problems)
+			for i := range xs {
+				_, xs[i], ys[i], _ = exp2SweepDrawN(exp2SweepSeed, uint64(i), n)
+			}
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			cpu := make([]time.Duration, 0, 1<<16)
+			_, ok := exp2ThreadCPU()
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				c0, _ := exp2ThreadCPU()
+				if _, _, err := FitExp2(xs[i%problems], ys[i%problems], FitOptions{}); err != nil {
+					b.Fatal(err)
+				}
+				c1, _ := exp2ThreadCPU()
+				if len(cpu) < cap(cpu) {
+					cpu = append(cpu, c1-c0)
+				}
+				i++
+			}
+			if !ok || len(cpu) == 0 {
+				return
+			}
+			slices.Sort(cpu)
+			q := func(p float64) float64 { return float64(cpu[min(len(cpu)-1, int(p*float64(len(cpu))))]) }
+			b.ReportMetric(q(0.5), "p50-cpu-ns")
+			b.ReportMetric(q(0.9), "p90-cpu-ns")
+			b.ReportMetric(q(0.99), "p99-cpu-ns")
+			b.ReportMetric(float64(cpu[len(cpu)-1]), "max-cpu-ns")
 		})
 	}
 }

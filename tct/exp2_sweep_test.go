@@ -37,10 +37,18 @@ var exp2SweepNoise = [...]float64{0, 1e-6, 1e-3, 0.01, 0.03, 0.1, 0.3}
 // [−30, 30], amplitudes 10⁻³ … 10³ (log-uniform) of random sign, 5 to 50
 // points with jittered spacing, uniform noise of the drawn level.
 func exp2SweepDraw(seed, i uint64) (truth Exp2, x, y []float64, noise float64) {
+	return exp2SweepDrawN(seed, i, 0)
+}
+
+// exp2SweepDrawN is exp2SweepDraw with n points instead of a drawn number
+// when n > 0.
+func exp2SweepDrawN(seed, i uint64, n int) (truth Exp2, x, y []float64, noise float64) {
 	r := rand.New(rand.NewPCG(seed, i))
 	span := math.Pow(10, -2+5*r.Float64())
 	off := [...]float64{0, -0.5, 1, 3}[r.IntN(4)] * span
-	n := 5 + r.IntN(46)
+	if k := 5 + r.IntN(46); n <= 0 {
+		n = k
+	}
 	amp := func() float64 {
 		a := math.Pow(10, -3+6*r.Float64())
 		if r.IntN(2) == 1 {

@@ -24,7 +24,7 @@ const fitGridN = len(fitGrid)
 // Search sizes.
 const (
 	fitLMStarts     = 2      // Levenberg–Marquardt runs at least: the "residual" start and the best screened one
-	fitMaxRuns      = 24     // runs when the first ones head for b = d
+	fitMaxRuns      = 8      // runs when the first ones head for b = d
 	fitMaxStarts    = 64     // capacity of the start list
 	fitGridBest     = 20     // lowest grid pairs kept besides the grid's local minima
 	fitNearCollapse = 100    // Cancellation beyond which more starts get a run
@@ -194,7 +194,9 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 	}
 	// Polish the winner with the tight tolerances.
 	b := runs[best]
-	polished := w.localRun(b.res.p, set)
+	polish := set
+	polish.maxIter = fitPolishIter * set.maxIter
+	polished := w.localRun(b.res.p, polish)
 	if polished.f <= b.res.f {
 		polished.iters += b.res.iters
 		polished.evals += b.res.evals
@@ -829,6 +831,9 @@ func (w *fitWork) modelSSE(p [2]float64, alpha, gamma float64) float64 {
 	}
 	return f
 }
+
+// fitPolishIter multiplies the iteration budget of the final polish.
+const fitPolishIter = 1
 
 // Continuation through b = d.
 const (

@@ -86,7 +86,7 @@ func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
 	if set.coarse {
 		gradTol, funTol = 1e-5, 1e-8
 	}
-	if f <= set.fAbs || lmGradSmall(f, a, g, gradTol) {
+	if f <= set.fAbs || lmGradSmall(f, a, g, gradTol, lmActive(p, g, set)) {
 		res.converged = true
 		return res
 	}
@@ -104,9 +104,24 @@ func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
 	smallDecreases := 0
 	for res.iters < set.maxIter {
 		res.iters++
+		// A parameter held at its bound by the gradient stays there; the
+		// step is solved for the other one (an active set).
+		act := lmActive(p, g, set)
+		if act[0] && act[1] {
+			res.converged = true
+			break
+		}
 		m11 := a[0] + lam*dScale[0]
 		m22 := a[2] + lam*dScale[1]
 		m12 := a[1]
+		if act[0] || act[1] {
+			m12 = 0
+			if act[0] {
+				m11 = 1
+			} else {
+				m22 = 1
+			}
+		}
 		det := m11*m22 - m12*m12
 		if !(det > 0) || math.IsInf(det, 0) {
 			lam *= nu
@@ -118,6 +133,11 @@ func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
 			continue
 		}
 		h := [2]float64{(-g[0]*m22 + g[1]*m12) / det, (-g[1]*m11 + g[0]*m12) / det}
+		if act[0] {
+			h[0] = 0
+		} else if act[1] {
+			h[1] = 0
+		}
 		pn := lmClamp([2]float64{p[0] + h[0], p[1] + h[1]}, p, set)
 		h = [2]float64{pn[0] - p[0], pn[1] - p[1]}
 		if math.Hypot(h[0], h[1]) <= lmStepTol*(math.Hypot(p[0], p[1])+lmStepTol) {
@@ -139,7 +159,7 @@ func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
 			dScale = [2]float64{max(dScale[0], a[0]), max(dScale[1], a[2])}
 			lam *= max(1.0/3, 1-math.Pow(2*rho-1, 3))
 			nu = 2
-			if f <= set.fAbs || lmGradSmall(f, a, g, gradTol) {
+			if f <= set.fAbs || lmGradSmall(f, a, g, gradTol, lmActive(p, g, set)) {
 				res.converged = true
 				break
 			}
@@ -175,9 +195,25 @@ func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
 // lmGradSmall reports whether every gradient component is negligible against
 // √(f·(JᵀJ)ₖₖ), the size it would have if the residual were parallel to
 // Jacobian column k (MINPACK's gtol test).
-func lmGradSmall(f float64, a [3]float64, g [2]float64, tol float64) bool {
-	return math.Abs(g[0]) <= tol*math.Sqrt(f*a[0]) &&
-		math.Abs(g[1]) <= tol*math.Sqrt(f*a[2])
+func lmGradSmall(f float64, a [3]float64, g [2]float64, tol float64, act [2]bool) bool {
+	return (act[0] || math.Abs(g[0]) <= tol*math.Sqrt(f*a[0])) &&
+		(act[1] || math.Abs(g[1]) <= tol*math.Sqrt(f*a[2]))
+}
+
+// lmActive reports which parameters sit on a bound of set that the descent
+// direction −g pushes against (for set.sq: q = 0, or |s| at its limit
+// hi[0] − √q).
+func lmActive(p [2]float64, g [2]float64, set lmSettings) (act [2]bool) {
+	if set.sq {
+		m := set.hi[0] - math.Sqrt(max(p[1], 0))
+		act[0] = (p[0] >= m && g[0] < 0) || (p[0] <= -m && g[0] > 0)
+		act[1] = p[1] <= 0 && g[1] > 0
+		return act
+	}
+	for k := range 2 {
+		act[k] = (p[k] <= set.lo[k] && g[k] > 0) || (p[k] >= set.hi[k] && g[k] < 0)
+	}
+	return act
 }
 
 // lmNear reports whether p is within set.avoidTol of a point in set.avoid,
