@@ -170,8 +170,11 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 		best = nruns
 		nruns++
 	}
-	// Continue through b = d: from a best run near it, follow the rates
-	// apart (see throughCollapse) and explore from the lowest points.
+	// Polish the winner with the tight tolerances.
+	w.polish(&runs[best], set)
+	// Continue through b = d: from a run near it, follow the rates apart
+	// (see throughCollapse), explore from the lowest points and polish a
+	// better result.
 	near := -1 // the best run that ended near b = d
 	for i, r := range runs[:nruns] {
 		if r.res.p[1] < fitThroughMax && !math.IsInf(r.res.f, 1) && (near < 0 || r.res.f < runs[near].res.f) {
@@ -179,7 +182,11 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 		}
 	}
 	if nruns < len(runs) && runs[best].res.f > set.fAbs && near >= 0 {
+		// No stop at earlier results: the point near b = d is one, and
+		// the way to a lower basin passes close to it.
+		explore.avoid = nil
 		starts, fs, k := w.throughCollapse(runs[near].res, explore)
+		through := -1
 		for i := range k {
 			if nruns == len(runs) || !(fs[i] < runs[best].res.f) {
 				break
@@ -187,22 +194,29 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 			res := w.localRun(starts[i], explore)
 			runs[nruns] = fitRun{start: fitFromSQ(starts[i]), kind: "through", res: res}
 			if res.f < runs[best].res.f {
-				best = nruns
+				best, through = nruns, nruns
 			}
 			nruns++
 		}
-	}
-	// Polish the winner with the tight tolerances.
-	b := runs[best]
-	polish := set
-	polish.maxIter = fitPolishIter * set.maxIter
-	polished := w.localRun(b.res.p, polish)
-	if polished.f <= b.res.f {
-		polished.iters += b.res.iters
-		polished.evals += b.res.evals
-		runs[best].res = polished
+		if through >= 0 {
+			w.polish(&runs[through], set)
+		}
 	}
 	return runs[best], runs, nruns
+}
+
+// polish re-runs r from where it ended with the tight tolerances of set
+// (fitPolishIter times its iterations, geodesic acceleration on) and keeps
+// the result if it is no worse.
+func (w *fitWork) polish(r *fitRun, set lmSettings) {
+	set.maxIter *= fitPolishIter
+	set.accel = true
+	p := w.localRun(r.res.p, set)
+	if p.f <= r.res.f {
+		p.iters += r.res.iters
+		p.evals += r.res.evals
+		r.res = p
+	}
 }
 
 // rescan returns the pair (p[0], v) or (v, p[1]), v a grid rate, with the
@@ -843,7 +857,7 @@ const (
 
 // fitThroughEta are the half-separations η (t units) the continuation
 // visits.
-var fitThroughEta = [...]float64{0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 1, 1.4, 2, 2.8, 4, 5.6, 8}
+var fitThroughEta = [...]float64{0.005, 0.01, 0.02, 0.035, 0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 1, 1.4, 2, 2.8, 4, 5.6, 8}
 
 // throughCollapse continues the run r, which ended near b = d at
 // (s₀, q ≈ 0), along three paths that part the rates: the upper rate kept
@@ -893,3 +907,4 @@ func (w *fitWork) throughCollapse(r lmResult, set lmSettings) (starts [3][2]floa
 	w.sq, w.fixQ, w.wall = false, false, false
 	return starts, fs, min(k, fitThroughRuns)
 }
+

@@ -28,6 +28,9 @@ type lmSettings struct {
 	// order of the two parameters) stops with dup set.
 	avoid    [][2]float64
 	avoidTol float64
+	// accel turns on geodesic acceleration for a problem that supports it
+	// (lmAccelerator).
+	accel bool
 	// sq replaces the box by the region {p[1] ≥ 0, |p[0]| + √p[1] ≤ hi[0]}
 	// of the (s, q) rate parametrisation (rates p[0] ∓ √p[1] within
 	// ±hi[0]).
@@ -47,6 +50,25 @@ type lmResult struct {
 	dup       bool // stopped near a point of lmSettings.avoid
 	left      bool // stopped on lmSettings.leave
 }
+
+// lmAccelerator is a problem that supports geodesic acceleration: after
+// lmAccept marks the last evaluated point as a run's current point p,
+// lmAccel(q) returns J(p)ᵀ·r(q), the current Jacobian applied to the
+// residual at another point q.
+type lmAccelerator interface {
+	lmAccept()
+	lmAccel(q [2]float64) ([2]float64, bool)
+}
+
+// Geodesic acceleration (Transtrum and Sethna, 2012): the second
+// directional derivative of the residual along the step v is taken from
+// r(p + lmAccelH·v), and the correction is kept while 2‖a‖ ≤ lmAccelMax·‖v‖
+// (both scaled like the damping).
+const (
+	lmAccelH     = 0.1
+	lmAccelMax   = 0.75
+	lmAccelAfter = 10 // iterations of a run before acceleration starts
+)
 
 // lmLeaver is a problem that can tell, right after evaluating a point, that
 // the run should stop there (see lmSettings.leave).
@@ -89,6 +111,13 @@ func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
 	if f <= set.fAbs || lmGradSmall(f, a, g, gradTol, lmActive(p, g, set)) {
 		res.converged = true
 		return res
+	}
+	accel, _ := prob.(lmAccelerator)
+	if !set.accel {
+		accel = nil
+	}
+	if accel != nil {
+		accel.lmAccept()
 	}
 	var leaver lmLeaver
 	if set.leave {
@@ -138,6 +167,32 @@ func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
 		} else if act[1] {
 			h[1] = 0
 		}
+		if accel != nil && res.iters > lmAccelAfter {
+			// r_vv ≈ (2/ε)·((r(p+εv) − r(p))/ε − J·v), so
+			// Jᵀr_vv = (2/ε²)·(Jᵀr(p+εv) − g − ε·JᵀJ·v).
+			e := lmAccelH
+			q := lmClamp([2]float64{p[0] + e*h[0], p[1] + e*h[1]}, p, set)
+			if x, ok := accel.lmAccel(q); ok && q == [2]float64{p[0] + e*h[0], p[1] + e*h[1]} {
+				res.evals++
+				k := 2 / (e * e)
+				b := [2]float64{
+					k * (x[0] - g[0] - e*(a[0]*h[0]+a[1]*h[1])),
+					k * (x[1] - g[1] - e*(a[1]*h[0]+a[2]*h[1])),
+				}
+				acc := [2]float64{(-b[0]*m22 + b[1]*m12) / det, (-b[1]*m11 + b[0]*m12) / det}
+				if act[0] {
+					acc[0] = 0
+				} else if act[1] {
+					acc[1] = 0
+				}
+				na := dScale[0]*acc[0]*acc[0] + dScale[1]*acc[1]*acc[1]
+				nv := dScale[0]*h[0]*h[0] + dScale[1]*h[1]*h[1]
+				if 4*na <= lmAccelMax*lmAccelMax*nv {
+					h[0] += acc[0] / 2
+					h[1] += acc[1] / 2
+				}
+			}
+		}
 		pn := lmClamp([2]float64{p[0] + h[0], p[1] + h[1]}, p, set)
 		h = [2]float64{pn[0] - p[0], pn[1] - p[1]}
 		if math.Hypot(h[0], h[1]) <= lmStepTol*(math.Hypot(p[0], p[1])+lmStepTol) {
@@ -147,6 +202,9 @@ func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
 		fn, an, gn, okn := prob.lmEval(pn)
 		res.evals++
 		if okn && fn < f {
+			if accel != nil {
+				accel.lmAccept()
+			}
 			// Predicted decrease of the quadratic model f + 2hᵀg + hᵀ(JᵀJ)h.
 			pred := -(2*(h[0]*g[0]+h[1]*g[1]) + h[0]*(a[0]*h[0]+a[1]*h[1]) + h[1]*(a[1]*h[0]+a[2]*h[1]))
 			rho := 1.0

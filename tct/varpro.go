@@ -14,6 +14,12 @@ type fitWork struct {
 	u1, u2, q1, q2 []float64 // basis columns and their orthonormal basis
 	r, z           []float64 // residual, Jacobian scratch
 	v1, v2         []float64 // ∂/∂q of the basis columns (sq parametrisation)
+	// pz[k] holds the projected Jacobian columns P⊥z₁, P⊥z₂ (2n values) of
+	// an evaluation: pz[pzCur] those of the current point of a run, the
+	// other those of the last trial point (see lmAccept, lmAccel).
+	pz    [2][]float64
+	pzCur int
+	resid bool // lmEval computes f and the residual only (see lmAccel)
 	grid           []float64 // fitGridN normalised grid columns of n each
 	gridB          [fitGridN]float64
 	gridOK         [fitGridN]bool
@@ -99,10 +105,12 @@ func (w *fitWork) load(x, y []float64, opt FitOptions) error {
 	if w.constant {
 		return nil
 	}
-	buf := make([]float64, (11+fitGridN)*n)
+	buf := make([]float64, (15+fitGridN)*n)
 	w.t, w.ys, w.sw = buf[0:n], buf[n:2*n], buf[2*n:3*n]
 	w.u1, w.u2, w.q1, w.q2 = buf[3*n:4*n], buf[4*n:5*n], buf[5*n:6*n], buf[6*n:7*n]
-	w.r, w.z, w.v1, w.v2, w.grid = buf[7*n:8*n], buf[8*n:9*n], buf[9*n:10*n], buf[10*n:11*n], buf[11*n:]
+	w.r, w.z, w.v1, w.v2 = buf[7*n:8*n], buf[8*n:9*n], buf[9*n:10*n], buf[10*n:11*n]
+	w.pz[0], w.pz[1] = buf[11*n:13*n], buf[13*n:15*n]
+	w.grid = buf[15*n:]
 	w.x0, w.span, w.ymax = xmin, xmax-xmin, ymax
 	w.yy = 0
 	for i := range n {
@@ -264,6 +272,9 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 		// Beyond what exp2 represents: a run treats it as infinitely bad.
 		return 0, jtj, g, false
 	}
+	if w.resid {
+		return f, jtj, g, true
+	}
 
 	// Kaufman's Jacobian: z₁ = α·t·u1, z₂ = γ·t·u2 (stored over u1, u2);
 	// gₖ = −zₖᵀr; J = −P⊥[z₁ z₂], so JᵀJ from the projected z's.
@@ -290,15 +301,19 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 		}
 	}
 	var a11, a12, a22 float64
+	pz := w.pz[1-w.pzCur]
+	pz1, pz2 := pz[:n], pz[n:2*n]
 	for i := range n {
 		p1 := u1[i] - q1z1*q1[i]
+		p2 := 0.0
 		if rank2 {
 			p1 -= q2z1 * q2[i]
-			p2 := u2[i] - q1z2*q1[i] - q2z2*q2[i]
+			p2 = u2[i] - q1z2*q1[i] - q2z2*q2[i]
 			a22 += p2 * p2
 			a12 += p1 * p2
 		}
 		a11 += p1 * p1
+		pz1[i], pz2[i] = p1, p2
 	}
 	if w.single || w.fixQ {
 		return f, [3]float64{a11, 0, 1}, [2]float64{g1, 0}, true
@@ -382,4 +397,32 @@ func (w *fitWork) termSize(p [2]float64, alpha, gamma float64) float64 {
 	}
 	a, c := alpha/2-gamma/(2*eta), alpha/2+gamma/(2*eta)
 	return max(math.Abs(a)*math.Exp(max(0, p[0]-eta)), math.Abs(c)*math.Exp(max(0, p[0]+eta)))
+}
+
+// lmAccept makes the last evaluated point the current point of a run (its
+// projected Jacobian columns are the ones lmAccel uses).
+func (w *fitWork) lmAccept() { w.pzCur = 1 - w.pzCur }
+
+// lmAccel returns Jᵀr(q), the Jacobian of the current point (the last one
+// accepted) applied to the projected residual at another point q: −(P⊥zₖ)ᵀr(q).
+// It evaluates the residual at q only. ok is false if q cannot be
+// evaluated.
+func (w *fitWork) lmAccel(q [2]float64) (x [2]float64, ok bool) {
+	w.resid = true
+	_, _, _, ok = w.lmEval(q)
+	w.resid = false
+	if !ok {
+		return x, false
+	}
+	n := w.n
+	pz := w.pz[w.pzCur]
+	pz1, pz2, r := pz[:n], pz[n:2*n], w.r[:n]
+	for i := range n {
+		x[0] -= pz1[i] * r[i]
+		x[1] -= pz2[i] * r[i]
+	}
+	if w.single || w.fixQ {
+		x[1] = 0
+	}
+	return x, true
 }
