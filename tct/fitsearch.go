@@ -907,4 +907,3 @@ func (w *fitWork) throughCollapse(r lmResult, set lmSettings) (starts [3][2]floa
 	w.sq, w.fixQ, w.wall = false, false, false
 	return starts, fs, min(k, fitThroughRuns)
 }
-

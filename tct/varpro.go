@@ -17,9 +17,9 @@ type fitWork struct {
 	// pz[k] holds the projected Jacobian columns P⊥z₁, P⊥z₂ (2n values) of
 	// an evaluation: pz[pzCur] those of the current point of a run, the
 	// other those of the last trial point (see lmAccept, lmAccel).
-	pz    [2][]float64
-	pzCur int
-	resid bool // lmEval computes f and the residual only (see lmAccel)
+	pz             [2][]float64
+	pzCur          int
+	resid          bool      // lmEval computes f and the residual only (see lmAccel)
 	grid           []float64 // fitGridN normalised grid columns of n each
 	gridB          [fitGridN]float64
 	gridOK         [fitGridN]bool
