@@ -860,23 +860,23 @@ const (
 var fitThroughEta = [...]float64{0.005, 0.01, 0.02, 0.035, 0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 1, 1.4, 2, 2.8, 4, 5.6, 8}
 
 // throughCollapse continues the run r, which ended near b = d at
-// (s₀, q ≈ 0), along three paths that part the rates: the upper rate kept
-// at s₀ and the lower one moving down (s = s₀ − η), the lower kept and the
-// upper moving up (s = s₀ + η), and both moving apart (s = s₀). At each η
-// of fitThroughEta the centre s is re-fitted with q = η² fixed, from the
-// previous point of its path, so each path is a profile of the projected
-// SSE. A point near b = d can be a minimum for the (s, q) search and a
-// saddle for the rates, and a lower basin at separated rates is often
-// reached only over a ridge of this profile. It returns the lowest point of
-// each path, lowest first, with their SSE.
-func (w *fitWork) throughCollapse(r lmResult, set lmSettings) (starts [3][2]float64, fs [3]float64, k int) {
+// (s₀, q ≈ 0), along two paths that part the rates: the upper rate kept at
+// s₀ while the lower one moves down (s = s₀ − η), and the lower kept while
+// the upper moves up (s = s₀ + η). At each η of fitThroughEta the centre s
+// is re-fitted with q = η² fixed (a short one-parameter run from s₀ ∓ η),
+// so each path is a profile of the projected SSE over the separation. A
+// point near b = d can be a minimum for the (s, q) search and a saddle for
+// the rates, and a lower basin at separated rates is often reached only
+// over a ridge of this profile. It returns the lowest point of each path,
+// lowest first, with their SSE.
+func (w *fitWork) throughCollapse(r lmResult, set lmSettings) (starts [2][2]float64, fs [2]float64, k int) {
 	set.sq = true
 	set.coarse = true
-	set.maxIter = 10
+	set.maxIter = 5
 	set.avoid = nil
 	set.leave = false
 	w.sq, w.fixQ, w.wall = true, true, true
-	for _, dir := range [3]float64{-1, 1, 0} {
+	for _, dir := range [...]float64{-1, 1} {
 		s0, eta0 := r.p[0], math.Sqrt(max(r.p[1], 0))
 		bestF, bestP := math.Inf(1), [2]float64{}
 		for _, eta := range fitThroughEta {
