@@ -105,15 +105,15 @@ type fitRun struct {
 // candidates (by screened SSE) and returns the best run (lowest SSE, earlier
 // run on ties) and all runs. Unless the best run has settled (see settled),
 // up to fitMaxRuns starts get a run.
-func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitMaxRuns + fitRescans + fitThroughRuns]fitRun, int) {
+func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitMaxRuns + fitSpikeRuns + fitRescans + fitThroughRuns]fitRun, int) {
 	// Insertion sort: a few dozen elements, no allocation.
 	for i := 1; i < len(cands); i++ {
 		for j := i; j > 0 && fitCandidateCmp(cands[j], cands[j-1]) < 0; j-- {
 			cands[j], cands[j-1] = cands[j-1], cands[j]
 		}
 	}
-	var runs [fitMaxRuns + fitRescans + fitThroughRuns]fitRun
-	var found [fitMaxRuns + fitRescans][2]float64
+	var runs [fitMaxRuns + fitSpikeRuns + fitRescans + fitThroughRuns]fitRun
+	var found [fitMaxRuns + fitSpikeRuns + fitRescans][2]float64
 	nruns, nfound := 0, 0
 	best := -1
 	explore := set
@@ -140,6 +140,30 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 		if runs[best].res.f <= set.fAbs {
 			break
 		}
+	}
+	// A spike: a term so steep that it fits an end point alone, the other
+	// term the remaining points (where that end point is isolated, see
+	// settled). The box edge is its rate; the other one starts at the best
+	// one-exponential rate.
+	for end := range 2 {
+		if best < 0 || runs[best].res.f <= set.fAbs || w.reach[end]*w.hi <= fitSpikeReach {
+			continue
+		}
+		p := [2]float64{w.lo, w.b1}
+		if end == 1 {
+			p = [2]float64{w.b1, w.hi}
+		}
+		explore.avoid = found[:nfound]
+		res := w.localRun(fitToSQ(p), explore)
+		if !res.dup {
+			found[nfound] = fitFromSQ(res.p) // lmNear compares rates
+			nfound++
+		}
+		runs[nruns] = fitRun{start: p, kind: "spike", res: res}
+		if res.f < runs[best].res.f {
+			best = nruns
+		}
+		nruns++
 	}
 	if best < 0 {
 		// No start could be evaluated (not expected: every projection of
@@ -381,6 +405,9 @@ func (w *fitWork) settled(r lmResult) bool {
 	return w.cancellation(p, alpha, gamma) <= fitNearCollapse
 }
 
+// fitSpikeRuns is the number of spike runs (one per end of the data).
+const fitSpikeRuns = 2
+
 // fitSpikeReach is the decay, in e-folds, from the end data point to the
 // next one beyond which settled calls a term a spike.
 const fitSpikeReach = 30
@@ -438,6 +465,7 @@ func (w *fitWork) startPoints(cands *[fitMaxStarts]fitCandidate, set lmSettings)
 	// it.
 	if nc < len(cands) {
 		b1 := w.singleRate(set)
+		w.b1 = b1
 		rv, rf := w.scanRate(b1, true)
 		first := 0
 		if rf[1] < rf[0] {

@@ -26,6 +26,7 @@ type fitWork struct {
 	x0, span, ymax float64    // t = (x−x0)/span, ys = y/ymax
 	lo, hi         float64    // rate box in t units
 	reach          [2]float64 // t of the second-lowest weighted point, 1 − t of the second-highest
+	b1             float64    // rate of the best one-exponential fit (startPoints)
 	yy             float64    // Σ wᵢ·ysᵢ², the scale of the objective
 	maxIter        int
 	constant       bool    // every y with positive weight equals yconst
