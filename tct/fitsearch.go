@@ -54,17 +54,14 @@ func (w *fitWork) solve() (Exp2, FitReport) {
 	rep.Start = FitStart{Kind: best.kind, B: best.start[0] / w.span, D: best.start[1] / w.span}
 	p, alpha, gamma := w.sqModel(best.res.p)
 	single := false
-	if w.cancellation(p, alpha, gamma) > fitRepresentGain || w.collapsed(p, alpha, gamma) {
+	if w.cancellation(p, alpha, gamma) > fitRelieveFrom || w.collapsed(p, alpha, gamma) {
 		// The best exp2 lies at or near b = d, where its terms cancel:
-		// take the exp2 on that path whose terms are fitRepresentGain times
-		// the data if it evaluates closer to the data.
-		if r, ok := w.representable(best.res, set); ok {
-			q, a, g := w.sqModel(r.p)
-			if w.collapsed(p, alpha, gamma) || w.modelSSE(q, a, g) <= w.modelSSE(p, alpha, gamma) {
-				best.res = r
-				rep.Iterations, rep.Converged = r.iters, r.converged
-				p, alpha, gamma = q, a, g
-			}
+		// move along that path to where the model, evaluated term by
+		// term, comes closest to the data.
+		if r, ok := w.relieve(best.res, set); ok {
+			best.res = r
+			rep.Iterations, rep.Converged = r.iters, r.converged
+			p, alpha, gamma = w.sqModel(r.p)
 		}
 	}
 	if w.collapsed(p, alpha, gamma) {
@@ -105,14 +102,14 @@ type fitRun struct {
 // candidates (by screened SSE) and returns the best run (lowest SSE, earlier
 // run on ties) and all runs. Unless the best run has settled (see settled),
 // up to fitMaxRuns starts get a run.
-func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitMaxRuns + fitSpikeRuns + fitRescans + fitThroughRuns]fitRun, int) {
+func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitMaxRuns + fitSpikeRuns + fitRescans + 1 + fitThroughRuns]fitRun, int) {
 	// Insertion sort: a few dozen elements, no allocation.
 	for i := 1; i < len(cands); i++ {
 		for j := i; j > 0 && fitCandidateCmp(cands[j], cands[j-1]) < 0; j-- {
 			cands[j], cands[j-1] = cands[j-1], cands[j]
 		}
 	}
-	var runs [fitMaxRuns + fitSpikeRuns + fitRescans + fitThroughRuns]fitRun
+	var runs [fitMaxRuns + fitSpikeRuns + fitRescans + 1 + fitThroughRuns]fitRun
 	var found [fitMaxRuns + fitSpikeRuns + fitRescans][2]float64
 	nruns, nfound := 0, 0
 	best := -1
@@ -193,6 +190,17 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 		}
 		best = nruns
 		nruns++
+	}
+	// The lowest point of b = d itself (see valley) joins the runs, as a
+	// result and as an origin of the continuation below.
+	if nruns < len(runs) && runs[best].res.f > set.fAbs {
+		if res, ok := w.valley(explore); ok {
+			runs[nruns] = fitRun{start: fitFromSQ(res.p), kind: "valley", res: res}
+			if res.f < runs[best].res.f {
+				best = nruns
+			}
+			nruns++
+		}
 	}
 	// Polish the winner with the tight tolerances.
 	w.polish(&runs[best], set)
@@ -814,62 +822,88 @@ func (w *fitWork) sqModel(p [2]float64) (rates [2]float64, alpha, gamma float64)
 	return rates, a/2 - g/(2*eta), a/2 + g/(2*eta)
 }
 
-// fitRepresentGain is the term/data ratio at which representable holds a
-// fit that heads for b = d: about 10 digits of float64 survive evaluating
-// its terms.
-const fitRepresentGain = 1e6
+// Cancellation levels of relieve: it starts beyond fitRelieveFrom and
+// tries terms from fitRepresentGain down to fitRelieveTo times the data.
+const (
+	fitRelieveFrom   = 1e4
+	fitRepresentGain = 1e6
+	fitRelieveTo     = 1e3
+)
 
-// representable moves the run r, which ended at or near b = d with terms
-// cancelling beyond fitRepresentGain, to the exp2 nearest it whose terms
-// are about fitRepresentGain times the data: η = √q raised (there the
-// terms are about |γ|·e^(max(0, s))/(2η), γ the amplitude of the second
-// basis column) and s re-fitted with q fixed, a few times. ok is false if
-// no such exp2 was found with η below 3·fitSQBasis.
-func (w *fitWork) representable(r lmResult, set lmSettings) (lmResult, bool) {
+// relieve moves the run r, which ended at or near b = d with terms
+// cancelling beyond fitRelieveFrom (or collapsed), along the b = d path to
+// the exp2 that evaluates closest to the data. Near b = d the terms are
+// about |γ|·e^(max(0, s))/(2η) (γ the amplitude of the second basis
+// column), so each tenfold increase of η = √q divides them by ten and
+// raises the projected SSE; evaluating the terms loses their size times ε
+// of every value. It tries terms of fitRepresentGain, fitRepresentGain/√10,
+// …, fitRelieveTo times the data (s re-fitted with q fixed at each) and
+// keeps r or the point with the lowest modelSSE, among representable ones
+// (not collapsed). ok is false if there is none.
+func (w *fitWork) relieve(r lmResult, set lmSettings) (lmResult, bool) {
+	out, bestSSE, ok := r, math.Inf(1), false
+	if q, a, g := w.sqModel(r.p); !w.collapsed(q, a, g) {
+		bestSSE, ok = w.modelSSE(q, a, g), true
+	}
 	p := r.p
-	eta := math.Sqrt(max(p[1], 0))
 	w.sq = true
 	w.lmEval(p)
 	w.sq = false
-	eta = max(eta, math.Abs(w.gamma)*math.Exp(max(0, p[0]))/(2*fitRepresentGain))
-	for range 4 {
-		eta = max(eta, 2*fitCollapseSep*max(1, math.Abs(p[0])))
-		if !(eta < 3*fitSQBasis) {
-			return r, false
+	// The reference point of the 1/η law: (η, terms) of the last point.
+	eta, terms := math.Sqrt(max(p[1], 0)), w.cancel
+	if eta == 0 || math.IsInf(terms, 1) {
+		eta, terms = 1, math.Abs(w.gamma)*math.Exp(max(0, p[0]))/2
+	}
+	s := set
+	s.sq = true
+	for target := fitRepresentGain; target >= fitRelieveTo*0.99; target /= 3.1622776601683795 { // √10
+		e := max(eta*terms/target, 2*fitCollapseSep*max(1, math.Abs(p[0])))
+		if !(e < 3*fitSQBasis) || !(e > math.Sqrt(max(p[1], 0))) {
+			continue
 		}
-		p[1] = eta * eta
+		p[1] = e * e
 		w.sq, w.fixQ = true, true
-		s := set
-		s.sq = true
 		rr := lmMinimize(w, p, s)
 		w.sq, w.fixQ = false, false
 		if math.IsInf(rr.f, 1) {
-			return r, false
+			break
+		}
+		p = rr.p
+		q, a, g := w.sqModel(p)
+		eta, terms = e, w.cancellation(q, a, g)
+		if w.collapsed(q, a, g) {
+			continue
+		}
+		sse := w.modelSSE(q, a, g)
+		if !(sse < bestSSE) {
+			continue // rounding is irregular: every level is tried
 		}
 		rr.iters += r.iters
 		rr.evals += r.evals
-		r, p = rr, rr.p
-		q, alpha, gamma := w.sqModel(p)
-		c := w.cancellation(q, alpha, gamma)
-		if c <= 2*fitRepresentGain && !w.collapsed(q, alpha, gamma) {
-			return r, true
-		}
-		// The terms scale as 1/η near b = d.
-		eta *= c / fitRepresentGain
+		out, bestSSE, ok = rr, sse, true
 	}
-	return r, false
+	return out, ok
 }
 
-// modelSSE returns the weighted SSE of the scaled model α·e^(β·t) + γ·e^(δ·t)
-// (rates p) evaluated term by term, as a caller evaluates the returned
-// model: unlike the projected SSE it includes the rounding of terms that
-// cancel.
+// modelSSE returns the weighted SSE, on the caller's data, of the model
+// with rates p and amplitudes alpha, gamma (scaled units) as FitExp2 would
+// return it: converted to the caller's units and evaluated term by term.
+// Unlike the projected SSE it includes the rounding of terms that cancel.
 func (w *fitWork) modelSSE(p [2]float64, alpha, gamma float64) float64 {
+	m := w.toModel(p, alpha, gamma, false)
 	var f float64
-	for i := range w.n {
-		t := w.t[i]
-		r := w.sw[i] * (w.ys[i] - alpha*math.Exp(p[0]*t) - gamma*math.Exp(p[1]*t))
-		f += r * r
+	for i, x := range w.x {
+		wi := 1.0
+		if w.wts != nil {
+			if wi = w.wts[i]; !(wi > 0) {
+				continue // ignored, as in the fit
+			}
+		}
+		r := w.y[i] - m.TCT(x)
+		f += wi * r * r
+	}
+	if math.IsNaN(f) {
+		return math.Inf(1)
 	}
 	return f
 }
@@ -934,4 +968,71 @@ func (w *fitWork) throughCollapse(r lmResult, set lmSettings) (starts [2][2]floa
 	}
 	w.sq, w.fixQ, w.wall = false, false, false
 	return starts, fs, min(k, fitThroughRuns)
+}
+
+// valley returns the lowest point found on b = d itself, q = 0, where exp2
+// becomes e^(s·t)·(a + c·t): a one-parameter problem. Each grid rate is
+// screened (its normalised column c and t·c orthogonalised against it:
+// SSE = Σwy² − (cᵀy)² − (dᵀy)²), and the two lowest local minima over the
+// grid are refined by a one-parameter run in s. Several runs can end at
+// different points of b = d; this finds the lowest by a 1-D search instead
+// of by luck. ok is false if no grid rate could be screened.
+func (w *fitWork) valley(set lmSettings) (lmResult, bool) {
+	n := w.n
+	var f [fitGridN]float64
+	d := w.z[:n]
+	for k := range fitGridN {
+		f[k] = math.Inf(1)
+		if !w.gridOK[k] {
+			continue
+		}
+		c := w.grid[k*n : (k+1)*n]
+		for i := range n {
+			d[i] = w.t[i] * c[i]
+		}
+		fitOrthogonalise(d, c)
+		nd := fitNorm(d)
+		if !(nd > 0) {
+			continue
+		}
+		var b2 float64
+		for i := range n {
+			b2 += d[i] * w.sw[i] * w.ys[i]
+		}
+		b2 /= nd
+		f[k] = max(0, w.yy-w.gridB[k]*w.gridB[k]-b2*b2)
+	}
+	// The two lowest local minima over the grid.
+	var ks [2]int
+	nk := 0
+	for k := range fitGridN {
+		if math.IsInf(f[k], 1) || (k > 0 && f[k-1] < f[k]) || (k+1 < fitGridN && f[k+1] <= f[k]) {
+			continue
+		}
+		switch {
+		case nk < 2:
+			ks[nk] = k
+			nk++
+		case f[k] < f[ks[1]]:
+			ks[1] = k
+		}
+		if nk == 2 && f[ks[1]] < f[ks[0]] {
+			ks[0], ks[1] = ks[1], ks[0]
+		}
+	}
+	set.sq = true
+	set.avoid = nil
+	set.leave = false
+	set.accel = false
+	set.maxIter = 20
+	best := lmResult{f: math.Inf(1)}
+	w.sq, w.fixQ = true, true
+	for _, k := range ks[:nk] {
+		r := lmMinimize(w, [2]float64{w.gridRate(k), 0}, set)
+		if r.f < best.f {
+			best = r
+		}
+	}
+	w.sq, w.fixQ = false, false
+	return best, !math.IsInf(best.f, 1)
 }

@@ -27,6 +27,7 @@ type fitWork struct {
 	lo, hi         float64    // rate box in t units
 	reach          [2]float64 // t of the second-lowest weighted point, 1 − t of the second-highest
 	b1             float64    // rate of the best one-exponential fit (startPoints)
+	x, y, wts      []float64  // the caller's data and weights (not modified)
 	yy             float64    // Σ wᵢ·ysᵢ², the scale of the objective
 	maxIter        int
 	constant       bool    // every y with positive weight equals yconst
@@ -86,6 +87,7 @@ func (w *fitWork) load(x, y []float64, opt FitOptions) error {
 		ymax = max(ymax, math.Abs(y[i]))
 	}
 	w.n = n
+	w.x, w.y, w.wts = x, y, opt.Weights
 	w.maxIter = opt.MaxIterations
 	if w.maxIter == 0 {
 		w.maxIter = 100
