@@ -168,6 +168,11 @@ func propFitAnyInput(t *rapid.T) {
 	if !exp2Finite(rep.Cancellation) {
 		t.Fatalf("Cancellation %v", rep.Cancellation)
 	}
+	// Runs stay within representable exp2: terms at most 10⁸ × the data
+	// (a collapsed fit is one exponential).
+	if rep.Cancellation > fitCollapseGain*(1+1e-9) {
+		t.Fatalf("Cancellation %v beyond %v: %+v %+v", rep.Cancellation, fitCollapseGain, m, rep)
+	}
 }
 
 func TestFitExp2AnyInput(t *testing.T) { rapid.Check(t, propFitAnyInput) }

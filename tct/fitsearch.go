@@ -878,7 +878,9 @@ func (w *fitWork) relieve(r lmResult, set lmSettings) (lmResult, bool) {
 		if !(sse < bestSSE) {
 			continue // rounding is irregular: every level is tried
 		}
-		rr.iters += r.iters
+		// The run's iterations and convergence stand; the re-fit counts
+		// in the evaluations.
+		rr.iters, rr.converged = r.iters, r.converged
 		rr.evals += r.evals
 		out, bestSSE, ok = rr, sse, true
 	}

@@ -90,11 +90,13 @@ func TestLMQuadraticExactInOneStep(t *testing.T) {
 
 func TestLMBoxClamp(t *testing.T) {
 	set := lmSettings{maxIter: 100, lo: [2]float64{-10, -10}, hi: [2]float64{2, 10}}
-	// At the bound f = 1 + 4(p1+1)²; the run stops once f is minimal to
-	// working precision, so p1 is accurate to about √ε.
+	// At the bound f = 1 + 4(p1+1)². Once p0 sits on its bound with the
+	// gradient pushing outward, it is held there and the step is solved
+	// for p1 alone (an active set), so p1 is exact after a few steps
+	// instead of crawling along the bound with clamped coupled steps.
 	res := lmMinimize(&lmQuadratic{}, [2]float64{0, 0}, set)
-	if res.p[0] != 2 || math.Abs(res.p[1]+1) > 1e-6 || res.f > 1+1e-12 {
-		t.Errorf("got %+v, want p0 clamped at 2 and p1 = −1", res)
+	if res.p[0] != 2 || math.Abs(res.p[1]+1) > 1e-9 || res.f > 1+1e-12 || !res.converged || res.iters > 8 {
+		t.Errorf("got %+v, want p0 held at 2 and p1 = −1 converged within 8 iterations", res)
 	}
 	// A start outside the box is clamped first.
 	res = lmMinimize(&lmQuadratic{}, [2]float64{50, 50}, set)
@@ -177,5 +179,90 @@ func TestLMScaleInvariant(t *testing.T) {
 		if !res.converged || math.Abs(res.p[0]-1) > 1e-8 || math.Abs(res.p[1]-1) > 1e-8 {
 			t.Errorf("scale %g: %+v, want (1, 1) converged", s, res)
 		}
+	}
+}
+
+func TestLMActiveSetSQ(t *testing.T) {
+	// With sq the region is q = p[1] ≥ 0 and |p[0]| ≤ hi[0] − √q. The
+	// quadratic's minimum (3, −1) lies below q = 0: the run ends on that
+	// boundary with p[0] = 3 exactly and reports convergence.
+	set := lmSettings{maxIter: 100, lo: [2]float64{-100, -100}, hi: [2]float64{100, 100}, sq: true}
+	res := lmMinimize(&lmQuadratic{}, [2]float64{0, 5}, set)
+	if res.p[1] != 0 || math.Abs(res.p[0]-3) > 1e-9 || !res.converged {
+		t.Errorf("got %+v, want (3, 0) converged", res)
+	}
+	// |s| + √q ≤ 100: from (90, 81) the step toward s = 3 is free.
+	res = lmMinimize(&lmQuadratic{}, [2]float64{90, 81}, set)
+	if res.p[1] != 0 || math.Abs(res.p[0]-3) > 1e-8 || !res.converged {
+		t.Errorf("from (90, 81): got %+v", res)
+	}
+}
+
+// lmRosenbrockAccel is lmRosenbrock with geodesic acceleration: it keeps
+// the Jacobian of the current point and applies it to other residuals.
+type lmRosenbrockAccel struct {
+	lmRosenbrock
+	last, cur [2]float64 // last evaluated point, current point
+}
+
+func (q *lmRosenbrockAccel) lmEval(p [2]float64) (float64, [3]float64, [2]float64, bool) {
+	q.last = p
+	return q.lmRosenbrock.lmEval(p)
+}
+
+func (q *lmRosenbrockAccel) lmAccept() { q.cur = q.last }
+
+func (q *lmRosenbrockAccel) lmAccel(p [2]float64) ([2]float64, bool) {
+	r0, r1 := 10*(p[1]-p[0]*p[0]), 1-p[0]
+	j00, j01, j10 := -20*q.cur[0], 10.0, -1.0 // J at the current point
+	return [2]float64{j00*r0 + j10*r1, j01 * r0}, true
+}
+
+func TestLMGeodesicAcceleration(t *testing.T) {
+	// Rosenbrock's valley is curved: the correction along the step's
+	// second derivative lets the run follow it. With acceleration the run
+	// converges to (1, 1) and takes fewer iterations than without.
+	for _, p0 := range [][2]float64{{-1.2, 1}, {-5, 20}} {
+		plain := lmMinimize(&lmRosenbrock{}, p0, lmWide(500))
+		set := lmWide(500)
+		set.accel = true
+		acc := lmMinimize(&lmRosenbrockAccel{}, p0, set)
+		if !acc.converged || math.Abs(acc.p[0]-1) > 1e-8 || math.Abs(acc.p[1]-1) > 1e-8 {
+			t.Errorf("from %v with acceleration: %+v, want (1, 1) converged", p0, acc)
+		}
+		if acc.iters > plain.iters {
+			t.Errorf("from %v: %d iterations with acceleration, %d without", p0, acc.iters, plain.iters)
+		}
+		t.Logf("from %v: %d iterations with acceleration, %d without", p0, acc.iters, plain.iters)
+	}
+}
+
+// lmLeaveRight is lmRosenbrock asking to leave once p[0] > 0.5.
+type lmLeaveRight struct {
+	lmRosenbrock
+	last [2]float64
+}
+
+func (q *lmLeaveRight) lmEval(p [2]float64) (float64, [3]float64, [2]float64, bool) {
+	q.last = p
+	return q.lmRosenbrock.lmEval(p)
+}
+
+func (q *lmLeaveRight) lmLeave() bool { return q.last[0] > 0.5 }
+
+func TestLMLeave(t *testing.T) {
+	set := lmWide(500)
+	set.leave = true
+	res := lmMinimize(&lmLeaveRight{}, [2]float64{-1.2, 1}, set)
+	if !res.left || !(res.p[0] > 0.5) || res.converged {
+		t.Errorf("got %+v, want a stop at the first iterate with p0 > 0.5", res)
+	}
+	// A start already beyond is left at once; without leave set the run
+	// goes on to the minimum.
+	if res := lmMinimize(&lmLeaveRight{}, [2]float64{0.7, 0}, set); !res.left || res.iters != 0 {
+		t.Errorf("start beyond: got %+v", res)
+	}
+	if res := lmMinimize(&lmLeaveRight{}, [2]float64{-1.2, 1}, lmWide(500)); res.left || !res.converged {
+		t.Errorf("without leave: got %+v", res)
 	}
 }

@@ -362,14 +362,15 @@ func (w *fitWork) sqColumns(p [2]float64) (n1s, n2s float64) {
 	return n1s, n2s
 }
 
-// fitHyp returns cosh x, sinh(x)/x and (x·cosh x − sinh x)/x³ for x ≥ 0,
-// by their Taylor series below 0.1 (truncation below 10⁻¹⁶ relative).
+// fitHyp returns cosh x, sinh(x)/x and (x·cosh x − sinh x)/x³ for x ≥ 0:
+// below 0.5 by their Taylor series to x¹⁴ (truncation below 10⁻¹⁷
+// relative), where the closed forms lose digits to cancellation.
 func fitHyp(x float64) (ch, sh, u float64) {
-	if x < 0.1 {
+	if x < 0.5 {
 		x2 := x * x
-		ch = 1 + x2/2*(1+x2/12*(1+x2/30*(1+x2/56)))
-		sh = 1 + x2/6*(1+x2/20*(1+x2/42*(1+x2/72)))
-		u = (1 + x2/10*(1+x2/28*(1+x2/54*(1+x2/88)))) / 3
+		ch = 1 + x2/2*(1+x2/12*(1+x2/30*(1+x2/56*(1+x2/90*(1+x2/132*(1+x2/182))))))
+		sh = 1 + x2/6*(1+x2/20*(1+x2/42*(1+x2/72*(1+x2/110*(1+x2/156*(1+x2/210))))))
+		u = (1 + x2/10*(1+x2/28*(1+x2/54*(1+x2/88*(1+x2/130*(1+x2/180*(1+x2/238))))))) / 3
 		return ch, sh, u
 	}
 	ex := math.Exp(x)
