@@ -67,7 +67,9 @@ func ExpectedANP(l, lq float64) (float64, error) {
 // (T_timeout), only ⌈fraction·overflow⌉ of them, so one task at least when
 // there is any; from timeout on, all of them. overflow ≥ 0, starvingFor ≥ 0
 // and timeout ≥ 0 finite, fraction ∈ (0, 1]. A zero timeout kills all at
-// once.
+// once. Every overflow up to math.MaxInt is exact: the result is in
+// [0, overflow] (⌈fraction·overflow⌉ is computed in float64, so above 2⁵³ it
+// is rounded to a representable count, never past overflow).
 func GraduatedKill(overflow int, starvingFor, timeout, fraction float64) (int, error) {
 	switch {
 	case overflow < 0:
@@ -86,7 +88,13 @@ func graduatedKill(overflow int, starvingFor, timeout, fraction float64) int {
 	if starvingFor >= timeout {
 		return overflow
 	}
-	return min(overflow, int(math.Ceil(fraction*float64(overflow))))
+	// Compare in float64 before converting: near MaxInt, float64(overflow)
+	// rounds up to 2⁶³ and int(2⁶³) is not representable.
+	n := math.Ceil(fraction * float64(overflow))
+	if n >= float64(overflow) {
+		return overflow
+	}
+	return int(n)
 }
 
 // QueueDominated reports the 90%-of-queue exception of 003 §VI: more than
