@@ -104,9 +104,9 @@ type Result struct {
 	// times, seconds (a Join stage is submitted when its predecessor
 	// finishes).
 	Arrivals, Finishes []float64
-	Metrics       preempt.Metrics
-	WorkLost      float64 // slot·s killed over the whole run
-	Kills         int     // tasks killed
+	Metrics            preempt.Metrics
+	WorkLost           float64 // slot·s killed over the whole run
+	Kills              int     // tasks killed
 	// ByReason counts the kills by preempt.Reason (index 1 overflow, 2
 	// starving long job, 3 most recent).
 	ByReason  [4]int
