@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,6 +27,8 @@ type Options struct {
 	TaskScale      float64    // Scenario.TaskScale
 	JoinStageScale float64    // Scenario.JoinStageScale
 	Config         Config
+	Periods        []string      // nil: busy and idle
+	Policies       []Policy      // nil: every policy
 	Progress       *cli.Progress // nil: silent
 }
 
@@ -37,11 +40,18 @@ var periods = []struct {
 // Run simulates every period × position × seed under every policy; the
 // policies of one (period, position, seed) see the same jobs.
 func Run(o Options) ([]Cell, error) {
+	pols := o.Policies
+	if pols == nil {
+		pols = policies
+	}
 	var cells []Cell
 	for _, p := range periods {
+		if o.Periods != nil && !slices.Contains(o.Periods, p.name) {
+			continue
+		}
 		for _, pos := range o.Positions {
-			row := make([]Cell, len(policies))
-			for k, pol := range policies {
+			row := make([]Cell, len(pols))
+			for k, pol := range pols {
 				row[k] = Cell{Period: p.name, Position: pos, Policy: pol}
 			}
 			for r := range o.Reps {
@@ -67,6 +77,13 @@ func Run(o Options) ([]Cell, error) {
 	return cells, nil
 }
 
+// The default seeds per (period, position) and long-job positions (GP
+// §VI-D: the long job arrives 1st, 66th or 92nd).
+const (
+	defaultReps      = 20
+	defaultPositions = "1,66,92"
+)
+
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 const usage = `usage: preemption [-workload io|mixed] [-model per-job|two-pool] [-min-share-timeout S] [-fair-share-timeout S]
@@ -85,9 +102,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	minTimeout := fs.Float64("min-share-timeout", 300, "minSharePreemptionTimeout in seconds (Hadoop's sample allocation file; its default Long.MAX_VALUE never preempts; 0 is an ablation)")
 	fairTimeout := fs.Float64("fair-share-timeout", 600, "fairSharePreemptionTimeout in seconds (Hadoop's sample allocation file; its default never preempts; 0 is an ablation)")
 	starvation := fs.String("starvation", "per-period", "GP's starvation rule: per-period (judged over each 3-minute period, 50% of the onset overflow, all after 6 minutes) or every-check (judged every 20 s, 50% of the overflow at each check; ablation)")
-	reps := fs.Int("reps", 20, "seeds per period and long-job position")
+	reps := fs.Int("reps", defaultReps, "seeds per period and long-job position")
 	seed := fs.Uint64("seed", 1, "first seed")
-	positions := fs.String("positions", "1,66,92", "the long job's arrival positions among the 130 instances (1-based, comma-separated)")
+	positions := fs.String("positions", defaultPositions, "the long job's arrival positions among the 130 instances (1-based, comma-separated)")
 	trace := fs.String("trace", "", "take the io workload's ordinary jobs from a SWIM `FILE` (.tsv) or a Google task_events file (.csv.gz)")
 	taskScale := fs.Float64("task-scale", 1, "mixed workload: task times of every job but the long job relative to Table III's (sensitivity)")
 	joinScale := fs.Float64("join-stage-scale", 1, "mixed workload: task time of a Join instance's second and third jobs relative to its first (sensitivity)")
