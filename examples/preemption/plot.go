@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -92,19 +93,23 @@ func (roundTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(hi > lo) {
 		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'f', -1, 64)}}
 	}
-	raw := (hi - lo) / 5
+	raw := (hi - lo) / 6
 	mag := math.Pow(10, math.Floor(math.Log10(raw)))
 	step := mag
-	for _, f := range []float64{2, 5, 10} {
-		if step >= raw {
-			break
+	for _, f := range []float64{2, 5, 10} { // the 1, 2, 5 × 10ⁿ step nearest raw
+		if math.Abs(math.Log(f*mag/raw)) < math.Abs(math.Log(step/raw)) {
+			step = f * mag
 		}
-		step = f * mag
 	}
 	digits := max(0, -int(math.Floor(math.Log10(step))))
 	var ticks []plot.Tick
-	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
-		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', digits, 64)})
+	for n := math.Ceil(lo / step); n*step <= hi+step*1e-9; n++ {
+		v := n * step
+		label := strconv.FormatFloat(v, 'f', digits, 64)
+		if strings.Contains(label, ".") {
+			label = strings.TrimRight(strings.TrimRight(label, "0"), ".")
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: label})
 	}
 	return ticks
 }
