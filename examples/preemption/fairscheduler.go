@@ -67,10 +67,13 @@ func poolOf(j *simJob) int {
 func (s *sim) computeShares() {
 	c := float64(s.slots)
 	var dem [2]float64
+	s.byClass[0], s.byClass[1] = s.byClass[0][:0], s.byClass[1][:0]
 	for _, i := range s.live {
 		j := &s.jobs[i]
 		s.shares[i], s.minShare[i] = 0, 0
-		dem[poolOf(j)] += float64(j.demand())
+		d, p := float64(j.demand()), poolOf(j)
+		dem[p] += d
+		s.byClass[p] = append(s.byClass[p], classJob{i, d})
 	}
 	var pool [2]float64
 	for p := range pool {
@@ -110,28 +113,33 @@ func (s *sim) computeShares() {
 	}
 }
 
+// A classJob is a job in the system and its demand, for waterFill.
+type classJob struct {
+	i int
+	d float64
+}
+
 // waterFill gives the jobs of pool p max-min fair parts of capacity, capped
-// by their demand, in out.
+// by their demand, in out: each round splits what is left equally among the
+// jobs still below their demand.
 func (s *sim) waterFill(p int, capacity float64, out []float64) {
+	s.wf = append(s.wf[:0], s.byClass[p]...)
 	for {
-		n := 0
-		for _, i := range s.live {
-			j := &s.jobs[i]
-			if poolOf(j) == p && out[i] < float64(j.demand()) {
-				n++
+		below := s.wf[:0]
+		for _, cj := range s.wf {
+			if out[cj.i] < cj.d {
+				below = append(below, cj)
 			}
 		}
-		if n == 0 || capacity <= 1e-9 {
+		s.wf = below
+		if len(below) == 0 || capacity <= 1e-9 {
 			return
 		}
-		each := capacity / float64(n)
-		for _, i := range s.live {
-			j := &s.jobs[i]
-			if d := float64(j.demand()); poolOf(j) == p && out[i] < d {
-				add := math.Min(each, d-out[i])
-				out[i] += add
-				capacity -= add
-			}
+		each := capacity / float64(len(below))
+		for _, cj := range below {
+			add := math.Min(each, cj.d-out[cj.i])
+			out[cj.i] += add
+			capacity -= add
 		}
 	}
 }

@@ -200,7 +200,9 @@ type sim struct {
 	class    [2]fsPool
 	classMin [2]float64
 	queued   []int // scratch for judge
-	act      []int // jobs with queued tasks, for schedule
+	byClass  [2][]classJob
+	wf       []classJob // scratch for waterFill
+	act      []int      // jobs with queued tasks, for schedule
 	actShare []float64
 	actRun   []int
 	cluster  preempt.Cluster
