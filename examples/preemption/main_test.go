@@ -348,9 +348,6 @@ func TestWorkloadShape(t *testing.T) {
 
 // -plot writes the twelve charts.
 func TestPlot(t *testing.T) {
-	if raceEnabled {
-		t.Skip("drawing PNGs under -race takes long; the plain run covers it")
-	}
 	out, _ := defaultRun(t)
 	dir := t.TempDir()
 	if err := Plot(dir, out); err != nil {
