@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -61,5 +62,24 @@ func BenchmarkHeuristics(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	}
+}
+
+// BenchmarkPlanPoolsAtLimit is PlanPools on a search as large as
+// MaxPoolSearch allows,
+// in which no candidate meets the deadline, at two shapes: 10 types and
+// 100 jobs (MaxAccelerators 1,941, MaxExtraCoreNodes 7), and one type and
+// one job (both maxima 65,536, under the bound).
+func BenchmarkPlanPoolsAtLimit(b *testing.B) {
+	for _, shape := range [][2]int{{10, 100}, {1, 1}} {
+		b.Run(fmt.Sprintf("types=%d/jobs=%d", shape[0], shape[1]), func(b *testing.B) {
+			p := poolsAtLimit(shape[0], shape[1])
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := PlanPools(p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
