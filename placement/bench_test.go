@@ -37,18 +37,22 @@ func BenchmarkNewEvaluator(b *testing.B) {
 	}
 }
 
-// BenchmarkSearch is one GA run of 10,000 evaluations on the thesis
-// scenario.
+// BenchmarkSearch is one GA run on the thesis scenario at the thesis's
+// budget (300 evaluations) and at the default one (10,000).
 func BenchmarkSearch(b *testing.B) {
 	top, app := ThesisTopology(), ThesisSort()
-	src := rand.NewPCG(1, 2)
-	rng := rand.New(src)
-	b.ReportAllocs()
-	for b.Loop() {
-		src.Seed(1, 2)
-		if _, err := Search(top, app, SearchConfig{MaxEvaluations: 10_000}, rng); err != nil {
-			b.Fatal(err)
-		}
+	for _, evals := range []int{300, DefaultMaxEvaluations} {
+		b.Run(fmt.Sprintf("evals=%d", evals), func(b *testing.B) {
+			src := rand.NewPCG(1, 2)
+			rng := rand.New(src)
+			b.ReportAllocs()
+			for b.Loop() {
+				src.Seed(1, 2)
+				if _, err := Search(top, app, SearchConfig{MaxEvaluations: evals}, rng); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

@@ -1,9 +1,9 @@
 // Package placement decides where to put a request's VMs and how many of
 // which type: TARA topology-aware VM placement by genetic algorithm (thesis
-// 004 §3.2–3.3), core and accelerator pools (004 §4.2, §4.4.1) and locality
-// by core reassignment (paper 002 §4.1, Algorithm 1).
+// 004 §3.2–3.3), core and accelerator pools (Lee thesis §4.2, §4.4.1) and locality
+// by core reassignment (Rao–Reddy §4.1, Algorithm 1).
 //
-// # TARA: prediction engine and genetic search (004 §3.2–3.3)
+// # TARA: prediction engine and genetic search (Lee thesis §3.2–3.3)
 //
 // A Topology lists racks (uplink capacity and background traffic) and
 // servers (rack, free VM slots, core speed, background CPU, NIC capacity
@@ -102,7 +102,7 @@
 // H-2 556 s and TARA 373 s (seed 1,2; 10,000 evaluations); see
 // examples/placement for the comparison with the thesis's Fig. 3.10.
 //
-// # Core and accelerator pools (thesis 004 §4.2, §4.4.1)
+// # Core and accelerator pools (Lee thesis §4.2, §4.4.1)
 //
 // PlanPools sizes an elastic MapReduce cluster for one period of production
 // work. The core pool stores the data (HDFS) and is billed for the whole
@@ -127,7 +127,7 @@
 // than the configurations the thesis tried (5 m1.large + 2 c1.medium, $8.16),
 // because billing is per started hour.
 //
-// # Locality by core reassignment (paper 002 Algorithm 1)
+// # Locality by core reassignment (Rao–Reddy Algorithm 1)
 //
 // LocalityCluster holds, per physical machine, the Release queue (VMs that
 // gave up a free core) and the Assign queue (VMs waiting for a core to run a

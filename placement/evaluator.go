@@ -22,7 +22,7 @@ type Prediction struct {
 	Uplink float64
 }
 
-// An Evaluator is TARA's prediction engine (thesis 004 §3.2.2) for one
+// An Evaluator is TARA's prediction engine (Lee thesis §3.2.2) for one
 // topology and one application: it maps a candidate placement to a predicted
 // job completion time. It holds the topology in precomputed form and scratch
 // buffers, so that scoring a candidate costs O(VMs + racks) time and
@@ -234,7 +234,7 @@ func (e *Evaluator) Predict(servers []int) (Prediction, error) {
 // predict is Predict without validation: servers must be r distinct
 // available server indices.
 func (e *Evaluator) predict(servers []int) Prediction {
-	p, _ := e.predictRacks(servers)
+	p, _ := e.predictRacks(servers, false)
 	return p
 }
 
@@ -249,8 +249,9 @@ type uplinkLoad struct {
 	crowding             float64
 }
 
-// predictRacks is predict plus the uplink load.
-func (e *Evaluator) predictRacks(servers []int) (Prediction, uplinkLoad) {
+// predictRacks is predict plus, with load set, the uplink load (without,
+// the zero uplinkLoad).
+func (e *Evaluator) predictRacks(servers []int, load bool) (Prediction, uplinkLoad) {
 	var p Prediction
 	floorS, floorW := 0.0, 0.0
 	for _, s := range servers {
@@ -275,50 +276,58 @@ func (e *Evaluator) predictRacks(servers []int) (Prediction, uplinkLoad) {
 		}
 	}
 	crossWrite := racksUsed > 1 && e.extraCopies > 0
-	load := uplinkLoad{hotShuffle: -1, hotWrite: -1}
+	ul := uplinkLoad{hotShuffle: -1, hotWrite: -1}
 	upS, upW := 0.0, 0.0 // the most loaded uplink's time, per phase
 	for k, c := range e.count {
-		e.shK[k], e.wrK[k] = 0, 0
 		if c == 0 {
 			continue
 		}
 		e.count[k] = 0
 		n := float64(c)
 		up := e.uplink[k]
-		e.shK[k] = n * (r - n) * e.pairBytes / up
-		if e.shK[k] > upS {
-			upS, load.hotShuffle = e.shK[k], k
+		sh := n * (r - n) * e.pairBytes / up
+		if sh > upS {
+			upS, ul.hotShuffle = sh, k
 		}
+		wr := 0.0
 		if crossWrite {
 			out := n * e.vmOut
 			in := e.vmOut * n * (sumShare - n/(r-n))
-			e.wrK[k] = max(out, in) / up
-			if e.wrK[k] > upW {
-				upW, load.hotWrite = e.wrK[k], k
+			wr = max(out, in) / up
+			if wr > upW {
+				upW, ul.hotWrite = wr, k
 			}
 		}
-	}
-	if !(upS > floorS) { // the servers bound the shuffle, not an uplink
-		load.hotShuffle = -1
-	}
-	if !(upW > floorW) {
-		load.hotWrite = -1
-	}
-	for k := range e.shK {
-		if upS > 0 {
-			x := e.shK[k] / upS
-			x *= x
-			load.crowding += x * x
+		if load {
+			e.shK[k], e.wrK[k] = sh, wr
 		}
-		if upW > 0 {
-			x := e.wrK[k] / upW
-			x *= x
-			load.crowding += x * x
+	}
+	if load {
+		if !(upS > floorS) { // the servers bound the shuffle, not an uplink
+			ul.hotShuffle = -1
 		}
+		if !(upW > floorW) {
+			ul.hotWrite = -1
+		}
+		for k := range e.shK {
+			if upS > 0 {
+				x := e.shK[k] / upS
+				x *= x
+				ul.crowding += x * x
+			}
+			if upW > 0 {
+				x := e.wrK[k] / upW
+				x *= x
+				ul.crowding += x * x
+			}
+			e.shK[k], e.wrK[k] = 0, 0
+		}
+	} else {
+		ul = uplinkLoad{}
 	}
 	p.Shuffle = max(floorS, upS)
 	p.Write = max(floorW, upW)
 	p.Total = p.Map + p.Shuffle + p.Reduce + p.Write
 	p.Uplink = (p.Shuffle - floorS) + (p.Write - floorW)
-	return p, load
+	return p, ul
 }

@@ -151,7 +151,7 @@ func (g *taraGA) evaluate(c *taraCandidate) {
 	}
 	c.crowding, c.hotShuffle, c.hotWrite = 0, -1, -1
 	if g.ev != nil {
-		p, load := g.ev.predictRacks(g.servers)
+		p, load := g.ev.predictRacks(g.servers, true)
 		c.fit = p.Total
 		if g.ops.crowding {
 			c.crowding = load.crowding

@@ -7,7 +7,7 @@ import (
 	"slices"
 )
 
-// InstanceType is one row of thesis 004 Table 4.1: a cloud instance type a
+// InstanceType is one row of Lee thesis Table 4.1: a cloud instance type a
 // cluster can be built from.
 type InstanceType struct {
 	Name         string  // e.g. "m1.large"; only for display
@@ -18,7 +18,7 @@ type InstanceType struct {
 	MemoryGB     float64 // informational
 }
 
-// EC2June2011 returns thesis 004 Table 4.1, the EC2 instance types and prices
+// EC2June2011 returns Lee thesis Table 4.1, the EC2 instance types and prices
 // of June 2011, as a new slice the caller may modify.
 func EC2June2011() []InstanceType {
 	return []InstanceType{
@@ -35,7 +35,7 @@ func EC2June2011() []InstanceType {
 	}
 }
 
-// PoolJob is one periodic production job of thesis 004 §4.2 for pool sizing.
+// PoolJob is one periodic production job of Lee thesis §4.2 for pool sizing.
 type PoolJob struct {
 	// Work is the job's work per period in work units, > 0 is usual; 0 is
 	// allowed (nothing to do).
@@ -47,7 +47,7 @@ type PoolJob struct {
 	Rates []float64
 }
 
-// PoolProblem describes the core/accelerator pool decision of thesis 004
+// PoolProblem describes the core/accelerator pool decision of the Lee thesis
 // §4.2 and §4.4.1: a core pool sized by storage that is billed for the whole
 // period, and an accelerator pool of one instance type billed by the started
 // hour only until the period's production work is done.
@@ -193,7 +193,7 @@ func validatePoolJobs(jobs []PoolJob, nTypes int) error {
 	return nil
 }
 
-// CoreNodesForStorage returns the core type and count of thesis 004 §4.2:
+// CoreNodesForStorage returns the core type and count of Lee thesis §4.2:
 // the number of core nodes "is determined primarily based on the required
 // storage size". Among types with DiskGB > 0 it picks the one whose
 // max(MinCoreNodes, ceil(StorageGB/DiskGB))·PricePerHour is least (ties: lower
@@ -384,7 +384,7 @@ func finishHours(jobs []PoolJob, ct, nc, at, na int, order []int) float64 {
 }
 
 // EvaluatePools returns the plan for a given configuration: its fluid finish
-// time, billed hours and cost for one period (thesis 004 §4.4.1; "5m1+4c1"
+// time, billed hours and cost for one period (Lee thesis §4.4.1; "5m1+4c1"
 // is coreNodes 5 of m1.large, accelNodes 4 of c1.medium). coreNodes is taken
 // as given (not from storage).
 func EvaluatePools(p PoolProblem, coreType, coreNodes, accelType, accelNodes int) (PoolPlan, error) {
@@ -426,7 +426,7 @@ func evaluatePools(p *PoolProblem, ct, nc, at, na int, order []int) PoolPlan {
 }
 
 // PlanPools chooses the cheapest cluster for one period that finishes the
-// production work by the deadline (thesis 004 §4.2): the core pool is sized
+// production work by the deadline (Lee thesis §4.2): the core pool is sized
 // by storage (CoreNodesForStorage); the candidates are the core pool alone,
 // the core pool grown by up to MaxExtraCoreNodes nodes of the core type (the
 // "9 m1" alternative of §4.4.1), and the core pool plus 1..MaxAccelerators

@@ -23,7 +23,8 @@ const (
 
 // SearchConfig tunes Search. The zero value is ready to use: population 100,
 // 10% new offspring per generation, 5% weak survivors, 10,000 evaluations,
-// heuristic seeds on, predicted completion time as the objective.
+// heuristic seeds on, predicted completion time as the objective. The
+// operators themselves (see Search) are fixed.
 type SearchConfig struct {
 	// Population is the number of candidates per generation. Zero means
 	// DefaultPopulation. Valid range [2, 1e5] (the thesis tried 10–500;
@@ -61,7 +62,9 @@ type SearchConfig struct {
 	// Objective scores a placement (server indices, owned by Search: do not
 	// keep or modify the slice); lower is better. It must be deterministic.
 	// NaN scores count as +Inf. Nil means the prediction engine's
-	// completion time (Evaluator.CompletionTime).
+	// completion time (Evaluator.CompletionTime); only then does Search
+	// know which uplink is the bottleneck, so a caller's objective gets
+	// blind mutation and no tie-break (see Search).
 	Objective func(servers []int) float64
 }
 
@@ -80,25 +83,37 @@ type SearchResult struct {
 	History []float64
 }
 
-// Search runs TARA's genetic algorithm (thesis 004 §3.2.3) for app on t and
+// Search runs TARA's genetic algorithm (Lee thesis §3.2.3) for app on t and
 // returns the best placement found.
 //
 // A candidate is a bit string over the available servers (ordered by rack,
 // then index) with exactly app.VMs ones. The initial population holds the
 // heuristic placements (RR-R, RR-S, H-1, H-2 and, for every rack that can
 // hold all app.VMs VMs, the placement on that rack's fastest servers),
-// cfg.Seeds, then uniformly random candidates. Each
-// generation breeds k = ceil(OffspringRate·Population) offspring from
-// parents picked by binary tournament; each offspring comes from one of, with
-// equal probability: mutation (move one VM: exchange a 1 and a 0), swap
-// (exchange equal-length substrings of the bit string between two racks,
-// followed by a mutation if that changed nothing), or two-point crossover of
-// two parents followed by repair (random flips until exactly app.VMs ones).
-// The next generation is the k offspring, floor(WeakRate·Population)
-// candidates drawn at random from the rest, and the fittest of the old
-// population (ties kept in population order). The best candidate therefore
-// always survives, so History never increases and the result is never worse
-// than the best seed.
+// cfg.Seeds, then uniformly random candidates. Each generation breeds
+// k = ceil(OffspringRate·Population) offspring; each parent is the fittest
+// of three candidates drawn uniformly (a 3-way tournament). An offspring
+// comes from mutation with probability 1/2, from swap or crossover with
+// 1/4 each:
+//   - mutation moves one VM: a 1 becomes 0 and a uniformly drawn 0 becomes
+//     1. With the prediction engine as the objective, the VM moved is drawn
+//     from the rack whose uplink bounds the parent's shuffle or write (one
+//     of the two at random when both are uplink-bound); otherwise, or when
+//     the servers' NICs and disks bound both phases, from all its VMs.
+//   - swap exchanges equal-length substrings of the bit string between two
+//     racks, followed by a mutation if that changed nothing.
+//   - crossover is two-point crossover of two parents followed by repair:
+//     uniformly drawn surplus ones or missing zeros are flipped until
+//     exactly app.VMs ones remain.
+//
+// Candidates are ranked by fitness; with the prediction engine as the
+// objective, equal predicted times are ranked by uplink crowding,
+// Σ_k (t_k/t_max)⁴ over the uplink times t_k of the shuffle and of the write
+// (fewer uplinks near the bottleneck first), then by population order. The
+// next generation is the k offspring, floor(WeakRate·Population)
+// candidates drawn at random from the rest, and the best-ranked of the old
+// population. The best candidate therefore always survives, so History never
+// increases and the result is never worse than the best seed.
 //
 // The search is deterministic: equal inputs and equal rng states give equal
 // results bit for bit. It reads no clock: a caller wanting a time limit

@@ -5,8 +5,8 @@ import (
 	"math"
 )
 
-// A Rack is one top-of-rack switch and its uplink to the network core (thesis
-// 004 §3.2.1.3, §3.3.3.1). Bandwidths are in bytes per second.
+// A Rack is one top-of-rack switch and its uplink to the network core (Lee
+// thesis §3.2.1.3, §3.3.3.1). Bandwidths are in bytes per second.
 type Rack struct {
 	// Uplink is the rack uplink's capacity in each direction, in bytes per
 	// second. Valid range (0, +∞).
