@@ -56,9 +56,9 @@ func writeText(w io.Writer, r report) error {
 			row.SeedsBetter, row.Seeds)
 	}
 	b.WriteString("\nConvergence: mean best predicted time (s) over the seeds against evaluations\n")
-	fmt.Fprintf(&b, "%11s %14s %14s %12s %12s\n", "evaluations", "TARA seeded", "TARA unseeded", "random best", "margin")
+	fmt.Fprintf(&b, "%11s %14s %14s %12s %16s\n", "evaluations", "TARA seeded", "TARA unseeded", "random best", "margin (seeded)")
 	for _, pt := range r.Convergence {
-		fmt.Fprintf(&b, "%11d %14.1f %14.1f %12.1f %11.1f%%\n", pt.Evaluations, pt.TARAMeanS, pt.TARANoHeuristicSeedsS,
+		fmt.Fprintf(&b, "%11d %14.1f %14.1f %12.1f %15.1f%%\n", pt.Evaluations, pt.TARAMeanS, pt.TARANoHeuristicSeedsS,
 			pt.RandomBestMeanS, 100*pt.TARAMarginOverRandom)
 	}
 	for _, row := range r.Budgets {
