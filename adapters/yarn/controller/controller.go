@@ -17,6 +17,7 @@ package controller
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -293,4 +294,17 @@ func (c *Controller) Run(ctx context.Context, interval time.Duration, report fun
 		case <-t.C:
 		}
 	}
+}
+
+// MarshalJSON writes the result with its error as a string.
+func (r Result) MarshalJSON() ([]byte, error) {
+	e := ""
+	if r.Err != nil {
+		e = r.Err.Error()
+	}
+	return json.Marshal(struct {
+		Action deadline.Action `json:"action"`
+		Error  string          `json:"error,omitempty"`
+		Note   string          `json:"note,omitempty"`
+	}{r.Action, e, r.Note})
 }

@@ -89,13 +89,17 @@ func diagnose(d admission.Decision, j *job, byKey map[int64]*job, slots int) (di
 		h := d.Checked[d.Blocking]
 		hurt := byKey[h.ID]
 		return fmt.Sprintf("schedkit: not admitted: starting it would make admitted %s miss its deadline %s by %.0f s "+
-			"(apps run in EDF order, each alone on the %d containers: 000 Eq. 6-7); its own deadline %s",
+				"(apps run in EDF order, each alone on the %d containers: 000 Eq. 6-7); its own deadline %s",
 				hurt.app.ID, stamp(hurt.spec.Deadline), -h.Slack, slots, stamp(j.spec.Deadline)),
 			"hurts " + hurt.app.ID
 	default: // admission.ReasonNewJobLate
+		ahead := ""
+		if d.NewIndex > 0 {
+			ahead = fmt.Sprintf(" after %.0f s of %d admitted apps ahead in EDF order", self.Prefix-self.JCT, d.NewIndex)
+		}
 		return fmt.Sprintf("schedkit: not admitted: predicted to finish %.0f s from now, %.0f s after its deadline %s "+
-			"(%.0f s alone on the %d containers after %.0f s of %d admitted apps ahead in EDF order: 000 Eq. 6-7)",
-				self.Prefix, -self.Slack, stamp(j.spec.Deadline), self.JCT, slots, self.Prefix-self.JCT, d.NewIndex),
+				"(%.0f s alone on the %d containers%s: 000 Eq. 6-7)",
+				self.Prefix, -self.Slack, stamp(j.spec.Deadline), self.JCT, slots, ahead),
 			"late"
 	}
 }

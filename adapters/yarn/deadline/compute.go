@@ -103,7 +103,7 @@ func Compute(c Cluster, cfg Config) (Plan, error) {
 			ranked = append(ranked, j)
 		}
 	}
-	order, atRisk, err := rank(ranked, cfg.Order)
+	order, atRisk, err := rank(ranked, cfg.Order, views)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -117,10 +117,13 @@ func Compute(c Cluster, cfg Config) (Plan, error) {
 		v.Target = max(cfg.MaxPriority-int64(i), cfg.MinPriority)
 		if honoured && v.Target != v.Priority {
 			why := "EDF order"
-			if cfg.Order == OrderMP && v.AtRisk {
-				why = "at risk on its containers (000 Eq. 3), closest deadline first"
-			} else if cfg.Order == OrderMP {
-				why = "on track, EDF order after the at-risk apps"
+			switch {
+			case cfg.Order == OrderMP && v.AtRisk:
+				why = fmt.Sprintf("at risk: its %d containers could finish %.0f tasks by the deadline, %d remain (000 Eq. 3); closest deadline first",
+					j.running, v.Completable, j.remaining)
+			case cfg.Order == OrderMP:
+				why = fmt.Sprintf("on track: its %d containers could finish %.0f tasks by the deadline, %d remain (000 Eq. 3)",
+					j.running, v.Completable, j.remaining)
 			}
 			p.Actions = append(p.Actions, Action{Kind: KindPriority, App: j.app.ID, Priority: v.Target, From: v.Priority,
 				Reason: fmt.Sprintf("rank %d of %d, deadline in %.0f s, %s", i+1, len(order), j.deadline, why)})

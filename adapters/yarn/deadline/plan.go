@@ -67,8 +67,10 @@ type AppPlan struct {
 	Left     float64
 	// Tasks, Remaining and Running are map task counts.
 	Tasks, Remaining, Running int
-	// AtRisk is edf's Eq. 3 test on the containers the app holds.
-	AtRisk bool
+	// AtRisk is edf's Eq. 3 test on the containers the app holds;
+	// Completable is Eq. 3's count of tasks they finish by the deadline.
+	AtRisk      bool
+	Completable float64
 	// JCT is admission's Eq. 6 estimate alone on the cluster (seconds).
 	JCT float64
 	// Rank is the app's place in the priority order (0 first, -1 unranked:

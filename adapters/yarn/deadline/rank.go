@@ -20,8 +20,8 @@ import (
 // and falls to deadline, arrival, ID — EDF. With OrderEDF, edf.Queue.EDF.
 // Apps with no task left to start are never picked; they follow in EDF
 // order (admission.CompareEDF). atRisk reports edf.Queue.AtRisk for every
-// app before any was removed.
-func rank(jobs []*job, order string) (ranked []*job, atRisk map[int64]bool, err error) {
+// app before any was removed, and views get edf.CompletableTasks.
+func rank(jobs []*job, order string, views map[int64]*AppPlan) (ranked []*job, atRisk map[int64]bool, err error) {
 	q, err := edf.NewQueue(edf.Config{Dedicated: 1})
 	if err != nil {
 		return nil, nil, err
@@ -48,6 +48,13 @@ func rank(jobs []*job, order string) (ranked []*job, atRisk map[int64]bool, err 
 			return nil, nil, fmt.Errorf("deadline: %s: at-risk test failed", j.app.ID)
 		}
 		atRisk[j.key] = r
+		held := make([]float64, j.running)
+		for i := range held {
+			held[i] = 1
+		}
+		if views[j.key].Completable, err = edf.CompletableTasks(j.typ.TCT(), max(j.deadline, 0), held); err != nil {
+			return nil, nil, fmt.Errorf("deadline: %s: %w", j.app.ID, err)
+		}
 	}
 	picked := map[int64]bool{}
 	for {
