@@ -206,7 +206,7 @@ func flagNames(err error) error {
 		"Config.ContainerVCores", "-container-vcores", "Config.Confidence", "-confidence",
 		"Config.Runs", "-runs", "Config.LifetimeGrace", "-lifetime-grace",
 		"Config.DefaultModel", "-default-model", "MinPriority", "-min-priority")
-	return errors.New(r.Replace(err.Error()))
+	return errors.New(r.Replace(strings.ReplaceAll(err.Error(), "deadline: Config.", "Config.")))
 }
 
 func loadCatalog(path string) (trace.Catalog, error) {
