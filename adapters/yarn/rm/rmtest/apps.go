@@ -161,15 +161,40 @@ func (s *Server) getApp(w http.ResponseWriter, id string) {
 	writeJSON(w, http.StatusOK, map[string]any{"app": appJSON(a)})
 }
 
-// getState is RMWebServices.getAppState: {"state":"ACCEPTED"}.
-func (s *Server) getState(w http.ResponseWriter, id string) {
+// getField answers one field of an app: RMWebServices.getAppState
+// {"state":"ACCEPTED"}, getAppPriority {"priority":0}, getAppQueue
+// {"queue":"default"}.
+func (s *Server) getField(w http.ResponseWriter, id, key string, field func(*App) any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if a, ok := s.lookup(w, id); ok {
+		writeJSON(w, http.StatusOK, map[string]any{key: field(a)})
+	}
+}
+
+// decode reads a JSON request body into v, answering a BadRequestException
+// when it cannot (as Jersey's unmarshalling failure does).
+func decode(w http.ResponseWriter, body []byte, v any) bool {
+	if err := json.Unmarshal(body, v); err != nil {
+		badRequest(w, "cannot parse body: "+err.Error())
+		return false
+	}
+	return true
+}
+
+// open decodes a write's body into in, locks the server and looks the app
+// up; it answers the error itself when either fails. The caller unlocks.
+func (s *Server) open(w http.ResponseWriter, id string, body []byte, in any) (*App, func(), bool) {
+	if !decode(w, body, in) {
+		return nil, nil, false
+	}
+	s.mu.Lock()
 	a, ok := s.lookup(w, id)
 	if !ok {
-		return
+		s.mu.Unlock()
+		return nil, nil, false
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"state": a.State})
+	return a, s.mu.Unlock, true
 }
 
 // putState is RMWebServices.updateAppState and killApp over
@@ -188,16 +213,11 @@ func (s *Server) putState(w http.ResponseWriter, r *http.Request, id string, bod
 		State       string `json:"state"`
 		Diagnostics string `json:"diagnostics"`
 	}
-	if err := json.Unmarshal(body, &in); err != nil {
-		badRequest(w, "cannot parse body: "+err.Error())
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, ok := s.lookup(w, id)
+	a, unlock, ok := s.open(w, id, body, &in)
 	if !ok {
 		return
 	}
+	defer unlock()
 	if a.State == in.State {
 		writeJSON(w, http.StatusOK, map[string]any{"state": a.State})
 		return
@@ -217,17 +237,6 @@ func (s *Server) putState(w http.ResponseWriter, r *http.Request, id string, bod
 	a.Diagnostics = in.Diagnostics
 	w.Header().Set("Location", "http://"+r.Host+r.URL.Path)
 	writeJSON(w, http.StatusAccepted, map[string]any{"state": before})
-}
-
-// getPriority is RMWebServices.getAppPriority: {"priority":0}.
-func (s *Server) getPriority(w http.ResponseWriter, id string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, ok := s.lookup(w, id)
-	if !ok {
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"priority": a.Priority})
 }
 
 // putPriority is RMWebServices.updateApplicationPriority and
@@ -284,17 +293,6 @@ func (s *Server) putPriority(w http.ResponseWriter, id string, body []byte) {
 	writeJSON(w, http.StatusOK, map[string]any{"priority": a.Priority})
 }
 
-// getQueue is RMWebServices.getAppQueue: {"queue":"default"}.
-func (s *Server) getQueue(w http.ResponseWriter, id string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, ok := s.lookup(w, id)
-	if !ok {
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"queue": a.Queue})
-}
-
 // putQueue is RMWebServices.updateAppQueue and moveApp over
 // ClientRMService.moveApplicationAcrossQueues:
 //   - the same queue: 200, nothing done;
@@ -312,16 +310,11 @@ func (s *Server) putQueue(w http.ResponseWriter, id string, body []byte) {
 	var in struct {
 		Queue string `json:"queue"`
 	}
-	if err := json.Unmarshal(body, &in); err != nil {
-		badRequest(w, "cannot parse body: "+err.Error())
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, ok := s.lookup(w, id)
+	a, unlock, ok := s.open(w, id, body, &in)
 	if !ok {
 		return
 	}
+	defer unlock()
 	if a.Queue == in.Queue {
 		writeJSON(w, http.StatusOK, map[string]any{"queue": a.Queue})
 		return
@@ -399,16 +392,11 @@ func (s *Server) putTimeout(w http.ResponseWriter, id string, body []byte) {
 			ExpiryTime *string `json:"expiryTime"`
 		} `json:"timeout"`
 	}
-	if err := json.Unmarshal(body, &in); err != nil {
-		badRequest(w, "cannot parse body: "+err.Error())
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, ok := s.lookup(w, id)
+	a, unlock, ok := s.open(w, id, body, &in)
 	if !ok {
 		return
 	}
+	defer unlock()
 	if in.Timeout.Type == nil || in.Timeout.ExpiryTime == nil {
 		writeText(w, http.StatusBadRequest, "Timeout type or ExpiryTime is null.")
 		return

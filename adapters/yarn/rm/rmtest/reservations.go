@@ -1,7 +1,6 @@
 package rmtest
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -207,8 +206,7 @@ func (s *Server) submitReservation(w http.ResponseWriter, r *http.Request, body 
 		ID    string      `json:"reservation-id"`
 		Def   *definition `json:"reservation-definition"`
 	}
-	if err := json.Unmarshal(body, &in); err != nil {
-		badRequest(w, "cannot parse body: "+err.Error())
+	if !decode(w, body, &in) {
 		return
 	}
 	s.mu.Lock()
@@ -269,8 +267,7 @@ func (s *Server) updateReservation(w http.ResponseWriter, body []byte) {
 		ID  *string     `json:"reservation-id"`
 		Def *definition `json:"reservation-definition"`
 	}
-	if err := json.Unmarshal(body, &in); err != nil {
-		badRequest(w, "cannot parse body: "+err.Error())
+	if !decode(w, body, &in) {
 		return
 	}
 	s.mu.Lock()
@@ -311,8 +308,7 @@ func (s *Server) deleteReservation(w http.ResponseWriter, body []byte) {
 	var in struct {
 		ID string `json:"reservation-id"`
 	}
-	if err := json.Unmarshal(body, &in); err != nil {
-		badRequest(w, "cannot parse body: "+err.Error())
+	if !decode(w, body, &in) {
 		return
 	}
 	s.mu.Lock()

@@ -320,15 +320,15 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte) {
 func (s *Server) appSub(w http.ResponseWriter, r *http.Request, id, sub string, body []byte) {
 	switch {
 	case sub == "state" && r.Method == http.MethodGet:
-		s.getState(w, id)
+		s.getField(w, id, "state", func(a *App) any { return a.State })
 	case sub == "state" && r.Method == http.MethodPut:
 		s.putState(w, r, id, body)
 	case sub == "priority" && r.Method == http.MethodGet:
-		s.getPriority(w, id)
+		s.getField(w, id, "priority", func(a *App) any { return a.Priority })
 	case sub == "priority" && r.Method == http.MethodPut:
 		s.putPriority(w, id, body)
 	case sub == "queue" && r.Method == http.MethodGet:
-		s.getQueue(w, id)
+		s.getField(w, id, "queue", func(a *App) any { return a.Queue })
 	case sub == "queue" && r.Method == http.MethodPut:
 		s.putQueue(w, id, body)
 	case sub == "timeouts" && r.Method == http.MethodGet:
