@@ -78,6 +78,9 @@ var demoSnapshot []byte
 //go:embed testdata/teragen-models.json
 var defaultModels []byte
 
+// wallClock is the controller's clock against a live RM (tests replace it).
+var wallClock = time.Now
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -228,7 +231,7 @@ func runController(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := rm.Config{User: o.user, Timeout: o.timeout, MaxAttempts: o.attempts}
 	url := o.rmURL
-	now := time.Now
+	now := wallClock
 	var rec *controller.Recorder
 	switch {
 	case o.snapshot != "":
@@ -247,6 +250,9 @@ func runController(args []string, stdout, stderr io.Writer) error {
 	case o.record != "":
 		rec = &controller.Recorder{}
 		cfg.HTTPClient = &http.Client{Transport: rec}
+	}
+	if o.user == "" && !o.dryRun {
+		fmt.Fprintln(stderr, "schedkit-yarn: no -user: the RM refuses writes without an authenticated user unless a filter in front of it provides one")
 	}
 	client, err := rm.New(url, cfg)
 	if err != nil {

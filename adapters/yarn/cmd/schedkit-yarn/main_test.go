@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/schedkit/schedkit/adapters/yarn/trace"
 )
@@ -95,5 +96,38 @@ func TestImportRealTrace(t *testing.T) {
 	os.WriteFile(bad, []byte(`{"jobID":"job_1","mapTasks":[]}`), 0o644)
 	if code, _, stderr := runArgs("import", bad); code != 1 || !strings.Contains(stderr, "(job_1): submitTime: missing") {
 		t.Errorf("bad trace: %d %q", code, stderr)
+	}
+}
+
+// TestLiveOnceAndRecord runs the controller against the demo cluster in
+// the test double: -dry-run -record writes a snapshot that replays to the
+// same plan, and -once without -dry-run makes the writes.
+func TestLiveOnceAndRecord(t *testing.T) {
+	s := demoServer()
+	defer s.Close()
+	wallClock = func() time.Time { return demoNow }
+	defer func() { wallClock = time.Now }()
+	snap := filepath.Join(t.TempDir(), "snap.json")
+	code, planned, stderr := runArgs("-rm", s.URL, "-once", "-dry-run", "-record", snap, "-reservation-queue", "dedicated")
+	if code != 0 || len(s.Writes()) != 0 {
+		t.Fatalf("dry run: exit %d, %s, %d writes", code, stderr, len(s.Writes()))
+	}
+	code, replayed, stderr := runArgs("-snapshot", snap, "-reservation-queue", "dedicated")
+	if code != 0 || replayed != planned {
+		t.Errorf("replay of the recording: exit %d %s\n%s\nvs\n%s", code, stderr, replayed, planned)
+	}
+	code, out, stderr := runArgs("-rm", s.URL, "-once", "-user", "yarn", "-reservation-queue", "dedicated")
+	if code != 0 || !strings.Contains(out, "6 writes done, 0 failed") {
+		t.Errorf("live pass: exit %d, %s\n%s", code, stderr, out)
+	}
+	if a, _ := s.App("application_1718000000000_0007"); a.State != "KILLED" || !strings.Contains(a.Diagnostics, "miss its deadline") {
+		t.Errorf("0007 after the live pass: %+v", a)
+	}
+	// Without a user the RM refuses the writes: exit 1, every failure named.
+	s2 := demoServer()
+	defer s2.Close()
+	code, out, stderr = runArgs("-rm", s2.URL, "-once", "-user", "")
+	if code != 1 || !strings.Contains(stderr, "no -user") || !strings.Contains(stderr, "writes failed") || !strings.Contains(stderr, "AuthorizationException") {
+		t.Errorf("anonymous: exit %d\n%s\n%s", code, stderr, out)
 	}
 }
