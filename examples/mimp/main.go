@@ -76,23 +76,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch {
 	case o.sweep:
-		points, err := sweep(o.seed, o.settings, SweepLoads, cli.NewProgress(progress, "sweep", len(SweepLoads)*len(SweepPolicies)))
+		points, err := sweep(o.seed, o.seeds, o.settings, SweepLoads, SweepPolicies, cli.NewProgress(progress, "sweep", len(SweepLoads)*o.seeds*len(SweepPolicies)))
 		if err != nil {
 			return fail(err)
 		}
-		exact, err := exactTop(o)
+		m, err := o.settings.margin()
 		if err != nil {
 			return fail(err)
 		}
+		r := sweepResult{points: points, margin: m}
 		if o.plotDir != "" {
 			if err := plotSweep(o.plotDir, points); err != nil {
 				return fail(err)
 			}
 		}
 		if o.json {
-			return done1(writeJSON(stdout, sweepJSON(o, points, exact)), stderr)
+			return done1(writeJSON(stdout, sweepJSON(o, r)), stderr)
 		}
-		return done1(printSweep(stdout, o, points, exact), stderr)
+		return done1(printSweep(stdout, o, r), stderr)
 	case o.sensitivity:
 		rows, err := sensitivity(o, cli.NewProgress(progress, "sensitivity", len(capacities)*o.seeds*3))
 		if err != nil {

@@ -185,7 +185,8 @@ func plotSweep(dir string, points []sweepPoint) error {
 			l.Color, s.Color = palette[i], palette[i]
 			l.Dashes = dashes[i%len(dashes)]
 			l.Width = vg.Points(1.5)
-			s.Shape = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.PlusGlyph{}}[i%4]
+			glyphs := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.PlusGlyph{}, draw.CrossGlyph{}}
+			s.Shape = glyphs[i%len(glyphs)]
 			s.Radius = vg.Points(3)
 			p.Add(l, s)
 			if m == 0 {
