@@ -27,7 +27,8 @@ func (r *run) admit(i int, now float64) (bool, error) {
 	}
 	aj := admission.Job{ID: int64(j.ID), Arrival: now, Deadline: j.Deadline, JCT: jct}
 	if opt.Mode == admission.ModeWave {
-		aj.Tasks, aj.Model, aj.RunningUntil = j.Maps, model, math.Inf(-1)
+		// A pointer to the type's model: boxing it allocates nothing.
+		aj.Tasks, aj.Model, aj.RunningUntil = j.Maps, &r.s.Types[j.Type].Model, math.Inf(-1)
 		for sl := range r.cluster {
 			r.cluster[sl] = admission.Slot{R: r.slotR[sl], FreeAt: math.Inf(-1)}
 			if r.busy[sl] {

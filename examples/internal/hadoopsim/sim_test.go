@@ -554,7 +554,7 @@ func TestTaskFactors(t *testing.T) {
 
 func BenchmarkCaseStudy(b *testing.B) {
 	s := CaseStudy(1, PaperError)
-	for _, p := range []Policy{EDF, MP, MPACStrict} {
+	for _, p := range []Policy{EDF, MP, MPAC, MPACStrict} {
 		b.Run(p.String(), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
