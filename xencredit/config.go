@@ -179,7 +179,18 @@ type Domain struct {
 	// credited, preempted by any waking non-background VCPU.
 	Background bool
 
-	// PCPUs[j] is the PCPU of the domain's VCPU j (each VCPU is pinned;
-	// the model has no migration). Its length is the VCPU count, ≥ 1.
+	// PCPUs[j] is the PCPU of the domain's VCPU j: the one it is pinned
+	// to, or, with Affinity, the one it starts on. Its length is the VCPU
+	// count, ≥ 1.
 	PCPUs []int
+
+	// Affinity is the set of PCPUs every VCPU of the domain may run on
+	// (Xen's cpu_affinity, as a "cpus=" line or "xl vcpu-pin DOM all"
+	// gives a whole VM); each PCPUs[j] must be in it. Empty: each VCPU is
+	// pinned to its PCPUs[j] and never moves. With Affinity, VCPUs move
+	// between those PCPUs by Xen 4.2's rules (see the package doc,
+	// "Migration"): a PCPU whose best queued VCPU is OVER, BACKGROUND or
+	// idle steals a higher-priority VCPU queued on a busy peer, and a wake
+	// on a busy PCPU also tickles one idle PCPU of the affinity.
+	Affinity []int
 }

@@ -43,12 +43,38 @@
 // GuardRaiseToUnder, as the prototype does) for a starvation slice of e
 // running time, then goes back to BACKGROUND.
 //
+// # Migration
+//
+// A VCPU is pinned to its Domain.PCPUs entry unless its domain has an
+// Affinity of several PCPUs (a VM pinned to a set of cores, as 000 §6.1
+// pins its VMs to the shared cores). Such VCPUs move by Xen 4.2's rules:
+//
+//   - A wake on a busy PCPU also tickles one idle PCPU of the affinity,
+//     tried round robin after the last one that PCPU tickled
+//     (__runq_tickle's last_tickle_cpu). The waker's own PCPU reschedules
+//     first; the idle one then steals what is still queued.
+//   - A PCPU whose best VCPU (the head of its queue after re-queueing the
+//     current one) is OVER, BACKGROUND or idle first looks at its busy
+//     peers in order p+1, p+2, … and takes the first queued VCPU of
+//     strictly higher priority allowed on it (csched_load_balance,
+//     csched_runq_steal; the migration delay is 4.2's default 0, so no
+//     VCPU is cache-hot). An idle peer is skipped.
+//   - A tick does not move a running VCPU: 4.2's csched_vcpu_acct asks
+//     _csched_cpu_pick, which moves it only to an idle PCPU with more idle
+//     SMT siblings than its own, and the model has no SMT (one sibling per
+//     core, one socket).
+//
+// So while every PCPU runs an UNDER or BOOST VCPU nothing moves: the
+// placement the VCPUs had when the PCPUs filled up is kept until one
+// falls OVER or idles.
+//
 // # Guarantees
 //
 // Every method is deterministic: the same event sequence gives the same
 // states, bit for bit. Time is an integer time.Duration, so CPU time is
-// conserved exactly: on every PCPU the running time of its VCPUs plus its
-// idle time equals Now. Accounting leaves every active VCPU's credit in
+// conserved exactly: on every PCPU the running time of VCPUs on it (Busy)
+// plus its idle time equals Now, and the PCPUs' busy time is the VCPUs'
+// running time. Accounting leaves every active VCPU's credit in
 // [−300, 300] and its priority OVER exactly when its credit is negative
 // (a reschedule the accounting itself triggers, by parking, unparking or
 // raising, then debits the descheduled VCPU for the time since its last
@@ -73,11 +99,9 @@
 // # Decisions where the sources are silent
 //
 //   - Time is time.Duration since the State's origin (0), for exact sums.
-//   - One run queue per PCPU and VCPUs pinned: no migration, no stealing by
-//     an idle or OVER-headed PCPU, no idler mask (the facts file's modelling
-//     advice), and no yield (SCHEDOP_yield). Tickle is Xen 4.2's:
-//     preempt the VCPU's own PCPU when the waker's priority is strictly
-//     higher.
+//   - One run queue per PCPU; no yield (SCHEDOP_yield). Tickle is Xen
+//     4.2's: preempt the VCPU's own PCPU when the waker's priority is
+//     strictly higher (and see Migration).
 //   - Debits are 4.2's burn_credits: 10 credits per ms rounded to nearest,
 //     the remainder kept in start_time (Xen master floors and keeps a
 //     residual; before 2009 Xen debited a whole tick's 100 credits from
