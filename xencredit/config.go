@@ -74,6 +74,19 @@ type Config struct {
 	// so a background VCPU is preempted at once.
 	RatelimitDelaysBackground bool
 
+	// ActivateAtHead puts a domain that becomes active (a Tick finds one
+	// of its VCPUs running while off the active list) at the head of the
+	// active-domain list, as Xen's __csched_vcpu_acct_start does
+	// (list_add, in 4.2 and master). False puts it at the tail, this
+	// package's order before the option existed, which DefaultConfig keeps.
+	// Account visits domains in list order and hands the credit a domain
+	// cannot use to those after it, so the order decides whether a
+	// low-weight domain visited after a busy one gets that surplus: with
+	// the head, an interactive domain that has just become active again
+	// is visited first and the low-weight domain after it earns its full
+	// peak (examples/xen shows what this does to MIMP Table 1).
+	ActivateAtHead bool
+
 	// GuardPeriod is the starvation guard's period p (000 §4.2). Zero
 	// disables the guard. Otherwise 1 ms..1 hour, and the guard is checked
 	// at every Account call.

@@ -114,6 +114,10 @@
 //     ignores it). A parked VCPU that wakes waits Offline until unparked.
 //   - Runstates as xentop counts them: running, runnable (queued), blocked,
 //     offline (parked while wanting to run).
+//   - A domain that becomes active joins the tail of the active-domain
+//     list unless Config.ActivateAtHead is set; Xen puts it at the head
+//     (list_add in __csched_vcpu_acct_start). DefaultConfig keeps the
+//     tail so existing callers see the same decisions.
 //   - The credit pool C saturates at 2³²−1 (Xen's 32-bit arithmetic would
 //     wrap); at that size every fair share is already at its peak.
 //   - Guard period: tumbling, per VCPU. It closes at the first Account at

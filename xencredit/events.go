@@ -339,8 +339,9 @@ func (s *State) burn(v int) {
 }
 
 // activate is __csched_vcpu_acct_start: v joins its domain's active list,
-// W grows by the domain weight, and the domain joins the tail of the active
-// domain list if it was off it.
+// W grows by the domain weight, and the domain joins the active domain list
+// if it was off it: at the head with Config.ActivateAtHead (Xen's
+// list_add), else at the tail.
 func (s *State) activate(v int) {
 	x := &s.vcpus[v]
 	d := &s.doms[x.dom]
@@ -350,6 +351,10 @@ func (s *State) activate(v int) {
 	if !d.onList {
 		d.onList = true
 		s.activeDoms = append(s.activeDoms, int32(x.dom))
+		if s.cfg.ActivateAtHead {
+			copy(s.activeDoms[1:], s.activeDoms[:len(s.activeDoms)-1])
+			s.activeDoms[0] = int32(x.dom)
+		}
 	}
 }
 

@@ -19,6 +19,7 @@ func genSetup(t *rapid.T) (Config, []Domain) {
 	cfg.Ratelimit = rapid.SampledFrom([]time.Duration{0, time.Millisecond, 5 * time.Millisecond}).Draw(t, "ratelimit")
 	cfg.RatelimitRemainder = rapid.Bool().Draw(t, "remainder")
 	cfg.RatelimitDelaysBackground = rapid.Bool().Draw(t, "rlBackground")
+	cfg.ActivateAtHead = rapid.Bool().Draw(t, "atHead")
 	if rapid.Bool().Draw(t, "guard") {
 		cfg.GuardPeriod = ms(float64(rapid.IntRange(10, 200).Draw(t, "p_ms")))
 		cfg.GuardExec = ms(float64(rapid.IntRange(1, 10).Draw(t, "e_ms")))
