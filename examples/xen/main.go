@@ -123,7 +123,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return cli.Fail(stderr, "xen", err, cli.ExitUsage)
 		}
 		if err := s.checkWork(pt.Rate); err != nil {
-			return cli.Fail(stderr, "xen", fmt.Errorf("%v (flags -duration, -clients/-rates, -think, -bursts, -batch-burst, -batch-io)", err), cli.ExitUsage)
+			return cli.Fail(stderr, "xen", workProblem(err.(*WorkError), pt), cli.ExitUsage)
 		}
 	}
 
@@ -155,6 +155,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	printReport(stdout, sc, *seed, runs)
 	return cli.ExitOK
+}
+
+// workProblem restates a WorkError in terms of the flags that set its field.
+func workProblem(e *WorkError, pt Point) error {
+	per := fmt.Sprintf("needs about %.3g events per simulated second, at most %.0g", e.Rate, MaxEventRate)
+	switch e.Field {
+	case "BatchBurst+BatchIO":
+		return fmt.Errorf("-batch-burst + -batch-io = %s: batch VCPUs that block and wake this often %s; use a longer mean", e.Value, per)
+	case "Clients/Think":
+		return fmt.Errorf("-clients = %d with -think, -bursts, -burst and -io: requests this frequent %s", pt.Clients, per)
+	case "rate":
+		return fmt.Errorf("-rates = %s: requests this frequent %s", e.Value, per)
+	}
+	return fmt.Errorf("-duration = %s: about %.3g events at %.3g per simulated second, at most %.0g per run; use a shorter -duration", e.Value, e.Total, e.Rate, MaxEvents)
 }
 
 // listOf parses a comma-separated list of at most maxPoints values with

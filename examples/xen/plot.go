@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"image/color"
 	"math"
 	"os"
@@ -28,7 +29,7 @@ func Plot(dir string, sc Scenario, runs []Result) error {
 		log     bool
 	}{
 		{"xen-response.png", "mean response time (ms, log scale)", func(r Result) float64 { return r.MeanResponseMS }, true},
-		{"xen-runnable.png", "runnable VCPU-seconds (of the VM's 2×run length)", func(r Result) float64 { return r.RunnableS }, false},
+		{"xen-runnable.png", "runnable VCPU-seconds (Table 1's row)", func(r Result) float64 { return r.RunnableS }, false},
 	} {
 		if err := plotOne(filepath.Join(dir, fig.file), sc, runs, fig.y, fig.val, fig.log); err != nil {
 			return err
@@ -68,6 +69,7 @@ func plotOne(path string, sc Scenario, runs []Result, ylabel string, val func(Re
 	}
 	p.X.Tick.Marker = roundTicks{}
 	legend := plot.NewLegend()
+	legend.TextStyle.Font.Size = vg.Points(9)
 	for i, name := range setUps(sc) {
 		var xy plotter.XYs
 		for _, r := range runs {
@@ -90,14 +92,14 @@ func plotOne(path string, sc Scenario, runs []Result, ylabel string, val func(Re
 		l.Color, l.Dashes, l.Width = lineColors[i], lineDashes[i], vg.Points(1.5)
 		pts.Color, pts.Shape = lineColors[i], glyphs[i]
 		p.Add(l, pts)
-		legend.Add(label(name), l, pts)
+		legend.Add(label(sc, name), l, pts)
 	}
-	const w, h, legendW = 7 * vg.Inch, 4 * vg.Inch, 1.7 * vg.Inch
+	const w, h, legendW = 7.5 * vg.Inch, 4 * vg.Inch, 2.1 * vg.Inch
 	img := vgimg.New(w, h)
 	dc := draw.New(img)
 	p.Draw(draw.Crop(dc, 0, -legendW, 0, 0))
-	legend.Top = true
-	legend.Draw(draw.Crop(dc, w-legendW+vg.Points(6), 0, 0, -vg.Points(30)))
+	legend.Top, legend.Left = true, true
+	legend.Draw(draw.Crop(dc, w-legendW+vg.Points(10), 0, 0, -vg.Points(30)))
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -109,18 +111,18 @@ func plotOne(path string, sc Scenario, runs []Result, ylabel string, val func(Re
 	return f.Close()
 }
 
-func label(name string) string {
+// label names a set-up in the legend, saying how MI treats the ratelimit.
+func label(sc Scenario, name string) string {
+	delayed := map[bool]string{true: "ratelimit delays bg", false: "bg exempt"}
 	switch name {
 	case Alone:
 		return "alone"
 	case Credit:
-		return "credit, batch weight 1"
+		return fmt.Sprintf("credit, batch weight %d", sc.BatchWeight)
 	case MI:
-		return "MI (mi)"
-	case MIExempt:
-		return "MI, bg exempt from ratelimit"
-	case MIRatelimited:
-		return "MI, ratelimit delays bg"
+		return "mi: " + delayed[sc.RatelimitDelaysBackground]
+	case MIExempt, MIRatelimited:
+		return name + ": " + delayed[!sc.RatelimitDelaysBackground]
 	}
 	return name
 }

@@ -167,22 +167,38 @@ func (sc Scenario) EventRate(rate float64) float64 {
 	return r
 }
 
-// checkWork bounds the work of one run (see MaxEventRate and MaxEvents),
-// naming the field that drives it.
+// A WorkError reports a run whose expected work exceeds MaxEventRate or
+// MaxEvents. Field names the Scenario field (or "rate") that drives it.
+type WorkError struct {
+	Field string  // "BatchBurst+BatchIO", "Clients/Think", "rate" or "Duration"
+	Value string  // its value
+	Rate  float64 // expected events per simulated second
+	Total float64 // expected events in the run
+}
+
+func (e *WorkError) Error() string {
+	if e.Field == "Duration" {
+		return fmt.Sprintf("scenario: Duration = %s needs about %.3g events at %.3g per simulated second; at most %.0g per run", e.Value, e.Total, e.Rate, MaxEvents)
+	}
+	return fmt.Sprintf("scenario: %s = %s needs about %.3g events per simulated second; at most %.0g", e.Field, e.Value, e.Rate, MaxEventRate)
+}
+
+// checkWork bounds the work of one run (see MaxEventRate and MaxEvents)
+// with a *WorkError naming the field that drives it.
 func (sc Scenario) checkWork(rate float64) error {
 	er := sc.EventRate(rate)
 	if er > MaxEventRate {
-		field, v := "rate", fmt.Sprint(rate)
+		e := &WorkError{Field: "rate", Value: fmt.Sprint(rate), Rate: er}
 		switch {
 		case sc.BatchBurst > 0 && float64(sc.Batch*sc.VCPUs)*3/(sc.BatchBurst+sc.BatchIO).Seconds() > MaxEventRate/2:
-			field, v = "BatchBurst+BatchIO", fmt.Sprint(sc.BatchBurst+sc.BatchIO)
+			e.Field, e.Value = "BatchBurst+BatchIO", fmt.Sprint(sc.BatchBurst+sc.BatchIO)
 		case sc.Clients > 0:
-			field, v = "Clients/Think", fmt.Sprintf("%d/%v", sc.Clients, sc.Think)
+			e.Field, e.Value = "Clients/Think", fmt.Sprintf("%d/%v", sc.Clients, sc.Think)
 		}
-		return fmt.Errorf("scenario: %s = %s needs about %.3g events per simulated second; at most %.0g", field, v, er, MaxEventRate)
+		return e
 	}
 	if n := er * sc.Duration.Seconds(); n > MaxEvents {
-		return fmt.Errorf("scenario: Duration = %v needs about %.3g events at %.3g per simulated second; at most %.0g per run", sc.Duration, n, er, MaxEvents)
+		return &WorkError{Field: "Duration", Value: sc.Duration.String(), Rate: er, Total: n}
 	}
 	return nil
 }
