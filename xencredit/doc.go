@@ -46,7 +46,7 @@
 // # Migration
 //
 // A VCPU is pinned to its Domain.PCPUs entry unless its domain has an
-// Affinity of several PCPUs (a VM pinned to a set of cores, as 000 §6.1
+// Affinity of several PCPUs (a VM pinned to a set of cores, as MIMP §6.1
 // pins its VMs to the shared cores). Such VCPUs move by Xen 4.2's rules:
 //
 //   - A wake on a busy PCPU also tickles one idle PCPU of the affinity,
@@ -138,22 +138,18 @@
 //
 // # Benchmarks
 //
-// Measured with go test -bench . -benchtime 200x -cpu 1 on 2 cores shared
-// with other jobs (AMD EPYC, load average 13–21, so timings are inflated
-// and noisy): a replay of 10 000 events on a 2-PCPU host with 4 VMs of 2
-// VCPUs (ticks, accounting, slice ends, bursty wakes) costs 48–77 ns per
-// event (one outlier run 488 ns), 0 allocs (pinned by
-// TestEventsDoNotAllocate); one Account on that host 73–121 ns, 0 allocs.
-// The examples/xen driver's hour of simulated time on 2 PCPUs with 4 VMs
-// (2 interactive at 85 requests/s, 2 batch; 7.1 million events, most of
-// them the driver's own) takes about 0.9 s of CPU time under that load
-// (BenchmarkHour), of which the scheduler is a small part. Profiled
-// (review, same load): about a quarter is this package, about 40% the
-// driver's event heap (examples/internal/des), the rest the driver and its
-// random draws. Ticks and accounting are only 12% of the events; the rest
-// are the workload's own (per hour: 2.7 M burst ends, 1.8 M IO ends, 1.1 M
-// slice timers, 0.6 M arrivals, of which 0.7 M are superseded timers), so
-// skipping or batching ticks would save little. Re-measured by the review:
-// BenchmarkEvent 73 ns per event, BenchmarkAccount 121 ns, 0 allocs;
-// BenchmarkHour 0.91 s of CPU per simulated hour, unchanged.
+// Measured with go test -run '^$' -bench . -benchtime 300x -cpu 1
+// ./xencredit on 2 cores shared with other jobs (AMD EPYC, load average
+// 9–15, so timings are inflated and noisy; each figure is the range of 3–6
+// runs): a replay of 10 000 events on a 2-PCPU host with 4 VMs of 2 VCPUs
+// (ticks, accounting, slice ends, bursty wakes) costs 53–171 ns per event
+// with pinned VCPUs (BenchmarkEvent) and 77–293 ns with every VM's
+// Affinity both PCPUs (BenchmarkEventAffinity), 0 allocs (pinned by
+// TestEventsDoNotAllocate for both); one Account on that host 90–137 ns,
+// 0 allocs. The examples/xen driver's hour of simulated time on 2 PCPUs
+// with 4 VMs (2 interactive with 600 closed-loop clients each, 2 batch;
+// 4.8 million events) takes 3.0–4.3 s of CPU under that load
+// (go test -run '^$' -bench Hour -cpu 1 ./examples/xen), about 70% of it
+// the driver's event heap (1 200 pending client think times) and about 5%
+// this package.
 package xencredit

@@ -29,9 +29,11 @@ type jsonReport struct {
 	// Table1Ratio is MI's runnable time over stock credit's at Table 1's
 	// load (runs with table1 true), under this setting; absent when no run
 	// is at that load.
-	Table1Ratio *float64            `json:"table1_mi_credit_runnable_ratio,omitempty"`
-	Paper       map[string]paperRow `json:"paper_table1"` // alone and credit (+WC at minimum weight)
-	Runs        []Result            `json:"runs"`
+	Table1Ratio *float64 `json:"table1_mi_credit_runnable_ratio,omitempty"`
+	// Table1BarHolds says whether that ratio is at most one tenth.
+	Table1BarHolds *bool               `json:"table1_bar_holds,omitempty"`
+	Paper          map[string]paperRow `json:"paper_table1"` // alone and credit (+WC at minimum weight)
+	Runs           []Result            `json:"runs"`
 }
 
 type jsonScenario struct {
@@ -69,7 +71,8 @@ func report(sc Scenario, seed uint64, runs []Result) jsonReport {
 		Runs:  runs,
 	}
 	if x, ok := table1Ratio(runs); ok {
-		r.Table1Ratio = &x
+		holds := x <= 0.1
+		r.Table1Ratio, r.Table1BarHolds = &x, &holds
 	}
 	return r
 }

@@ -280,7 +280,7 @@ type sim struct {
 	log                    []xencredit.Change
 	vcpus                  []guestVCPU // interactive VCPUs (VM i has VCPUs i·VCPUs ..), then batch VCPUs
 	nInter                 int         // interactive VCPUs
-	ready                  [][]int     // per interactive VM: FIFO of requests with a ready burst
+	ready                  []fifo      // per interactive VM: requests with a ready burst
 	reqs                   []request
 	free                   []int
 	slice                  []time.Duration // time of the live slice-timer event per PCPU, Never if none
@@ -373,7 +373,7 @@ func Simulate(sc Scenario, scheduler string, rate float64, seed uint64) (Result,
 		log:      make([]xencredit.Change, 0, 64),
 		nInter:   sc.Interactive * sc.VCPUs,
 		vcpus:    make([]guestVCPU, (sc.Interactive+batch)*sc.VCPUs),
-		ready:    make([][]int, sc.Interactive),
+		ready:    make([]fifo, sc.Interactive),
 		slice:    make([]time.Duration, sc.HostPCPUs),
 		sliceV:   make([]int, sc.HostPCPUs),
 		onPCPU:   make([]int, sc.HostPCPUs),
@@ -668,7 +668,7 @@ func (m *sim) readyBurst(now time.Duration, id int) error {
 			return err
 		}
 	}
-	m.ready[vm] = append(m.ready[vm], id)
+	m.ready[vm].push(id)
 	return nil
 }
 
@@ -689,9 +689,8 @@ func (m *sim) burstDone(now time.Duration, v int) error {
 		}
 	}
 	g.req = -1
-	if q := m.ready[g.vm]; len(q) > 0 {
-		g.req, g.left = q[0], m.burst(&m.reqs[q[0]])
-		m.ready[g.vm] = q[:copy(q, q[1:])]
+	if id, ok := m.ready[g.vm].pop(); ok {
+		g.req, g.left = id, m.burst(&m.reqs[id])
 		g.runStart = now
 		g.version++
 		m.push(now+g.left, evBurst, v, g.version)
@@ -699,4 +698,30 @@ func (m *sim) burstDone(now time.Duration, v int) error {
 	}
 	g.running = false
 	return m.xen(m.s.Block(now, v, m.log[:0]))
+}
+
+// fifo is a queue of request ids; pop is O(1) amortised however long a
+// backlog grows.
+type fifo struct {
+	q    []int
+	head int
+}
+
+func (f *fifo) push(id int) {
+	if f.head > 0 && f.head == len(f.q) {
+		f.q, f.head = f.q[:0], 0
+	}
+	f.q = append(f.q, id)
+}
+
+func (f *fifo) pop() (int, bool) {
+	if f.head == len(f.q) {
+		return 0, false
+	}
+	id := f.q[f.head]
+	f.head++
+	if f.head > 1024 && 2*f.head > len(f.q) { // drop the consumed half
+		f.q, f.head = f.q[:copy(f.q, f.q[f.head:])], 0
+	}
+	return id, true
 }
