@@ -53,6 +53,9 @@ type jsonScenario struct {
 	BatchIOMS    float64 `json:"batch_io_ms"`
 	RatelimitMS  float64 `json:"ratelimit_ms"`
 	Dom0         int     `json:"dom0"`
+	// ActivateAtHead: a domain that becomes active joins the head of the
+	// accounting's domain list (Xen's order).
+	ActivateAtHead bool `json:"activate_at_head"`
 }
 
 func report(sc Scenario, seed uint64, runs []Result) jsonReport {
@@ -65,7 +68,7 @@ func report(sc Scenario, seed uint64, runs []Result) jsonReport {
 			Interactive: sc.Interactive, Batch: sc.Batch, BatchWeight: sc.BatchWeight,
 			DurationS: sc.Duration.Seconds(), Bursts: sc.Bursts, BurstMS: ms(sc.BurstMean), IOMS: ms(sc.IOMean),
 			ThinkS: sc.Think.Seconds(), BatchBurstMS: ms(sc.BatchBurst), BatchIOMS: ms(sc.BatchIO),
-			RatelimitMS: ms(sc.Ratelimit), Dom0: sc.Dom0,
+			RatelimitMS: ms(sc.Ratelimit), Dom0: sc.Dom0, ActivateAtHead: sc.ActivateAtHead,
 		},
 		Paper: paperTable1,
 		Runs:  runs,
@@ -105,8 +108,13 @@ func printReport(w io.Writer, sc Scenario, seed uint64, runs []Result) {
 	fmt.Fprintf(w, "MIMP Table 1 and Fig. 5a in simulation (Xen 4.2 credit scheduler, seed %d)\n", seed)
 	fmt.Fprintf(w, "%d interactive VM(s) + %d batch VM(s), %d VCPUs each, %s: %d of the host's %d cores\n",
 		sc.Interactive, sc.Batch, sc.VCPUs, pin, sc.PCPUs, sc.HostPCPUs)
-	fmt.Fprintf(w, "credit pool %d×300 per 30 ms, batch weight %d vs 256, ratelimit %v, %d busy Dom0 VCPU(s), %v per run\n",
-		sc.HostPCPUs, sc.BatchWeight, sc.Ratelimit, sc.Dom0, sc.Duration)
+	order := "head (Xen's order)"
+	if !sc.ActivateAtHead {
+		order = "tail"
+	}
+	fmt.Fprintf(w, "credit pool %d×300 per 30 ms, newly active domains at the list's %s, batch weight %d vs 256,\n",
+		sc.HostPCPUs, order, sc.BatchWeight)
+	fmt.Fprintf(w, "ratelimit %v, %d busy Dom0 VCPU(s), %v per run\n", sc.Ratelimit, sc.Dom0, sc.Duration)
 	fmt.Fprintf(w, "request: %d bursts of %v CPU with %v IO waits; batch VCPUs %s\n",
 		sc.Bursts, sc.BurstMean, sc.IOMean, batchText(sc))
 	fmt.Fprintf(w, "mi: ratelimit delays background = %v (%s); %s: the other setting\n\n",
