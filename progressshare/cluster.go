@@ -71,6 +71,7 @@ type Scheduler struct {
 
 	// scratch
 	keys     []float64
+	rel      []float64 // relative rates on the free slot, for the affinity rule
 	heap     []int32
 	nodeMark []uint32 // by compact node
 	rackMark []uint32
