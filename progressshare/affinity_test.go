@@ -379,3 +379,38 @@ func propRelativeRate(t *rapid.T) {
 
 func TestRelativeRateProperties(t *testing.T) { rapid.Check(t, propRelativeRate) }
 func FuzzRelativeRate(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propRelativeRate)) }
+
+// TestAffinityGivesUp is the package doc's example of what the unbounded
+// rule gives up: 12 slots of type X (node 0) and 4 of type Y (node 1); job A
+// 4× faster on X (relative rate 4·16/52 = 1.23 there, 0.31 on Y), job B
+// equally fast (1). B holds 4 Y + 3 X slots, A 8 X, and an X slot frees:
+// Algorithm 2 picks B (PS 7/16 = 0.44 against A's 32/52 = 0.62). Unbounded,
+// the rule gives the slot to A (1.23 ≥ 1.2 × 1), although B is below its
+// slot share of 8; bounded, B keeps it.
+func TestAffinityGivesUp(t *testing.T) {
+	var slots []Slot
+	for range 12 {
+		slots = append(slots, Slot{Node: 0, Type: 0})
+	}
+	for range 4 {
+		slots = append(slots, Slot{Node: 1, Type: 1})
+	}
+	jobs := []Job{
+		{Weight: 1, Rates: []float64{4, 1}, Running: []int{8, 0}, Pending: slices.Repeat([]Block{{Replicas: []int{0, 1}}}, 20)},
+		{Weight: 1, Rates: []float64{1, 1}, Running: []int{3, 4}, Pending: slices.Repeat([]Block{{Replicas: []int{0, 1}}}, 20)},
+	}
+	for _, tt := range []struct {
+		bounded bool
+		job     int
+		reason  Reason
+	}{{false, 0, ReasonAffinity}, {true, 1, ReasonPreferred}} {
+		s, err := NewScheduler(slots, Options{AffinityFactor: 1.2, AffinityBounded: tt.bounded})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := s.PickProgressShare(0, jobs, 0)
+		if err != nil || d.Job != tt.job || d.Reason != tt.reason {
+			t.Errorf("bounded %v: %+v %v; want job %d, %v", tt.bounded, d, err, tt.job, tt.reason)
+		}
+	}
+}
