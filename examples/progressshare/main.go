@@ -70,6 +70,27 @@
 //     free up, so progress share is 6% later for crypto: the result then
 //     says more about offer order than about the policies.
 //
+// # The Alibaba scenarios: why the tables are identical, and when not
+//
+// As recorded (go run ./examples/progressshare), every policy gives the
+// same schedule for calibrating jobs: mean JCT 30,925 s, median 647 s, p90
+// 7,254 s. The output says why: the GPUs are never contended (at most 59
+// of 6,212 busy; the trace's GPU pods fill 0.27% of the cluster's
+// GPU-seconds over its 149 days, 90% of them from pods running more than a
+// day, which compressing arrival times does not shorten: -alibaba-compress
+// 10000 reaches 5,357 busy at the peak, 100000 fills all 6,212 at the start,
+// and the schedules stay identical); and 5,392 of the 5,438 jobs have no
+// more tasks than the 7 GPU models, so they never leave calibration: 5,477
+// of the 6,571 launches under Algorithm 2 are calibration launches, which
+// take the first free GPU offered, as slot share does. With rates known on
+// arrival (alibaba-known-rates), progress share lowers the mean JCT by 18%
+// (to 25,495 s; by 10% at -alibaba-compress 10000, 13% at 100000), but not
+// by sharing better: Algorithm 2's launch rule places each job on a faster
+// GPU model, waiting up to max_delay for one, while slot share takes the
+// first free GPU in inventory order; the affinity rule fires once. The GPU
+// speeds per model are this example's assumption (peak FP32 TFLOPS), not
+// data of the trace.
+//
 // Calibration noise. The table uses the rates a job would know from
 // earlier runs (-calibration known: when its first task on a node type
 // finishes, the scheduler records the job's true mean rate there). With a
@@ -86,7 +107,8 @@
 //
 // -json prints {"settings":{…},"scenarios":[{"name","policy","seeds",
 // "node_types","jobs":[{"name","completion_s","min_s","max_s",
-// "change_vs_slot_share_pct","slots_held"}],"idle_slot_s","summary","note"}]}:
+// "change_vs_slot_share_pct","slots_held"}],"idle_slot_s","summary",
+// "describe","paper","differs_from_paper","note"}]}:
 // completion_s is the job's mean completion time (finish − arrival) over the
 // seeds; summary (trace scenarios) holds the JCT statistics and counts the
 // text prints.
@@ -108,7 +130,9 @@ const usage = `usage: progressshare [-json] [-plot DIR] [-g G] [-seeds N] [-task
 
 Compares slot share (Algorithm 1), progress share (Algorithm 2) and progress share with the
 affinity rule of the Lee thesis §4.3.1.4 on the §4.3.1.1 example, the §4.4.2 GPU case and the
-Alibaba GPU trace v2023.`
+Alibaba GPU trace v2023. With the defaults (a few seconds) crypto finishes 24% sooner under progress
+share than under slot share and 33.5% sooner with the affinity rule, sort 11% sooner; the
+thesis reports about 30%. go doc ./examples/progressshare explains the numbers.`
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 

@@ -33,6 +33,9 @@ type jsonScenario struct {
 	Jobs      []jsonJob    `json:"jobs"`
 	IdleSlotS float64      `json:"idle_slot_s"`
 	Summary   *jsonSummary `json:"summary,omitempty"`
+	Describe  string       `json:"describe,omitempty"`
+	Paper     string       `json:"paper,omitempty"`
+	Differs   string       `json:"differs_from_paper,omitempty"`
 	Note      string       `json:"note,omitempty"`
 }
 
@@ -68,7 +71,7 @@ func JSON(cfg Config, runs []Comparison) jsonOut {
 		sc := r.Scenario
 		for _, res := range r.Results {
 			js := jsonScenario{Name: sc.Name, Policy: res.Policy, Seeds: max(sc.Seeds, 1), NodeTypes: sc.TypeNames,
-				Jobs: []jsonJob{}, IdleSlotS: res.IdleSlotS, Note: sc.Note}
+				Jobs: []jsonJob{}, IdleSlotS: res.IdleSlotS, Describe: sc.Describe, Paper: sc.Paper, Differs: differs(r), Note: sc.Note}
 			for i, j := range sc.Jobs {
 				jj := jsonJob{Name: j.Name, CompletionS: res.Mean[i], MinS: res.Min[i], MaxS: res.Max[i],
 					ChangePct: change(r.Results[0].Mean[i], res.Mean[i])}

@@ -41,7 +41,10 @@ func TwoTypes(affinity float64) Scenario {
 // on both nodes. Task times vary by ±spread (uniform, per task, the same
 // draw under every policy), slots freed at one instant are offered in a
 // random order, and each policy is run with seeds seeds; max_delay is 10 s
-// and the affinity rule's factor is affinity.
+// (delay scheduling's longest wait, §4.3.1.3) and the affinity rule's
+// factor is affinity. The thesis gives no task counts; 1,024 tasks a job
+// (about 64 waves) let sharing, not the start-up and the tail, decide the
+// completion times (the command's doc gives 64 and 256 too).
 func GPU(g, spread float64, tasks, seeds int, affinity float64) Scenario {
 	return Scenario{
 		Name:          "gpu",
