@@ -1,0 +1,63 @@
+package hadoopsim
+
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/admission"
+)
+
+// Policy is a job scheduler of the case study.
+type Policy int
+
+const (
+	FIFO       Policy = iota // MIMP §5.2 FIFO
+	EDF                      // MIMP §5.2 EDF
+	MP                       // MIMP §5.2 Maximum Progress, IO check on
+	MPAC                     // MP with the paper's admission rule (Eq. 7)
+	MPACStrict               // MP with strict admission (every queued deadline checked)
+	numPolicies
+)
+
+// Policies lists every policy in the order of MIMP Table 3 plus admission.
+var Policies = []Policy{FIFO, EDF, MP, MPAC, MPACStrict}
+
+// String returns "FIFO", "EDF", "MP", "MP+AC" or "MP+AC-strict".
+func (p Policy) String() string {
+	switch p {
+	case FIFO:
+		return "FIFO"
+	case EDF:
+		return "EDF"
+	case MP:
+		return "MP"
+	case MPAC:
+		return "MP+AC"
+	case MPACStrict:
+		return "MP+AC-strict"
+	}
+	return fmt.Sprintf("Policy(%d)", int(p))
+}
+
+// valid reports whether p is a known policy.
+func (p Policy) valid() bool { return p >= FIFO && p < numPolicies }
+
+// picker is the slot picker a policy uses: FIFO, EDF or MP (package edf).
+func (p Policy) picker() Policy {
+	if p == FIFO || p == EDF {
+		return p
+	}
+	return MP
+}
+
+// admission returns the admission options of a policy with admission
+// control, and ok = false for a policy that admits every job. A new
+// admission variant is a Policy constant, its String and a case here.
+func (p Policy) admission() (opt admission.Options, ok bool) {
+	switch p {
+	case MPAC:
+		return admission.Options{Mode: admission.ModePaper}, true
+	case MPACStrict:
+		return admission.Options{Mode: admission.ModeStrict}, true
+	}
+	return admission.Options{}, false
+}
