@@ -67,8 +67,10 @@ type Options struct {
 	// AffinityBounded limits the affinity rule to jobs that do not need
 	// the slot: the picked job is passed over only while it already runs
 	// at least its slot share, the number of slots the slot-share fair
-	// scheduler (Algorithm 1) gives it (see PickProgressShare). It needs
-	// AffinityFactor ≥ 1.
+	// scheduler (Algorithm 1) gives it, its weighted max-min fair share of
+	// the slots over the jobs' demands (see PickProgressShare). The rule
+	// then never takes a slot from a job below what slot share would give
+	// it. It needs AffinityFactor ≥ 1.
 	AffinityBounded bool
 }
 

@@ -21,6 +21,16 @@ package progressshare
 // when no job has a pending block. The caller resets the launched job's
 // delay (LastLaunch = now) and moves the block to running.
 //
+// With Options.AffinityFactor f > 0, a launch of a calibrated job p by the
+// rule above may be passed over (ReasonAffinity, Decision.Bypassed = p) for
+// another calibrated job k with RelativeRate(slot, k) ≥ f ·
+// RelativeRate(slot, p) (and above it) whose best block passes line 4 on
+// this slot; the highest relative rate is tried first (ties: the order
+// above). With Options.AffinityBounded only while p runs at least its slot
+// share: min(demand_p, w_p·λ), the weighted max-min fair split of the slots
+// over demands (running plus pending tasks of every job in jobs). See the
+// package doc's "The affinity rule".
+//
 // Errors match ErrBadInput: slot out of range, now not finite, and any bad
 // Weight, LastLaunch (after now or not finite), Rates or Running of any job.
 // Pending blocks are checked only as far as they are read (each examined
