@@ -84,7 +84,7 @@ func completion(t *testing.T, out jsonOut, scenario, policy, job string) float64
 
 // TestGPUMustShow runs the command as a user does (-json, defaults: g = 3,
 // 1,024 tasks, ±10%, 20 seeds, affinity 1.2, rates known) and asserts what
-// issue 16 requires of the gpu scenario: progress-share+affinity finishes
+// the gpu scenario must show: progress-share+affinity finishes
 // crypto at least 25% sooner than slot-share, progress-share at least 15%
 // sooner, and sort is not later under either. It also pins the shape of the
 // two-types scenario (§4.3.1.1: both jobs progress faster under progress
