@@ -127,10 +127,13 @@ func (s *scheduler) taskEnd(now float64, i int) error {
 	if st.Tasks > 0 || st.Running > 0 {
 		return s.progress(h)
 	}
-	if st.Deadline == edf.NoDeadline {
+	switch {
+	case st.Deadline == edf.NoDeadline:
 		fmt.Printf("%5.1f job %d done (no deadline)\n", now, st.ID)
-	} else {
+	case now <= st.Deadline:
 		fmt.Printf("%5.1f job %d done, %.1f s before its deadline\n", now, st.ID, st.Deadline-now)
+	default:
+		fmt.Printf("%5.1f job %d done, %.1f s after its deadline\n", now, st.ID, now-st.Deadline)
 	}
 	s.aq.Remove(st.ID)
 	return s.eq.Remove(h)
