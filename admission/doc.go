@@ -137,11 +137,11 @@
 // O((S + T) log S) for S slots and T pending tasks of deadline jobs (the
 // jobs after the new one are planned twice, with and without it). Measured
 // with go test -run '^$' -bench . -benchtime 200x -cpu 1 ./admission on an
-// AMD EPYC VM, 2 cores shared with other builds (load average 12, so times
-// are inflated about threefold and vary run to run; the allocation counts
-// are exact and pinned by TestSteadyStateAllocs):
+// AMD EPYC VM, 2 cores shared with other builds (load average 12–16, so
+// times are inflated about threefold and vary run to run; the allocation
+// counts are exact and pinned by TestSteadyStateAllocs):
 //
-//	Decide, wave, 1,000 jobs × 10 pending tasks, 10,000 slots   4.3–5.0 ms   0 allocs/op
+//	Decide, wave, 1,000 jobs × 10 pending tasks, 10,000 slots   4.3–5.2 ms   0 allocs/op
 //	Decide, wave, 20 jobs × 10 pending tasks, 40 slots          12–13 µs     0 allocs/op
 //	Decide, strict, 1,000 queued jobs                           35–47 µs     0 allocs/op
 //	Decide, paper,  1,000 queued jobs                           17–35 µs     0 allocs/op
