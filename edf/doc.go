@@ -50,7 +50,8 @@
 //   - DataNodes{Count: 0} means no data-node model (the IO check passes).
 //   - MinimumSlots rounds Eq. 10 up and then lowers each count to the least
 //     integer that still meets the deadline given the other, so one slot fewer
-//     on either side misses it. Algorithm2 caps a job without estimate at one
+//     on either side misses it; counts are capped at MaxSlots, and a job is
+//     infeasible only if MaxSlots of each miss its deadline. Algorithm2 caps a job without estimate at one
 //     running task per phase and does not cap an infeasible job.
 //
 // # Guarantees and errors

@@ -199,7 +199,7 @@ func TestRunAccounting(t *testing.T) {
 		if a.Met+a.Missed+a.Rejected+a.Failed != len(s.Jobs) {
 			t.Errorf("%v: %d+%d+%d+%d != %d jobs", p, a.Met, a.Missed, a.Rejected, a.Failed, len(s.Jobs))
 		}
-		if (p == MPAC || p == MPACStrict) != (a.Rejected > 0) {
+		if (p == MPAC || p == MPACPaper || p == MPACStrict) != (a.Rejected > 0) {
 			t.Errorf("%v rejected %d", p, a.Rejected)
 		}
 		if !(a.IOSlowdownHours >= 0 && a.IOSlowdownHours < a.TaskHours) {
@@ -493,6 +493,9 @@ func TestRunBadScenarios(t *testing.T) {
 		{"horizon before last arrival", func(s *Scenario) { s.Horizon = LastArrival(s.Jobs) - 1 }, "Horizon"},
 		{"RecordUntil NaN", func(s *Scenario) { s.RecordUntil = nan }, "RecordUntil"},
 		{"Offer 9", func(s *Scenario) { s.Offer = 9 }, "Offer"},
+		{"Margin 0.5", func(s *Scenario) { s.Margin = 0.5 }, "Margin"},
+		{"Margin NaN", func(s *Scenario) { s.Margin = nan }, "Margin"},
+		{"Margin above admission.MaxMargin", func(s *Scenario) { s.Margin = 1e4 }, "Margin"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := base
@@ -551,7 +554,7 @@ func TestTaskFactors(t *testing.T) {
 
 func BenchmarkCaseStudy(b *testing.B) {
 	s := CaseStudy(1, PaperError)
-	for _, p := range []Policy{EDF, MP, MPACStrict} {
+	for _, p := range []Policy{EDF, MP, MPAC, MPACStrict} {
 		b.Run(p.String(), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
