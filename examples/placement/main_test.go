@@ -61,7 +61,7 @@ func TestCLI(t *testing.T) {
 // reports 10%); TARA beats every heuristic and the best random candidate;
 // the table states the network and placement shares.
 func TestThesisComparison(t *testing.T) {
-	cfg := config{Seed: 1, Seeds: 10, Random: 300, Evals: 2000, DiskMB: 100}
+	cfg := config{Seed: 1, Seeds: 10, Random: 300, Evals: 1000, DiskMB: 100}
 	rep, err := study(cfg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +106,7 @@ func TestThesisComparison(t *testing.T) {
 			t.Errorf("convergence worsens from %+v to %+v", a, b)
 		}
 	}
-	if last := rep.Convergence[len(rep.Convergence)-1]; last.Evaluations != 2000 || last.TARAMeanS != rep.Budgets[2].TARAMeanS {
+	if last := rep.Convergence[len(rep.Convergence)-1]; last.Evaluations != 1000 || last.TARAMeanS != rep.Budgets[2].TARAMeanS {
 		t.Errorf("convergence ends %+v, budget row %+v", last, rep.Budgets[2])
 	}
 	var text bytes.Buffer
