@@ -260,3 +260,43 @@ func TestIdealTime(t *testing.T) {
 		t.Fatalf("IdealTime = %v, want 5", got)
 	}
 }
+
+// With two pools the Fair Scheduler's victims are the newest tasks of the
+// pool above its fair share, which is GP's second step: GP without its
+// starvation rule makes exactly the baseline's decisions (the package doc's
+// reason for the per-job default).
+func TestTwoPoolIsGPStepTwo(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Model = TwoPool
+	for _, pos := range []int{1, 92} {
+		jobs, err := Scenario{Workload: IO, Period: "busy", MeanGap: 30, LongPos: pos, Seed: 2}.Build(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Simulate(cfg, jobs, Baseline)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := Simulate(cfg, jobs, GPNoStarvation)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Kills == 0 {
+			t.Fatal("no preemption: the test sees nothing")
+		}
+		if b.ByReason[preempt.Overflow] != g.ByReason[preempt.MostRecent] {
+			t.Fatalf("kills %v vs %v", b.ByReason, g.ByReason)
+		}
+		g.ByReason = b.ByReason
+		if !reflect.DeepEqual(b, g) {
+			t.Fatalf("long job at %d: two-pool baseline and GP-no-starvation differ: SNP %v vs %v, work lost %v vs %v", pos, b.Metrics.SNP, g.Metrics.SNP, b.WorkLost, g.WorkLost)
+		}
+		cfg.Model = PerJob
+		p, _ := Simulate(cfg, jobs, GPNoStarvation)
+		pb, _ := Simulate(cfg, jobs, Baseline)
+		cfg.Model = TwoPool
+		if p.Metrics.SNP == pb.Metrics.SNP {
+			t.Fatalf("long job at %d: per-job GP-no-starvation equals its baseline too", pos)
+		}
+	}
+}
