@@ -248,7 +248,7 @@ func propLocality(t *rapid.T) {
 	}
 }
 
-func TestLocalityProperties(t *testing.T) { rapid.Check(t, propLocality) }
+func TestPropLocality(t *testing.T) { rapid.Check(t, propLocality) }
 
 func FuzzAssignMapTask(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propLocality)) }
 

@@ -403,10 +403,8 @@ func propPoolFinishProportional(t *rapid.T) {
 	}
 }
 
-func TestPoolProperties(t *testing.T) {
-	rapid.Check(t, propPlanPoolsOptimal)
-	rapid.Check(t, propPoolFinishProportional)
-}
+func TestPropPlanPoolsOptimal(t *testing.T)       { rapid.Check(t, propPlanPoolsOptimal) }
+func TestPropPoolFinishProportional(t *testing.T) { rapid.Check(t, propPoolFinishProportional) }
 
 func FuzzPlanPools(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propPlanPoolsOptimal)) }
 
@@ -488,7 +486,7 @@ func propPoolFinishJobs(t *rapid.T) {
 	}
 }
 
-func TestPoolFinishJobs(t *testing.T)      { rapid.Check(t, propPoolFinishJobs) }
+func TestPropPoolFinishJobs(t *testing.T)  { rapid.Check(t, propPoolFinishJobs) }
 func FuzzPoolFinishHoursJobs(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propPoolFinishJobs)) }
 
 // propPoolsAnyInput feeds PlanPools, CoreNodesForStorage and EvaluatePools
@@ -541,8 +539,8 @@ func propPoolsAnyInput(t *rapid.T) {
 		rapid.IntRange(-1, nt).Draw(t, "at"), rapid.IntRange(-1, 10).Draw(t, "na")))
 }
 
-func TestPoolsAnyInput(t *testing.T) { rapid.Check(t, propPoolsAnyInput) }
-func FuzzPoolsAnyInput(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propPoolsAnyInput)) }
+func TestPropPoolsAnyInput(t *testing.T) { rapid.Check(t, propPoolsAnyInput) }
+func FuzzPoolsAnyInput(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propPoolsAnyInput)) }
 
 // Found by propPoolsAnyInput: an accelerator price so large that
 // AccelNodes·price overflows, with no work to do (0 billed hours), gave a

@@ -320,12 +320,12 @@ func propHeuristics(t *rapid.T) {
 	}
 }
 
-func TestPredictOrderInvariant(t *testing.T) { rapid.Check(t, propPredictOrderInvariant) }
-func TestPredictAnyInput(t *testing.T)       { rapid.Check(t, propPredictAnyInput) }
-func TestUplinkPart(t *testing.T)            { rapid.Check(t, propUplinkPart) }
-func TestSearchProperties(t *testing.T)      { rapid.Check(t, propSearch) }
-func TestHeuristicProperties(t *testing.T)   { rapid.Check(t, propHeuristics) }
-func TestSearchAnyInput(t *testing.T)        { rapid.Check(t, propSearchAnyInput) }
+func TestPropPredictOrderInvariant(t *testing.T) { rapid.Check(t, propPredictOrderInvariant) }
+func TestPropPredictAnyInput(t *testing.T)       { rapid.Check(t, propPredictAnyInput) }
+func TestPropUplinkPart(t *testing.T)            { rapid.Check(t, propUplinkPart) }
+func TestPropSearch(t *testing.T)                { rapid.Check(t, propSearch) }
+func TestPropHeuristics(t *testing.T)            { rapid.Check(t, propHeuristics) }
+func TestPropSearchAnyInput(t *testing.T)        { rapid.Check(t, propSearchAnyInput) }
 
 func FuzzPredict(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propPredictAnyInput)) }
 func FuzzPredictOrder(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(propPredictOrderInvariant)) }

@@ -503,15 +503,15 @@ func propScalars(t *rapid.T) {
 	}
 }
 
-func TestBaselineProperties(t *testing.T)        { rapid.Check(t, propBaseline) }
-func TestGPProperties(t *testing.T)              { rapid.Check(t, propGP) }
-func TestGPNoWorseThanBaseline(t *testing.T)     { rapid.Check(t, propGPNoWorseThanBaseline) }
-func TestBadClusterProperties(t *testing.T)      { rapid.Check(t, propBadCluster) }
-func TestOccupancyBruteForce(t *testing.T)       { rapid.Check(t, propOccupancy) }
-func TestEvaluateProperties(t *testing.T)        { rapid.Check(t, propEvaluate) }
-func TestEvaluateEqualANP(t *testing.T)          { rapid.Check(t, propEvaluateEqual) }
-func TestDeficiencyOrderProperties(t *testing.T) { rapid.Check(t, propDeficiencyOrder) }
-func TestScalarProperties(t *testing.T)          { rapid.Check(t, propScalars) }
+func TestPropBaseline(t *testing.T)              { rapid.Check(t, propBaseline) }
+func TestPropGP(t *testing.T)                    { rapid.Check(t, propGP) }
+func TestPropGPNoWorseThanBaseline(t *testing.T) { rapid.Check(t, propGPNoWorseThanBaseline) }
+func TestPropBadCluster(t *testing.T)            { rapid.Check(t, propBadCluster) }
+func TestPropOccupancy(t *testing.T)             { rapid.Check(t, propOccupancy) }
+func TestPropEvaluate(t *testing.T)              { rapid.Check(t, propEvaluate) }
+func TestPropEvaluateEqual(t *testing.T)         { rapid.Check(t, propEvaluateEqual) }
+func TestPropDeficiencyOrder(t *testing.T)       { rapid.Check(t, propDeficiencyOrder) }
+func TestPropScalars(t *testing.T)               { rapid.Check(t, propScalars) }
 
 func FuzzBaseline(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propBaseline)) }
 func FuzzGP(f *testing.F)              { f.Fuzz(rapid.MakeFuzz(propGP)) }

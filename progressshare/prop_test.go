@@ -180,8 +180,8 @@ func propPref(t *rapid.T) {
 	}
 }
 
-func TestPrefProperties(t *testing.T) { rapid.Check(t, propPref) }
-func FuzzPref(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propPref)) }
+func TestPropPref(t *testing.T) { rapid.Check(t, propPref) }
+func FuzzPref(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propPref)) }
 
 func propProgressShare(t *rapid.T) {
 	homogeneous := rapid.Bool().Draw(t, "homogeneous")
@@ -250,8 +250,8 @@ func propProgressShare(t *rapid.T) {
 	}
 }
 
-func TestProgressShareProperties(t *testing.T) { rapid.Check(t, propProgressShare) }
-func FuzzProgressShare(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propProgressShare)) }
+func TestPropProgressShare(t *testing.T) { rapid.Check(t, propProgressShare) }
+func FuzzProgressShare(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propProgressShare)) }
 
 // keyOf is the order of Algorithm 2 (progress share, slot share while
 // calibrating) or Algorithm 1 (slot share), divided by the weight.
@@ -426,11 +426,11 @@ func propMustDecline(t *rapid.T) {
 	}
 }
 
-func TestMustDeclineProperties(t *testing.T) { rapid.Check(t, propMustDecline) }
-func FuzzMustDecline(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propMustDecline)) }
+func TestPropMustDecline(t *testing.T) { rapid.Check(t, propMustDecline) }
+func FuzzMustDecline(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propMustDecline)) }
 
-func TestPickProperties(t *testing.T) { rapid.Check(t, propPick) }
-func FuzzPick(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propPick)) }
+func TestPropPick(t *testing.T) { rapid.Check(t, propPick) }
+func FuzzPick(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propPick)) }
 
 // propCalibration runs a small cluster through launches and finishes: a
 // job's rate on a node type becomes known only when one of its tasks finishes
@@ -507,8 +507,8 @@ func propCalibration(t *rapid.T) {
 	}
 }
 
-func TestCalibrationProperties(t *testing.T) { rapid.Check(t, propCalibration) }
-func FuzzCalibration(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propCalibration)) }
+func TestPropCalibration(t *testing.T) { rapid.Check(t, propCalibration) }
+func FuzzCalibration(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propCalibration)) }
 
 // wild draws any float, NaN and infinities included.
 // The valid extremes (MinRate, MaxRate, MaxTime) and the values just
@@ -621,8 +621,8 @@ func propBadInput(t *rapid.T) {
 	}
 }
 
-func TestBadInputProperties(t *testing.T) { rapid.Check(t, propBadInput) }
-func FuzzBadInput(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propBadInput)) }
+func TestPropBadInput(t *testing.T) { rapid.Check(t, propBadInput) }
+func FuzzBadInput(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propBadInput)) }
 
 // propPendingIndex: after any sequence of Add and Remove the index equals
 // one built from the blocks still pending.
@@ -662,5 +662,5 @@ func propPendingIndex(t *rapid.T) {
 	}
 }
 
-func TestPendingIndexProperties(t *testing.T) { rapid.Check(t, propPendingIndex) }
-func FuzzPendingIndex(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propPendingIndex)) }
+func TestPropPendingIndex(t *testing.T) { rapid.Check(t, propPendingIndex) }
+func FuzzPendingIndex(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propPendingIndex)) }

@@ -193,8 +193,8 @@ func propNew(t *rapid.T) {
 	}
 }
 
-func TestNewProperties(t *testing.T) { rapid.Check(t, propNew) }
-func FuzzNew(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propNew)) }
+func TestPropNew(t *testing.T) { rapid.Check(t, propNew) }
+func FuzzNew(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propNew)) }
 
 // The derived constants of an invalid Config are 0, never garbage from an
 // overflow or a negative product.

@@ -83,7 +83,7 @@
 // non-background VCPU never waits behind a running BACKGROUND VCPU (a raised
 // one is in its starvation slice). No event allocates: run queues are
 // preallocated in New. Property tests (rapid state machines) check all of
-// these; TestGuardGuarantee checks that the guard gives a continuously
+// these; TestPropGuardGuarantee checks that the guard gives a continuously
 // runnable background VCPU e of running time within every guard period plus
 // the wait B it can take to get the PCPU.
 //

@@ -132,5 +132,5 @@ func propGuardGuarantee(t *rapid.T) {
 	}
 }
 
-func TestGuardGuarantee(t *testing.T) { rapid.Check(t, propGuardGuarantee) }
-func FuzzGuardGuarantee(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propGuardGuarantee)) }
+func TestPropGuardGuarantee(t *testing.T) { rapid.Check(t, propGuardGuarantee) }
+func FuzzGuardGuarantee(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propGuardGuarantee)) }

@@ -358,11 +358,11 @@ func propDriven(t *rapid.T) {
 	}
 }
 
-func TestDriven(t *testing.T) { rapid.Check(t, propDriven) }
-func FuzzDriven(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propDriven)) }
+func TestPropDriven(t *testing.T) { rapid.Check(t, propDriven) }
+func FuzzDriven(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propDriven)) }
 
-func TestMachine(t *testing.T) { rapid.Check(t, propMachine) }
-func FuzzMachine(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propMachine)) }
+func TestPropMachine(t *testing.T) { rapid.Check(t, propMachine) }
+func FuzzMachine(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propMachine)) }
 
 // The same event sequence gives the same states, event by event.
 func propDeterminism(t *rapid.T) {
@@ -397,5 +397,5 @@ func propDeterminism(t *rapid.T) {
 	}
 }
 
-func TestDeterminism(t *testing.T) { rapid.Check(t, propDeterminism) }
-func FuzzEvents(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propDeterminism)) }
+func TestPropDeterminism(t *testing.T) { rapid.Check(t, propDeterminism) }
+func FuzzEvents(f *testing.F)          { f.Fuzz(rapid.MakeFuzz(propDeterminism)) }

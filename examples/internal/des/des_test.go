@@ -119,8 +119,8 @@ func propQueue(t *rapid.T) {
 	}
 }
 
-func TestQueueProperties(t *testing.T) { rapid.Check(t, propQueue) }
-func FuzzQueue(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propQueue)) }
+func TestPropQueue(t *testing.T) { rapid.Check(t, propQueue) }
+func FuzzQueue(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propQueue)) }
 
 func TestPushPopAllocateNothing(t *testing.T) {
 	var q Queue
