@@ -32,7 +32,7 @@ func (w *Workspace) Baseline(c Cluster, k int) (Decision, error) {
 	if err := validate(c, k); err != nil {
 		return Decision{}, err
 	}
-	w.reset(c)
+	w.reset(c, k)
 	if k == 0 {
 		return w.decision(), nil
 	}

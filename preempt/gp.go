@@ -103,7 +103,7 @@ func (w *Workspace) GP(c Cluster, k int, opt GPOptions) (Decision, error) {
 	if dom == 0 {
 		dom = DefaultDominantFraction
 	}
-	w.reset(c)
+	w.reset(c, k)
 	queued, most := 0.0, 0.0
 	for _, j := range c.Jobs {
 		queued += float64(j.Queued)
@@ -112,6 +112,7 @@ func (w *Workspace) GP(c Cluster, k int, opt GPOptions) (Decision, error) {
 	starvation := opt.Busy && queued > opt.NTask && !(queued > 0 && most > dom*queued)
 	need := k
 	if starvation {
+		w.starving = reserve(w.starving, len(c.Jobs))
 		for j, job := range c.Jobs {
 			if !job.Long || !(w.held[j] > job.Share) {
 				continue

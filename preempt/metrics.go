@@ -47,10 +47,14 @@ func anp(ideal, actual float64) float64 { return ideal / actual }
 const MinTime = 1e-9
 
 // Evaluate computes the Table IV metrics of jobs whose ideal and actual
-// response times (seconds in [MinTime, MaxTime], one per job) are given.
+// response times (seconds in [MinTime, MaxTime], one per job, at most
+// MaxJobs) are given.
 // Empty input gives Metrics{} with N = 0 and no error. An actual time below
 // the ideal is allowed (ANP > 1).
 func Evaluate(ideal, actual []float64) (Metrics, error) {
+	if err := checkLen("ideal", len(ideal), MaxJobs, "MaxJobs"); err != nil {
+		return Metrics{}, err
+	}
 	if len(ideal) != len(actual) {
 		return Metrics{}, bad("actual", float64(len(actual)), fmt.Sprintf("length must equal len(ideal) = %d", len(ideal)))
 	}

@@ -101,11 +101,14 @@ func graduatedKill(overflow int, starvingFor, timeout, fraction float64) int {
 // fraction (0.9 in the paper) of the queued demand belongs to one job. When
 // it holds, GP kills no long-job task to serve the queue, because a long
 // queue made by one large job is not starvation. queued[j] ≥ 0 is job j's
-// queued slots; fraction ∈ (0, 1]. An empty or all-zero queue is not
-// dominated.
+// queued slots, len(queued) ≤ MaxJobs; fraction ∈ (0, 1]. An empty or
+// all-zero queue is not dominated.
 func QueueDominated(queued []int, fraction float64) (bool, error) {
 	if !(fraction > 0 && fraction <= 1) {
 		return false, bad("fraction", fraction, "must be in (0, 1]")
+	}
+	if err := checkLen("queued", len(queued), MaxJobs, "MaxJobs"); err != nil {
+		return false, err
 	}
 	total, most := 0.0, 0.0
 	for j, q := range queued {
