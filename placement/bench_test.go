@@ -87,3 +87,46 @@ func BenchmarkPlanPoolsAtLimit(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLimits times Search at MaxSearchWork and at MaxSearchMemory on
+// the thesis scenario and NewEvaluator and Predict at MaxServers (see
+// TestLimitsSearch and TestLimitsTopology).
+func BenchmarkLimits(b *testing.B) {
+	top, app := ThesisTopology(), ThesisSort()
+	for _, c := range []struct {
+		name string
+		cfg  SearchConfig
+	}{
+		{"Search/MaxSearchWork", SearchConfig{MaxEvaluations: MaxSearchWork / 900}},
+		{"Search/MaxSearchMemory", SearchConfig{Population: 68850, MaxEvaluations: 68850 + 4 + 6885}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Search(top, app, c.cfg, rand.New(rand.NewPCG(1, 2))); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	big := limitTopology()
+	bigApp := app
+	bigApp.VMs = MaxServers
+	b.Run("NewEvaluator/MaxServers", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			NewEvaluator(big, bigApp)
+		}
+	})
+	ev, _ := NewEvaluator(big, bigApp)
+	all := make([]int, MaxServers)
+	for i := range all {
+		all[i] = i
+	}
+	b.Run("Predict/MaxServers", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ev.Predict(all)
+		}
+	})
+}

@@ -249,12 +249,12 @@ func TestPoolsBadInput(t *testing.T) {
 	}
 }
 
-// TestPoolsAtLimits runs every function at each documented size limit and
+// TestLimitsPools runs every function at each documented size limit and
 // bounds its memory: at most two allocations (the job order), whatever the
 // sizes. The time at MaxPoolSearch is BenchmarkPlanPoolsAtLimit's: here the
 // jobs have no work, so the search visits every candidate at the limit
 // without a bisection.
-func TestPoolsAtLimits(t *testing.T) {
+func TestLimitsPools(t *testing.T) {
 	idle := func(p PoolProblem) PoolProblem {
 		for j := range p.Jobs {
 			p.Jobs[j].Work = 0
@@ -510,7 +510,7 @@ func propPoolsAnyInput(t *rapid.T) {
 	p := PoolProblem{
 		Types: types, StorageGB: wild("storage", 0, 5000), MinCoreNodes: rapid.OneOf(rapid.IntRange(-1, 3), rapid.SampledFrom([]int{1 << 20, 1<<20 + 1, math.MaxInt})).Draw(t, "mincore"),
 		Jobs: jobs, DeadlineHours: wild("deadline", 0, 8), PeriodHours: wild("period", 0, 8),
-		MaxAccelerators: rapid.IntRange(-1, 4).Draw(t, "maxacc"), MaxExtraCoreNodes: rapid.IntRange(-1, 4).Draw(t, "maxextra"),
+		MaxAccelerators: taraCount(t, "maxacc", -1, 4, true), MaxExtraCoreNodes: taraCount(t, "maxextra", -1, 4, true),
 	}
 	check := func(plan PoolPlan, err error) {
 		if err != nil {
@@ -535,8 +535,8 @@ func propPoolsAnyInput(t *rapid.T) {
 	} else if err != nil && !errors.Is(err, ErrBadInput) {
 		t.Fatalf("error %v does not match ErrBadInput", err)
 	}
-	check(EvaluatePools(p, rapid.IntRange(-1, nt).Draw(t, "ct"), rapid.IntRange(-1, 10).Draw(t, "nc"),
-		rapid.IntRange(-1, nt).Draw(t, "at"), rapid.IntRange(-1, 10).Draw(t, "na")))
+	check(EvaluatePools(p, taraCount(t, "ct", -1, nt, true), taraCount(t, "nc", -1, 10, true),
+		taraCount(t, "at", -1, nt, true), taraCount(t, "na", -1, 10, true)))
 }
 
 func TestPropPoolsAnyInput(t *testing.T) { rapid.Check(t, propPoolsAnyInput) }

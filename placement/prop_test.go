@@ -11,13 +11,23 @@ import (
 	"pgregory.net/rapid"
 )
 
-// taraValue draws mostly from [lo, hi] and sometimes an edge value that may
-// be invalid, when wild is set.
+// taraValue draws mostly from [lo, hi] and, when wild is set, one time in
+// four an extreme that may be invalid: the ends of [lo, hi] and their
+// neighbours beyond, subnormals, ±MaxFloat64, 1e±300, NaN, ±Inf, -1.
 func taraValue(t *rapid.T, name string, lo, hi float64, wild bool) float64 {
-	if wild && rapid.IntRange(0, 9).Draw(t, name+"Wild") == 0 {
-		return rapid.SampledFrom([]float64{0, -1, math.NaN(), math.Inf(1), math.Inf(-1), 1e308, 5e-324}).Draw(t, name)
+	if wild && rapid.IntRange(0, 3).Draw(t, name+"Wild") == 0 {
+		return rapid.SampledFrom(append(edges(lo, hi), -1, math.NaN(), math.Inf(1), math.Inf(-1))).Draw(t, name)
 	}
 	return rapid.Float64Range(lo, hi).Draw(t, name)
+}
+
+// taraCount draws mostly from [lo, hi] and, when wild is set, one time in
+// four an int extreme or a value just outside [lo, hi].
+func taraCount(t *rapid.T, name string, lo, hi int, wild bool) int {
+	if wild && rapid.IntRange(0, 3).Draw(t, name+"Wild") == 0 {
+		return orIntEdge(rapid.IntRange(lo, hi), lo, hi).Draw(t, name)
+	}
+	return rapid.IntRange(lo, hi).Draw(t, name)
 }
 
 // taraGenProblem draws a small topology and application. With wild set, some
@@ -38,10 +48,10 @@ func taraGenProblem(t *rapid.T, wild bool) (Topology, Application) {
 			disk = taraValue(t, "diskWild", 10, 5000, true)
 		}
 		s := Server{
-			Rack:          rapid.IntRange(0, racks-1).Draw(t, "rack"),
-			FreeSlots:     rapid.IntRange(0, 2).Draw(t, "free"),
+			Rack:          taraCount(t, "rack", 0, racks-1, wild),
+			FreeSlots:     taraCount(t, "free", 0, 2, wild),
 			Speed:         taraValue(t, "speed", 0.1, 4, wild),
-			BackgroundCPU: rapid.Float64Range(0, 0.9).Draw(t, "bgCPU"),
+			BackgroundCPU: taraValue(t, "bgCPU", 0, 0.9, wild),
 			NIC:           nic,
 			BackgroundNIC: nic * rapid.Float64Range(0, 0.9).Draw(t, "bgNIC"),
 			Disk:          disk,
@@ -60,16 +70,16 @@ func taraGenProblem(t *rapid.T, wild bool) (Topology, Application) {
 	}
 	app := Application{
 		VMs:               rapid.IntRange(1, avail).Draw(t, "vms"),
-		MapSlots:          rapid.IntRange(1, 4).Draw(t, "mapSlots"),
-		ReduceSlots:       rapid.IntRange(1, 4).Draw(t, "reduceSlots"),
+		MapSlots:          taraCount(t, "mapSlots", 1, 4, wild),
+		ReduceSlots:       taraCount(t, "reduceSlots", 1, 4, wild),
 		InputBytes:        taraValue(t, "input", 0, 1e4, wild),
 		SplitBytes:        taraValue(t, "split", 1, 1e4, wild),
 		MapSelectivity:    taraValue(t, "mapSel", 0, 2, wild),
-		ReduceSelectivity: rapid.Float64Range(0, 2).Draw(t, "redSel"),
+		ReduceSelectivity: taraValue(t, "redSel", 0, 2, wild),
 		MapCostPerByte:    taraValue(t, "mapCost", 0, 0.1, wild),
-		ReduceCostPerByte: rapid.Float64Range(0, 0.1).Draw(t, "redCost"),
-		TaskOverhead:      rapid.Float64Range(0, 5).Draw(t, "overhead"),
-		Replication:       rapid.IntRange(1, 4).Draw(t, "replication"),
+		ReduceCostPerByte: taraValue(t, "redCost", 0, 0.1, wild),
+		TaskOverhead:      taraValue(t, "overhead", 0, 5, wild),
+		Replication:       taraCount(t, "replication", 1, 4, wild),
 	}
 	if wild {
 		app.VMs = rapid.IntRange(-1, avail+1).Draw(t, "vmsWild")
@@ -174,7 +184,7 @@ func propPredictAnyInput(t *rapid.T) {
 		}
 		return
 	}
-	servers := rapid.SliceOfN(rapid.IntRange(-1, len(top.Servers)), 0, app.VMs+1).Draw(t, "servers")
+	servers := rapid.SliceOfN(orIntEdge(rapid.IntRange(-1, len(top.Servers)), 0, len(top.Servers)-1), 0, app.VMs+1).Draw(t, "servers")
 	p, err := ev.Predict(servers)
 	if err != nil {
 		if !errors.Is(err, ErrBadInput) {
@@ -278,16 +288,19 @@ func propSearch(t *rapid.T) {
 func propSearchAnyInput(t *rapid.T) {
 	top, app := taraGenProblem(t, true)
 	cfg := SearchConfig{
-		Population:     rapid.IntRange(-1, 12).Draw(t, "population"),
+		Population:     taraCount(t, "population", -1, 12, true),
 		OffspringRate:  taraValue(t, "offspring", 0, 1, true),
 		WeakRate:       taraValue(t, "weak", 0, 1, true),
-		MaxEvaluations: rapid.IntRange(-1, 60).Draw(t, "evals"),
-		MaxGenerations: rapid.IntRange(-1, 5).Draw(t, "gens"),
+		MaxEvaluations: taraCount(t, "evals", -1, 60, true),
+		MaxGenerations: taraCount(t, "gens", -1, 5, true),
 		Seeds:          rapid.SliceOfN(rapid.SliceOfN(rapid.IntRange(-1, len(top.Servers)), 0, 4), 0, 2).Draw(t, "seeds"),
 	}
 	if cfg.MaxEvaluations == 0 && cfg.MaxGenerations == 0 {
 		cfg.MaxGenerations = 3
 	}
+	// The extremes' budgets (MaxInt32, 2⁵³+1, MaxInt) are refused by
+	// MaxSearchWork unless a small MaxEvaluations caps them, so every check
+	// stays fast (TestLimitsSearch runs the bound itself).
 	res, err := Search(top, app, cfg, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		if !errors.Is(err, ErrBadInput) {

@@ -27,9 +27,9 @@ const (
 // operators themselves (see Search) are fixed.
 type SearchConfig struct {
 	// Population is the number of candidates per generation. Zero means
-	// DefaultPopulation. Valid range [2, 1e5] (the thesis tried 10–500;
-	// the bound keeps a generation's memory, Population·(servers + 4·VMs)
-	// bytes, well below a gigabyte on any real topology).
+	// DefaultPopulation. Valid range [2, 1e5] (the thesis tried 10–500),
+	// and the candidates' memory, about Population·(available servers +
+	// 4·VMs + 512) bytes, at most MaxSearchMemory.
 	Population int
 	// OffspringRate is the fraction of every generation made of new
 	// offspring: ceil(OffspringRate·Population) candidates are bred and
@@ -44,11 +44,15 @@ type SearchConfig struct {
 	WeakRate float64
 	// MaxEvaluations stops the search before the first generation that would
 	// take the number of objective evaluations above it. Zero means no limit
-	// from this field. Valid range [0, +∞).
+	// from this field. Valid range [0, +∞), and the budget times (available
+	// servers + VMs + racks) at most MaxSearchWork.
 	MaxEvaluations int
 	// MaxGenerations stops the search after this many generations (not
 	// counting the initial population). Zero means no limit from this field.
 	// When both budgets are zero MaxEvaluations is DefaultMaxEvaluations.
+	// With MaxEvaluations zero, the evaluations it implies (seeds,
+	// Population, and MaxGenerations times the offspring per generation)
+	// count against MaxSearchWork.
 	MaxGenerations int
 	// NoHeuristicSeeds leaves the heuristic placements out of the initial
 	// population: RR-R, RR-S, H-1, H-2 and the single-rack placements (see
@@ -118,7 +122,7 @@ type SearchResult struct {
 // The search is deterministic: equal inputs and equal rng states give equal
 // results bit for bit. It reads no clock: a caller wanting a time limit
 // converts it into MaxEvaluations. Errors match ErrBadInput (invalid t, app,
-// cfg or seeds) or are ErrNilRand.
+// cfg or seeds, or a budget beyond MaxSearchWork) or are ErrNilRand.
 func Search(t Topology, app Application, cfg SearchConfig, rng *rand.Rand) (SearchResult, error) {
 	res, _, err := search(t, app, cfg, rng, taraOperators, nil)
 	return res, err
@@ -159,9 +163,64 @@ func search(t Topology, app Application, cfg SearchConfig, rng *rand.Rand, ops g
 		}
 		seeds = append(seeds, s)
 	}
+	if err := cfg.checkWork(t, app.VMs, len(seeds)); err != nil {
+		return SearchResult{}, gaStats{}, err
+	}
 	res, st := searchWith(t, ev, cfg, seeds, rng, ops, observe)
 	return res, st, nil
 }
+
+// MaxSearchWork bounds a search's work: its most evaluations (see
+// checkWork) times (available servers + VMs + racks), what one evaluation
+// and the breeding of its candidate cost, and (times a few bytes) the
+// memory of the candidates it keeps. At the bound a search takes about one
+// second of CPU: 300,000 evaluations of the thesis scenario (900 units
+// each). A longer search continues from a result's Servers given as Seeds.
+const MaxSearchWork = 1 << 28
+
+// checkWork refuses a budget whose work would exceed MaxSearchWork. The most
+// evaluations are MaxEvaluations, or with only MaxGenerations the seeds,
+// the initial population and MaxGenerations generations of offspring
+// (the smaller of the two when both are set).
+func (c *SearchConfig) checkWork(t Topology, vms, seeds int) error {
+	avail := 0
+	for _, s := range t.Servers {
+		if s.FreeSlots > 0 {
+			avail++
+		}
+	}
+	unit := float64(avail + vms + len(t.Racks))
+	evals, field, budget := math.Inf(1), "", 0
+	if c.MaxGenerations > 0 {
+		evals = float64(seeds) + float64(c.Population) + float64(c.MaxGenerations)*float64(c.offspring())
+		field, budget = "SearchConfig.MaxGenerations", c.MaxGenerations
+	}
+	if c.MaxEvaluations > 0 && float64(c.MaxEvaluations) <= evals {
+		evals = float64(c.MaxEvaluations)
+		field, budget = "SearchConfig.MaxEvaluations", c.MaxEvaluations
+	}
+	if w := evals * unit; !(w <= MaxSearchWork) {
+		return &ValueError{Field: field, Value: float64(budget), Reason: fmt.Sprintf(
+			"up to %.4g evaluations × %.0f (available servers + VMs + racks) is more than MaxSearchWork = 2^28: lower the budget, or continue from a result's Servers as Seeds", evals, unit)}
+	}
+	// The candidates kept: the initial population (seeds beyond Population
+	// included), never more than the evaluations, and the offspring buffers.
+	kept := min(float64(seeds)+float64(c.Population), evals) + float64(c.offspring())
+	if m := kept * float64(candidateBytes(avail, vms)); !(m <= MaxSearchMemory) {
+		return &ValueError{Field: "SearchConfig.Population", Value: float64(c.Population), Reason: fmt.Sprintf(
+			"%.0f candidates of %d bytes is more than MaxSearchMemory = 2^27 bytes: lower Population or the budget", kept, candidateBytes(avail, vms))}
+	}
+	return nil
+}
+
+// MaxSearchMemory bounds the bytes of the candidates a search keeps: each
+// holds one byte per available server and four per VM, an eighth more for
+// the allocator's size classes, and 512 bytes for its header and the
+// population's growth (candidateBytes). The thesis scenario fits Population
+// 68,850.
+const MaxSearchMemory = 1 << 27
+
+func candidateBytes(avail, vms int) int { return (avail+4*vms)*9/8 + 512 }
 
 // withDefaults fills zero fields and validates the rest.
 func (c *SearchConfig) withDefaults() error {

@@ -70,9 +70,17 @@ func (s Server) disk() float64 {
 // the rack uplinks is assumed non-blocking, as in the thesis's emulated
 // topology where only rack uplinks were rate-limited (§3.3.3.1).
 type Topology struct {
-	Racks   []Rack   // at least one
-	Servers []Server // at least one; Server.Rack indexes Racks
+	Racks   []Rack   // at least one, at most MaxRacks
+	Servers []Server // at least one, at most MaxServers; Server.Rack indexes Racks
 }
+
+// MaxRacks and MaxServers bound len(Topology.Racks) and len(Topology.Servers):
+// a million servers is beyond any one data centre, and an Evaluator keeps
+// about 50 bytes per server and 28 per rack.
+const (
+	MaxRacks   = 1 << 20
+	MaxServers = 1 << 20
+)
 
 // Available returns the indices of the servers with a free VM slot, in
 // increasing order. It does not validate t.
@@ -87,13 +95,20 @@ func (t Topology) Available() []int {
 }
 
 // Validate reports the first field of t that is out of range as a *ValueError
-// (matching ErrBadInput), or nil. Empty Racks or Servers are errors.
+// (matching ErrBadInput), or nil. Empty Racks or Servers are errors, and so
+// are more than MaxRacks racks or MaxServers servers.
 func (t Topology) Validate() error {
 	if len(t.Racks) == 0 {
 		return &ValueError{Field: "Topology.Racks", Value: 0, Reason: "need at least one rack"}
 	}
 	if len(t.Servers) == 0 {
 		return &ValueError{Field: "Topology.Servers", Value: 0, Reason: "need at least one server"}
+	}
+	if len(t.Racks) > MaxRacks {
+		return &ValueError{Field: "Topology.Racks", Value: float64(len(t.Racks)), Reason: "more than MaxRacks = 2^20 racks"}
+	}
+	if len(t.Servers) > MaxServers {
+		return &ValueError{Field: "Topology.Servers", Value: float64(len(t.Servers)), Reason: "more than MaxServers = 2^20 servers"}
 	}
 	for k, r := range t.Racks {
 		if !(r.Uplink > 0) || math.IsInf(r.Uplink, 1) {
