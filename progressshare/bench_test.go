@@ -261,3 +261,29 @@ func BenchmarkAffinity(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLimits times both pickers over MaxJobs jobs (see TestLimits).
+func BenchmarkLimits(b *testing.B) {
+	s, err := NewScheduler([]Slot{{0, 0, 0}, {1, 0, 1}, {2, 1, 1}}, Options{MaxDelay: 10, RackDelay: 1, RemoteDelay: 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	pending := []Block{{Replicas: []int{0}}}
+	jobs := make([]Job, MaxJobs)
+	for i := range jobs {
+		jobs[i] = Job{Weight: 1, Rates: []float64{1, 2}, Running: []int{0, 0}, Pending: pending}
+	}
+	for _, p := range []struct {
+		name string
+		pick func(int, []Job, float64) (Decision, error)
+	}{{"PickProgressShare", s.PickProgressShare}, {"PickSlotShare", s.PickSlotShare}} {
+		b.Run(p.name+"/MaxJobs", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := p.pick(0, jobs, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
