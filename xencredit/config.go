@@ -22,6 +22,14 @@ const (
 	MinTimer = 100 * time.Microsecond
 )
 
+// MaxRunQueues bounds the entries New preallocates in the run queues, Σ over
+// domains of len(PCPUs) × max(1, len(Affinity)): 2²², 32 MiB. With
+// MaxVCPUs floating VCPUs it allows an Affinity of 1,024 PCPUs.
+const MaxRunQueues = 1 << 22
+
+// maxErrors bounds the problems New joins into its error.
+const maxErrors = 100
+
 // MaxTime is the latest time an event may carry (about 146 years), so that
 // slice ends never overflow.
 const MaxTime = time.Duration(1 << 62)
