@@ -43,6 +43,9 @@ func TrainExp2(tasks []TaskRecord, baseline float64, opt FitOptions) (Training, 
 	if !exp2Finite(baseline) || !(baseline > 0) {
 		return Training{}, &ValueError{Field: "baseline", Value: baseline, Reason: "must be finite and > 0"}
 	}
+	if len(tasks) > MaxFitPoints {
+		return Training{}, &ValueError{Field: "len(tasks)", Value: float64(len(tasks)), Reason: fmt.Sprintf("must be at most MaxFitPoints = %d", MaxFitPoints)}
+	}
 	x := make([]float64, len(tasks))
 	y := make([]float64, len(tasks))
 	for i, t := range tasks {

@@ -61,6 +61,7 @@ func TestTrainExp2BadInput(t *testing.T) {
 		// the error named FitExp2's internal y[0].
 		{"subnormal baseline", ok, 5e-324, "baseline"},
 		{"baseline 1e-300 over durations of seconds", ok, 1e-300, "baseline"},
+		{"MaxFitPoints + 1 tasks", make([]TaskRecord, MaxFitPoints+1), 1, "len(tasks)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := TrainExp2(tt.tasks, tt.baseline, FitOptions{})
