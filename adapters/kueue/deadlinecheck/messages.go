@@ -51,9 +51,16 @@ func rejectLateAlone(w Workload, wk *work, now time.Time, prob, p float64) *Verd
 }
 
 func ready(cq string, w Workload, wk *work, now time.Time, prob, p float64, protected int) *Verdict {
+	whose := "its deadline holds"
+	switch {
+	case protected == 1:
+		whose = fmt.Sprintf("it and the 1 later admitted deadline in ClusterQueue %s hold", cq)
+	case protected > 1:
+		whose = fmt.Sprintf("it and the %d later admitted deadlines in ClusterQueue %s hold", protected, cq)
+	}
 	return &Verdict{State: kueue.CheckStateReady, Reason: ReasonFits, Message: fmt.Sprintf(
-		"Ready: predicted finish %s, deadline %s; P(it and the %d admitted deadline workloads after it in ClusterQueue %s on time) = %.2f >= %.2f",
-		finishes(now, wk.own), formatTime(w.Deadline), protected, cq, prob, p)}
+		"Ready: predicted finish %s, deadline %s; P(%s) = %.2f >= %.2f",
+		finishes(now, wk.own), formatTime(w.Deadline), whose, prob, p)}
 }
 
 func retryLate(w Workload, finish []float64, now time.Time, pmeet, p float64, after time.Duration) *Verdict {
@@ -64,8 +71,8 @@ func retryLate(w Workload, finish []float64, now time.Time, pmeet, p float64, af
 
 func retryHurts(w Workload, wk *work, b Workload, now time.Time, pmeet, p float64, after time.Duration) *Verdict {
 	return &Verdict{State: kueue.CheckStateRetry, Reason: ReasonHurts, RequeueAfter: after, Protects: b.Key, Message: fmt.Sprintf(
-		"Retry in %v: admitting it now would leave admitted %s P(on time for %s) = %.2f < %.2f; alone it would finish %s, deadline %s",
-		after, b.Key, formatTime(b.Deadline), pmeet, p, finishes(now, wk.own), formatTime(w.Deadline))}
+		"Retry in %v: admitting it now would push admitted %s past its deadline %s: P(%s on time) = %.2f < %.2f; alone it would finish %s, deadline %s",
+		after, b.Key, formatTime(b.Deadline), b.Key, pmeet, p, finishes(now, wk.own), formatTime(w.Deadline))}
 }
 
 func pendingETA(e ETA) string {

@@ -149,10 +149,6 @@ func lognormalModel(l v1alpha1.LognormalModel, field string) (RunTime, error) {
 	if err != nil {
 		return RunTime{}, &InputError{Field: field, Value: fmt.Sprintf("mean %s, sd %s", fmtFloat(l.MeanSeconds), fmtFloat(l.StdDevSeconds)), Reason: err.Error()}
 	}
-	if ln.Mu+40*ln.Sigma > maxLogSpan {
-		return RunTime{}, &InputError{Field: field + ".stdDevSeconds", Value: fmtFloat(l.StdDevSeconds),
-			Reason: "too wide for the mean: draws would overflow"}
-	}
 	return RunTime{Pod: ln}, nil
 }
 
