@@ -5,8 +5,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	"pgregory.net/rapid"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 )
 
 func rl(kv ...string) corev1.ResourceList {
@@ -60,10 +60,10 @@ func TestPodUnitsProperties(t *testing.T) {
 		quota, pod := corev1.ResourceList{}, corev1.ResourceList{}
 		for _, n := range names {
 			if rapid.Bool().Draw(t, "inQuota "+string(n)) {
-				quota[n] = quantityGen("quota " + string(n)).Draw(t, "q")
+				quota[n] = quantityGen("quota "+string(n)).Draw(t, "q")
 			}
 			if rapid.Bool().Draw(t, "inPod "+string(n)) {
-				pod[n] = quantityGen("pod " + string(n)).Draw(t, "p")
+				pod[n] = quantityGen("pod "+string(n)).Draw(t, "p")
 			}
 		}
 		k := PodUnits(quota, pod)

@@ -12,8 +12,8 @@ import (
 	"github.com/schedkit/schedkit/admission"
 	"github.com/schedkit/schedkit/tct"
 	"k8s.io/apimachinery/pkg/types"
-	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	"pgregory.net/rapid"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 )
 
 // workloadsGen draws up to 8 workloads as Map produces them. With fixed,
