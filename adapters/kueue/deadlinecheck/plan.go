@@ -342,7 +342,10 @@ func retryAfter(promised []*work, wk *work, deadline, p float64, cfg Config) tim
 			after = min(after, deadline-need)
 		}
 	}
-	after = math.Ceil(min(max(after, cfg.MinRetry.Seconds()), cfg.MaxRetry.Seconds()))
+	// Whole seconds, rounding up what is above the millisecond (a model's
+	// e^(ln 600) is 600 to within rounding, not 600.0000000001 s).
+	after = min(max(after, cfg.MinRetry.Seconds()), cfg.MaxRetry.Seconds())
+	after = math.Ceil(math.Round(after*1000) / 1000)
 	return time.Duration(after) * time.Second
 }
 

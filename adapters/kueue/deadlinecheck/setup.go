@@ -123,28 +123,37 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 // SetupIndexes registers the field indexes the reconciler lists by.
 func SetupIndexes(ctx context.Context, idx client.FieldIndexer) error {
 	return errors.Join(
-		idx.IndexField(ctx, &kueue.Workload{}, IndexWorkloadQueue, func(o client.Object) []string {
-			wl, ok := o.(*kueue.Workload)
-			if !ok || wl.Spec.QueueName == "" {
-				return nil
-			}
-			return []string{wl.Namespace + "/" + string(wl.Spec.QueueName)}
-		}),
-		idx.IndexField(ctx, &kueue.Workload{}, IndexWorkloadClusterQueue, func(o client.Object) []string {
-			wl, ok := o.(*kueue.Workload)
-			if !ok || wl.Status.Admission == nil {
-				return nil
-			}
-			return []string{string(wl.Status.Admission.ClusterQueue)}
-		}),
-		idx.IndexField(ctx, &kueue.LocalQueue{}, IndexLocalQueueClusterQueue, func(o client.Object) []string {
-			lq, ok := o.(*kueue.LocalQueue)
-			if !ok || lq.Spec.ClusterQueue == "" {
-				return nil
-			}
-			return []string{string(lq.Spec.ClusterQueue)}
-		}),
+		idx.IndexField(ctx, &kueue.Workload{}, IndexWorkloadQueue, WorkloadQueueIndex),
+		idx.IndexField(ctx, &kueue.Workload{}, IndexWorkloadClusterQueue, WorkloadClusterQueueIndex),
+		idx.IndexField(ctx, &kueue.LocalQueue{}, IndexLocalQueueClusterQueue, LocalQueueClusterQueueIndex),
 	)
+}
+
+// WorkloadQueueIndex is the IndexWorkloadQueue function.
+func WorkloadQueueIndex(o client.Object) []string {
+	wl, ok := o.(*kueue.Workload)
+	if !ok || wl.Spec.QueueName == "" {
+		return nil
+	}
+	return []string{wl.Namespace + "/" + string(wl.Spec.QueueName)}
+}
+
+// WorkloadClusterQueueIndex is the IndexWorkloadClusterQueue function.
+func WorkloadClusterQueueIndex(o client.Object) []string {
+	wl, ok := o.(*kueue.Workload)
+	if !ok || wl.Status.Admission == nil {
+		return nil
+	}
+	return []string{string(wl.Status.Admission.ClusterQueue)}
+}
+
+// LocalQueueClusterQueueIndex is the IndexLocalQueueClusterQueue function.
+func LocalQueueClusterQueueIndex(o client.Object) []string {
+	lq, ok := o.(*kueue.LocalQueue)
+	if !ok || lq.Spec.ClusterQueue == "" {
+		return nil
+	}
+	return []string{string(lq.Spec.ClusterQueue)}
 }
 
 // queueOf maps a Workload to its ClusterQueue: the one it holds quota in,
