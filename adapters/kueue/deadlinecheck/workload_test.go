@@ -107,7 +107,11 @@ func TestMap(t *testing.T) {
 	for name, wl := range map[string]*kueue.Workload{
 		"finished": workload("f", kueue.CheckStateReady, cond(kueue.WorkloadFinished, metav1.ConditionTrue, t0)),
 		"rejected": workload("r", kueue.CheckStateRejected),
-		"inactive": func() *kueue.Workload { w := workload("i", kueue.CheckStatePending); w.Spec.Active = ptr(false); return w }(),
+		"inactive": func() *kueue.Workload {
+			w := workload("i", kueue.CheckStatePending)
+			w.Spec.Active = ptr(false)
+			return w
+		}(),
 		"other check": func() *kueue.Workload {
 			w := workload("o", kueue.CheckStatePending)
 			w.Status.AdmissionChecks[0].Name = "other"
