@@ -1,6 +1,7 @@
 package deadlinecheck
 
 import (
+	"errors"
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -58,12 +59,46 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		}, []string{"cluster_queue", "state", "reason"}),
 		series: map[string]map[string]seriesKey{},
 	}
-	for _, c := range []prometheus.Collector{m.start, m.finish, m.deadline, m.pending, m.decisions} {
-		if err := reg.Register(c); err != nil {
-			return nil, err
-		}
+	var err error
+	if m.start, err = register(reg, m.start); err != nil {
+		return nil, err
+	}
+	if m.finish, err = register(reg, m.finish); err != nil {
+		return nil, err
+	}
+	if m.deadline, err = register(reg, m.deadline); err != nil {
+		return nil, err
+	}
+	if m.pending, err = register(reg, m.pending); err != nil {
+		return nil, err
+	}
+	if m.decisions, err = register(reg, m.decisions); err != nil {
+		return nil, err
 	}
 	return m, nil
+}
+
+// register registers c, or reuses the collector already registered under
+// its name (a controller set up again in the same process): the gauges are
+// then cleared, since the new controller does not know the old series,
+// and counters keep counting.
+func register[C interface {
+	prometheus.Collector
+	*prometheus.GaugeVec | *prometheus.CounterVec
+}](reg prometheus.Registerer, c C) (C, error) {
+	err := reg.Register(c)
+	var are prometheus.AlreadyRegisteredError
+	if errors.As(err, &are) {
+		existing, ok := are.ExistingCollector.(C)
+		if !ok {
+			return nil, err
+		}
+		if g, ok := any(existing).(*prometheus.GaugeVec); ok {
+			g.Reset()
+		}
+		return existing, nil
+	}
+	return c, err
 }
 
 func (m *Metrics) decided(cq string, v *Verdict) {

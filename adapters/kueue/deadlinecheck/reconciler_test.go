@@ -412,3 +412,25 @@ func TestAdmissionCheckActive(t *testing.T) {
 		}
 	}
 }
+
+// Setting the metrics up twice in one registry reuses them, clearing the
+// gauges, instead of failing.
+func TestMetricsRegisteredTwice(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	m1, err := NewMetrics(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m1.setQueue("cq", map[string]ETA{"ns/a": {StartP50: t0, StartP90: t0}}, map[string][2]string{"ns/a": {"ns", "a"}})
+	m1.decided("cq", &Verdict{State: kueue.CheckStateReady, Reason: ReasonFits})
+	m2, err := NewMetrics(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := testutil.CollectAndCount(m2.start); n != 0 {
+		t.Errorf("%d stale start series after a second setup", n)
+	}
+	if n := testutil.ToFloat64(m2.decisions.WithLabelValues("cq", "Ready", "Fits")); n != 1 {
+		t.Errorf("decision counter %v, want it kept at 1", n)
+	}
+}
