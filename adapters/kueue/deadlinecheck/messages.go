@@ -96,3 +96,9 @@ func podsLeft(w Workload) string {
 	}
 	return fmt.Sprintf("%d pods", left)
 }
+
+// toBeRejected turns a rejection of a workload still waiting for quota into
+// its Pending note.
+func toBeRejected(msg string) string {
+	return "Pending; will be Rejected once Kueue reserves quota: " + strings.TrimPrefix(msg, "Rejected: ")
+}

@@ -124,8 +124,13 @@ type Outcome struct {
 //  3. Alone: admission.DecideConfidence on an empty queue with the
 //     workload's own run time (its pods in parallel, started now). Failing
 //     it at the confidence means it can never meet its deadline: Rejected.
-//     Workloads still waiting for quota get this check too, so a hopeless
-//     one is rejected without waiting for quota.
+//
+// Steps 1 and 3 run for workloads still waiting for quota too, but their
+// verdict goes into the Pending note ("will be Rejected once Kueue reserves
+// quota: …"): Kueue deactivates a workload for a Rejected check only once
+// it holds quota, and never reserves quota for one whose check is already
+// Rejected, which would leave it pending for good.
+//
 //  4. With quota reserved: admission.DecideConfidence with the promised
 //     (Ready) deadline workloads' fluid samples as the queue. Admitted:
 //     Ready, and it joins the queue for the next decision. Otherwise
@@ -312,6 +317,16 @@ func Plan(cq string, ws []Workload, now time.Time, cfg Config) ([]Outcome, error
 		outs[i].ETA = eta
 		if outs[i].Verdict == nil {
 			outs[i].Note = pendingETA(*eta)
+		}
+	}
+
+	// Kueue acts on a check only once it has reserved quota (before that
+	// a Rejected check leaves the workload inadmissible but never
+	// deactivated), so a waiting workload is told now and rejected then.
+	for _, i := range pending {
+		if v := outs[i].Verdict; v != nil && ws[i].Phase == Waiting {
+			outs[i].Verdict = nil
+			outs[i].Note = toBeRejected(v.Message)
 		}
 	}
 	return outs, nil

@@ -107,15 +107,21 @@ func propPlan(t *rapid.T) {
 				t.Fatalf("%s promised got %+v", w.Key, o)
 			}
 		case Waiting:
-			if v != nil && v.State != kueue.CheckStateRejected {
+			if v != nil {
 				t.Fatalf("%s waiting got %s", w.Key, v.State)
+			}
+			if w.Problem != nil && !strings.Contains(o.Note, w.Problem.Error()) {
+				t.Fatalf("%s waiting with problem %v: note %q", w.Key, w.Problem, o.Note)
+			}
+			if strings.HasPrefix(o.Note, "Pending; will be Rejected") && o.ETA != nil {
+				t.Fatalf("%s to be rejected has an ETA", w.Key)
 			}
 		case Deciding:
 			if v == nil {
 				t.Fatalf("%s deciding got no verdict", w.Key)
 			}
 		}
-		if w.Phase != Promised && w.Problem != nil && (v == nil || v.State != kueue.CheckStateRejected || !strings.Contains(v.Message, w.Problem.Error())) {
+		if w.Phase == Deciding && w.Problem != nil && (v == nil || v.State != kueue.CheckStateRejected || !strings.Contains(v.Message, w.Problem.Error())) {
 			t.Fatalf("%s with problem %v got %+v", w.Key, w.Problem, v)
 		}
 		if v != nil {
@@ -238,7 +244,7 @@ func checkSafety(t interface{ Fatalf(string, ...any) }, ws []Workload, outs []Ou
 		v := outs[i].Verdict
 		if w.HasDeadline() {
 			it.deadline = w.Deadline.Sub(t0).Seconds()
-			if v != nil && v.Reason == ReasonLateAlone && !(own > it.deadline-tol) {
+			if ((v != nil && v.Reason == ReasonLateAlone) || strings.Contains(outs[i].Note, "even started now")) && !(own > it.deadline-tol) {
 				t.Fatalf("%s rejected as hopeless but alone it needs %v of %v s", w.Key, own, it.deadline)
 			}
 			if v != nil && v.State == kueue.CheckStateReady && own > it.deadline+tol {

@@ -78,10 +78,9 @@ func TestPlanWorkedExample(t *testing.T) {
 			eta: &ETA{StartP50: at(500), StartP90: at(500), FinishP50: at(1100), FinishP90: at(1100), Deadline: at(950)}},
 		"ns/d": {eta: &ETA{StartP50: at(1100), StartP90: at(1100), FinishP50: at(1200), FinishP90: at(1200)},
 			note: "Pending: predicted start 2026-11-24T12:18:20Z (p50) / 2026-11-24T12:18:20Z (p90), finish 2026-11-24T12:20:00Z (p50) / 2026-11-24T12:20:00Z (p90)"},
-		"ns/e": {state: kueue.CheckStateRejected, reason: ReasonLateAlone,
-			msg: "Rejected: even started now with the quota to itself it would finish 2026-11-24T12:08:20Z (p50) / 2026-11-24T12:08:20Z (p90), after its deadline 2026-11-24T12:01:40Z: P(on time) = 0.00 < 0.90 (test, 1 pod)"},
-		"ns/f": {state: kueue.CheckStateRejected, reason: ReasonBadInput,
-			msg: `Rejected: annotation schedkit.io/deadline = "soon": not a time`},
+		// Waiting for quota: told now, rejected once Kueue reserves quota.
+		"ns/e": {note: "Pending; will be Rejected once Kueue reserves quota: even started now with the quota to itself it would finish 2026-11-24T12:08:20Z (p50) / 2026-11-24T12:08:20Z (p90), after its deadline 2026-11-24T12:01:40Z: P(on time) = 0.00 < 0.90 (test, 1 pod)"},
+		"ns/f": {note: `Pending; will be Rejected once Kueue reserves quota: annotation schedkit.io/deadline = "soon": not a time`},
 		"ns/g": {state: kueue.CheckStateReady, reason: ReasonNoDeadline,
 			msg: "Ready: no schedkit.io/deadline annotation, so no deadline to protect"},
 		"ns/h": {state: kueue.CheckStateRejected, reason: ReasonNoEstimate,
@@ -162,9 +161,19 @@ func TestPlanNeverFits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := outs[0].Verdict; v == nil || v.Reason != ReasonNeverFits ||
-		v.Message != "Rejected: its pod (cpu 8) does not fit ClusterQueue cq's nominal quota even once, so it can never meet its deadline 2026-11-24T13:00:00Z" {
-		t.Errorf("x: %+v", v)
+	if o := outs[0]; o.Verdict != nil || o.ETA != nil ||
+		o.Note != "Pending; will be Rejected once Kueue reserves quota: its pod (cpu 8) does not fit ClusterQueue cq's nominal quota even once, so it can never meet its deadline 2026-11-24T13:00:00Z" {
+		t.Errorf("x: %+v", o)
+	}
+	// With quota reserved (borrowed: Slots 0 is then impossible through
+	// Map, but Plan stays safe) it is Rejected.
+	ws[0].Phase = Deciding
+	outs, err = Plan("cq", ws, t0, testConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := outs[0].Verdict; v == nil || v.Reason != ReasonNeverFits || v.State != kueue.CheckStateRejected {
+		t.Errorf("x deciding: %+v", v)
 	}
 	if outs[1].Verdict != nil || outs[1].ETA != nil || outs[1].Note != "Pending: no ETA, its pod (cpu 8) does not fit ClusterQueue cq's nominal quota" {
 		t.Errorf("y: %+v", outs[1])

@@ -154,7 +154,7 @@ func TestReconcileDecides(t *testing.T) {
 		"a":         {kueue.CheckStateReady, ""},
 		"b":         {kueue.CheckStateReady, "Ready: predicted finish 2026-11-24T12:10:00Z (p50) / 2026-11-24T12:10:00Z (p90), deadline 2026-11-24T12:11:40Z; P(it and the 1 later admitted deadline in ClusterQueue cq hold) = 1.00 >= 0.90"},
 		"hopeless":  {kueue.CheckStateRejected, "Rejected: even started now with the quota to itself it would finish 2026-11-24T12:10:00Z (p50) / 2026-11-24T12:10:00Z (p90), after its deadline 2026-11-24T12:04:00Z"},
-		"malformed": {kueue.CheckStateRejected, `Rejected: annotation schedkit.io/deadline = "tomorrow": not an RFC 3339 time`},
+		"malformed": {kueue.CheckStatePending, `Pending; will be Rejected once Kueue reserves quota: annotation schedkit.io/deadline = "tomorrow": not an RFC 3339 time`},
 		"free":      {kueue.CheckStateReady, "Ready: no schedkit.io/deadline annotation"},
 		"waiting":   {kueue.CheckStatePending, "Pending: predicted start 2026-11-24T12:06:40Z (p50)"},
 	}
@@ -183,14 +183,14 @@ func TestReconcileDecides(t *testing.T) {
 	if n := testutil.ToFloat64(g.r.metrics.start.WithLabelValues("cq", "ns", "waiting", "0.5")); n != float64(t0.Add(400*time.Second).Unix()) {
 		t.Errorf("start metric %v", n)
 	}
-	if n := testutil.ToFloat64(g.r.metrics.decisions.WithLabelValues("cq", "Rejected", string(ReasonBadInput))); n != 1 {
-		t.Errorf("bad-input decisions %v, want 1", n)
+	if n := testutil.ToFloat64(g.r.metrics.decisions.WithLabelValues("cq", "Rejected", string(ReasonLateAlone))); n != 1 {
+		t.Errorf("late-alone decisions %v, want 1", n)
 	}
 	if n := testutil.ToFloat64(g.r.metrics.pending.WithLabelValues("cq")); n != 1 {
 		t.Errorf("pending %v, want 1", n)
 	}
-	if len(g.rec.Events) != 4 {
-		t.Errorf("%d events, want 4 (one per decision)", len(g.rec.Events))
+	if len(g.rec.Events) != 3 {
+		t.Errorf("%d events, want 3 (one per decision)", len(g.rec.Events))
 	}
 
 	// Reconciling the same state again changes nothing: no writes, no events.

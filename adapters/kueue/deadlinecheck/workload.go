@@ -15,8 +15,9 @@ type Phase int
 
 const (
 	// Waiting: no quota reserved yet (or a decision other than Ready that
-	// Kueue has not acted on): it gets an ETA, and a rejection if its input
-	// is malformed or it cannot meet its deadline even alone.
+	// Kueue has not acted on): it gets an ETA, or a note that it will be
+	// rejected once it holds quota (malformed input, or it cannot meet its
+	// deadline even alone).
 	Waiting Phase = iota
 	// Deciding: Kueue reserved quota and the check is Pending: it gets a
 	// decision.
@@ -103,7 +104,10 @@ func Map(wl *kueue.Workload, owner *metav1.ObjectMeta, check kueue.AdmissionChec
 		UID:     wl.UID,
 		Created: wl.CreationTimestamp.Time,
 	}
-	reserved := apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadQuotaReserved)
+	// An evicted workload is losing its quota (Kueue resets its checks to
+	// Pending and requeues it): it is waiting again, never decided on.
+	reserved := apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadQuotaReserved) &&
+		!apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadEvicted)
 	switch {
 	case reserved && state.State == kueue.CheckStateReady:
 		w.Phase = Promised

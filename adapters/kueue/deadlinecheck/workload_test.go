@@ -123,6 +123,17 @@ func TestMap(t *testing.T) {
 		}
 	}
 
+	// Evicted (Kueue is taking its quota back): waiting, not decided on.
+	wl = workload("evicted", kueue.CheckStatePending, cond(kueue.WorkloadQuotaReserved, metav1.ConditionTrue, t0),
+		cond(kueue.WorkloadEvicted, metav1.ConditionTrue, t0))
+	if w, _ = Map(wl, nil, testCheck, quota, m, t0); w.Phase != Waiting {
+		t.Errorf("evicted workload is %v, want waiting", w.Phase)
+	}
+	CheckState(wl, testCheck).State = kueue.CheckStateReady
+	if w, _ = Map(wl, nil, testCheck, quota, m, t0); w.Phase != Waiting {
+		t.Errorf("evicted Ready workload is %v, want waiting", w.Phase)
+	}
+
 	// Reserved quota counts even when it is borrowed beyond the nominal.
 	wl = workload("big", kueue.CheckStatePending, cond(kueue.WorkloadQuotaReserved, metav1.ConditionTrue, t0))
 	wl.Spec.PodSets[0].Count = 20
@@ -150,7 +161,7 @@ func workloadGen() *rapid.Generator[*kueue.Workload] {
 			cpu := fmt.Sprintf("%dm", rapid.IntRange(0, 4000).Draw(t, "cpu"))
 			wl.Spec.PodSets = append(wl.Spec.PodSets, podSet(fmt.Sprintf("ps%d", i), int32(rapid.IntRange(0, 5).Draw(t, "count")), cpu, "1Gi"))
 		}
-		for _, c := range []string{kueue.WorkloadQuotaReserved, kueue.WorkloadAdmitted, kueue.WorkloadFinished} {
+		for _, c := range []string{kueue.WorkloadQuotaReserved, kueue.WorkloadAdmitted, kueue.WorkloadFinished, kueue.WorkloadEvicted} {
 			if rapid.Bool().Draw(t, c) {
 				ago := time.Duration(rapid.IntRange(0, 3600).Draw(t, c+" ago")) * time.Second
 				wl.Status.Conditions = append(wl.Status.Conditions, cond(c, metav1.ConditionTrue, t0.Add(-ago)))
@@ -194,7 +205,7 @@ func propMap(t *rapid.T) {
 	if !ok {
 		return
 	}
-	reserved := hasCond(wl, kueue.WorkloadQuotaReserved)
+	reserved := hasCond(wl, kueue.WorkloadQuotaReserved) && !hasCond(wl, kueue.WorkloadEvicted)
 	switch {
 	case reserved && st.State == kueue.CheckStateReady && w.Phase != Promised,
 		reserved && st.State == kueue.CheckStatePending && w.Phase != Deciding,
