@@ -144,10 +144,15 @@ type Outcome struct {
 // finishes its own run time later, finish_k = start_k + own_k, per sample;
 // the p50 and p90 of those samples (tct type-7 quantiles) are the ETA.
 // Pending work without a run-time estimate adds nothing to later ETAs.
-func Plan(cq string, ws []Workload, now time.Time, cfg Config) ([]Outcome, error) {
+//
+// cache, when not nil, keeps the samples of each workload between plans of
+// the same queue (see WorkCache); the outcomes are the same with or
+// without it. The samples are never modified after drawing.
+func Plan(cq string, ws []Workload, now time.Time, cfg Config, cache *WorkCache) ([]Outcome, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	gen := cache.begin(cq)
 	n := len(ws)
 	outs := make([]Outcome, n)
 	jobs := make([]admission.Job, n)
@@ -173,7 +178,7 @@ func Plan(cq string, ws []Workload, now time.Time, cfg Config) ([]Outcome, error
 			jobs[i].Deadline = seconds(w.Deadline.Sub(now))
 		}
 		if w.Problem == nil && w.usable() {
-			wk, err := drawWork(w, cfg.Samples, cfg.Seed)
+			wk, err := gen.work(w, cfg.Samples, cfg.Seed)
 			if err != nil {
 				problems[i] = err
 				continue
@@ -329,6 +334,7 @@ func Plan(cq string, ws []Workload, now time.Time, cfg Config) ([]Outcome, error
 			outs[i].Note = toBeRejected(v.Message)
 		}
 	}
+	cache.end(cq, gen)
 	return outs, nil
 }
 

@@ -86,7 +86,7 @@ func propConfig(t *rapid.T) Config {
 func propPlan(t *rapid.T) {
 	ws := workloadsGen(rapid.Bool().Draw(t, "fixed")).Draw(t, "workloads")
 	cfg := propConfig(t)
-	outs, err := Plan("cq", ws, t0, cfg)
+	outs, err := Plan("cq", ws, t0, cfg, nil)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}
@@ -176,15 +176,18 @@ func propPlan(t *rapid.T) {
 		}
 	}
 
-	// The same state in another order gives the same outcomes.
-	perm := rapid.Permutation(ws).Draw(t, "perm")
-	again, err := Plan("cq", perm, t0, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, o := range again {
-		if !sameOutcome(o, byKey[o.Key]) {
-			t.Fatalf("order changed the outcome of %s: %+v vs %+v", o.Key, o, byKey[o.Key])
+	// The same state in another order gives the same outcomes, with or
+	// without a cache, cold or warm.
+	cache := NewWorkCache()
+	for _, order := range [][]Workload{ws, rapid.Permutation(ws).Draw(t, "perm")} {
+		again, err := Plan("cq", order, t0, cfg, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range again {
+			if !sameOutcome(o, byKey[o.Key]) {
+				t.Fatalf("order or cache changed the outcome of %s: %+v vs %+v", o.Key, o, byKey[o.Key])
+			}
 		}
 	}
 }
@@ -219,7 +222,7 @@ func sameOutcome(a, b Outcome) bool {
 func propPlanSafety(t *rapid.T) {
 	ws := workloadsGen(true).Draw(t, "workloads")
 	cfg := propConfig(t)
-	outs, err := Plan("cq", ws, t0, cfg)
+	outs, err := Plan("cq", ws, t0, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

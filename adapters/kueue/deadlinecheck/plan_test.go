@@ -55,7 +55,7 @@ func planFixture() []Workload {
 }
 
 func TestPlanWorkedExample(t *testing.T) {
-	outs, err := Plan("cq", planFixture(), t0, testConfig())
+	outs, err := Plan("cq", planFixture(), t0, testConfig(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestPlanConfidence(t *testing.T) {
 		Pods: 1, Slots: 1, RunTime: &RunTime{Pod: tct.Lognormal{Mu: math.Log(100), Sigma: 0.5}, Source: "test"}}
 	cfg := testConfig()
 	cfg.Samples = 4000
-	outs, err := Plan("cq", []Workload{w}, t0, cfg)
+	outs, err := Plan("cq", []Workload{w}, t0, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestPlanConfidence(t *testing.T) {
 		t.Errorf("message %q: want P(on time) near 0.79", outs[0].Verdict.Message)
 	}
 	cfg.Confidence = 0.5
-	outs, err = Plan("cq", []Workload{w}, t0, cfg)
+	outs, err = Plan("cq", []Workload{w}, t0, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestPlanNeverFits(t *testing.T) {
 		{Key: "ns/x", UID: "x", Phase: Waiting, Deadline: t0.Add(time.Hour), Pods: 1, Pod: rl("cpu", "8"), Slots: 0, RunTime: fixed(10)},
 		{Key: "ns/y", UID: "y", Phase: Waiting, Pods: 1, Pod: rl("cpu", "8"), Slots: 0, RunTime: fixed(10)},
 	}
-	outs, err := Plan("cq", ws, t0, testConfig())
+	outs, err := Plan("cq", ws, t0, testConfig(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestPlanNeverFits(t *testing.T) {
 	// With quota reserved (borrowed: Slots 0 is then impossible through
 	// Map, but Plan stays safe) it is Rejected.
 	ws[0].Phase = Deciding
-	outs, err = Plan("cq", ws, t0, testConfig())
+	outs, err = Plan("cq", ws, t0, testConfig(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestConfigValidate(t *testing.T) {
 			t.Errorf("Validate() = %v, want it to name %q", err, f)
 		}
 	}
-	if _, err := Plan("cq", nil, t0, bad); err == nil {
+	if _, err := Plan("cq", nil, t0, bad, nil); err == nil {
 		t.Error("Plan accepted a bad config")
 	}
 	for _, c := range []Config{

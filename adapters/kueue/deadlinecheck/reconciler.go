@@ -56,6 +56,7 @@ type queueReconciler struct {
 	clock    clock.PassiveClock
 	cfg      Config
 	metrics  *Metrics
+	cache    *WorkCache
 	refresh  time.Duration // how often ETAs are recomputed without events
 	tol      time.Duration // an ETA annotation moves only by at least this much
 
@@ -94,7 +95,10 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		return reconcile.Result{RequeueAfter: staleRetry}, nil
 	}
 
-	now := r.clock.Now()
+	// Decisions are taken on whole seconds, the resolution of the times
+	// Kueue records, so that the samples of running workloads are drawn
+	// again at most once a second.
+	now := r.clock.Now().Truncate(time.Second)
 	quota := Quota(cq)
 	etas := map[string]ETA{}
 	names := map[string][2]string{}
@@ -116,7 +120,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 			views = append(views, w)
 			objs = append(objs, wl)
 		}
-		outs, err := Plan(cq.Name, views, now, r.cfg)
+		outs, err := Plan(cq.Name, views, now, r.cfg, r.cache)
 		if err != nil {
 			return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
 		}

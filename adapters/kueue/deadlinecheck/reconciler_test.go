@@ -64,7 +64,7 @@ func newRig(t *testing.T, c client.WithWatch) *rig {
 	clk := clocktesting.NewFakePassiveClock(t0)
 	rec := events.NewFakeRecorder(100)
 	return &rig{c: c, clock: clk, rec: rec, reg: reg, r: &queueReconciler{
-		client: c, recorder: rec, clock: clk, cfg: testConfig(), metrics: m,
+		client: c, recorder: rec, clock: clk, cfg: testConfig(), metrics: m, cache: NewWorkCache(),
 		refresh: 30 * time.Second, tol: 30 * time.Second, written: map[types.UID]string{},
 	}}
 }

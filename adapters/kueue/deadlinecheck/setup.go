@@ -90,6 +90,7 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 		clock:    opts.Clock,
 		cfg:      opts.Config,
 		metrics:  m,
+		cache:    NewWorkCache(),
 		refresh:  opts.ETARefresh,
 		tol:      opts.ETATolerance,
 		written:  map[types.UID]string{},
