@@ -60,6 +60,7 @@ type env struct {
 	metricsAddr string        // the check's metrics endpoint, host:port
 	stopCheck   func()        // stops the check's manager (nil when stopped)
 	checkOpts   deadlinecheck.Options
+	top         *testing.T // the test that owns the servers: cleanups go there
 }
 
 // startEnv starts etcd and kube-apiserver (envtest, from
@@ -115,7 +116,7 @@ func startEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{cfg: cfg, scheme: scheme, c: c, metricsAddr: freeAddr(t)}
+	e := &env{cfg: cfg, scheme: scheme, c: c, metricsAddr: freeAddr(t), top: t}
 	e.startKueue(t, &te.WebhookInstallOptions)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -257,11 +258,12 @@ func (e *env) startCheck(t *testing.T) {
 		stopped = true
 		cancel()
 		if err := <-done; err != nil {
-			t.Errorf("check manager: %v", err)
+			e.top.Errorf("check manager: %v", err)
 		}
 		e.stopCheck = nil
 	}
-	t.Cleanup(func() {
+	// Stopped with the servers, not with the subtest that (re)started it.
+	e.top.Cleanup(func() {
 		if e.stopCheck != nil {
 			e.stopCheck()
 		}

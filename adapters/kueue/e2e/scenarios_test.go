@@ -3,7 +3,11 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"io"
+	"os"
 	"fmt"
 	"math"
 	"regexp"
@@ -18,6 +22,8 @@ import (
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
@@ -25,7 +31,7 @@ import (
 	"github.com/schedkit/schedkit/adapters/kueue/deadlinecheck"
 )
 
-const checkName = "deadline"
+const checkName = "e2e-deadline"
 
 // TestKueueDeadlineCheck runs every scenario of the real tier against one
 // control plane: Kueue's controllers, scheduler and webhooks, and the
@@ -47,6 +53,7 @@ func TestKueueDeadlineCheck(t *testing.T) {
 	t.Run("ETAOnPendingMovesAsQueueDrains", e.eta)
 	t.Run("MalformedAnnotationRejected", e.malformed)
 	t.Run("RestartLosesNoDecision", e.restart)
+	t.Run("ExampleYAMLApplies", e.example)
 }
 
 // setupCluster creates what every scenario shares: a ResourceFlavor, the
@@ -585,5 +592,71 @@ func (e *env) restart(t *testing.T) {
 	}
 	if wl := e.get(t, "s6", "r"); wl.Spec.Active == nil || *wl.Spec.Active {
 		t.Errorf("r was reactivated")
+	}
+}
+
+// 7. The README's example (config/samples) and the RBAC (config/rbac)
+// apply to a real API server with Kueue's webhooks; the check takes the
+// example's parameters, and the example Job's annotations decide its
+// Workload.
+func (e *env) example(t *testing.T) {
+	for _, f := range []string{"../config/rbac/role.yaml", "../config/samples/deadline-check.yaml"} {
+		if f == "../config/rbac/role.yaml" {
+			create(t, e.c, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "kueue-system"}})
+		}
+		for _, o := range readObjects(t, f) {
+			if err := e.c.Create(context.Background(), o); err != nil {
+				t.Fatalf("%s: creating %s %s: %v", f, o.GetKind(), o.GetName(), err)
+			}
+		}
+	}
+	waitFor(t, 30*time.Second, "the example AdmissionCheck to be Active", func() (bool, string) {
+		ac := &kueue.AdmissionCheck{}
+		if err := e.c.Get(context.Background(), client.ObjectKey{Name: "deadline"}, ac); err != nil {
+			return false, err.Error()
+		}
+		c := apimeta.FindStatusCondition(ac.Status.Conditions, kueue.AdmissionCheckActive)
+		return c != nil && c.Status == metav1.ConditionTrue && c.Message == "Active: DeadlineParameters batch-models, 2 job types", fmt.Sprintf("%+v", c)
+	})
+	e.waitActive(t, "batch")
+	job := &batchv1.Job{}
+	if err := e.c.Get(context.Background(), client.ObjectKey{Namespace: "team-a", Name: "nightly-etl"}, job); err != nil {
+		t.Fatal(err)
+	}
+	// The Workload Kueue's job integration creates for the Job: 4 pods of
+	// 1 cpu in LocalQueue batch.
+	wl := &kueue.Workload{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "job-nightly-etl",
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "batch/v1", Kind: "Job", Name: job.Name, UID: job.UID, Controller: ptr(true)}}},
+		Spec: kueue.WorkloadSpec{QueueName: "batch", PodSets: []kueue.PodSet{{Name: "main", Count: 4, Template: job.Spec.Template}}},
+	}
+	create(t, e.c, wl)
+	wl = e.waitCond(t, "team-a", "job-nightly-etl", kueue.WorkloadAdmitted)
+	st := deadlinecheck.CheckState(wl, "deadline")
+	if st == nil || st.State != kueue.CheckStateReady || !strings.HasPrefix(st.Message, "Ready: predicted finish") {
+		t.Errorf("example workload: %+v", st)
+	}
+}
+
+// readObjects decodes a multi-document YAML file.
+func readObjects(t *testing.T, path string) []*unstructured.Unstructured {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*unstructured.Unstructured
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(raw), 4096)
+	for {
+		u := &unstructured.Unstructured{}
+		if err := dec.Decode(&u.Object); err != nil {
+			if errors.Is(err, io.EOF) {
+				return out
+			}
+			t.Fatalf("%s: %v", path, err)
+		}
+		if len(u.Object) > 0 {
+			out = append(out, u)
+		}
 	}
 }
