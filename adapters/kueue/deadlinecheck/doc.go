@@ -65,12 +65,13 @@
 // quota for one whose check is Rejected), so a workload still waiting is
 // not rejected yet: its check message says it will be.
 //
-// What the queue test adds: Kueue has already reserved the quota, and
-// workloads that fit the nominal quota side by side, each meeting its own
-// deadline, always keep each other's deadlines in the fluid EDF sums (each
-// prefix is at most the deadline times the share of the quota in use). The
-// test therefore holds a workload back when quota is borrowed beyond the
-// nominal, when pod shapes differ across resources, and through the joint
+// What the queue test adds: Kueue has already reserved the quota, and with
+// exact run times, workloads of one pod shape that fit the nominal quota
+// side by side, each meeting its own deadline, keep each other's deadlines
+// in the fluid EDF sums (each prefix is at most its deadline times the
+// share of the quota in use). The test therefore holds a workload back when
+// quota is borrowed beyond the nominal, when pod shapes differ across
+// resources (or round down to fewer slots), and through the joint
 // probability of several uncertain run times. Admitted workloads without a
 // deadline are not counted ahead of deadline work in decisions (admission's
 // model serves deadline work first); they are counted in ETAs.
