@@ -283,7 +283,8 @@ func (r *queueReconciler) act(ctx context.Context, cq string, check kueue.Admiss
 	switch {
 	case o.Verdict != nil:
 		v := o.Verdict
-		if err := r.setCheck(ctx, wl, check, v.State, v.Message, v.RequeueAfter, now); err != nil {
+		wrote, err := r.setCheck(ctx, wl, check, v.State, v.Message, v.RequeueAfter, now)
+		if err != nil || !wrote {
 			return err
 		}
 		r.metrics.decided(cq, v)
@@ -294,7 +295,7 @@ func (r *queueReconciler) act(ctx context.Context, cq string, check kueue.Admiss
 		r.recorder.Eventf(wl, nil, kind, "Deadline"+string(v.State), "AdmissionCheck", "%s", truncate(v.Message, maxEventNote))
 	case o.Note != "" && st.State == kueue.CheckStatePending:
 		if st.Message != o.Note && (o.ETA == nil || !etaClose(wl.Annotations, *o.ETA, r.tol) || !isPendingNote(st.Message)) {
-			if err := r.setCheck(ctx, wl, check, kueue.CheckStatePending, o.Note, 0, now); err != nil {
+			if _, err := r.setCheck(ctx, wl, check, kueue.CheckStatePending, o.Note, 0, now); err != nil {
 				return err
 			}
 		}
@@ -304,8 +305,9 @@ func (r *queueReconciler) act(ctx context.Context, cq string, check kueue.Admiss
 
 // setCheck writes the check's state on wl's status with an optimistic
 // lock: if the workload changed since it was read, the write fails and the
-// ClusterQueue is reconciled again.
-func (r *queueReconciler) setCheck(ctx context.Context, wl *kueue.Workload, check kueue.AdmissionCheckReference, state kueue.CheckState, msg string, after time.Duration, now time.Time) error {
+// ClusterQueue is reconciled again. It reports whether it wrote (nothing is
+// written when the check already says so).
+func (r *queueReconciler) setCheck(ctx context.Context, wl *kueue.Workload, check kueue.AdmissionCheckReference, state kueue.CheckState, msg string, after time.Duration, now time.Time) (bool, error) {
 	orig := wl.DeepCopy()
 	st := CheckState(wl, check)
 	msg = truncate(msg, maxMessage)
@@ -315,7 +317,7 @@ func (r *queueReconciler) setCheck(ctx context.Context, wl *kueue.Workload, chec
 		requeue = &s
 	}
 	if st.State == state && st.Message == msg && equalPtr(st.RequeueAfterSeconds, requeue) {
-		return nil
+		return false, nil
 	}
 	if st.State != state {
 		st.State = state
@@ -325,10 +327,10 @@ func (r *queueReconciler) setCheck(ctx context.Context, wl *kueue.Workload, chec
 	st.RequeueAfterSeconds = requeue
 	before := orig.ResourceVersion
 	if err := r.client.Status().Patch(ctx, wl, client.MergeFromWithOptions(orig, client.MergeFromWithOptimisticLock{})); err != nil {
-		return err
+		return false, err
 	}
 	r.wrote(wl.UID, before)
-	return nil
+	return true, nil
 }
 
 // setETA writes (or, with e nil, removes) the ETA annotations, unless every
