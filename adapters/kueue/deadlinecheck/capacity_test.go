@@ -54,8 +54,11 @@ func quantityGen(name string) *rapid.Generator[resource.Quantity] {
 }
 
 // PodUnits(q, p) = k means k pods fit and k+1 do not (unless capped).
-func TestPodUnitsProperties(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
+func TestPodUnitsProperties(t *testing.T) { rapid.Check(t, propPodUnits) }
+func FuzzPodUnits(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propPodUnits)) }
+
+func propPodUnits(t *rapid.T) {
+	{
 		names := []corev1.ResourceName{"cpu", "memory", "gpu"}
 		quota, pod := corev1.ResourceList{}, corev1.ResourceList{}
 		for _, n := range names {
@@ -93,7 +96,7 @@ func TestPodUnitsProperties(t *testing.T) {
 		if k < MaxSlots && fits(int64(k)+1) {
 			t.Fatalf("%d pods of %v fit %v, PodUnits said %d", k+1, pod, quota, k)
 		}
-	})
+	}
 }
 
 func TestQuota(t *testing.T) {

@@ -52,3 +52,27 @@ func TestParseDeadlineBad(t *testing.T) {
 		})
 	}
 }
+
+// ParseDeadline never panics; it gives a time or an *InputError naming the
+// annotation and the value, and a duration counts from the creation time.
+func FuzzParseDeadline(f *testing.F) {
+	for _, s := range []string{"90m", "2026-11-24T18:00:00Z", "", "-1h", "1e9h", "2026-02-30T00:00:00Z", "9999999999h"} {
+		f.Add(s)
+	}
+	created := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, v string) {
+		got, err := ParseDeadline(v, created)
+		if err != nil {
+			var ie *InputError
+			if !errors.As(err, &ie) || ie.Value != v || ie.Field != "annotation "+DeadlineAnnotation {
+				t.Fatalf("ParseDeadline(%q) error %v", v, err)
+			}
+			return
+		}
+		if d, derr := time.ParseDuration(strings.TrimSpace(v)); derr == nil && !got.Equal(created.Add(d)) {
+			if _, perr := time.Parse(time.RFC3339, strings.TrimSpace(v)); perr != nil {
+				t.Fatalf("ParseDeadline(%q) = %v, want created + %v", v, got, d)
+			}
+		}
+	})
+}
