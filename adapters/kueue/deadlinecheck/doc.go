@@ -128,8 +128,10 @@
 // it after requeueAfterSeconds) and admitted once the other finishes; ETAs
 // on pending workloads in annotations, message and the metrics endpoint,
 // moving up as the queue drains; malformed annotations rejected naming
-// field and value; a restart that loses no decision; the example YAML and
-// RBAC accepted by the API server and Kueue's webhooks.
+// field and value; a restart that loses no decision (the check comes back
+// as the cmd/schedkit-deadline binary, built and run with its flags and a
+// kubeconfig, serving /readyz and /metrics); the example YAML and RBAC
+// accepted by the API server and Kueue's webhooks.
 //
 // Not checked: Kueue's job integrations. Kueue's jobframework does not
 // build with k8s.io/api v0.37 (kubeflow trainer's generated OpenAPI uses

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -26,6 +27,8 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -270,10 +273,85 @@ func (e *env) startCheck(t *testing.T) {
 	})
 }
 
+// runManager builds cmd/schedkit-deadline and runs it as its own process
+// against the test's API server, as an operator would, with flags matching
+// e.checkOpts. It returns the process's metrics address and a function
+// that stops it with SIGTERM (also run in cleanup).
+func (e *env) runManager(t *testing.T) (metricsAddr string, stop func()) {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "schedkit-deadline")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/schedkit-deadline")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/schedkit-deadline: %v\n%s", err, out)
+	}
+	kc := clientcmdapi.NewConfig()
+	kc.Clusters["envtest"] = &clientcmdapi.Cluster{Server: e.cfg.Host, CertificateAuthorityData: e.cfg.CAData}
+	kc.AuthInfos["admin"] = &clientcmdapi.AuthInfo{ClientCertificateData: e.cfg.CertData, ClientKeyData: e.cfg.KeyData, Token: e.cfg.BearerToken}
+	kc.Contexts["envtest"] = &clientcmdapi.Context{Cluster: "envtest", AuthInfo: "admin"}
+	kc.CurrentContext = "envtest"
+	kubeconfig := filepath.Join(dir, "kubeconfig")
+	if err := clientcmd.WriteToFile(*kc, kubeconfig); err != nil {
+		t.Fatal(err)
+	}
+	metricsAddr, probeAddr := freeAddr(t), freeAddr(t)
+	cfg := e.checkOpts.Config
+	cmd := exec.Command(bin, "-kubeconfig", kubeconfig,
+		"-confidence", strconv.FormatFloat(cfg.Confidence, 'g', -1, 64), "-samples", strconv.Itoa(cfg.Samples),
+		"-min-retry", cfg.MinRetry.String(), "-max-retry", cfg.MaxRetry.String(),
+		"-eta-refresh", e.checkOpts.ETARefresh.String(), "-eta-tolerance", e.checkOpts.ETATolerance.String(),
+		"-metrics-bind-address", metricsAddr, "-health-probe-bind-address", probeAddr)
+	var logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	stopped := false
+	stop = func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case err := <-done:
+			if err != nil {
+				e.top.Errorf("schedkit-deadline exited with %v:\n%s", err, logs.String())
+			}
+		case <-time.After(30 * time.Second):
+			_ = cmd.Process.Kill()
+			e.top.Errorf("schedkit-deadline did not stop on SIGTERM:\n%s", logs.String())
+		}
+	}
+	e.top.Cleanup(stop)
+	waitFor(t, 60*time.Second, "schedkit-deadline's /readyz", func() (bool, string) {
+		select {
+		case err := <-done:
+			t.Fatalf("schedkit-deadline exited early (%v):\n%s", err, logs.String())
+		default:
+		}
+		resp, err := http.Get("http://" + probeAddr + "/readyz")
+		if err != nil {
+			return false, err.Error()
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK, resp.Status
+	})
+	return metricsAddr, stop
+}
+
 // metrics returns the check's metrics endpoint's text exposition.
 func (e *env) metrics(t *testing.T) string {
 	t.Helper()
-	resp, err := http.Get("http://" + e.metricsAddr + "/metrics")
+	return scrape(t, e.metricsAddr)
+}
+
+func scrape(t *testing.T, addr string) string {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + "/metrics")
 	if err != nil {
 		t.Fatalf("metrics endpoint: %v", err)
 	}

@@ -545,7 +545,8 @@ func (e *env) malformed(t *testing.T) {
 }
 
 // 6. Restarting the check loses no decision: its state lives in the
-// Workloads, and a new process rebuilds it from the API server.
+// Workloads, and a new process (here the real cmd/schedkit-deadline binary,
+// started with its flags) rebuilds it from the API server.
 //
 // cq-s6 has 3 cpu: a (2 pods of 600 s) is admitted, r (hopeless) is
 // rejected and deactivated. With the check down, b (2 pods of 600 s)
@@ -568,7 +569,9 @@ func (e *env) restart(t *testing.T) {
 		t.Fatalf("b was handled while the check was down: %+v, %v", st, b.Annotations)
 	}
 
-	e.startCheck(t)
+	// The check comes back as its own process: cmd/schedkit-deadline.
+	metricsAddr, stop := e.runManager(t)
+	defer func() { stop(); e.startCheck(t) }()
 	// start = a's admission + 2·600/3 s of a's work on 3 slots.
 	wantStart := admittedAt(t, a).Add(400 * time.Second)
 	waitFor(t, 30*time.Second, "s6/b's ETA after the restart", func() (bool, string) {
@@ -592,6 +595,10 @@ func (e *env) restart(t *testing.T) {
 	}
 	if wl := e.get(t, "s6", "r"); wl.Spec.Active == nil || *wl.Spec.Active {
 		t.Errorf("r was reactivated")
+	}
+	series := `schedkit_deadline_workload_predicted_start_timestamp_seconds{cluster_queue="cq-s6",namespace="s6",quantile="0.5",workload="b"}`
+	if v, ok := metricValue(scrape(t, metricsAddr), series); !ok || math.Abs(v-float64(wantStart.Unix())) > 10 {
+		t.Errorf("the manager process serves %s = %v (present %v), want about %d", series, v, ok, wantStart.Unix())
 	}
 }
 
