@@ -177,7 +177,7 @@ func Plan(cq string, ws []Workload, now time.Time, cfg Config, cache *WorkCache)
 		if w.HasDeadline() {
 			jobs[i].Deadline = seconds(w.Deadline.Sub(now))
 		}
-		if w.Problem == nil && w.usable() {
+		if w.Problem == nil && w.Blocked == nil && w.usable() {
 			wk, err := gen.work(w, cfg.Samples, cfg.Seed)
 			if err != nil {
 				problems[i] = err
@@ -219,6 +219,8 @@ func Plan(cq string, ws []Workload, now time.Time, cfg Config, cache *WorkCache)
 		w := ws[i]
 		deciding := w.Phase == Deciding
 		switch {
+		case w.Blocked != nil:
+			outs[i].Note = "Pending: " + w.Blocked.Error()
 		case problems[i] != nil:
 			r := ReasonBadInput
 			if errors.Is(problems[i], ErrNoEstimate) {
@@ -294,7 +296,7 @@ func Plan(cq string, ws []Workload, now time.Time, cfg Config, cache *WorkCache)
 	finish := make([]float64, cfg.Samples)
 	for _, i := range pending {
 		w := ws[i]
-		if v := outs[i].Verdict; v != nil && v.State != kueue.CheckStateRetry {
+		if v := outs[i].Verdict; (v != nil && v.State != kueue.CheckStateRetry) || w.Blocked != nil {
 			continue
 		}
 		if w.Pods > 0 && w.Slots == 0 {

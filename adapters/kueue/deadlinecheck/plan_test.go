@@ -209,3 +209,33 @@ func TestConfigValidate(t *testing.T) {
 		t.Error("config errors are not input errors")
 	}
 }
+
+// A promised workload already late without the new one is not protected
+// (admission's rule: one doomed job must not block every admission), so the
+// new one is Ready although it delays it further. Found by
+// TestPlanSafetyProperties at an exact tie, where rounding made the
+// promised workload late by 1e-14 s.
+func TestPlanLatePromisedNotProtected(t *testing.T) {
+	ws := []Workload{
+		// 441 s of work on 7 slots: done at 63 s, deadline 62 s.
+		{Key: "ns/late", UID: "late", Phase: Promised, Deadline: t0.Add(62 * time.Second), Pods: 1, Slots: 7, RunTime: fixed(441)},
+		{Key: "ns/new", UID: "new", Phase: Deciding, Deadline: t0.Add(time.Second), Pods: 1, Slots: 1, RunTime: fixed(1)},
+	}
+	outs, err := Plan("cq", ws, t0, testConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := outs[1].Verdict; v == nil || v.State != kueue.CheckStateReady {
+		t.Errorf("new: %+v, want Ready", v)
+	}
+	// On time before (deadline 63.5 s): protected, and the new one's second
+	// would make it late, so the new one waits.
+	ws[0].Deadline = t0.Add(63500 * time.Millisecond)
+	outs, err = Plan("cq", ws, t0, testConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := outs[1].Verdict; v == nil || v.State != kueue.CheckStateRetry || v.Protects != "ns/late" {
+		t.Errorf("new: %+v, want Retry protecting ns/late", v)
+	}
+}

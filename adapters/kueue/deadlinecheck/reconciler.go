@@ -66,6 +66,13 @@ type queueReconciler struct {
 	// admit two workloads that each fit only without the other.
 	mu      sync.Mutex
 	written map[types.UID]string
+	// badKinds remembers owner kinds that could not be read, for a while.
+	badKinds map[schema.GroupVersionKind]badKind
+}
+
+type badKind struct {
+	until time.Time
+	err   error
 }
 
 func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
@@ -103,19 +110,20 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	etas := map[string]ETA{}
 	names := map[string][2]string{}
 	var errs []error
-	active := false
+	active, conflicts := false, false
 	for _, ch := range checks {
 		models := CompileModels(ch.params)
 		var views []Workload
 		var objs []*kueue.Workload
 		for _, wl := range wls {
-			owner, err := r.owner(ctx, wl)
-			if err != nil {
-				return reconcile.Result{}, err
-			}
+			owner, ownerErr := r.owner(ctx, wl)
 			w, ok := Map(wl, owner, ch.name, quota, models, now)
 			if !ok {
 				continue
+			}
+			if ownerErr != nil {
+				log.Error(ownerErr, "cannot read a workload's owner", "workload", w.Key)
+				w.Blocked = ownerErr
 			}
 			views = append(views, w)
 			objs = append(objs, wl)
@@ -124,9 +132,16 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		if err != nil {
 			return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
 		}
+		// The outcomes are written one by one. If some write fails, the
+		// others still hold: every decision assumed all the plan's Ready
+		// verdicts, so a Ready that was not written only leaves more room.
 		for i, o := range outs {
 			active = true
-			if err := r.act(ctx, cq.Name, ch.name, objs[i], views[i], o, now); err != nil {
+			switch err := r.act(ctx, cq.Name, ch.name, objs[i], views[i], o, now); {
+			case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
+				// Changed or gone since the cache showed it: look again.
+				conflicts = true
+			case err != nil:
 				errs = append(errs, fmt.Errorf("workload %s: %w", o.Key, err))
 			}
 			if o.ETA != nil {
@@ -138,6 +153,9 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	r.metrics.setQueue(cq.Name, etas, names)
 	if err := errors.Join(errs...); err != nil {
 		return reconcile.Result{}, err
+	}
+	if conflicts {
+		return reconcile.Result{RequeueAfter: staleRetry}, nil
 	}
 	if active {
 		return reconcile.Result{RequeueAfter: r.refresh}, nil
@@ -245,9 +263,18 @@ func (r *queueReconciler) wrote(uid types.UID, before string) {
 	r.written[uid] = before
 }
 
+// ownerTimeout bounds a read of an owner's metadata: the first read of a
+// kind starts a watch, which never syncs without list/watch permission.
+const ownerTimeout = 5 * time.Second
+
+// badOwnerKindFor is how long a kind whose owners could not be read fails
+// fast, instead of waiting ownerTimeout again for every workload.
+const badOwnerKindFor = time.Minute
+
 // owner returns the metadata of wl's controlling owner when wl lacks one
 // of the user's annotations; nil when it has both, has no owner, or the
-// owner is gone.
+// owner is gone. An error says the owner exists but cannot be read (most
+// often: no get/list/watch permission on its kind).
 func (r *queueReconciler) owner(ctx context.Context, wl *kueue.Workload) (*metav1.ObjectMeta, error) {
 	_, hasDeadline := wl.Annotations[DeadlineAnnotation]
 	_, hasType := wl.Annotations[JobTypeAnnotation]
@@ -262,13 +289,25 @@ func (r *queueReconciler) owner(ctx context.Context, wl *kueue.Workload) (*metav
 	if err != nil {
 		return nil, nil
 	}
+	gvk := gv.WithKind(ref.Kind)
+	r.mu.Lock()
+	bad, isBad := r.badKinds[gvk]
+	r.mu.Unlock()
+	if isBad && r.clock.Now().Before(bad.until) {
+		return nil, fmt.Errorf("cannot read the annotations of its owner %s %s: %w", ref.Kind, ref.Name, bad.err)
+	}
 	m := &metav1.PartialObjectMetadata{}
-	m.SetGroupVersionKind(gv.WithKind(ref.Kind))
-	if err := r.client.Get(ctx, client.ObjectKey{Namespace: wl.Namespace, Name: ref.Name}, m); err != nil {
+	m.SetGroupVersionKind(gvk)
+	cctx, cancel := context.WithTimeout(ctx, ownerTimeout)
+	defer cancel()
+	if err := r.client.Get(cctx, client.ObjectKey{Namespace: wl.Namespace, Name: ref.Name}, m); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil, nil
 		}
-		return nil, fmt.Errorf("reading the annotations of its owner %s %s: %w", ref.Kind, ref.Name, err)
+		r.mu.Lock()
+		r.badKinds[gvk] = badKind{until: r.clock.Now().Add(badOwnerKindFor), err: err}
+		r.mu.Unlock()
+		return nil, fmt.Errorf("cannot read the annotations of its owner %s %s (grant get, list and watch on its kind): %w", ref.Kind, ref.Name, err)
 	}
 	if m.UID != ref.UID {
 		return nil, nil

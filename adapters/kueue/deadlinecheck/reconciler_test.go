@@ -2,6 +2,7 @@ package deadlinecheck
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -10,16 +11,19 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/events"
 	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
@@ -66,6 +70,7 @@ func newRig(t *testing.T, c client.WithWatch) *rig {
 	return &rig{c: c, clock: clk, rec: rec, reg: reg, r: &queueReconciler{
 		client: c, recorder: rec, clock: clk, cfg: testConfig(), metrics: m, cache: NewWorkCache(),
 		refresh: 30 * time.Second, tol: 30 * time.Second, written: map[types.UID]string{},
+		badKinds: map[schema.GroupVersionKind]badKind{},
 	}}
 }
 
@@ -432,5 +437,65 @@ func TestMetricsRegisteredTwice(t *testing.T) {
 	}
 	if n := testutil.ToFloat64(m2.decisions.WithLabelValues("cq", "Ready", "Fits")); n != 1 {
 		t.Errorf("decision counter %v, want it kept at 1", n)
+	}
+}
+
+// A workload whose owner cannot be read (no permission on its kind) stays
+// Pending with the reason, and the others are decided.
+func TestReconcileOwnerUnreadable(t *testing.T) {
+	w := wl("owned", 1, kueue.CheckStatePending, true, nil)
+	w.OwnerReferences = []metav1.OwnerReference{{APIVersion: "jobset.x-k8s.io/v1alpha2", Kind: "JobSet", Name: "js", UID: "js-uid", Controller: ptr(true)}}
+	c := fake.NewClientBuilder().WithScheme(testScheme(t)).
+		WithObjects(append(cluster(), w, wl("other", 1, kueue.CheckStatePending, true, fixedType("1h")))...).
+		WithStatusSubresource(&kueue.Workload{}, &kueue.AdmissionCheck{}, &kueue.ClusterQueue{}).
+		WithIndex(&kueue.Workload{}, IndexWorkloadQueue, WorkloadQueueIndex).
+		WithIndex(&kueue.Workload{}, IndexWorkloadClusterQueue, WorkloadClusterQueueIndex).
+		WithIndex(&kueue.LocalQueue{}, IndexLocalQueueClusterQueue, LocalQueueClusterQueueIndex).
+		WithInterceptorFuncs(interceptor.Funcs{Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, o client.Object, opts ...client.GetOption) error {
+			if m, ok := o.(*metav1.PartialObjectMetadata); ok && m.Kind == "JobSet" {
+				return apierrors.NewForbidden(schema.GroupResource{Group: "jobset.x-k8s.io", Resource: "jobsets"}, key.Name, errors.New("no RBAC"))
+			}
+			return c.Get(ctx, key, o, opts...)
+		}}).Build()
+	g := newRig(t, c)
+	g.reconcile(t)
+	st := CheckState(g.workload(t, "owned"), testCheck)
+	if st.State != kueue.CheckStatePending || !strings.HasPrefix(st.Message, "Pending: cannot read the annotations of its owner JobSet js (grant get, list and watch on its kind): ") {
+		t.Errorf("owned: %s %q", st.State, st.Message)
+	}
+	if st := CheckState(g.workload(t, "other"), testCheck); st.State != kueue.CheckStateReady {
+		t.Errorf("other: %s %q", st.State, st.Message)
+	}
+	// The kind fails fast for a while rather than waiting again.
+	if len(g.r.badKinds) != 1 {
+		t.Errorf("bad kinds %v", g.r.badKinds)
+	}
+}
+
+// A write that conflicts with a concurrent change (Kueue's) is not an
+// error: the queue is looked at again shortly, and the other workloads'
+// outcomes are written.
+func TestReconcileConflict(t *testing.T) {
+	c := fake.NewClientBuilder().WithScheme(testScheme(t)).
+		WithObjects(append(cluster(), wl("x", 1, kueue.CheckStatePending, true, fixedType("1h")), wl("y", 1, kueue.CheckStatePending, true, fixedType("1h")))...).
+		WithStatusSubresource(&kueue.Workload{}, &kueue.AdmissionCheck{}, &kueue.ClusterQueue{}).
+		WithIndex(&kueue.Workload{}, IndexWorkloadQueue, WorkloadQueueIndex).
+		WithIndex(&kueue.Workload{}, IndexWorkloadClusterQueue, WorkloadClusterQueueIndex).
+		WithIndex(&kueue.LocalQueue{}, IndexLocalQueueClusterQueue, LocalQueueClusterQueueIndex).
+		WithInterceptorFuncs(interceptor.Funcs{SubResourcePatch: func(ctx context.Context, c client.Client, sub string, o client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
+			if o.GetName() == "x" {
+				return apierrors.NewConflict(schema.GroupResource{Group: "kueue.x-k8s.io", Resource: "workloads"}, "x", errors.New("changed"))
+			}
+			return c.SubResource(sub).Patch(ctx, o, p, opts...)
+		}}).Build()
+	g := newRig(t, c)
+	if res := g.reconcile(t); res.RequeueAfter != staleRetry {
+		t.Errorf("requeue after %v, want %v", res.RequeueAfter, staleRetry)
+	}
+	if st := CheckState(g.workload(t, "x"), testCheck); st.State != kueue.CheckStatePending {
+		t.Errorf("x written despite the conflict: %s", st.State)
+	}
+	if st := CheckState(g.workload(t, "y"), testCheck); st.State != kueue.CheckStateReady {
+		t.Errorf("y: %s %q", st.State, st.Message)
 	}
 }

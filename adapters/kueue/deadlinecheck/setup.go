@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -94,6 +95,7 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 		refresh:  opts.ETARefresh,
 		tol:      opts.ETATolerance,
 		written:  map[types.UID]string{},
+		badKinds: map[schema.GroupVersionKind]badKind{},
 	}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("schedkit_deadline_clusterqueue").

@@ -66,6 +66,11 @@ type Workload struct {
 	// missing model (ErrNoEstimate) counts only for a workload with a
 	// deadline.
 	Problem error
+	// Blocked is why the check cannot read the workload's inputs (its
+	// owner's annotations could not be read): it is not decided on and its
+	// check stays Pending with this reason, until the controller can read
+	// them (an operator's problem, not the user's input).
+	Blocked error
 }
 
 // HasDeadline reports whether w has a deadline.
