@@ -111,8 +111,9 @@
 // cache still shows a workload as it was before its own last write. All
 // state is in the API server: a restarted controller rebuilds it and
 // changes no decision (a Ready check is never revoked). A malformed object
-// gets a rejection naming the field; the controller keeps serving the
-// others.
+// gets a rejection naming the field; a workload whose owner cannot be read
+// (no permission on its kind) stays Pending with that reason; the
+// controller keeps serving the others.
 //
 // # Checked against real Kueue, and not
 //
