@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// bigCluster is the scale: 5,000 slots (1,250 nodes × 4 slots, 4
+// bigCluster is a large cluster's scale: 5,000 slots (1,250 nodes × 4 slots, 4
 // node types, 50 racks of 25 nodes) and 1,000 jobs with 100 pending blocks
 // of 3 replicas each (HDFS placement: one node, two on one other rack).
 // Every slot but slot 0 runs a task. worst makes every job decline: slot 0

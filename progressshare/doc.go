@@ -205,7 +205,7 @@
 // # Performance
 //
 // Measured with go test -run '^$' -bench . -benchtime 300x -cpu 1 on 2
-// shared cores (AMD EPYC) while other engineers were building (load average
+// shared cores (AMD EPYC) under load from other builds (load average
 // 6.5–8.8), three runs. ns/op is wall-clock time and is inflated by waiting
 // for a core (1–10× here); cpu-ns/op is the benchmark thread's CPU time
 // (CLOCK_THREAD_CPUTIME_ID, Linux only), still inflated by cache sharing but
@@ -233,7 +233,7 @@
 //	allocations per decision                        0         0            0
 //
 // With the rule off, ten interleaved runs of the typical cases against the
-// package before the rule was added gave medians within 1–6% of each other,
+// package without the rule's code gave medians within 1–6% of each other,
 // both ways (noise at load 9–12). Pref alone takes 113–131 ns (wall).
 //
 // Where the time goes. Every decision makes one O(jobs × node types) pass

@@ -21,7 +21,7 @@ import (
 //
 // Against CPU-bound foreground VCPUs the raise is to UNDER: raised to OVER
 // it can starve for ever behind a foreground VCPU that earns what it burns
-// (TestGuardAgainstCPUBoundForeground), so the paper's guarantee needs the
+// (TestGuardAgainstCPUBoundForeground), so MIMP §4.2's guarantee needs the
 // foreground to leave idle time or fall OVER.
 func propGuardGuarantee(t *rapid.T) {
 	k := rapid.IntRange(0, 2).Draw(t, "fg")

@@ -39,17 +39,18 @@
 // thesis, §3.3.4.2: 25%, 59%, 49%, 28%); at the thesis's 300 evaluations
 // (mean 462.1 s) by 38%, 65%, 50% and 25%.
 //
-// Against the best of as many random candidates (Table 3.1), seeds 1–10:
-// at 300 evaluations TARA's mean is 462.1 s [437.3–521.2] with heuristic
-// seeds and 462.9 s [433.5–503.3] without, against 560.1 s [533.5–593.4]:
-// 17.5% and 17.3% better (the thesis: 10%; the 5% bar is met on 9 and 10 of
-// the 10 seeds). At 10,000 evaluations: 380.6 s [379.8–383.6] either way
+// Against the best of as many random candidates (Table 3.1), seeds 1–10: at
+// 300 evaluations TARA's mean is 462.1 s [437.3–521.2] with heuristic seeds
+// and 462.9 s [433.5–503.3] without, against 560.1 s [533.5–593.4]: 17.5%
+// and 17.3% better (the thesis: 10%; TARA is at least 5% better on 9 and 10
+// of the 10 seeds). At 10,000 evaluations: 380.6 s [379.8–383.6] either way
 // against 485.4 s, 21.6%. Convergence (mean best): TARA 589.5 s after the
 // initial population of 100, 462.1 s at 300, 433.6 s at 500, 380.6 s from
 // 2,000 evaluations on; the best random candidate 576.8, 560.1, 553.3, 524.5
 // and 485.4 s at 100, 300, 500, 2,000 and 10,000. With the GA as the thesis
-// describes it TARA was 2.7% better than random at 300 evaluations; the
-// placement package doc gives the study behind Search's operators.
+// describes it TARA is 2.7% better than random at 300 evaluations (seeds
+// 1–20); the placement package doc gives the study behind Search's
+// operators.
 //
 // Disk speed decides how much time is left for placement to change: with
 // -disk 50 TARA predicts 439.8 s, of which the uplinks add 15%, and is 15.8%

@@ -57,9 +57,9 @@ func TestCLI(t *testing.T) {
 
 // TestThesisComparison: at the thesis's budget of 300 evaluations, over 10
 // seeds, TARA's mean is at least 5% below the mean best of 300 random
-// candidates, with and without heuristic seeds (issue 20's bar; the thesis
-// reports 10%); TARA beats every heuristic and the best random candidate;
-// the table states the network and placement shares.
+// candidates, with and without heuristic seeds (the thesis reports 10%);
+// TARA beats every heuristic and the best random candidate; the table states
+// the network and placement shares.
 func TestThesisComparison(t *testing.T) {
 	cfg := config{Seed: 1, Seeds: 10, Random: 300, Evals: 1000, DiskMB: 100}
 	rep, err := study(cfg, nil)

@@ -193,7 +193,7 @@ func TestDefaultShape(t *testing.T) {
 	}
 }
 
-// -json prints the schema: workload, hfs_model and per period and
+// -json prints its schema: workload, hfs_model and per period and
 // policy snp, l1, l2, unfairness, avg_response_s, work_lost_slot_s,
 // starvation_episodes and kills by reason, with the comparisons and the
 // per-position cells the table shows.

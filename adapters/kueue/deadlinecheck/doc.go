@@ -18,8 +18,8 @@
 //   - DeadlineParameters (schedkit.io/v1alpha1, cluster-scoped, named by
 //     the AdmissionCheck's spec.parameters; CRD in config/crd): per job
 //     type, the run time of one pod, lognormal by mean and standard
-//     deviation (moment-matched, thesis 004 Eq. 5.1), or exp2 (paper 000
-//     Eq. 1: median TCT(r) at spec.residualCapacity r, spread lognormally by
+//     deviation (moment-matched, Lee thesis Eq. 5.1), or exp2 (MIMP Eq. 1:
+//     median TCT(r) at spec.residualCapacity r, spread lognormally by
 //     sigma); and a default job type. Without a model a workload's pods take
 //     spec.maximumExecutionTimeSeconds each (Kueue stops it then).
 //
@@ -42,7 +42,7 @@
 //     have run since admission.
 //   - Per Monte-Carlo draw s: own[s], the longest remaining pod (all pods
 //     run at once: Kueue reserves quota for all of them), and fluid[s], the
-//     remaining pod-seconds over Slots (000 Eq. 6 on dedicated slots).
+//     remaining pod-seconds over Slots (MIMP Eq. 6 on dedicated slots).
 //     Draws depend on the workload's UID and the seed only.
 //   - Phase: Promised (check Ready, quota held), Deciding (quota reserved,
 //     check Pending, not evicted) or Waiting (anything else behind the
@@ -56,7 +56,7 @@
 // confidence even if started now alone (admission.DecideConfidence, empty
 // queue, own samples) is Rejected; otherwise admission.DecideConfidence
 // with the promised deadline workloads' fluid samples as the queue (the
-// sequential EDF model of 000 Eq. 7 over the quota) gives Ready, or Retry
+// sequential EDF model of MIMP Eq. 7 over the quota) gives Ready, or Retry
 // with requeueAfterSeconds = the median time until the first promised
 // workload finishes, no later than the workload's latest start, within
 // [-min-retry, -max-retry]. A Ready workload joins the queue at once, so

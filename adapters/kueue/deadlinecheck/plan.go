@@ -109,7 +109,7 @@ type Outcome struct {
 // when every pending one starts and finishes. It is pure: equal inputs
 // give equal outcomes, bit for bit; the outcomes come in the order of ws.
 //
-// The model is admission's confidence mode (paper 000 §5.3 Eq. 7 with
+// The model is admission's confidence mode (MIMP §5.3, Eq. 7, with
 // completion-time samples): the ClusterQueue's nominal quota is a pool of
 // slots, one per pod of the workload's mean request (each workload has its
 // own Slots), serving the deadline workloads one after another in EDF

@@ -17,7 +17,7 @@ import (
 //     quota for all of them): the largest remaining pod time.
 //   - fluid[s]: its remaining work in pod-seconds over the ClusterQueue's
 //     capacity in pod units: the time the whole queue would spend on it,
-//     paper 000 Eq. 6 with the remaining pods and every slot dedicated
+//     MIMP Eq. 6 with the remaining pods and every slot dedicated
 //     (JCT = n_remaining · TCT / n over n = Slots slots).
 type work struct {
 	own, fluid []float64
@@ -33,7 +33,7 @@ func seedOf(uid string) uint64 {
 
 // drawWork draws n samples of w's remaining run time. Each remaining pod
 // takes a draw of w.RunTime.Pod conditioned on having run w.Executed
-// already (tct.Lognormal.DrawRemaining, thesis 004 §5.4.2): every pod not
+// already (tct.Lognormal.DrawRemaining, Lee thesis §5.4.2): every pod not
 // yet finished is taken to have run as long as the workload.
 func drawWork(w Workload, n int, seed uint64) (work, error) {
 	out := work{own: make([]float64, n), fluid: make([]float64, n)}

@@ -47,7 +47,7 @@ type DeadlineParametersSpec struct {
 	DefaultJobType string `json:"defaultJobType,omitempty"`
 
 	// ResidualCapacity is the CPU share r in (0, 1] a pod gets on its node,
-	// the argument of every exp2 model (paper 000 Eq. 1; 1 is a dedicated
+	// the argument of every exp2 model (MIMP Eq. 1; 1 is a dedicated
 	// node). Nil means 1.
 	ResidualCapacity *float64 `json:"residualCapacity,omitempty"`
 }
@@ -59,11 +59,11 @@ type JobType struct {
 	Name string `json:"name"`
 
 	// Lognormal: a pod's run time is lognormal with this mean and standard
-	// deviation (matched by thesis 004 Eq. 5.1).
+	// deviation (matched by Lee thesis Eq. 5.1).
 	Lognormal *LognormalModel `json:"lognormal,omitempty"`
 
 	// Exp2: a pod's median run time is TCT(r) = a·e^(b·r) + c·e^(d·r)
-	// seconds at the residual capacity r (paper 000 Eq. 1), spread
+	// seconds at the residual capacity r (MIMP Eq. 1), spread
 	// lognormally by Sigma.
 	Exp2 *Exp2Model `json:"exp2,omitempty"`
 }
@@ -78,7 +78,7 @@ type LognormalModel struct {
 	StdDevSeconds float64 `json:"stdDevSeconds,omitempty"`
 }
 
-// Exp2Model is the exp2 task completion time model of paper 000 Eq. 1.
+// Exp2Model is the exp2 task completion time model of MIMP Eq. 1.
 type Exp2Model struct {
 	A float64 `json:"a"`
 	B float64 `json:"b"`
