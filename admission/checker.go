@@ -7,8 +7,11 @@ package admission
 // it returns aliases its buffer until the next call.
 type Checker struct {
 	checks []Check
-	// Wave-mode plans, with the new job and without it.
-	with, without plan
+	// Wave-mode plans with the new job and without it, each task on the
+	// slot that frees first (with, without) or where it ends first (ef…).
+	with, without     plan
+	efWith, efWithout plan
+	layout            layout // the slots grouped by residual capacity
 	// Confidence-mode scratch, one entry per sample index.
 	run   []float64 // sampled prefix sums with the new job
 	runWO []float64 // sampled prefix sums without it
