@@ -94,7 +94,8 @@ type Config struct {
 // and, per job, the running tasks and Σ 1/TCT_j(R_i) over them (the job's
 // resource vector R in the form Eq. 3 needs), plus the total data-node IO.
 // The caller reports every task start (Assign) and end (Release); a picker
-// then decides in one pass over the jobs without looking at any slot.
+// then decides without looking at any slot, and through the queue's index
+// without a pass over the jobs (the package doc's "Decisions at scale").
 //
 // A Queue is a value owned by one goroutine; it starts no goroutine and
 // holds no global state. The zero Queue is not usable: call NewQueue.
