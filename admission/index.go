@@ -29,10 +29,7 @@ import "math"
 type anode struct {
 	left, right, parent int32 // -1 for none
 	prio                uint64
-	deadline, arrival   float64
-	id                  int64
-	jct                 float64 // counted only for a deadline job
-	hasDeadline         bool
+	job                 Job // its JCT counts only for a deadline job
 	size                int32
 	sum, minU, maxU     float64
 }
@@ -71,27 +68,11 @@ func (x *qindex) top() int32 {
 
 // before orders nodes by CompareEDF's keys (IDs are unique in a Queue).
 func (x *qindex) before(a, b int32) bool {
-	na, nb := &x.nodes[a], &x.nodes[b]
-	if na.deadline != nb.deadline {
-		return na.deadline < nb.deadline
-	}
-	if na.arrival != nb.arrival {
-		return na.arrival < nb.arrival
-	}
-	return na.id < nb.id
+	return compareEDF(&x.nodes[a].job, &x.nodes[b].job) < 0
 }
 
 // jobBefore reports whether j comes before node v in EDF order.
-func (x *qindex) jobBefore(j *Job, v int32) bool {
-	n := &x.nodes[v]
-	if j.Deadline != n.deadline {
-		return j.Deadline < n.deadline
-	}
-	if j.Arrival != n.arrival {
-		return j.Arrival < n.arrival
-	}
-	return j.ID < n.id
-}
+func (x *qindex) jobBefore(j *Job, v int32) bool { return compareEDF(j, &x.nodes[v].job) < 0 }
 
 // pull recomputes node v's subtree values from its own and its children's.
 func (x *qindex) pull(v int32) {
@@ -102,9 +83,9 @@ func (x *qindex) pull(v int32) {
 		ln := &x.nodes[l]
 		sum, size, minU, maxU = ln.sum, size+ln.size, ln.minU, ln.maxU
 	}
-	if n.hasDeadline {
-		sum += n.jct
-		u := n.deadline - sum
+	if n.job.HasDeadline() {
+		sum += n.job.JCT
+		u := n.job.Deadline - sum
 		minU, maxU = min(minU, u), max(maxU, u)
 	}
 	if r := n.right; r >= 0 {
@@ -165,8 +146,7 @@ func (x *qindex) insert(j *Job) int32 {
 		x.nodes = append(x.nodes, anode{})
 	}
 	x.seq++
-	x.nodes[v] = anode{left: -1, right: -1, parent: -1, prio: splitmix64(x.seq),
-		deadline: j.Deadline, arrival: j.Arrival, id: j.ID, jct: j.JCT, hasDeadline: j.HasDeadline()}
+	x.nodes[v] = anode{left: -1, right: -1, parent: -1, prio: splitmix64(x.seq), job: *j}
 	x.pull(v)
 	if x.byID == nil {
 		x.byID = map[int64]int32{}
@@ -230,15 +210,29 @@ func (x *qindex) remove(v int32) {
 	default:
 		x.nodes[p].right = c
 	}
-	delete(x.byID, n.id)
+	delete(x.byID, n.job.ID)
+	n.job = Job{} // drop its Model and Samples for the collector
 	x.free = append(x.free, v)
 	x.fixAll(p)
 }
 
 // setJCT changes node v's JCT.
 func (x *qindex) setJCT(v int32, jct float64) {
-	x.nodes[v].jct = jct
-	x.fixAll(v)
+	if x.nodes[v].job.JCT != jct {
+		x.nodes[v].job.JCT = jct
+		x.fixAll(v)
+	}
+}
+
+// appendInOrder appends the jobs below v in EDF order.
+func (x *qindex) appendInOrder(dst []Job, v int32) []Job {
+	for v >= 0 {
+		n := &x.nodes[v]
+		dst = x.appendInOrder(dst, n.left)
+		dst = append(dst, n.job)
+		v = n.right
+	}
+	return dst
 }
 
 // prefix returns the JCT sum of the deadline jobs before j in EDF order and
@@ -254,8 +248,8 @@ func (x *qindex) prefix(j *Job) (sum float64, rank int) {
 			sum += x.nodes[l].sum
 			rank += int(x.nodes[l].size)
 		}
-		if n.hasDeadline {
-			sum += n.jct
+		if n.job.HasDeadline() {
+			sum += n.job.JCT
 		}
 		rank++
 		v = n.right
@@ -301,8 +295,8 @@ func (x *qindex) hurt(v int32, off float64, after bool, j *Job, now, jct float64
 			lsum = x.nodes[l].sum
 		}
 		here := off + lsum
-		if n.hasDeadline {
-			here += n.jct
+		if n.job.HasDeadline() {
+			here += n.job.JCT
 		}
 		if !after && !x.jobBefore(j, v) {
 			// v and its left subtree come before j: only the right one counts.
@@ -312,8 +306,8 @@ func (x *qindex) hurt(v int32, off float64, after bool, j *Job, now, jct float64
 		if k, p := x.hurt(n.left, off, after, j, now, jct); k >= 0 {
 			return k, p
 		}
-		if n.hasDeadline { // Decide's test: on time without j, late with it
-			if dk := n.deadline - now; here <= dk && !(here+jct <= dk) {
+		if n.job.HasDeadline() { // Decide's test: on time without j, late with it
+			if dk := n.job.Deadline - now; here <= dk && !(here+jct <= dk) {
 				return v, here
 			}
 		}
@@ -335,16 +329,16 @@ func (x *qindex) firstOverflow(now float64) int32 {
 	for x.nodes[v].left >= 0 {
 		v = x.nodes[v].left
 	}
-	if n := &x.nodes[v]; n.hasDeadline && math.IsInf(n.deadline-now, -1) {
+	if n := &x.nodes[v].job; n.HasDeadline() && math.IsInf(n.Deadline-now, -1) {
 		return v
 	}
 	found := int32(-1)
 	for v = x.top(); v >= 0; {
 		n := &x.nodes[v]
 		switch {
-		case !n.hasDeadline:
+		case !n.job.HasDeadline():
 			v = n.left
-		case math.IsInf(n.deadline-now, 1):
+		case math.IsInf(n.job.Deadline-now, 1):
 			found, v = v, n.left
 		default:
 			v = n.right

@@ -21,9 +21,8 @@ import "fmt"
 // of two small enough that no sum rounds) they are identical
 // (TestQueueDecideMatchesDecide).
 //
-// Queue.Decide uses the JCTs set by Insert and SetJCT; a JCT written into the
-// Jobs() slice directly is seen by Checker.Decide only. The decision
-// allocates nothing (in ModeWave and ModeConfidence, once the Checker's
+// Edits made through the slice Jobs returned are taken in first (O(n) once;
+// see Jobs). The decision allocates nothing (in ModeWave and ModeConfidence, once the Checker's
 // buffers fit). Errors are Checker.Decide's: now not finite; the new job's
 // Arrival, Deadline or JCT invalid; its ID already queued ("NewJob.ID",
 // naming the queued job's position); a queued deadline − now that overflows
@@ -33,8 +32,9 @@ func (q *Queue) Decide(newJob Job, now float64, opt Options) (Decision, error) {
 	switch opt.Mode {
 	case ModeStrict, ModePaper:
 	default:
-		return q.checker.Decide(q.jobs, newJob, now, opt)
+		return q.checker.Decide(q.Jobs(), newJob, now, opt)
 	}
+	q.syncBack()
 	hasDeadline, dNew, err := validateEq7(&newJob, now)
 	if err != nil {
 		return Decision{}, err
@@ -56,7 +56,7 @@ func (q *Queue) Decide(newJob Job, now float64, opt Options) (Decision, error) {
 	case dup >= 0 && (over < 0 || dup <= over): // the pass checks the ID before the deadline
 		return Decision{}, &ValueError{Field: "NewJob.ID", Value: float64(newJob.ID), Reason: fmt.Sprintf("duplicates Queue[%d].ID", dup)}
 	case over >= 0:
-		_, err := relDeadline(&q.jobs[over], over, now)
+		_, err := relDeadline(&x.nodes[x.firstOverflow(now)].job, over, now)
 		return Decision{}, err
 	}
 	checks := q.checks[:0]
@@ -74,9 +74,8 @@ func (q *Queue) Decide(newJob Job, now float64, opt Options) (Decision, error) {
 		dec.Admit, dec.Reason, dec.Blocking, dec.Probability = false, ReasonNewJobLate, 0, 0
 	case opt.Mode == ModeStrict:
 		if v, here := x.hurt(x.top(), 0, false, &newJob, now, newJob.JCT); v >= 0 {
-			n := &x.nodes[v]
-			j := Job{ID: n.id, Arrival: n.arrival, Deadline: n.deadline}
-			checks = append(checks, newCheck(&j, n.jct, here+newJob.JCT, n.deadline-now, false, true))
+			n := &x.nodes[v].job
+			checks = append(checks, newCheck(n, n.JCT, here+newJob.JCT, n.Deadline-now, false, true))
 			dec.Admit, dec.Reason, dec.Blocking, dec.Probability = false, ReasonQueuedJobHurt, 1, 0
 		}
 	}
