@@ -2,7 +2,7 @@ package placement
 
 import "fmt"
 
-// LocalityCluster is the state of paper 002 Algorithm 1 ("Map Task Assignment
+// LocalityCluster is the state of Rao–Reddy Algorithm 1 ("Map Task Assignment
 // through Resource reconfiguration"): virtual machines (the Hadoop nodes) on
 // physical machines, and per physical machine a Release queue (VMs that
 // offered a free core) and an Assign queue (VMs waiting for a core to run a
@@ -149,7 +149,7 @@ func (c *LocalityCluster) AssignQueueLen(m int) int {
 	return len(c.assign[m])
 }
 
-// AssignMapTask runs paper 002 Algorithm 1 for job j's map tasks and the VM
+// AssignMapTask runs Rao–Reddy Algorithm 1 for job j's map tasks and the VM
 // node that has a free slot:
 //
 //  1. If an unassigned task has a replica on node, launch it there (the

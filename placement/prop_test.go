@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/floats/scalar"
 	"pgregory.net/rapid"
 )
 
@@ -32,6 +33,10 @@ func taraGenProblem(t *rapid.T, wild bool) (Topology, Application) {
 	avail := 0
 	for range n {
 		nic := taraValue(t, "nic", 10, 2000, wild)
+		disk := rapid.SampledFrom([]float64{0, math.Inf(1), 50, 500, 5000}).Draw(t, "disk")
+		if wild {
+			disk = taraValue(t, "diskWild", 10, 5000, true)
+		}
 		s := Server{
 			Rack:          rapid.IntRange(0, racks-1).Draw(t, "rack"),
 			FreeSlots:     rapid.IntRange(0, 2).Draw(t, "free"),
@@ -39,6 +44,10 @@ func taraGenProblem(t *rapid.T, wild bool) (Topology, Application) {
 			BackgroundCPU: rapid.Float64Range(0, 0.9).Draw(t, "bgCPU"),
 			NIC:           nic,
 			BackgroundNIC: nic * rapid.Float64Range(0, 0.9).Draw(t, "bgNIC"),
+			Disk:          disk,
+		}
+		if !math.IsInf(disk, 1) {
+			s.BackgroundDisk = s.disk() * rapid.Float64Range(0, 0.9).Draw(t, "bgDisk")
 		}
 		if s.FreeSlots > 0 {
 			avail++
@@ -127,6 +136,33 @@ func propPredictOrderInvariant(t *rapid.T) {
 	}
 }
 
+// propUplinkPart: Prediction.Uplink is what the rack uplinks add: Total −
+// Uplink is the prediction of the same placement with every uplink 10^12
+// times wider, and every phase is at least what that prediction gives.
+func propUplinkPart(t *rapid.T) {
+	top, app := taraGenProblem(t, false)
+	ev, err := NewEvaluator(top, app)
+	if err != nil {
+		t.Fatalf("valid problem rejected: %v", err)
+	}
+	idx := rapid.Permutation(top.Available()).Draw(t, "placement")[:app.VMs]
+	p, _ := ev.Predict(idx)
+	wide := Topology{Racks: slices.Clone(top.Racks), Servers: top.Servers}
+	for k := range wide.Racks {
+		wide.Racks[k].Uplink *= 1e12
+		wide.Racks[k].BackgroundUplink *= 1e12
+	}
+	evWide, err := NewEvaluator(wide, app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, _ := evWide.Predict(idx)
+	if !(p.Uplink >= 0) || !scalar.EqualWithinAbsOrRel(p.Total-p.Uplink, q.Total, 1e-9, 1e-9) ||
+		q.Uplink > 1e-9*max(1, q.Total) || p.Shuffle < q.Shuffle || p.Write < q.Write {
+		t.Fatalf("prediction %+v, with wide uplinks %+v", p, q)
+	}
+}
+
 // propPredictAnyInput: arbitrary (possibly invalid) problems and placements
 // give ErrBadInput or a finite non-negative prediction, never a panic.
 func propPredictAnyInput(t *rapid.T) {
@@ -172,18 +208,29 @@ func propSearch(t *rapid.T) {
 	if cfg.MaxEvaluations == 0 && cfg.MaxGenerations == 0 {
 		cfg.MaxGenerations = 5
 	}
+	// With the prediction engine as the objective (crowding tie-break and
+	// directed mutation at work), observe every candidate; with a caller's
+	// objective, through the objective.
 	calls := 0
-	cfg.Objective = func(s []int) float64 {
+	check := func(s []int) {
 		calls++
 		taraCheckPlacement(t, top, app.VMs, s)
-		f, err := ev.CompletionTime(s)
-		if err != nil {
-			t.Fatalf("candidate %v: %v", s, err)
+	}
+	observe := check
+	engine := rapid.Bool().Draw(t, "engine")
+	if !engine {
+		cfg.Objective = func(s []int) float64 {
+			check(s)
+			f, err := ev.CompletionTime(s)
+			if err != nil {
+				t.Fatalf("candidate %v: %v", s, err)
+			}
+			return f
 		}
-		return f
+		observe = nil
 	}
 	seed := rapid.Uint64().Draw(t, "seed")
-	res, err := Search(top, app, cfg, rand.New(rand.NewPCG(seed, 1)))
+	res, _, err := search(top, app, cfg, rand.New(rand.NewPCG(seed, 1)), taraOperators, observe)
 	if err != nil {
 		// The only invalid configuration drawn: too many offspring and weak
 		// survivors for the population.
@@ -216,6 +263,9 @@ func propSearch(t *rapid.T) {
 	}
 	if !(res.Fitness <= res.BestSeed) {
 		t.Fatalf("result %v worse than best seed %v", res.Fitness, res.BestSeed)
+	}
+	if engine {
+		cfg.Objective = nil
 	}
 	again, err := Search(top, app, cfg, rand.New(rand.NewPCG(seed, 1)))
 	if err != nil || !slices.Equal(again.Servers, res.Servers) || again.Fitness != res.Fitness || !slices.Equal(again.History, res.History) {
@@ -272,12 +322,14 @@ func propHeuristics(t *rapid.T) {
 
 func TestPredictOrderInvariant(t *testing.T) { rapid.Check(t, propPredictOrderInvariant) }
 func TestPredictAnyInput(t *testing.T)       { rapid.Check(t, propPredictAnyInput) }
+func TestUplinkPart(t *testing.T)            { rapid.Check(t, propUplinkPart) }
 func TestSearchProperties(t *testing.T)      { rapid.Check(t, propSearch) }
 func TestHeuristicProperties(t *testing.T)   { rapid.Check(t, propHeuristics) }
 func TestSearchAnyInput(t *testing.T)        { rapid.Check(t, propSearchAnyInput) }
 
 func FuzzPredict(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propPredictAnyInput)) }
 func FuzzPredictOrder(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(propPredictOrderInvariant)) }
+func FuzzUplinkPart(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propUplinkPart)) }
 func FuzzSearch(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propSearch)) }
 func FuzzHeuristics(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propHeuristics)) }
 func FuzzSearchAnyInput(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propSearchAnyInput)) }

@@ -5,8 +5,8 @@ import (
 	"math"
 )
 
-// A Rack is one top-of-rack switch and its uplink to the network core (thesis
-// 004 §3.2.1.3, §3.3.3.1). Bandwidths are in bytes per second.
+// A Rack is one top-of-rack switch and its uplink to the network core (Lee
+// thesis §3.2.1.3, §3.3.3.1). Bandwidths are in bytes per second.
 type Rack struct {
 	// Uplink is the rack uplink's capacity in each direction, in bytes per
 	// second. Valid range (0, +∞).
@@ -40,6 +40,29 @@ type Server struct {
 	// BackgroundNIC is the averaged traffic of other workloads on the NIC in
 	// bytes per second in each direction. Valid range [0, NIC).
 	BackgroundNIC float64
+	// Disk is the bandwidth of the VM's local disk in bytes per second,
+	// shared by its reads and writes (the thesis's "simple disk model",
+	// §3.2.2). Zero means DefaultDisk; +Inf leaves disk time out of the
+	// prediction. Valid range [0, +∞].
+	Disk float64
+	// BackgroundDisk is the averaged disk traffic of other workloads in bytes
+	// per second. Valid range [0, Disk) (with Disk zero, [0, DefaultDisk)).
+	BackgroundDisk float64
+}
+
+// DefaultDisk is Server.Disk when the field is zero: 100 MB/s (10^8 bytes
+// per second), the sequential rate of one 7,200-rpm SATA disk of the class
+// in the thesis's testbed (four 750 GB disks per machine, §3.3.2). The
+// thesis does not say how its VMs' disks map onto those four; we give each
+// VM one disk.
+const DefaultDisk = 100e6
+
+// disk returns the server's disk bandwidth with the default applied.
+func (s Server) disk() float64 {
+	if s.Disk == 0 {
+		return DefaultDisk
+	}
+	return s.Disk
 }
 
 // A Topology is the resource snapshot TARA places a request into (§3.2.1.3):
@@ -95,6 +118,10 @@ func (t Topology) Validate() error {
 			return &ValueError{Field: f("NIC"), Value: s.NIC, Reason: "must be finite and > 0"}
 		case !(s.BackgroundNIC >= 0) || !(s.BackgroundNIC < s.NIC):
 			return &ValueError{Field: f("BackgroundNIC"), Value: s.BackgroundNIC, Reason: "must be in [0, NIC)"}
+		case !(s.Disk >= 0):
+			return &ValueError{Field: f("Disk"), Value: s.Disk, Reason: "must be >= 0 (0: DefaultDisk, +Inf: no disk time)"}
+		case !(s.BackgroundDisk >= 0) || !(s.BackgroundDisk < s.disk()) || math.IsInf(s.BackgroundDisk, 1):
+			return &ValueError{Field: f("BackgroundDisk"), Value: s.BackgroundDisk, Reason: "must be finite and in [0, Disk)"}
 		}
 	}
 	return nil

@@ -1,7 +1,8 @@
 // Package preempt chooses which running tasks to kill when a MapReduce
 // cluster must free slots, and measures what preemption costs.
 //
-// Source: paper 003 (Global Preemption), §IV–VI, Algorithm 1 and Table IV.
+// Source: GP (Cheng, Zhang, Boutaba, Global Preemption; see PAPERS.md), §IV–VI,
+// Algorithm 1 and Table IV.
 //
 //   - Baseline is the per-job preemption of the Hadoop Fair Scheduler: only
 //     overflowing tasks (a job's tasks beyond its share) are victims, the most
@@ -66,11 +67,13 @@
 //     never takes a job below its share.
 //   - The baseline takes the overflowing tasks of all jobs in one recency
 //     order (newest first), as HFS's preemptTasks sorts them; within each
-//     job that is "most recent first". It is per job, as 003 §IV–V and the
-//     SPEC describe HFS; HFS 0.21's preemptTasks works per pool (victims
-//     newest first from pools above their fair share); a caller gets that
-//     by passing pools as Cluster.Jobs. examples/preemption keeps jobs and
-//     marks every job of the pool being served NoPreempt.
+//     job that is "most recent first". It is per job, as GP §IV–V describes
+//     HFS, which is HFS 0.21 with each job in its own pool; HFS 0.21's
+//     preemptTasks works per pool (victims newest first from pools above
+//     their fair share), and a caller gets that by passing pools as
+//     Cluster.Jobs (examples/preemption does both, -model per-job and
+//     -model two-pool). Mark the jobs or pools being preempted for
+//     NoPreempt.
 //   - Algorithm 1 line 5 returns every starvation victim even beyond k; GP
 //     stops at k so a decision always frees k slots, unless
 //     GPOptions.StarvationBeyondK asks for the line as written (victims

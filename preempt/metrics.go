@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// Metrics are the evaluation metrics of 003 Table IV over N jobs.
+// Metrics are the evaluation metrics of GP Table IV over N jobs.
 type Metrics struct {
 	N int // number of jobs
 	// SNP, System Normalized Performance: the geometric mean of the ANPs.
@@ -20,11 +20,11 @@ type Metrics struct {
 	// standard deviation (divide by N) over the mean. 0 is ideal.
 	Unfairness float64
 	// AvgResponse is the mean of the actual response times, in the unit of
-	// the inputs (seconds in 003).
+	// the inputs (seconds in GP).
 	AvgResponse float64
 }
 
-// ANP is the Application Normalized Performance of a job (003 §V, Table IV,
+// ANP is the Application Normalized Performance of a job (GP §V, Table IV,
 // from [3]): its execution time under ideal conditions (exclusive use of the
 // cluster) over its time in the situation of interest, ideal/actual, a
 // ratio in (0, +∞) (1 is ideal; above 1 when the run beat the estimate).

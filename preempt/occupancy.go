@@ -3,7 +3,7 @@ package preempt
 import "math"
 
 // An OccupancyWindow keeps the occupancy samples of the last Window seconds
-// for starvation condition (2) of 003 §V: "the cluster is busy, for example,
+// for starvation condition (2) of GP §V: "the cluster is busy, for example,
 // > t% time of a period (e.g. 3 minutes) more than p% slots are occupied".
 // The caller feeds one sample per heartbeat or preemption check with Add; a
 // sample is busy when occupied > p·total. BusyFraction is the fraction of the
