@@ -30,7 +30,7 @@ func arrivedFirst(a, b *jobState) bool { return fifoBefore(a.Arrival, a.ID, b.Ar
 
 // mpScanChecked is the one-pass MP with MP's argument checks.
 func (q *Queue) mpScanChecked(r, now float64, opt MPOptions) (Decision, error) {
-	if _, err := q.MP(r, now, opt); err != nil {
+	if err := checkMP(r, now, opt); err != nil {
 		return Decision{Job: NoJob}, err
 	}
 	return q.mpScan(r, now, opt), nil

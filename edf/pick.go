@@ -170,19 +170,27 @@ func (q *Queue) ioFits(x float64) bool {
 // own type. The first call with a Slack other than the previous call's
 // recomputes every job's at-risk threshold, O(n log n) once.
 func (q *Queue) MP(r, now float64, opt MPOptions) (Decision, error) {
-	if !(r >= 0 && r <= 1) {
-		return Decision{Job: NoJob}, checkFraction("r", r)
-	}
-	if math.IsNaN(now) || math.IsInf(now, 0) {
-		return Decision{Job: NoJob}, &ValueError{Field: "now", Value: now, Reason: "must be finite"}
-	}
-	if !(opt.Slack >= 0 && opt.Slack <= math.MaxFloat64) {
-		return Decision{Job: NoJob}, &ValueError{Field: "MPOptions.Slack", Value: opt.Slack, Reason: "must be finite and >= 0"}
+	if err := checkMP(r, now, opt); err != nil {
+		return Decision{Job: NoJob}, err
 	}
 	if 2*len(q.ix.live) > len(q.jobs) {
 		return q.mpScan(r, now, opt), nil // about one type per job: one pass is cheaper
 	}
 	return q.mpIndexed(r, now, opt), nil
+}
+
+// checkMP validates MP's arguments.
+func checkMP(r, now float64, opt MPOptions) error {
+	if !(r >= 0 && r <= 1) {
+		return checkFraction("r", r)
+	}
+	if math.IsNaN(now) || math.IsInf(now, 0) {
+		return &ValueError{Field: "now", Value: now, Reason: "must be finite"}
+	}
+	if !(opt.Slack >= 0 && opt.Slack <= math.MaxFloat64) {
+		return &ValueError{Field: "MPOptions.Slack", Value: opt.Slack, Reason: "must be finite and >= 0"}
+	}
+	return nil
 }
 
 // mpIndexed is MP through the index, O(T log n) for T types. The caller
