@@ -227,3 +227,49 @@ func TestQueueDecideOtherModes(t *testing.T) {
 		t.Fatalf("unknown mode: %v", err)
 	}
 }
+
+// TestQueueDecideBadInput: each bad input is an error naming its field, as
+// Checker.Decide names it, and leaves no evidence.
+func TestQueueDecideBadInput(t *testing.T) {
+	var q Queue
+	for _, j := range []Job{{ID: 1, Deadline: 10, JCT: 1}, {ID: 2, Deadline: math.MaxFloat64, JCT: 1}, {ID: 3, Deadline: math.Inf(1)}} {
+		if err := q.Insert(j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	good := Job{ID: 9, Deadline: 20, JCT: 1}
+	with := func(f func(*Job)) Job { j := good; f(&j); return j }
+	strict := Options{Mode: ModeStrict}
+	for _, tt := range []struct {
+		name  string
+		job   Job
+		now   float64
+		opt   Options
+		field string
+	}{
+		{"now NaN", good, math.NaN(), strict, "now"},
+		{"now infinite", good, math.Inf(-1), strict, "now"},
+		{"arrival infinite", with(func(j *Job) { j.Arrival = math.Inf(1) }), 0, strict, "NewJob.Arrival"},
+		{"deadline NaN", with(func(j *Job) { j.Deadline = math.NaN() }), 0, strict, "NewJob.Deadline"},
+		{"JCT negative", with(func(j *Job) { j.JCT = -1 }), 0, strict, "NewJob.JCT"},
+		{"JCT beyond MaxDuration", with(func(j *Job) { j.JCT = 2 * MaxDuration }), 0, Options{Mode: ModePaper}, "NewJob.JCT"},
+		{"duplicate ID", with(func(j *Job) { j.ID = 2 }), 0, strict, "NewJob.ID"},
+		{"queued deadline − now overflows", good, -math.MaxFloat64, strict, "Queue[1].Deadline"},
+		{"unknown mode", good, 0, Options{Mode: Mode(7)}, "Options.Mode"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := q.Decide(tt.job, tt.now, tt.opt)
+			var ve *ValueError
+			if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != tt.field {
+				t.Fatalf("err = %v, want field %q", err, tt.field)
+			}
+			if d.Admit || d.Checked != nil {
+				t.Errorf("decision %+v returned with an error", d)
+			}
+			var c Checker
+			if _, err2 := c.Decide(q.Jobs(), tt.job, tt.now, tt.opt); err2 == nil || err2.Error() != err.Error() {
+				t.Errorf("Checker.Decide: %v, Queue.Decide: %v", err2, err)
+			}
+		})
+	}
+}
