@@ -57,7 +57,7 @@
 // default mode) with margin 2.17 — the 0.97 quantile of actual/predicted
 // task time under MIMP §6.3.1's errors — and MP slack 1.17. Over seeds 1–10
 // it lets at most 2.5% of the jobs it admits miss at any load (13 of 515
-// at load 1.25) and at load 3 meets 543 deadlines against EDF's 132 and
+// at load 1.25) and at load 3 meets 536 deadlines against EDF's 132 and
 // MP's 63 (4.1×). MIMP's rule (MP+AC-paper) lets 29% of the jobs it admits
 // miss at load 1 and 89% at load 3 — every job it admitted at load 1 took
 // longer than its Eq. 7 prediction, 1.98× at the median — and strict Eq. 6
