@@ -55,7 +55,7 @@
 // keeps Eq. 6, so it keeps the first: 467 of its 551 admitted jobs missed
 // at 3× overload.
 //
-// How the modes relate (TestWaveVersusEq7, TestDecideWaveHandWorked): when
+// How the modes relate (TestPropWaveVersusEq7, TestDecideWaveHandWorked): when
 // every task of a job takes the same time on every slot, the margin is ≥ 1
 // and JCT is Eq. 6 of the pending tasks, a job that meets its deadline in
 // the plan together with every job before it meets it under Eq. 7 too (the
@@ -71,7 +71,7 @@
 // With margin 1 and exact task times the first-free plan is what an EDF
 // scheduler that gives each free slot to the earliest-deadline job will do:
 // replaying it, every job admitted with a deadline meets it, arrival after
-// arrival (TestWaveReplayKeepsPromise, which also checks every decision's
+// arrival (TestPropWaveReplay, which also checks every decision's
 // evidence against independent replays of both plans, in that world and in
 // one where tasks land on random slots). Real task times differ from the models;
 // Options.Margin, chosen by hand or by MarginAt from the spread of the
@@ -166,10 +166,10 @@
 // The tree is the Queue's storage: Insert, Remove, SetJCT and SetProgress
 // update one path, O(log n); Jobs lays the jobs out in a slice in EDF order,
 // O(n) the first time after a change. The tree sums in its own order; with times on a binary grid its decisions
-// equal the pass's exactly (TestQueueDecideMatchesDecide,
-// TestQueueDecideFeasible, at -rapid.checks=10000), otherwise they differ
+// equal the pass's exactly (TestPropQueueDecide,
+// TestPropQueueDecideFeasible, at -rapid.checks=10000), otherwise they differ
 // only where a slack is within rounding of 0 or of the new job's JCT
-// (TestQueueDecideRounding).
+// (TestPropQueueDecideRounding).
 //
 // Checker.Decide is one pass over the queue, O(len(queue)), in paper and
 // strict mode; confidence mode O((len(queue)+1)·N) with N samples. Wave

@@ -23,7 +23,7 @@ import "math"
 // Decide's pass forms them, so a prefix may differ from the pass's in the
 // last bits; the two decide alike unless a slack is within that rounding of
 // 0 or of the new job's JCT (exactly alike when every sum is exact, as with
-// times on a binary grid: TestQueueDecideMatchesDecide).
+// times on a binary grid: TestPropQueueDecide).
 
 // An anode is one job in the index.
 type anode struct {

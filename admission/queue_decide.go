@@ -19,7 +19,7 @@ import "fmt"
 // two decide alike except when a slack is within that rounding of 0 or of
 // the new job's JCT. With every time on a binary grid (multiples of a power
 // of two small enough that no sum rounds) they are identical
-// (TestQueueDecideMatchesDecide).
+// (TestPropQueueDecide).
 //
 // Edits made through the slice Jobs returned are taken in first (O(n) once;
 // see Jobs). The decision allocates nothing (in ModeWave and ModeConfidence, once the Checker's

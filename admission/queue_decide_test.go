@@ -166,10 +166,10 @@ func propQueueDecideFeasible(t *rapid.T) {
 	sameDecision(t, &q, &c, job, grid(t, "now", -5, 5), rapid.SampledFrom([]Mode{ModeStrict, ModePaper}).Draw(t, "mode"))
 }
 
-func TestQueueDecideFeasible(t *testing.T) { rapid.Check(t, propQueueDecideFeasible) }
+func TestPropQueueDecideFeasible(t *testing.T) { rapid.Check(t, propQueueDecideFeasible) }
 
-func TestQueueDecideMatchesDecide(t *testing.T) { rapid.Check(t, propQueueDecide) }
-func FuzzQueueDecide(f *testing.F)              { f.Fuzz(rapid.MakeFuzz(propQueueDecide)) }
+func TestPropQueueDecide(t *testing.T) { rapid.Check(t, propQueueDecide) }
+func FuzzQueueDecide(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propQueueDecide)) }
 
 // propQueueDecideRounding: with arbitrary times the tree and the pass may
 // round prefix sums differently, and then only: where they decide
@@ -206,7 +206,7 @@ func propQueueDecideRounding(t *rapid.T) {
 	t.Fatalf("tree %+v, pass %+v, far from any boundary", got, want)
 }
 
-func TestQueueDecideRounding(t *testing.T) { rapid.Check(t, propQueueDecideRounding) }
+func TestPropQueueDecideRounding(t *testing.T) { rapid.Check(t, propQueueDecideRounding) }
 
 // TestQueueDecideOtherModes: wave and confidence mode go to a Checker with
 // the queue's jobs, and an unknown mode is an error.

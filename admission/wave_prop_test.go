@@ -231,8 +231,8 @@ func propWaveReplay(t *rapid.T) {
 	}
 }
 
-func TestWaveReplayKeepsPromise(t *testing.T) { rapid.Check(t, propWaveReplay) }
-func FuzzWaveReplay(f *testing.F)             { f.Fuzz(rapid.MakeFuzz(propWaveReplay)) }
+func TestPropWaveReplay(t *testing.T) { rapid.Check(t, propWaveReplay) }
+func FuzzWaveReplay(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propWaveReplay)) }
 
 // propWaveVersusEq7 states how wave mode relates to Eq. 7 where that
 // relation can be proved: identical slots (every task of a job takes the
@@ -306,5 +306,5 @@ func propWaveVersusEq7(t *rapid.T) {
 	}
 }
 
-func TestWaveVersusEq7(t *testing.T) { rapid.Check(t, propWaveVersusEq7) }
-func FuzzWaveVersusEq7(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propWaveVersusEq7)) }
+func TestPropWaveVersusEq7(t *testing.T) { rapid.Check(t, propWaveVersusEq7) }
+func FuzzWaveVersusEq7(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propWaveVersusEq7)) }

@@ -134,7 +134,7 @@ func TestHotPathsAllocateNothing(t *testing.T) {
 }
 
 // BenchmarkMPOnePass is the one-pass MP the index replaced (the oracle of
-// TestIndexedPickersMatchOracle), on the same queues, for the ratio.
+// TestPropIndexMatchesOracle), on the same queues, for the ratio.
 func BenchmarkMPOnePass(b *testing.B) {
 	for _, sz := range benchSizes {
 		q := benchQueue(b, sz.jobs, sz.slots, sz.types)

@@ -119,7 +119,7 @@
 //     gains nothing from types: MP then makes the one pass over the jobs it
 //     made before the index, which gives the same answers.
 //
-// TestIndexedPickersMatchOracle checks, over random queues and random
+// TestPropIndexMatchesOracle checks, over random queues and random
 // sequences of adds, removals, task starts and ends and MP calls (random
 // slots, times — including each job's exact threshold and its float
 // neighbours —, slacks and IO options; data nodes tight enough that the IO

@@ -184,8 +184,8 @@ func propIndexMatchesOracle(t *rapid.T) {
 	})
 }
 
-func TestIndexedPickersMatchOracle(t *testing.T) { rapid.Check(t, propIndexMatchesOracle) }
-func FuzzIndexedPickers(f *testing.F)            { f.Fuzz(rapid.MakeFuzz(propIndexMatchesOracle)) }
+func TestPropIndexMatchesOracle(t *testing.T) { rapid.Check(t, propIndexMatchesOracle) }
+func FuzzIndexedPickers(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propIndexMatchesOracle)) }
 
 // TestRiskFromIsExact: the threshold is the exact boundary of the at-risk
 // test over float64, including where d − c/rate rounds badly.

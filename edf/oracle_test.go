@@ -2,7 +2,7 @@ package edf
 
 // FIFO and EDF as they were before the queue kept its heaps: one pass over
 // every job. With Queue.mpScan (MP's one pass) they are the oracle of
-// TestIndexedPickersMatchOracle, which checks that the indexed pickers
+// TestPropIndexMatchesOracle, which checks that the indexed pickers
 // decide bit for bit as these do.
 
 // oraclePickBy returns the first job with a pending task under less.
