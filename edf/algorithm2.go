@@ -108,8 +108,8 @@ func Algorithm2(jobs []Alg2Job, k SlotKind) (Decision, error) {
 	if k > ReduceSlot {
 		return Decision{Job: NoJob}, &ValueError{Field: "k", Value: float64(k), Reason: "unknown slot kind"}
 	}
-	if len(jobs) > math.MaxInt32 {
-		return Decision{Job: NoJob}, &ValueError{Field: "len(jobs)", Value: float64(len(jobs)), Reason: "too many jobs"}
+	if len(jobs) > MaxJobs {
+		return Decision{Job: NoJob}, &ValueError{Field: "len(jobs)", Value: float64(len(jobs)), Reason: "more than MaxJobs"}
 	}
 	fresh, best := -1, -1
 	for i := range jobs {

@@ -157,4 +157,23 @@
 // six types MP makes the one pass (more than one type per two jobs), so the
 // two rows agree. With 1,000 jobs of 1,000 types MP also makes the one
 // pass: 64–79 µs (4.3–12 µs at now 9,900).
+//
+// # Limits
+//
+// Every size a caller controls is bounded and checked before any work; one
+// beyond gives a *ValueError naming the field (TestLimits runs each at its
+// limit and one beyond):
+//
+//	MaxJobs = 2¹⁸       jobs a Queue holds (Queue.Add: "Queue.Len") and
+//	                    len(jobs) of Algorithm2
+//	MaxSlots = 2³⁰      the slot counts MinimumSlots returns (a job needing
+//	                    more is infeasible)
+//
+// Task counts (Job.Tasks, SlotEstimate's counts, nTasks) may be any int ≥ 0:
+// they are only counted, never allocated for. The slices a function reads
+// without keeping (CompletableTasks's and CompletionTime's R) cost time
+// linear in their length and no memory. A Queue at MaxJobs holds about 260
+// bytes a job (64 MiB; 285 MiB allocated in all while it grows), and FIFO,
+// EDF and MP on it allocate nothing; Algorithm2 over MaxJobs jobs allocates
+// nothing.
 package edf

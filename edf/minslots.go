@@ -35,6 +35,12 @@ func (s SlotStatus) String() string {
 // is reported infeasible.
 const MaxSlots = 1 << 30
 
+// MaxJobs bounds the jobs a Queue holds at once (Queue.Add refuses one more)
+// and len(jobs) of Algorithm2: 2¹⁸, 26 times YARN's default cap on
+// applications (yarn.scheduler.capacity.maximum-applications, 10,000). A
+// full Queue holds about 260 bytes a job (see Limits in the package doc).
+const MaxJobs = 1 << 18
+
 // A SlotEstimate is what paper 002 §2.1 knows about a running job. Counts are
 // of REMAINING tasks (not started plus running), so recomputing as tasks
 // finish (Algorithm 2, line 19) is calling MinimumSlots again.

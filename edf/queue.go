@@ -168,8 +168,8 @@ func (q *Queue) Add(j Job) (Handle, error) {
 		h = q.free[n-1]
 		q.free = q.free[:n-1]
 	} else {
-		if len(q.pos) >= math.MaxInt32 {
-			return NoJob, &ValueError{Field: "Queue.Len", Value: float64(len(q.pos)), Reason: "too many jobs"}
+		if len(q.pos) >= MaxJobs {
+			return NoJob, &ValueError{Field: "Queue.Len", Value: float64(len(q.pos)), Reason: "the queue holds MaxJobs jobs"}
 		}
 		h = Handle(len(q.pos))
 		q.pos = append(q.pos, -1)
