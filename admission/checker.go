@@ -58,6 +58,9 @@ func Decide(queue []Job, newJob Job, now float64, opt Options) (Decision, error)
 // or arrivals are not detected (they only blur Check.ID). With an error the
 // Decision is the zero value (not admitted, no evidence).
 func (c *Checker) Decide(queue []Job, newJob Job, now float64, opt Options) (Decision, error) {
+	if err := checkQueueLen(len(queue)); err != nil {
+		return Decision{}, err
+	}
 	switch opt.Mode {
 	case ModeWave:
 		return c.decideWave(queue, newJob, now, opt)

@@ -150,8 +150,19 @@
 //
 // Every size and duration a caller controls is bounded and checked up
 // front (limits.go): MaxDuration = 1e15 s for every duration, so no sum
-// overflows and no evidence is ±Inf; MaxMargin = 1000; MaxSlots = 2^24
-// slots; MaxPlannedTasks = 2^22 pending tasks planned per wave decision.
+// overflows and no evidence is ±Inf; MaxMargin = 1000; MaxSlots = 2^20
+// slots; MaxPlannedTasks = 2^22 pending tasks planned per wave decision;
+// MaxJobs = 2^18 jobs in a decision's queue and in a Queue; MaxSamples =
+// 2^20 samples per job in confidence mode. One beyond gives a *ValueError
+// naming the field ("len(queue)", "Queue.Len", "len(NewJob.Samples)",
+// "Options.Cluster", "NewJob.Tasks" or the queued job where the planned
+// tasks pass the bound). TestLimits runs each at its limit and one beyond:
+// at MaxJobs paper, strict and confidence mode keep one Check per job and,
+// with a warmed Checker, allocate nothing; a wave decision at MaxSlots and
+// MaxPlannedTasks at once takes about 1.2 s of CPU and 84 MiB of scratch
+// (allocated once by a Checker; 2 shared cores, load average 12). Job IDs,
+// Tasks below the planned bound and slices read once (JCT's cluster) have
+// no bound of their own.
 //
 // # Performance
 //

@@ -80,8 +80,8 @@ func (q *Queue) Reset() {
 // Insert adds j at its EDF position. It returns a *ValueError matching
 // ErrBadInput, and leaves the queue unchanged, if j's Arrival is not finite,
 // its Deadline is NaN or -Inf, its JCT is outside [0, MaxDuration], its
-// Tasks negative, its RunningUntil NaN or +Inf, or its ID is already
-// queued. Samples and Model are kept as given (Samples not copied).
+// Tasks negative, its RunningUntil NaN or +Inf, its ID is already queued,
+// or the queue holds MaxJobs jobs. Samples and Model are kept as given (Samples not copied).
 func (q *Queue) Insert(j Job) error {
 	if err := validateJob(&j, -1); err != nil {
 		return err
@@ -94,6 +94,9 @@ func (q *Queue) Insert(j Job) error {
 	}
 	if _, ok := q.ix.byID[j.ID]; ok {
 		return &ValueError{Field: "NewJob.ID", Value: float64(j.ID), Reason: "already queued"}
+	}
+	if q.Len() >= MaxJobs {
+		return &ValueError{Field: "Queue.Len", Value: float64(q.Len()), Reason: "the queue holds MaxJobs = 2^18 jobs"}
 	}
 	q.syncBack()
 	q.ix.insert(&j)
