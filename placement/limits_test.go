@@ -55,7 +55,7 @@ func TestLimitsTopology(t *testing.T) {
 	}
 	// The Evaluator: 45 B per server (rack, availability, four phase
 	// times, stamp) and 24 B per rack (uplink, count, two loads).
-	if limit := uint64(45*MaxServers + 24*MaxRacks + 1<<12); got > limit {
+	if limit := uint64(45*MaxServers + 24*MaxRacks + 1<<16); got > limit {
 		t.Errorf("NewEvaluator allocated %d B, over %d B", got, limit)
 	}
 	all := make([]int, MaxServers)
@@ -194,7 +194,7 @@ func TestLimitsLocality(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A copy of vmMachine and two queue headers per machine up to the last.
-	if limit := uint64(8*MaxLocalityVMs + 48*MaxLocalityMachines + 1<<12); got > limit {
+	if limit := uint64(8*MaxLocalityVMs + 48*MaxLocalityMachines + 1<<16); got > limit {
 		t.Errorf("NewLocalityCluster allocated %d B, over %d B", got, limit)
 	}
 	_, err = NewLocalityCluster(MaxLocalityMachines+1, vms)

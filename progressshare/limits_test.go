@@ -39,7 +39,7 @@ func TestLimits(t *testing.T) {
 		if err != nil || d.Job != 0 {
 			t.Fatalf("%s at MaxJobs: %+v, %v", p.name, d, err)
 		}
-		if got > 20*MaxJobs+1<<12 {
+		if got > 20*MaxJobs+1<<16 {
 			t.Errorf("%s at MaxJobs allocated %d B, over 20 B a job", p.name, got)
 		}
 		if n := testing.AllocsPerRun(2, func() { p.pick(0, jobs[:MaxJobs], 0) }); n != 0 {
