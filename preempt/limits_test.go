@@ -47,6 +47,9 @@ func limitCluster() Cluster {
 func TestLimits(t *testing.T) {
 	c := limitCluster()
 	opt := GPOptions{Busy: true, NTask: 0, Timeout: math.MaxFloat64, KillFraction: 5e-324}
+	// Each decision at the limits takes about half a second of CPU, ten
+	// times that under the race detector: there only the refusals run (CI
+	// runs this test without it too).
 	for _, p := range []struct {
 		name string
 		run  func(*Workspace) (Decision, error)
@@ -55,6 +58,9 @@ func TestLimits(t *testing.T) {
 		{"GP", func(w *Workspace) (Decision, error) { return w.GP(c, math.MaxInt, opt) }},
 	} {
 		t.Run(p.name, func(t *testing.T) {
+			if raceEnabled {
+				return
+			}
 			var w Workspace
 			var d Decision
 			var err error
