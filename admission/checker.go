@@ -28,7 +28,7 @@ func Decide(queue []Job, newJob Job, now float64, opt Options) (Decision, error)
 // Decide decides whether to admit newJob, arriving at time now (seconds), to
 // a cluster whose admitted, unfinished jobs are queue, in the mode opt.Mode
 // (see Mode): wave mode (the zero value) plans the pending tasks on
-// opt.Cluster; paper and strict mode sum 000 Eq. 7 over Job.JCT;
+// opt.Cluster; paper and strict mode sum MIMP Eq. 7 over Job.JCT;
 // ModeConfidence calls DecideConfidence.
 //
 // queue must be in strict EDF order as CompareEDF defines it (deadline, then

@@ -36,13 +36,13 @@ const (
 	// Eq. 6, so it admits jobs that then miss (467 of 551 at 3× overload in
 	// examples/mimp -sweep).
 	ModeStrict
-	// ModePaper is 000 Eq. 7 as printed: take the queued jobs that come
+	// ModePaper is MIMP Eq. 7 as printed: take the queued jobs that come
 	// before the new one in EDF order, plus the new job, and admit iff
 	// Σ JCT_i ≤ deadline_new − now (the paper's "Deadline_new" is the time
 	// left). The prose also asks that the earlier jobs "complete
 	// successfully"; under EDF the new job cannot delay them, so Eq. 7 checks
 	// the new job's deadline only, and so do we. Later jobs are assumed to
-	// stay feasible (000 §5.3 "assumes the jobs J_new+1 … J_N will meet their
+	// stay feasible (MIMP §5.3 "assumes the jobs J_new+1 … J_N will meet their
 	// deadlines"), which breaks the promise made to them whenever a job with
 	// an earlier deadline arrives.
 	ModePaper

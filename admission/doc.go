@@ -1,9 +1,9 @@
 // Package admission accepts or rejects an arriving job with a deadline so
-// that admitted jobs keep meeting theirs. By default it plans the work
-// (wave mode, beyond the paper); it also provides MIMP's admission
-// controller as printed (paper 000 §5.3, Eq. 6 and 7, evaluated under
-// overload in §6.5, Fig. 11), a strict variant that also protects queued
-// jobs, and a confidence mode driven by completion-time samples.
+// that admitted jobs keep meeting theirs. By default it plans the work (wave
+// mode, beyond MIMP); it also provides MIMP's admission controller as
+// printed (MIMP §5.3, Eq. 6 and 7, evaluated under overload in §6.5,
+// Fig. 11), a strict variant that also protects queued jobs, and a
+// confidence mode driven by completion-time samples.
 //
 // # Modes
 //
@@ -77,7 +77,7 @@
 // Options.Margin, chosen by hand or by MarginAt from the spread of the
 // models' errors at a confidence level, absorbs that.
 //
-// # Decisions where the spec was silent
+// # Decisions where MIMP is silent
 //
 //   - EDF order and ties: deadline, then arrival, then ID (CompareEDF). A new
 //     job therefore comes after queued jobs with an equal deadline that arrived
@@ -120,8 +120,10 @@
 //     in confidence mode): otherwise one doomed job would block every admission
 //     until it finished. When the queue is feasible, strict mode is exactly
 //     "every job k in EDF order has Σ_{i≤k} JCT_i ≤ deadline_k − now".
-//   - Eq. 6 counts only slots with R_i > 0 (as SPEC.md settles for Eq. 4);
-//     no such slot is ErrNoCapacity.
+//   - Eq. 6 counts only slots with R_i > 0 (a slot with no capacity cannot
+//     run a task, and read literally Eq. 6 would count TCT_j(0), which exp2
+//     makes finite; edf reads Eq. 3 and 4 the same way); no such slot is
+//     ErrNoCapacity.
 //   - The comparison is ≤: a job finishing exactly at its deadline meets it.
 //   - The queue is passed pre-sorted (Queue maintains it incrementally) and
 //     validated in the decision's single pass rather than sorted, and the
@@ -168,19 +170,19 @@
 //
 // Queue.Decide answers paper and strict mode in O(log n) for n queued jobs
 // from the Queue's search tree (index.go): a treap in EDF order whose
-// subtrees carry the Σ JCT of their deadline jobs and the least and
-// greatest deadline − Eq. 7 prefix counted from the subtree's start. The new
-// job's prefix is one descent; the first queued job after it whose slack
-// lies in [0, JCT_new) — protected and hurt — is a search that skips every
-// subtree whose jobs are all late already or all keep JCT_new of slack.
-// Each subtree mixing late jobs with others on the way adds O(log n).
-// The tree is the Queue's storage: Insert, Remove, SetJCT and SetProgress
-// update one path, O(log n); Jobs lays the jobs out in a slice in EDF order,
-// O(n) the first time after a change. The tree sums in its own order; with times on a binary grid its decisions
-// equal the pass's exactly (TestPropQueueDecide,
-// TestPropQueueDecideFeasible, at -rapid.checks=10000), otherwise they differ
-// only where a slack is within rounding of 0 or of the new job's JCT
-// (TestPropQueueDecideRounding).
+// subtrees carry the Σ JCT of their deadline jobs and the least and greatest
+// deadline − Eq. 7 prefix counted from the subtree's start. The new job's
+// prefix is one descent; the first queued job after it whose slack lies in
+// [0, JCT_new) — protected and hurt — is a search that skips every subtree
+// whose jobs are all late already or all keep JCT_new of slack. Each subtree
+// mixing late jobs with others on the way adds O(log n). The tree is the
+// Queue's storage: Insert, Remove, SetJCT and SetProgress update one path,
+// O(log n); Jobs lays the jobs out in a slice in EDF order, O(n) the first
+// time after a change. The tree sums in its own order; with times on a
+// binary grid its decisions equal the pass's exactly
+// (TestPropQueueDecide, TestPropQueueDecideFeasible, at
+// -rapid.checks=10000), otherwise they differ only where a slack is within
+// rounding of 0 or of the new job's JCT (TestPropQueueDecideRounding).
 //
 // Checker.Decide is one pass over the queue, O(len(queue)), in paper and
 // strict mode; confidence mode O((len(queue)+1)·N) with N samples. Wave
@@ -191,7 +193,7 @@
 // heartbeat.
 //
 // Measured with go test -run '^$' -bench . -benchtime 0.5s -count 3 -cpu 1
-// ./admission on 2 AMD EPYC cores shared with other engineers' builds (load
+// ./admission on 2 AMD EPYC cores shared with other builds (load
 // average 13–19, so times are inflated several-fold and vary run to run;
 // the allocation counts are exact and pinned by TestSteadyStateAllocs).
 // One run, so the ratios hold:

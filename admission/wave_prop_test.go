@@ -125,7 +125,7 @@ func (w *replay) state() ([]Job, []Slot) {
 	return q, cl
 }
 
-// propWaveReplay is issue 14's promise as a property. Jobs arrive over time
+// propWaveReplay is wave mode's promise as a property. Jobs arrive over time
 // at integer times with integer task times; the check (margin 1) decides
 // each; between arrivals the admitted jobs run as the first-free EDF list
 // schedule with exact task times. Every job admitted with a deadline meets

@@ -1,7 +1,7 @@
 // Package edf decides which job gets a free Hadoop slot: the deadline checks
-// and slot pickers of MIMP (paper 000 §5.1–5.2: FIFO, EDF and Maximum
-// Progress with the data-node IO check) and the minimum-slot sizing and
-// completion-time scheduler of paper 002 (§2.1 Eq. 1–10, Algorithm 2).
+// and slot pickers of MIMP (MIMP §5.1–5.2: FIFO, EDF and Maximum Progress
+// with the data-node IO check) and the minimum-slot sizing and
+// completion-time scheduler of Rao–Reddy (§2.1 Eq. 1–10, Algorithm 2).
 //
 // # What is here
 //
@@ -17,33 +17,35 @@
 //     O(1), MP O(T log n) for T job types, Assign and Release O(log n).
 //     Each returns a Decision with the job and a Reason (idle, order,
 //     at-risk, best-fit, io-skip) for an adapter's log.
-//   - MinimumSlots (002 Eq. 10) with explicit no-estimate and infeasible
-//     results, and Algorithm2, 002's scheduler as a slot picker.
+//   - MinimumSlots (Rao–Reddy Eq. 10) with explicit no-estimate and
+//     infeasible results, and Algorithm2, Rao–Reddy's scheduler as a slot
+//     picker.
 //
-// # Decisions where the papers and SPEC are silent
+// # Decisions where the papers are silent or ambiguous
 //
-//   - Eq. 3 sums only over slots the job holds (R_i > 0). "Remaining tasks"
-//     in the at-risk test are the job's pending plus running tasks: a running
-//     task still has to finish, and counting it whole is the conservative
-//     choice. A job holding no slot is at risk (0 completable tasks), so a new
-//     deadline job is served EDF-first until it is on track — the behaviour
-//     of 000 Fig. 7.
+//   - Eq. 3 sums only over slots the job holds (R_i > 0): the printed sum
+//     runs over every slot, and TCT_j(0) is finite under exp2, so read
+//     literally it would count tasks on slots the job does not have.
+//     "Remaining tasks" in the at-risk test are the job's pending plus
+//     running tasks: a running task still has to finish, and counting it
+//     whole is the conservative choice. A job holding no slot is at risk (0
+//     completable tasks), so a new deadline job is served EDF-first until it
+//     is on track — the behaviour of MIMP Fig. 7.
 //   - The at-risk test uses the allocation each task was started with: a
 //     Task records its r and the Queue never re-reads slot capacities. A
 //     caller that wants a changed residual capacity reflected releases and
 //     re-assigns.
-//   - MP's at-risk test can keep slack (MPOptions.Slack, beyond the paper):
-//     a job is at risk while CompletableTasks < (1 + s) · remaining. The
-//     paper's test (s = 0) plans every job to finish exactly at its
-//     deadline, so task noise and whole waves push jobs over; s > 0 buys
-//     that margin with efficiency (fewer best-fit placements, more total
-//     task time; large s approaches EDF). MPOptions.Slack's comment has the
-//     details.
+//   - MP's at-risk test can keep slack (MPOptions.Slack, beyond MIMP): a job
+//     is at risk while CompletableTasks < (1 + s) · remaining. MIMP's test
+//     (s = 0) plans every job to finish exactly at its deadline, so task
+//     noise and whole waves push jobs over; s > 0 buys that margin with
+//     efficiency (fewer best-fit placements, more total task time; large s
+//     approaches EDF). MPOptions.Slack's comment has the details.
 //   - MP's IO check applies in both steps by default (MPOptions switch it off
 //     in step 1 or entirely). If no at-risk job passes the IO check, MP falls
 //     through to the best-fit step (a lighter job may still use the slot) and
 //     reports io-skip; if nothing fits, the slot stays idle. FIFO and EDF are
-//     the paper's baselines and do no IO check.
+//     MIMP's baselines and do no IO check.
 //   - Tie-breaks, all ending on the unique job ID: FIFO (arrival, ID); EDF and
 //     MP step 1 (deadline, arrival, ID), jobs without deadline last; MP step 2
 //     (NormTCT, deadline, arrival, ID). Decisions never depend on insertion
@@ -52,10 +54,11 @@
 //   - The index (see "Decisions at scale") never changes an answer: the
 //     pickers decide bit for bit as one pass over the jobs does.
 //   - MinimumSlots rounds Eq. 10 up and then lowers each count to the least
-//     integer that still meets the deadline given the other, so one slot fewer
-//     on either side misses it; counts are capped at MaxSlots, and a job is
-//     infeasible only if MaxSlots of each miss its deadline. Algorithm2 caps a job without estimate at one
-//     running task per phase and does not cap an infeasible job.
+//     integer that still meets the deadline given the other, so one slot
+//     fewer on either side misses it; counts are capped at MaxSlots, and a
+//     job is infeasible only if MaxSlots of each miss its deadline.
+//     Algorithm2 caps a job without estimate at one running task per phase
+//     and does not cap an infeasible job.
 //
 // # Guarantees and errors
 //
@@ -116,8 +119,8 @@
 //     Release: O(log n)). The queue keeps thresholds for the Slack of the
 //     last MP call; a call with another Slack recomputes them all, O(n).
 //   - A queue with more than one type per two jobs (every job its own model)
-//     gains nothing from types: MP then makes the one pass over the jobs it
-//     made before the index, which gives the same answers.
+//     gains nothing from types: MP then makes one pass over the jobs (the
+//     oracle the index is checked against), which gives the same answers.
 //
 // TestPropIndexMatchesOracle checks, over random queues and random
 // sequences of adds, removals, task starts and ends and MP calls (random
@@ -128,7 +131,7 @@
 // -rapid.checks=10000.
 //
 // Models must be pure (equal models give equal times), as the one-pass
-// pickers also assumed of one model across calls. A model that cannot be
+// pickers assume of one model across calls. A model that cannot be
 // compared with == without risking a panic (a func, map or slice, or an
 // interface inside its type) or that differs from itself (NaN inside) makes
 // its job a type of its own.
@@ -136,7 +139,7 @@
 // # Performance
 //
 // Measured with go test -run '^$' -bench . -benchtime 0.5s -count 3 -cpu 1
-// ./edf on 2 AMD EPYC cores shared with other engineers' builds (load
+// ./edf on 2 AMD EPYC cores shared with other builds (load
 // average 8.3–8.4; timings are inflated about threefold — MinimumSlots took
 // 163–184 ns against 47–52 ns on a quieter machine — and vary run to run;
 // allocation counts are exact and pinned by TestHotPathsAllocateNothing).
@@ -147,7 +150,7 @@
 //	MP, best fit (now 0)                  0.80–1.1 µs  0.83–1.0 µs  1.0–1.1 µs
 //	MP, Slack 1                           0.80–1.4 µs  0.86–1.0 µs  1.1–1.3 µs
 //	MP, 1 job in 50 at risk (now 9,900)   0.76–0.87 µs 0.60–0.83 µs 1.6–1.7 µs
-//	MP one pass (before the index), now 0 0.77–0.94 µs 70–254 µs    6.8–8.3 ms
+//	MP one pass (no index), now 0         0.77–0.94 µs 70–254 µs    6.8–8.3 ms
 //	MP one pass, now 9,900                0.76–1.1 µs  4.8–6.0 µs   0.52–0.56 ms
 //	EDF                                   12–16 ns     15–18 ns     20–31 ns
 //	FIFO                                  17–21 ns     14–19 ns     15–16 ns

@@ -11,7 +11,7 @@ const (
 	// SlotsFeasible: Map and Reduce meet the deadline under the model.
 	SlotsFeasible SlotStatus = iota
 	// SlotsNoEstimate: no map task has completed yet, so t_m is unknown;
-	// the scheduler should run the job first to calibrate (002 §4.2).
+	// the scheduler should run the job first to calibrate (Rao–Reddy §4.2).
 	SlotsNoEstimate
 	// SlotsInfeasible: C = D − u·v·t_c ≤ 0 (the shuffle alone overruns the
 	// deadline) or the count would exceed MaxSlots: no slot count meets it.
@@ -41,7 +41,7 @@ const MaxSlots = 1 << 30
 // full Queue holds about 260 bytes a job (see Limits in the package doc).
 const MaxJobs = 1 << 18
 
-// A SlotEstimate is what paper 002 §2.1 knows about a running job. Counts are
+// A SlotEstimate is what Rao–Reddy §2.1 knows about a running job. Counts are
 // of REMAINING tasks (not started plus running), so recomputing as tasks
 // finish (Algorithm 2, line 19) is calling MinimumSlots again.
 type SlotEstimate struct {
@@ -50,11 +50,11 @@ type SlotEstimate struct {
 	// CompletedMaps is |C|, the number of completed map tasks; 0 means no
 	// estimate yet.
 	CompletedMaps int
-	// MeanMapTime is t_m (002 Eq. 1), the mean duration of completed map
+	// MeanMapTime is t_m (Rao–Reddy Eq. 1), the mean duration of completed map
 	// tasks in seconds, finite and > 0 when CompletedMaps > 0.
 	MeanMapTime float64
 	// CompletedReduces counts completed reduce tasks; while it is 0, t_r =
-	// t_m (002 Eq. 3), afterwards MeanReduceTime is used.
+	// t_m (Rao–Reddy Eq. 3), afterwards MeanReduceTime is used.
 	CompletedReduces int
 	MeanReduceTime   float64 // t_r, seconds, > 0 when CompletedReduces > 0
 	// CopyTime is t_c, the time of one (mapper, reducer) copy, ≥ 0.
@@ -68,12 +68,12 @@ type MinSlots struct {
 	Status SlotStatus
 	// Map and Reduce are n_m and n_r (0 unless Status is SlotsFeasible).
 	Map, Reduce int
-	// A = u·t_m, B = v·t_r, C = D − u·v·t_c (002 Eq. 9), for the log.
+	// A = u·t_m, B = v·t_r, C = D − u·v·t_c (Rao–Reddy Eq. 9), for the log.
 	A, B, C float64
 }
 
 // Meets reports whether map and reduce slot counts meet the deadline under
-// the 002 model, A/n_m + B/n_r ≤ C, with the convention A/0 = +Inf for A > 0
+// Rao–Reddy's model, A/n_m + B/n_r ≤ C, with the convention A/0 = +Inf for A > 0
 // and 0/0 = 0 (no tasks need no slot).
 func (m MinSlots) Meets(nMap, nReduce int) bool {
 	return meets(m.A, m.B, m.C, nMap, nReduce)
@@ -133,16 +133,17 @@ func smallest(a, other, c float64) (int, bool) {
 	return lo, true
 }
 
-// MinimumSlots returns the minimum map and reduce slots for a job to meet its
-// deadline, paper 002 §2.1 (Eq. 4–10 as SPEC.md restates them): map phase
-// u·t_m/n_m, reduce phase v·t_r/n_r, shuffle u·v·t_c, so the deadline holds
-// iff A/n_m + B/n_r ≤ C with A = u·t_m, B = v·t_r, C = D − u·v·t_c.
-// Minimising n_m + n_r by Lagrange multipliers (Eq. 10) gives
-// n_m = √A(√A+√B)/C and n_r = √B(√A+√B)/C. We round both up, then lower each
-// to the smallest integer that still meets the deadline given the other
-// (first n_m, then n_r), so that the answer meets the deadline under its own
-// model and one slot fewer on either side does not (each count is minimal
-// given the other).
+// MinimumSlots returns the minimum map and reduce slots for a job to meet
+// its deadline, Rao–Reddy §2.1 (Eq. 4–10; their printed forms did not all
+// survive, so we restate them from the text around them and Eq. 9's A, B
+// and C): map phase u·t_m/n_m, reduce phase v·t_r/n_r, shuffle u·v·t_c, so
+// the deadline holds iff A/n_m + B/n_r ≤ C with A = u·t_m, B = v·t_r,
+// C = D − u·v·t_c. Minimising n_m + n_r by Lagrange multipliers (Eq. 10)
+// gives n_m = √A(√A+√B)/C and n_r = √B(√A+√B)/C. We round both up, then
+// lower each to the smallest integer that still meets the deadline given
+// the other (first n_m, then n_r), so that the answer meets the deadline
+// under its own model and one slot fewer on either side does not (each
+// count is minimal given the other).
 //
 // Results (not errors): SlotsNoEstimate when CompletedMaps = 0;
 // SlotsInfeasible when C ≤ 0 while work remains, or when even MaxSlots map
@@ -184,7 +185,7 @@ func MinimumSlots(e SlotEstimate) (MinSlots, error) {
 		return MinSlots{Status: SlotsNoEstimate}, nil
 	}
 	tm := e.MeanMapTime
-	tr := tm // 002 Eq. 3 until a reduce task has completed
+	tr := tm // Rao–Reddy Eq. 3 until a reduce task has completed
 	if e.CompletedReduces > 0 {
 		tr = e.MeanReduceTime
 	}

@@ -83,20 +83,20 @@ func (q *Queue) order(h Handle) Decision {
 	return Decision{Job: h, ID: q.ix.nodes[h].id, Reason: ReasonOrder}
 }
 
-// FIFO returns the paper 000 §5.2 FIFO choice: the earliest-arrived job with
-// a pending task; ties by smaller ID. No IO check (the paper's baseline).
+// FIFO returns the MIMP §5.2 FIFO choice: the earliest-arrived job with
+// a pending task; ties by smaller ID. No IO check (MIMP's baseline).
 // Idle when no job has a pending task. O(1): the queue keeps its jobs with
 // a pending task in a heap in this order. No allocation.
 func (q *Queue) FIFO() Decision { return q.order(q.ix.fifo.top()) }
 
-// EDF returns the paper 000 §5.2 EDF choice: the job with a pending task
+// EDF returns the MIMP §5.2 EDF choice: the job with a pending task
 // and the earliest deadline; ties by earlier arrival, then smaller ID. Jobs
 // without deadline come after all jobs with one, FIFO among themselves. No
-// IO check (the paper's baseline). O(1): the queue keeps its jobs with a
+// IO check (MIMP's baseline). O(1): the queue keeps its jobs with a
 // pending task in a heap in this order. No allocation.
 func (q *Queue) EDF() Decision { return q.order(q.ix.edf.top()) }
 
-// MPOptions tunes MP. The zero value is the paper's MP with the IO check in
+// MPOptions tunes MP. The zero value is MIMP's MP with the IO check in
 // both steps and no slack.
 type MPOptions struct {
 	// NoIOCheck switches the Eq. 5 data-node check off entirely.
@@ -104,12 +104,12 @@ type MPOptions struct {
 	// NoIOCheckAtRisk skips the IO check in step 1 only: an at-risk job gets
 	// the slot even if it overloads the data nodes.
 	NoIOCheckAtRisk bool
-	// Slack s ≥ 0 (finite) widens step 1's at-risk test (beyond the paper):
+	// Slack s ≥ 0 (finite) widens step 1's at-risk test (beyond MIMP):
 	// a job is at risk while CompletableTasks < (1 + s) · remaining, that is
 	// while its current slots would not finish its pending plus running
-	// tasks within 1/(1+s) of the time left. Zero is the paper's Eq. 3 test.
+	// tasks within 1/(1+s) of the time left. Zero is MIMP's Eq. 3 test.
 	//
-	// What it trades: the paper's MP stops serving a job the moment its
+	// What it trades: MIMP's MP stops serving a job the moment its
 	// fluid Eq. 3 estimate says "just on track", so the job is planned to
 	// finish at its deadline and any task noise, a slower-than-predicted
 	// slot or a task that must wait for a whole wave pushes it over. With
@@ -124,7 +124,8 @@ type MPOptions struct {
 	Slack float64
 }
 
-// ioFits is the data-node test of SPEC: (Σ running IO + x)/Count ≤ Capacity.
+// ioFits is MP's data-node test: the running tasks' IO spread evenly over
+// Count data nodes of Capacity each, (Σ running IO + x)/Count ≤ Capacity.
 func (q *Queue) ioFits(x float64) bool {
 	dn := q.cfg.DataNodes
 	if dn.Count == 0 {
@@ -133,7 +134,7 @@ func (q *Queue) ioFits(x float64) bool {
 	return (q.io+x)/float64(dn.Count) <= dn.Capacity
 }
 
-// MP returns the Maximum Progress choice of paper 000 §5.2 for a free slot
+// MP returns the Maximum Progress choice of MIMP §5.2 for a free slot
 // with residual capacity r ∈ [0, 1] at time now (seconds, same clock as the
 // deadlines):
 //

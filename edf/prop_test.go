@@ -437,7 +437,7 @@ func TestPropQueueExtremes(t *testing.T) { rapid.Check(t, propQueueExtremes) }
 func FuzzQueueExtremes(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propQueueExtremes)) }
 
 // propMPSlack: a job at risk with slack s is at risk with any larger slack;
-// zero slack is the paper's test (AtRisk); an at-risk pick with slack s
+// zero slack is MIMP's test (AtRisk); an at-risk pick with slack s
 // is a job AtRiskSlack calls at risk, and a job at risk without slack is
 // still at risk with it, so MP with slack never leaves step 1 when MP
 // without slack stays in it.

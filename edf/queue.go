@@ -6,9 +6,9 @@ import (
 	"math"
 )
 
-// NoDeadline is the Deadline of a job without one (KMeans in paper 000
-// §6.6). Such a job is never at risk, sorts after every job with a deadline
-// under EDF, and competes only in MP's best-fit step.
+// NoDeadline is the Deadline of a job without one (KMeans in MIMP §6.6).
+// Such a job is never at risk, sorts after every job with a deadline under
+// EDF, and competes only in MP's best-fit step.
 var NoDeadline = math.Inf(1)
 
 // ErrUnknownJob is matched (with errors.Is, besides ErrBadInput) by the
@@ -20,7 +20,7 @@ var ErrUnknownJob = errors.New("edf: unknown job handle")
 // started.
 var ErrNoPendingTask = errors.New("edf: job has no pending task")
 
-// A Job is one queued MapReduce job as the pickers see it (paper 000 §5.1).
+// A Job is one queued MapReduce job as the pickers see it (MIMP §5.1).
 type Job struct {
 	// ID is the caller's unique job identifier, the last tie-break key.
 	ID int64

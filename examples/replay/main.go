@@ -1,6 +1,6 @@
 // Command replay feeds whole real cluster traces through schedkit's
 // decisions as a scheduler calls them, and times every decision: MP (package
-// edf) for each free slot, admission control (package admission, Eq. 7
+// edf) for each free slot, admission control (package admission, MIMP Eq. 7
 // strict, Queue.Decide) for each arriving job, and Global Preemption
 // (package preempt) at each preemption check.
 //
@@ -38,11 +38,11 @@
 //     it frees min(those jobs, slots/50) slots, whose tasks go back to
 //     pending.
 //
-// The replay stops at the trace's last arrival (or -drain seconds later). Wall-clock time is read
-// around each decision call only (the call, not the bookkeeping around it);
-// decisions per second is the count over the time spent inside the calls.
-// Peak memory is the process's peak RSS (VmHWM) and the Go heap's peak
-// (sampled every 65,536 events).
+// The replay stops at the trace's last arrival (or -drain seconds later).
+// Wall-clock time is read around each decision call only (the call, not the
+// bookkeeping around it); decisions per second is the count over the time
+// spent inside the calls. Peak memory is the process's peak RSS (VmHWM) and
+// the Go heap's peak (sampled every 65,536 events).
 //
 // # Mapping the traces
 //
@@ -61,7 +61,7 @@
 // # Measured
 //
 // go run ./examples/replay, twice, on 2 AMD EPYC cores shared with other
-// engineers' builds (load average 7–8); each replay takes about 2 s:
+// builds (load average 7–8); each replay takes about 2 s:
 //
 //	FB-2010 SWIM day: 24,442 jobs, 7,191,258 map tasks (at most 20,000 a
 //	job), 300 slots; at most 20,338 jobs queued (6.4 million tasks).

@@ -288,7 +288,7 @@ func (r *replay) taskEnd(s int, now float64) error {
 	return nil
 }
 
-// preempt runs one Global Preemption check (package preempt, 003
+// preempt runs one Global Preemption check (package preempt, GP
 // Algorithm 1) as a fair scheduler would every GPInterval: the running
 // tasks and their jobs, each job's fair share (slots / queued jobs), the
 // jobs with more than 1,000 tasks marked long, and the queued demand of the
