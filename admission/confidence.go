@@ -52,6 +52,9 @@ func DecideConfidence(queue []Job, newJob Job, now, p float64) (Decision, error)
 // negative ("Queue[k].Samples[s]"). Job.JCT is ignored. With an error the
 // Decision is the zero value.
 func (c *Checker) DecideConfidence(queue []Job, newJob Job, now, p float64) (Decision, error) {
+	if err := checkQueueLen(len(queue)); err != nil {
+		return Decision{}, err
+	}
 	if !(p >= 0 && p <= 1) {
 		return Decision{}, &ValueError{Field: "Confidence", Value: p, Reason: "must be in [0, 1]"}
 	}
@@ -72,6 +75,9 @@ func (c *Checker) DecideConfidence(queue []Job, newJob Job, now, p float64) (Dec
 	n := len(newJob.Samples)
 	if n == 0 {
 		return Decision{}, &ValueError{Field: "NewJob.Samples", Value: 0, Reason: "need at least one sample"}
+	}
+	if n > MaxSamples {
+		return Decision{}, &ValueError{Field: "len(NewJob.Samples)", Value: float64(n), Reason: "more than MaxSamples = 2^20"}
 	}
 	if err := validateSamples(newJob.Samples, -1, n); err != nil {
 		return Decision{}, err

@@ -7,7 +7,7 @@ import (
 	"github.com/schedkit/schedkit/admission"
 )
 
-// exp2 stands in for tct.Exp2 (000 Eq. 1); any type with TCT(r) works.
+// exp2 stands in for tct.Exp2 (MIMP Eq. 1); any type with TCT(r) works.
 type exp2 struct{ A, B, C, D float64 }
 
 func (m exp2) TCT(r float64) float64 { return m.A*math.Exp(m.B*r) + m.C*math.Exp(m.D*r) }

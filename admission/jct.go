@@ -7,13 +7,13 @@ import (
 
 // A Model predicts a job's task completion time: TCT(r) is the time in
 // seconds one task of the job takes on a slot with residual CPU capacity r in
-// [0, 1] (000 Eq. 1). tct.Exp2 satisfies it, so callers pass their models
+// [0, 1] (MIMP Eq. 1). tct.Exp2 satisfies it, so callers pass their models
 // without admission importing tct.
 type Model interface {
 	TCT(r float64) float64
 }
 
-// JCT returns 000 Eq. 6, the estimated completion time of a job that has
+// JCT returns MIMP Eq. 6, the estimated completion time of a job that has
 // nRemaining tasks left, in seconds, if it ran alone on the whole cluster:
 //
 //	JCT(j, R) = nRemaining · Σ_{i=1..n} TCT_j(R_i) / n²
@@ -23,8 +23,8 @@ type Model interface {
 // in [0, 1] (1 = a free dedicated slot, the web VM's leftover for a shared
 // slot), whether or not another job holds the slot now: the paper estimates
 // each job as if it ran by itself. Slots with R_i = 0 cannot run a task and
-// are left out (n counts only slots with R_i > 0), as SPEC.md settles for
-// Eq. 4; a literal reading would count TCT_j(0), which exp2 makes finite.
+// are left out (n counts only slots with R_i > 0), as edf reads Eq. 3 and
+// 4; a literal reading would count TCT_j(0), which exp2 makes finite.
 //
 // nRemaining should count the tasks not finished (not started plus running)
 // so the estimate stays conservative as the paper intends. nRemaining = 0

@@ -16,7 +16,7 @@ type modelFunc func(float64) float64
 
 func (f modelFunc) TCT(r float64) float64 { return f(r) }
 
-// exp2 mirrors tct.Exp2 (000 Eq. 1) without importing tct.
+// exp2 mirrors tct.Exp2 (MIMP Eq. 1) without importing tct.
 type exp2 struct{ A, B, C, D float64 }
 
 func (m exp2) TCT(r float64) float64 { return m.A*math.Exp(m.B*r) + m.C*math.Exp(m.D*r) }

@@ -24,7 +24,7 @@ type Job struct {
 	// simply has negative slack.
 	Deadline float64
 	// JCT is the job's estimated completion time in seconds if it ran alone
-	// on the whole cluster: 000 Eq. 6, usually from JCT (the function) with
+	// on the whole cluster: MIMP Eq. 6, usually from JCT (the function) with
 	// the job's remaining tasks. In [0, MaxDuration]. Used by Decide in
 	// paper and strict mode; ignored by wave and confidence mode (but still
 	// validated by Queue.Insert, so leave it 0 if unused).
@@ -44,7 +44,7 @@ type Job struct {
 	// RunningUntil.
 	Tasks int
 	// Model predicts one task's time on a slot: TCT(r) seconds at residual
-	// capacity r (000 Eq. 1; tct.Exp2 satisfies it). Needed, non-nil, for a
+	// capacity r (MIMP Eq. 1; tct.Exp2 satisfies it). Needed, non-nil, for a
 	// deadline job with Tasks > 0; it must give a time in [0, MaxDuration]
 	// on every slot the plan puts one of its tasks on.
 	Model Model

@@ -14,8 +14,10 @@ const (
 	// MarginAt's result).
 	MaxMargin = 1e3
 	// MaxSlots is the largest cluster (len(Options.Cluster)) wave mode
-	// accepts.
-	MaxSlots = 1 << 24
+	// accepts: 2^20 slots, seven times the pods Kubernetes supports in one
+	// cluster. A wave decision keeps about 80 bytes per slot of scratch
+	// (2^24 slots, the bound before, took 1.4 GiB and 20 s a decision).
+	MaxSlots = 1 << 20
 	// MaxPlannedTasks bounds the work of one wave-mode decision: the
 	// pending tasks (Job.Tasks) of the deadline jobs in the queue plus the
 	// new job's. Each is placed once, or twice for jobs after the new one
@@ -23,4 +25,20 @@ const (
 	// milliseconds. A decision over more is an error naming the job at
 	// which the total passes the limit.
 	MaxPlannedTasks = 1 << 22
+	// MaxJobs bounds the queue of a decision (len(queue) of Decide and
+	// DecideConfidence) and the jobs a Queue holds (Insert refuses one
+	// more): 2^18, 26 times YARN's default cap on applications. A decision
+	// keeps one Check of evidence per job.
+	MaxJobs = 1 << 18
+	// MaxSamples bounds len(Job.Samples) in confidence mode: the Checker
+	// keeps 17 bytes per sample of scratch (17 MiB at the bound).
+	MaxSamples = 1 << 20
 )
+
+// checkQueueLen refuses a queue of more than MaxJobs jobs.
+func checkQueueLen(n int) error {
+	if n > MaxJobs {
+		return &ValueError{Field: "len(queue)", Value: float64(n), Reason: "more than MaxJobs = 2^18 jobs"}
+	}
+	return nil
+}

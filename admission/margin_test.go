@@ -35,7 +35,7 @@ func (s sampledRatio) Quantile(p float64) (float64, error) {
 }
 
 // TestMarginAtHandWorked: an unbiased model with 10% relative error, the
-// lognormal of mean 1 and variance 0.01 (004 Eq. 5.1:
+// lognormal of mean 1 and variance 0.01 (Lee thesis Eq. 5.1:
 // σ² = ln 1.01 = 0.00995, μ = −σ²/2), has its 90% quantile at
 // e^(−0.004975 + 0.09975·1.28155) = 1.1307; its median is e^μ = 0.99504.
 // Ten sampled ratios 0.9, 0.95, …, 1.35 have their 90% quantile at
@@ -112,5 +112,5 @@ func propMarginAt(t *rapid.T) {
 	}
 }
 
-func TestMarginAtProperties(t *testing.T) { rapid.Check(t, propMarginAt) }
-func FuzzMarginAt(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propMarginAt)) }
+func TestPropMarginAt(t *testing.T) { rapid.Check(t, propMarginAt) }
+func FuzzMarginAt(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propMarginAt)) }

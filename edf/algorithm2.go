@@ -13,7 +13,7 @@ const (
 	ReduceSlot                 // a free reduce slot
 )
 
-// An Alg2Job is one job as Algorithm 2 of paper 002 sees it.
+// An Alg2Job is one job as Rao–Reddy's Algorithm 2 sees it.
 type Alg2Job struct {
 	ID       int64   // unique, last tie-break key
 	Arrival  float64 // submission time, seconds, finite
@@ -82,7 +82,7 @@ func validateAlg2(i int, j *Alg2Job) error {
 	return nil
 }
 
-// Algorithm2 is the completion-time-based scheduler of paper 002
+// Algorithm2 is the completion-time-based scheduler of Rao–Reddy
 // (Algorithm 2, §4.2) as a picker for one free slot of kind k:
 //
 //  1. A job with no completed and no running task comes first (it must run
@@ -99,7 +99,7 @@ func validateAlg2(i int, j *Alg2Job) error {
 // task) is capped at 1 running task per phase until a task completes; an
 // infeasible job is not capped (it will miss its deadline; running it as
 // fast as the deadline order allows keeps its lateness small) — decisions
-// where 002 is silent.
+// where Rao–Reddy is silent.
 //
 // Decision.Job is the index into jobs (as a Handle), NoJob when idle;
 // Reason is order. Errors (matching ErrBadInput) name the first bad field.
@@ -108,8 +108,8 @@ func Algorithm2(jobs []Alg2Job, k SlotKind) (Decision, error) {
 	if k > ReduceSlot {
 		return Decision{Job: NoJob}, &ValueError{Field: "k", Value: float64(k), Reason: "unknown slot kind"}
 	}
-	if len(jobs) > math.MaxInt32 {
-		return Decision{Job: NoJob}, &ValueError{Field: "len(jobs)", Value: float64(len(jobs)), Reason: "too many jobs"}
+	if len(jobs) > MaxJobs {
+		return Decision{Job: NoJob}, &ValueError{Field: "len(jobs)", Value: float64(len(jobs)), Reason: "more than MaxJobs"}
 	}
 	fresh, best := -1, -1
 	for i := range jobs {

@@ -25,7 +25,7 @@ func slotTimes(m Model, R []float64, f func(t float64)) (int, error) {
 			return 0, checkFraction(fmt.Sprintf("R[%d]", i), r)
 		}
 		if r == 0 {
-			continue // not this job's slot: contributes nothing (SPEC, Eq. 3)
+			continue // not this job's slot: contributes nothing (Eq. 3; see the package doc)
 		}
 		t := m.TCT(r)
 		if !validTime(t) {
@@ -37,7 +37,7 @@ func slotTimes(m Model, R []float64, f func(t float64)) (int, error) {
 	return n, nil
 }
 
-// CompletableTasks returns Eq. 3 of paper 000:
+// CompletableTasks returns MIMP Eq. 3:
 //
 //	CompletableTasks(j, R) = Σ_{i: R_i > 0} tRemaining / TCT_j(R_i)
 //
@@ -68,8 +68,8 @@ func CompletableTasks(m Model, tRemaining float64, R []float64) (float64, error)
 	return tRemaining * rate, nil
 }
 
-// CompletionTime returns Eq. 4 of paper 000 as SPEC.md settles it, the
-// predicted map-phase completion time in seconds:
+// CompletionTime returns MIMP Eq. 4 as we read it, the predicted map-phase
+// completion time in seconds:
 //
 //	CompletionTime(j, R) = nTasks · Σ_{i: R_i > 0} TCT_j(R_i) / n²
 //
@@ -77,7 +77,7 @@ func CompletableTasks(m Model, tRemaining float64, R []float64) (float64, error)
 // slots times the number of waves nTasks/n. The printed Eq. 4 divides by n
 // once, which is the time for ONE slot to run every task; we use Eq. 6's
 // normalisation instead so that Eq. 4 and the admission test agree. This is
-// the paper's estimator (used by admission, and what Fig. 7 plots); it is
+// MIMP's estimator (used by admission, and what Fig. 7 plots); it is
 // exact only on identical slots. For heterogeneous slots prefer
 // CompletionTimeRate.
 //

@@ -1,7 +1,7 @@
 // Package edf decides which job gets a free Hadoop slot: the deadline checks
-// and slot pickers of MIMP (paper 000 §5.1–5.2: FIFO, EDF and Maximum
-// Progress with the data-node IO check) and the minimum-slot sizing and
-// completion-time scheduler of paper 002 (§2.1 Eq. 1–10, Algorithm 2).
+// and slot pickers of MIMP (MIMP §5.1–5.2: FIFO, EDF and Maximum Progress
+// with the data-node IO check) and the minimum-slot sizing and
+// completion-time scheduler of Rao–Reddy (§2.1 Eq. 1–10, Algorithm 2).
 //
 // # What is here
 //
@@ -12,46 +12,53 @@
 //     and CompletionTimeRate (the rate form) on an explicit resource vector R.
 //   - Queue: the job queue with incremental per-job state. The caller reports
 //     task starts (Assign) and ends (Release); Queue keeps each job's
-//     Σ 1/TCT_j(R_i) over its running tasks and the total data-node IO, so
-//     the pickers FIFO, EDF and MP decide in one pass over the jobs and never
-//     scan slots. Each returns a Decision with the job and a Reason (idle,
-//     order, at-risk, best-fit, io-skip) for an adapter's log.
-//   - MinimumSlots (002 Eq. 10) with explicit no-estimate and infeasible
-//     results, and Algorithm2, 002's scheduler as a slot picker.
+//     Σ 1/TCT_j(R_i) over its running tasks and the total data-node IO, and
+//     an index, so the pickers never scan slots or jobs: FIFO and EDF are
+//     O(1), MP O(T log n) for T job types, Assign and Release O(log n).
+//     Each returns a Decision with the job and a Reason (idle, order,
+//     at-risk, best-fit, io-skip) for an adapter's log.
+//   - MinimumSlots (Rao–Reddy Eq. 10) with explicit no-estimate and
+//     infeasible results, and Algorithm2, Rao–Reddy's scheduler as a slot
+//     picker.
 //
-// # Decisions where the papers and SPEC are silent
+// # Decisions where the papers are silent or ambiguous
 //
-//   - Eq. 3 sums only over slots the job holds (R_i > 0). "Remaining tasks"
-//     in the at-risk test are the job's pending plus running tasks: a running
-//     task still has to finish, and counting it whole is the conservative
-//     choice. A job holding no slot is at risk (0 completable tasks), so a new
-//     deadline job is served EDF-first until it is on track — the behaviour
-//     of 000 Fig. 7.
+//   - Eq. 3 sums only over slots the job holds (R_i > 0): the printed sum
+//     runs over every slot, and TCT_j(0) is finite under exp2, so read
+//     literally it would count tasks on slots the job does not have.
+//     "Remaining tasks" in the at-risk test are the job's pending plus
+//     running tasks: a running task still has to finish, and counting it
+//     whole is the conservative choice. A job holding no slot is at risk (0
+//     completable tasks), so a new deadline job is served EDF-first until it
+//     is on track — the behaviour of MIMP Fig. 7.
 //   - The at-risk test uses the allocation each task was started with: a
 //     Task records its r and the Queue never re-reads slot capacities. A
 //     caller that wants a changed residual capacity reflected releases and
 //     re-assigns.
-//   - MP's at-risk test can keep slack (MPOptions.Slack, beyond the paper):
-//     a job is at risk while CompletableTasks < (1 + s) · remaining. The
-//     paper's test (s = 0) plans every job to finish exactly at its
-//     deadline, so task noise and whole waves push jobs over; s > 0 buys
-//     that margin with efficiency (fewer best-fit placements, more total
-//     task time; large s approaches EDF). MPOptions.Slack's comment has the
-//     details.
+//   - MP's at-risk test can keep slack (MPOptions.Slack, beyond MIMP): a job
+//     is at risk while CompletableTasks < (1 + s) · remaining. MIMP's test
+//     (s = 0) plans every job to finish exactly at its deadline, so task
+//     noise and whole waves push jobs over; s > 0 buys that margin with
+//     efficiency (fewer best-fit placements, more total task time; large s
+//     approaches EDF). MPOptions.Slack's comment has the details.
 //   - MP's IO check applies in both steps by default (MPOptions switch it off
 //     in step 1 or entirely). If no at-risk job passes the IO check, MP falls
 //     through to the best-fit step (a lighter job may still use the slot) and
 //     reports io-skip; if nothing fits, the slot stays idle. FIFO and EDF are
-//     the paper's baselines and do no IO check.
+//     MIMP's baselines and do no IO check.
 //   - Tie-breaks, all ending on the unique job ID: FIFO (arrival, ID); EDF and
 //     MP step 1 (deadline, arrival, ID), jobs without deadline last; MP step 2
 //     (NormTCT, deadline, arrival, ID). Decisions never depend on insertion
 //     order.
 //   - DataNodes{Count: 0} means no data-node model (the IO check passes).
+//   - The index (see "Decisions at scale") never changes an answer: the
+//     pickers decide bit for bit as one pass over the jobs does.
 //   - MinimumSlots rounds Eq. 10 up and then lowers each count to the least
-//     integer that still meets the deadline given the other, so one slot fewer
-//     on either side misses it. Algorithm2 caps a job without estimate at one
-//     running task per phase and does not cap an infeasible job.
+//     integer that still meets the deadline given the other, so one slot
+//     fewer on either side misses it; counts are capped at MaxSlots, and a
+//     job is infeasible only if MaxSlots of each miss its deadline.
+//     Algorithm2 caps a job without estimate at one running task per phase
+//     and does not cap an infeasible job.
 //
 // # Guarantees and errors
 //
@@ -82,19 +89,94 @@
 // the exact result overflows float64 (and CompletionTime/-Rate for work on
 // no slot); they never return NaN.
 //
+// # Decisions at scale
+//
+// The Queue keeps an index so that no picker scans the queue:
+//
+//   - FIFO and EDF read the top of a binary heap of the jobs with a pending
+//     task, kept in FIFO (arrival, ID) and EDF (deadline, arrival, ID)
+//     order: O(1). A job enters or leaves the heaps when its pending count
+//     leaves or reaches 0, O(log n).
+//   - MP groups the jobs by type: equal Model values (==) with equal
+//     TCT at the dedicated capacity. Jobs of one type get the same TCT(r),
+//     NormTCT and task rate on a slot, so MP evaluates each type's model
+//     once per call. Per type, a treap (a balanced search tree with
+//     deterministic priorities) keeps the jobs in EDF order, each subtree
+//     carrying the least at-risk threshold and the least Read90 of its jobs
+//     with a pending task. Step 1 takes, per type, the first job in EDF
+//     order whose threshold is ≤ now; step 2 the type's first job in EDF
+//     order; with the IO check, the first one whose Read90 the check allows
+//     (the check only gets harder as Read90 grows, so a subtree whose least
+//     Read90 fails is skipped). The best over the types is MP's answer:
+//     O(T log n) for T types, however many tasks run. Each job that the IO
+//     check or an overflow guard passes over adds O(log n).
+//   - A job's at-risk threshold θ_j is the earliest float64 time from which
+//     MP's test (D_j − now)·ρ_j < (1 + s)·n_j holds (n_j its pending plus
+//     running tasks, ρ_j its rate sum). The test is monotone in now, so θ_j
+//     is found exactly by a search over float64 values starting at
+//     D_j − (1 + s)·n_j/ρ_j, and "θ_j ≤ now" is the test itself, bit for
+//     bit. θ_j changes only when the job's tasks start or end (Assign,
+//     Release: O(log n)). The queue keeps thresholds for the Slack of the
+//     last MP call; a call with another Slack recomputes them all, O(n).
+//   - A queue with more than one type per two jobs (every job its own model)
+//     gains nothing from types: MP then makes one pass over the jobs (the
+//     oracle the index is checked against), which gives the same answers.
+//
+// TestPropIndexMatchesOracle checks, over random queues and random
+// sequences of adds, removals, task starts and ends and MP calls (random
+// slots, times — including each job's exact threshold and its float
+// neighbours —, slacks and IO options; data nodes tight enough that the IO
+// check falls through to step 2), that FIFO, EDF and MP decide exactly as
+// the one-pass pickers do, every Decision field bit for bit; it passes at
+// -rapid.checks=10000.
+//
+// Models must be pure (equal models give equal times), as the one-pass
+// pickers assume of one model across calls. A model that cannot be
+// compared with == without risking a panic (a func, map or slice, or an
+// interface inside its type) or that differs from itself (NaN inside) makes
+// its job a type of its own.
+//
 // # Performance
 //
-// Measured with go test -run '^$' -bench . -benchtime 200x -cpu 1 ./edf on
-// 2 AMD EPYC cores shared with other builds (load average 8–10; timings
-// are inflated and vary run to run, allocation counts are exact):
+// Measured with go test -run '^$' -bench . -benchtime 0.5s -count 3 -cpu 1
+// ./edf on 2 AMD EPYC cores shared with other builds (load
+// average 8.3–8.4; timings are inflated about threefold — MinimumSlots took
+// 163–184 ns against 47–52 ns on a quieter machine — and vary run to run;
+// allocation counts are exact and pinned by TestHotPathsAllocateNothing).
+// All figures from one run, so the ratios hold:
 //
-//	MP, 10 jobs, 100 running tasks                0.34–0.57 µs/op  0 allocs/op
-//	MP, 1,000 jobs, 10,000 running tasks          32–54 µs/op      0 allocs/op
-//	MP, 1,000 jobs, 10,000 tasks, Slack 1         32–39 µs/op      0 allocs/op
-//	EDF, 1,000 jobs                               2.7–3.0 µs/op    0 allocs/op
-//	Assign + Release                              71 ns/op         0 allocs/op
-//	MinimumSlots                                  47–52 ns/op      0 allocs/op
+//	                                      jobs=10      jobs=1,000   jobs=100,000
+//	                                      tasks=100    tasks=10,000 tasks=1,000,000
+//	MP, best fit (now 0)                  0.80–1.1 µs  0.83–1.0 µs  1.0–1.1 µs
+//	MP, Slack 1                           0.80–1.4 µs  0.86–1.0 µs  1.1–1.3 µs
+//	MP, 1 job in 50 at risk (now 9,900)   0.76–0.87 µs 0.60–0.83 µs 1.6–1.7 µs
+//	MP one pass (no index), now 0         0.77–0.94 µs 70–254 µs    6.8–8.3 ms
+//	MP one pass, now 9,900                0.76–1.1 µs  4.8–6.0 µs   0.52–0.56 ms
+//	EDF                                   12–16 ns     15–18 ns     20–31 ns
+//	FIFO                                  17–21 ns     14–19 ns     15–16 ns
+//	Assign + Release                      0.19–0.20 µs 0.22–0.27 µs 0.22–0.27 µs
 //
-// MP's cost is one or two model evaluations per queued job (two exponentials
-// for exp2); it does not grow with the number of slots.
+// Six job types throughout; every figure allocates nothing. At 10 jobs of
+// six types MP makes the one pass (more than one type per two jobs), so the
+// two rows agree. With 1,000 jobs of 1,000 types MP also makes the one
+// pass: 64–79 µs (4.3–12 µs at now 9,900).
+//
+// # Limits
+//
+// Every size a caller controls is bounded and checked before any work; one
+// beyond gives a *ValueError naming the field (TestLimits runs each at its
+// limit and one beyond):
+//
+//	MaxJobs = 2¹⁸       jobs a Queue holds (Queue.Add: "Queue.Len") and
+//	                    len(jobs) of Algorithm2
+//	MaxSlots = 2³⁰      the slot counts MinimumSlots returns (a job needing
+//	                    more is infeasible)
+//
+// Task counts (Job.Tasks, SlotEstimate's counts, nTasks) may be any int ≥ 0:
+// they are only counted, never allocated for. The slices a function reads
+// without keeping (CompletableTasks's and CompletionTime's R) cost time
+// linear in their length and no memory. A Queue at MaxJobs holds about 260
+// bytes a job (64 MiB; 285 MiB allocated in all while it grows), and FIFO,
+// EDF and MP on it allocate nothing; Algorithm2 over MaxJobs jobs allocates
+// nothing.
 package edf

@@ -7,7 +7,7 @@ import (
 	"github.com/schedkit/schedkit/edf"
 )
 
-// curve is a job type's TCT model: exp2 (paper 000 Eq. 1), as tct.Exp2 would be.
+// curve is a job type's TCT model: exp2 (MIMP Eq. 1), as tct.Exp2 would be.
 type curve struct{ A, B, C, D float64 }
 
 func (m curve) TCT(r float64) float64 { return m.A*math.Exp(m.B*r) + m.C*math.Exp(m.D*r) }
@@ -39,7 +39,7 @@ func Example() {
 	// Pi at risk at t=560: true
 }
 
-// MinimumSlots sizes a job for its deadline (paper 002 Eq. 10, rounded to the
+// MinimumSlots sizes a job for its deadline (Rao–Reddy Eq. 10, rounded to the
 // smallest integers that still meet it).
 func ExampleMinimumSlots() {
 	s, _ := edf.MinimumSlots(edf.SlotEstimate{

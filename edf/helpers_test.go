@@ -7,7 +7,7 @@ type lin struct{ A, B float64 }
 
 func (m lin) TCT(r float64) float64 { return m.A - m.B*r }
 
-// exp2 is paper 000 Eq. 1, redeclared so edf's tests do not import tct.
+// exp2 is MIMP Eq. 1, redeclared so edf's tests do not import tct.
 type exp2 struct{ A, B, C, D float64 }
 
 func (m exp2) TCT(r float64) float64 { return m.A*math.Exp(m.B*r) + m.C*math.Exp(m.D*r) }

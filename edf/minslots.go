@@ -11,7 +11,7 @@ const (
 	// SlotsFeasible: Map and Reduce meet the deadline under the model.
 	SlotsFeasible SlotStatus = iota
 	// SlotsNoEstimate: no map task has completed yet, so t_m is unknown;
-	// the scheduler should run the job first to calibrate (002 §4.2).
+	// the scheduler should run the job first to calibrate (Rao–Reddy §4.2).
 	SlotsNoEstimate
 	// SlotsInfeasible: C = D − u·v·t_c ≤ 0 (the shuffle alone overruns the
 	// deadline) or the count would exceed MaxSlots: no slot count meets it.
@@ -35,7 +35,13 @@ func (s SlotStatus) String() string {
 // is reported infeasible.
 const MaxSlots = 1 << 30
 
-// A SlotEstimate is what paper 002 §2.1 knows about a running job. Counts are
+// MaxJobs bounds the jobs a Queue holds at once (Queue.Add refuses one more)
+// and len(jobs) of Algorithm2: 2¹⁸, 26 times YARN's default cap on
+// applications (yarn.scheduler.capacity.maximum-applications, 10,000). A
+// full Queue holds about 260 bytes a job (see Limits in the package doc).
+const MaxJobs = 1 << 18
+
+// A SlotEstimate is what Rao–Reddy §2.1 knows about a running job. Counts are
 // of REMAINING tasks (not started plus running), so recomputing as tasks
 // finish (Algorithm 2, line 19) is calling MinimumSlots again.
 type SlotEstimate struct {
@@ -44,11 +50,11 @@ type SlotEstimate struct {
 	// CompletedMaps is |C|, the number of completed map tasks; 0 means no
 	// estimate yet.
 	CompletedMaps int
-	// MeanMapTime is t_m (002 Eq. 1), the mean duration of completed map
+	// MeanMapTime is t_m (Rao–Reddy Eq. 1), the mean duration of completed map
 	// tasks in seconds, finite and > 0 when CompletedMaps > 0.
 	MeanMapTime float64
 	// CompletedReduces counts completed reduce tasks; while it is 0, t_r =
-	// t_m (002 Eq. 3), afterwards MeanReduceTime is used.
+	// t_m (Rao–Reddy Eq. 3), afterwards MeanReduceTime is used.
 	CompletedReduces int
 	MeanReduceTime   float64 // t_r, seconds, > 0 when CompletedReduces > 0
 	// CopyTime is t_c, the time of one (mapper, reducer) copy, ≥ 0.
@@ -62,12 +68,12 @@ type MinSlots struct {
 	Status SlotStatus
 	// Map and Reduce are n_m and n_r (0 unless Status is SlotsFeasible).
 	Map, Reduce int
-	// A = u·t_m, B = v·t_r, C = D − u·v·t_c (002 Eq. 9), for the log.
+	// A = u·t_m, B = v·t_r, C = D − u·v·t_c (Rao–Reddy Eq. 9), for the log.
 	A, B, C float64
 }
 
 // Meets reports whether map and reduce slot counts meet the deadline under
-// the 002 model, A/n_m + B/n_r ≤ C, with the convention A/0 = +Inf for A > 0
+// Rao–Reddy's model, A/n_m + B/n_r ≤ C, with the convention A/0 = +Inf for A > 0
 // and 0/0 = 0 (no tasks need no slot).
 func (m MinSlots) Meets(nMap, nReduce int) bool {
 	return meets(m.A, m.B, m.C, nMap, nReduce)
@@ -87,49 +93,65 @@ func meets(a, b, c float64, nm, nr int) bool {
 	return c > 0 && phase(a, nm)+phase(b, nr) <= c
 }
 
-// smallest returns the least n ≥ 0 with phase(a, n) + other ≤ c, starting
-// from the estimate a/(c−other) and correcting it by ±1 steps against the
-// floating-point test so the answer is exact for meets.
+// smallest returns the least n in [1, MaxSlots] with phase(a, n) + other ≤
+// c (0 when a = 0), exact for meets whatever rounding does: the test is
+// monotone in n, so the estimate a/(c−other) is checked and, when it is
+// off, the answer is found by bisection (at most 31 tests). Rounding can
+// make the estimate useless: with a subnormal a, a/n + other = other for
+// every n, so the least n is 1 even when c − other is 0; with a tiny a
+// beside a huge other, stepping from the estimate could take 2³⁰ steps.
 func smallest(a, other, c float64) (int, bool) {
+	ok := func(n int) bool { return phase(a, n)+other <= c }
 	if a == 0 {
 		return 0, other <= c
 	}
-	room := c - other
-	if !(room > 0) {
+	if !ok(MaxSlots) {
 		return 0, false
 	}
-	est := math.Ceil(a / room)
-	if !(est <= MaxSlots) {
-		return 0, false
-	}
-	n := max(int(est), 1)
-	for n > 1 && phase(a, n-1)+other <= c {
-		n--
-	}
-	for phase(a, n)+other > c {
-		n++
-		if n > MaxSlots {
-			return 0, false
+	lo, hi := 1, MaxSlots // the answer is in [lo, hi]; hi passes
+	if room := c - other; room > 0 {
+		if est := math.Ceil(a / room); est <= MaxSlots {
+			n := max(int(est), 1)
+			switch {
+			case ok(n) && (n == 1 || !ok(n-1)):
+				return n, true // the estimate is exact: the usual case
+			case ok(n):
+				hi = n - 1
+			default:
+				lo = n + 1
+			}
 		}
 	}
-	return n, true
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if ok(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo, true
 }
 
-// MinimumSlots returns the minimum map and reduce slots for a job to meet its
-// deadline, paper 002 §2.1 (Eq. 4–10 as SPEC.md restates them): map phase
-// u·t_m/n_m, reduce phase v·t_r/n_r, shuffle u·v·t_c, so the deadline holds
-// iff A/n_m + B/n_r ≤ C with A = u·t_m, B = v·t_r, C = D − u·v·t_c.
-// Minimising n_m + n_r by Lagrange multipliers (Eq. 10) gives
-// n_m = √A(√A+√B)/C and n_r = √B(√A+√B)/C. We round both up, then lower each
-// to the smallest integer that still meets the deadline given the other
-// (first n_m, then n_r), so that the answer meets the deadline under its own
-// model and one slot fewer on either side does not (each count is minimal
-// given the other).
+// MinimumSlots returns the minimum map and reduce slots for a job to meet
+// its deadline, Rao–Reddy §2.1 (Eq. 4–10; their printed forms did not all
+// survive, so we restate them from the text around them and Eq. 9's A, B
+// and C): map phase u·t_m/n_m, reduce phase v·t_r/n_r, shuffle u·v·t_c, so
+// the deadline holds iff A/n_m + B/n_r ≤ C with A = u·t_m, B = v·t_r,
+// C = D − u·v·t_c. Minimising n_m + n_r by Lagrange multipliers (Eq. 10)
+// gives n_m = √A(√A+√B)/C and n_r = √B(√A+√B)/C. We round both up, then
+// lower each to the smallest integer that still meets the deadline given
+// the other (first n_m, then n_r), so that the answer meets the deadline
+// under its own model and one slot fewer on either side does not (each
+// count is minimal given the other).
 //
 // Results (not errors): SlotsNoEstimate when CompletedMaps = 0;
-// SlotsInfeasible when C ≤ 0 while work remains, or a count would exceed
-// MaxSlots. A job with no remaining task needs 0 slots (feasible, even if
-// TimeLeft ≤ 0).
+// SlotsInfeasible when C ≤ 0 while work remains, or when even MaxSlots map
+// and MaxSlots reduce slots miss the deadline. When Eq. 10's map count
+// exceeds MaxSlots but the deadline can be met within the caps, the map
+// count is capped and the reduce count raised to meet it (then each is
+// again lowered to the minimum given the other). A job with no remaining
+// task needs 0 slots (feasible, even if TimeLeft ≤ 0).
 //
 // Errors (matching ErrBadInput): negative counts; MeanMapTime not finite
 // and > 0 when CompletedMaps > 0; MeanReduceTime not finite and > 0 when
@@ -163,7 +185,7 @@ func MinimumSlots(e SlotEstimate) (MinSlots, error) {
 		return MinSlots{Status: SlotsNoEstimate}, nil
 	}
 	tm := e.MeanMapTime
-	tr := tm // 002 Eq. 3 until a reduce task has completed
+	tr := tm // Rao–Reddy Eq. 3 until a reduce task has completed
 	if e.CompletedReduces > 0 {
 		tr = e.MeanReduceTime
 	}
@@ -174,20 +196,24 @@ func MinimumSlots(e SlotEstimate) (MinSlots, error) {
 	if !(c > 0) || math.IsInf(a, 0) || math.IsInf(b, 0) {
 		return out, nil
 	}
-	sa, sb := math.Sqrt(a), math.Sqrt(b)
-	fm := math.Ceil(sa * (sa + sb) / c) // Eq. 10, rounded up
-	fr := math.Ceil(sb * (sa + sb) / c)
-	if !(fm <= MaxSlots && fr <= MaxSlots) {
-		return out, nil
+	if !meets(a, b, c, MaxSlots, MaxSlots) {
+		return out, nil // not even MaxSlots of each kind meet the deadline
 	}
-	nr := int(fr)
+	sb := math.Sqrt(b)
+	fr := math.Ceil(sb * (math.Sqrt(a) + sb) / c) // Eq. 10, rounded up (may be +Inf)
+	nr := MaxSlots
+	if fr <= MaxSlots {
+		nr = int(fr)
+	}
 	nm, ok := smallest(a, phase(b, nr), c)
-	if !ok {
-		return out, nil
-	}
-	nr, ok = smallest(b, phase(a, nm), c)
-	if !ok {
-		return out, nil
+	if ok {
+		nr, _ = smallest(b, phase(a, nm), c) // no more than before: (nm, nr) meets
+	} else {
+		// Eq. 10's map count exceeds MaxSlots: cap it, take the fewest
+		// reduce slots that then meet the deadline (MaxSlots do), and lower
+		// the map count again given those.
+		nr, _ = smallest(b, phase(a, MaxSlots), c)
+		nm, _ = smallest(a, phase(b, nr), c)
 	}
 	out.Status, out.Map, out.Reduce = SlotsFeasible, nm, nr
 	return out, nil

@@ -8,7 +8,7 @@ import (
 
 // A Model predicts the task completion time of one job type: TCT(r) is the
 // time in seconds a map task takes on a slot with residual CPU capacity r in
-// [0, 1] (1 = a whole dedicated slot). Paper 000 uses exp2 (Eq. 1); tct.Exp2
+// [0, 1] (1 = a whole dedicated slot). MIMP uses exp2 (Eq. 1); tct.Exp2
 // satisfies Model, but any function does. edf calls TCT only with r in [0, 1]
 // and treats a result that is NaN, infinite or ≤ 0 as "no prediction".
 type Model interface {
@@ -69,7 +69,7 @@ func modelTCT(field string, m Model, r float64) (float64, error) {
 	return t, nil
 }
 
-// NormTCT returns Eq. 2 of paper 000, TCT(r) / TCT(rDedicated): how many times
+// NormTCT returns MIMP Eq. 2, TCT(r) / TCT(rDedicated): how many times
 // longer a task runs on a slot with residual capacity r than on a dedicated
 // slot. rDedicated is usually 1. Both r and rDedicated must lie in [0, 1], and
 // the model must predict a finite positive time at both; otherwise the error
@@ -96,7 +96,7 @@ func NormTCT(m Model, r, rDedicated float64) (float64, error) {
 	return n, nil
 }
 
-// IOLoad returns Eq. 5 of paper 000, IO_j(r) = read90 / NormTCT_j(r): the
+// IOLoad returns MIMP Eq. 5, IO_j(r) = read90 / NormTCT_j(r): the
 // read rate a new task puts on the data nodes, where read90 is the 90th
 // percentile read rate of a task on a dedicated worker (per data node, in the
 // caller's unit) and normTCT is Eq. 2 for the slot. A slower task reads at a

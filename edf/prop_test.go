@@ -169,6 +169,7 @@ func propMP(t *rapid.T) {
 		q2.jobs[q2.pos[h]].running, q2.jobs[q2.pos[h]].rate = s.running, s.rate
 	}
 	q2.io, q2.nTasks = q.io, q.nTasks
+	q2.setNeed(q2.ix.need) // the running state was set by hand: recompute the thresholds
 	d2, _ := q2.MP(r, now, opt)
 	if d2.ID != d.ID || d2.Reason != d.Reason {
 		t.Fatalf("order changed the pick: %+v vs %+v", d, d2)
@@ -295,16 +296,16 @@ func propDeadlineForms(t *rapid.T) {
 	}
 }
 
-func TestEDFProperties(t *testing.T)          { rapid.Check(t, propEDF) }
-func TestMPProperties(t *testing.T)           { rapid.Check(t, propMP) }
-func TestIOCapacityProperties(t *testing.T)   { rapid.Check(t, propIOCapacity) }
-func TestQueueModelProperties(t *testing.T)   { rapid.Check(t, propQueueModel) }
-func TestDeadlineFormProperties(t *testing.T) { rapid.Check(t, propDeadlineForms) }
-func FuzzEDF(f *testing.F)                    { f.Fuzz(rapid.MakeFuzz(propEDF)) }
-func FuzzMP(f *testing.F)                     { f.Fuzz(rapid.MakeFuzz(propMP)) }
-func FuzzIOCapacity(f *testing.F)             { f.Fuzz(rapid.MakeFuzz(propIOCapacity)) }
-func FuzzQueue(f *testing.F)                  { f.Fuzz(rapid.MakeFuzz(propQueueModel)) }
-func FuzzDeadlineForms(f *testing.F)          { f.Fuzz(rapid.MakeFuzz(propDeadlineForms)) }
+func TestPropEDF(t *testing.T)           { rapid.Check(t, propEDF) }
+func TestPropMP(t *testing.T)            { rapid.Check(t, propMP) }
+func TestPropIOCapacity(t *testing.T)    { rapid.Check(t, propIOCapacity) }
+func TestPropQueueModel(t *testing.T)    { rapid.Check(t, propQueueModel) }
+func TestPropDeadlineForms(t *testing.T) { rapid.Check(t, propDeadlineForms) }
+func FuzzEDF(f *testing.F)               { f.Fuzz(rapid.MakeFuzz(propEDF)) }
+func FuzzMP(f *testing.F)                { f.Fuzz(rapid.MakeFuzz(propMP)) }
+func FuzzIOCapacity(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propIOCapacity)) }
+func FuzzQueue(f *testing.F)             { f.Fuzz(rapid.MakeFuzz(propQueueModel)) }
+func FuzzDeadlineForms(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propDeadlineForms)) }
 
 // propModelFuncs: NormTCT and IOLoad accept exactly the valid inputs and
 // give finite positive (NormTCT) or non-negative (IOLoad) results; NewQueue
@@ -349,8 +350,8 @@ func propModelFuncs(t *rapid.T) {
 	}
 }
 
-func TestModelFuncProperties(t *testing.T) { rapid.Check(t, propModelFuncs) }
-func FuzzModelFuncs(f *testing.F)          { f.Fuzz(rapid.MakeFuzz(propModelFuncs)) }
+func TestPropModelFuncs(t *testing.T) { rapid.Check(t, propModelFuncs) }
+func FuzzModelFuncs(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propModelFuncs)) }
 
 // extremeJob draws jobs at the edges of float64: task times from subnormal
 // to MaxFloat64 (rates 1/TCT that overflow), read rates up to MaxFloat64,
@@ -432,11 +433,11 @@ func propQueueExtremes(t *rapid.T) {
 	}
 }
 
-func TestQueueExtremeProperties(t *testing.T) { rapid.Check(t, propQueueExtremes) }
-func FuzzQueueExtremes(f *testing.F)          { f.Fuzz(rapid.MakeFuzz(propQueueExtremes)) }
+func TestPropQueueExtremes(t *testing.T) { rapid.Check(t, propQueueExtremes) }
+func FuzzQueueExtremes(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propQueueExtremes)) }
 
 // propMPSlack: a job at risk with slack s is at risk with any larger slack;
-// zero slack is the paper's test (AtRisk); an at-risk pick with slack s
+// zero slack is MIMP's test (AtRisk); an at-risk pick with slack s
 // is a job AtRiskSlack calls at risk, and a job at risk without slack is
 // still at risk with it, so MP with slack never leaves step 1 when MP
 // without slack stays in it.
@@ -473,5 +474,5 @@ func propMPSlack(t *rapid.T) {
 	}
 }
 
-func TestMPSlackProperties(t *testing.T) { rapid.Check(t, propMPSlack) }
-func FuzzMPSlack(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propMPSlack)) }
+func TestPropMPSlack(t *testing.T) { rapid.Check(t, propMPSlack) }
+func FuzzMPSlack(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propMPSlack)) }

@@ -211,4 +211,27 @@
 //
 // TCT, NormTCT, NormTCTAt and IO allocate nothing (pinned by an
 // AllocsPerRun test).
+//
+// # Limits
+//
+// Sizes and values a caller controls are bounded and checked before any
+// work; one beyond gives a *ValueError naming the field:
+//
+//	MaxFitPoints = 2²⁰     len(x) of FitExp2, len(tasks) of TrainExp2
+//	|x|, |y| ≤ 1e100       FitExp2's data (squares and sums stay finite)
+//	span ≥ 1e-300          max x − min x of FitExp2's data when not all equal
+//	                       (rates are per unit of x and reach 200/span)
+//	MaxWorkers = 2²⁰       JobModel.Workers
+//	MaxMaps = 2²⁷          JobModel.Maps
+//	MaxReduces = 2²⁴       JobModel.Reduces
+//	MaxRuns = 2²⁴          Options.Runs of a Monte-Carlo prediction
+//	MaxGoroutines = 1024   Options.Goroutines
+//	MaxLogMu, MaxSigma     a Lognormal's |Mu| ≤ 50 and Sigma ≤ 10
+//	MaxElapsed = 1e12 s    every elapsed time of a JobState
+//
+// A fit at MaxFitPoints takes about 1.5 s of CPU and 224 MiB in its two
+// allocations (TestLimitsFit, BenchmarkFitExp2AtLimit: 4.6 s of wall time
+// at a load average of 10 on 2 shared cores); time and memory grow
+// linearly with the points below it. Percentile, Read90, RMSE and NRMSE
+// read or copy their slices once (time O(n log n) at most, memory O(n)).
 package tct

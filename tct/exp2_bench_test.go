@@ -108,3 +108,14 @@ func BenchmarkNormTCT(b *testing.B) {
 	}
 	_ = s
 }
+
+// BenchmarkFitExp2AtLimit fits MaxFitPoints points (see TestLimitsFit).
+func BenchmarkFitExp2AtLimit(b *testing.B) {
+	x, y := limitFitData(MaxFitPoints)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := FitExp2(x, y, FitOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package edf
+
+const raceEnabled = true
