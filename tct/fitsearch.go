@@ -209,7 +209,7 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 	// better result.
 	near := -1 // the best run that ended near b = d
 	for i, r := range runs[:nruns] {
-		if r.res.p[1] < fitThroughMax && !math.IsInf(r.res.f, 1) && (near < 0 || r.res.f < runs[near].res.f) {
+		if !math.IsInf(r.res.f, 1) && w.nearCollapse(r.res.p) && (near < 0 || r.res.f < runs[near].res.f) {
 			near = i
 		}
 	}
@@ -915,8 +915,8 @@ const fitPolishIter = 1
 
 // Continuation through b = d.
 const (
-	fitThroughMax  = 1.0 // a best run with q = η² below this is continued
-	fitThroughRuns = 2   // full runs from the lowest continuation points
+	fitThroughEtaMax = 0.1 // a run ending with η below this is near b = d
+	fitThroughRuns   = 2   // full runs from the lowest continuation points
 )
 
 // fitThroughEta are the half-separations η (t units) the continuation
@@ -1037,4 +1037,15 @@ func (w *fitWork) valley(set lmSettings) (lmResult, bool) {
 	}
 	w.sq, w.fixQ = false, false
 	return best, !math.IsInf(best.f, 1)
+}
+
+// nearCollapse reports whether a run that ended at p (in (s, q)) is at or
+// near b = d: its rates within 2·fitThroughEtaMax of each other, or its
+// terms cancelling beyond fitNearCollapse × the data.
+func (w *fitWork) nearCollapse(p [2]float64) bool {
+	if p[1] < fitThroughEtaMax*fitThroughEtaMax {
+		return true
+	}
+	q, a, g := w.sqModel(p)
+	return w.cancellation(q, a, g) > fitNearCollapse
 }

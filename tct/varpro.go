@@ -13,12 +13,12 @@ type fitWork struct {
 	t, ys, sw      []float64 // scaled abscissa, scaled y, √weight
 	u1, u2, q1, q2 []float64 // basis columns and their orthonormal basis
 	r, z           []float64 // residual, Jacobian scratch
-	v1, v2         []float64 // ∂/∂q of the basis columns (sq parametrisation)
-	// pz[k] holds the projected Jacobian columns P⊥z₁, P⊥z₂ (2n values) of
-	// an evaluation: pz[pzCur] those of the current point of a run, the
-	// other those of the last trial point (see lmAccept, lmAccel).
-	pz             [2][]float64
-	pzCur          int
+	v2             []float64 // ∂/∂q of the second basis column (sq parametrisation)
+	// pzt holds the projected Jacobian columns P⊥z₁, P⊥z₂ of the last
+	// evaluation, pzc those of the current point of a run (see lmAccept,
+	// lmAccel). pzt shares its storage with v2 and z, which are free by
+	// the time lmEval writes it.
+	pzt, pzc       [2][]float64
 	resid          bool      // lmEval computes f and the residual only (see lmAccel)
 	grid           []float64 // fitGridN normalised grid columns of n each
 	gridB          [fitGridN]float64
@@ -108,12 +108,14 @@ func (w *fitWork) load(x, y []float64, opt FitOptions) error {
 	if w.constant {
 		return nil
 	}
-	buf := make([]float64, (15+fitGridN)*n)
+	buf := make([]float64, (12+fitGridN)*n)
 	w.t, w.ys, w.sw = buf[0:n], buf[n:2*n], buf[2*n:3*n]
 	w.u1, w.u2, w.q1, w.q2 = buf[3*n:4*n], buf[4*n:5*n], buf[5*n:6*n], buf[6*n:7*n]
-	w.r, w.z, w.v1, w.v2 = buf[7*n:8*n], buf[8*n:9*n], buf[9*n:10*n], buf[10*n:11*n]
-	w.pz[0], w.pz[1] = buf[11*n:13*n], buf[13*n:15*n]
-	w.grid = buf[15*n:]
+	w.r = buf[7*n : 8*n]
+	w.pzt = [2][]float64{buf[8*n : 9*n], buf[9*n : 10*n]}
+	w.pzc = [2][]float64{buf[10*n : 11*n], buf[11*n : 12*n]}
+	w.v2, w.z = w.pzt[0], w.pzt[1]
+	w.grid = buf[12*n:]
 	w.x0, w.span, w.ymax = xmin, xmax-xmin, ymax
 	w.yy = 0
 	for i := range n {
@@ -282,12 +284,13 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 	// Kaufman's Jacobian: z₁ = α·t·u1, z₂ = γ·t·u2 (stored over u1, u2);
 	// gₖ = −zₖᵀr; J = −P⊥[z₁ z₂], so JᵀJ from the projected z's.
 	var q1z1, q2z1, q1z2, q2z2, g1, g2 float64
-	v1, v2 := w.v1[:n], w.v2[:n]
+	v2 := w.v2[:n]
 	for i := range n {
 		var z1, z2 float64
 		if w.sq {
+			// ∂u1/∂q = t·u2/2; ∂u2/∂q is v2.
 			z1 = t[i] * (alpha*u1[i] + gamma*u2[i])
-			z2 = alpha*v1[i] + gamma*v2[i]
+			z2 = alpha*0.5*t[i]*u2[i] + gamma*v2[i]
 		} else {
 			z1 = alpha * t[i] * u1[i]
 			z2 = gamma * t[i] * u2[i]
@@ -304,8 +307,7 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 		}
 	}
 	var a11, a12, a22 float64
-	pz := w.pz[1-w.pzCur]
-	pz1, pz2 := pz[:n], pz[n:2*n]
+	pz1, pz2 := w.pzt[0][:n], w.pzt[1][:n]
 	for i := range n {
 		p1 := u1[i] - q1z1*q1[i]
 		p2 := 0.0
@@ -338,14 +340,15 @@ func fitNorm(v []float64) float64 {
 // the rates are s − η and s + η with η = √q: u1 = √w·e^(s·t)·cosh(η·t) and
 // u2 = √w·e^(s·t)·sinh(η·t)/η (t·e^(s·t) at η = 0), which span the same
 // space as √w·e^(β·t), √w·e^(δ·t) for η > 0 and stay independent as the
-// rates meet. It also fills v1, v2 with their derivatives in q,
-// √w·e^(s·t)·t²·S(ηt)/2 and √w·e^(s·t)·t³·U(ηt)/2 (S(x) = sinh(x)/x,
-// U(x) = (x·cosh x − sinh x)/x³), r with √w·ys, and returns the squared norms.
+// rates meet. It also fills v2 with the derivative of u2 in q,
+// √w·e^(s·t)·t³·U(ηt)/2 with U(x) = (x·cosh x − sinh x)/x³ (that of u1 is
+// √w·e^(s·t)·t²·sinh(ηt)/(2η) = t·u2/2), r with √w·ys, and returns the
+// squared norms.
 func (w *fitWork) sqColumns(p [2]float64) (n1s, n2s float64) {
 	n := w.n
 	s, eta := p[0], math.Sqrt(max(p[1], 0))
 	t, sw, ys := w.t[:n], w.sw[:n], w.ys[:n]
-	u1, u2, v1, v2, r := w.u1[:n], w.u2[:n], w.v1[:n], w.v2[:n], w.r[:n]
+	u1, u2, v2, r := w.u1[:n], w.u2[:n], w.v2[:n], w.r[:n]
 	for i := range n {
 		ti := t[i]
 		e := sw[i] * math.Exp(s*ti)
@@ -353,7 +356,6 @@ func (w *fitWork) sqColumns(p [2]float64) (n1s, n2s float64) {
 		ch, sh, uu := fitHyp(x)
 		a, b := e*ch, e*ti*sh
 		u1[i], u2[i] = a, b
-		v1[i] = 0.5 * e * ti * ti * sh
 		v2[i] = 0.5 * e * ti * ti * ti * uu
 		n1s += a * a
 		n2s += b * b
@@ -405,7 +407,10 @@ func (w *fitWork) termSize(p [2]float64, alpha, gamma float64) float64 {
 
 // lmAccept makes the last evaluated point the current point of a run (its
 // projected Jacobian columns are the ones lmAccel uses).
-func (w *fitWork) lmAccept() { w.pzCur = 1 - w.pzCur }
+func (w *fitWork) lmAccept() {
+	w.pzt, w.pzc = w.pzc, w.pzt
+	w.v2, w.z = w.pzt[0], w.pzt[1]
+}
 
 // lmAccel returns Jᵀr(q), the Jacobian of the current point (the last one
 // accepted) applied to the projected residual at another point q: −(P⊥zₖ)ᵀr(q).
@@ -419,8 +424,7 @@ func (w *fitWork) lmAccel(q [2]float64) (x [2]float64, ok bool) {
 		return x, false
 	}
 	n := w.n
-	pz := w.pz[w.pzCur]
-	pz1, pz2, r := pz[:n], pz[n:2*n], w.r[:n]
+	pz1, pz2, r := w.pzc[0][:n], w.pzc[1][:n], w.r[:n]
 	for i := range n {
 		x[0] -= pz1[i] * r[i]
 		x[1] -= pz2[i] * r[i]
