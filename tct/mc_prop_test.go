@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"reflect"
 	"slices"
 	"testing"
 
@@ -479,62 +478,6 @@ func propRemaining(t *rapid.T) {
 	}
 }
 
-// propWorkersFor: the allocation meets the confidence and one worker
-// fewer (when evaluated) does not.
-func propWorkersFor(t *rapid.T) {
-	m := mcGenModel(t)
-	mcMaybeBreak(t, &m)
-	if m.Workers < 1 {
-		m.Workers = 1 // ignored by WorkersFor
-	}
-	deadline := mcAnyFloat(t, "deadline", 0, 3000)
-	conf := mcAnyFloat(t, "confidence", 0, 1)
-	maxW := rapid.IntRange(-1, 40).Draw(t, "maxWorkers")
-	opt := Options{Runs: rapid.IntRange(1, 20).Draw(t, "runs"), Seed: rapid.Uint64().Draw(t, "seed")}
-	a, err := WorkersFor(m, deadline, conf, maxW, opt)
-	mcWantBad(t, err)
-	// WorkersForEach answers each confidence exactly as WorkersFor does.
-	confs := append([]float64{conf}, rapid.SliceOfN(rapid.Float64Range(0, 1), 0, 3).Draw(t, "more confidences")...)
-	each, eachErr := WorkersForEach(m, deadline, confs, maxW, opt)
-	mcWantBad(t, eachErr)
-	if (err == nil) != (eachErr == nil) {
-		t.Fatalf("WorkersFor error %v, WorkersForEach error %v", err, eachErr)
-	}
-	if err != nil {
-		return
-	}
-	for i, c := range confs {
-		one, err := WorkersFor(m, deadline, c, maxW, opt)
-		if err != nil || !reflect.DeepEqual(one, each[i]) {
-			t.Fatalf("confidence %v: WorkersFor %+v (%v), WorkersForEach %+v", c, one, err, each[i])
-		}
-	}
-	if a.Workers < 1 || a.Workers > maxW {
-		t.Fatalf("workers %d outside [1, %d]", a.Workers, maxW)
-	}
-	if a.Feasible != (a.ProbMeet >= conf) {
-		t.Fatalf("feasible %v with P %v, confidence %v", a.Feasible, a.ProbMeet, conf)
-	}
-	if !a.Feasible && a.Workers != maxW {
-		t.Fatalf("infeasible answer %d ≠ max %d", a.Workers, maxW)
-	}
-	found := false
-	for _, e := range a.Evaluated {
-		if a.Feasible && e.Workers == a.Workers-1 && e.ProbMeet >= conf {
-			t.Fatalf("w−1 = %d also meets: %v", e.Workers, e.ProbMeet)
-		}
-		if e.Workers == a.Workers {
-			found = true
-			if e.ProbMeet != a.ProbMeet {
-				t.Fatalf("ProbMeet %v, but %d workers evaluated to %v", a.ProbMeet, a.Workers, e.ProbMeet)
-			}
-		}
-	}
-	if !found {
-		t.Fatalf("answer %d workers never evaluated: %+v", a.Workers, a.Evaluated)
-	}
-}
-
 // propAllocateByReward: the best candidate has the largest net reward.
 func propAllocateByReward(t *rapid.T) {
 	m := mcGenModel(t)
@@ -638,7 +581,6 @@ func TestPredictAnyInput(t *testing.T)         { rapid.Check(t, propPredictAnyIn
 func TestOneTaskMean(t *testing.T)             { rapid.Check(t, propOneTaskMean) }
 func TestRemainingAtStart(t *testing.T)        { rapid.Check(t, propRemainingAtStart) }
 func TestRemainingProperties(t *testing.T)     { rapid.Check(t, propRemaining) }
-func TestWorkersForProperties(t *testing.T)    { rapid.Check(t, propWorkersFor) }
 func TestAllocateByRewardProps(t *testing.T)   { rapid.Check(t, propAllocateByReward) }
 func TestAdjustForSizeProperties(t *testing.T) { rapid.Check(t, propAdjustForSize) }
 func TestDistributionInputs(t *testing.T)      { rapid.Check(t, propDistributionInputs) }
@@ -651,7 +593,6 @@ func FuzzDrawAnyInput(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propDrawAnyInpu
 func FuzzLognormalMethods(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(propLognormalMethods)) }
 func FuzzPredictAnyInput(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(propPredictAnyInput)) }
 func FuzzPredictRemaining(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(propRemaining)) }
-func FuzzWorkersFor(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propWorkersFor)) }
 func FuzzAllocateByReward(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(propAllocateByReward)) }
 func FuzzAdjustForSize(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propAdjustForSize)) }
 func FuzzDistribution(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propDistributionInputs)) }
