@@ -202,23 +202,32 @@ func mcHeapify(w []float64) {
 	}
 }
 
-// mcSiftDown restores the heap below i after w[i] grew.
+// mcSiftDown restores the heap below i after w[i] grew. Where both
+// children exist the smaller is picked without a branch (the comparison
+// selects the index arithmetically), since which child is smaller is a
+// coin toss the processor cannot predict.
 func mcSiftDown(w []float64, i int) {
 	n := len(w)
 	v := w[i]
 	for {
 		l := 2*i + 1
-		if l >= n {
+		if l+1 >= n {
+			if l < n && w[l] < v { // a last, single child
+				w[i] = w[l]
+				i = l
+			}
 			break
 		}
-		c := l
-		if r := l + 1; r < n && w[r] < w[l] {
-			c = r
+		r := 0
+		if w[l+1] < w[l] {
+			r = 1
 		}
-		if !(w[c] < v) {
+		c := l + r
+		wc := w[c]
+		if !(wc < v) {
 			break
 		}
-		w[i] = w[c]
+		w[i] = wc
 		i = c
 	}
 	w[i] = v
