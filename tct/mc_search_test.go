@@ -453,3 +453,51 @@ func TestSearchWorkersProperties(t *testing.T) {
 func TestSeedsAgree(t *testing.T)    { rapid.Check(t, propSeedsAgree) }
 func FuzzSearchWorkers(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propSearchWorkers)) }
 func FuzzSeedsAgree(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(propSeedsAgree)) }
+
+// TestProbWithinInterval: the interval of a distribution's P(T ≤ D) is the
+// one SearchWorkers reports for the same runs, and bad input is named.
+func TestProbWithinInterval(t *testing.T) {
+	m := mcSortSmall()
+	m.Workers = 14
+	as, err := SearchWorkers(m, 330, []float64{0.5}, 14, SearchOptions{Options: Options{Runs: 400, Seed: 2}, RunLimit: 400, Level: 0.9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := as[0]
+	var at WorkerProb
+	for _, e := range a.Evaluated {
+		if e.Workers == 14 {
+			at = e
+		}
+	}
+	d, err := Predict(m, Options{Runs: 400, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, lo, hi, err := d.ProbWithinInterval(330, 0.9)
+	if err != nil || p != at.ProbMeet || lo != at.Low || hi != at.High {
+		t.Errorf("ProbWithinInterval = %v [%v, %v] (%v); search at 14 workers %+v", p, lo, hi, err, at)
+	}
+	// 3 of 4 outcomes ≤ 10: the 95% interval is [0.194, 0.994].
+	d, _ = NewDistribution([]float64{1, 5, 10, 20})
+	p, lo, hi, err = d.ProbWithinInterval(10, 0.95)
+	if err != nil || p != 0.75 || !scalar.EqualWithinAbs(lo, 0.1941, 1e-4) || !scalar.EqualWithinAbs(hi, 0.9937, 1e-4) {
+		t.Errorf("3 of 4: %v [%v, %v], %v", p, lo, hi, err)
+	}
+	for _, tt := range []struct {
+		d               Distribution
+		deadline, level float64
+		field           string
+	}{
+		{d, 10, 0.4, "level"},
+		{d, 10, 1, "level"},
+		{d, 10, math.NaN(), "level"},
+		{d, math.NaN(), 0.95, "deadline"},
+		{Distribution{}, 10, 0.95, "Distribution"},
+	} {
+		var ve *ValueError
+		if _, _, _, err := tt.d.ProbWithinInterval(tt.deadline, tt.level); !errors.As(err, &ve) || ve.Field != tt.field {
+			t.Errorf("deadline %v level %v: %v, want ValueError on %s", tt.deadline, tt.level, err, tt.field)
+		}
+	}
+}
