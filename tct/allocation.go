@@ -41,7 +41,10 @@ type WorkerProb struct {
 	ProbMeet float64 // fraction of the Runs that met the deadline
 	Runs     int     // runs behind the estimate: runs 0..Runs−1 of the seed
 	// Low and High bound P(T ≤ deadline): the exact (Clopper–Pearson)
-	// interval of coverage SearchOptions.Level around ProbMeet.
+	// interval the verdict was drawn from, of coverage 1 − (1 −
+	// SearchOptions.Level)/SearchOptions.Looks() (wider than a Level
+	// interval, because one worker count's interval is checked up to
+	// Looks times as its runs grow).
 	Low, High float64
 	Verdict   Verdict // how [Low, High] lies against the confidence
 }
@@ -106,10 +109,12 @@ type SearchOptions struct {
 	// 0 means DefaultRunGrowth × the first batch, capped at MaxRuns. A
 	// limit at or below the first batch adds no runs.
 	RunLimit int
-	// Level is the coverage of each estimate's interval, in [0.5,
-	// MaxLevel]; 0 means DefaultLevel (95%). It is how sure the search is
-	// that an estimate lies on the right side of the confidence — not the
-	// confidence itself, which is the P(T ≤ D) asked for.
+	// Level is how sure the search is of each verdict, in [0.5,
+	// MaxLevel]; 0 means DefaultLevel (95%): a verdict Meets or Misses is
+	// wrong with probability at most (1 − Level)/2, over all the times
+	// its interval was checked (each check uses coverage 1 − (1 −
+	// Level)/Looks()). It is not the confidence, which is the P(T ≤ D)
+	// asked for.
 	Level float64
 }
 
@@ -124,6 +129,20 @@ func (o SearchOptions) resolved() SearchOptions {
 		o.Level = DefaultLevel
 	}
 	return o
+}
+
+// Looks returns the most times the search checks one worker count's
+// interval: once for the first batch of runs and once after each doubling
+// up to RunLimit. Each check uses coverage 1 − (1 − Level)/Looks, so that
+// over all its checks a verdict is wrong with probability at most
+// (1 − Level)/2.
+func (o SearchOptions) Looks() int {
+	o = o.resolved()
+	n := 1
+	for r := max(o.Runs, 1); r < o.RunLimit; r *= 2 {
+		n++
+	}
+	return n
 }
 
 // validate checks SearchOptions.
@@ -174,9 +193,11 @@ func WorkersForEach(m JobModel, deadline float64, confidences []float64, maxWork
 // Estimates. Worker count w's P is estimated from runs 0..n−1 of opt.Seed
 // (Simulator): the same runs for every w (common random numbers), so
 // estimates for different w differ only through w. The estimate comes with
-// its exact (Clopper–Pearson) interval of coverage opt.Level. Its verdict is
-// Meets when the interval's lower end is ≥ c, Misses when its upper end is
-// < c; otherwise the search doubles n (sequential sampling, reusing the
+// its exact (Clopper–Pearson) interval, of coverage 1 − (1 −
+// opt.Level)/opt.Looks() so that a verdict drawn from any of its checks is
+// wrong with probability at most (1 − opt.Level)/2. The verdict is Meets
+// when the interval's lower end is ≥ c, Misses when its upper end is < c;
+// otherwise the search doubles n (sequential sampling, reusing the
 // runs already done) until the interval leaves c or n reaches
 // opt.RunLimit — then the verdict is WithinNoise: P(w) is too close to c
 // for the runs to tell.
@@ -232,6 +253,7 @@ func SearchWorkers(m JobModel, deadline float64, confidences []float64, maxWorke
 		return nil, err
 	}
 	t := &mcTable{m: m, deadline: deadline, opt: opt.resolved(), tallies: map[int]*mcTally{}}
+	t.lookLevel = 1 - (1-t.opt.Level)/float64(t.opt.Looks())
 	out := make([]Allocation, len(confidences))
 	for i, c := range confidences {
 		s := mcSearch{t: t, c: c, maxW: maxWorkers, seen: map[int]WorkerProb{}}
@@ -251,11 +273,12 @@ func mcConfidence(field string, c float64) error {
 // mcTable holds, for each worker count simulated, how many of its first
 // runs met the deadline, shared by the searches for every confidence.
 type mcTable struct {
-	m        JobModel
-	deadline float64
-	opt      SearchOptions // resolved
-	tallies  map[int]*mcTally
-	buf      []float64
+	m         JobModel
+	deadline  float64
+	opt       SearchOptions // resolved
+	lookLevel float64       // coverage of the interval at each look
+	tallies   map[int]*mcTally
+	buf       []float64
 }
 
 // An mcTally counts met deadlines over growing prefixes of the runs:
@@ -316,7 +339,7 @@ func (t *mcTable) simulate(w, from, to int) int {
 func (t *mcTable) judge(w int, c float64) WorkerProb {
 	for l := 0; ; l++ {
 		met, n := t.level(w, l)
-		lo, hi := mcInterval(met, n, t.opt.Level)
+		lo, hi := mcInterval(met, n, t.lookLevel)
 		p := WorkerProb{Workers: w, ProbMeet: float64(met) / float64(n), Runs: n, Low: lo, High: hi}
 		switch {
 		case lo >= c:

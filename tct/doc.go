@@ -110,22 +110,29 @@
 // to the earliest-free worker (S2 + R); completion max(W). A Simulator keeps
 // its buffers, so a run allocates nothing after the first. Predict does
 // Options.Runs runs (default 1000) and returns a Distribution: mean,
-// standard deviation, type-7 quantiles, P(T ≤ D) (ProbWithin), the samples
-// in run order, the fitted lognormal and a KS distance to any CDF. The
-// §5.4 use cases are WorkersFor (smallest w with P(T ≤ D) ≥ confidence),
-// AllocateByReward (the candidate w maximising E[reward(T) − cost·w·T]),
-// PredictRemaining and Simulator.RunFrom (remaining time from a JobState,
-// optionally with k workers added now) and AdjustForSize (§5.2.3: each
-// phase's mean and variance fitted linearly in input size).
+// standard deviation, type-7 quantiles, P(T ≤ D) (ProbWithin, and
+// ProbWithinInterval with its exact interval), the samples in run order,
+// the fitted lognormal and a KS distance to any CDF. The §5.4 use cases
+// are SearchWorkers, WorkersFor and WorkersForEach (the smallest w shown to
+// reach P(T ≤ D) ≥ confidence), AllocateByReward (the candidate w
+// maximising E[reward(T) − cost·w·T]), PredictRemaining and
+// Simulator.RunFrom (remaining time from a JobState, optionally with k
+// workers added now) and AdjustForSize (§5.2.3: each phase's mean and
+// variance fitted linearly in input size).
 //
 // Randomness and parallelism: run k of seed s draws from four PCG streams
 // seeded from (s, k) by SplitMix64 (arrivals, maps, shuffle deviates,
 // reduces), and the i-th draw of a stream belongs to the i-th worker or
 // task. A run depends only on (model, seed, k): Options.Goroutines shares
-// the runs among goroutines started and joined inside the call, with a
-// bit-identical result for any count. The same streams for every worker
-// count are the common random numbers (CRN) of WorkersFor,
-// AllocateByReward and the with/without comparison of added workers.
+// the runs among the caller's goroutine and Goroutines − 1 more, started
+// and joined inside the call, each with its own Simulator, taking chunks
+// of 1/(32·Goroutines) of the runs from a shared counter as they finish
+// the last; the result is bit-identical for any count. (A fixed split into
+// one block per goroutine made a call wait for its slowest block: on a
+// shared machine a goroutine whose core is busy finished its half 5–15%
+// after the other.) The same streams for every worker count are the common
+// random numbers (CRN) of the worker search, AllocateByReward and the
+// with/without comparison of added workers.
 //
 // More workers: the §5.2.2 model is not monotone in w, so no coupling can
 // make P(T ≤ D) monotone in general; two features let more workers lower it
@@ -141,10 +148,40 @@
 // never falls. (With the same durations per task index, greedy list
 // scheduling starts every task no later on more workers — the sorted timer
 // vectors stay dominated — and (a) and (b) are the only places where an
-// extra worker changes the barrier or a duration.) WorkersFor bisects on w
-// (about log₂(maxWorkers) + 1 predictions) and returns a w that meets the
-// confidence with w − 1 failing: the smallest such w when P is monotone.
+// extra worker changes the barrier or a duration.) In practice (a) makes P
+// rise, peak and fall as w grows when the arrival spread is large against
+// the map phase, and (b) flattens P just below w = r: on the 500 GB sort of
+// examples/predict (r = 120) P(T ≤ 1,400 s) is 0.777, 0.785, 0.787 and
+// 0.794 at 100, 110, 120 and 125 workers (16,000 runs, seed 1).
 //
+// Worker search (§5.4.1). With a flat P the answer of a search on point
+// estimates is noise: at 250 runs per worker count the estimate's standard
+// error (0.025) exceeds P's rise over 20 workers. SearchWorkers therefore
+// gives each estimate its exact Clopper–Pearson interval and a verdict
+// against the confidence — Meets (interval at or above), Misses (below) or
+// WithinNoise (still straddling after SearchOptions.RunLimit runs) —
+// doubling the runs of a worker count while its interval straddles the
+// confidence (sequential sampling on runs 0..n−1, so no run is simulated
+// twice). Each of a count's up to Looks() checks uses coverage 1 − (1 −
+// Level)/Looks(), so a verdict is wrong with probability at most
+// (1 − Level)/2 (default Level 95%) however many checks it took: with the
+// plain 95% interval at every check, one seed of examples/predict found
+// P(49) = 0.533 [0.502, 0.564] on its first 1,000 runs where 4,000 runs of
+// another seed give 0.473. It climbs w = 1,
+// 2, 4, … to the first count that Meets — so a P that falls at large w
+// (a) hides no smaller answer, as probing maxWorkers first would — then
+// bisects to the smallest w that Meets with w − 1 not meeting, and bisects
+// below for NoiseFrom, the lower end of the band the runs could not tell
+// from the confidence. The answer always has its own verdict, never one
+// inferred from a neighbour; a dip of P below the confidence between two
+// counts that meet can still hide a smaller answer (the search assumes one
+// crossing between the counts it bisects), and dips smaller than the
+// interval change no verdict. When P does not fall as w grows, the answers
+// of different seeds lie in each other's bands unless an interval failed
+// to cover (propSeedsAgree, at level 1 − 10⁻¹²; TestSeedsAgreeBySeed on a
+// non-monotone model). WorkersFor and WorkersForEach are SearchWorkers
+// with the default options.
+
 // Decisions where the thesis and SPEC.md are silent (Monte-Carlo):
 //   - Online state: reduce tasks start at the map barrier (§5.2.2), so a
 //     JobState with a started reduce task must have every map done, and in

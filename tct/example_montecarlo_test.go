@@ -87,8 +87,9 @@ func ExampleLognormal_Draw() {
 
 // ExampleSearchWorkers asks how many workers a job needs to meet an 850 s
 // deadline with 90% probability (thesis 004 §5.4.1), and how sure the
-// answer is: the estimate's 95% interval, the runs it took, and the band
-// of worker counts the runs could not tell from the target.
+// answer is: the estimate's interval (wide enough that the verdict is 95%
+// sure over all its checks), the runs it took, and the band of worker
+// counts the runs could not tell from the target.
 func ExampleSearchWorkers() {
 	job := exampleJob() // the search sets Workers
 	opt := tct.SearchOptions{Options: tct.Options{Runs: 500, Seed: 1}}
@@ -102,7 +103,7 @@ func ExampleSearchWorkers() {
 			100*c, a.Workers, a.Verdict, a.ProbMeet, a.Low, a.High, a.Runs, a.NoiseFrom, a.Workers)
 	}
 	// Output:
-	// 50.0%: 20 workers (meets), P = 0.742 [0.701, 0.780] from 500 runs; band 20–20
-	// 90.0%: 21 workers (meets), P = 0.972 [0.953, 0.985] from 500 runs; band 21–21
-	// 99.9%: 24 workers (meets), P = 1.000 [0.999, 1.000] from 4000 runs; band 23–24
+	// 50.0%: 20 workers (meets), P = 0.742 [0.687, 0.792] from 500 runs; band 20–20
+	// 90.0%: 21 workers (meets), P = 0.972 [0.946, 0.988] from 500 runs; band 21–21
+	// 99.9%: 24 workers (meets), P = 1.000 [0.999, 1.000] from 8000 runs; band 23–24
 }

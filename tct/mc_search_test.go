@@ -74,14 +74,17 @@ func TestIntervalByHand(t *testing.T) {
 func TestSearchWorkersByHand(t *testing.T) {
 	m := mcHandModel(1, 100, 0)
 	// Deadline 111.5: ⌈100/10⌉ = 10 gives 101 s; 9 workers give 121 s.
-	// Runs 5 first (limit 160): P = 0 is shown below 0.95 at once
-	// (high = 1 − 0.025^(1/5) = 0.52); P = 1 needs 80 runs for its low
-	// end 0.025^(1/80) = 0.9550 to clear 0.95.
+	// Runs 5 first, limit 160: up to 6 looks (5, 10, …, 160), each at
+	// coverage 1 − 0.05/6, so a one-sided tail of a = 0.05/12. P = 0 is
+	// shown below 0.95 at once (high = 1 − a^(1/5) = 0.67); P = 1 needs
+	// 160 runs for its low end a^(1/160) = 0.9663 to clear 0.95 (with 80
+	// runs it is 0.934).
 	a, err := WorkersFor(m, 111.5, 0.95, 50, Options{Runs: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Allocation{Workers: 10, ProbMeet: 1, Runs: 80, Low: math.Pow(0.025, 1.0/80), High: 1, Verdict: Meets, Feasible: true, NoiseFrom: 10}
+	a12 := (1 - 0.95) / 6 / 2
+	want := Allocation{Workers: 10, ProbMeet: 1, Runs: 160, Low: math.Pow(a12, 1.0/160), High: 1, Verdict: Meets, Feasible: true, NoiseFrom: 10}
 	got := a
 	got.Evaluated = nil
 	if !scalar.EqualWithinRel(got.Low, want.Low, 1e-12) {
@@ -105,11 +108,14 @@ func TestSearchWorkersByHand(t *testing.T) {
 	}
 
 	// Confidence 0.99 cannot be shown with 160 runs of P = 1 (low end
-	// 0.025^(1/160) = 0.977): within the noise from 10 workers on; the
-	// answer reported is the largest count with the highest estimate.
+	// 0.9663): within the noise from 10 workers on; the answer reported
+	// is the largest count with the highest estimate.
 	a, err = WorkersFor(m, 111.5, 0.99, 50, Options{Runs: 5})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if n := (SearchOptions{Options: Options{Runs: 5}}).Looks(); n != 6 {
+		t.Errorf("Looks = %d, want 6", n)
 	}
 	if a.Feasible || a.Verdict != WithinNoise || a.Workers != 50 || a.NoiseFrom != 10 || a.Runs != 160 || a.ProbMeet != 1 {
 		t.Errorf("confidence 0.99: %+v; want within noise at 50, band from 10, 160 runs", a)
@@ -124,14 +130,16 @@ func TestSearchWorkersByHand(t *testing.T) {
 	if err != nil || a.Workers != 1 || !a.Feasible || a.NoiseFrom != 1 {
 		t.Errorf("confidence 0: %+v, %v", a, err)
 	}
-	// RunLimit 40 (low end 0.912 at most): within the noise.
+	// RunLimit 40: 4 looks, low end (0.05/8)^(1/40) = 0.881 at most:
+	// within the noise.
 	as, err := SearchWorkers(m, 111.5, []float64{0.95}, 50, SearchOptions{Options: Options{Runs: 5}, RunLimit: 40})
 	if err != nil || as[0].Verdict != WithinNoise || as[0].Runs != 40 {
 		t.Errorf("run limit 40: %+v, %v", as, err)
 	}
-	// Level 0.5: low end 0.25^(1/n) clears 0.95 at 40 runs (0.966).
+	// Level 0.5: low end (0.5/12)^(1/n) clears 0.95 at 80 runs (0.961;
+	// 0.924 at 40).
 	as, err = SearchWorkers(m, 111.5, []float64{0.95}, 50, SearchOptions{Options: Options{Runs: 5}, Level: 0.5})
-	if err != nil || as[0].Workers != 10 || as[0].Runs != 40 {
+	if err != nil || as[0].Workers != 10 || as[0].Runs != 80 {
 		t.Errorf("level 0.5: %+v, %v", as, err)
 	}
 }

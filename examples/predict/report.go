@@ -24,7 +24,7 @@ const (
 // terms is the legend of the report.
 var terms = []string{
 	"P(T ≤ D): probability that the job completes by the deadline D, estimated as the fraction of simulated runs that do (Lee thesis §5.2.2).",
-	"interval: exact (Clopper–Pearson) interval of that estimate at the -level coverage; it narrows as runs are added.",
+	"interval: exact (Clopper–Pearson) interval of that estimate; in the table at the -level coverage, in the search wide enough that each verdict holds with probability -level over all the checks its runs took (tct.SearchOptions.Looks).",
 	"meets / misses: the interval lies at or above / below the confidence; within noise: it still contains the confidence after -alloc-run-limit runs.",
 	"noise band: worker counts from the first one the runs could not show to miss, up to the answer; the count below the band was shown to miss.",
 	"common random numbers: every worker count uses the same numbered runs, so estimates differ only through the worker count.",
@@ -48,9 +48,9 @@ func printReport(w io.Writer, rep report, cfg config) error {
 		c.Parameter, c.ValueS, c.Target, c.Achieved, c.Low, c.High)
 	fmt.Fprintf(w, "  Assumed, not fitted (the thesis prints no phase statistics): %s. Every other figure below is predicted.\n", strings.Join(c.Assumed, "; "))
 
-	fmt.Fprintf(w, "\n  Workers needed for %.0f s (§5.4.1): %d runs per worker count first, doubled up to %d while the %g%% interval straddles the confidence\n",
+	fmt.Fprintf(w, "\n  Workers needed for %.0f s (§5.4.1): %d runs per worker count first, doubled up to %d while the interval straddles the confidence; verdicts %g%% sure\n",
 		sortDeadline, cfg.AllocRuns, cfg.AllocRunLimit, pct)
-	fmt.Fprintf(w, "  %10s  %8s  %-12s  %8s  %-18s  %6s  %-11s  %s\n", "confidence", "workers", "verdict", "P(T ≤ D)", fmt.Sprintf("%g%% interval", pct), "runs", "noise band", "counts tried (runs in all)")
+	fmt.Fprintf(w, "  %10s  %8s  %-12s  %8s  %-18s  %6s  %-11s  %s\n", "confidence", "workers", "verdict", "P(T ≤ D)", "interval", "runs", "noise band", "counts tried (runs in all)")
 	for _, r := range s.WorkersFor {
 		workers, band := fmt.Sprint(r.Workers), fmt.Sprintf("%d–%d", r.NoiseFrom, r.AtWorkers)
 		switch {
@@ -114,7 +114,7 @@ func (rep report) differs() []string {
 			continue
 		}
 		if r.Workers != 100 {
-			line := fmt.Sprintf("The 80%% answer is %s, not the thesis's 100 workers: P rises slowly past 100 workers — from %d = r workers every reduce task is in the first wave, whose shuffle is longer (%.0f s against %.0f s), and each added worker is one more start-up the map barrier waits for (max W, §5.2.2) — so P crosses 0.8 later; the noise band is %d–%d.",
+			line := fmt.Sprintf("The 80%% answer is %s, not the thesis's 100 workers: P is below 0.8 at 100 workers (above) and rises slowly from there — up to r = %d workers each added worker moves one more reduce task into the first wave, whose shuffle is longer (%.0f s against %.0f s), and every added worker is one more start-up the map barrier waits for (max W, §5.2.2) — so P crosses 0.8 later; the noise band is %d–%d.",
 				workersText(r), sortReduces, sortModel(1, sortReduces).Shuffle1.Mean(), sortModel(1, sortReduces).Shuffle2.Mean(), r.NoiseFrom, r.AtWorkers)
 			out = append(out, line)
 		}
