@@ -64,7 +64,7 @@ func parse(args []string, stderr io.Writer) (cfg config, code int, done bool) {
 	fs.IntVar(&cfg.Runs, "runs", cfg.Runs, "Monte-Carlo runs `N` per completion-time distribution (50/100/200 workers)")
 	fs.IntVar(&cfg.AllocRuns, "alloc-runs", cfg.AllocRuns, "worker search: first batch of runs `N` for each worker count")
 	fs.IntVar(&cfg.AllocRunLimit, "alloc-run-limit", cfg.AllocRunLimit, "worker search: most runs `N` for one worker count (doubling from -alloc-runs while the interval straddles the confidence)")
-X
+	fs.Float64Var(&cfg.Level, "level", cfg.Level, "probability `L` that each verdict of the worker search is right, and coverage of the table's intervals")
 	fs.IntVar(&cfg.OnlineRuns, "online-runs", cfg.OnlineRuns, "runs `N` per online remaining-time prediction")
 	fs.IntVar(&cfg.MaxWorkers, "max-workers", cfg.MaxWorkers, "largest worker count `N` the search considers")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed `S` of every prediction and of the simulated 'actual' execution")
