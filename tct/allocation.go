@@ -161,7 +161,7 @@ func (o SearchOptions) validate() error {
 
 // WorkersFor returns the smallest number of workers w in [1, maxWorkers]
 // whose estimated P(T ≤ deadline) is shown to reach confidence, for job
-// model m (its Workers field is ignored), thesis 004 §5.4.1. It is
+// model m (its Workers field is ignored), Lee thesis §5.4.1. It is
 // SearchWorkers with the default SearchOptions around opt: opt.Runs runs
 // first for each candidate, up to 32 times as many where the estimate's
 // 95% interval straddles the confidence. See SearchWorkers for the search,
@@ -185,7 +185,7 @@ func WorkersForEach(m JobModel, deadline float64, confidences []float64, maxWork
 	return SearchWorkers(m, deadline, confidences, maxWorkers, SearchOptions{Options: opt})
 }
 
-// SearchWorkers is the confidence-aware worker search of thesis 004
+// SearchWorkers is the confidence-aware worker search of Lee thesis
 // §5.4.1: for each confidence c it looks for the smallest w in [1,
 // maxWorkers] with P(T ≤ deadline) ≥ c for job model m (its Workers field
 // is ignored), and says how sure it is.

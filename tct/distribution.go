@@ -7,7 +7,7 @@ import (
 )
 
 // A Distribution is an empirical distribution of completion (or remaining)
-// times in seconds: the outcomes of N Monte-Carlo runs (thesis 004 §5.2.2
+// times in seconds: the outcomes of N Monte-Carlo runs (Lee thesis §5.2.2
 // step 5) or any other finite, non-negative sample. It is an immutable
 // value; its methods never modify it and are safe for concurrent use.
 //

@@ -91,7 +91,7 @@
 //   - NormTCT is the unchecked hot path (NaN or ±Inf when TCT(1) = 0);
 //     NormTCTAt and IO return errors instead.
 //
-// # Stochastic model: Monte-Carlo job completion time (thesis 004 §5.2, §5.4)
+// # Stochastic model: Monte-Carlo job completion time (Lee thesis §5.2, §5.4)
 //
 // Lognormal is a duration in seconds with ln X ~ N(Mu, Sigma²).
 // LognormalFromMoments is Eq. 5.1 (σ² = ln(1 + Var/E²), μ = ln E − σ²/2),
@@ -104,7 +104,7 @@
 //
 // A JobModel holds the five phase lognormals of §5.2.2 (worker arrival,
 // map, first- and second-wave shuffle, reduce) and the counts w, m, r.
-// Simulator.Run is one run of SPEC.md's fixed pseudo-code: w arrivals; each
+// Simulator.Run is one run of the §5.2.2 pseudo-code (index error fixed): w arrivals; each
 // map to the earliest-free worker (a binary min-heap); map_end = max(W);
 // a first wave of min(w, r) reduce tasks (S1 + R), one per worker; the rest
 // to the earliest-free worker (S2 + R); completion max(W). A Simulator keeps
@@ -182,7 +182,7 @@
 // non-monotone model). WorkersFor and WorkersForEach are SearchWorkers
 // with the default options.
 
-// Decisions where the thesis and SPEC.md are silent (Monte-Carlo):
+// Decisions where the thesis is silent (Monte-Carlo):
 //   - Online state: reduce tasks start at the map barrier (§5.2.2), so a
 //     JobState with a started reduce task must have every map done, and in
 //     the reduce phase tasks not yet started are second-wave tasks. Workers

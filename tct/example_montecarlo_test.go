@@ -8,7 +8,7 @@ import (
 	"github.com/schedkit/schedkit/tct"
 )
 
-// exampleJob is a small MapReduce job (thesis 004 §5.2.2): 400 maps, 30
+// exampleJob is a small MapReduce job (Lee thesis §5.2.2): 400 maps, 30
 // reduce tasks, each phase a lognormal from its mean and standard
 // deviation in seconds.
 func exampleJob() tct.JobModel {
@@ -30,7 +30,7 @@ func exampleJob() tct.JobModel {
 }
 
 // ExamplePredict predicts the completion-time distribution of a small
-// MapReduce job (thesis 004 §5.2.2) from per-phase means and standard
+// MapReduce job (Lee thesis §5.2.2) from per-phase means and standard
 // deviations, then asks how many workers meet a deadline with 90%
 // confidence (§5.4.1) and how long a half-done job still needs (§5.4.2).
 func ExamplePredict() {
@@ -86,7 +86,7 @@ func ExampleLognormal_Draw() {
 }
 
 // ExampleSearchWorkers asks how many workers a job needs to meet an 850 s
-// deadline with 90% probability (thesis 004 §5.4.1), and how sure the
+// deadline with 90% probability (Lee thesis §5.4.1), and how sure the
 // answer is: the estimate's interval (wide enough that the verdict is 95%
 // sure over all its checks), the runs it took, and the band of worker
 // counts the runs could not tell from the target.

@@ -20,7 +20,7 @@ type RewardAllocation struct {
 
 // AllocateByReward returns the worker count among candidates that maximises
 // the expected reward minus cost for job model m (its Workers field is
-// ignored), thesis 004 §5.4.1: E[reward(T) − costPerWorkerSecond·w·T],
+// ignored), Lee thesis §5.4.1: E[reward(T) − costPerWorkerSecond·w·T],
 // the workers being paid from the job's start until its completion T.
 // Every candidate uses runs 0..N−1 of opt.Seed (common random numbers).
 // Ties go to the fewer workers, then the earlier candidate.

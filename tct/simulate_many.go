@@ -51,7 +51,7 @@ func (o Options) validate() error {
 
 // Predict returns the completion-time distribution of job model m from
 // opt.Runs simulated runs (Simulator.Run with runs 0..N−1 and opt.Seed),
-// thesis 004 §5.2.2. A bad model or options give a *ValueError.
+// Lee thesis §5.2.2. A bad model or options give a *ValueError.
 func Predict(m JobModel, opt Options) (Distribution, error) {
 	if err := m.Validate(); err != nil {
 		return Distribution{}, err
@@ -68,7 +68,7 @@ func Predict(m JobModel, opt Options) (Distribution, error) {
 
 // PredictRemaining returns the remaining-time distribution (seconds after
 // st.Elapsed) of a job of model m in state st with added workers joining
-// now, from opt.Runs runs of Simulator.RunFrom (thesis 004 §5.4.2). With
+// now, from opt.Runs runs of Simulator.RunFrom (Lee thesis §5.4.2). With
 // Start() and added = 0 it equals Predict(m, opt) exactly. Calls that
 // differ only in added use common random numbers. Bad input gives a
 // *ValueError.
