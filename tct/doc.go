@@ -206,13 +206,29 @@
 //     job's elapsed time, so a long-running job's remaining time keeps full
 //     precision.
 //
-// Speed, measured with go test -bench -cpu 1 on the 2-core development
-// machine under load from other builds (load average 4–15); CPU time is the
-// process's user time divided by the operations run, allocations are exact:
+// Speed, measured on the 2-core development machine (AMD EPYC, KVM) while
+// up to 8 sessions shared it (load average 8–11; it never fell below 4
+// while these were taken). CPU is the process's CPU time per operation
+// (cpu-ns/op), which the load inflates far less than wall time; the
+// ranges are over three runs; allocations are exact:
 //
-//	BenchmarkSimulatorRun (8,000 maps, 120 reduces, 100 workers)  420 µs CPU, 540 µs wall, 0 allocs/op
-//	BenchmarkRunFrom (3,900 maps left, 100+50 workers)             210 µs CPU, 214 µs wall, 0 allocs/op
-//	BenchmarkPredict 10,000 runs, 1 goroutine                      3.9 s CPU, 4.6 s wall, 10 allocs/op
+//	go test -run '^$' -bench 'SimulatorRun$|RunFrom$' -benchtime 3000x -cpu 1 -count 3 ./tct
+//	BenchmarkSimulatorRun (8,000 maps, 120 reduces, 100 workers)  363–391 µs CPU, 0.8–1.2 ms wall, 0 allocs/op
+//	BenchmarkRunFrom (3,900 maps left, 100+50 workers)             203–215 µs CPU, 0.4–0.8 ms wall, 0 allocs/op
+//
+//	go test -run '^$' -bench Predict -benchtime 2x -cpu 2 -count 3 ./tct
+//	BenchmarkPredict/runs=10000/goroutines=1                      3.57–3.73 s CPU, 5.4–13.5 s wall, 10 allocs/op
+//	BenchmarkPredict/runs=10000/goroutines=2                      3.63–3.88 s CPU, 4.6–10.8 s wall, 20 allocs/op
+//
+// Two goroutines do the same work as one (equal CPU time: no false
+// sharing, no shared structure written per run, 10 more allocations per
+// call for the second goroutine's Simulator and buffers), so with two
+// free cores a prediction takes half the wall time plus one chunk of runs.
+// Under load the wall times above say little: Linux shares the CPU
+// equally between sessions (autogroup scheduling), not threads, so while
+// two or more other sessions are busy a second goroutine brings the
+// process no more CPU time; before runs were handed out in chunks, it
+// then made a prediction slower by the 5–15% its later half lagged.
 //
 // Run and RunFrom allocating nothing is pinned by an AllocsPerRun test.
 //
