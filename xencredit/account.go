@@ -29,7 +29,7 @@ func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 // boost and may preempt. Queued VCPUs keep their run-queue places until
 // their PCPU's next Tick sorts it.
 //
-// Then, if Config.GuardPeriod > 0, the starvation guard (000 §4.2) closes
+// Then, if Config.GuardPeriod > 0, the starvation guard (MIMP §4.2) closes
 // every background VCPU's guard period that has lasted at least p: if the
 // VCPU is runnable (running, queued) and ran less than e in it, it is raised
 // to OVER (UNDER with GuardRaiseToUnder) at the tail of that class, and
@@ -52,9 +52,17 @@ func (s *State) Account(now time.Duration, log []Change) ([]Change, error) {
 	if s.cfg.GuardPeriod > 0 {
 		log = s.guard(log)
 	}
+	// The PCPUs of the VCPUs that need one reschedule first, then the idle
+	// PCPUs tickled (which steal what is still queued), as in Wake.
 	for p := range s.pcpus {
 		if s.pcpus[p].resched {
-			s.pcpus[p].resched = false
+			s.pcpus[p].resched, s.pcpus[p].reschedIdle = false, false
+			log = s.schedule(p, log)
+		}
+	}
+	for p := range s.pcpus {
+		if s.pcpus[p].reschedIdle {
+			s.pcpus[p].reschedIdle = false
 			log = s.schedule(p, log)
 		}
 	}
@@ -154,8 +162,13 @@ func (s *State) credit(v, fair, capPer int, log []Change) []Change {
 		if x.state == Offline {
 			s.setState(v, Runnable)
 			s.insert(v)
-			if s.tickles(v) {
+			// The unpause is a wake: tickle as Wake does.
+			local, idler := s.tickle(v)
+			if local {
 				s.pcpus[x.pcpu].resched = true
+			}
+			if idler >= 0 {
+				s.pcpus[idler].reschedIdle = true
 			}
 		}
 		x.parked = false
@@ -167,7 +180,7 @@ func (s *State) credit(v, fair, capPer int, log []Change) []Change {
 	return log
 }
 
-// guard is the starvation guard of 000 §4.2 (see Account).
+// guard is the starvation guard of MIMP §4.2 (see Account).
 func (s *State) guard(log []Change) []Change {
 	p, e := s.cfg.GuardPeriod, s.cfg.GuardExec
 	for di := range s.doms {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -12,12 +13,14 @@ import (
 )
 
 // genSetup draws a small host: 1–3 PCPUs, 1–4 domains (some capped, some
-// background) with 1–3 VCPUs each, and any option combination.
+// background, some with an affinity of several PCPUs) with 1–3 VCPUs each,
+// and any option combination.
 func genSetup(t *rapid.T) (Config, []Domain) {
 	cfg := DefaultConfig(rapid.IntRange(1, 3).Draw(t, "pcpus"))
 	cfg.Ratelimit = rapid.SampledFrom([]time.Duration{0, time.Millisecond, 5 * time.Millisecond}).Draw(t, "ratelimit")
 	cfg.RatelimitRemainder = rapid.Bool().Draw(t, "remainder")
 	cfg.RatelimitDelaysBackground = rapid.Bool().Draw(t, "rlBackground")
+	cfg.ActivateAtHead = rapid.Bool().Draw(t, "atHead")
 	if rapid.Bool().Draw(t, "guard") {
 		cfg.GuardPeriod = ms(float64(rapid.IntRange(10, 200).Draw(t, "p_ms")))
 		cfg.GuardExec = ms(float64(rapid.IntRange(1, 10).Draw(t, "e_ms")))
@@ -33,6 +36,14 @@ func genSetup(t *rapid.T) (Config, []Domain) {
 			d.Cap = rapid.IntRange(1, 100*cfg.PCPUs).Draw(t, "cap")
 		}
 		d.PCPUs = rapid.SliceOfN(rapid.IntRange(0, cfg.PCPUs-1), 1, 3).Draw(t, "vcpus")
+		if cfg.PCPUs > 1 && rapid.IntRange(0, 2).Draw(t, "migrates") == 0 {
+			// An affinity of its PCPUs plus any others.
+			for p := range cfg.PCPUs {
+				if slices.Contains(d.PCPUs, p) || rapid.Bool().Draw(t, "inAffinity") {
+					d.Affinity = append(d.Affinity, p)
+				}
+			}
+		}
 	}
 	return cfg, doms
 }
@@ -45,9 +56,14 @@ type machine struct {
 	gRan   []time.Duration // running time at gStart
 }
 
+// step draws the next event's time: mostly a few ms on, rarely a leap to
+// just before MaxTime (a host up for 146 years), never beyond it.
 func (m *machine) step(t *rapid.T) time.Duration {
 	dt := rapid.SampledFrom([]time.Duration{0, 50 * time.Microsecond, 700 * time.Microsecond, 3 * time.Millisecond, 10 * time.Millisecond, 31 * time.Millisecond}).Draw(t, "dt")
-	return m.s.Now() + dt
+	if rapid.IntRange(0, 49).Draw(t, "leap") == 0 {
+		return max(m.s.Now(), MaxTime-time.Second)
+	}
+	return min(m.s.Now()+dt, MaxTime)
 }
 
 func (m *machine) vcpu(t *rapid.T, v int) VCPU {
@@ -102,6 +118,14 @@ func propMachine(t *rapid.T) {
 			if end == Never || end < m.s.Now() {
 				t.Skip("no slice end ahead")
 			}
+			if end > MaxTime {
+				// Dispatched within a timeslice of MaxTime: the clock ends
+				// first (see Limits in the package doc).
+				if _, err := m.s.Schedule(end, p, nil); !errors.Is(err, ErrBadInput) {
+					t.Fatalf("Schedule at %v beyond MaxTime: %v", end, err)
+				}
+				t.Skip("slice end beyond MaxTime")
+			}
 			var err error
 			if m.log, err = m.s.Schedule(end, p, m.log[:0]); err != nil {
 				t.Fatal(err)
@@ -119,7 +143,15 @@ func propMachine(t *rapid.T) {
 			e := ev{kind: evKind(rapid.IntRange(0, int(numEvKinds)-1).Draw(t, "kind")), at: m.s.Now() - 1}
 			if e.kind != evAccount && rapid.Bool().Draw(t, "badID") {
 				e.at = m.s.Now()
-				e.id = rapid.SampledFrom([]int{-1, -1 << 40, nv + np, 1 << 40}).Draw(t, "id")
+				e.id = orIntEdge(rapid.SampledFrom([]int{-1, -1 << 40, nv + np, 1 << 40}), 0, max(nv, np)).Draw(t, "id")
+				if e.id >= 0 && e.id < max(nv, np) {
+					e.id = -1 // may be valid for some kind: keep it bad
+				}
+			} else if rapid.Bool().Draw(t, "badTime") {
+				e.at = rapid.SampledFrom([]time.Duration{math.MinInt64, -1, MaxTime + 1, Never - 1, Never}).Draw(t, "at")
+				if e.at >= m.s.Now() && e.at <= MaxTime {
+					e.at = -1
+				}
 			}
 			log, err := apply(&m.s, e, nil)
 			if !errors.Is(err, ErrBadInput) || len(log) != 0 || !equalStates(&m.s, &before) {
@@ -153,6 +185,13 @@ func (m *machine) accountAt(t *rapid.T, now time.Duration) {
 			resched[c.PCPU] = true
 		case Raise:
 			raised[c.VCPU] = true
+		}
+	}
+	for v, b := range pre {
+		// A VCPU stolen from a PCPU means that PCPU rescheduled too,
+		// perhaps keeping its VCPU without a change to log.
+		if x := m.vcpu(t, v); x.PCPU != b.PCPU {
+			resched[b.PCPU] = true
 		}
 	}
 	lim := cfg.CreditsPerTimeslice()
@@ -196,7 +235,7 @@ func (m *machine) accountAt(t *rapid.T, now time.Duration) {
 func checkInvariants(t interface{ Fatalf(string, ...any) }, s *State) {
 	now := s.Now()
 	cfg := s.Config()
-	ran := make([]time.Duration, s.NumPCPUs())
+	var ran, busy time.Duration
 	for v := range s.NumVCPUs() {
 		x, _ := s.VCPU(v)
 		var sum time.Duration
@@ -206,7 +245,10 @@ func checkInvariants(t interface{ Fatalf(string, ...any) }, s *State) {
 		if sum != now {
 			t.Fatalf("VCPU %d runstate times %v sum to %v, not %v", v, x.Times, sum, now)
 		}
-		ran[x.PCPU] += x.Times[Running]
+		ran += x.Times[Running]
+		if !s.allowed(v, x.PCPU) {
+			t.Fatalf("VCPU %d on PCPU %d outside its affinity", v, x.PCPU)
+		}
 		if x.Background && (x.Priority == Boost || x.Active || x.Credit != 0 || x.Parked) {
 			t.Fatalf("background VCPU %d: %+v", v, x)
 		}
@@ -235,10 +277,12 @@ func checkInvariants(t interface{ Fatalf(string, ...any) }, s *State) {
 	}
 	for p := range s.NumPCPUs() {
 		pc, _ := s.PCPU(p)
-		// CPU time is conserved: running time of its VCPUs + idle = elapsed.
-		if ran[p]+pc.Idle != now {
-			t.Fatalf("PCPU %d: running %v + idle %v != %v", p, ran[p], pc.Idle, now)
+		// CPU time is conserved: the running time of VCPUs on it + idle =
+		// elapsed, and the PCPUs' busy time is the VCPUs' running time.
+		if pc.Busy+pc.Idle != now {
+			t.Fatalf("PCPU %d: busy %v + idle %v != %v", p, pc.Busy, pc.Idle, now)
 		}
+		busy += pc.Busy
 		q, _ := s.RunQueue(p, nil)
 		seenBG := false
 		for _, v := range q {
@@ -259,6 +303,9 @@ func checkInvariants(t interface{ Fatalf(string, ...any) }, s *State) {
 			continue
 		}
 		cur, _ := s.VCPU(pc.Running)
+		if cur.PCPU != p {
+			t.Fatalf("PCPU %d runs VCPU %d placed on %d", p, pc.Running, cur.PCPU)
+		}
 		// A runnable non-background VCPU never waits behind a running
 		// background VCPU (a raised one is in its starvation slice).
 		if cur.Priority == Background && len(q) > 0 && !cfg.RatelimitDelaysBackground {
@@ -266,6 +313,9 @@ func checkInvariants(t interface{ Fatalf(string, ...any) }, s *State) {
 				t.Fatalf("PCPU %d runs background VCPU %d while %d (%v) waits", p, pc.Running, q[0], h.Priority)
 			}
 		}
+	}
+	if busy != ran {
+		t.Fatalf("PCPUs busy %v, VCPUs running %v", busy, ran)
 	}
 }
 
@@ -330,11 +380,11 @@ func propDriven(t *rapid.T) {
 	}
 }
 
-func TestDriven(t *testing.T) { rapid.Check(t, propDriven) }
-func FuzzDriven(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propDriven)) }
+func TestPropDriven(t *testing.T) { rapid.Check(t, propDriven) }
+func FuzzDriven(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propDriven)) }
 
-func TestMachine(t *testing.T) { rapid.Check(t, propMachine) }
-func FuzzMachine(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propMachine)) }
+func TestPropMachine(t *testing.T) { rapid.Check(t, propMachine) }
+func FuzzMachine(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propMachine)) }
 
 // The same event sequence gives the same states, event by event.
 func propDeterminism(t *rapid.T) {
@@ -369,5 +419,5 @@ func propDeterminism(t *rapid.T) {
 	}
 }
 
-func TestDeterminism(t *testing.T) { rapid.Check(t, propDeterminism) }
-func FuzzEvents(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propDeterminism)) }
+func TestPropDeterminism(t *testing.T) { rapid.Check(t, propDeterminism) }
+func FuzzEvents(f *testing.F)          { f.Fuzz(rapid.MakeFuzz(propDeterminism)) }

@@ -27,8 +27,7 @@ func (o options) scenario(seed uint64, st settings, trace []byte) (hadoopsim.Sce
 		sc.Jobs = jobs
 		sc.Horizon = hadoopsim.LastArrival(jobs) + hadoopsim.Drain
 	}
-	st.apply(&sc)
-	return sc, nil
+	return sc, st.apply(&sc)
 }
 
 // A study is a set of policies run on several traces under one setting.

@@ -12,16 +12,20 @@ import (
 )
 
 const usage = `usage: mimp [-seed N] [-seeds K] [-sensitivity | -sweep] [-capacity MB/s] [-errors paper|none]
-            [-offer heartbeat|cluster-order] [-read90 mean|p90] [-noiocheck]
+            [-offer heartbeat|cluster-order] [-read90 mean|p90] [-noiocheck] [-confidence P]
             [-trace FILE [-window S] [-maxmaps N]] [-json] [-plot DIR]
 
-Runs the MIMP case study (MIMP §6.6, Table 3) under FIFO, EDF, MP, MP+AC and
-MP+AC-strict on K traces (seeds N … N+K−1) and prints mean [min–max] over
-them, where MP's saving over EDF comes from, and where the result differs
-from the paper. -sensitivity repeats EDF and MP over data-node capacities;
--sweep runs the overload experiment of MIMP §6.5 (Fig. 11) on seed N.
+Runs the MIMP case study (MIMP §6.6, Table 3) under FIFO, EDF, MP, MP+AC,
+MP+AC-paper and MP+AC-strict on K traces (seeds N … N+K−1) and prints mean
+[min–max] over them, where MP's saving over EDF comes from, and where the
+result differs from the paper. -sensitivity repeats EDF and MP over
+data-node capacities; -sweep runs the overload experiment of MIMP §6.5
+(Fig. 11) at loads 0.5–3 on the same K seeds and sums them.
 
 Flags:`
+
+// defaultSeeds is -seeds' default, for the case study and the sweep.
+const defaultSeeds = 10
 
 // Flag limits: no flag can make a run take more than about a minute.
 const (
@@ -52,10 +56,19 @@ type settings struct {
 	offer     string  // "heartbeat" or "cluster-order"
 	read90    string  // "mean" or "p90"
 	noIOCheck bool
+	// confidence is the quantile of actual/predicted task time MP+AC's
+	// margin is (hadoopsim.AdmissionMargin).
+	confidence float64
 }
 
 // defaultSettings are the faithful settings.
-var defaultSettings = settings{capacity: 60, errors: "paper", offer: "heartbeat", read90: "mean"}
+var defaultSettings = settings{capacity: 60, errors: "paper", offer: "heartbeat", read90: "mean", confidence: hadoopsim.AdmissionConfidence}
+
+// margin is MP+AC's margin under s: the confidence quantile of the
+// scheduler's actual/predicted task time (1 with exact estimates).
+func (s settings) margin() (float64, error) {
+	return s.predictionError().AdmissionMargin(s.confidence)
+}
 
 // predictionError is the hadoopsim setting of s.errors.
 func (s settings) predictionError() hadoopsim.PredictionError {
@@ -66,7 +79,14 @@ func (s settings) predictionError() hadoopsim.PredictionError {
 }
 
 // apply sets s on a scenario drawn with s.predictionError().
-func (s settings) apply(sc *hadoopsim.Scenario) {
+func (s settings) apply(sc *hadoopsim.Scenario) error {
+	if s.confidence != hadoopsim.AdmissionConfidence { // the scenario has that one
+		m, err := s.margin()
+		if err != nil {
+			return err
+		}
+		sc.Margin = m
+	}
 	if s.capacity == 0 {
 		sc.Cluster.DataNodes = 0
 	} else {
@@ -80,6 +100,7 @@ func (s settings) apply(sc *hadoopsim.Scenario) {
 		sc.Offer = hadoopsim.OfferClusterOrder
 	}
 	sc.NoIOCheck = s.noIOCheck
+	return nil
 }
 
 // describe says in words what s is.
@@ -107,6 +128,9 @@ func (s settings) describeOthers() string {
 	if s.noIOCheck {
 		io = "MP's IO check off"
 	}
+	if s.confidence != defaultSettings.confidence {
+		io += fmt.Sprintf("; MP+AC's margin at confidence %g", s.confidence)
+	}
 	offer := "free slots offered in heartbeat order (a random VM order per dispatch)"
 	if s.offer == "cluster-order" {
 		offer = "free slots offered fastest first (cluster order)"
@@ -118,7 +142,7 @@ func (s settings) describeOthers() string {
 func parse(args []string, stderr io.Writer) (o options, code int, done bool) {
 	fs := cli.NewFlagSet("mimp", usage, stderr)
 	fs.Uint64Var(&o.seed, "seed", 1, "first seed `N` of the traces, task times, web load and heartbeat order")
-	fs.IntVar(&o.seeds, "seeds", 10, fmt.Sprintf("number `K` of traces (seeds), in [1, %d]", maxSeeds))
+	fs.IntVar(&o.seeds, "seeds", defaultSeeds, fmt.Sprintf("number `K` of traces (seeds), in [1, %d]; -sweep runs each load on each", maxSeeds))
 	fs.BoolVar(&o.json, "json", false, "print JSON instead of tables")
 	fs.BoolVar(&o.sweep, "sweep", false, "run the Fig. 11 overload sweep (MIMP §6.5) on -seed instead of the case study")
 	fs.BoolVar(&o.sensitivity, "sensitivity", false, "run EDF and MP over data-node capacities 30 … 150 MB/s and unconstrained")
@@ -131,6 +155,7 @@ func parse(args []string, stderr io.Writer) (o options, code int, done bool) {
 	fs.StringVar(&o.offer, "offer", defaultSettings.offer, "order free slots are offered in: heartbeat (random per dispatch) or cluster-order (fastest first)")
 	fs.StringVar(&o.read90, "read90", defaultSettings.read90, "the scheduler's Eq. 5 read rate: mean or p90 (the 90th percentile)")
 	fs.BoolVar(&o.noIOCheck, "noiocheck", false, "switch MP's data-node IO check (Eq. 5) off")
+	fs.Float64Var(&o.confidence, "confidence", defaultSettings.confidence, "MP+AC's margin is this `quantile` of the scheduler's actual/predicted task time, in [0.5, 1]")
 	if code, done := cli.Parse(fs, args); done {
 		return o, code, true
 	}
@@ -145,6 +170,7 @@ func parse(args []string, stderr io.Writer) (o options, code int, done bool) {
 	c.OneOf("errors", o.errors, "paper", "none")
 	c.OneOf("offer", o.offer, "heartbeat", "cluster-order")
 	c.OneOf("read90", o.read90, "mean", "p90")
+	c.Float("confidence", o.confidence, 0.5, 1)
 	c.Float("window", o.window, 0, hadoopsim.MaxTime)
 	c.Int("maxmaps", o.maxMaps, 0, maxMapsCap)
 	c.File("trace", o.trace)
@@ -159,9 +185,6 @@ func parse(args []string, stderr io.Writer) (o options, code int, done bool) {
 		if set[f] && o.trace == "" {
 			c.Failf(f, "applies only with -trace")
 		}
-	}
-	if o.sweep && set["seeds"] {
-		c.Failf("seeds", "= %d: -sweep runs one trace per load (-seed)", o.seeds)
 	}
 	if err := c.Err(); err != nil {
 		return o, cli.Fail(stderr, "mimp", err, cli.ExitUsage), true

@@ -69,13 +69,15 @@ func TestCLI(t *testing.T) {
 		bad("plot onto a file", []string{"-plot = "}, "-plot", filepath.Join(file, "x")),
 		bad("sweep and sensitivity", []string{"-sweep and -sensitivity"}, "-sweep", "-sensitivity"),
 		bad("sweep with trace", []string{"-trace = "}, "-sweep", "-trace", swim),
-		bad("sweep with seeds", []string{"-seeds = 3"}, "-sweep", "-seeds", "3"),
+		bad("confidence below 0.5", []string{"-confidence = 0.4", "[0.5, 1]"}, "-confidence", "0.4"),
+		bad("confidence NaN", []string{"-confidence = NaN"}, "-confidence", "NaN"),
+		bad("confidence above 1", []string{"-confidence = 1.5"}, "-confidence", "1.5"),
 		bad("malformed value", []string{"-seeds", "usage:"}, "-seeds", "x"),
 		bad("every problem at once", []string{"-seeds = 0", "-capacity = -1", `-errors = "x"`}, "-seeds", "0", "-capacity", "-1", "-errors", "x"),
 	)
 	clitest.Check(t, func(args []string, out, errb *bytes.Buffer) int { return run(args, out, errb) }, cases)
 	code, _, stderr := runArgs("-h")
-	for _, f := range []string{"-seeds", "-sensitivity", "-capacity", "-errors", "-offer", "-read90", "-noiocheck", "-sweep", "-trace", "-plot", "-json"} {
+	for _, f := range []string{"-seeds", "-sensitivity", "-capacity", "-errors", "-offer", "-read90", "-noiocheck", "-confidence", "-sweep", "-trace", "-plot", "-json"} {
 		if !strings.Contains(stderr, f) {
 			t.Errorf("-h (exit %d) does not list %s", code, f)
 		}
@@ -231,7 +233,7 @@ func TestErrorsAreThePapers(t *testing.T) {
 	}
 }
 
-// TestJSON checks -json: the issue's names (policies[].name, missed,
+// TestJSON checks -json: the field names (policies[].name, missed,
 // total_task_hours, io_slowdown_hours, overloaded_starts), ranges and
 // per-seed rows, MP's saving and its sources, the ablations, terms and the
 // differs-from-paper lines; and that the text shows the same sections.
@@ -269,7 +271,7 @@ func TestJSON(t *testing.T) {
 			t.Errorf("%s: prediction_error missing", p["name"])
 		}
 	}
-	if want := []string{"FIFO", "EDF", "MP", "MP+AC", "MP+AC-strict"}; !reflect.DeepEqual(names, want) {
+	if want := []string{"FIFO", "EDF", "MP", "MP+AC", "MP+AC-paper", "MP+AC-strict"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("names %v, want %v", names, want)
 	}
 	for _, k := range []string{"percent", "hours", "io_slowdown_avoided_hours", "run_time_saved_hours", "paper_percent", "sources"} {
@@ -338,7 +340,7 @@ func TestTraceAndPlot(t *testing.T) {
 	if code, _, stderr := runArgs("-seeds", "1", "-json", "-plot", dir); code != 0 {
 		t.Fatalf("-plot: exit %d: %s", code, stderr)
 	}
-	points, err := sweep(1, defaultSettings, []float64{0.5, 3}, nil)
+	points, err := sweep(1, 1, defaultSettings, []float64{0.5, 3}, SweepPolicies, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,51 +351,90 @@ func TestTraceAndPlot(t *testing.T) {
 	if err := plotSensitivity(dir, rows); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"fig11.png", "sensitivity.png", "fig15_FIFO.png", "fig15_EDF.png", "fig15_MP.png", "fig15_MP-AC.png", "fig15_MP-AC-strict.png"} {
+	for _, f := range []string{"fig11.png", "sensitivity.png", "fig15_FIFO.png", "fig15_EDF.png", "fig15_MP.png", "fig15_MP-AC.png", "fig15_MP-AC-paper.png", "fig15_MP-AC-strict.png"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
 }
 
-// TestSweepShape asserts what holds of MIMP Fig. 11's shape under the
-// faithful settings: at light load nothing is rejected and at most one job
-// misses; under heavy overload (3×) both admission variants miss at most
-// half as many deadlines as EDF and MP (they do not meet more; the output
-// says why).
-func TestSweepShape(t *testing.T) {
-	points, err := sweep(1, defaultSettings, []float64{0.5, 3}, nil)
+// TestSweepKeepsPromise is admission's promise on the sweep as the command
+// runs it (the default seeds, every load, the faithful settings): at every
+// load at most 3% of the jobs MP+AC admits miss their deadline, and at the
+// highest load MP+AC meets at least twice as many deadlines as the better
+// of MP and EDF. (Only the runs the two claims need: MP+AC at every load,
+// EDF and MP at the highest.)
+func TestSweepKeepsPromise(t *testing.T) {
+	top := SweepLoads[len(SweepLoads)-1]
+	ac, err := sweep(1, defaultSeeds, defaultSettings, SweepLoads, []hadoopsim.Policy{hadoopsim.MPAC}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	at := map[float64]map[string]sweepPoint{}
-	for _, p := range points {
-		if at[p.Load] == nil {
-			at[p.Load] = map[string]sweepPoint{}
-		}
-		at[p.Load][p.Policy] = p
-	}
-	for name, p := range at[0.5] {
-		if p.Missed > 1 || p.Rejected != 0 {
-			t.Errorf("light load, %s: %+v", name, p)
-		}
-	}
-	heavy := at[3]
-	t.Logf("load 3: %+v", heavy)
-	for _, ac := range []string{"MP+AC", "MP+AC-strict"} {
-		for _, base := range []string{"EDF", "MP"} {
-			if 2*heavy[ac].Missed > heavy[base].Missed {
-				t.Errorf("load 3: %s missed %d, %s missed %d", ac, heavy[ac].Missed, base, heavy[base].Missed)
-			}
-		}
-	}
-	var b bytes.Buffer
-	if err := printSweep(&b, options{seed: 1, settings: defaultSettings}, points, nil); err != nil {
+	base, err := sweep(1, defaultSeeds, defaultSettings, []float64{top}, []hadoopsim.Policy{hadoopsim.EDF, hadoopsim.MP}, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"Terms:", "MP+AC: MP with MIMP's admission control", "Differs from the paper because:"} {
-		if !strings.Contains(b.String(), s) {
-			t.Errorf("sweep text lacks %q", s)
+	for _, p := range ac {
+		t.Logf("load %.2f MP+AC: met %d, missed %d, rejected %d (%.1f%% of admitted)", p.Load, p.Met, p.Missed, p.Rejected, 100*p.AdmittedMissedShare)
+		if !(p.AdmittedMissedShare <= 0.03) || p.Admitted == 0 {
+			t.Errorf("load %.2f: %d of the %d jobs MP+AC admitted missed (%.1f%%), more than 3%%", p.Load, p.Missed, p.Admitted, 100*p.AdmittedMissedShare)
+		}
+	}
+	worst, gotTop, acTop, best := promise(append(ac, base...))
+	t.Logf("load %.2f: MP+AC met %d, %s met %d; worst share %.1f%% at load %.2f", gotTop, acTop.Met, best.Policy, best.Met, 100*worst.AdmittedMissedShare, worst.Load)
+	if gotTop != top || acTop.Met < 2*best.Met {
+		t.Errorf("load %.2f: MP+AC met %d, not twice the %d of %s", gotTop, acTop.Met, best.Met, best.Policy)
+	}
+}
+
+// TestSweepOutput: the sweep sums its seeds, labels its cluster and loads
+// honestly, states the promise, and -json keeps its field names.
+func TestSweepOutput(t *testing.T) {
+	one, err := sweep(1, 1, defaultSettings, []float64{3}, []hadoopsim.Policy{hadoopsim.MPAC}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := sweep(1, 2, defaultSettings, []float64{3}, []hadoopsim.Policy{hadoopsim.MPAC}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed2, err := sweep(2, 1, defaultSettings, []float64{3}, []hadoopsim.Policy{hadoopsim.MPAC}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b, c := one[0], two[0], seed2[0]; b.Met != a.Met+c.Met || b.Missed != a.Missed+c.Missed || b.Rejected != a.Rejected+c.Rejected || b.Seeds != 2 || b.Admitted != b.Met+b.Missed {
+		t.Errorf("two seeds %+v are not seed 1 %+v plus seed 2 %+v", b, a, c)
+	}
+	code, out, stderr := runArgs("-sweep", "-seeds", "1", "-json")
+	var got struct {
+		Seeds  []uint64         `json:"seeds"`
+		Margin float64          `json:"mp_ac_margin"`
+		Sweep  []map[string]any `json:"sweep"`
+		Prom   []string         `json:"promise"`
+		Terms  []string         `json:"terms"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || code != 0 || stderr != "" {
+		t.Fatalf("exit %d, %v, stderr %q", code, err, stderr)
+	}
+	if len(got.Sweep) != len(SweepLoads)*len(SweepPolicies) || len(got.Seeds) != 1 || !(got.Margin > 2 && got.Margin < 2.3) || len(got.Prom) != 2 || len(got.Terms) == 0 {
+		t.Fatalf("sweep %d points, seeds %v, margin %v, promise %q", len(got.Sweep), got.Seeds, got.Margin, got.Prom)
+	}
+	for _, k := range []string{"load", "policy", "met", "missed", "rejected", "admitted", "admitted_missed_share", "mean_lateness_s", "seeds"} {
+		if _, ok := got.Sweep[0][k]; !ok {
+			t.Errorf("sweep point lacks %q: %v", k, got.Sweep[0])
+		}
+	}
+	var names []string
+	for _, p := range got.Sweep[:len(SweepPolicies)] {
+		names = append(names, p["policy"].(string))
+	}
+	if want := []string{"EDF", "MP", "MP+AC", "MP+AC-paper", "MP+AC-strict"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("policies %v, want %v", names, want)
+	}
+	code, text, _ := runArgs("-sweep", "-seeds", "1")
+	for _, s := range []string{"40-slot case-study cluster", "synthetic offered loads", "4-slot cluster", "admitted missed", "Of the jobs MP+AC admits", "Terms:", "MP+AC-paper: MIMP's admission rule"} {
+		if code != 0 || !strings.Contains(text, s) {
+			t.Errorf("sweep text (exit %d) lacks %q", code, s)
 		}
 	}
 }

@@ -166,10 +166,14 @@ func plotSweep(dir string, points []sweepPoint) error {
 		name string
 		f    func(sweepPoint) int
 	}{{"met", func(p sweepPoint) int { return p.Met }}, {"missed", func(p sweepPoint) int { return p.Missed }}, {"rejected", func(p sweepPoint) int { return p.Rejected }}}
+	if len(points) == 0 {
+		return fmt.Errorf("plotSweep: no points")
+	}
+	seeds := points[0].Seeds
 	row := make([]*plot.Plot, len(metrics))
 	legend := plot.NewLegend()
 	for m, metric := range metrics {
-		p := newPlot("jobs "+metric.name+" (MIMP Fig. 11)", "offered utilization", "jobs")
+		p := newPlot(fmt.Sprintf("jobs %s, %d seeds summed (MIMP Fig. 11)", metric.name, seeds), "offered utilization (40 slots)", "jobs")
 		p.Y.Min = 0
 		for i, pol := range SweepPolicies {
 			var xy plotter.XYs
@@ -185,7 +189,8 @@ func plotSweep(dir string, points []sweepPoint) error {
 			l.Color, s.Color = palette[i], palette[i]
 			l.Dashes = dashes[i%len(dashes)]
 			l.Width = vg.Points(1.5)
-			s.Shape = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.PlusGlyph{}}[i%4]
+			glyphs := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.PlusGlyph{}, draw.CrossGlyph{}}
+			s.Shape = glyphs[i%len(glyphs)]
 			s.Radius = vg.Points(3)
 			p.Add(l, s)
 			if m == 0 {

@@ -214,7 +214,7 @@ func mpSaving(s *study, abl []ablationResult) savingInfo {
 var terms = []string{
 	"FIFO: jobs served in arrival order. EDF: earliest deadline first (MIMP §5.2).",
 	"MP: Maximum Progress (MIMP §5.2): a job that would miss its deadline with the slots it holds (Eq. 3) first, else the job whose task runs fastest on the free slot relative to a dedicated one (NormTCT, Eq. 2), passing over jobs whose reads (Eq. 5) would overload the data nodes.",
-	"AC: admission control (MIMP §5.3, Eq. 6–7): a job is rejected at arrival if the cluster cannot finish it by its deadline; -strict also protects the deadline of every job already queued.",
+	"AC: admission control: a job is rejected at arrival if the cluster cannot finish it by its deadline. MP+AC plans every pending task on the slots (wave-aware, package admission's default; each task at its model's time × a margin from the models' errors) and runs MP with slack; -paper is MIMP's rule (§5.3, Eq. 6–7); -strict also protects the deadline of every job already queued.",
 	"TCT: task completion time. Total TCT sums the run times of completed tasks; IO slowdown is the part spent because a task started while the data nodes were over capacity.",
 	"Lateness is averaged over jobs that missed; failed = admitted, unfinished one hour after the last arrival; deadline slack = (deadline − finish)/(deadline − arrival) of finished jobs.",
 }

@@ -43,5 +43,32 @@ func propPredictionError(t *rapid.T) {
 	}
 }
 
-func TestPredictionErrorProperties(t *testing.T) { rapid.Check(t, propPredictionError) }
-func FuzzPredictionError(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propPredictionError)) }
+func TestPropPredictionError(t *testing.T) { rapid.Check(t, propPredictionError) }
+func FuzzPredictionError(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propPredictionError)) }
+
+// TestAdmissionMargin: the 0.97 quantile of PaperError's ν lies in its
+// under-predicted part, where P(ν ≤ v) = 0.57 + 0.43·(1 − 1/v)/0.58, so
+// v = 1/(1 − 0.4·0.58/0.43) = 2.1717; the 0.9 quantile is
+// 1/(1 − 0.33·0.58/0.43) = 1.8020. Exact estimates give 1. The estimate
+// from 2^15 draws is within 0.01.
+func TestAdmissionMargin(t *testing.T) {
+	for _, c := range []struct {
+		e    PredictionError
+		p    float64
+		want float64
+	}{{PaperError, AdmissionConfidence, 2.1717}, {PaperError, 0.9, 1.8020}, {PredictionError{}, AdmissionConfidence, 1}} {
+		m, err := c.e.AdmissionMargin(c.p)
+		if err != nil || math.Abs(m-c.want) > 0.01 {
+			t.Errorf("%+v at %v: %v, %v; want %v", c.e, c.p, m, err, c.want)
+		}
+	}
+	if m, err := PaperError.AdmissionMargin(1.5); err == nil {
+		t.Errorf("p = 1.5 gave %v", m)
+	}
+	if m, err := (PredictionError{OverShare: 2}).AdmissionMargin(0.9); err == nil {
+		t.Errorf("an invalid error model gave %v", m)
+	}
+	if s := SweepScenario(1, 1, PaperError); math.Abs(s.Margin-2.1717) > 0.01 {
+		t.Errorf("SweepScenario's margin %v", s.Margin)
+	}
+}

@@ -27,7 +27,8 @@ func LastArrival(jobs []JobSpec) float64 {
 // CaseStudyTypes over 2.5 h conditioned on 174 jobs, task factors from e,
 // the scheduler's estimates from e (WithEstimates), web-load streams and
 // heartbeat order from the same seed, Fig. 15 recording over the first 10
-// minutes. The arrivals depend on seed only, not on e. It panics only if e
+// minutes, MP+AC's margin from e (AdmissionMargin at AdmissionConfidence).
+// The arrivals depend on seed only, not on e. It panics only if e
 // is invalid (PredictionError.Validate).
 func CaseStudy(seed uint64, e PredictionError) Scenario {
 	c := CaseStudyCluster()
@@ -44,6 +45,7 @@ func CaseStudy(seed uint64, e PredictionError) Scenario {
 		Seed:        seed,
 		Horizon:     LastArrival(jobs) + Drain,
 		RecordUntil: 600,
+		Margin:      margin(e),
 	}
 }
 
@@ -113,7 +115,16 @@ func SweepScenario(seed uint64, load float64, e PredictionError) Scenario {
 		jt := deadlines[[]int{0, 2}[jobs[i].Type]]
 		jobs[i].Deadline = jobs[i].Arrival + jt.Period
 	}
-	return Scenario{Cluster: c, Types: types, Jobs: jobs, Seed: seed, Horizon: LastArrival(jobs) + Drain}
+	return Scenario{Cluster: c, Types: types, Jobs: jobs, Seed: seed, Horizon: LastArrival(jobs) + Drain, Margin: margin(e)}
+}
+
+// margin is e's AdmissionMargin at AdmissionConfidence; e was validated.
+func margin(e PredictionError) float64 {
+	m, err := e.AdmissionMargin(AdmissionConfidence)
+	if err != nil {
+		panic(err) // only e can be bad here
+	}
+	return m
 }
 
 // OfferedUtilization returns a scenario's offered load: the slot time its

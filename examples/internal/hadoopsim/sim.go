@@ -53,6 +53,13 @@ type Scenario struct {
 	NoIOCheck bool
 	// Offer is the order free slots are offered in; zero is OfferHeartbeat.
 	Offer OfferOrder
+	// Margin is MP+AC's safety factor on the scheduler's task times: wave
+	// admission plans each task at Model.TCT(r) × Margin
+	// (admission.Options.Margin) and MP keeps slack Margin − 1
+	// (edf.MPOptions.Slack). 0 means 1 (models taken as exact, no slack);
+	// otherwise in [1, admission.MaxMargin]. CaseStudy and SweepScenario
+	// set it with AdmissionMargin. MP+AC-paper and MP+AC-strict ignore it.
+	Margin float64
 	// RecordUntil (s): record slot allocation changes up to this time
 	// (MIMP Fig. 15); 0 records nothing.
 	RecordUntil float64
@@ -130,6 +137,11 @@ type run struct {
 	vmOrder  []int
 	world    world
 	errs     errorStats
+	// Wave-mode admission's view: each slot's state and, for a busy slot,
+	// its job and the planned end of its task.
+	cluster []admission.Slot
+	slotJob []int
+	planEnd []float64
 }
 
 // Run simulates the scenario under policy p. A nil scenario, one that fails
@@ -145,6 +157,17 @@ func Run(s *Scenario, p Policy) (Result, error) {
 	if !p.valid() {
 		return Result{}, fmt.Errorf("hadoopsim: unknown policy %d", int(p))
 	}
+	if opt, ok := p.admission(s.Margin); ok && opt.Mode == admission.ModeWave {
+		// Wave admission plans every pending task of the queue: bound it up
+		// front so that a valid run never fails midway.
+		tasks := 0
+		for _, j := range s.Jobs {
+			tasks += j.Maps
+		}
+		if tasks > admission.MaxPlannedTasks {
+			return Result{}, fmt.Errorf("hadoopsim: %v plans every pending task: the trace's %d maps exceed admission.MaxPlannedTasks (%d)", p, tasks, admission.MaxPlannedTasks)
+		}
+	}
 	c := s.Cluster
 	q, err := edf.NewQueue(edf.Config{DataNodes: edf.DataNodes{Count: c.DataNodes, Capacity: c.NodeCapacity}})
 	if err != nil {
@@ -158,6 +181,7 @@ func Run(s *Scenario, p Policy) (Result, error) {
 		admitted: make([]bool, n), finished: make([]bool, n), running: make([]int, n),
 		offerRNG: rand.New(rand.NewPCG(s.Seed, offerStream)), vmOrder: make([]int, len(c.VMs)),
 		world: newWorld(c), errs: errorStats{predicted: make([]float64, ns)},
+		cluster: make([]admission.Slot, ns), slotJob: make([]int, ns), planEnd: make([]float64, ns),
 	}
 	r.res = Result{Policy: p, Jobs: n, Outcomes: make([]Outcome, n), TasksOnHeavy: make([]int, len(s.Types)), TasksTotal: make([]int, len(s.Types))}
 	web := make([]*rand.Rand, len(c.VMs))
@@ -271,8 +295,11 @@ func (r *run) start(i, sl int, now float64) error {
 	}
 	r.errs.predicted[sl] = jt.Model.TCT(rr)
 	r.started[i]++
-	r.busy[sl], r.task[sl] = true, t
+	r.busy[sl], r.task[sl], r.slotJob[sl] = true, t, i
 	r.running[i]++
+	if err := r.noteStart(i, sl, now); err != nil {
+		return err
+	}
 	r.record(now, i)
 	r.push(des.Event{Time: now + d, Kind: evTaskDone, A: i, B: sl})
 	return nil

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/tct"
+	"pgregory.net/rapid"
 )
 
 func TestResidual(t *testing.T) {
@@ -199,7 +200,7 @@ func TestRunAccounting(t *testing.T) {
 		if a.Met+a.Missed+a.Rejected+a.Failed != len(s.Jobs) {
 			t.Errorf("%v: %d+%d+%d+%d != %d jobs", p, a.Met, a.Missed, a.Rejected, a.Failed, len(s.Jobs))
 		}
-		if (p == MPAC || p == MPACStrict) != (a.Rejected > 0) {
+		if (p == MPAC || p == MPACPaper || p == MPACStrict) != (a.Rejected > 0) {
 			t.Errorf("%v rejected %d", p, a.Rejected)
 		}
 		if !(a.IOSlowdownHours >= 0 && a.IOSlowdownHours < a.TaskHours) {
@@ -493,6 +494,9 @@ func TestRunBadScenarios(t *testing.T) {
 		{"horizon before last arrival", func(s *Scenario) { s.Horizon = LastArrival(s.Jobs) - 1 }, "Horizon"},
 		{"RecordUntil NaN", func(s *Scenario) { s.RecordUntil = nan }, "RecordUntil"},
 		{"Offer 9", func(s *Scenario) { s.Offer = 9 }, "Offer"},
+		{"Margin 0.5", func(s *Scenario) { s.Margin = 0.5 }, "Margin"},
+		{"Margin NaN", func(s *Scenario) { s.Margin = nan }, "Margin"},
+		{"Margin above admission.MaxMargin", func(s *Scenario) { s.Margin = 1e4 }, "Margin"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := base
@@ -551,7 +555,7 @@ func TestTaskFactors(t *testing.T) {
 
 func BenchmarkCaseStudy(b *testing.B) {
 	s := CaseStudy(1, PaperError)
-	for _, p := range []Policy{EDF, MP, MPACStrict} {
+	for _, p := range []Policy{EDF, MP, MPAC, MPACStrict} {
 		b.Run(p.String(), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -660,7 +664,40 @@ func FuzzRun(f *testing.F) {
 	f.Add(math.NaN(), 1.0, math.Inf(1), 1.0, 0.0, 1.0, 0.0, 0, 1e308, 1e308, 1e-300, uint64(3))
 	f.Add(0.0, 0.0, 1e-3, 5e-324, 0.0, 0.0, math.MaxFloat64, 5, 0.0, math.Inf(-1), 999.0, uint64(4))
 	f.Fuzz(func(t *testing.T, webLow, webHigh, capacity, a, b, c, read float64, maps int, arrival, deadline, noise float64, seed uint64) {
-		s := fuzzScenario(webLow, webHigh, capacity, a, b, c, read, maps, arrival, deadline, noise, seed)
+		checkRun(t, fuzzScenario(webLow, webHigh, capacity, a, b, c, read, maps, arrival, deadline, noise, seed))
+	})
+}
+
+// propRun is FuzzRun with every input drawn at the edges of its range on
+// purpose (MaxFloat64, subnormals, 1e±300, NaN, ±Inf, MaxReadRate and
+// MaxTaskTime and just beyond, MinInt/MaxInt map counts), so that the
+// ordinary test run meets the extremes too.
+func propRun(t *rapid.T) {
+	// Each input is an edge one time in six, so that a good share of the
+	// scenarios are valid and run.
+	f := func(name string, lo, hi float64) float64 {
+		if rapid.IntRange(0, 5).Draw(t, name+"Edge") == 0 {
+			return orEdge(rapid.Float64Range(lo, hi), lo, hi).Draw(t, name)
+		}
+		return rapid.Float64Range(lo, hi).Draw(t, name)
+	}
+	maps := rapid.IntRange(0, 8).Draw(t, "maps")
+	if rapid.IntRange(0, 5).Draw(t, "mapsEdge") == 0 {
+		maps = orIntEdge(rapid.IntRange(0, 8), 1, 50).Draw(t, "maps")
+	}
+	s := fuzzScenario(f("webLow", 0, 50), f("webHigh", 0, 200), f("capacity", 1e-3, MaxNodeCapacity),
+		f("a", 0, 100), f("b", -50, 50), f("c", 0, 10), f("read", 0, MaxReadRate),
+		maps, f("arrival", 0, 100), f("deadline", 0, 1000), f("noise", 0, 2), rapid.Uint64().Draw(t, "seed"))
+	checkRun(t, s)
+}
+
+func TestPropRun(t *testing.T)  { rapid.Check(t, propRun) }
+func FuzzRunEdges(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propRun)) }
+
+// checkRun: s either fails Validate or runs under every policy without
+// error, with consistent accounting (see FuzzRun).
+func checkRun(t interface{ Fatalf(string, ...any) }, s Scenario) {
+	{
 		valid := s.Validate() == nil
 		deadlineJobs := 0
 		for _, j := range s.Jobs {
@@ -693,5 +730,5 @@ func FuzzRun(f *testing.F) {
 				}
 			}
 		}
-	})
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/schedkit/schedkit/admission"
 	"github.com/schedkit/schedkit/tct"
 )
 
@@ -79,7 +80,8 @@ func checkModel(field string, m tct.Exp2) error {
 //     type, 0 ≤ Maps ≤ MaxJobMaps, an Arrival in [0, MaxTime], a Deadline in
 //     [0, MaxDeadline] or +Inf, and a factor in [MinNoise, MaxNoise] per map;
 //   - a Horizon in [LastArrival(Jobs), MaxTime], RecordUntil in [0, MaxTime],
-//     a known Offer, and at most MaxWebDraws web-load redraws.
+//     a Margin of 0 or in [1, admission.MaxMargin], a known Offer, and at
+//     most MaxWebDraws web-load redraws.
 //
 // Run calls it; the error names the first bad field and its value.
 func (s *Scenario) Validate() error {
@@ -155,6 +157,9 @@ func (s *Scenario) Validate() error {
 	}
 	if !(s.RecordUntil >= 0 && s.RecordUntil <= MaxTime) {
 		return fmt.Errorf("hadoopsim: RecordUntil = %v: want in [0, %g] s", s.RecordUntil, MaxTime)
+	}
+	if !(s.Margin == 0 || s.Margin >= 1 && s.Margin <= admission.MaxMargin) {
+		return fmt.Errorf("hadoopsim: Margin = %v: want 0 (meaning 1) or in [1, %g]", s.Margin, float64(admission.MaxMargin))
 	}
 	if s.Offer != OfferHeartbeat && s.Offer != OfferClusterOrder {
 		return fmt.Errorf("hadoopsim: Offer = %d: want OfferHeartbeat or OfferClusterOrder", int(s.Offer))
