@@ -568,22 +568,22 @@ func propDistributionInputs(t *rapid.T) {
 	}
 }
 
-func TestRunMatchesReference(t *testing.T)     { rapid.Check(t, propRunMatchesReference) }
-func TestMoreWorkersCRN(t *testing.T)          { rapid.Check(t, propMoreWorkersCRN) }
-func TestQuantilesMonotone(t *testing.T)       { rapid.Check(t, propQuantilesMonotone) }
-func TestQuantilesMonotonePred(t *testing.T)   { rapid.Check(t, propQuantilesMonotonePredicted) }
-func TestMomentsRoundTrip(t *testing.T)        { rapid.Check(t, propMomentsRoundTrip) }
-func TestLognormalInputs(t *testing.T)         { rapid.Check(t, propLognormalInputs) }
-func TestDrawRemainingFinite(t *testing.T)     { rapid.Check(t, propDrawRemaining) }
-func TestDrawAnyInput(t *testing.T)            { rapid.Check(t, propDrawAnyInput) }
-func TestLognormalMethods(t *testing.T)        { rapid.Check(t, propLognormalMethods) }
-func TestPredictAnyInput(t *testing.T)         { rapid.Check(t, propPredictAnyInput) }
-func TestOneTaskMean(t *testing.T)             { rapid.Check(t, propOneTaskMean) }
-func TestRemainingAtStart(t *testing.T)        { rapid.Check(t, propRemainingAtStart) }
-func TestRemainingProperties(t *testing.T)     { rapid.Check(t, propRemaining) }
-func TestAllocateByRewardProps(t *testing.T)   { rapid.Check(t, propAllocateByReward) }
-func TestAdjustForSizeProperties(t *testing.T) { rapid.Check(t, propAdjustForSize) }
-func TestDistributionInputs(t *testing.T)      { rapid.Check(t, propDistributionInputs) }
+func TestPropRunMatchesReference(t *testing.T)        { rapid.Check(t, propRunMatchesReference) }
+func TestPropMoreWorkersCRN(t *testing.T)             { rapid.Check(t, propMoreWorkersCRN) }
+func TestPropQuantilesMonotone(t *testing.T)          { rapid.Check(t, propQuantilesMonotone) }
+func TestPropQuantilesMonotonePredicted(t *testing.T) { rapid.Check(t, propQuantilesMonotonePredicted) }
+func TestPropMomentsRoundTrip(t *testing.T)           { rapid.Check(t, propMomentsRoundTrip) }
+func TestPropLognormalInputs(t *testing.T)            { rapid.Check(t, propLognormalInputs) }
+func TestPropDrawRemaining(t *testing.T)              { rapid.Check(t, propDrawRemaining) }
+func TestPropDrawAnyInput(t *testing.T)               { rapid.Check(t, propDrawAnyInput) }
+func TestPropLognormalMethods(t *testing.T)           { rapid.Check(t, propLognormalMethods) }
+func TestPropPredictAnyInput(t *testing.T)            { rapid.Check(t, propPredictAnyInput) }
+func TestPropOneTaskMean(t *testing.T)                { rapid.Check(t, propOneTaskMean) }
+func TestPropRemainingAtStart(t *testing.T)           { rapid.Check(t, propRemainingAtStart) }
+func TestPropRemaining(t *testing.T)                  { rapid.Check(t, propRemaining) }
+func TestPropAllocateByReward(t *testing.T)           { rapid.Check(t, propAllocateByReward) }
+func TestPropAdjustForSize(t *testing.T)              { rapid.Check(t, propAdjustForSize) }
+func TestPropDistributionInputs(t *testing.T)         { rapid.Check(t, propDistributionInputs) }
 
 func FuzzSimulatorRun(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propRunMatchesReference)) }
 func FuzzMoreWorkersCRN(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(propMoreWorkersCRN)) }
@@ -599,5 +599,5 @@ func FuzzDistribution(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propDistributio
 func FuzzQuantilesMonotone(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propQuantilesMonotone)) }
 func FuzzMomentsRoundTrip(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(propMomentsRoundTrip)) }
 
-func TestAddedNeverHurts(t *testing.T) { rapid.Check(t, propAddedNeverHurts) }
-func FuzzAddedNeverHurts(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propAddedNeverHurts)) }
+func TestPropAddedNeverHurts(t *testing.T) { rapid.Check(t, propAddedNeverHurts) }
+func FuzzAddedNeverHurts(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propAddedNeverHurts)) }

@@ -450,7 +450,7 @@ func propSeedsAgree(t *rapid.T) {
 // mcSearchChecked counts the cases of propSearchWorkers that got an answer.
 var mcSearchChecked int
 
-func TestSearchWorkersProperties(t *testing.T) {
+func TestPropSearchWorkers(t *testing.T) {
 	mcSearchChecked = 0
 	rapid.Check(t, propSearchWorkers)
 	if mcSearchChecked < 30 {
@@ -458,9 +458,9 @@ func TestSearchWorkersProperties(t *testing.T) {
 	}
 	t.Logf("%d cases answered", mcSearchChecked)
 }
-func TestSeedsAgree(t *testing.T)    { rapid.Check(t, propSeedsAgree) }
-func FuzzSearchWorkers(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propSearchWorkers)) }
-func FuzzSeedsAgree(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(propSeedsAgree)) }
+func TestPropSeedsAgree(t *testing.T) { rapid.Check(t, propSeedsAgree) }
+func FuzzSearchWorkers(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(propSearchWorkers)) }
+func FuzzSeedsAgree(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propSeedsAgree)) }
 
 // TestProbWithinInterval: the interval of a distribution's P(T ≤ D) is the
 // one SearchWorkers reports for the same runs, and bad input is named.
