@@ -1,6 +1,7 @@
 package tct
 
 import (
+	"cmp"
 	"math"
 	"strconv"
 )
@@ -54,9 +55,10 @@ type WorkerProb struct {
 type Allocation struct {
 	// Workers is the answer. When Feasible, it is the smallest worker count
 	// the search found whose interval clears the confidence (Verdict
-	// Meets). Otherwise no evaluated count cleared it, and Workers is the
-	// evaluated count with the highest estimate (ties: more workers),
-	// which is maxWorkers whenever the estimates do not fall as w grows.
+	// Meets). Otherwise no evaluated count cleared it, and Workers is,
+	// among the evaluated counts with the best verdict (WithinNoise before
+	// Misses), the one with the highest estimate (ties: more workers) —
+	// maxWorkers whenever the estimates do not fall as w grows.
 	Workers int
 	// ProbMeet is the estimate of P(T ≤ deadline) with Workers workers,
 	// from Runs runs; [Low, High] is its interval.
@@ -400,18 +402,14 @@ func (s *mcSearch) run() Allocation {
 		}
 	}
 	if meets == 0 {
-		best := s.order[0]
-		for _, p := range s.order[1:] {
-			if p.ProbMeet > best.ProbMeet || (p.ProbMeet == best.ProbMeet && p.Workers > best.Workers) {
-				best = p
-			}
-		}
+		best := s.best()
 		if best.Verdict == Misses {
 			return s.answer(best.Workers, 0)
 		}
 		from, smaller := s.band(best.Workers)
 		if smaller == 0 {
-			return s.answer(best.Workers, from)
+			// The band search may have found a count closer to meeting.
+			return s.answer(s.best().Workers, from)
 		}
 		meets = smaller
 	}
@@ -432,6 +430,25 @@ func (s *mcSearch) run() Allocation {
 		}
 		meets = smaller
 	}
+}
+
+// best returns the answer when no evaluated count meets the confidence:
+// among the counts with the best verdict (WithinNoise before Misses), the
+// one with the highest estimate, ties to more workers.
+func (s *mcSearch) best() WorkerProb {
+	rank := func(p WorkerProb) int {
+		if p.Verdict == WithinNoise {
+			return 1
+		}
+		return 0
+	}
+	best := s.order[0]
+	for _, p := range s.order[1:] {
+		if c := cmp.Or(cmp.Compare(rank(p), rank(best)), cmp.Compare(p.ProbMeet, best.ProbMeet), cmp.Compare(p.Workers, best.Workers)); c > 0 {
+			best = p
+		}
+	}
+	return best
 }
 
 // band bisects below top for the lower end of the noise band: the count

@@ -370,7 +370,10 @@ func propSearchWorkers(t *rapid.T) {
 		}
 		if !a.Feasible {
 			for _, e := range a.Evaluated {
-				if e.ProbMeet > a.ProbMeet || (e.ProbMeet == a.ProbMeet && e.Workers > a.Workers) {
+				if e.Verdict == WithinNoise && a.Verdict == Misses {
+					t.Fatalf("answer %+v misses, but %+v is within the noise", a, e)
+				}
+				if e.Verdict == a.Verdict && (e.ProbMeet > a.ProbMeet || (e.ProbMeet == a.ProbMeet && e.Workers > a.Workers)) {
 					t.Fatalf("infeasible answer %+v, but %+v is higher", a, e)
 				}
 			}
@@ -507,5 +510,24 @@ func TestProbWithinInterval(t *testing.T) {
 		if _, _, _, err := tt.d.ProbWithinInterval(tt.deadline, tt.level); !errors.As(err, &ve) || ve.Field != tt.field {
 			t.Errorf("deadline %v level %v: %v, want ValueError on %s", tt.deadline, tt.level, err, tt.field)
 		}
+	}
+}
+
+// TestSearchWorkersInfeasibleBest is the shrunk failure of
+// propSearchWorkers: no count meets 0.5, and the band search below the
+// first answer (8 workers, P = 0.447) evaluates 7 workers with a higher
+// estimate (0.45); the answer is then 7, the count within the noise with
+// the highest estimate, not the one chosen before the band search.
+func TestSearchWorkersInfeasibleBest(t *testing.T) {
+	m := JobModel{Arrival: Lognormal{Mu: -1, Sigma: 0.5}, Map: Lognormal{Mu: -1, Sigma: 0.25},
+		Shuffle1: Lognormal{Mu: 0.0625, Sigma: 1.375}, Shuffle2: Lognormal{Mu: 0.0625, Sigma: 0.0625},
+		Reduce: Lognormal{Mu: 0.625, Sigma: 0.125}, Maps: 3, Reduces: 13}
+	as, err := SearchWorkers(m, 9, []float64{0.5}, 8, SearchOptions{Options: Options{Runs: 1, Seed: 2}, RunLimit: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := as[0]
+	if a.Workers != 7 || a.Verdict != WithinNoise || a.NoiseFrom != 7 || a.ProbMeet != 0.45 || a.Runs != 300 {
+		t.Errorf("got %+v; want within the noise at 7 workers (P = 0.45 from 300 runs), band from 7", a)
 	}
 }
