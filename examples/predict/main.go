@@ -128,32 +128,29 @@ func (r report) MarshalJSON() ([]byte, error) {
 	}{plain(r), r.Sort.Calibration, r.Sort.Allocation, r.Sort.WorkersFor})
 }
 
-// runDefault runs §5.4.1 and §5.4.2 with progress on prog's writer.
+// runDefault runs §5.4.1 and §5.4.2, reporting each stage's progress on
+// its own line of progress (nil: silent).
 func runDefault(cfg config, progress io.Writer) (report, error) {
 	rep := report{DeadlineS: sortDeadline, Maps: sortMaps, Reduces: sortReduces, Runs: cfg.Runs, Level: cfg.Level,
 		AllocRuns: cfg.AllocRuns, AllocRunLimit: cfg.AllocRunLimit, MaxWorkers: cfg.MaxWorkers, Seed: cfg.Seed}
-	steps := len(sortWorkers) + len(confidences)
-	for _, sc := range onlineScenarios {
-		o, err := prepareOnline(sc.name, sc.reduces, cfg.Step, cfg.Seed)
-		if err != nil {
-			return rep, err
-		}
-		rep.Online = append(rep.Online, o)
-		steps += len(o.predictTimes)
-	}
-	prog := cli.NewProgress(progress, "predict", steps)
-	s, err := runSort(cfg, prog)
+	s, err := runSort(cfg, progress)
 	if err != nil {
 		return rep, err
 	}
 	rep.Sort = s
 	oopt := onlineOptions(cfg)
-	for i := range rep.Online {
-		if err := rep.Online[i].runOnline(oopt, prog); err != nil {
+	for _, sc := range onlineScenarios {
+		o, err := prepareOnline(sc.name, sc.reduces, cfg.Step, cfg.Seed)
+		if err != nil {
 			return rep, err
 		}
+		prog := cli.NewProgress(progress, "§5.4.2 online, "+sc.name, len(o.predictTimes))
+		if err := o.runOnline(oopt, prog); err != nil {
+			return rep, err
+		}
+		prog.Done()
+		rep.Online = append(rep.Online, o)
 	}
-	prog.Done()
 	rep.Differs = rep.differs()
 	return rep, nil
 }

@@ -281,7 +281,7 @@ func TestCLI(t *testing.T) {
 	if code := run(append(slices.Clone(smallArgs), "-plot", plots), &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	if !strings.Contains(errb.String(), "predict 100%") || !strings.Contains(out.String(), "plots written to") {
+	if !strings.Contains(errb.String(), "§5.4.1 worker search, 80% confidence 100%") || !strings.Contains(errb.String(), "§5.4.2 online, 40 reduce splits 100%") || !strings.Contains(out.String(), "plots written to") {
 		t.Errorf("stderr %q, stdout %q", errb.String(), out.String())
 	}
 	if fi, err := os.Stat(filepath.Join(plots, "worker_search.png")); err != nil || fi.Size() == 0 {

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"io"
+
 	"github.com/schedkit/schedkit/examples/internal/cli"
 	"github.com/schedkit/schedkit/tct"
 )
@@ -156,9 +159,12 @@ type sortResult struct {
 }
 
 // runSort predicts the sort's completion time on each worker count and
-// searches the workers needed for the deadline at each confidence, one
-// progress step per prediction and per confidence.
-func runSort(cfg config, prog *cli.Progress) (sortResult, error) {
+// searches the workers needed for the deadline at each confidence,
+// reporting progress on progress (nil: silent): the distributions, then
+// each confidence's search (a minute or more for 80% on two cores) on its
+// own line.
+func runSort(cfg config, progress io.Writer) (sortResult, error) {
+	prog := cli.NewProgress(progress, "§5.4.1 distributions", len(sortWorkers))
 	res := sortResult{Calibration: sortCalibration()}
 	opt := tct.Options{Runs: cfg.Runs, Seed: cfg.Seed, Goroutines: cfg.Goroutines}
 	for _, w := range sortWorkers {
@@ -185,15 +191,17 @@ func runSort(cfg config, prog *cli.Progress) (sortResult, error) {
 		}
 		prog.Add(1)
 	}
+	prog.Done()
 	sopt := tct.SearchOptions{Options: tct.Options{Runs: cfg.AllocRuns, Seed: cfg.Seed, Goroutines: cfg.Goroutines},
 		RunLimit: cfg.AllocRunLimit, Level: cfg.Level}
 	for _, c := range confidences {
+		prog := cli.NewProgress(progress, fmt.Sprintf("§5.4.1 worker search, %.0f%% confidence", 100*c), 1)
 		as, err := tct.SearchWorkers(sortModel(1, sortReduces), sortDeadline, []float64{c}, cfg.MaxWorkers, sopt)
 		if err != nil {
 			return res, err
 		}
 		res.WorkersFor = append(res.WorkersFor, newWorkersForRow(c, as[0]))
-		prog.Add(1)
+		prog.Done()
 	}
 	return res, nil
 }
