@@ -423,8 +423,9 @@ func propSeedsAgree(t *rapid.T) {
 	m.Shuffle2 = m.Shuffle1
 	deadline := rapid.Float64Range(0, 1500).Draw(t, "deadline")
 	conf := rapid.Float64Range(0, 0.97).Draw(t, "confidence")
-	maxW := rapid.IntRange(1, 40).Draw(t, "maxWorkers")
-	opt := SearchOptions{Options: Options{Runs: rapid.IntRange(10, 50).Draw(t, "runs")}, Level: MaxLevel}
+	maxW := rapid.IntRange(1, 24).Draw(t, "maxWorkers")
+	runs := rapid.IntRange(10, 40).Draw(t, "runs")
+	opt := SearchOptions{Options: Options{Runs: runs}, RunLimit: 8 * runs, Level: MaxLevel}
 	seeds := rapid.SliceOfNDistinct(rapid.Uint64(), 2, 2, func(s uint64) uint64 { return s }).Draw(t, "seeds")
 	var as [2]Allocation
 	for i, s := range seeds {
