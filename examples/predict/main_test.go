@@ -160,7 +160,7 @@ func TestDefaultScenario(t *testing.T) {
 	if err := writePlots(dir, rep); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"fig5_14_pdf.png", "fig5_15_cdf.png", "worker_search.png", "fig5_16_online.png", "fig5_17_online_added.png", "fig5_18_online_40.png"} {
+	for _, f := range []string{"fig5_14_pdf.png", "fig5_15_cdf.png", "worker_search.png", "worker_search_80.png", "fig5_16_online.png", "fig5_17_online_added.png", "fig5_18_online_40.png"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("plot %s: %v", f, err)
 		}

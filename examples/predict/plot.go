@@ -159,7 +159,71 @@ func plotSearch(dir string, res sortResult) error {
 		leg.Add(fmt.Sprintf("%.0f%%: answer %s", 100*r.Confidence, workersText(r)), target)
 	}
 	p.Y.Min, p.Y.Max, p.X.Min = 0, 1, 0
-	return plotstyle.Save(filepath.Join(dir, "worker_search.png"), p, leg, figW, figH)
+	if err := plotstyle.Save(filepath.Join(dir, "worker_search.png"), p, leg, figW, figH); err != nil {
+		return err
+	}
+	for i, r := range res.WorkersFor {
+		if r.Confidence == 0.8 && r.Verdict != "misses" {
+			return plotSearchZoom(dir, "worker_search_80.png", r, i)
+		}
+	}
+	return nil
+}
+
+// plotSearchZoom draws one confidence's search near its answer: every
+// count tried within 30 workers of the noise band, with its interval, the
+// confidence, and the band's ends.
+func plotSearchZoom(dir, file string, r workersForRow, style int) error {
+	lo, hi := float64(r.NoiseFrom-30), float64(r.AtWorkers+30)
+	p := plotstyle.New(fmt.Sprintf("§5.4.1 worker search near the %.0f%% answer", 100*r.Confidence), "workers", "P(T ≤ D)")
+	leg := plotstyle.NewLegend()
+	var pts plotter.XYs
+	var errs plotter.YErrors
+	ymin, ymax := r.Confidence, r.Confidence
+	for _, e := range r.Evaluated {
+		if w := float64(e.Workers); w >= lo && w <= hi {
+			pts = append(pts, plotter.XY{X: w, Y: e.PMeet})
+			errs = append(errs, struct{ Low, High float64 }{e.PMeet - e.PLow, e.PHigh - e.PMeet})
+			ymin, ymax = min(ymin, e.PLow), max(ymax, e.PHigh)
+		}
+	}
+	col, _ := plotstyle.Style(style)
+	s, err := plotter.NewScatter(pts)
+	if err != nil {
+		return err
+	}
+	s.Color, s.Shape, s.Radius = col, draw.SquareGlyph{}, vg.Points(2.5)
+	eb, err := plotter.NewYErrorBars(struct {
+		plotter.XYer
+		plotter.YErrorer
+	}{pts, errs})
+	if err != nil {
+		return err
+	}
+	eb.Color = col
+	pad := 0.1 * (ymax - ymin)
+	ymin, ymax = ymin-pad, ymax+pad
+	target, err := styled(plotter.XYs{{X: lo, Y: r.Confidence}, {X: hi, Y: r.Confidence}}, 7)
+	if err != nil {
+		return err
+	}
+	target.Dashes, target.Width = plotstyle.Dashes[1], vg.Points(1)
+	from, err := styled(plotter.XYs{{X: float64(r.NoiseFrom), Y: ymin}, {X: float64(r.NoiseFrom), Y: ymax}}, 5)
+	if err != nil {
+		return err
+	}
+	from.Dashes = plotstyle.Dashes[2]
+	ans, err := styled(plotter.XYs{{X: float64(r.AtWorkers), Y: ymin}, {X: float64(r.AtWorkers), Y: ymax}}, 3)
+	if err != nil {
+		return err
+	}
+	p.Add(target, from, ans, eb, s)
+	leg.Add("tried counts, with the interval", s)
+	leg.Add(fmt.Sprintf("confidence %.0f%%", 100*r.Confidence), target)
+	leg.Add(fmt.Sprintf("noise band from %d", r.NoiseFrom), from)
+	leg.Add(fmt.Sprintf("answer %d workers", r.AtWorkers), ans)
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = lo, hi, ymin, ymax
+	return plotstyle.Save(filepath.Join(dir, file), p, leg, figW, figH)
 }
 
 // plotOnline draws one of Fig. 5.16–5.18: the actual remaining time, the
