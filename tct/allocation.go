@@ -166,8 +166,8 @@ func (o SearchOptions) validate() error {
 // model m (its Workers field is ignored), Lee thesis §5.4.1. It is
 // SearchWorkers with the default SearchOptions around opt: opt.Runs runs
 // first for each candidate, up to 32 times as many where the estimate's
-// 95% interval straddles the confidence. See SearchWorkers for the search,
-// the result and the errors.
+// interval straddles the confidence, each verdict 95% sure. See
+// SearchWorkers for the search, the result and the errors.
 func WorkersFor(m JobModel, deadline, confidence float64, maxWorkers int, opt Options) (Allocation, error) {
 	if err := mcConfidence("confidence", confidence); err != nil {
 		return Allocation{}, err
