@@ -7,7 +7,7 @@ import (
 )
 
 // A Distribution is an empirical distribution of completion (or remaining)
-// times in seconds: the outcomes of N Monte-Carlo runs (thesis 004 §5.2.2
+// times in seconds: the outcomes of N Monte-Carlo runs (Lee thesis §5.2.2
 // step 5) or any other finite, non-negative sample. It is an immutable
 // value; its methods never modify it and are safe for concurrent use.
 //
@@ -137,8 +137,29 @@ func (d Distribution) ProbWithin(deadline float64) (float64, error) {
 	if len(d.sorted) == 0 {
 		return 0, mcErrEmpty()
 	}
-	k := sort.Search(len(d.sorted), func(i int) bool { return d.sorted[i] > deadline })
-	return float64(k) / float64(len(d.sorted)), nil
+	return float64(d.countWithin(deadline)) / float64(len(d.sorted)), nil
+}
+
+// countWithin returns how many outcomes are at most deadline.
+func (d Distribution) countWithin(deadline float64) int {
+	return sort.Search(len(d.sorted), func(i int) bool { return d.sorted[i] > deadline })
+}
+
+// ProbWithinInterval returns ProbWithin(deadline) with its exact
+// (Clopper–Pearson) interval of coverage level: the bounds SearchWorkers
+// reports for a worker count estimated from these outcomes. level must be
+// in [0.5, MaxLevel]; a bad level, a NaN deadline or an empty distribution
+// gives a *ValueError.
+func (d Distribution) ProbWithinInterval(deadline, level float64) (p, low, high float64, err error) {
+	if !(level >= 0.5 && level <= MaxLevel) {
+		return 0, 0, 0, &ValueError{Field: "level", Value: level, Reason: "must be in [0.5, 1 − 1e-12]"}
+	}
+	p, err = d.ProbWithin(deadline)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	low, high = mcInterval(d.countWithin(deadline), len(d.sorted), level)
+	return p, low, high, nil
 }
 
 // Samples returns a copy of the outcomes in run order (element k is run

@@ -91,7 +91,7 @@
 //   - NormTCT is the unchecked hot path (NaN or ±Inf when TCT(1) = 0);
 //     NormTCTAt and IO return errors instead.
 //
-// # Stochastic model: Monte-Carlo job completion time (thesis 004 §5.2, §5.4)
+// # Stochastic model: Monte-Carlo job completion time (Lee thesis §5.2, §5.4)
 //
 // Lognormal is a duration in seconds with ln X ~ N(Mu, Sigma²).
 // LognormalFromMoments is Eq. 5.1 (σ² = ln(1 + Var/E²), μ = ln E − σ²/2),
@@ -104,28 +104,35 @@
 //
 // A JobModel holds the five phase lognormals of §5.2.2 (worker arrival,
 // map, first- and second-wave shuffle, reduce) and the counts w, m, r.
-// Simulator.Run is one run of SPEC.md's fixed pseudo-code: w arrivals; each
+// Simulator.Run is one run of the §5.2.2 pseudo-code (index error fixed): w arrivals; each
 // map to the earliest-free worker (a binary min-heap); map_end = max(W);
 // a first wave of min(w, r) reduce tasks (S1 + R), one per worker; the rest
 // to the earliest-free worker (S2 + R); completion max(W). A Simulator keeps
 // its buffers, so a run allocates nothing after the first. Predict does
 // Options.Runs runs (default 1000) and returns a Distribution: mean,
-// standard deviation, type-7 quantiles, P(T ≤ D) (ProbWithin), the samples
-// in run order, the fitted lognormal and a KS distance to any CDF. The
-// §5.4 use cases are WorkersFor (smallest w with P(T ≤ D) ≥ confidence),
-// AllocateByReward (the candidate w maximising E[reward(T) − cost·w·T]),
-// PredictRemaining and Simulator.RunFrom (remaining time from a JobState,
-// optionally with k workers added now) and AdjustForSize (§5.2.3: each
-// phase's mean and variance fitted linearly in input size).
+// standard deviation, type-7 quantiles, P(T ≤ D) (ProbWithin, and
+// ProbWithinInterval with its exact interval), the samples in run order,
+// the fitted lognormal and a KS distance to any CDF. The §5.4 use cases
+// are SearchWorkers, WorkersFor and WorkersForEach (the smallest w shown to
+// reach P(T ≤ D) ≥ confidence), AllocateByReward (the candidate w
+// maximising E[reward(T) − cost·w·T]), PredictRemaining and
+// Simulator.RunFrom (remaining time from a JobState, optionally with k
+// workers added now) and AdjustForSize (§5.2.3: each phase's mean and
+// variance fitted linearly in input size).
 //
 // Randomness and parallelism: run k of seed s draws from four PCG streams
 // seeded from (s, k) by SplitMix64 (arrivals, maps, shuffle deviates,
 // reduces), and the i-th draw of a stream belongs to the i-th worker or
 // task. A run depends only on (model, seed, k): Options.Goroutines shares
-// the runs among goroutines started and joined inside the call, with a
-// bit-identical result for any count. The same streams for every worker
-// count are the common random numbers (CRN) of WorkersFor,
-// AllocateByReward and the with/without comparison of added workers.
+// the runs among the caller's goroutine and Goroutines − 1 more, started
+// and joined inside the call, each with its own Simulator, taking chunks
+// of 1/(32·Goroutines) of the runs from a shared counter as they finish
+// the last; the result is bit-identical for any count. (A fixed split into
+// one block per goroutine made a call wait for its slowest block: on a
+// shared machine a goroutine whose core is busy finished its half 5–15%
+// after the other.) The same streams for every worker count are the common
+// random numbers (CRN) of the worker search, AllocateByReward and the
+// with/without comparison of added workers.
 //
 // More workers: the §5.2.2 model is not monotone in w, so no coupling can
 // make P(T ≤ D) monotone in general; two features let more workers lower it
@@ -141,11 +148,41 @@
 // never falls. (With the same durations per task index, greedy list
 // scheduling starts every task no later on more workers — the sorted timer
 // vectors stay dominated — and (a) and (b) are the only places where an
-// extra worker changes the barrier or a duration.) WorkersFor bisects on w
-// (about log₂(maxWorkers) + 1 predictions) and returns a w that meets the
-// confidence with w − 1 failing: the smallest such w when P is monotone.
+// extra worker changes the barrier or a duration.) In practice (a) makes P
+// rise, peak and fall as w grows when the arrival spread is large against
+// the map phase, and (b) flattens P just below w = r: on the 500 GB sort of
+// examples/predict (r = 120) P(T ≤ 1,400 s) is 0.777, 0.785, 0.787 and
+// 0.794 at 100, 110, 120 and 125 workers (16,000 runs, seed 1).
 //
-// Decisions where the thesis and SPEC.md are silent (Monte-Carlo):
+// Worker search (§5.4.1). With a flat P the answer of a search on point
+// estimates is noise: at 250 runs per worker count the estimate's standard
+// error (0.025) exceeds P's rise over 20 workers. SearchWorkers therefore
+// gives each estimate its exact Clopper–Pearson interval and a verdict
+// against the confidence — Meets (interval at or above), Misses (below) or
+// WithinNoise (still straddling after SearchOptions.RunLimit runs) —
+// doubling the runs of a worker count while its interval straddles the
+// confidence (sequential sampling on runs 0..n−1, so no run is simulated
+// twice). Each of a count's up to Looks() checks uses coverage 1 − (1 −
+// Level)/Looks(), so a verdict is wrong with probability at most
+// (1 − Level)/2 (default Level 95%) however many checks it took: with the
+// plain 95% interval at every check, one seed of examples/predict found
+// P(49) = 0.533 [0.502, 0.564] on its first 1,000 runs where 4,000 runs of
+// another seed give 0.473. It climbs w = 1,
+// 2, 4, … to the first count that Meets — so a P that falls at large w
+// (a) hides no smaller answer, as probing maxWorkers first would — then
+// bisects to the smallest w that Meets with w − 1 not meeting, and bisects
+// below for NoiseFrom, the lower end of the band the runs could not tell
+// from the confidence. The answer always has its own verdict, never one
+// inferred from a neighbour; a dip of P below the confidence between two
+// counts that meet can still hide a smaller answer (the search assumes one
+// crossing between the counts it bisects), and dips smaller than the
+// interval change no verdict. When P does not fall as w grows, the answers
+// of different seeds lie in each other's bands unless an interval failed
+// to cover (propSeedsAgree, at level 1 − 10⁻¹²; TestSeedsAgreeBySeed on a
+// non-monotone model). WorkersFor and WorkersForEach are SearchWorkers
+// with the default options.
+
+// Decisions where the thesis is silent (Monte-Carlo):
 //   - Online state: reduce tasks start at the map barrier (§5.2.2), so a
 //     JobState with a started reduce task must have every map done, and in
 //     the reduce phase tasks not yet started are second-wave tasks. Workers
@@ -169,13 +206,29 @@
 //     job's elapsed time, so a long-running job's remaining time keeps full
 //     precision.
 //
-// Speed, measured with go test -bench -cpu 1 on the 2-core development
-// machine under load from other builds (load average 4–15); CPU time is the
-// process's user time divided by the operations run, allocations are exact:
+// Speed, measured on the 2-core development machine (AMD EPYC, KVM) while
+// up to 8 sessions shared it (load average 8–11; it never fell below 4
+// while these were taken). CPU is the process's CPU time per operation
+// (cpu-ns/op), which the load inflates far less than wall time; the
+// ranges are over three runs; allocations are exact:
 //
-//	BenchmarkSimulatorRun (8,000 maps, 120 reduces, 100 workers)  420 µs CPU, 540 µs wall, 0 allocs/op
-//	BenchmarkRunFrom (3,900 maps left, 100+50 workers)             210 µs CPU, 214 µs wall, 0 allocs/op
-//	BenchmarkPredict 10,000 runs, 1 goroutine                      3.9 s CPU, 4.6 s wall, 10 allocs/op
+//	go test -run '^$' -bench 'SimulatorRun$|RunFrom$' -benchtime 3000x -cpu 1 -count 3 ./tct
+//	BenchmarkSimulatorRun (8,000 maps, 120 reduces, 100 workers)  363–391 µs CPU, 0.8–1.2 ms wall, 0 allocs/op
+//	BenchmarkRunFrom (3,900 maps left, 100+50 workers)             203–215 µs CPU, 0.4–0.8 ms wall, 0 allocs/op
+//
+//	go test -run '^$' -bench Predict -benchtime 2x -cpu 2 -count 3 ./tct
+//	BenchmarkPredict/runs=10000/goroutines=1                      3.57–3.73 s CPU, 5.4–13.5 s wall, 10 allocs/op
+//	BenchmarkPredict/runs=10000/goroutines=2                      3.63–3.88 s CPU, 4.6–10.8 s wall, 20 allocs/op
+//
+// Two goroutines do the same work as one (equal CPU time: no false
+// sharing, no shared structure written per run, 10 more allocations per
+// call for the second goroutine's Simulator and buffers), so with two
+// free cores a prediction takes half the wall time plus one chunk of runs.
+// Under load the wall times above say little: Linux shares the CPU
+// equally between sessions (autogroup scheduling), not threads, so while
+// two or more other sessions are busy a second goroutine brings the
+// process no more CPU time; before runs were handed out in chunks, it
+// then made a prediction slower by the 5–15% its later half lagged.
 //
 // Run and RunFrom allocating nothing is pinned by an AllocsPerRun test.
 //

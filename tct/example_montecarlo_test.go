@@ -8,11 +8,10 @@ import (
 	"github.com/schedkit/schedkit/tct"
 )
 
-// ExamplePredict predicts the completion-time distribution of a small
-// MapReduce job (thesis 004 §5.2.2) from per-phase means and standard
-// deviations, then asks how many workers meet a deadline with 90%
-// confidence (§5.4.1) and how long a half-done job still needs (§5.4.2).
-func ExamplePredict() {
+// exampleJob is a small MapReduce job (Lee thesis §5.2.2): 400 maps, 30
+// reduce tasks, each phase a lognormal from its mean and standard
+// deviation in seconds.
+func exampleJob() tct.JobModel {
 	phase := func(mean, sd float64) tct.Lognormal {
 		l, err := tct.LognormalFromMoments(mean, sd*sd) // Eq. 5.1
 		if err != nil {
@@ -20,14 +19,23 @@ func ExamplePredict() {
 		}
 		return l
 	}
-	job := tct.JobModel{
+	return tct.JobModel{
 		Arrival:  phase(20, 10),
 		Map:      phase(30, 12),
 		Shuffle1: phase(60, 20),
 		Shuffle2: phase(25, 8),
 		Reduce:   phase(40, 15),
-		Workers:  20, Maps: 400, Reduces: 30,
+		Maps:     400, Reduces: 30,
 	}
+}
+
+// ExamplePredict predicts the completion-time distribution of a small
+// MapReduce job (Lee thesis §5.2.2) from per-phase means and standard
+// deviations, then asks how many workers meet a deadline with 90%
+// confidence (§5.4.1) and how long a half-done job still needs (§5.4.2).
+func ExamplePredict() {
+	job := exampleJob()
+	job.Workers = 20
 	opt := tct.Options{Runs: 2000, Seed: 1}
 	d, err := tct.Predict(job, opt)
 	if err != nil {
@@ -75,4 +83,27 @@ func ExampleLognormal_Draw() {
 	// map task: 32.2 s, <nil>
 	// left after 45 s: 6.1 s, <nil>
 	// tct: nil *rand.Rand true true
+}
+
+// ExampleSearchWorkers asks how many workers a job needs to meet an 850 s
+// deadline with 90% probability (Lee thesis §5.4.1), and how sure the
+// answer is: the estimate's interval (wide enough that the verdict is 95%
+// sure over all its checks), the runs it took, and the band of worker
+// counts the runs could not tell from the target.
+func ExampleSearchWorkers() {
+	job := exampleJob() // the search sets Workers
+	opt := tct.SearchOptions{Options: tct.Options{Runs: 500, Seed: 1}}
+	as, err := tct.SearchWorkers(job, 850, []float64{0.5, 0.9, 0.999}, 200, opt)
+	if err != nil {
+		panic(err)
+	}
+	for i, c := range []float64{0.5, 0.9, 0.999} {
+		a := as[i]
+		fmt.Printf("%.1f%%: %d workers (%v), P = %.3f [%.3f, %.3f] from %d runs; band %d–%d\n",
+			100*c, a.Workers, a.Verdict, a.ProbMeet, a.Low, a.High, a.Runs, a.NoiseFrom, a.Workers)
+	}
+	// Output:
+	// 50.0%: 20 workers (meets), P = 0.742 [0.687, 0.792] from 500 runs; band 20–20
+	// 90.0%: 21 workers (meets), P = 0.972 [0.946, 0.988] from 500 runs; band 21–21
+	// 99.9%: 24 workers (meets), P = 1.000 [0.999, 1.000] from 8000 runs; band 23–24
 }

@@ -5,7 +5,7 @@ import (
 	"strconv"
 )
 
-// A SizedModel is a job model measured on one input size (thesis 004
+// A SizedModel is a job model measured on one input size (Lee thesis
 // §5.2.3). Size is in any unit (e.g. GB), finite and > 0; only the phase
 // distributions of Model are used.
 type SizedModel struct {
@@ -14,7 +14,7 @@ type SizedModel struct {
 }
 
 // AdjustForSize derives the job model for input size size from models
-// measured at two or more distinct sizes (thesis 004 §5.2.3, Fig. 5.12/5.13):
+// measured at two or more distinct sizes (Lee thesis §5.2.3, Fig. 5.12/5.13):
 // for each phase (Arrival, Map, Shuffle1, Shuffle2, Reduce) it fits the mean
 // and, separately, the variance of the phase's lognormal as straight lines
 // in the input size by least squares, evaluates both lines at size

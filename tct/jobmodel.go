@@ -10,7 +10,7 @@ const (
 	MaxReduces = 1 << 24 // shuffle/reduce tasks (r)
 )
 
-// A JobModel is the stochastic MapReduce job of thesis 004 §5.2.2: one
+// A JobModel is the stochastic MapReduce job of Lee thesis §5.2.2: one
 // lognormal per phase (durations in seconds) and the counts w, m, r.
 //
 // Shuffle1 is the first-wave shuffle (tasks started at the map barrier, one

@@ -8,7 +8,7 @@ import (
 )
 
 // Lognormal is a log-normal distribution of a duration in seconds: ln X is
-// normal with mean Mu and standard deviation Sigma (thesis 004 §5.2.1).
+// normal with mean Mu and standard deviation Sigma (Lee thesis §5.2.1).
 // Valid range: Mu finite, Sigma in [0, +∞) and finite. Sigma = 0 is the
 // degenerate distribution at e^Mu (every draw equals e^Mu).
 type Lognormal struct {
@@ -220,7 +220,7 @@ func (l Lognormal) draw(rng *rand.Rand) float64 {
 
 // DrawRemaining returns the remaining duration X − elapsed, in seconds, of
 // a task that has already run for elapsed seconds, drawn from the
-// conditional lognormal X | X > elapsed (thesis 004 §5.4.2, online
+// conditional lognormal X | X > elapsed (Lee thesis §5.4.2, online
 // prediction) by inverting the survival function:
 // X = e^(Mu + Sigma·Φ⁻¹(1 − U·S(elapsed))), U uniform. For elapsed ≤ 0 it
 // is exactly Draw (the condition is void), so a prediction from a job's

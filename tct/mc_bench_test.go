@@ -27,6 +27,18 @@ func mcSort500() JobModel {
 	}
 }
 
+// mcReportCPU starts measuring the process's CPU time; the function it
+// returns reports it per operation as cpu-ns/op (nothing where the
+// platform cannot measure it).
+func mcReportCPU(b *testing.B) func() {
+	cpu0, ok := mcProcessCPU()
+	return func() {
+		if cpu1, ok1 := mcProcessCPU(); ok && ok1 && b.N > 0 {
+			b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
+		}
+	}
+}
+
 func BenchmarkSimulatorRun(b *testing.B) {
 	m := mcSort500()
 	var s Simulator
@@ -34,6 +46,7 @@ func BenchmarkSimulatorRun(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	defer mcReportCPU(b)()
 	k := 0
 	for b.Loop() {
 		s.Run(m, 1, k)
@@ -41,11 +54,16 @@ func BenchmarkSimulatorRun(b *testing.B) {
 	}
 }
 
+// BenchmarkPredict reports, besides wall-clock ns/op, cpu-ns/op: the CPU
+// time of the whole process per prediction. With g goroutines on g free
+// cores ns/op is about cpu-ns/op / g; on a loaded machine ns/op grows with
+// the wait for a core while cpu-ns/op shows whether the work itself grew.
 func BenchmarkPredict(b *testing.B) {
 	m := mcSort500()
 	for _, g := range []int{1, 2} {
 		b.Run(fmt.Sprintf("runs=10000/goroutines=%d", g), func(b *testing.B) {
 			b.ReportAllocs()
+			defer mcReportCPU(b)()
 			for b.Loop() {
 				if _, err := Predict(m, Options{Runs: 10000, Seed: 1, Goroutines: g}); err != nil {
 					b.Fatal(err)
@@ -66,6 +84,7 @@ func BenchmarkRunFrom(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	defer mcReportCPU(b)()
 	k := 0
 	for b.Loop() {
 		s.RunFrom(m, st, 50, 1, k)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"reflect"
 	"slices"
 	"testing"
 
@@ -479,62 +478,6 @@ func propRemaining(t *rapid.T) {
 	}
 }
 
-// propWorkersFor: the allocation meets the confidence and one worker
-// fewer (when evaluated) does not.
-func propWorkersFor(t *rapid.T) {
-	m := mcGenModel(t)
-	mcMaybeBreak(t, &m)
-	if m.Workers < 1 {
-		m.Workers = 1 // ignored by WorkersFor
-	}
-	deadline := mcAnyFloat(t, "deadline", 0, 3000)
-	conf := mcAnyFloat(t, "confidence", 0, 1)
-	maxW := rapid.IntRange(-1, 40).Draw(t, "maxWorkers")
-	opt := Options{Runs: rapid.IntRange(1, 20).Draw(t, "runs"), Seed: rapid.Uint64().Draw(t, "seed")}
-	a, err := WorkersFor(m, deadline, conf, maxW, opt)
-	mcWantBad(t, err)
-	// WorkersForEach answers each confidence exactly as WorkersFor does.
-	confs := append([]float64{conf}, rapid.SliceOfN(rapid.Float64Range(0, 1), 0, 3).Draw(t, "more confidences")...)
-	each, eachErr := WorkersForEach(m, deadline, confs, maxW, opt)
-	mcWantBad(t, eachErr)
-	if (err == nil) != (eachErr == nil) {
-		t.Fatalf("WorkersFor error %v, WorkersForEach error %v", err, eachErr)
-	}
-	if err != nil {
-		return
-	}
-	for i, c := range confs {
-		one, err := WorkersFor(m, deadline, c, maxW, opt)
-		if err != nil || !reflect.DeepEqual(one, each[i]) {
-			t.Fatalf("confidence %v: WorkersFor %+v (%v), WorkersForEach %+v", c, one, err, each[i])
-		}
-	}
-	if a.Workers < 1 || a.Workers > maxW {
-		t.Fatalf("workers %d outside [1, %d]", a.Workers, maxW)
-	}
-	if a.Feasible != (a.ProbMeet >= conf) {
-		t.Fatalf("feasible %v with P %v, confidence %v", a.Feasible, a.ProbMeet, conf)
-	}
-	if !a.Feasible && a.Workers != maxW {
-		t.Fatalf("infeasible answer %d ≠ max %d", a.Workers, maxW)
-	}
-	found := false
-	for _, e := range a.Evaluated {
-		if a.Feasible && e.Workers == a.Workers-1 && e.ProbMeet >= conf {
-			t.Fatalf("w−1 = %d also meets: %v", e.Workers, e.ProbMeet)
-		}
-		if e.Workers == a.Workers {
-			found = true
-			if e.ProbMeet != a.ProbMeet {
-				t.Fatalf("ProbMeet %v, but %d workers evaluated to %v", a.ProbMeet, a.Workers, e.ProbMeet)
-			}
-		}
-	}
-	if !found {
-		t.Fatalf("answer %d workers never evaluated: %+v", a.Workers, a.Evaluated)
-	}
-}
-
 // propAllocateByReward: the best candidate has the largest net reward.
 func propAllocateByReward(t *rapid.T) {
 	m := mcGenModel(t)
@@ -625,23 +568,22 @@ func propDistributionInputs(t *rapid.T) {
 	}
 }
 
-func TestRunMatchesReference(t *testing.T)     { rapid.Check(t, propRunMatchesReference) }
-func TestMoreWorkersCRN(t *testing.T)          { rapid.Check(t, propMoreWorkersCRN) }
-func TestQuantilesMonotone(t *testing.T)       { rapid.Check(t, propQuantilesMonotone) }
-func TestQuantilesMonotonePred(t *testing.T)   { rapid.Check(t, propQuantilesMonotonePredicted) }
-func TestMomentsRoundTrip(t *testing.T)        { rapid.Check(t, propMomentsRoundTrip) }
-func TestLognormalInputs(t *testing.T)         { rapid.Check(t, propLognormalInputs) }
-func TestDrawRemainingFinite(t *testing.T)     { rapid.Check(t, propDrawRemaining) }
-func TestDrawAnyInput(t *testing.T)            { rapid.Check(t, propDrawAnyInput) }
-func TestLognormalMethods(t *testing.T)        { rapid.Check(t, propLognormalMethods) }
-func TestPredictAnyInput(t *testing.T)         { rapid.Check(t, propPredictAnyInput) }
-func TestOneTaskMean(t *testing.T)             { rapid.Check(t, propOneTaskMean) }
-func TestRemainingAtStart(t *testing.T)        { rapid.Check(t, propRemainingAtStart) }
-func TestRemainingProperties(t *testing.T)     { rapid.Check(t, propRemaining) }
-func TestWorkersForProperties(t *testing.T)    { rapid.Check(t, propWorkersFor) }
-func TestAllocateByRewardProps(t *testing.T)   { rapid.Check(t, propAllocateByReward) }
-func TestAdjustForSizeProperties(t *testing.T) { rapid.Check(t, propAdjustForSize) }
-func TestDistributionInputs(t *testing.T)      { rapid.Check(t, propDistributionInputs) }
+func TestPropRunMatchesReference(t *testing.T)        { rapid.Check(t, propRunMatchesReference) }
+func TestPropMoreWorkersCRN(t *testing.T)             { rapid.Check(t, propMoreWorkersCRN) }
+func TestPropQuantilesMonotone(t *testing.T)          { rapid.Check(t, propQuantilesMonotone) }
+func TestPropQuantilesMonotonePredicted(t *testing.T) { rapid.Check(t, propQuantilesMonotonePredicted) }
+func TestPropMomentsRoundTrip(t *testing.T)           { rapid.Check(t, propMomentsRoundTrip) }
+func TestPropLognormalInputs(t *testing.T)            { rapid.Check(t, propLognormalInputs) }
+func TestPropDrawRemaining(t *testing.T)              { rapid.Check(t, propDrawRemaining) }
+func TestPropDrawAnyInput(t *testing.T)               { rapid.Check(t, propDrawAnyInput) }
+func TestPropLognormalMethods(t *testing.T)           { rapid.Check(t, propLognormalMethods) }
+func TestPropPredictAnyInput(t *testing.T)            { rapid.Check(t, propPredictAnyInput) }
+func TestPropOneTaskMean(t *testing.T)                { rapid.Check(t, propOneTaskMean) }
+func TestPropRemainingAtStart(t *testing.T)           { rapid.Check(t, propRemainingAtStart) }
+func TestPropRemaining(t *testing.T)                  { rapid.Check(t, propRemaining) }
+func TestPropAllocateByReward(t *testing.T)           { rapid.Check(t, propAllocateByReward) }
+func TestPropAdjustForSize(t *testing.T)              { rapid.Check(t, propAdjustForSize) }
+func TestPropDistributionInputs(t *testing.T)         { rapid.Check(t, propDistributionInputs) }
 
 func FuzzSimulatorRun(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propRunMatchesReference)) }
 func FuzzMoreWorkersCRN(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(propMoreWorkersCRN)) }
@@ -651,12 +593,11 @@ func FuzzDrawAnyInput(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propDrawAnyInpu
 func FuzzLognormalMethods(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(propLognormalMethods)) }
 func FuzzPredictAnyInput(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(propPredictAnyInput)) }
 func FuzzPredictRemaining(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(propRemaining)) }
-func FuzzWorkersFor(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propWorkersFor)) }
 func FuzzAllocateByReward(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(propAllocateByReward)) }
 func FuzzAdjustForSize(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propAdjustForSize)) }
 func FuzzDistribution(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propDistributionInputs)) }
 func FuzzQuantilesMonotone(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propQuantilesMonotone)) }
 func FuzzMomentsRoundTrip(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(propMomentsRoundTrip)) }
 
-func TestAddedNeverHurts(t *testing.T) { rapid.Check(t, propAddedNeverHurts) }
-func FuzzAddedNeverHurts(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propAddedNeverHurts)) }
+func TestPropAddedNeverHurts(t *testing.T) { rapid.Check(t, propAddedNeverHurts) }
+func FuzzAddedNeverHurts(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propAddedNeverHurts)) }

@@ -13,7 +13,7 @@ import (
 // mcFixed returns the degenerate lognormal at v seconds.
 func mcFixed(v float64) Lognormal { return Lognormal{Mu: math.Log(v)} }
 
-// TestRunByHand follows SPEC.md's six steps on a deterministic model.
+// TestRunByHand follows Simulator.Run's six steps on a deterministic model.
 func TestRunByHand(t *testing.T) {
 	tests := []struct {
 		name string
@@ -63,7 +63,7 @@ func TestRunByHand(t *testing.T) {
 	}
 }
 
-// mcReference is SPEC.md's pseudo-code written the plain way (linear scans
+// mcReference is the §5.2.2 pseudo-code written the plain way (linear scans
 // for the smallest timer, the exported checked Lognormal.Draw) on the same
 // streams as Simulator.run. m must be valid.
 func mcReference(m JobModel, seed uint64, run int) float64 {

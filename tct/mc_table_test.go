@@ -3,7 +3,6 @@ package tct
 import (
 	"errors"
 	"math"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -155,91 +154,6 @@ func TestRemainingBadInput(t *testing.T) {
 	}
 	if _, err := s.RunFrom(m, JobState{}, 0, 1, -1); !errors.Is(err, ErrBadInput) {
 		t.Errorf("negative run: %v", err)
-	}
-}
-
-func TestWorkersForByHand(t *testing.T) {
-	// 100 maps of 10 s after a 1 s arrival, no reduces: T(w) =
-	// 1 + 10·⌈100/w⌉.
-	m := mcHandModel(1, 100, 0)
-	tests := []struct {
-		name     string
-		deadline float64
-		maxW     int
-		want     int
-		feasible bool
-	}{
-		{"deadline 111.5", 111.5, 50, 10, true}, // ⌈100/10⌉ = 10 → 101; w = 9 → 121
-		{"deadline 61.5", 61.5, 50, 17, true},   // ⌈100/17⌉ = 6; ⌈100/16⌉ = 7
-		{"too few workers", 61.5, 16, 16, false},
-		{"one worker is enough", 2000, 64, 1, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			a, err := WorkersFor(m, tt.deadline, 0.95, tt.maxW, Options{Runs: 5})
-			if err != nil || a.Workers != tt.want || a.Feasible != tt.feasible {
-				t.Fatalf("got %+v, %v; want %d workers, feasible %v", a, err, tt.want, tt.feasible)
-			}
-			if wantP := map[bool]float64{true: 1, false: 0}[tt.feasible]; a.ProbMeet != wantP {
-				t.Errorf("P = %v, want %v", a.ProbMeet, wantP)
-			}
-		})
-	}
-	bad := []struct {
-		name           string
-		deadline, conf float64
-		maxW           int
-		field          string
-	}{
-		{"deadline NaN", math.NaN(), 0.9, 10, "deadline"},
-		{"deadline negative", -1, 0.9, 10, "deadline"},
-		{"deadline Inf", math.Inf(1), 0.9, 10, "deadline"},
-		{"confidence above 1", 100, 1.2, 10, "confidence"},
-		{"confidence NaN", 100, math.NaN(), 10, "confidence"},
-		{"max workers 0", 100, 0.9, 0, "maxWorkers"},
-		{"max workers huge", 100, 0.9, MaxWorkers + 1, "maxWorkers"},
-	}
-	for _, tt := range bad {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := WorkersFor(m, tt.deadline, tt.conf, tt.maxW, Options{Runs: 5})
-			var ve *ValueError
-			if !errors.As(err, &ve) || ve.Field != tt.field {
-				t.Errorf("got %v, want ValueError on %s", err, tt.field)
-			}
-			field := tt.field
-			if field == "confidence" {
-				field = "confidences[1]"
-			}
-			_, err = WorkersForEach(m, tt.deadline, []float64{0.5, tt.conf}, tt.maxW, Options{Runs: 5})
-			if !errors.As(err, &ve) || ve.Field != field {
-				t.Errorf("WorkersForEach: got %v, want ValueError on %s", err, field)
-			}
-		})
-	}
-	var ve *ValueError
-	if _, err := WorkersForEach(m, 100, nil, 10, Options{Runs: 5}); !errors.As(err, &ve) || ve.Field != "confidences" {
-		t.Errorf("no confidences: %v", err)
-	}
-}
-
-// TestWorkersForEachByHand: with the confidences of examples/predict each
-// answer equals WorkersFor's and the hand-worked 17 workers (the shared
-// table of estimates changes no answer).
-func TestWorkersForEachByHand(t *testing.T) {
-	m := mcHandModel(1, 100, 0)
-	confs := []float64{0.5, 0.8, 0.95}
-	each, err := WorkersForEach(m, 61.5, confs, 50, Options{Runs: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, c := range confs {
-		one, err := WorkersFor(m, 61.5, c, 50, Options{Runs: 5})
-		if err != nil || !reflect.DeepEqual(one, each[i]) {
-			t.Errorf("confidence %v: WorkersFor %+v (%v), WorkersForEach %+v", c, one, err, each[i])
-		}
-		if each[i].Workers != 17 || !each[i].Feasible { // deterministic model: P is 0 or 1
-			t.Errorf("confidence %v: %+v, want 17 workers", c, each[i])
-		}
 	}
 }
 

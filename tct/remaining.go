@@ -21,7 +21,7 @@ type RunningReduce struct {
 }
 
 // A JobState is what a job tracker knows about a running job at one moment
-// (thesis 004 §5.4.2), for the job model it runs under. Times are seconds.
+// (Lee thesis §5.4.2), for the job model it runs under. Times are seconds.
 //
 // The §5.2.2 model has a barrier at the end of the map phase, so a job is
 // either in its map phase (no reduce task started: ReducesDone = 0 and no

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 )
 
-// A Simulator performs single Monte-Carlo runs of a JobModel (thesis 004
+// A Simulator performs single Monte-Carlo runs of a JobModel (Lee thesis
 // §5.2.2) and keeps the buffers between runs, so that after the first run
 // of a given size a run allocates nothing. The zero value is ready to use.
 // A Simulator must not be used by two goroutines at once; give each
@@ -43,8 +43,10 @@ const (
 )
 
 // Run returns the completion time in seconds of run number run (≥ 0) of
-// job model m with the given seed, following SPEC.md's fixed §5.2.2
-// pseudo-code:
+// job model m with the given seed, following the Lee thesis §5.2.2
+// pseudo-code (with its index error fixed: the printed first-wave loop
+// sets W[j] for an undefined j and schedules w first-wave tasks even when
+// r < w):
 //
 //  1. draw the w worker arrival times W[1..w];
 //  2. give each of the m map tasks in turn to the worker with the smallest
@@ -112,7 +114,7 @@ func (s *Simulator) seed(seed uint64, run int) {
 // RunFrom) whose timer is still later than map_end has not arrived: it
 // skips the first wave and takes second-wave tasks once it arrives. The
 // completion time is the latest of map_end and every reduce task's finish;
-// with hold = len(w) that is max(W) of SPEC.md's step 6.
+// with hold = len(w) that is max(W) of step 6.
 func (s *Simulator) mapsThenReduces(m *JobModel, w []float64, maps, hold int) float64 {
 	barrier := mcMax(w[:hold])
 	mcHeapify(w)
@@ -202,23 +204,32 @@ func mcHeapify(w []float64) {
 	}
 }
 
-// mcSiftDown restores the heap below i after w[i] grew.
+// mcSiftDown restores the heap below i after w[i] grew. Where both
+// children exist the smaller is picked without a branch (the comparison
+// selects the index arithmetically), since which child is smaller is a
+// coin toss the processor cannot predict.
 func mcSiftDown(w []float64, i int) {
 	n := len(w)
 	v := w[i]
 	for {
 		l := 2*i + 1
-		if l >= n {
+		if l+1 >= n {
+			if l < n && w[l] < v { // a last, single child
+				w[i] = w[l]
+				i = l
+			}
 			break
 		}
-		c := l
-		if r := l + 1; r < n && w[r] < w[l] {
-			c = r
+		r := 0
+		if w[l+1] < w[l] {
+			r = 1
 		}
-		if !(w[c] < v) {
+		c := l + r
+		wc := w[c]
+		if !(wc < v) {
 			break
 		}
-		w[i] = w[c]
+		w[i] = wc
 		i = c
 	}
 	w[i] = v

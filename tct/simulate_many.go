@@ -1,6 +1,9 @@
 package tct
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // DefaultRuns is the number of Monte-Carlo runs when Options.Runs is 0.
 const DefaultRuns = 1000
@@ -23,9 +26,10 @@ type Options struct {
 	Seed uint64
 	// Goroutines is how many goroutines share the runs, in [0,
 	// MaxGoroutines]; 0 or 1 runs everything in the caller's goroutine.
-	// The goroutines are started and joined inside the call. Run k's
-	// outcome depends only on (Seed, k), so the result is identical for
-	// every value of Goroutines.
+	// With more, the caller's goroutine and Goroutines − 1 others,
+	// started and joined inside the call, take chunks of runs as they
+	// free up. Run k's outcome depends only on (Seed, k), so the result
+	// is identical for every value of Goroutines.
 	Goroutines int
 }
 
@@ -47,7 +51,7 @@ func (o Options) validate() error {
 
 // Predict returns the completion-time distribution of job model m from
 // opt.Runs simulated runs (Simulator.Run with runs 0..N−1 and opt.Seed),
-// thesis 004 §5.2.2. A bad model or options give a *ValueError.
+// Lee thesis §5.2.2. A bad model or options give a *ValueError.
 func Predict(m JobModel, opt Options) (Distribution, error) {
 	if err := m.Validate(); err != nil {
 		return Distribution{}, err
@@ -64,7 +68,7 @@ func Predict(m JobModel, opt Options) (Distribution, error) {
 
 // PredictRemaining returns the remaining-time distribution (seconds after
 // st.Elapsed) of a job of model m in state st with added workers joining
-// now, from opt.Runs runs of Simulator.RunFrom (thesis 004 §5.4.2). With
+// now, from opt.Runs runs of Simulator.RunFrom (Lee thesis §5.4.2). With
 // Start() and added = 0 it equals Predict(m, opt) exactly. Calls that
 // differ only in added use common random numbers. Bad input gives a
 // *ValueError.
@@ -82,11 +86,17 @@ func PredictRemaining(m JobModel, st JobState, added int, opt Options) (Distribu
 	return mcDistribution(out), nil
 }
 
-// mcRunAll sets out[k] = run(s, k) for every k, sharing the runs among g
-// goroutines (each with its own Simulator) that it starts and joins.
-// Goroutine i takes the contiguous block of runs [i·N/g, (i+1)·N/g).
+// mcRunAll sets out[k] = run(s, k) for every k. With g > 1 the runs are
+// shared by g goroutines — the caller's and g − 1 that it starts and joins
+// — each with its own Simulator. They take chunks of mcChunksPer·g-th of
+// the runs from a shared counter, each as it finishes the previous one,
+// so a goroutine whose core is taken by other work holds the others up by
+// at most one chunk (a fixed split into g blocks made the call wait for
+// the slowest block). out[k] depends only on k, not on which goroutine
+// computes it.
 func mcRunAll(out []float64, g int, run func(s *Simulator, k int) float64) {
-	g = max(1, min(g, len(out)))
+	n := len(out)
+	g = max(1, min(g, n))
 	if g == 1 {
 		var s Simulator
 		for k := range out {
@@ -94,18 +104,31 @@ func mcRunAll(out []float64, g int, run func(s *Simulator, k int) float64) {
 		}
 		return
 	}
+	chunk := max(1, n/(g*mcChunksPer))
+	var next atomic.Int64
+	work := func() {
+		var s Simulator
+		for {
+			lo := int(next.Add(int64(chunk))) - chunk
+			if lo >= n {
+				return
+			}
+			for k := lo; k < min(lo+chunk, n); k++ {
+				out[k] = run(&s, k)
+			}
+		}
+	}
 	var wg sync.WaitGroup
-	n := len(out)
-	for i := range g {
-		lo, hi := i*n/g, (i+1)*n/g
+	for range g - 1 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var s Simulator
-			for k := lo; k < hi; k++ {
-				out[k] = run(&s, k)
-			}
+			work()
 		}()
 	}
+	work()
 	wg.Wait()
 }
+
+// mcChunksPer is how many chunks of runs mcRunAll makes per goroutine.
+const mcChunksPer = 32

@@ -3,6 +3,7 @@ package main
 import (
 	"math/rand/v2"
 
+	"github.com/schedkit/schedkit/examples/internal/cli"
 	"github.com/schedkit/schedkit/examples/internal/des"
 	"github.com/schedkit/schedkit/tct"
 )
@@ -133,54 +134,94 @@ func (ex execution) stateAt(t float64) tct.JobState {
 
 // onlinePoint is one prediction during the execution (seconds).
 type onlinePoint struct {
-	T           float64 // time of the prediction since the job started
-	Actual      float64 // the execution's real remaining time
-	Mean, SD    float64 // predicted remaining time
-	MeanAdded   float64 // predicted remaining time if Added workers join at T
-	SDAdded     float64
-	Benefit     float64 // Mean − MeanAdded
-	MapsDone    int
-	ReducesDone int
+	T           float64 `json:"t_s"`      // time of the prediction since the job started
+	Actual      float64 `json:"actual_s"` // the execution's real remaining time
+	Mean        float64 `json:"pred_mean_s"`
+	SD          float64 `json:"pred_sd_s"`
+	MeanAdded   float64 `json:"added_mean_s"` // predicted remaining time if Added workers join at T
+	SDAdded     float64 `json:"added_sd_s"`
+	Benefit     float64 `json:"benefit_s"` // Mean − MeanAdded
+	MapsDone    int     `json:"maps_done"`
+	ReducesDone int     `json:"reduces_done"`
 }
 
 // onlineResult is one §5.4.2 scenario.
 type onlineResult struct {
-	Name    string
-	Workers int
-	Reduces int
-	Added   int
-	End     float64 // the execution's completion time
-	Points  []onlinePoint
+	Name         string        `json:"name"`
+	Workers      int           `json:"workers"`
+	Reduces      int           `json:"reduces"`
+	Added        int           `json:"added"`
+	End          float64       `json:"actual_completion_s"` // the execution's completion time
+	BenefitEnds  float64       `json:"benefit_below_5pct_from_s"`
+	Points       []onlinePoint `json:"points"`
+	ex           execution
+	model        tct.JobModel
+	predictTimes []float64
 }
 
-// runOnline records one execution of the sort with the given reduce splits
-// on onlineWorkers workers and predicts its remaining time every step
-// seconds, with and without `added` more workers (common random numbers:
-// both predictions at a point use the same seed).
-func runOnline(name string, reduces int, step float64, opt tct.Options, seed uint64) (onlineResult, error) {
+// onlineScenarios are the §5.4.2 figures: 200 reduce splits (Fig.
+// 5.16/5.17) and 40 (Fig. 5.18), on onlineWorkers workers.
+var onlineScenarios = []struct {
+	name    string
+	reduces int
+}{{"200 reduce splits", onlineReduces}, {"40 reduce splits", onlineFewReduce}}
+
+// prepareOnline records one execution of the sort with the given reduce
+// splits on onlineWorkers workers (its own seed stream, so it is the same
+// whatever the prediction settings) and the times, every step seconds, at
+// which its remaining time will be predicted.
+func prepareOnline(name string, reduces int, step float64, seed uint64) (onlineResult, error) {
 	m := sortModel(onlineWorkers, reduces)
 	ex, err := execute(m, rand.New(rand.NewPCG(seed, 0x5eed)))
 	if err != nil {
 		return onlineResult{}, err
 	}
-	res := onlineResult{Name: name, Workers: onlineWorkers, Reduces: reduces, Added: onlineAdded, End: ex.end}
+	r := onlineResult{Name: name, Workers: onlineWorkers, Reduces: reduces, Added: onlineAdded, End: ex.end, ex: ex, model: m}
 	for t := 0.0; t < ex.end; t += step {
-		st := ex.stateAt(t)
-		base, err := tct.PredictRemaining(m, st, 0, opt)
+		r.predictTimes = append(r.predictTimes, t)
+	}
+	return r, nil
+}
+
+// runOnline predicts the recorded execution's remaining time at each of
+// its prediction times, with and without Added more workers (common random
+// numbers: both predictions at a point use the same seed), one progress
+// step per point.
+func (r *onlineResult) runOnline(opt tct.Options, prog *cli.Progress) error {
+	for _, t := range r.predictTimes {
+		st := r.ex.stateAt(t)
+		base, err := tct.PredictRemaining(r.model, st, 0, opt)
 		if err != nil {
-			return res, err
+			return err
 		}
-		more, err := tct.PredictRemaining(m, st, onlineAdded, opt)
+		more, err := tct.PredictRemaining(r.model, st, r.Added, opt)
 		if err != nil {
-			return res, err
+			return err
 		}
-		res.Points = append(res.Points, onlinePoint{
-			T: t, Actual: ex.end - t,
+		r.Points = append(r.Points, onlinePoint{
+			T: t, Actual: r.ex.end - t,
 			Mean: base.Mean(), SD: base.StdDev(),
 			MeanAdded: more.Mean(), SDAdded: more.StdDev(),
 			Benefit:  base.Mean() - more.Mean(),
 			MapsDone: st.MapsDone, ReducesDone: st.ReducesDone,
 		})
+		prog.Add(1)
 	}
-	return res, nil
+	r.BenefitEnds = r.benefitEnds(0.05)
+	return nil
+}
+
+// benefitEnds returns the first prediction time from which adding workers
+// saves less than frac of the predicted remaining time at every later
+// point (the "reduction becomes zero" moment of Fig. 5.17).
+func (r onlineResult) benefitEnds(frac float64) float64 {
+	t := r.End
+	for i := len(r.Points) - 1; i >= 0; i-- {
+		p := r.Points[i]
+		if p.Benefit >= frac*p.Mean {
+			break
+		}
+		t = p.T
+	}
+	return t
 }

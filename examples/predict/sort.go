@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"io"
 
+	"github.com/schedkit/schedkit/examples/internal/cli"
 	"github.com/schedkit/schedkit/tct"
 )
 
@@ -20,6 +22,7 @@ const (
 	onlineWorkers   = 50
 	onlineAdded     = 50
 	onlineStep      = 20.0 // seconds between predictions
+	sortMapMean     = 4.5  // seconds: the calibrated number (sortModel)
 )
 
 var (
@@ -48,9 +51,10 @@ func phase(mean, cv float64) tct.Lognormal {
 //     tail: scheduling and start-up delays);
 //   - map of 64 MB: mean 4.5 s, cv 0.5 (input split size is fixed, so the
 //     map duration does not depend on the reduce count, §5.2.3). The mean
-//     is the one calibrated number: it puts the median on 50 workers at
-//     about 1,400 s, the thesis's "50-50 chance" (§5.4.1); what 100 and 200
-//     workers give is then the model's prediction, not a fit;
+//     is the one calibrated number: it was chosen so that P(T ≤ 1,400 s)
+//     on 50 workers is about 0.5, the thesis's "50-50 chance" (§5.4.1);
+//     what 100 and 200 workers give, and every worker count the search
+//     returns, is then the model's prediction, not a fit;
 //   - shuffle and reduce: linear in the data per reduce split, 500 GB / r
 //     (§5.2.3, Fig. 5.6): first-wave shuffle 30 s/GB (cv 1: it waits on
 //     map output, Fig. 5.4 is long-tailed), second-wave shuffle 12 s/GB
@@ -62,7 +66,7 @@ func sortModel(workers, reduces int) tct.JobModel {
 	gb := float64(sortInputGB) / float64(reduces)
 	return tct.JobModel{
 		Arrival:  phase(30, 1),
-		Map:      phase(4.5, 0.5),
+		Map:      phase(sortMapMean, 0.5),
 		Shuffle1: phase(30*gb, 1),
 		Shuffle2: phase(12*gb, 0.4),
 		Reduce:   phase(20*gb, 0.4),
@@ -72,36 +76,97 @@ func sortModel(workers, reduces int) tct.JobModel {
 	}
 }
 
-// allocationRow is one worker count of the §5.4.1 comparison (JSON schema
-// of the issue).
+// calibration says which model number was fitted to which thesis number.
+type calibration struct {
+	Parameter string  `json:"parameter"`
+	ValueS    float64 `json:"value_s"`
+	Target    string  `json:"target"`
+	// Achieved is P(T ≤ deadline) with 50 workers under this run's seed,
+	// with its interval.
+	Achieved float64 `json:"achieved_p_meet"`
+	Low      float64 `json:"achieved_p_low"`
+	High     float64 `json:"achieved_p_high"`
+	// Assumed lists the phase statistics that were set, not fitted.
+	Assumed []string `json:"assumed"`
+}
+
+// sortCalibration is the one fitted number of sortModel.
+func sortCalibration() calibration {
+	return calibration{
+		Parameter: "map task mean duration (64 MB split)",
+		ValueS:    sortMapMean,
+		Target:    "P(T ≤ 1400 s) = 0.5 with 50 workers: the thesis's \"50-50 chance\" (Lee thesis §5.4.1)",
+		Assumed: []string{
+			"worker arrival: mean 30 s, cv 1",
+			"map: cv 0.5",
+			"first-wave shuffle: 30 s per GB of the reduce split, cv 1",
+			"second-wave shuffle: 12 s per GB, cv 0.4",
+			"reduce: 20 s per GB, cv 0.4",
+		},
+	}
+}
+
+// allocationRow is one worker count of the §5.4.1 comparison.
 type allocationRow struct {
 	Workers int     `json:"workers"`
 	MeanS   float64 `json:"mean_s"`
 	P50S    float64 `json:"p50_s"`
 	P90S    float64 `json:"p90_s"`
 	PMeet   float64 `json:"p_meet"`
+	PLow    float64 `json:"p_low"` // exact interval of P(T ≤ deadline), at the search's level
+	PHigh   float64 `json:"p_high"`
+	Runs    int     `json:"runs"`
+	Mu      float64 `json:"lognormal_mu"` // lognormal fitted to the outcomes
+	Sigma   float64 `json:"lognormal_sigma"`
 }
 
-// workersForRow is the worker count needed at one confidence.
+// probeRow is one worker count the search evaluated.
+type probeRow struct {
+	Workers int     `json:"workers"`
+	PMeet   float64 `json:"p_meet"`
+	PLow    float64 `json:"p_low"`
+	PHigh   float64 `json:"p_high"`
+	Runs    int     `json:"runs"`
+	Verdict string  `json:"verdict"`
+}
+
+// workersForRow is the search's answer at one confidence. Workers is the
+// smallest count shown to meet the confidence, or -1 when none up to
+// -max-workers is; AtWorkers is the count the P figures belong to (the
+// answer, or the count with the highest estimate).
 type workersForRow struct {
-	Confidence float64 `json:"confidence"`
-	Workers    int     `json:"workers"`
+	Confidence float64    `json:"confidence"`
+	Workers    int        `json:"workers"`
+	Verdict    string     `json:"verdict"`
+	AtWorkers  int        `json:"at_workers"`
+	PMeet      float64    `json:"p_meet"`
+	PLow       float64    `json:"p_low"`
+	PHigh      float64    `json:"p_high"`
+	Runs       int        `json:"runs"`
+	NoiseFrom  int        `json:"noise_from"`
+	TotalRuns  int        `json:"total_runs"`
+	Evaluated  []probeRow `json:"evaluated"`
 }
 
 // sortResult is the §5.4.1 outcome; Dists (one per worker count, same
-// order as Allocation) feed the plots.
+// order as Allocation) and Fits feed the plots.
 type sortResult struct {
-	Allocation []allocationRow    `json:"allocation"`
-	WorkersFor []workersForRow    `json:"workers_for"`
-	Dists      []tct.Distribution `json:"-"`
-	Fits       []tct.Lognormal    `json:"-"`
+	Calibration calibration        `json:"calibration"`
+	Allocation  []allocationRow    `json:"allocation"`
+	WorkersFor  []workersForRow    `json:"workers_for"`
+	Dists       []tct.Distribution `json:"-"`
+	Fits        []tct.Lognormal    `json:"-"`
 }
 
 // runSort predicts the sort's completion time on each worker count and
-// the workers needed for the deadline at each confidence (searched up to
-// maxWorkers with allocRuns runs per candidate).
-func runSort(opt tct.Options, allocRuns, maxWorkers int) (sortResult, error) {
-	var res sortResult
+// searches the workers needed for the deadline at each confidence,
+// reporting progress on progress (nil: silent): the distributions, then
+// each confidence's search (a minute or more for 80% on two cores) on its
+// own line.
+func runSort(cfg config, progress io.Writer) (sortResult, error) {
+	prog := cli.NewProgress(progress, "§5.4.1 distributions", len(sortWorkers))
+	res := sortResult{Calibration: sortCalibration()}
+	opt := tct.Options{Runs: cfg.Runs, Seed: cfg.Seed, Goroutines: cfg.Goroutines}
 	for _, w := range sortWorkers {
 		d, err := tct.Predict(sortModel(w, sortReduces), opt)
 		if err != nil {
@@ -109,39 +174,47 @@ func runSort(opt tct.Options, allocRuns, maxWorkers int) (sortResult, error) {
 		}
 		p50, _ := d.Quantile(0.5)
 		p90, _ := d.Quantile(0.9)
-		meet, _ := d.ProbWithin(sortDeadline)
+		meet, lo, hi, err := d.ProbWithinInterval(sortDeadline, cfg.Level)
+		if err != nil {
+			return res, err
+		}
 		fit, err := d.Lognormal()
 		if err != nil {
 			return res, err
 		}
-		res.Allocation = append(res.Allocation, allocationRow{Workers: w, MeanS: d.Mean(), P50S: p50, P90S: p90, PMeet: meet})
+		res.Allocation = append(res.Allocation, allocationRow{Workers: w, MeanS: d.Mean(), P50S: p50, P90S: p90,
+			PMeet: meet, PLow: lo, PHigh: hi, Runs: d.Len(), Mu: fit.Mu, Sigma: fit.Sigma})
 		res.Dists = append(res.Dists, d)
 		res.Fits = append(res.Fits, fit)
-	}
-	aopt := opt
-	aopt.Runs = allocRuns
-	// One call for the three confidences: a worker count the searches
-	// share (300, 150, 75, …) is simulated once (same answers as three
-	// WorkersFor calls).
-	as, err := tct.WorkersForEach(sortModel(1, sortReduces), sortDeadline, confidences, maxWorkers, aopt)
-	if err != nil {
-		return res, err
-	}
-	for i, c := range confidences {
-		a := as[i]
-		w := a.Workers
-		if !a.Feasible {
-			w = -1 // none up to maxWorkers
+		if w == 50 {
+			res.Calibration.Achieved, res.Calibration.Low, res.Calibration.High = meet, lo, hi
 		}
-		res.WorkersFor = append(res.WorkersFor, workersForRow{Confidence: c, Workers: w})
+		prog.Add(1)
+	}
+	prog.Done()
+	sopt := tct.SearchOptions{Options: tct.Options{Runs: cfg.AllocRuns, Seed: cfg.Seed, Goroutines: cfg.Goroutines},
+		RunLimit: cfg.AllocRunLimit, Level: cfg.Level}
+	for _, c := range confidences {
+		prog := cli.NewProgress(progress, fmt.Sprintf("§5.4.1 worker search, %.0f%% confidence", 100*c), 1)
+		as, err := tct.SearchWorkers(sortModel(1, sortReduces), sortDeadline, []float64{c}, cfg.MaxWorkers, sopt)
+		if err != nil {
+			return res, err
+		}
+		res.WorkersFor = append(res.WorkersFor, newWorkersForRow(c, as[0]))
+		prog.Done()
 	}
 	return res, nil
 }
 
-// describe returns a one-line summary of a workers_for row.
-func (r workersForRow) describe(maxWorkers int) string {
-	if r.Workers < 0 {
-		return fmt.Sprintf("%2.0f%% confidence: more than %d workers", 100*r.Confidence, maxWorkers)
+func newWorkersForRow(c float64, a tct.Allocation) workersForRow {
+	r := workersForRow{Confidence: c, Workers: a.Workers, Verdict: a.Verdict.String(), AtWorkers: a.Workers,
+		PMeet: a.ProbMeet, PLow: a.Low, PHigh: a.High, Runs: a.Runs, NoiseFrom: a.NoiseFrom}
+	if !a.Feasible {
+		r.Workers = -1
 	}
-	return fmt.Sprintf("%2.0f%% confidence: %d workers", 100*r.Confidence, r.Workers)
+	for _, e := range a.Evaluated {
+		r.TotalRuns += e.Runs
+		r.Evaluated = append(r.Evaluated, probeRow{Workers: e.Workers, PMeet: e.ProbMeet, PLow: e.Low, PHigh: e.High, Runs: e.Runs, Verdict: e.Verdict.String()})
+	}
+	return r
 }

@@ -8,17 +8,19 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/schedkit/schedkit/examples/internal/cli/clitest"
 	"github.com/schedkit/schedkit/tct"
 )
 
 func TestDefaultIsFig6Shaped(t *testing.T) {
-	sets, err := loadInput("", nil)
-	if err != nil {
-		t.Fatal(err)
+	sets, isDefault, err := loadInput("", nil)
+	if err != nil || !isDefault {
+		t.Fatal(err, isDefault)
 	}
 	if len(sets) != 2 {
 		t.Fatalf("%d default data sets, want 2", len(sets))
@@ -62,79 +64,138 @@ func TestRunDefaultOutput(t *testing.T) {
 			t.Fatalf("exit %d, stderr %q", code, errb.String())
 		}
 		s := out.String()
-		for _, want := range []string{"CPU-bound job", "IO-bound job", "exp2 (Eq. 1): y = ", "NRMSE", "slowdown from 10% to 100% web CPU"} {
+		for _, want := range []string{"CPU-bound job", "IO-bound job", "exp2 (Eq. 1): y = ", "NRMSE", "slowdown from 10% to 100% web CPU",
+			"Terms:", "SSE: sum of squared residuals", "Differs from the paper because:", "synthetic points"} {
 			if !strings.Contains(s, want) {
 				t.Errorf("output lacks %q:\n%s", want, s)
 			}
 		}
-		if n := strings.Count(s, "NRMSE"); n != 2 {
+		if n := strings.Count(s, "converged "); n != 2 {
 			t.Errorf("%d fits printed, want 2:\n%s", n, s)
 		}
 	}
 }
 
-func TestRunJSONSchema(t *testing.T) {
-	in := "x,y\n0,4\n0.25,2.9\n0.5,2.1\n0.75,1.6\n1,1.2\n"
-	for _, stdin := range []string{in, ""} {
+// TestRunJSONComplete: -json holds every fit the text shows (both for the
+// default, with the slowdowns and the differences from the paper), each
+// with the whole text line's numbers.
+func TestRunJSONComplete(t *testing.T) {
+	fitKeys := []string{"a", "b", "c", "cancellation", "collapsed", "converged", "d", "iterations", "name", "nrmse", "points", "rmse", "sse", "start", "x_max", "x_min"}
+	for _, tt := range []struct {
+		stdin   string
+		fits    int
+		topKeys []string
+	}{
+		{"x,y\n0,4\n0.25,2.9\n0.5,2.1\n0.75,1.6\n1,1.2\n", 1, []string{"differs_from_paper", "fits"}},
+		{"", 2, []string{"differs_from_paper", "fits", "slowdown"}},
+	} {
 		var out, errb bytes.Buffer
-		if code := run([]string{"-json"}, strings.NewReader(stdin), &out, &errb); code != 0 {
+		if code := run([]string{"-json"}, strings.NewReader(tt.stdin), &out, &errb); code != 0 {
 			t.Fatalf("exit %d: %s", code, errb.String())
 		}
 		dec := json.NewDecoder(&out)
-		var obj map[string]any
+		var obj map[string]json.RawMessage
 		if err := dec.Decode(&obj); err != nil {
 			t.Fatal(err)
 		}
 		if dec.More() {
 			t.Fatal("more than one JSON value")
 		}
-		keys := []string{"a", "b", "c", "d", "sse", "rmse", "nrmse", "converged"}
-		if len(obj) != len(keys) {
-			t.Errorf("keys %v, want exactly %v", obj, keys)
+		if got := sortedKeys(obj); !slices.Equal(got, tt.topKeys) {
+			t.Errorf("top-level keys %v, want %v", got, tt.topKeys)
 		}
-		for _, k := range keys {
-			v, ok := obj[k]
-			if !ok {
-				t.Errorf("missing key %q", k)
-				continue
+		var fits []map[string]json.RawMessage
+		if err := json.Unmarshal(obj["fits"], &fits); err != nil || len(fits) != tt.fits {
+			t.Fatalf("fits %s: %v, want %d", obj["fits"], err, tt.fits)
+		}
+		for _, f := range fits {
+			if got := sortedKeys(f); !slices.Equal(got, fitKeys) {
+				t.Errorf("fit keys %v, want %v", got, fitKeys)
 			}
-			if k == "converged" {
-				if _, ok := v.(bool); !ok {
-					t.Errorf("converged = %v, want a bool", v)
-				}
-			} else if f, ok := v.(float64); !ok || math.IsNaN(f) {
-				t.Errorf("%s = %v, want a number", k, v)
+			var c bool
+			if err := json.Unmarshal(f["converged"], &c); err != nil {
+				t.Errorf("converged %s: %v", f["converged"], err)
+			}
+			var v float64
+			if err := json.Unmarshal(f["nrmse"], &v); err != nil || math.IsNaN(v) {
+				t.Errorf("nrmse %s: %v", f["nrmse"], err)
 			}
 		}
 	}
 }
 
-func TestRunBadRowNamesLine(t *testing.T) {
-	var out, errb bytes.Buffer
-	code := run(nil, strings.NewReader("x,y\n0,1\n0.5,abc\n1,3\n"), &out, &errb)
-	if code != 1 || !strings.Contains(errb.String(), "line 3") {
-		t.Fatalf("exit %d, stderr %q; want 1 and line 3", code, errb.String())
+func sortedKeys[V any](m map[string]V) []string {
+	var k []string
+	for key := range m {
+		k = append(k, key)
 	}
-	// Too few distinct x is a fit error, also status 1.
-	errb.Reset()
-	if code := run(nil, strings.NewReader("1,2\n1,3\n2,4\n"), &out, &errb); code != 1 || !strings.Contains(errb.String(), "distinct") {
-		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	slices.Sort(k)
+	return k
+}
+
+// TestRunBadInput: input that cannot be read or fitted exits 1 with a
+// message naming the file and saying what is wrong.
+func TestRunBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
 	}
-	// Bad flags: status 2.
-	if code := run([]string{"-nope"}, nil, &out, &errb); code != 2 {
-		t.Fatalf("bad flag: exit %d", code)
+	for _, tt := range []struct {
+		name  string
+		args  []string
+		stdin string
+		want  []string
+	}{
+		{"bad row", nil, "x,y\n0,1\n0.5,abc\n1,3\n", []string{"standard input: line 3", `field 2 "abc" is not a number`}},
+		{"three distinct x", nil, "1,2\n1,3\n2,4\n3,5\n", []string{"standard input: the data have 3 distinct x value(s) in 4 row(s)", "needs at least 4 distinct x values"}},
+		{"empty file", []string{"-in", write("empty.csv", "")}, "", []string{"empty.csv: no data rows (the file is empty"}},
+		{"header only", []string{"-in", write("header.csv", "x,y\n")}, "", []string{"header.csv: no data rows"}},
+		{"one row", []string{"-in", write("one.csv", "0.5,2\n")}, "", []string{"one.csv: the data have 1 distinct x value(s) in 1 row(s)"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := run(tt.args, strings.NewReader(tt.stdin), &out, &errb)
+			if code != 1 || out.Len() != 0 {
+				t.Errorf("exit %d, stdout %q; want 1 and nothing", code, out.String())
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(errb.String(), w) {
+					t.Errorf("stderr %q lacks %q", errb.String(), w)
+				}
+			}
+		})
 	}
+}
+
+// TestCLI follows the examples' command-line convention.
+func TestCLI(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := append(clitest.Standard(),
+		clitest.Case{Name: "in missing", Args: []string{"-in", filepath.Join(dir, "missing.csv")}, Code: 2, Stderr: []string{"-in = ", "cannot be read"}},
+		clitest.Case{Name: "in a directory", Args: []string{"-in", dir}, Code: 2, Stderr: []string{"-in = ", "must be a readable file"}},
+		clitest.Case{Name: "plot onto a file", Args: []string{"-plot", filepath.Join(file, "x")}, Code: 2, Stderr: []string{"-plot = "}},
+		clitest.Case{Name: "every problem at once", Args: []string{"-in", dir, "-plot", filepath.Join(file, "x")}, Code: 2, Stderr: []string{"-in = ", "-plot = "}},
+	)
+	clitest.Check(t, func(args []string, out, errb *bytes.Buffer) int { return run(args, nil, out, errb) }, cases)
 }
 
 func TestRunFileAndPlot(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.csv")
-	png := filepath.Join(dir, "out.png")
+	plots := filepath.Join(dir, "plots")
 	if err := os.WriteFile(in, []byte("# residual capacity, seconds\n0,200\n0.2,130\n0.4,95\n0.6,75\n0.8,60\n1,52\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
-	if code := run([]string{"-in", in, "-plot", png}, nil, &out, &errb); code != 0 {
+	if code := run([]string{"-in", in, "-plot", plots}, nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	m := regexp.MustCompile(`NRMSE ([0-9.]+)%`).FindStringSubmatch(out.String())
@@ -144,12 +205,16 @@ func TestRunFileAndPlot(t *testing.T) {
 	if v, _ := strconv.ParseFloat(m[1], 64); v > 5 {
 		t.Errorf("NRMSE %v%% on a smooth curve", v)
 	}
-	b, err := os.ReadFile(png)
+	if strings.Contains(out.String(), "Differs from the paper") {
+		t.Errorf("a user's data compared with the paper:\n%s", out.String())
+	}
+	b, err := os.ReadFile(filepath.Join(plots, plotFile))
 	if err != nil || !bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")) {
 		t.Fatalf("plot is not a PNG: %v", err)
 	}
-	if code := run([]string{"-in", filepath.Join(dir, "missing.csv")}, nil, &out, &errb); code != 1 {
-		t.Errorf("missing file: exit %d", code)
+	// The default's plot, both data sets.
+	if code := run([]string{"-plot", plots, "-json"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("default -plot: exit %d: %s", code, errb.String())
 	}
 }
 

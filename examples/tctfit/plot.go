@@ -1,31 +1,25 @@
 package main
 
 import (
-	"image/color"
-
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/schedkit/schedkit/examples/internal/plotstyle"
 )
 
-// plotFits draws every data set as points and its fitted exp2 as a curve,
-// and saves a 6×4-inch PNG at path.
+// plotFits draws every data set as points and its fitted exp2 as a curve
+// into a PNG at path, the legend beside the plot.
 func plotFits(path string, sets []dataset) error {
-	p := plot.New()
-	p.Title.Text = "exp2 task completion time model (000 Eq. 1)"
-	p.X.Label.Text = "x"
-	p.Y.Label.Text = "y"
+	p := plotstyle.New("exp2 task completion time model (MIMP Eq. 1)", "x", "y")
 	if len(sets) > 1 {
 		p.X.Label.Text = "web VM CPU utilisation u"
 		p.Y.Label.Text = "normalised TCT"
 	}
-	colors := []color.Color{
-		color.RGBA{R: 200, G: 60, B: 40, A: 255},
-		color.RGBA{R: 40, G: 90, B: 200, A: 255},
-	}
+	leg := plotstyle.NewLegend()
+	glyphs := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}}
 	for i, s := range sets {
-		c := colors[i%len(colors)]
+		c, _ := plotstyle.Style(3 + i) // vermillion, blue, …
 		pts := make(plotter.XYs, len(s.X))
 		for k := range s.X {
 			pts[k].X, pts[k].Y = s.X[k], s.Y[k]
@@ -35,27 +29,21 @@ func plotFits(path string, sets []dataset) error {
 			return err
 		}
 		sc.GlyphStyle.Color = c
-		sc.GlyphStyle.Shape = draw.CircleGlyph{}
-		sc.GlyphStyle.Radius = vg.Points(2)
-		m := s.Model
-		fn := plotter.NewFunction(m.TCT)
+		sc.GlyphStyle.Shape = glyphs[i%len(glyphs)]
+		sc.GlyphStyle.Radius = vg.Points(2.2)
+		fn := plotter.NewFunction(s.Model.TCT)
 		lo, hi := minMax(s.X)
 		fn.XMin, fn.XMax = lo, hi
 		fn.Samples = 200
-		fn.Color = c
-		fn.Width = vg.Points(1.5)
+		fn.Color, fn.Dashes = c, plotstyle.Dashes[i%len(plotstyle.Dashes)]
+		fn.Width = vg.Points(1.6)
 		p.Add(sc, fn)
-		name := s.Name
-		if i < len(shortNames) && len(sets) > 1 {
-			name = shortNames[i]
+		name := s.Short
+		if name == "" {
+			name = "data"
 		}
-		p.Legend.Add(name+" data", sc)
-		p.Legend.Add(name+" exp2 fit", fn)
+		leg.Add(name+" data", sc)
+		leg.Add(name+" exp2 fit", fn)
 	}
-	p.Legend.Top = true
-	p.Legend.Left = true
-	return p.Save(6*vg.Inch, 4*vg.Inch, path)
+	return plotstyle.Save(path, p, leg, 14*vg.Centimeter, 10*vg.Centimeter)
 }
-
-// shortNames label the default data sets in the legend.
-var shortNames = []string{"CPU-bound", "IO-bound"}
