@@ -1,0 +1,90 @@
+// Package deadline is the Deadline queue-sort plugin: pods of jobs with a
+// deadline leave the scheduling queue in earliest-deadline-first order (paper
+// 000 §5.2's EDF, as schedkit's edf and admission packages order jobs), then
+// by priority and queue time like the default PrioritySort; pods without a
+// deadline come after them in the default order.
+//
+// The deadline is the schedkit.io/deadline annotation on the pod or on the
+// batch/v1 Job that owns it: an RFC 3339 time, or a duration after the
+// Job's (else the pod's) creation (see package podjob). A malformed value
+// counts as no deadline here; DeadlineAdmission rejects such a pod with a
+// message naming the annotation.
+//
+// The order, ending on a unique key (Compare):
+//
+//  1. deadline, earliest first; no deadline last;
+//  2. priority, highest first;
+//  3. time the pod entered the queue, earliest first;
+//  4. namespace, name, UID.
+//
+// A pod group (GenericWorkload) has no deadline of its own here: it sorts
+// among the pods without one, by priority and queue time, then by its
+// namespace and name.
+//
+// Only one QueueSort plugin may be enabled per scheduler, and every profile
+// must use the same one.
+package deadline
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedkit/schedkit/edf"
+	"k8s.io/apimachinery/pkg/runtime"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
+)
+
+// Name is the plugin's name in the registry and in configurations.
+const Name = "Deadline"
+
+// Deadline is the QueueSort plugin.
+type Deadline struct {
+	jobs podjob.Resolver
+}
+
+var _ fwk.QueueSortPlugin = (*Deadline)(nil)
+
+// New builds the plugin. It takes no args; any given are an error.
+func New(_ context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+	if err := noArgs(obj); err != nil {
+		return nil, err
+	}
+	return &Deadline{jobs: podjob.NewResolver(h)}, nil
+}
+
+// Name returns Name.
+func (pl *Deadline) Name() string { return Name }
+
+// Less reports whether a leaves the queue before b (see Compare).
+func (pl *Deadline) Less(a, b fwk.QueuedEntityInfo) bool {
+	return Compare(pl.key(a), pl.key(b)) < 0
+}
+
+type podInfoGetter interface{ GetPodInfo() fwk.PodInfo }
+
+func (pl *Deadline) key(e fwk.QueuedEntityInfo) Key {
+	if g, ok := e.(podInfoGetter); ok {
+		if pi := g.GetPodInfo(); pi != nil && pi.GetPod() != nil {
+			pod := pi.GetPod()
+			return KeyOf(pod, pl.jobs.Owner(pod), e.GetTimestamp())
+		}
+	}
+	k := Key{Deadline: edf.NoDeadline, Priority: e.GetPriority(), Timestamp: e.GetTimestamp()}
+	if g, ok := e.(*framework.QueuedPodGroupInfo); ok && g.PodGroupInfo != nil {
+		k.Namespace, k.Name = g.Namespace, g.Name
+	}
+	return k
+}
+
+func noArgs(obj runtime.Object) error {
+	if obj == nil {
+		return nil
+	}
+	if u, ok := obj.(*runtime.Unknown); ok && (len(u.Raw) == 0 || string(u.Raw) == "{}" || string(u.Raw) == "null") {
+		return nil
+	}
+	return fmt.Errorf("%s takes no args, got %T", Name, obj)
+}
