@@ -28,9 +28,13 @@ package deadline
 import (
 	"context"
 	"fmt"
+	"sync"
+	"sync/atomic"
 
 	"github.com/schedkit/schedkit/edf"
+	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/cache"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
@@ -42,17 +46,51 @@ const Name = "Deadline"
 
 // Deadline is the QueueSort plugin.
 type Deadline struct {
-	jobs podjob.Resolver
+	ctx        context.Context
+	jobs       podjob.Resolver
+	jobsSynced cache.InformerSynced
+	synced     atomic.Bool
+
+	// keys holds each queued pod's key, computed once per pod version, so
+	// that a pod's place in the queue's heap stays put while it waits even
+	// if its owning Job is edited (the edit applies from the pod's next
+	// update or requeue).
+	keys sync.Map // types.UID → cachedKey
+}
+
+type cachedKey struct {
+	resourceVersion string
+	key             Key
 }
 
 var _ fwk.QueueSortPlugin = (*Deadline)(nil)
 
 // New builds the plugin. It takes no args; any given are an error.
-func New(_ context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+func New(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
 	if err := noArgs(obj); err != nil {
 		return nil, err
 	}
-	return &Deadline{jobs: podjob.NewResolver(h)}, nil
+	pl := &Deadline{ctx: ctx, jobs: podjob.NewResolver(h)}
+	pl.jobsSynced = h.SharedInformerFactory().Batch().V1().Jobs().Informer().HasSynced
+	_, err := h.SharedInformerFactory().Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		UpdateFunc: func(_, obj any) {
+			if p, ok := obj.(*v1.Pod); ok && p.Spec.NodeName != "" {
+				pl.keys.Delete(p.UID)
+			}
+		},
+		DeleteFunc: func(obj any) {
+			if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = d.Obj
+			}
+			if p, ok := obj.(*v1.Pod); ok {
+				pl.keys.Delete(p.UID)
+			}
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return pl, nil
 }
 
 // Name returns Name.
@@ -69,7 +107,15 @@ func (pl *Deadline) key(e fwk.QueuedEntityInfo) Key {
 	if g, ok := e.(podInfoGetter); ok {
 		if pi := g.GetPodInfo(); pi != nil && pi.GetPod() != nil {
 			pod := pi.GetPod()
-			return KeyOf(pod, pl.jobs.Owner(pod), e.GetTimestamp())
+			if c, ok := pl.keys.Load(pod.UID); ok && c.(cachedKey).resourceVersion == pod.ResourceVersion {
+				k := c.(cachedKey).key
+				k.Timestamp = e.GetTimestamp()
+				return k
+			}
+			pl.waitForJobs()
+			k := KeyOf(pod, pl.jobs.Owner(pod), e.GetTimestamp())
+			pl.keys.Store(pod.UID, cachedKey{resourceVersion: pod.ResourceVersion, key: k})
+			return k
 		}
 	}
 	k := Key{Deadline: edf.NoDeadline, Priority: e.GetPriority(), Timestamp: e.GetTimestamp()}
@@ -77,6 +123,19 @@ func (pl *Deadline) key(e fwk.QueuedEntityInfo) Key {
 		k.Namespace, k.Name = g.Namespace, g.Name
 	}
 	return k
+}
+
+// waitForJobs blocks until the Job informer has synced once. The queue
+// sorts pods as the pod informer delivers them at start-up, while the Job
+// informer may still be listing; without the wait a pod whose deadline is
+// on its owning Job would be sorted as if it had none.
+func (pl *Deadline) waitForJobs() {
+	if pl.synced.Load() || pl.jobsSynced == nil {
+		return
+	}
+	if cache.WaitForCacheSync(pl.ctx.Done(), pl.jobsSynced) {
+		pl.synced.Store(true)
+	}
 }
 
 func noArgs(obj runtime.Object) error {

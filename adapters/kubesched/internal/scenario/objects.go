@@ -63,8 +63,18 @@ func (e *Env) CreateNode(name, cpu string, labels map[string]string) {
 		},
 	}
 	e.meta(&n.ObjectMeta)
-	if _, err := e.B.Client.CoreV1().Nodes().Create(e.Ctx, n, metav1.CreateOptions{}); err != nil {
+	created, err := e.B.Client.CoreV1().Nodes().Create(e.Ctx, n, metav1.CreateOptions{})
+	if err != nil {
 		e.T.Fatalf("creating node %s: %v", name, err)
+	}
+	// The API server's TaintNodesByCondition admission taints a new node
+	// not-ready until its kubelet reports; no kubelet runs here, so lift it
+	// as the node lifecycle controller would for a Ready node.
+	if len(created.Spec.Taints) > 0 {
+		created.Spec.Taints = nil
+		if _, err := e.B.Client.CoreV1().Nodes().Update(e.Ctx, created, metav1.UpdateOptions{}); err != nil {
+			e.T.Fatalf("untainting node %s: %v", name, err)
+		}
 	}
 }
 
