@@ -39,6 +39,13 @@
 // status.disruptionsAllowed), and a PDB-violating victim is taken only when
 // no other victim set fits.
 //
+// One more guard than DefaultPreemption: a preemptor does not preempt again
+// while a victim of its previous preemption is gone from the API server but
+// still in the scheduler's snapshot (its deletion event not yet processed).
+// Without it, a victim deleted at once (grace period 0) can be chosen a
+// second time, and the second, empty preemption can gate the preemptor
+// until the scheduler's periodic flush of unschedulable pods.
+//
 // # Reporting
 //
 // Each preemption records an event on the preemptor (reason
@@ -76,6 +83,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
 	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 	"k8s.io/klog/v2"
 	extenderv1 "k8s.io/kube-scheduler/extender/v1"
@@ -110,6 +119,11 @@ type Plugin struct {
 
 	mu sync.Mutex
 	ws preempt.Workspace
+
+	// victims remembers, per preemptor UID, the victims of its last
+	// preemption until the scheduler's snapshot no longer holds them.
+	victims sync.Map // types.UID → []*v1.Pod
+	pods    corelisters.PodLister
 }
 
 type rankTable struct {
@@ -154,6 +168,25 @@ func NewWithClock(c clock.PassiveClock) func(context.Context, runtime.Object, fw
 			return evict(ctx, cand, preemptor, victim, pluginName)
 		}
 		pl.evaluator = preemption.NewEvaluator(Name, h, evaluatorInterface{dp, pl}, dp.Executor)
+		pl.pods = h.SharedInformerFactory().Core().V1().Pods().Lister()
+		forget := func(obj any) {
+			if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = d.Obj
+			}
+			if p, ok := obj.(*v1.Pod); ok {
+				pl.victims.Delete(p.UID)
+			}
+		}
+		if _, err := h.SharedInformerFactory().Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+			UpdateFunc: func(_, obj any) {
+				if p, ok := obj.(*v1.Pod); ok && p.Spec.NodeName != "" {
+					forget(p)
+				}
+			},
+			DeleteFunc: forget,
+		}); err != nil {
+			return nil, err
+		}
 		registerMetrics()
 		return pl, nil
 	}
@@ -176,6 +209,9 @@ func (pl *Plugin) EventsToRegister(ctx context.Context) ([]fwk.ClusterEventWithH
 // PostFilter preempts for pod (see the package doc).
 func (pl *Plugin) PostFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, m fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
 	defer schedmetrics.PreemptionAttempts.Inc()
+	if msg := pl.victimLeaving(pod); msg != "" {
+		return nil, fwk.NewStatus(fwk.Unschedulable, "preemption: "+msg)
+	}
 	now := pl.clock.Now()
 	table, err := pl.rankTable(pod, now)
 	if err != nil {
@@ -188,12 +224,38 @@ func (pl *Plugin) PostFilter(ctx context.Context, state fwk.CycleState, pod *v1.
 
 	result, status := pl.evaluator.Preempt(ctx, state, pod, m)
 	if status.IsSuccess() && result != nil && result.NominatingInfo != nil && result.NominatedNodeName != "" {
-		pl.report(ctx, pod, result.NominatedNodeName, rec, table)
+		victims := pl.report(ctx, pod, result.NominatedNodeName, rec, table)
+		pl.victims.Store(pod.UID, victims)
 	}
 	if msg := status.Message(); msg != "" {
 		return result, fwk.NewStatus(status.Code(), "preemption: "+msg)
 	}
 	return result, status
+}
+
+// victimLeaving returns why pod must not preempt again yet: a victim of its
+// previous preemption is gone from the API server (deleted, or being
+// deleted) but the scheduler's snapshot still holds it, so a new dry run
+// would pick victims to replace one that is already leaving. Its removal
+// requeues the pod. A victim the API still holds, not being deleted (its
+// eviction failed), does not hold the pod back.
+func (pl *Plugin) victimLeaving(pod *v1.Pod) string {
+	v, ok := pl.victims.Load(pod.UID)
+	if !ok {
+		return ""
+	}
+	for _, victim := range v.([]*v1.Pod) {
+		n, err := pl.fh.SnapshotSharedLister().NodeInfos().Get(victim.Spec.NodeName)
+		if err != nil || !slices.ContainsFunc(n.GetPods(), func(pi fwk.PodInfo) bool { return pi.GetPod().UID == victim.UID }) {
+			continue
+		}
+		cur, err := pl.pods.Pods(victim.Namespace).Get(victim.Name)
+		if err != nil || cur.UID != victim.UID || cur.DeletionTimestamp != nil {
+			return fmt.Sprintf("waiting for preempted pod %s/%s to leave node %s", victim.Namespace, victim.Name, victim.Spec.NodeName)
+		}
+	}
+	pl.victims.Delete(pod.UID)
+	return ""
 }
 
 // rankTable ranks every assigned pod of lower priority than the preemptor
@@ -343,8 +405,8 @@ func (r *record) add(node string, pods []*v1.Pod) {
 }
 
 // report writes the event and observes the metrics for a preemption that
-// chose node.
-func (pl *Plugin) report(ctx context.Context, pod *v1.Pod, node string, rec *record, t *rankTable) {
+// chose node, and returns its victims.
+func (pl *Plugin) report(ctx context.Context, pod *v1.Pod, node string, rec *record, t *rankTable) []*v1.Pod {
 	rec.mu.Lock()
 	chosen := rec.nodes[node].pods
 	type alt struct {
@@ -384,6 +446,7 @@ func (pl *Plugin) report(ctx context.Context, pod *v1.Pod, node string, rec *rec
 	WorkLostSeconds.WithLabelValues(profile).Observe(lost)
 	WorkLostSecondsTotal.WithLabelValues(profile).Add(lost)
 	VictimsTotal.WithLabelValues(profile).Add(float64(len(chosen)))
+	return chosen
 }
 
 func seconds(s float64) string {

@@ -10,7 +10,9 @@ package scenario
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -106,8 +108,16 @@ type Env struct {
 	cancel context.CancelFunc
 }
 
-// NewEnv freezes the plugins' clock at the current second.
+// NewEnv freezes the plugins' clock at the current second. With
+// SCHEDKIT_TEST_V=N in the environment the scheduler logs at verbosity N.
 func NewEnv(t *testing.T, b *Backend) *Env {
+	if v := os.Getenv("SCHEDKIT_TEST_V"); v != "" {
+		var fs flag.FlagSet
+		klog.InitFlags(&fs)
+		if err := fs.Set("v", v); err != nil {
+			t.Fatalf("SCHEDKIT_TEST_V=%q: %v", v, err)
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	return &Env{T: t, B: b, Ctx: ctx, T0: time.Now().UTC().Truncate(time.Second), cancel: cancel}
