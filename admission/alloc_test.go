@@ -3,8 +3,9 @@ package admission
 import "testing"
 
 // TestSteadyStateAllocs pins the zero-allocation promise: once a Checker's
-// buffers fit the queue, a decision allocates nothing; so do JCT with a
-// concrete model and a Queue whose storage has grown.
+// buffers fit the queue (and, in wave mode, the cluster), a decision
+// allocates nothing; so do JCT with a concrete model and a Queue whose
+// storage has grown.
 func TestSteadyStateAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are not meaningful under -race")
@@ -15,13 +16,19 @@ func TestSteadyStateAllocs(t *testing.T) {
 	cluster := []float64{1, 0.5, 0.25, 0}
 	ptrModel := &exp2{A: 20, B: -1}
 	var ifaceModel Model = exp2{A: 20, B: -1}
+	qw, jobW, optW := waveBench(1000, 10000)
 	var queue Queue
 	for _, j := range q {
 		_ = queue.Insert(j)
 	}
 	cases := map[string]func(){
-		"Decide strict": func() { _, _ = c.Decide(q, job, 1000, Options{}) },
+		"Decide strict": func() { _, _ = c.Decide(q, job, 1000, Options{Mode: ModeStrict}) },
 		"Decide paper":  func() { _, _ = c.Decide(q, job, 1000, Options{Mode: ModePaper}) },
+		"Decide wave, 1,000 jobs, 10,000 slots": func() {
+			if d, err := c.Decide(qw, jobW, 0, optW); err != nil || !d.Admit {
+				t.Fatal(d.Reason, err)
+			}
+		},
 		"DecideConfidence": func() {
 			_, _ = c.DecideConfidence(qs, jobS, 100, 0.9)
 		},

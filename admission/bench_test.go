@@ -98,3 +98,64 @@ func BenchmarkQueueInsertRemove(b *testing.B) {
 		q.Remove(job.ID)
 	}
 }
+
+// waveBench builds a wave-mode decision: n queued jobs in EDF order (one in
+// ten without deadline), each with 10 pending tasks and an exp2 model of
+// one of six types, on a cluster of s slots (30% dedicated, 30% light,
+// 30% medium, 10% heavy residual capacity), four in five busy for up to
+// 60 s; deadlines leave every job on time, so nothing cuts the plan short,
+// and the new job's deadline falls in the middle of the queue, so half the
+// jobs are planned twice (with and without it).
+func waveBench(n, s int) ([]Job, Job, Options) {
+	types := []exp2{{20, -2, 5, -0.5}, {30, -1, 2, -0.2}, {15, -3, 10, -1}, {50, -0.3, 1, 0}, {25, -2.5, 3, -0.7}, {40, -1.5, 4, -0.1}}
+	var q Queue
+	for i := range n {
+		j := Job{ID: int64(i + 1), Arrival: float64(i), Deadline: 1e6 + 100*float64(i), Tasks: 10, Model: types[i%len(types)], RunningUntil: float64(i % 60)}
+		if i%10 == 9 {
+			j.Deadline = math.Inf(1)
+		}
+		if err := q.Insert(j); err != nil {
+			panic(err)
+		}
+	}
+	cluster := make([]Slot, s)
+	for i := range cluster {
+		r := []float64{1, 1, 1, 0.86, 0.86, 0.86, 0.55, 0.55, 0.55, 0.25}[i%10]
+		free := 0.0
+		if i%5 != 0 {
+			free = float64((i * 7) % 61)
+		}
+		cluster[i] = Slot{R: r, FreeAt: free}
+	}
+	job := Job{ID: 0, Arrival: float64(n), Deadline: 1e6 + 50*float64(n), Tasks: 10, Model: types[0]}
+	return q.Jobs(), job, Options{Cluster: cluster, Margin: 1.1}
+}
+
+func BenchmarkDecideWave(b *testing.B) {
+	for _, size := range [][2]int{{20, 40}, {1000, 10000}} {
+		b.Run(fmt.Sprintf("jobs=%d/slots=%d", size[0], size[1]), func(b *testing.B) {
+			q, job, opt := waveBench(size[0], size[1])
+			var c Checker
+			if d, err := c.Decide(q, job, 0, opt); err != nil || !d.Admit { // grow the buffers
+				b.Fatal(d.Reason, err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.Decide(q, job, 0, opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkMarginAt(b *testing.B) {
+	s2 := math.Log1p(0.01)
+	var d Quantiler = lognormalRatio{Mu: -s2 / 2, Sigma: math.Sqrt(s2)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := MarginAt(d, 0.9); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

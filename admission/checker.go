@@ -7,6 +7,8 @@ package admission
 // it returns aliases its buffer until the next call.
 type Checker struct {
 	checks []Check
+	// Wave-mode plans, with the new job and without it.
+	with, without plan
 	// Confidence-mode scratch, one entry per sample index.
 	run   []float64 // sampled prefix sums with the new job
 	runWO []float64 // sampled prefix sums without it
@@ -21,35 +23,41 @@ func Decide(queue []Job, newJob Job, now float64, opt Options) (Decision, error)
 }
 
 // Decide decides whether to admit newJob, arriving at time now (seconds), to
-// a cluster whose admitted, unfinished jobs are queue, using 000 Eq. 7 in the
-// mode opt.Mode (see Mode; ModeConfidence calls DecideConfidence).
+// a cluster whose admitted, unfinished jobs are queue, in the mode opt.Mode
+// (see Mode): wave mode (the zero value) plans the pending tasks on
+// opt.Cluster; paper and strict mode sum 000 Eq. 7 over Job.JCT;
+// ModeConfidence calls DecideConfidence.
 //
 // queue must be in strict EDF order as CompareEDF defines it (deadline, then
 // arrival, then ID; jobs without a deadline last) — Queue keeps a slice in
 // that order incrementally; a caller can also sort with
 // slices.SortFunc(q, CompareEDF). Decide validates the order in its single
-// O(len(queue)) pass instead of sorting, so it allocates nothing once the
-// Checker's buffer fits the queue. The new job takes its place in that order:
-// queued jobs with an equal deadline that arrived earlier come before it (the
-// paper says "earlier deadline"; serving equal deadlines by arrival is what an
-// EDF scheduler does, so the sum is the schedule's and the rule is slightly
-// more conservative).
+// pass instead of sorting, so it allocates nothing once the Checker's
+// buffers fit the queue (and the cluster). The new job takes its place in
+// that order: queued jobs with an equal deadline that arrived earlier come
+// before it (the paper says "earlier deadline"; serving equal deadlines by
+// arrival is what an EDF scheduler does, so the sum is the schedule's and
+// the rule is slightly more conservative).
 //
-// Prefix sums run over deadline jobs only: jobs without a deadline are
-// validated but never summed, so they never delay a deadline job. A new job
-// without a deadline is admitted (ReasonNoDeadline) with empty evidence.
-// Each job's JCT is its Eq. 6 estimate as the caller last computed it
-// (typically with its remaining tasks); Decide does not re-evaluate models.
+// Only deadline jobs are summed or planned: jobs without a deadline are
+// validated but never delay a deadline job. A new job without a deadline
+// is admitted (ReasonNoDeadline) with empty evidence. Paper and strict
+// mode take each job's JCT as the caller last computed it (typically Eq. 6
+// of its remaining tasks) and do not evaluate models; wave mode evaluates
+// each planned task's TCT_j(r) with Job.Model.
 //
 // Errors match ErrBadInput: now not finite; an Arrival that is not finite; a
 // Deadline that is NaN or -Inf, or whose distance from now overflows; a JCT
-// that is NaN, infinite or negative; a queue out of strict EDF order; the new
-// job's ID already in the queue; an unknown Mode. Duplicate IDs inside the
-// queue with different deadlines or arrivals are not detected (they only
-// blur Check.ID). With an error the Decision is the zero value (not admitted,
-// no evidence).
+// outside [0, MaxDuration] (paper, strict); a queue out of strict EDF order;
+// the new job's ID already in the queue; an unknown Mode; in wave mode the
+// errors listed in the package doc (margin, cluster, Tasks, RunningUntil,
+// models, limits). Duplicate IDs inside the queue with different deadlines
+// or arrivals are not detected (they only blur Check.ID). With an error the
+// Decision is the zero value (not admitted, no evidence).
 func (c *Checker) Decide(queue []Job, newJob Job, now float64, opt Options) (Decision, error) {
 	switch opt.Mode {
+	case ModeWave:
+		return c.decideWave(queue, newJob, now, opt)
 	case ModeStrict, ModePaper:
 	case ModeConfidence:
 		return c.DecideConfidence(queue, newJob, now, opt.Confidence)
@@ -90,15 +98,15 @@ func (c *Checker) Decide(queue []Job, newJob Job, now float64, opt Options) (Dec
 		placed = true
 		sumW = sumWO + newJob.JCT
 		dec.NewIndex = len(checks)
-		checks = append(checks, newCheck(&newJob, sumW, dNew, true, true))
+		checks = append(checks, newCheck(&newJob, newJob.JCT, sumW, dNew, true, true))
 		if !(sumW <= dNew) {
 			reject(dec.NewIndex, ReasonNewJobLate)
 		}
 	}
 	for k := range queue {
-		if !queuedOK(queue, k, newJob.ID, true) {
+		if !queuedOK(queue, k, newJob.ID, withJCT) {
 			c.checks = checks[:0]
-			return Decision{}, queuedError(queue, k, newJob.ID, true)
+			return Decision{}, queuedError(queue, k, newJob.ID, withJCT)
 		}
 		j := &queue[k]
 		if !placed && compareEDF(&newJob, j) < 0 {
@@ -116,12 +124,12 @@ func (c *Checker) Decide(queue []Job, newJob Job, now float64, opt Options) (Dec
 		sumWO += j.JCT
 		switch {
 		case dec.NewIndex < 0: // before the new job: unaffected by it
-			checks = append(checks, newCheck(j, sumWO, dk, false, false))
+			checks = append(checks, newCheck(j, j.JCT, sumWO, dk, false, false))
 		case opt.Mode == ModePaper: // after the new job: outside Eq. 7's set
 		default: // strict, after the new job
 			sumW += j.JCT
 			protected := sumWO <= dk // meets its deadline without the new job
-			checks = append(checks, newCheck(j, sumW, dk, false, protected))
+			checks = append(checks, newCheck(j, j.JCT, sumW, dk, false, protected))
 			if protected && !(sumW <= dk) {
 				reject(len(checks)-1, ReasonQueuedJobHurt)
 			}
@@ -138,16 +146,28 @@ func (c *Checker) Decide(queue []Job, newJob Job, now float64, opt Options) (Dec
 	return dec, nil
 }
 
-// newCheck builds the evidence for one job from its prefix sum and its
-// relative deadline d = deadline − now.
-func newCheck(j *Job, prefix, d float64, isNew, protected bool) Check {
+// newCheck builds the evidence for one job from its own time jct (Eq. 6,
+// or wave mode's planned span), its predicted completion prefix (seconds
+// after now) and its relative deadline d = deadline − now.
+func newCheck(j *Job, jct, prefix, d float64, isNew, protected bool) Check {
 	pMeet := 0.0
 	if prefix <= d {
 		pMeet = 1
 	}
 	return Check{
-		ID: j.ID, Deadline: j.Deadline, JCT: j.JCT,
+		ID: j.ID, Deadline: j.Deadline, JCT: jct,
 		Prefix: prefix, Slack: d - prefix, PMeet: pMeet,
 		New: isNew, Protected: protected,
 	}
+}
+
+// admitNoDeadline validates the queue (common fields plus extra) and admits
+// a new job without deadline, with no evidence: it is never checked.
+func (c *Checker) admitNoDeadline(queue []Job, newID int64, mode Mode, extra int) (Decision, error) {
+	for k := range queue {
+		if !queuedOK(queue, k, newID, extra) {
+			return Decision{}, queuedError(queue, k, newID, extra)
+		}
+	}
+	return Decision{Admit: true, Mode: mode, Reason: ReasonNoDeadline, NewIndex: -1, Blocking: -1, Probability: 1, Checked: c.checks[:0]}, nil
 }

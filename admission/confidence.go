@@ -1,9 +1,6 @@
 package admission
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // DecideConfidence decides once with fresh buffers; see
 // (*Checker).DecideConfidence.
@@ -64,17 +61,10 @@ func (c *Checker) DecideConfidence(queue []Job, newJob Job, now, p float64) (Dec
 	if err := validateJob(&newJob, -1); err != nil {
 		return Decision{}, err
 	}
-	dec := Decision{Admit: true, Mode: ModeConfidence, Reason: ReasonFits, NewIndex: -1, Blocking: -1, Probability: 1}
 	if !newJob.HasDeadline() {
-		for k := range queue {
-			if err := validateQueued(queue, k, newJob.ID); err != nil {
-				return Decision{}, err
-			}
-		}
-		dec.Reason = ReasonNoDeadline
-		dec.Checked = c.checks[:0]
-		return dec, nil
+		return c.admitNoDeadline(queue, newJob.ID, ModeConfidence, withoutExtra)
 	}
+	dec := Decision{Admit: true, Mode: ModeConfidence, Reason: ReasonFits, NewIndex: -1, Blocking: -1, Probability: 1}
 	dNew, err := relDeadline(&newJob, -1, now)
 	if err != nil {
 		return Decision{}, err
@@ -108,9 +98,9 @@ func (c *Checker) DecideConfidence(queue []Job, newJob Job, now, p float64) (Dec
 		checks = append(checks, sampledCheck(&newJob, sumT/fn, sumP/fn, dNew, float64(meet)/fn, true, true))
 	}
 	for k := range queue {
-		if !queuedOK(queue, k, newJob.ID, false) {
+		if !queuedOK(queue, k, newJob.ID, withoutExtra) {
 			c.checks = checks[:0]
-			return Decision{}, queuedError(queue, k, newJob.ID, false)
+			return Decision{}, queuedError(queue, k, newJob.ID, withoutExtra)
 		}
 		j := &queue[k]
 		if !placed && compareEDF(&newJob, j) < 0 {
@@ -189,15 +179,15 @@ func (c *Checker) grow(n int) {
 }
 
 // validateSamples checks that job k (k < 0: the new job) has n samples, each
-// finite and >= 0.
+// in [0, MaxDuration].
 func validateSamples(samples []float64, k, n int) error {
 	if len(samples) != n {
 		return &ValueError{Field: jobField(k, "Samples"), Value: float64(len(samples)),
 			Reason: fmt.Sprintf("length must equal the new job's %d", n)}
 	}
 	for s, t := range samples {
-		if !(t >= 0) || math.IsInf(t, 1) {
-			return &ValueError{Field: jobField(k, fmt.Sprintf("Samples[%d]", s)), Value: t, Reason: "must be finite and >= 0"}
+		if !(t >= 0 && t <= MaxDuration) {
+			return &ValueError{Field: jobField(k, fmt.Sprintf("Samples[%d]", s)), Value: t, Reason: "must be in [0, MaxDuration]"}
 		}
 	}
 	return nil

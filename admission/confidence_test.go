@@ -108,6 +108,10 @@ func TestDecideConfidenceBadInput(t *testing.T) {
 		{"queued sample Inf", withQ(1, func(j *Job) { j.Samples[3] = inf }), job, 0, 0.5, "Queue[1].Samples[3]"},
 		{"queued out of order", withQ(0, func(j *Job) { j.Deadline = 500 }), job, 0, 0.5, "Queue[1]"},
 		{"duplicate ID", withQ(0, func(j *Job) { j.ID = 4 }), job, 0, 0.5, "NewJob.ID"},
+		// Issue 19, defect 6: the sample mean overflowed, giving JCT and
+		// Prefix +Inf, Slack -Inf with PMeet 1.
+		{"samples MaxFloat64", nil, Job{ID: 1, Deadline: math.MaxFloat64, Samples: []float64{math.MaxFloat64, math.MaxFloat64}}, 0, 0.5, "NewJob.Samples[0]"},
+		{"sample beyond MaxDuration", q, withNew(func(j *Job) { j.Samples[1] = 2 * MaxDuration }), 0, 0.5, "NewJob.Samples[1]"},
 		{"queue bad, new without deadline", withQ(0, func(j *Job) { j.Arrival = nan }), withNew(func(j *Job) { j.Deadline = inf }), 0, 0.5, "Queue[0].Arrival"},
 	}
 	for _, tt := range tests {
@@ -125,7 +129,7 @@ func TestDecideConfidenceBadInput(t *testing.T) {
 }
 
 func TestStrings(t *testing.T) {
-	if ModeStrict.String() != "strict" || ModePaper.String() != "paper" || ModeConfidence.String() != "confidence" || Mode(9).String() != "Mode(9)" {
+	if ModeWave.String() != "wave" || ModeStrict.String() != "strict" || ModePaper.String() != "paper" || ModeConfidence.String() != "confidence" || Mode(9).String() != "Mode(9)" {
 		t.Error("Mode.String")
 	}
 	for r, want := range map[Reason]string{ReasonFits: "fits", ReasonNoDeadline: "no deadline", ReasonNewJobLate: "new job late",

@@ -153,8 +153,13 @@ func TestDecideHandWorked(t *testing.T) {
 
 func TestDecideBadInput(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
-	good := Job{ID: 4, Arrival: 10, Deadline: 150, JCT: 40}
+	good := Job{ID: 4, Arrival: 10, Deadline: 150, JCT: 40, Tasks: 2, Model: linear{A: 10}}
 	with := func(f func(*Job)) Job { j := good; f(&j); return j }
+	strict := Options{Mode: ModeStrict}
+	two := []Slot{{R: 1}, {R: 0.5, FreeAt: 20}}
+	wave := Options{Cluster: two}
+	waveWith := func(f func(*Options)) Options { o := wave; f(&o); return o }
+	var nilPtr *exp2
 	tests := []struct {
 		name   string
 		queue  []Job
@@ -163,29 +168,67 @@ func TestDecideBadInput(t *testing.T) {
 		opt    Options
 		field  string
 	}{
-		{"now NaN", handQueue(), good, nan, Options{}, "now"},
-		{"now +Inf", handQueue(), good, inf, Options{}, "now"},
+		{"now NaN", handQueue(), good, nan, strict, "now"},
+		{"now +Inf", handQueue(), good, inf, strict, "now"},
 		{"unknown mode", handQueue(), good, 10, Options{Mode: 7}, "Options.Mode"},
 		{"negative mode", handQueue(), good, 10, Options{Mode: -1}, "Options.Mode"},
-		{"new arrival NaN", nil, with(func(j *Job) { j.Arrival = nan }), 10, Options{}, "NewJob.Arrival"},
-		{"new arrival -Inf", nil, with(func(j *Job) { j.Arrival = -inf }), 10, Options{}, "NewJob.Arrival"},
-		{"new deadline NaN", nil, with(func(j *Job) { j.Deadline = nan }), 10, Options{}, "NewJob.Deadline"},
-		{"new deadline -Inf", nil, with(func(j *Job) { j.Deadline = -inf }), 10, Options{}, "NewJob.Deadline"},
-		{"new deadline overflow", nil, with(func(j *Job) { j.Deadline = math.MaxFloat64 }), -math.MaxFloat64, Options{}, "NewJob.Deadline"},
-		{"new JCT NaN", nil, with(func(j *Job) { j.JCT = nan }), 10, Options{}, "NewJob.JCT"},
-		{"new JCT negative", nil, with(func(j *Job) { j.JCT = -1 }), 10, Options{}, "NewJob.JCT"},
-		{"new JCT +Inf", nil, with(func(j *Job) { j.JCT = inf }), 10, Options{}, "NewJob.JCT"},
-		{"queue out of order", []Job{{ID: 2, Deadline: 200}, {ID: 1, Deadline: 100}}, good, 10, Options{}, "Queue[1]"},
-		{"queue no-deadline before deadline", []Job{{ID: 2, Deadline: inf}, {ID: 1, Deadline: 100}}, good, 10, Options{}, "Queue[1]"},
-		{"queue equal keys", []Job{{ID: 1, Deadline: 100}, {ID: 1, Deadline: 100}}, good, 10, Options{}, "Queue[1]"},
-		{"duplicate new ID", []Job{{ID: 4, Deadline: 100}}, good, 10, Options{}, "NewJob.ID"},
-		{"duplicate new ID, no deadline", []Job{{ID: 4, Deadline: 100}}, with(func(j *Job) { j.Deadline = inf }), 10, Options{}, "NewJob.ID"},
-		{"queued JCT NaN", []Job{{ID: 1, Deadline: 100, JCT: nan}}, good, 10, Options{}, "Queue[0].JCT"},
+		{"new arrival NaN", nil, with(func(j *Job) { j.Arrival = nan }), 10, strict, "NewJob.Arrival"},
+		{"new arrival -Inf", nil, with(func(j *Job) { j.Arrival = -inf }), 10, strict, "NewJob.Arrival"},
+		{"new deadline NaN", nil, with(func(j *Job) { j.Deadline = nan }), 10, strict, "NewJob.Deadline"},
+		{"new deadline -Inf", nil, with(func(j *Job) { j.Deadline = -inf }), 10, strict, "NewJob.Deadline"},
+		{"new deadline overflow", nil, with(func(j *Job) { j.Deadline = math.MaxFloat64 }), -math.MaxFloat64, strict, "NewJob.Deadline"},
+		{"new JCT NaN", nil, with(func(j *Job) { j.JCT = nan }), 10, strict, "NewJob.JCT"},
+		{"new JCT negative", nil, with(func(j *Job) { j.JCT = -1 }), 10, strict, "NewJob.JCT"},
+		{"new JCT +Inf", nil, with(func(j *Job) { j.JCT = inf }), 10, strict, "NewJob.JCT"},
+		{"queue out of order", []Job{{ID: 2, Deadline: 200}, {ID: 1, Deadline: 100}}, good, 10, strict, "Queue[1]"},
+		{"queue no-deadline before deadline", []Job{{ID: 2, Deadline: inf}, {ID: 1, Deadline: 100}}, good, 10, strict, "Queue[1]"},
+		{"queue equal keys", []Job{{ID: 1, Deadline: 100}, {ID: 1, Deadline: 100}}, good, 10, strict, "Queue[1]"},
+		{"duplicate new ID", []Job{{ID: 4, Deadline: 100}}, good, 10, strict, "NewJob.ID"},
+		{"duplicate new ID, no deadline", []Job{{ID: 4, Deadline: 100}}, with(func(j *Job) { j.Deadline = inf }), 10, strict, "NewJob.ID"},
+		{"queued JCT NaN", []Job{{ID: 1, Deadline: 100, JCT: nan}}, good, 10, strict, "Queue[0].JCT"},
 		{"queued JCT after new negative", []Job{{ID: 1, Deadline: 100}, {ID: 2, Deadline: 300, JCT: -2}}, good, 10, Options{Mode: ModePaper}, "Queue[1].JCT"},
-		{"queued deadline NaN", []Job{{ID: 1, Deadline: nan}}, good, 10, Options{}, "Queue[0].Deadline"},
-		{"queued arrival Inf", []Job{{ID: 1, Deadline: 1, Arrival: inf}}, good, 10, Options{}, "Queue[0].Arrival"},
-		{"queued deadline overflow", []Job{{ID: 1, Deadline: math.MaxFloat64}}, with(func(j *Job) { j.Deadline = inf }), -math.MaxFloat64, Options{}, ""},
+		{"queued deadline NaN", []Job{{ID: 1, Deadline: nan}}, good, 10, strict, "Queue[0].Deadline"},
+		{"queued arrival Inf", []Job{{ID: 1, Deadline: 1, Arrival: inf}}, good, 10, strict, "Queue[0].Arrival"},
+		{"queued deadline overflow", []Job{{ID: 1, Deadline: math.MaxFloat64}}, with(func(j *Job) { j.Deadline = inf }), -math.MaxFloat64, strict, ""},
 		{"confidence out of range", handQueue(), good, 10, Options{Mode: ModeConfidence, Confidence: 1.5}, "Confidence"},
+		// Issue 19, defect 6: JCTs whose sum overflowed gave Prefix +Inf and
+		// Slack -Inf; every duration is now limited to MaxDuration.
+		{"new JCT MaxFloat64", nil, with(func(j *Job) { j.JCT = math.MaxFloat64 }), 10, strict, "NewJob.JCT"},
+		{"queued JCT beyond MaxDuration", []Job{{ID: 1, Deadline: 100, JCT: math.MaxFloat64 / 2}}, good, 10, Options{Mode: ModePaper}, "Queue[0].JCT"},
+		{"new JCT just beyond MaxDuration", nil, with(func(j *Job) { j.JCT = math.Nextafter(MaxDuration, math.Inf(1)) }), 10, strict, "NewJob.JCT"},
+		// Wave mode.
+		{"wave margin NaN", nil, good, 10, waveWith(func(o *Options) { o.Margin = nan }), "Options.Margin"},
+		{"wave margin negative", nil, good, 10, waveWith(func(o *Options) { o.Margin = -1 }), "Options.Margin"},
+		{"wave margin above MaxMargin", nil, good, 10, waveWith(func(o *Options) { o.Margin = MaxMargin * 2 }), "Options.Margin"},
+		{"wave no cluster", nil, good, 10, Options{}, "Options.Cluster"},
+		{"wave no usable slot", nil, good, 10, Options{Cluster: []Slot{{R: 0}, {R: 0}}}, "Options.Cluster"},
+		{"wave R NaN", nil, good, 10, Options{Cluster: []Slot{{R: 1}, {R: nan}}}, "Options.Cluster[1].R"},
+		{"wave R above 1", nil, good, 10, Options{Cluster: []Slot{{R: 1.5}}}, "Options.Cluster[0].R"},
+		{"wave FreeAt NaN", nil, good, 10, Options{Cluster: []Slot{{R: 1, FreeAt: nan}}}, "Options.Cluster[0].FreeAt"},
+		{"wave FreeAt +Inf", nil, good, 10, Options{Cluster: []Slot{{R: 1}, {R: 1, FreeAt: inf}}}, "Options.Cluster[1].FreeAt"},
+		{"wave FreeAt beyond MaxDuration", nil, good, 10, Options{Cluster: []Slot{{R: 1, FreeAt: 11 + MaxDuration}}}, "Options.Cluster[0].FreeAt"},
+		{"wave cluster above MaxSlots", nil, good, 10, Options{Cluster: make([]Slot, MaxSlots+1)}, "Options.Cluster"},
+		{"wave new Tasks negative", nil, with(func(j *Job) { j.Tasks = -1 }), 10, wave, "NewJob.Tasks"},
+		{"wave new nil model", nil, with(func(j *Job) { j.Model = nil }), 10, wave, "NewJob.Model"},
+		{"wave new nil pointer model", nil, with(func(j *Job) { j.Model = nilPtr }), 10, wave, "NewJob.Model"},
+		{"wave new RunningUntil NaN", nil, with(func(j *Job) { j.RunningUntil = nan }), 10, wave, "NewJob.RunningUntil"},
+		{"wave new RunningUntil +Inf", nil, with(func(j *Job) { j.RunningUntil = inf }), 10, wave, "NewJob.RunningUntil"},
+		{"wave new RunningUntil beyond MaxDuration", nil, with(func(j *Job) { j.RunningUntil = 1e16 }), 10, wave, "NewJob.RunningUntil"},
+		{"wave new model NaN", nil, with(func(j *Job) { j.Model = linear{A: nan} }), 10, wave, "NewJob.Model.TCT(Options.Cluster[0].R)"},
+		{"wave new model negative on the slow slot", nil, with(func(j *Job) { j.Tasks = 2; j.Model = linear{A: -1, B: 1.5} }), 10,
+			Options{Cluster: []Slot{{R: 1}, {R: 0.5, FreeAt: 5}}}, "NewJob.Model.TCT(Options.Cluster[1].R)"},
+		{"wave new model beyond MaxDuration", nil, with(func(j *Job) { j.Model = linear{A: 2 * MaxDuration} }), 10, wave, "NewJob.Model.TCT(Options.Cluster[0].R)"},
+		{"wave new Tasks above MaxPlannedTasks", nil, with(func(j *Job) { j.Tasks = MaxPlannedTasks + 1 }), 10, wave, "NewJob.Tasks"},
+		{"wave new Tasks MaxInt", nil, with(func(j *Job) { j.Tasks = math.MaxInt }), 10, wave, "NewJob.Tasks"},
+		{"wave queued Tasks push past MaxPlannedTasks", []Job{{ID: 1, Deadline: 100, Tasks: MaxPlannedTasks - 1, Model: linear{A: 1}}}, good, 10, wave, "Queue[0].Tasks"},
+		{"wave queued Tasks negative", []Job{{ID: 1, Deadline: 100, Tasks: -1}}, good, 10, wave, "Queue[0].Tasks"},
+		{"wave queued Tasks negative, no deadline", []Job{{ID: 1, Deadline: inf, Tasks: -1}}, good, 10, wave, "Queue[0].Tasks"},
+		{"wave queued nil model", []Job{{ID: 1, Deadline: 100, Tasks: 1}}, good, 10, wave, "Queue[0].Model"},
+		{"wave queued RunningUntil NaN", []Job{{ID: 1, Deadline: 100, RunningUntil: nan}}, good, 10, wave, "Queue[0].RunningUntil"},
+		{"wave queued after new, model Inf", []Job{{ID: 1, Deadline: 100}, {ID: 2, Deadline: 300, Tasks: 1, Model: linear{A: inf}}}, good, 10, wave, "Queue[1].Model.TCT(Options.Cluster[1].R)"},
+		{"wave queued out of order", []Job{{ID: 2, Deadline: 200}, {ID: 1, Deadline: 100}}, good, 10, wave, "Queue[1]"},
+		{"wave no deadline, bad queue", []Job{{ID: 1, Deadline: 100, Tasks: -1}}, with(func(j *Job) { j.Deadline = inf }), 10, wave, "Queue[0].Tasks"},
+		{"wave no deadline, bad cluster", nil, with(func(j *Job) { j.Deadline = inf }), 10, Options{Cluster: []Slot{{R: nan}}}, "Options.Cluster[0].R"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,22 +6,42 @@ import "strconv"
 type Mode int
 
 const (
-	// ModeStrict (the zero value, the default) admits the new job only if it
-	// meets its own deadline under Eq. 7 AND no queued deadline job that now
-	// meets its deadline would miss it: in EDF order with the new job
-	// inserted, every such job k keeps Σ_{i≤k} JCT_i ≤ deadline_k − now.
-	// It is the default because it keeps the promise an admission controller
-	// makes to the jobs it already accepted; the paper rule breaks that
-	// promise whenever a job with an earlier deadline arrives (000 §5.3
-	// "assumes the jobs J_new+1 … J_N will meet their deadlines").
-	ModeStrict Mode = iota
+	// ModeWave (the zero value, the default; beyond the paper) plans the
+	// work: on each arrival it list-schedules the pending tasks of the
+	// deadline jobs in the queue plus the new job's, in EDF order, onto the
+	// cluster's slots (Options.Cluster). Each slot becomes free when its
+	// running task is expected to end (Slot.FreeAt), each task takes
+	// TCT_j(r) × Options.Margin on the slot it lands on, and nothing running
+	// is pre-empted. It admits the new job iff it completes by its deadline
+	// in that plan and every queued job that completes by its deadline in
+	// the plan without the new job still does with it.
+	//
+	// It is the default because Eq. 6 under-estimates real jobs: it treats
+	// work as divisible, so 26 tasks on 40 slots cost 26/40 of a task time
+	// instead of a whole one; it averages TCT over slots instead of placing
+	// tasks on slow ones; and it ignores that running tasks hold their
+	// slots. In the MIMP case-study simulation (examples/mimp -sweep) every
+	// job the paper rule admitted at load 1 took longer than its Eq. 7 sum
+	// (1.98× at the median), and at 3× overload 584 of the 658 it admitted
+	// missed; wave mode let 5 of 548 miss. The package doc has the numbers.
+	ModeWave Mode = iota
+	// ModeStrict admits the new job only if it meets its own deadline under
+	// Eq. 7 AND no queued deadline job that now meets its deadline would
+	// miss it: in EDF order with the new job inserted, every such job k
+	// keeps Σ_{i≤k} JCT_i ≤ deadline_k − now. Unlike the paper rule it keeps
+	// the promise made to the jobs already admitted; like it, it trusts
+	// Eq. 6, so it admits jobs that then miss (467 of 551 at 3× overload in
+	// examples/mimp -sweep).
+	ModeStrict
 	// ModePaper is 000 Eq. 7 as printed: take the queued jobs that come
 	// before the new one in EDF order, plus the new job, and admit iff
 	// Σ JCT_i ≤ deadline_new − now (the paper's "Deadline_new" is the time
 	// left). The prose also asks that the earlier jobs "complete
 	// successfully"; under EDF the new job cannot delay them, so Eq. 7 checks
 	// the new job's deadline only, and so do we. Later jobs are assumed to
-	// stay feasible.
+	// stay feasible (000 §5.3 "assumes the jobs J_new+1 … J_N will meet their
+	// deadlines"), which breaks the promise made to them whenever a job with
+	// an earlier deadline arrives.
 	ModePaper
 	// ModeConfidence (beyond the paper) admits iff the probability that every
 	// protected deadline is met is at least Options.Confidence, estimated from
@@ -30,9 +50,11 @@ const (
 	ModeConfidence
 )
 
-// String returns "strict", "paper", "confidence" or "Mode(n)".
+// String returns "wave", "strict", "paper", "confidence" or "Mode(n)".
 func (m Mode) String() string {
 	switch m {
+	case ModeWave:
+		return "wave"
 	case ModeStrict:
 		return "strict"
 	case ModePaper:
@@ -43,30 +65,60 @@ func (m Mode) String() string {
 	return "Mode(" + strconv.Itoa(int(m)) + ")"
 }
 
-// Options tunes Decide. The zero value is ready to use: strict mode.
+// Options selects the rule and carries its parameters. The zero value is
+// wave mode with margin 1, which needs Cluster.
 type Options struct {
-	// Mode is the acceptance rule; zero is ModeStrict.
+	// Mode is the acceptance rule; zero is ModeWave.
 	Mode Mode
 	// Confidence is the probability p in [0, 1] that ModeConfidence requires.
 	// Ignored by the other modes. Zero admits every valid job.
 	Confidence float64
+	// Cluster is every map slot of the cluster at now, in a fixed order
+	// (the index is the plan's last tie-break). Wave mode needs at least one
+	// slot with R > 0 when the new job has a deadline; the other modes
+	// ignore it. At most MaxSlots.
+	Cluster []Slot
+	// Margin is wave mode's safety factor on task times: a task is planned
+	// to take TCT_j(r) × Margin. Zero means 1 (the models are taken as
+	// exact); otherwise in (0, MaxMargin]. MarginAt derives it from the
+	// spread of the models' errors at a confidence level. It is not applied
+	// to Slot.FreeAt and Job.RunningUntil, which are the caller's own
+	// estimates: compute them with the same margin (start + TCT(r)·Margin)
+	// to be consistent.
+	Margin float64
+}
+
+// A Slot is one map slot as wave mode sees it at the decision time now.
+type Slot struct {
+	// R is the slot's residual capacity in [0, 1] (1 = a free dedicated
+	// slot, the web VM's leftover for a shared one). A task of job j takes
+	// TCT_j(R) on it. R = 0 means the slot cannot run a task: it gets none.
+	R float64
+	// FreeAt is the absolute time (seconds) its running task is expected
+	// to end; a value at or before now means the slot is free now. NaN and
+	// +Inf are bad input, as is FreeAt − now > MaxDuration.
+	FreeAt float64
 }
 
 // Reason says why a Decision came out as it did.
 type Reason int
 
 const (
-	// ReasonFits: admitted; every protected job meets its deadline (strict,
-	// paper) or the probability reaches the confidence (confidence).
+	// ReasonFits: admitted; every protected job meets its deadline (wave,
+	// strict, paper) or the probability reaches the confidence
+	// (confidence).
 	ReasonFits Reason = iota
 	// ReasonNoDeadline: admitted without a check, the new job has no deadline.
 	ReasonNoDeadline
 	// ReasonNewJobLate: rejected; the new job itself would miss its deadline
-	// (Eq. 7 fails). Decision.Blocking is the new job.
+	// (Eq. 7 fails, or wave mode's plan completes it late).
+	// Decision.Blocking is the new job, and its Slack (negative) says by how
+	// much.
 	ReasonNewJobLate
-	// ReasonQueuedJobHurt: rejected in strict mode; a queued job that meets
-	// its deadline without the new job would miss it with it.
-	// Decision.Blocking is the first such job in EDF order.
+	// ReasonQueuedJobHurt: rejected in wave or strict mode; a queued job
+	// that meets its deadline without the new job would miss it with it.
+	// Decision.Blocking is the first such job in EDF order, and its Slack
+	// (negative) says by how much it would be late.
 	ReasonQueuedJobHurt
 	// ReasonLowConfidence: rejected in confidence mode; P(every protected
 	// deadline met) < Options.Confidence. Decision.Blocking is the protected
@@ -92,22 +144,27 @@ func (r Reason) String() string {
 }
 
 // A Check is the evidence for one deadline job in the checked set, in EDF
-// order. Times are seconds.
+// order. Times are seconds; every value is finite.
 type Check struct {
 	ID       int64   // the job's ID
 	Deadline float64 // absolute deadline
 	// JCT is the job's Eq. 6 estimate (confidence mode: the mean of its
-	// samples).
+	// samples). Wave mode: the job's planned span, from the planned start
+	// of its first pending task to its planned completion (0 when it has no
+	// pending task).
 	JCT float64
-	// Prefix is Σ_{i≤k} JCT_i over the checked jobs up to and including this
-	// one, with the new job counted where it falls in EDF order: the
-	// job's predicted completion time from now if jobs run one after another
-	// in EDF order (Eq. 7's right-hand side). Confidence mode: the mean of
-	// the sampled prefix sums.
+	// Prefix is the job's predicted completion time from now with the new
+	// job admitted. Paper and strict: Σ_{i≤k} JCT_i over the checked jobs up
+	// to and including this one, with the new job counted where it falls in
+	// EDF order (Eq. 7's right-hand side: jobs run one after another).
+	// Confidence: the mean of the sampled prefix sums. Wave: the planned
+	// completion − now (the end of its last planned task, or RunningUntil −
+	// now if later; 0 for a job with nothing left).
 	Prefix float64
 	// Slack is Deadline − now − Prefix; >= 0 means the job meets its
-	// deadline. Without the new job a later job's slack would be
-	// Slack + the new job's JCT.
+	// deadline, and a negative Slack is how late it would be. In paper and
+	// strict mode a later job's slack without the new job is Slack + the
+	// new job's JCT.
 	Slack float64
 	// PMeet is the probability the job meets its deadline with the new job
 	// admitted: the fraction of samples in confidence mode, 1 (Slack >= 0)
@@ -117,13 +174,14 @@ type Check struct {
 	New bool
 	// Protected marks the jobs whose deadlines the decision depends on.
 	// Paper: only the new job. Strict: the new job and every later job that
-	// meets its deadline without it (a job already late without the new job
-	// is reported but not protected: the new job cannot be blamed for it, and
-	// protecting it would block every admission until it finished).
-	// Confidence: the new job and every later job whose probability of
-	// meeting its deadline without the new job is >= Options.Confidence.
-	// Jobs before the new one are never protected: admitting it does not
-	// change their completion.
+	// meets its deadline without it under Eq. 7. Wave: the new job and every
+	// later job that meets its deadline in the plan without it. A job
+	// already late without the new job is reported but not protected: the
+	// new job cannot be blamed for it, and protecting it would block every
+	// admission until it finished. Confidence: the new job and every later
+	// job whose probability of meeting its deadline without the new job is
+	// >= Options.Confidence. Jobs before the new one are never protected:
+	// admitting it does not change their completion.
 	Protected bool
 }
 
@@ -135,8 +193,8 @@ type Decision struct {
 	Reason Reason // why: ReasonFits or ReasonNoDeadline when admitted
 	// Checked is the evidence, one Check per deadline job considered, in EDF
 	// order with the new job inserted. Paper mode lists the jobs up to and
-	// including the new one (Eq. 7's set); strict and confidence modes list
-	// every deadline job. Empty when the new job has no deadline. It aliases
+	// including the new one (Eq. 7's set); wave, strict and confidence modes
+	// list every deadline job. Empty when the new job has no deadline. It aliases
 	// the Checker's buffer and is valid until the next call on that Checker;
 	// copy it (slices.Clone) to keep it.
 	Checked []Check
@@ -149,7 +207,7 @@ type Decision struct {
 	Blocking   int
 	BlockingID int64
 	// Probability is P(every protected job meets its deadline): estimated
-	// from samples in confidence mode, 1 or 0 in the deterministic modes. 1
-	// when the new job has no deadline.
+	// from samples in confidence mode, 1 or 0 in the other modes. 1 when the
+	// new job has no deadline.
 	Probability float64
 }

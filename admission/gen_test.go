@@ -65,8 +65,33 @@ func withSamples(t *rapid.T, jobs []Job, n int, constant bool) {
 func anyFloat() *rapid.Generator[float64] {
 	return rapid.OneOf(
 		rapid.Float64Range(-10, 500),
-		rapid.SampledFrom([]float64{0, 1, -1, math.NaN(), math.Inf(1), math.Inf(-1), math.MaxFloat64, -math.MaxFloat64, 5e-324}),
+		rapid.SampledFrom([]float64{0, 1, -1, math.NaN(), math.Inf(1), math.Inf(-1), math.MaxFloat64, -math.MaxFloat64, 5e-324,
+			MaxDuration, -MaxDuration, math.Nextafter(MaxDuration, math.Inf(1)), 1e300, -1e300}),
 	)
+}
+
+// anyTasks draws pending-task counts: small valid ones, and the invalid
+// and beyond-limit ones (never a valid count large enough to be slow).
+func anyTasks() *rapid.Generator[int] {
+	return rapid.OneOf(rapid.IntRange(0, 6), rapid.SampledFrom([]int{-1, math.MinInt, MaxPlannedTasks + 1, math.MaxInt}))
+}
+
+// anyModel draws task-time models: nil, typed nils whose method would
+// panic, and models giving any value (NaN, ±Inf, negative, beyond
+// MaxDuration, subnormal).
+func anyModel() *rapid.Generator[Model] {
+	return rapid.OneOf(
+		rapid.Just[Model](nil), rapid.Just[Model]((*exp2)(nil)), rapid.Just[Model](modelFunc(nil)),
+		rapid.Custom(func(t *rapid.T) Model { return linear{A: anyFloat().Draw(t, "a"), B: anyFloat().Draw(t, "b")} }),
+		rapid.Custom(func(t *rapid.T) Model { return flat(anyFloat().Draw(t, "t")) }),
+	)
+}
+
+// anyCluster draws wave mode's slots, valid and not.
+func anyCluster() *rapid.Generator[[]Slot] {
+	return rapid.SliceOfN(rapid.Custom(func(t *rapid.T) Slot {
+		return Slot{R: rapid.OneOf(rapid.Float64Range(0, 1), anyFloat()).Draw(t, "r"), FreeAt: anyFloat().Draw(t, "freeAt")}
+	}), 0, 5)
 }
 
 // anyJobs draws up to max jobs whose fields may be bad, sorted into EDF order
@@ -84,6 +109,9 @@ func anyJobs(t *rapid.T, max int, withSamples bool) []Job {
 		if withSamples {
 			jobs[i].Samples = rapid.SliceOfN(anyFloat(), 0, 4).Draw(t, "samples")
 		}
+		jobs[i].Tasks = anyTasks().Draw(t, "tasks")
+		jobs[i].Model = anyModel().Draw(t, "model")
+		jobs[i].RunningUntil = anyFloat().Draw(t, "running")
 	}
 	if rapid.IntRange(0, 9).Draw(t, "shuffle") > 0 {
 		slices.SortFunc(jobs, CompareEDF)

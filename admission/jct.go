@@ -2,7 +2,6 @@ package admission
 
 import (
 	"fmt"
-	"math"
 	"reflect"
 )
 
@@ -33,9 +32,12 @@ type Model interface {
 //
 // Errors (all match ErrBadInput): nRemaining < 0; a NaN or out-of-range
 // capacity (Cluster[i]); no slot with R_i > 0 ("Cluster", ErrNoCapacity);
-// a model value that is NaN, infinite or negative ("TCT(Cluster[i])"); a
-// result that overflows float64; a nil model ("Model": a nil interface, or a
-// nil pointer, alone or in an interface, whose method would dereference it).
+// a model value that is NaN, negative or beyond MaxDuration
+// ("TCT(Cluster[i])"); a result beyond MaxDuration ("JCT"), so that the
+// result is always a valid Job.JCT; a nil model ("Model", Value 0: a nil
+// interface, or a nil pointer, map, func or channel, alone or in an
+// interface, whose method would use it). A nil model is detected, never
+// called.
 //
 // JCT is generic so that a concrete model such as tct.Exp2 is called without
 // boxing: it allocates nothing. It is O(len(cluster)); callers compute it on
@@ -43,7 +45,7 @@ type Model interface {
 // result in Job.JCT.
 func JCT[M Model](m M, nRemaining int, cluster []float64) (float64, error) {
 	if nilModel(m) {
-		return 0, &ValueError{Field: "Model", Value: math.NaN(), Reason: "nil model"}
+		return 0, &ValueError{Field: "Model", Value: 0, Reason: "nil model (a nil interface or a nil pointer, map, func or channel)"}
 	}
 	if nRemaining < 0 {
 		return 0, &ValueError{Field: "nRemaining", Value: float64(nRemaining), Reason: "must be >= 0"}
@@ -58,8 +60,8 @@ func JCT[M Model](m M, nRemaining int, cluster []float64) (float64, error) {
 			continue
 		}
 		t := m.TCT(r)
-		if !(t >= 0) || math.IsInf(t, 1) {
-			return 0, &ValueError{Field: fmt.Sprintf("TCT(Cluster[%d])", i), Value: t, Reason: "model must give a finite task time >= 0"}
+		if !(t >= 0 && t <= MaxDuration) {
+			return 0, &ValueError{Field: fmt.Sprintf("TCT(Cluster[%d])", i), Value: t, Reason: "model must give a task time in [0, MaxDuration]"}
 		}
 		sum += t
 		n++
@@ -72,8 +74,8 @@ func JCT[M Model](m M, nRemaining int, cluster []float64) (float64, error) {
 	}
 	fn := float64(n)
 	jct := float64(nRemaining) * (sum / fn) / fn
-	if math.IsInf(jct, 0) || math.IsNaN(jct) {
-		return 0, &ValueError{Field: "JCT", Value: jct, Reason: "overflows float64"}
+	if !(jct <= MaxDuration) {
+		return 0, &ValueError{Field: "JCT", Value: jct, Reason: "exceeds MaxDuration"}
 	}
 	return jct, nil
 }
@@ -83,15 +85,22 @@ func JCT[M Model](m M, nRemaining int, cluster []float64) (float64, error) {
 // ErrBadInput.
 var ErrNoCapacity error = &ValueError{Field: "Cluster", Value: 0, Reason: "no slot with residual capacity > 0"}
 
-// nilModel reports whether m is a nil interface or a nil pointer (directly or
-// inside an interface). Only pointer and interface types are inspected, and
-// boxing a pointer allocates nothing, so a concrete value model such as
-// tct.Exp2 costs a type check and no allocation.
+// nilModel reports whether m is a nil interface or holds a nil pointer,
+// map, func or channel (directly or inside an interface). Only those kinds
+// are inspected, and boxing a pointer-shaped value allocates nothing,
+// so a concrete struct model such as tct.Exp2 costs a type check and no
+// allocation.
 func nilModel[M Model](m M) bool {
 	switch reflect.TypeFor[M]().Kind() {
-	case reflect.Interface, reflect.Pointer:
-		v := reflect.ValueOf(any(m)) // any(m) is pointer-shaped here: no allocation
-		return !v.IsValid() || v.Kind() == reflect.Pointer && v.IsNil()
+	case reflect.Interface, reflect.Pointer, reflect.Map, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		v := reflect.ValueOf(any(m)) // pointer-shaped or already an interface: no allocation
+		if !v.IsValid() {
+			return true
+		}
+		switch v.Kind() {
+		case reflect.Pointer, reflect.Map, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+			return v.IsNil()
+		}
 	}
 	return false
 }

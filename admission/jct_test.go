@@ -11,6 +11,11 @@ type linear struct{ A, B float64 }
 
 func (m linear) TCT(r float64) float64 { return m.A + m.B*r }
 
+// modelFunc is a func-typed model; a nil modelFunc would panic when called.
+type modelFunc func(float64) float64
+
+func (f modelFunc) TCT(r float64) float64 { return f(r) }
+
 // exp2 mirrors tct.Exp2 (000 Eq. 1) without importing tct.
 type exp2 struct{ A, B, C, D float64 }
 
@@ -73,7 +78,11 @@ func TestJCTBadInput(t *testing.T) {
 		{"model negative", func() (float64, error) { return JCT(linear{A: -1}, 1, []float64{1}) }, "TCT(Cluster[0])", ErrBadInput},
 		{"model NaN", func() (float64, error) { return JCT(linear{A: math.NaN()}, 1, []float64{1}) }, "TCT(Cluster[0])", ErrBadInput},
 		{"model +Inf", func() (float64, error) { return JCT(exp2{A: 1, B: 1e308}, 1, []float64{1}) }, "TCT(Cluster[0])", ErrBadInput},
-		{"overflow", func() (float64, error) { return JCT(linear{A: math.MaxFloat64}, math.MaxInt, []float64{1}) }, "JCT", ErrBadInput},
+		{"overflow", func() (float64, error) { return JCT(linear{A: MaxDuration}, math.MaxInt, []float64{1}) }, "JCT", ErrBadInput},
+		{"beyond MaxDuration", func() (float64, error) { return JCT(linear{A: MaxDuration}, 2, []float64{1}) }, "JCT", ErrBadInput},
+		{"model beyond MaxDuration", func() (float64, error) { return JCT(linear{A: math.MaxFloat64}, 1, []float64{1}) }, "TCT(Cluster[0])", ErrBadInput},
+		{"nil func model", func() (float64, error) { return JCT(modelFunc(nil), 1, []float64{1}) }, "Model", ErrBadInput},
+		{"nil func model in interface", func() (float64, error) { return JCT(Model(modelFunc(nil)), 1, []float64{1}) }, "Model", ErrBadInput},
 	}
 	for _, tt := range tests {
 		got, err := tt.run()
@@ -84,6 +93,9 @@ func TestJCTBadInput(t *testing.T) {
 		var ve *ValueError
 		if !errors.As(err, &ve) || ve.Field != tt.field {
 			t.Errorf("%s: err %v, want field %q", tt.name, err, tt.field)
+		}
+		if tt.field == "Model" && ve.Value != 0 { // issue 19: was NaN
+			t.Errorf("%s: nil-model error carries value %v, want 0", tt.name, ve.Value)
 		}
 	}
 }

@@ -25,14 +25,34 @@ type Job struct {
 	Deadline float64
 	// JCT is the job's estimated completion time in seconds if it ran alone
 	// on the whole cluster: 000 Eq. 6, usually from JCT (the function) with
-	// the job's remaining tasks. Finite and >= 0. Used by Decide in paper and
-	// strict mode; ignored by DecideConfidence.
+	// the job's remaining tasks. In [0, MaxDuration]. Used by Decide in
+	// paper and strict mode; ignored by wave and confidence mode (but still
+	// validated by Queue.Insert, so leave it 0 if unused).
 	JCT float64
 	// Samples are draws of the job's completion time alone on the cluster
-	// (seconds, finite, >= 0), for example from a Monte-Carlo model. Used
-	// only by DecideConfidence, which needs them for the new job and every
-	// queued deadline job, all of one common length. Decide ignores them.
+	// (seconds, in [0, MaxDuration]), for example from a Monte-Carlo model.
+	// Used only by DecideConfidence, which needs them for the new job and
+	// every queued deadline job, all of one common length. Decide ignores
+	// them in the other modes.
 	Samples []float64
+
+	// Wave mode (ModeWave) plans the job's tasks on the cluster's slots
+	// from the following three fields; the other modes ignore them.
+
+	// Tasks is the number of the job's tasks not yet started, >= 0. Running
+	// tasks are not counted: they hold their slots (Slot.FreeAt) and end by
+	// RunningUntil.
+	Tasks int
+	// Model predicts one task's time on a slot: TCT(r) seconds at residual
+	// capacity r (000 Eq. 1; tct.Exp2 satisfies it). Needed, non-nil, for a
+	// deadline job with Tasks > 0; it must give a time in [0, MaxDuration]
+	// on every slot the plan puts one of its tasks on.
+	Model Model
+	// RunningUntil is the absolute time (seconds) by which the job's running
+	// tasks are expected to end: the latest of their slots' FreeAt. A value
+	// at or before now (0 when now > 0, or math.Inf(-1)) means none runs.
+	// NaN and +Inf are bad input, as is RunningUntil − now > MaxDuration.
+	RunningUntil float64
 }
 
 // HasDeadline reports whether j has a deadline (Deadline is not +Inf).
@@ -100,19 +120,34 @@ func validateQueued(queue []Job, k int, newID int64) error {
 	return nil
 }
 
+// The per-mode fields queuedOK and queuedError check besides the common
+// ones (ID, Arrival, Deadline, EDF order).
+const (
+	withoutExtra = iota // confidence mode: samples are checked separately
+	withJCT             // paper and strict: Job.JCT
+	withProgress        // wave: Job.Tasks and Job.RunningUntil
+)
+
 // queuedOK is the decision path's fast validity test of queued job k: the
-// conditions of validateQueued (and, if withJCT, validateJCT) written as
-// plain comparisons, so that a valid queue costs a few instructions per job.
-// x-x == 0 holds exactly for finite x; y >= -MaxFloat64 rejects NaN and -Inf.
-// The previous job was validated already, so its keys are not NaN and < is
-// CompareEDF.
-func queuedOK(queue []Job, k int, newID int64, withJCT bool) bool {
+// conditions of validateQueued (and, per extra, validateJCT or
+// validateProgress) written as plain comparisons, so that a valid queue
+// costs a few instructions per job. x-x == 0 holds exactly for finite x;
+// y >= -MaxFloat64 rejects NaN and -Inf. The previous job was validated
+// already, so its keys are not NaN and < is CompareEDF.
+func queuedOK(queue []Job, k int, newID int64, extra int) bool {
 	j := &queue[k]
 	if !(j.Arrival-j.Arrival == 0) || !(j.Deadline >= -math.MaxFloat64) || j.ID == newID {
 		return false
 	}
-	if withJCT && !(j.JCT >= 0 && j.JCT <= math.MaxFloat64) {
-		return false
+	switch extra {
+	case withJCT:
+		if !(j.JCT >= 0 && j.JCT <= MaxDuration) {
+			return false
+		}
+	case withProgress:
+		if j.Tasks < 0 || !(j.RunningUntil < math.Inf(1)) {
+			return false
+		}
 	}
 	if k == 0 {
 		return true
@@ -123,22 +158,40 @@ func queuedOK(queue []Job, k int, newID int64, withJCT bool) bool {
 }
 
 // queuedError returns the error queuedOK found, from the detailed checks.
-func queuedError(queue []Job, k int, newID int64, withJCT bool) error {
+func queuedError(queue []Job, k int, newID int64, extra int) error {
 	if err := validateQueued(queue, k, newID); err != nil {
 		return err
 	}
-	if withJCT {
-		if err := validateJCT(&queue[k], k); err != nil {
-			return err
-		}
+	var err error
+	switch extra {
+	case withJCT:
+		err = validateJCT(&queue[k], k)
+	case withProgress:
+		err = validateProgress(&queue[k], k)
+	}
+	if err != nil {
+		return err
 	}
 	panic("admission: queuedOK and validateQueued disagree") // a broken internal invariant
 }
 
 // validateJCT checks Job.JCT for the deterministic modes.
 func validateJCT(j *Job, k int) error {
-	if !(j.JCT >= 0) || math.IsInf(j.JCT, 1) {
-		return &ValueError{Field: jobField(k, "JCT"), Value: j.JCT, Reason: "must be finite and >= 0"}
+	if !(j.JCT >= 0 && j.JCT <= MaxDuration) {
+		return &ValueError{Field: jobField(k, "JCT"), Value: j.JCT, Reason: "must be in [0, MaxDuration]"}
+	}
+	return nil
+}
+
+// validateProgress checks the wave-mode fields every job must have valid
+// wherever it is used: Tasks >= 0 and RunningUntil neither NaN nor +Inf
+// (its distance from now is checked by the decision).
+func validateProgress(j *Job, k int) error {
+	if j.Tasks < 0 {
+		return &ValueError{Field: jobField(k, "Tasks"), Value: float64(j.Tasks), Reason: "must be >= 0"}
+	}
+	if !(j.RunningUntil < math.Inf(1)) {
+		return &ValueError{Field: jobField(k, "RunningUntil"), Value: j.RunningUntil, Reason: "must not be NaN or +Inf"}
 	}
 	return nil
 }

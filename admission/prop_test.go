@@ -90,7 +90,7 @@ func propDecideEvidence(t *rapid.T) {
 	now := float64(rapid.IntRange(0, 50).Draw(t, "now"))
 	job := newDeadlineJob(t, now)
 	var c Checker
-	ds, err := c.Decide(queue, job, now, Options{})
+	ds, err := c.Decide(queue, job, now, Options{Mode: ModeStrict})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,30 +273,36 @@ func propQueueOrder(t *rapid.T) {
 
 func TestQueueOrder(t *testing.T) { rapid.Check(t, propQueueOrder) }
 
-// hasNaN reports a NaN anywhere in a decision.
-func hasNaN(d Decision) bool {
-	if math.IsNaN(d.Probability) {
+// notFinite reports a NaN or ±Inf anywhere in a decision's numbers, or a
+// probability outside [0, 1].
+func notFinite(d Decision) bool {
+	bad := func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }
+	if !(d.Probability >= 0 && d.Probability <= 1) {
 		return true
 	}
 	for _, c := range d.Checked {
-		if math.IsNaN(c.Deadline) || math.IsNaN(c.JCT) || math.IsNaN(c.Prefix) || math.IsNaN(c.Slack) || math.IsNaN(c.PMeet) {
+		if bad(c.Deadline) || bad(c.JCT) || bad(c.Prefix) || bad(c.Slack) || !(c.PMeet >= 0 && c.PMeet <= 1) {
 			return true
 		}
 	}
 	return false
 }
 
-// propDecideAny feeds Decide arbitrary, often invalid, data: it must return
-// either an ErrBadInput error or a decision without NaN whose verdict matches
-// its evidence.
+// propDecideAny feeds Decide arbitrary, often invalid, data in every mode,
+// extremes included (MaxFloat64, subnormals, durations at MaxDuration,
+// task counts beyond MaxPlannedTasks, typed-nil models): it must return
+// either an ErrBadInput error or a decision whose evidence is finite and
+// whose verdict matches it.
 func propDecideAny(t *rapid.T) {
 	queue := anyJobs(t, 6, false)
 	job := Job{
 		ID: rapid.Int64Range(-2, 12).Draw(t, "newid"), Arrival: anyFloat().Draw(t, "newarr"),
 		Deadline: anyFloat().Draw(t, "newdl"), JCT: anyFloat().Draw(t, "newjct"),
+		Tasks: anyTasks().Draw(t, "newtasks"), Model: anyModel().Draw(t, "newmodel"), RunningUntil: anyFloat().Draw(t, "newrunning"),
 	}
 	now := anyFloat().Draw(t, "now")
-	opt := Options{Mode: Mode(rapid.IntRange(-1, 3).Draw(t, "mode")), Confidence: anyFloat().Draw(t, "p")}
+	opt := Options{Mode: Mode(rapid.IntRange(-1, 4).Draw(t, "mode")), Confidence: anyFloat().Draw(t, "p"),
+		Cluster: anyCluster().Draw(t, "cluster"), Margin: rapid.OneOf(rapid.SampledFrom([]float64{0, 1, 1.5, MaxMargin}), anyFloat()).Draw(t, "margin")}
 	var c Checker
 	d, err := c.Decide(queue, job, now, opt)
 	if err != nil {
@@ -305,14 +311,21 @@ func propDecideAny(t *rapid.T) {
 		}
 		return
 	}
-	if hasNaN(d) {
-		t.Fatalf("NaN in %+v", d)
+	if notFinite(d) {
+		t.Fatalf("non-finite evidence in %+v", d)
 	}
 	if !job.HasDeadline() && !d.Admit {
 		t.Fatalf("no-deadline job rejected")
 	}
 	if !d.Admit && (d.Blocking < 0 || d.Blocking >= len(d.Checked)) {
 		t.Fatalf("bad Blocking %d", d.Blocking)
+	}
+	if d.Admit && d.Mode != ModeConfidence {
+		for _, ch := range d.Checked {
+			if ch.Protected && ch.Slack < 0 {
+				t.Fatalf("admitted with protected job %+v late", ch)
+			}
+		}
 	}
 }
 
@@ -336,7 +349,7 @@ func propDecideConfidenceAny(t *rapid.T) {
 		}
 		return
 	}
-	if hasNaN(d) || d.Admit != (d.Probability >= p) {
+	if notFinite(d) || d.Admit != (d.Probability >= p) {
 		t.Fatalf("decision %+v for p %v", d, p)
 	}
 }
@@ -402,7 +415,7 @@ func propQueueAny(t *rapid.T) {
 			id := rapid.Int64Range(0, 8).Draw(t, "id")
 			jct := anyFloat().Draw(t, "jct")
 			err := q.SetJCT(id, jct)
-			valid := model[id] && jct >= 0 && !math.IsInf(jct, 1)
+			valid := model[id] && jct >= 0 && jct <= MaxDuration
 			if (err == nil) != valid || (err != nil && !errors.Is(err, ErrBadInput)) {
 				t.Fatalf("SetJCT(%d, %v) = %v", id, jct, err)
 			}

@@ -65,6 +65,14 @@ func TestQueueBadInput(t *testing.T) {
 		{"SetJCT unknown", q.SetJCT(7, 1), "ID"},
 		{"SetJCT NaN", q.SetJCT(1, math.NaN()), "Queue[0].JCT"},
 		{"SetJCT Inf", q.SetJCT(1, math.Inf(1)), "Queue[0].JCT"},
+		{"SetJCT beyond MaxDuration", q.SetJCT(1, 2*MaxDuration), "Queue[0].JCT"},
+		{"JCT beyond MaxDuration", q.Insert(Job{ID: 2, JCT: math.MaxFloat64}), "NewJob.JCT"},
+		{"negative Tasks", q.Insert(Job{ID: 2, Tasks: -1}), "NewJob.Tasks"},
+		{"RunningUntil NaN", q.Insert(Job{ID: 2, RunningUntil: math.NaN()}), "NewJob.RunningUntil"},
+		{"RunningUntil +Inf", q.Insert(Job{ID: 2, RunningUntil: math.Inf(1)}), "NewJob.RunningUntil"},
+		{"SetProgress unknown", q.SetProgress(7, 1, 0), "ID"},
+		{"SetProgress negative tasks", q.SetProgress(1, -1, 0), "Queue[0].Tasks"},
+		{"SetProgress RunningUntil NaN", q.SetProgress(1, 1, math.NaN()), "Queue[0].RunningUntil"},
 	}
 	for _, tt := range tests {
 		var ve *ValueError
@@ -72,7 +80,10 @@ func TestQueueBadInput(t *testing.T) {
 			t.Errorf("%s: err = %v, want field %q", tt.name, tt.err, tt.field)
 		}
 	}
-	if q.Len() != 1 || q.Jobs()[0].JCT != 0 {
+	if q.Len() != 1 || q.Jobs()[0].JCT != 0 || q.Jobs()[0].Tasks != 0 || q.Jobs()[0].RunningUntil != 0 {
 		t.Errorf("queue changed by bad input: %+v", q.Jobs())
+	}
+	if err := q.SetProgress(1, 3, math.Inf(-1)); err != nil || q.Jobs()[0].Tasks != 3 || !math.IsInf(q.Jobs()[0].RunningUntil, -1) {
+		t.Errorf("SetProgress: %v, %+v", err, q.Jobs()[0])
 	}
 }

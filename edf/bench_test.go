@@ -32,12 +32,15 @@ func benchQueue(tb testing.TB, n, slots int) *Queue {
 }
 
 func BenchmarkMP(b *testing.B) {
-	for _, c := range []struct{ jobs, slots int }{{10, 100}, {1000, 10000}} {
-		b.Run(fmt.Sprintf("jobs=%d/slots=%d", c.jobs, c.slots), func(b *testing.B) {
+	for _, c := range []struct {
+		jobs, slots int
+		slack       float64
+	}{{10, 100, 0}, {1000, 10000, 0}, {1000, 10000, 1}} {
+		b.Run(fmt.Sprintf("jobs=%d/slots=%d/slack=%g", c.jobs, c.slots, c.slack), func(b *testing.B) {
 			q := benchQueue(b, c.jobs, c.slots)
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := q.MP(0.4, 0, MPOptions{}); err != nil {
+				if _, err := q.MP(0.4, 0, MPOptions{Slack: c.slack}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -16,8 +16,8 @@ func checkTasks(field string, n int) error {
 // slotTimes calls f with TCT_j(R_i) for every slot with R_i > 0 and returns
 // the number of such slots. R_i must lie in [0, 1].
 func slotTimes(m Model, R []float64, f func(t float64)) (int, error) {
-	if m == nil {
-		return 0, &ValueError{Field: "Model", Value: math.NaN(), Reason: "model is nil"}
+	if nilModel(m) {
+		return 0, nilModelError("Model")
 	}
 	n := 0
 	for i, r := range R {

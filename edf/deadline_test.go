@@ -3,6 +3,7 @@ package edf
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -48,11 +49,18 @@ func TestDeadlineChecksByHand(t *testing.T) {
 func TestDeadlineBadInput(t *testing.T) {
 	m := lin{100, 50}
 	nan, inf := math.NaN(), math.Inf(1)
+	var np *nilPtr // a typed nil: its TCT would dereference the receiver
 	cases := []struct {
 		name string
 		f    func() error
 	}{
 		{"CT nil model", func() error { _, e := CompletableTasks(nil, 1, []float64{1}); return e }},
+		// Issue 19, defect 7: these four panicked on a nil pointer model.
+		{"CT nil pointer model", func() error { _, e := CompletableTasks(np, 1, []float64{1}); return e }},
+		{"C4 nil pointer model", func() error { _, e := CompletionTime(np, 1, []float64{1}); return e }},
+		{"rate nil pointer model", func() error { _, e := CompletionTimeRate(np, 1, []float64{1}); return e }},
+		{"Norm nil pointer model", func() error { _, e := NormTCT(np, 0.5, 1); return e }},
+		{"CT nil func model", func() error { _, e := CompletableTasks(nilFunc(nil), 1, []float64{1}); return e }},
 		{"CT NaN time", func() error { _, e := CompletableTasks(m, nan, nil); return e }},
 		{"CT Inf time", func() error { _, e := CompletableTasks(m, inf, nil); return e }},
 		{"CT R>1", func() error { _, e := CompletableTasks(m, 1, []float64{1.5}); return e }},
@@ -79,6 +87,9 @@ func TestDeadlineBadInput(t *testing.T) {
 			var ve *ValueError
 			if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field == "" {
 				t.Fatalf("err = %v, want a *ValueError matching ErrBadInput", err)
+			}
+			if strings.Contains(c.name, "nil") && (!errors.Is(err, ErrNilModel) || ve.Field != "Model" || ve.Value != 0) {
+				t.Errorf("err = %v, want ErrNilModel for field Model with value 0", err)
 			}
 		})
 	}

@@ -15,8 +15,11 @@ var ErrBadInput = errors.New("edf: bad input")
 // "Jobs[3].Deadline".
 type ValueError struct {
 	Field  string  // the input, e.g. "Jobs[3].Deadline"
-	Value  float64 // the offending value (counts and IDs converted to float64)
+	Value  float64 // the offending value (counts and IDs converted to float64; 0 for a nil model)
 	Reason string  // what is wrong, e.g. "must be finite"
+	// kind is a sentinel the error also matches (ErrUnknownJob,
+	// ErrNoPendingTask, ErrNilModel), or nil.
+	kind error
 }
 
 // Error formats the field, the value and the reason.
@@ -24,5 +27,9 @@ func (e *ValueError) Error() string {
 	return fmt.Sprintf("edf: %s = %v: %s", e.Field, e.Value, e.Reason)
 }
 
-// Is reports whether target is ErrBadInput.
-func (e *ValueError) Is(target error) bool { return target == ErrBadInput }
+// Is reports whether target is ErrBadInput or the sentinel this error
+// stands for (ErrUnknownJob, ErrNoPendingTask or ErrNilModel, where the
+// function's doc says so).
+func (e *ValueError) Is(target error) bool {
+	return target == ErrBadInput || e.kind != nil && target == e.kind
+}

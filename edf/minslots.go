@@ -127,9 +127,12 @@ func smallest(a, other, c float64) (int, bool) {
 // given the other).
 //
 // Results (not errors): SlotsNoEstimate when CompletedMaps = 0;
-// SlotsInfeasible when C ≤ 0 while work remains, or a count would exceed
-// MaxSlots. A job with no remaining task needs 0 slots (feasible, even if
-// TimeLeft ≤ 0).
+// SlotsInfeasible when C ≤ 0 while work remains, or when even MaxSlots map
+// and MaxSlots reduce slots miss the deadline. When Eq. 10's map count
+// exceeds MaxSlots but the deadline can be met within the caps, the map
+// count is capped and the reduce count raised to meet it (then each is
+// again lowered to the minimum given the other). A job with no remaining
+// task needs 0 slots (feasible, even if TimeLeft ≤ 0).
 //
 // Errors (matching ErrBadInput): negative counts; MeanMapTime not finite
 // and > 0 when CompletedMaps > 0; MeanReduceTime not finite and > 0 when
@@ -174,20 +177,24 @@ func MinimumSlots(e SlotEstimate) (MinSlots, error) {
 	if !(c > 0) || math.IsInf(a, 0) || math.IsInf(b, 0) {
 		return out, nil
 	}
-	sa, sb := math.Sqrt(a), math.Sqrt(b)
-	fm := math.Ceil(sa * (sa + sb) / c) // Eq. 10, rounded up
-	fr := math.Ceil(sb * (sa + sb) / c)
-	if !(fm <= MaxSlots && fr <= MaxSlots) {
-		return out, nil
+	if !meets(a, b, c, MaxSlots, MaxSlots) {
+		return out, nil // not even MaxSlots of each kind meet the deadline
 	}
-	nr := int(fr)
+	sb := math.Sqrt(b)
+	fr := math.Ceil(sb * (math.Sqrt(a) + sb) / c) // Eq. 10, rounded up (may be +Inf)
+	nr := MaxSlots
+	if fr <= MaxSlots {
+		nr = int(fr)
+	}
 	nm, ok := smallest(a, phase(b, nr), c)
-	if !ok {
-		return out, nil
-	}
-	nr, ok = smallest(b, phase(a, nm), c)
-	if !ok {
-		return out, nil
+	if ok {
+		nr, _ = smallest(b, phase(a, nm), c) // no more than before: (nm, nr) meets
+	} else {
+		// Eq. 10's map count exceeds MaxSlots: cap it, take the fewest
+		// reduce slots that then meet the deadline (MaxSlots do), and lower
+		// the map count again given those.
+		nr, _ = smallest(b, phase(a, MaxSlots), c)
+		nm, _ = smallest(a, phase(b, nr), c)
 	}
 	out.Status, out.Map, out.Reduce = SlotsFeasible, nm, nr
 	return out, nil

@@ -29,6 +29,13 @@ func TestMinimumSlotsByHand(t *testing.T) {
 		{"no estimate", SlotEstimate{MapTasks: 10, ReduceTasks: 2, TimeLeft: 100}, SlotsNoEstimate, 0, 0},
 		{"nothing left", SlotEstimate{TimeLeft: -1}, SlotsFeasible, 0, 0},
 		{"needs too many slots", SlotEstimate{MapTasks: 1 << 40, CompletedMaps: 1, MeanMapTime: 1e6, TimeLeft: 1}, SlotsInfeasible, 0, 0},
+		// Shrunk from rapid (-rapid.checks=10000): A = 49.45, B = 34.47,
+		// C = 8.443e-8. Eq. 10's n_m = √A(√A+√B)/C = 1.0747e9 exceeds
+		// MaxSlots = 2^30 = 1.0737e9, yet MaxSlots of each meet the deadline
+		// (84/2^30 = 7.8e-8 ≤ C); it was reported infeasible. Capped: n_m =
+		// MaxSlots, n_r = ⌈B/(C − A/2^30)⌉ = 898,107,786.
+		{"Eq. 10 beyond MaxSlots on one side", SlotEstimate{MapTasks: 198, ReduceTasks: 138, CompletedMaps: 1, MeanMapTime: 0.249755859375,
+			CopyTime: 4.547473508864641e-13, TimeLeft: 9.685754776000977e-08}, SlotsFeasible, MaxSlots, 898107786},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

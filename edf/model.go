@@ -1,6 +1,10 @@
 package edf
 
-import "math"
+import (
+	"errors"
+	"math"
+	"reflect"
+)
 
 // A Model predicts the task completion time of one job type: TCT(r) is the
 // time in seconds a map task takes on a slot with residual CPU capacity r in
@@ -9,6 +13,37 @@ import "math"
 // and treats a result that is NaN, infinite or ≤ 0 as "no prediction".
 type Model interface {
 	TCT(r float64) float64
+}
+
+// ErrNilModel is matched (with errors.Is, besides ErrBadInput) by the error
+// every function returns for a nil Model: a nil interface, or a nil
+// pointer, map, func or channel inside one (a "typed nil"), whose TCT
+// method would otherwise panic on its receiver.
+var ErrNilModel = errors.New("edf: nil model")
+
+// nilModel reports whether m is nil or holds a nil pointer, map, func or
+// channel. Such a model is rejected before any call, even one whose method
+// would not touch its receiver: a nil value is almost always a
+// forgotten initialisation, and rejecting it up front means no edf function
+// runs caller code that is known to be unusable. The check is typed-nil
+// detection rather than recovering panics: it costs one reflect kind test
+// per model (at Queue.Add, not on the MP path), leaves no half-updated
+// state behind, and does not turn a genuine bug inside a non-nil model into
+// a bad-input error. reflect.ValueOf on an interface allocates nothing.
+func nilModel(m Model) bool {
+	if m == nil {
+		return true
+	}
+	switch v := reflect.ValueOf(m); v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		return v.IsNil()
+	}
+	return false
+}
+
+// nilModelError is the error for a nil model in field.
+func nilModelError(field string) error {
+	return &ValueError{Field: field, Value: 0, Reason: "model is nil (a nil interface or a nil pointer, map, func or channel)", kind: ErrNilModel}
 }
 
 // validTime reports whether t is a usable task completion time: finite and > 0.
@@ -24,8 +59,8 @@ func checkFraction(field string, r float64) error {
 
 // modelTCT evaluates m at r and checks the result.
 func modelTCT(field string, m Model, r float64) (float64, error) {
-	if m == nil {
-		return 0, &ValueError{Field: field, Value: math.NaN(), Reason: "model is nil"}
+	if nilModel(m) {
+		return 0, nilModelError("Model")
 	}
 	t := m.TCT(r)
 	if !validTime(t) {

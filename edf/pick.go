@@ -107,13 +107,31 @@ func (q *Queue) FIFO() Decision { return q.pickBy(arrivedFirst) }
 func (q *Queue) EDF() Decision { return q.pickBy(earlier) }
 
 // MPOptions tunes MP. The zero value is the paper's MP with the IO check in
-// both steps.
+// both steps and no slack.
 type MPOptions struct {
 	// NoIOCheck switches the Eq. 5 data-node check off entirely.
 	NoIOCheck bool
 	// NoIOCheckAtRisk skips the IO check in step 1 only: an at-risk job gets
 	// the slot even if it overloads the data nodes.
 	NoIOCheckAtRisk bool
+	// Slack s ≥ 0 (finite) widens step 1's at-risk test (beyond the paper):
+	// a job is at risk while CompletableTasks < (1 + s) · remaining, that is
+	// while its current slots would not finish its pending plus running
+	// tasks within 1/(1+s) of the time left. Zero is the paper's Eq. 3 test.
+	//
+	// What it trades: the paper's MP stops serving a job the moment its
+	// fluid Eq. 3 estimate says "just on track", so the job is planned to
+	// finish at its deadline and any task noise, a slower-than-predicted
+	// slot or a task that must wait for a whole wave pushes it over. With
+	// s > 0 a deadline job keeps taking slots until it is planned to finish
+	// a fraction s/(1+s) of its remaining time early, absorbing that much
+	// error. The price is efficiency: slots that would have gone to the
+	// best-fit job (smallest NormTCT, step 2) go to at-risk jobs in deadline
+	// order instead, so more tasks run on slots that suit them badly and
+	// total task time rises; at large s nearly every deadline job is always
+	// at risk and MP degenerates to EDF with an IO check. Jobs without a
+	// deadline are never at risk, whatever s.
+	Slack float64
 }
 
 // ioFits is the data-node test of SPEC: (Σ running IO + x)/Count ≤ Capacity.
@@ -130,8 +148,8 @@ func (q *Queue) ioFits(x float64) bool {
 // deadlines):
 //
 //  1. Among jobs with a pending task that are at risk — their pending plus
-//     running tasks exceed Eq. 3's CompletableTasks with the slots they hold
-//     now — the one with the closest deadline (ties: earlier arrival, then
+//     running tasks, times 1 + opt.Slack, exceed Eq. 3's CompletableTasks
+//     with the slots they hold now — the one with the closest deadline (ties: earlier arrival, then
 //     smaller ID) whose new task the IO check allows. Reason at-risk.
 //  2. Otherwise (no at-risk job, or none the IO check allows), among all jobs
 //     with a pending task, the smallest NormTCT_j(r) (Eq. 2; ties: earlier
@@ -146,7 +164,8 @@ func (q *Queue) ioFits(x float64) bool {
 // A job whose model predicts a non-finite or non-positive time at r, or
 // whose task's rate or IO load would overflow a running sum, is never offered
 // the slot (Assign would refuse it). The result does not depend on the order jobs were added.
-// Errors (matching ErrBadInput): r outside [0, 1], now NaN or infinite. One
+// Errors (matching ErrBadInput): r outside [0, 1], now NaN or infinite,
+// opt.Slack NaN, infinite or negative. One
 // pass over the jobs per step, no slot scan, no allocation.
 func (q *Queue) MP(r, now float64, opt MPOptions) (Decision, error) {
 	if !(r >= 0 && r <= 1) {
@@ -155,20 +174,24 @@ func (q *Queue) MP(r, now float64, opt MPOptions) (Decision, error) {
 	if math.IsNaN(now) || math.IsInf(now, 0) {
 		return Decision{Job: NoJob}, &ValueError{Field: "now", Value: now, Reason: "must be finite"}
 	}
+	if !(opt.Slack >= 0 && opt.Slack <= math.MaxFloat64) {
+		return Decision{Job: NoJob}, &ValueError{Field: "MPOptions.Slack", Value: opt.Slack, Reason: "must be finite and >= 0"}
+	}
+	need := 1 + opt.Slack // (1 + s): the at-risk threshold per remaining task
 	checkIO := !opt.NoIOCheck
 	// Step 1: at-risk jobs, closest deadline first.
 	top, best := -1, -1
 	var bestNorm, bestIO float64
 	for i := range q.jobs {
 		s := &q.jobs[i]
-		if s.Tasks <= 0 || !s.atRisk(now) {
+		if s.Tasks <= 0 || !s.atRisk(now, need) {
 			continue
 		}
 		if best >= 0 && !earlier(s, &q.jobs[best]) {
 			continue // ranks after the current pick, hence after the first choice
 		}
-		_, norm, io, ok := q.taskLoad(s, r)
-		if !ok {
+		_, norm, io, fault := q.taskLoad(s, r)
+		if fault != loadOK {
 			continue
 		}
 		if top < 0 || earlier(s, &q.jobs[top]) {
@@ -197,8 +220,8 @@ func (q *Queue) MP(r, now float64, opt MPOptions) (Decision, error) {
 		if s.Tasks <= 0 {
 			continue
 		}
-		_, norm, io, ok := q.taskLoad(s, r)
-		if !ok {
+		_, norm, io, fault := q.taskLoad(s, r)
+		if fault != loadOK {
 			continue
 		}
 		if top < 0 || fitter(norm, s, topNorm, &q.jobs[top]) {

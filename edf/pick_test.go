@@ -164,37 +164,86 @@ func TestQueueHandlesAndRelease(t *testing.T) {
 	}
 }
 
+// nilPtr is a model with a pointer receiver that dereferences it: a nil
+// *nilPtr in a Model interface panics when called (issue 19, defect 7).
+type nilPtr struct{ t float64 }
+
+func (m *nilPtr) TCT(float64) float64 { return m.t }
+
+// nilFunc is a func-typed model; a nil nilFunc panics when called.
+type nilFunc func(float64) float64
+
+func (f nilFunc) TCT(r float64) float64 { return f(r) }
+
 func TestQueueBadInput(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	q, _ := NewQueue(Config{})
 	h, _ := q.Add(Job{ID: 1, Deadline: 10, Tasks: 1, Model: lin{10, 0}})
+	var np *nilPtr
 	cases := []struct {
-		name string
-		f    func() error
+		name  string
+		f     func() error
+		field string
+		is    error // a sentinel the error must also match, or nil
 	}{
-		{"Config.Dedicated 2", func() error { _, e := NewQueue(Config{Dedicated: 2}); return e }},
-		{"Config.Dedicated NaN", func() error { _, e := NewQueue(Config{Dedicated: nan}); return e }},
-		{"Config.Dedicated -1", func() error { _, e := NewQueue(Config{Dedicated: -1}); return e }},
-		{"DataNodes.Count -1", func() error { _, e := NewQueue(Config{DataNodes: DataNodes{Count: -1}}); return e }},
-		{"DataNodes.Capacity NaN", func() error { _, e := NewQueue(Config{DataNodes: DataNodes{Count: 1, Capacity: nan}}); return e }},
-		{"DataNodes.Capacity Inf", func() error { _, e := NewQueue(Config{DataNodes: DataNodes{Count: 1, Capacity: inf}}); return e }},
-		{"Job nil model", func() error { _, e := q.Add(Job{Deadline: 1}); return e }},
-		{"Job Arrival NaN", func() error { _, e := q.Add(Job{Arrival: nan, Model: lin{1, 0}}); return e }},
-		{"Job Arrival Inf", func() error { _, e := q.Add(Job{Arrival: inf, Model: lin{1, 0}}); return e }},
-		{"Job Deadline NaN", func() error { _, e := q.Add(Job{Deadline: nan, Model: lin{1, 0}}); return e }},
-		{"Job Deadline -Inf", func() error { _, e := q.Add(Job{Deadline: -inf, Model: lin{1, 0}}); return e }},
-		{"Job Tasks -1", func() error { _, e := q.Add(Job{Tasks: -1, Model: lin{1, 0}}); return e }},
-		{"Job Read90 NaN", func() error { _, e := q.Add(Job{Read90: nan, Model: lin{1, 0}}); return e }},
-		{"Job Read90 -1", func() error { _, e := q.Add(Job{Read90: -1, Model: lin{1, 0}}); return e }},
-		{"Job model NaN", func() error { _, e := q.Add(Job{Model: bad{}}); return e }},
-		{"Job model 0 at dedicated", func() error { _, e := q.Add(Job{Model: lin{1, 1}}); return e }},
-		{"Remove unknown", func() error { return q.Remove(42) }},
-		{"Remove negative", func() error { return q.Remove(-3) }},
-		{"Assign unknown", func() error { _, e := q.Assign(42, 1); return e }},
-		{"Assign r NaN", func() error { _, e := q.Assign(h, nan); return e }},
-		{"Assign r 1.5", func() error { _, e := q.Assign(h, 1.5); return e }},
-		{"Release unknown", func() error { return q.Release(Task{Job: 42}, true) }},
-		{"Release not running", func() error { return q.Release(Task{Job: h, id: 1}, true) }},
+		{"Config.Dedicated 2", func() error { _, e := NewQueue(Config{Dedicated: 2}); return e }, "Config.Dedicated", nil},
+		{"Config.Dedicated NaN", func() error { _, e := NewQueue(Config{Dedicated: nan}); return e }, "Config.Dedicated", nil},
+		{"Config.Dedicated -1", func() error { _, e := NewQueue(Config{Dedicated: -1}); return e }, "Config.Dedicated", nil},
+		{"DataNodes.Count -1", func() error { _, e := NewQueue(Config{DataNodes: DataNodes{Count: -1}}); return e }, "Config.DataNodes.Count", nil},
+		{"DataNodes.Capacity NaN", func() error { _, e := NewQueue(Config{DataNodes: DataNodes{Count: 1, Capacity: nan}}); return e }, "Config.DataNodes.Capacity", nil},
+		{"DataNodes.Capacity Inf", func() error { _, e := NewQueue(Config{DataNodes: DataNodes{Count: 1, Capacity: inf}}); return e }, "Config.DataNodes.Capacity", nil},
+		{"Job nil model", func() error { _, e := q.Add(Job{Deadline: 1}); return e }, "Job.Model", ErrNilModel},
+		// Issue 19, defect 7: a typed nil used to panic in Add's TCT(Dedicated) call.
+		{"Job nil pointer model", func() error { _, e := q.Add(Job{Deadline: 1, Model: np}); return e }, "Job.Model", ErrNilModel},
+		{"Job nil func model", func() error { _, e := q.Add(Job{Deadline: 1, Model: nilFunc(nil)}); return e }, "Job.Model", ErrNilModel},
+		{"Job Arrival NaN", func() error { _, e := q.Add(Job{Arrival: nan, Model: lin{1, 0}}); return e }, "Job.Arrival", nil},
+		{"Job Arrival Inf", func() error { _, e := q.Add(Job{Arrival: inf, Model: lin{1, 0}}); return e }, "Job.Arrival", nil},
+		{"Job Deadline NaN", func() error { _, e := q.Add(Job{Deadline: nan, Model: lin{1, 0}}); return e }, "Job.Deadline", nil},
+		{"Job Deadline -Inf", func() error { _, e := q.Add(Job{Deadline: -inf, Model: lin{1, 0}}); return e }, "Job.Deadline", nil},
+		{"Job Tasks -1", func() error { _, e := q.Add(Job{Tasks: -1, Model: lin{1, 0}}); return e }, "Job.Tasks", nil},
+		{"Job Read90 NaN", func() error { _, e := q.Add(Job{Read90: nan, Model: lin{1, 0}}); return e }, "Job.Read90", nil},
+		{"Job Read90 -1", func() error { _, e := q.Add(Job{Read90: -1, Model: lin{1, 0}}); return e }, "Job.Read90", nil},
+		{"Job model NaN", func() error { _, e := q.Add(Job{Model: bad{}}); return e }, "Job.Model.TCT(Dedicated)", nil},
+		{"Job model 0 at dedicated", func() error { _, e := q.Add(Job{Model: lin{1, 1}}); return e }, "Job.Model.TCT(Dedicated)", nil},
+		{"Remove unknown", func() error { return q.Remove(42) }, "Handle", ErrUnknownJob},
+		{"Remove negative", func() error { return q.Remove(-3) }, "Handle", ErrUnknownJob},
+		{"Assign unknown", func() error { _, e := q.Assign(42, 1); return e }, "Handle", ErrUnknownJob},
+		{"Assign r NaN", func() error { _, e := q.Assign(h, nan); return e }, "r", nil},
+		{"Assign r 1.5", func() error { _, e := q.Assign(h, 1.5); return e }, "r", nil},
+		{"Assign no pending task", func() error {
+			q0, _ := NewQueue(Config{})
+			h0, _ := q0.Add(Job{ID: 3, Deadline: 10, Tasks: 0, Model: lin{10, 0}})
+			_, e := q0.Assign(h0, 1)
+			return e
+		}, "Job.Tasks", ErrNoPendingTask},
+		// Issue 19, misleading fields: an IO-sum overflow caused by Read90
+		// used to be blamed on "Job.Model.TCT(r) = 25".
+		{"Assign IO sum overflow names Read90", func() error {
+			q0, _ := NewQueue(Config{})
+			h0, _ := q0.Add(Job{ID: 3, Deadline: 10, Tasks: 2, Model: lin{100, 50}, Read90: math.MaxFloat64})
+			if _, e := q0.Assign(h0, 1); e != nil { // IO MaxFloat64: still finite
+				return e
+			}
+			_, e := q0.Assign(h0, 0.5) // TCT 75 is fine; Σ IO = MaxFloat64 + MaxFloat64/1.5 overflows
+			return e
+		}, "Job.Read90", nil},
+		{"Assign rate overflow names the task time", func() error {
+			q0, _ := NewQueue(Config{})
+			h0, _ := q0.Add(Job{ID: 3, Deadline: 10, Tasks: 2, Model: flat(5e-324)})
+			_, e := q0.Assign(h0, 1)
+			return e
+		}, "Job.Model.TCT(r)", nil},
+		{"Release unknown", func() error { return q.Release(Task{Job: 42}, true) }, "Task.Job", ErrUnknownJob},
+		{"Release not running", func() error {
+			q0, _ := NewQueue(Config{})
+			h0, _ := q0.Add(Job{ID: 3, Deadline: 10, Tasks: 2, Model: lin{10, 0}})
+			t0, _ := q0.Assign(h0, 1)
+			_ = q0.Release(t0, true)
+			return q0.Release(t0, true)
+		}, "Task.Job", nil},
+		// Issue 19, misleading fields: a forged Task for a valid handle used
+		// to say "unknown job handle".
+		{"Release forged Task of a valid handle", func() error { return q.Release(Task{Job: h, id: 1}, true) }, "Task", nil},
 		{"Release zero Task of job ID 0", func() error {
 			q0, _ := NewQueue(Config{})
 			h0, _ := q0.Add(Job{ID: 0, Deadline: 10, Tasks: 2, Model: lin{10, 0}})
@@ -202,18 +251,79 @@ func TestQueueBadInput(t *testing.T) {
 				return err
 			}
 			return q0.Release(Task{}, true)
-		}},
-		{"MP r NaN", func() error { _, e := q.MP(nan, 0, MPOptions{}); return e }},
-		{"MP r -0.5", func() error { _, e := q.MP(-0.5, 0, MPOptions{}); return e }},
-		{"MP now NaN", func() error { _, e := q.MP(1, nan, MPOptions{}); return e }},
-		{"MP now Inf", func() error { _, e := q.MP(1, inf, MPOptions{}); return e }},
+		}, "Task", nil},
+		{"Release stale Task into a reused handle", func() error {
+			q0, _ := NewQueue(Config{})
+			h0, _ := q0.Add(Job{ID: 1, Deadline: 10, Tasks: 2, Model: lin{10, 0}})
+			t0, _ := q0.Assign(h0, 1)
+			_ = q0.Remove(h0)
+			h1, _ := q0.Add(Job{ID: 2, Deadline: 10, Tasks: 2, Model: lin{10, 0}})
+			_, _ = q0.Assign(h1, 1)
+			return q0.Release(t0, true)
+		}, "Task", nil},
+		{"MP r NaN", func() error { _, e := q.MP(nan, 0, MPOptions{}); return e }, "r", nil},
+		{"MP r -0.5", func() error { _, e := q.MP(-0.5, 0, MPOptions{}); return e }, "r", nil},
+		{"MP now NaN", func() error { _, e := q.MP(1, nan, MPOptions{}); return e }, "now", nil},
+		{"MP now Inf", func() error { _, e := q.MP(1, inf, MPOptions{}); return e }, "now", nil},
+		{"MP slack NaN", func() error { _, e := q.MP(1, 0, MPOptions{Slack: nan}); return e }, "MPOptions.Slack", nil},
+		{"MP slack -0.1", func() error { _, e := q.MP(1, 0, MPOptions{Slack: -0.1}); return e }, "MPOptions.Slack", nil},
+		{"MP slack +Inf", func() error { _, e := q.MP(1, 0, MPOptions{Slack: inf}); return e }, "MPOptions.Slack", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if err := c.f(); !errors.Is(err, ErrBadInput) {
-				t.Fatalf("err = %v, want ErrBadInput", err)
+			err := c.f()
+			var ve *ValueError
+			if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != c.field {
+				t.Fatalf("err = %v, want a *ValueError for %q matching ErrBadInput", err, c.field)
+			}
+			if c.is != nil && !errors.Is(err, c.is) {
+				t.Errorf("err = %v does not match %v", err, c.is)
+			}
+			if c.is == ErrNilModel && ve.Value != 0 {
+				t.Errorf("nil-model error %v carries value %v, want 0", err, ve.Value)
+			}
+			for _, s := range []error{ErrUnknownJob, ErrNoPendingTask, ErrNilModel} {
+				if s != c.is && errors.Is(err, s) {
+					t.Errorf("err = %v also matches %v", err, s)
+				}
 			}
 		})
+	}
+}
+
+// TestMPSlack: 10 tasks of TCT 10 s, two running on dedicated slots (rate
+// 0.2 tasks/s), 100 s to the deadline: 20 completable tasks against 10
+// remaining. On track at slack 0 and at slack 1 (20 < 2·10 is false); at
+// risk at slack 1.5 (20 < 25). MP then serves it ahead of a better-fitting
+// job without deadline.
+func TestMPSlack(t *testing.T) {
+	q, _ := NewQueue(Config{})
+	h, _ := q.Add(Job{ID: 1, Deadline: 100, Tasks: 10, Model: lin{20, 10}}) // TCT(1) = 10, NormTCT(0.5) = 1.5
+	for range 2 {
+		if _, err := q.Assign(h, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q.Add(Job{ID: 3, Deadline: NoDeadline, Tasks: 1, Model: flat(1)}) // NormTCT 1: the best fit everywhere
+	for _, c := range []struct {
+		slack float64
+		risk  bool
+	}{{0, false}, {1, false}, {1.5, true}} {
+		if risk, ok := q.AtRiskSlack(h, 0, c.slack); !ok || risk != c.risk {
+			t.Errorf("slack %v: AtRiskSlack = %v %v, want %v", c.slack, risk, ok, c.risk)
+		}
+		d := mustMP(t, q, 0.5, 0, MPOptions{Slack: c.slack})
+		if c.risk && (d.ID != 1 || d.Reason != ReasonAtRisk) || !c.risk && (d.ID != 3 || d.Reason != ReasonBestFit) {
+			t.Errorf("slack %v: MP = %+v", c.slack, d)
+		}
+	}
+	if risk, ok := q.AtRisk(h, 0); !ok || risk {
+		t.Errorf("AtRisk = %v %v, want on track", risk, ok)
+	}
+	for _, s := range []float64{-1, math.NaN(), math.Inf(1)} {
+		if _, ok := q.AtRiskSlack(h, 0, s); ok {
+			t.Errorf("AtRiskSlack with slack %v is valid", s)
+		}
 	}
 }
 

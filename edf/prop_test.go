@@ -363,8 +363,9 @@ func extremeJob(id int64) *rapid.Generator[Job] {
 			Arrival:  rapid.SampledFrom([]float64{0, 1, -1e308, 1e308, math.NaN()}).Draw(t, "arrival"),
 			Deadline: rapid.SampledFrom([]float64{0, 100, -1e308, 1.7e308, NoDeadline, math.NaN()}).Draw(t, "deadline"),
 			Tasks:    rapid.IntRange(-1, 3).Draw(t, "tasks"),
-			Model:    rapid.OneOf(rapid.Just[Model](nil), rapid.Map(rapid.SampledFrom(edge), func(v float64) Model { return flat(v) }), model()).Draw(t, "model"),
-			Read90:   rapid.SampledFrom(edge).Draw(t, "read90"),
+			Model: rapid.OneOf(rapid.Just[Model](nil), rapid.Just[Model]((*nilPtr)(nil)), rapid.Just[Model](nilFunc(nil)),
+				rapid.Map(rapid.SampledFrom(edge), func(v float64) Model { return flat(v) }), model()).Draw(t, "model"),
+			Read90: rapid.SampledFrom(edge).Draw(t, "read90"),
 		}
 	})
 }
@@ -411,7 +412,8 @@ func propQueueExtremes(t *rapid.T) {
 				tasks = append(tasks[:k], tasks[k+1:]...)
 			}
 		case 3:
-			d, err := q.MP(frac.Draw(t, "slot"), now.Draw(t, "now"), MPOptions{NoIOCheck: rapid.Bool().Draw(t, "noio")})
+			slack := rapid.SampledFrom([]float64{0, 0.5, 1e300, math.MaxFloat64, -1, math.NaN(), math.Inf(1)}).Draw(t, "slack")
+			d, err := q.MP(frac.Draw(t, "slot"), now.Draw(t, "now"), MPOptions{NoIOCheck: rapid.Bool().Draw(t, "noio"), Slack: slack})
 			badInput(err)
 			if math.IsNaN(d.NormTCT) || math.IsInf(d.NormTCT, 0) || math.IsNaN(d.IO) || math.IsInf(d.IO, 0) {
 				t.Fatalf("MP decision %+v", d)
@@ -425,9 +427,51 @@ func propQueueExtremes(t *rapid.T) {
 				t.Fatalf("job %d rate = %v", h, st.Rate)
 			}
 			q.AtRisk(h, now.Draw(t, "atRiskNow"))
+			q.AtRiskSlack(h, now.Draw(t, "atRiskNow"), rapid.SampledFrom([]float64{0, 1, math.MaxFloat64, math.NaN()}).Draw(t, "atRiskSlack"))
 		}
 	}
 }
 
 func TestQueueExtremeProperties(t *testing.T) { rapid.Check(t, propQueueExtremes) }
 func FuzzQueueExtremes(f *testing.F)          { f.Fuzz(rapid.MakeFuzz(propQueueExtremes)) }
+
+// propMPSlack: a job at risk with slack s is at risk with any larger slack;
+// zero slack is the paper's test (AtRisk); an at-risk pick with slack s
+// is a job AtRiskSlack calls at risk, and a job at risk without slack is
+// still at risk with it, so MP with slack never leaves step 1 when MP
+// without slack stays in it.
+func propMPSlack(t *rapid.T) {
+	q, hs := randomQueue(t)
+	now := float64(rapid.IntRange(-100, 1000).Draw(t, "now"))
+	s1 := rapid.Float64Range(0, 3).Draw(t, "s1")
+	s2 := s1 + rapid.Float64Range(0, 3).Draw(t, "ds")
+	for _, h := range hs {
+		a0, ok0 := q.AtRisk(h, now)
+		z, okz := q.AtRiskSlack(h, now, 0)
+		a1, ok1 := q.AtRiskSlack(h, now, s1)
+		a2, ok2 := q.AtRiskSlack(h, now, s2)
+		if !ok0 || !okz || !ok1 || !ok2 {
+			t.Fatalf("handle %d not valid", h)
+		}
+		if a0 != z || (a0 && !a1) || (a1 && !a2) {
+			t.Fatalf("handle %d: at risk %v (slack 0), %v (%v), %v (%v)", h, a0, a1, s1, a2, s2)
+		}
+	}
+	r := fraction(false).Draw(t, "r")
+	d0, err0 := q.MP(r, now, MPOptions{NoIOCheck: true})
+	d1, err1 := q.MP(r, now, MPOptions{NoIOCheck: true, Slack: s1})
+	if err0 != nil || err1 != nil {
+		t.Fatal(err0, err1)
+	}
+	if d1.AtRisk {
+		if risk, _ := q.AtRiskSlack(d1.Job, now, s1); !risk {
+			t.Fatalf("MP with slack %v picked %+v, not at risk", s1, d1)
+		}
+	}
+	if d0.AtRisk && !d1.AtRisk {
+		t.Fatalf("slack 0 picks at-risk %+v, slack %v picks %+v", d0, s1, d1)
+	}
+}
+
+func TestMPSlackProperties(t *testing.T) { rapid.Check(t, propMPSlack) }
+func FuzzMPSlack(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propMPSlack)) }

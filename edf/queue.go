@@ -2,6 +2,7 @@ package edf
 
 import (
 	"errors"
+	"fmt"
 	"math"
 )
 
@@ -10,12 +11,13 @@ import (
 // under EDF, and competes only in MP's best-fit step.
 var NoDeadline = math.Inf(1)
 
-// ErrUnknownJob is returned (wrapped in a *ValueError that also matches
-// ErrBadInput) for a Handle that is not in the queue.
+// ErrUnknownJob is matched (with errors.Is, besides ErrBadInput) by the
+// *ValueError returned for a Handle that is not in the queue.
 var ErrUnknownJob = errors.New("edf: unknown job handle")
 
-// ErrNoPendingTask is returned by Queue.Assign for a job whose tasks have all
-// been started; it also matches ErrBadInput.
+// ErrNoPendingTask is matched (with errors.Is, besides ErrBadInput) by the
+// *ValueError Queue.Assign returns for a job whose tasks have all been
+// started.
 var ErrNoPendingTask = errors.New("edf: job has no pending task")
 
 // A Job is one queued MapReduce job as the pickers see it (paper 000 §5.1).
@@ -134,13 +136,14 @@ func (q *Queue) IO() float64 { return q.io }
 func (q *Queue) Running() int { return q.nTasks }
 
 // Add queues j and returns its handle. Errors (matching ErrBadInput): a nil
-// model, Arrival or Read90 not finite, Read90 < 0, Deadline NaN or -Inf,
-// Tasks < 0, or a model whose TCT at the dedicated capacity is not finite
+// model (also ErrNilModel: a nil interface, or a nil pointer, map, func or
+// channel in it — detected, never called), Arrival or Read90 not finite,
+// Read90 < 0, Deadline NaN or -Inf, Tasks < 0, or a model whose TCT at the dedicated capacity is not finite
 // and > 0. IDs are not checked for uniqueness; equal IDs make tie-breaks
 // depend on insertion history.
 func (q *Queue) Add(j Job) (Handle, error) {
-	if j.Model == nil {
-		return NoJob, &ValueError{Field: "Job.Model", Value: math.NaN(), Reason: "model is nil"}
+	if nilModel(j.Model) {
+		return NoJob, nilModelError("Job.Model")
 	}
 	if math.IsNaN(j.Arrival) || math.IsInf(j.Arrival, 0) {
 		return NoJob, &ValueError{Field: "Job.Arrival", Value: j.Arrival, Reason: "must be finite"}
@@ -177,7 +180,7 @@ func (q *Queue) Add(j Job) (Handle, error) {
 // state returns the job of h or an error.
 func (q *Queue) state(field string, h Handle) (*jobState, error) {
 	if h < 0 || int(h) >= len(q.pos) || q.pos[h] < 0 {
-		return nil, &ValueError{Field: field, Value: float64(h), Reason: ErrUnknownJob.Error()}
+		return nil, &ValueError{Field: field, Value: float64(h), Reason: "unknown job handle", kind: ErrUnknownJob}
 	}
 	return &q.jobs[q.pos[h]], nil
 }
@@ -213,11 +216,15 @@ func (q *Queue) Remove(h Handle) error {
 // Assign records that one pending task of job h starts on a slot with
 // residual capacity r ∈ [0, 1]: the job's R gains the entry r, its pending
 // count drops by one, and the data nodes carry IO_j(r) more (Eq. 5). It
-// returns the Task to pass to Release. Errors (matching ErrBadInput): unknown
-// handle, r outside [0, 1], no pending task (ErrNoPendingTask), a model
-// that predicts no finite positive time at r, or a task whose rate 1/TCT or
-// IO load would make the job's rate sum or the data nodes' IO sum overflow
-// (MP never offers such a task). Assign allocates nothing.
+// returns the Task to pass to Release. Errors (matching ErrBadInput), each
+// naming the field at fault: an unknown handle ("Handle", ErrUnknownJob); r
+// outside [0, 1] ("r"); no pending task ("Job.Tasks", ErrNoPendingTask); a
+// model that predicts no finite positive time at r, or whose task rate
+// 1/TCT(r) would overflow the job's rate sum, or whose NormTCT
+// TCT(r)/TCT(Dedicated) overflows ("Job.Model.TCT(r)", the task time); a
+// task whose IO load Read90/NormTCT (Eq. 5) would overflow the data nodes'
+// IO sum ("Job.Read90", the read rate). MP never offers such a task. Assign
+// allocates nothing.
 func (q *Queue) Assign(h Handle, r float64) (Task, error) {
 	s, err := q.state("Handle", h)
 	if err != nil {
@@ -227,14 +234,22 @@ func (q *Queue) Assign(h Handle, r float64) (Task, error) {
 		return Task{}, checkFraction("r", r)
 	}
 	if s.Tasks <= 0 {
-		return Task{}, &ValueError{Field: "Job.Tasks", Value: 0, Reason: ErrNoPendingTask.Error()}
+		return Task{}, &ValueError{Field: "Job.Tasks", Value: 0, Reason: "job has no pending task", kind: ErrNoPendingTask}
 	}
-	if t := s.Model.TCT(r); !validTime(t) {
-		return Task{}, &ValueError{Field: "Job.Model.TCT(r)", Value: t, Reason: "model predicts a non-finite or non-positive task time"}
-	}
-	inv, _, io, ok := q.taskLoad(s, r)
-	if !ok {
-		return Task{}, &ValueError{Field: "Job.Model.TCT(r)", Value: s.Model.TCT(r), Reason: "the task's rate 1/TCT or IO load (Eq. 5) overflows the job's or the data nodes' sum"}
+	inv, _, io, fault := q.taskLoad(s, r)
+	switch fault {
+	case loadOK:
+	case loadIO:
+		return Task{}, &ValueError{Field: "Job.Read90", Value: s.Read90,
+			Reason: fmt.Sprintf("the task's IO load Read90/NormTCT(r) = %v (Eq. 5) would overflow the data nodes' IO sum %v", io, q.io)}
+	case loadNorm:
+		return Task{}, &ValueError{Field: "Job.Model.TCT(r)", Value: s.Model.TCT(r),
+			Reason: fmt.Sprintf("NormTCT = TCT(r)/TCT(Dedicated) with TCT(Dedicated) = %v overflows", s.dedicated)}
+	case loadRate:
+		return Task{}, &ValueError{Field: "Job.Model.TCT(r)", Value: s.Model.TCT(r),
+			Reason: "the task's rate 1/TCT(r) would overflow the job's rate sum (Eq. 3)"}
+	default:
+		return Task{}, &ValueError{Field: "Job.Model.TCT(r)", Value: s.Model.TCT(r), Reason: "model predicts a non-finite or non-positive task time"}
 	}
 	task := Task{Job: h, R: r, id: s.ID, inv: inv, io: io}
 	s.Tasks--
@@ -246,31 +261,52 @@ func (q *Queue) Assign(h Handle, r float64) (Task, error) {
 	return task, nil
 }
 
+// A loadFault says why taskLoad refused a task.
+type loadFault uint8
+
+const (
+	loadOK   loadFault = iota
+	loadTime           // TCT(r) not finite and > 0
+	loadNorm           // NormTCT overflows
+	loadRate           // the job's Σ 1/TCT would overflow
+	loadIO             // the data nodes' Σ IO would overflow
+)
+
 // taskLoad returns what a new task of job s on a slot with residual
 // capacity r would add: its rate 1/TCT_j(r) (one term of Eq. 3 divided by
 // t_remaining), NormTCT_j(r) (Eq. 2) and IO_j(r) = Read90/NormTCT_j(r)
-// (Eq. 5). ok is false when the model predicts no finite positive time at
-// r, or when a value or the job's rate sum or the data nodes' IO sum would
-// not be finite: such a task is never offered (MP) nor started (Assign), so
-// no running sum can become +Inf or, on release, NaN. MP and Assign share it,
-// so the IO that MP checks is exactly the IO that Assign records.
-func (q *Queue) taskLoad(s *jobState, r float64) (inv, norm, io float64, ok bool) {
+// (Eq. 5). fault is not loadOK when the model predicts no finite positive
+// time at r, or when a value or the job's rate sum or the data nodes' IO sum
+// would not be finite: such a task is never offered (MP) nor started
+// (Assign), so no running sum can become +Inf or, on release, NaN. MP and
+// Assign share it, so the IO that MP checks is exactly the IO that Assign
+// records; io is set whenever it was computed, for Assign's error message.
+func (q *Queue) taskLoad(s *jobState, r float64) (inv, norm, io float64, fault loadFault) {
 	t := s.Model.TCT(r)
 	if !validTime(t) {
-		return 0, 0, 0, false
+		return 0, 0, 0, loadTime
 	}
 	inv, norm = 1/t, t/s.dedicated
-	io = s.Read90 / norm
-	if !(s.rate+inv <= math.MaxFloat64) || !validTime(norm) || !(q.io+io <= math.MaxFloat64) {
-		return 0, 0, 0, false
+	if !validTime(norm) {
+		return 0, 0, 0, loadNorm
 	}
-	return inv, norm, io, true
+	if !(s.rate+inv <= math.MaxFloat64) {
+		return 0, 0, 0, loadRate
+	}
+	io = s.Read90 / norm
+	if !(q.io+io <= math.MaxFloat64) {
+		return 0, 0, io, loadIO
+	}
+	return inv, norm, io, loadOK
 }
 
 // Release records that task t ended. With completed false (the task failed
 // or was killed) its job gets the task back as pending. Errors (matching
-// ErrBadInput): the job is no longer queued, it has no running task, or t
-// was not returned by Assign (a zero Task, say).
+// ErrBadInput): the handle is not queued ("Task.Job", ErrUnknownJob); the
+// Task is not a running task of the job now at that handle — its job was
+// removed and the handle reused, or the Task was not returned by Assign (a
+// zero or hand-built Task) ("Task"); the job has no running task
+// ("Task.Job").
 // Sums are reset to exactly 0 when their last task leaves, so rounding does
 // not accumulate over a long run.
 func (q *Queue) Release(t Task, completed bool) error {
@@ -278,13 +314,12 @@ func (q *Queue) Release(t Task, completed bool) error {
 	if err != nil {
 		return err
 	}
-	if s.ID != t.id {
-		return &ValueError{Field: "Task.Job", Value: float64(t.Job), Reason: ErrUnknownJob.Error()}
-	}
-	if !(t.inv > 0) {
-		// Assign's tasks always carry a rate 1/TCT > 0; a zero Task (or
-		// one built by hand) would otherwise pass for a job whose ID is 0.
-		return &ValueError{Field: "Task", Value: t.inv, Reason: "not a task returned by Assign"}
+	if s.ID != t.id || !(t.inv > 0) {
+		// Assign's tasks carry their job's ID and a rate 1/TCT > 0; a zero
+		// Task (or one built by hand) fails one of the two even for a job
+		// whose ID is 0.
+		return &ValueError{Field: "Task", Value: float64(t.Job),
+			Reason: "not a task Assign returned for the job now at this handle (its job was removed, or the Task was built by hand)"}
 	}
 	if s.running <= 0 || q.nTasks <= 0 {
 		return &ValueError{Field: "Task.Job", Value: float64(t.Job), Reason: "job has no running task"}
@@ -325,9 +360,10 @@ func (q *Queue) Status(h Handle) (st JobStatus, ok bool) {
 }
 
 // atRisk is the Eq. 3 test with the incremental rate: the job's remaining
-// tasks (pending plus running) exceed what its current slots finish by the
-// deadline. Jobs without a deadline are never at risk.
-func (s *jobState) atRisk(now float64) bool {
+// tasks (pending plus running) times need = 1 + slack exceed what its
+// current slots finish by the deadline. Jobs without a deadline are never at
+// risk.
+func (s *jobState) atRisk(now, need float64) bool {
 	if math.IsInf(s.Deadline, 1) {
 		return false
 	}
@@ -337,16 +373,25 @@ func (s *jobState) atRisk(now float64) bool {
 		// time left overflows to +Inf).
 		return remaining > 0
 	}
-	return (s.Deadline-now)*s.rate < remaining
+	return (s.Deadline-now)*s.rate < need*remaining
 }
 
 // AtRisk reports whether job h is predicted to miss its deadline with its
-// current slots (Eq. 3: CompletableTasks < pending + running tasks). ok is
-// false for an unknown handle or a NaN/infinite now.
+// current slots (Eq. 3: CompletableTasks < pending + running tasks), the
+// test of MP's step 1 with zero Slack. ok is false for an unknown handle or
+// a NaN/infinite now.
 func (q *Queue) AtRisk(h Handle, now float64) (atRisk, ok bool) {
-	s, err := q.state("Handle", h)
-	if err != nil || math.IsNaN(now) || math.IsInf(now, 0) {
+	return q.AtRiskSlack(h, now, 0)
+}
+
+// AtRiskSlack is AtRisk with MP's slack s (MPOptions.Slack): job h is at
+// risk while CompletableTasks < (1 + s) · (pending + running tasks). ok is
+// false for an unknown handle, a NaN/infinite now, or s NaN, infinite or
+// negative.
+func (q *Queue) AtRiskSlack(h Handle, now, s float64) (atRisk, ok bool) {
+	st, err := q.state("Handle", h)
+	if err != nil || math.IsNaN(now) || math.IsInf(now, 0) || !(s >= 0 && s <= math.MaxFloat64) {
 		return false, false
 	}
-	return s.atRisk(now), true
+	return st.atRisk(now, 1+s), true
 }

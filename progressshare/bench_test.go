@@ -123,24 +123,31 @@ func BenchmarkPick(b *testing.B) {
 				pick func(int, []Job, float64) (Decision, error)
 			}{{"progress-share", s.PickProgressShare}, {"slot-share", s.PickSlotShare}} {
 				b.Run(fmt.Sprintf("jobs=1000/slots=5000/blocks=100/%s/%s", name, alg.name), func(b *testing.B) {
-					runtime.LockOSThread() // for the thread's CPU time
-					defer runtime.UnlockOSThread()
-					b.ReportAllocs()
-					var d Decision
-					cpu0, ok := threadCPU()
-					for b.Loop() {
-						d, _ = alg.pick(0, jobs, 100)
-					}
-					if cpu1, ok1 := threadCPU(); ok && ok1 {
-						// CPU time per decision: unlike ns/op, not inflated by
-						// waiting for a core on a loaded machine.
-						b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
-					}
-					b.ReportMetric(float64(d.Examined), "jobs-examined")
+					benchDecisions(b, func() (Decision, error) { return alg.pick(0, jobs, 100) })
 				})
 			}
 		}
 	}
+}
+
+// benchDecisions times pick and reports, besides ns/op, the CPU time per
+// decision (unlike ns/op not inflated by waiting for a core on a loaded
+// machine) and the jobs the last decision examined. It returns that
+// decision.
+func benchDecisions(b *testing.B, pick func() (Decision, error)) Decision {
+	runtime.LockOSThread() // for the thread's CPU time
+	defer runtime.UnlockOSThread()
+	b.ReportAllocs()
+	var d Decision
+	cpu0, ok := threadCPU()
+	for b.Loop() {
+		d, _ = pick()
+	}
+	if cpu1, ok1 := threadCPU(); ok && ok1 {
+		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
+	}
+	b.ReportMetric(float64(d.Examined), "jobs-examined")
+	return d
 }
 
 func BenchmarkPref(b *testing.B) {
@@ -180,11 +187,77 @@ func TestDecisionAllocations(t *testing.T) {
 	if n := testing.AllocsPerRun(5, func() { _, _ = s.Pref(5, jobs[1], 3) }); n != 0 {
 		t.Errorf("Pref allocates %v times, want 0", n)
 	}
+	// The affinity rule: the typical case, where it passes over the first
+	// job for one relatively faster on the slot, allocates nothing either.
+	// (Bounded, it holds back: the first job, lowest in PS, runs fewer
+	// tasks than its slot share, which is checked in one pass over jobs.)
+	ts, tjobs := bigCluster(t, false)
+	for _, opt := range []Options{{AffinityFactor: 1.2}, {AffinityFactor: 1.2, AffinityBounded: true}, {MaxDelay: 10, AffinityFactor: 1.2}} {
+		as, err := NewScheduler(ts.slots, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := as.PickProgressShare(0, tjobs, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (d.Reason == ReasonAffinity) == opt.AffinityBounded {
+			t.Errorf("%+v: the typical case gives %+v", opt, d)
+		}
+		if n := testing.AllocsPerRun(5, func() { _, _ = as.PickProgressShare(0, tjobs, 100) }); n != 0 {
+			t.Errorf("%+v: a decision allocates %v times, want 0", opt, n)
+		}
+	}
 	for k := range jobs {
 		jobs[k].Index = nil
 	}
 	d, _ := s.PickProgressShare(0, jobs, 100)
 	if d.Launch || d.Examined != len(jobs) {
 		t.Fatalf("worst case should examine and skip every job: %+v", d)
+	}
+}
+
+// BenchmarkAffinity measures the affinity rule's cost on the cluster of
+// BenchmarkPick: off (Algorithm 2 alone), on, and on with the bound, in the
+// typical case (the first job launches; the rule looks for relatively
+// faster jobs and, unbounded, finds one), and its slowest case: the job
+// Algorithm 2 picks is relatively slow on the slot and every other job
+// qualifies but declines the slot in the gap of BenchmarkPick, so each is
+// read and its Pref computed.
+func BenchmarkAffinity(b *testing.B) {
+	for _, c := range []string{"typical+index", "all-candidates-decline+index"} {
+		s0, jobs := bigCluster(b, c != "typical+index")
+		for k := range jobs {
+			jobs[k].Index, _ = s0.NewPendingIndex(jobs[k].Pending)
+		}
+		if c != "typical+index" {
+			inGap(s0, jobs, 100)
+			// Job 0 runs nothing (lowest PS), has waited past max_delay and is
+			// relatively slow on slot 0's type: Algorithm 2 launches it and
+			// the rule tries every other job.
+			jobs[0].Rates = []float64{0.5, 4, 4, 4}
+			clear(jobs[0].Running)
+			jobs[0].LastLaunch = 0
+		}
+		for _, opt := range []struct {
+			name string
+			opt  Options
+		}{{"off", Options{}}, {"factor=1.2", Options{AffinityFactor: 1.2}}, {"factor=1.2-bounded", Options{AffinityFactor: 1.2, AffinityBounded: true}}} {
+			o := s0.Options()
+			o.AffinityFactor, o.AffinityBounded = opt.opt.AffinityFactor, opt.opt.AffinityBounded
+			s, err := NewScheduler(s0.slots, o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for k := range jobs { // indexes belong to their Scheduler
+				jobs[k].Index, _ = s.NewPendingIndex(jobs[k].Pending)
+			}
+			b.Run(fmt.Sprintf("jobs=1000/slots=5000/%s/%s", c, opt.name), func(b *testing.B) {
+				d := benchDecisions(b, func() (Decision, error) { return s.PickProgressShare(0, jobs, 100) })
+				if c == "typical+index" && opt.name == "factor=1.2" && d.Reason != ReasonAffinity {
+					b.Fatalf("%+v: want an affinity launch", d)
+				}
+			})
+		}
 	}
 }

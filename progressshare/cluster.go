@@ -1,6 +1,9 @@
 package progressshare
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // A Slot is one unit of computing resource (Table 4.2): it runs one task at a
 // time. A slot belongs to a Node, the node has a node Type (the instance or
@@ -37,23 +40,40 @@ const (
 // allocates nothing. Build it once per cluster with NewScheduler and keep it;
 // a Scheduler is not safe for concurrent use (its scratch space is reused by
 // every call).
+//
+// Its size follows what exists: NewScheduler allocates at most 8 bytes per
+// node identifier up to the largest used (8 MiB at MaxNode), 160 bytes per
+// slot and 24 bytes per node type up to the largest used, plus 64 KiB —
+// never racks × node types, and nothing that grows with rack identifiers.
+// Measured: 18 MiB for 131,072 slots on distinct racks with one slot of
+// type MaxType, 144 MiB for 2^20 slots on distinct nodes and racks, 0.2 MiB
+// for 5,000 slots (TestSchedulerMemory checks these bounds). There is no
+// limit on the number of slots beyond that memory.
 type Scheduler struct {
 	opt   Options
 	slots []Slot
 
-	numTypes, numNodes, numRacks int
+	numTypes, numNodes, numRacks int // numNodes counts nodes with slots
 
-	typeSlots     []int   // slots of each node type
-	nodeType      []int32 // node type of each node, -1 when the node has no slot
-	nodeRack      []int32 // compact rack of each node, -1 when the node has no slot
-	slotRack      []int32 // compact rack of each slot
-	nodeSlots     []int32 // slots on each node
-	rackTypeSlots []int32 // slots of type t in rack r at r*numTypes+t
+	typeSlots []int   // slots of each node type
+	nodeRack  []int32 // by node identifier: compact rack, -1 when the node has no slot
+	nodeIdx   []int32 // by node identifier: compact node (0, 1, … in order of appearance), -1 when none
+	slotRack  []int32 // compact rack of each slot
+	nodeType  []int32 // by compact node: its node type
+	nodeSlots []int32 // by compact node: its slots
+
+	// Slots per node type in each rack, sparse: the types present in
+	// compact rack r are rackTypes[rackStart[r]:rackStart[r+1]], with
+	// rackCounts alongside. Only (rack, type) pairs that have slots are kept.
+	rackStart  []int32
+	rackTypes  []int32
+	rackCounts []int32
 
 	// scratch
 	keys     []float64
+	rel      []float64 // relative rates on the free slot, for the affinity rule
 	heap     []int32
-	nodeMark []uint32
+	nodeMark []uint32 // by compact node
 	rackMark []uint32
 	gen      uint32
 	local    []int // per type: slots on nodes holding a replica
@@ -64,6 +84,7 @@ type Scheduler struct {
 // It returns an error matching ErrBadInput when the cluster has no slot, an
 // identifier is negative or too large (see Slot), two slots of one node
 // disagree on type or rack, or an option is out of range (see Options).
+// It takes O(slots · log slots) time and the memory the Scheduler doc states.
 func NewScheduler(slots []Slot, opt Options) (*Scheduler, error) {
 	n := len(slots)
 	if n == 0 {
@@ -74,6 +95,7 @@ func NewScheduler(slots []Slot, opt Options) (*Scheduler, error) {
 	}
 	s := &Scheduler{opt: opt, slots: append([]Slot(nil), slots...), slotRack: make([]int32, n)}
 	rackID := make(map[int]int32) // racks are compacted to 0, 1, … in order of appearance
+	maxNode := 0
 	for i, sl := range slots {
 		switch {
 		case sl.Node < 0 || sl.Node > MaxNode:
@@ -90,38 +112,72 @@ func NewScheduler(slots []Slot, opt Options) (*Scheduler, error) {
 		}
 		s.slotRack[i] = r
 		s.numTypes = max(s.numTypes, sl.Type+1)
-		s.numNodes = max(s.numNodes, sl.Node+1)
+		maxNode = max(maxNode, sl.Node)
 	}
 	s.numRacks = len(rackID)
 	s.typeSlots = make([]int, s.numTypes)
-	s.nodeType = make([]int32, s.numNodes)
-	s.nodeRack = make([]int32, s.numNodes)
-	s.nodeSlots = make([]int32, s.numNodes)
-	for i := range s.nodeType {
-		s.nodeType[i], s.nodeRack[i] = -1, -1
+	s.nodeRack = make([]int32, maxNode+1)
+	s.nodeIdx = make([]int32, maxNode+1)
+	for i := range s.nodeRack {
+		s.nodeRack[i], s.nodeIdx[i] = -1, -1
 	}
-	s.rackTypeSlots = make([]int32, s.numRacks*s.numTypes)
+	for _, sl := range slots { // compact the nodes in order of appearance
+		if s.nodeIdx[sl.Node] < 0 {
+			s.nodeIdx[sl.Node] = int32(s.numNodes)
+			s.numNodes++
+		}
+	}
+	s.nodeType = make([]int32, s.numNodes)
+	s.nodeSlots = make([]int32, s.numNodes)
 	for i, sl := range slots {
-		rack := s.slotRack[i]
+		rack, c := s.slotRack[i], s.nodeIdx[sl.Node]
 		switch {
-		case s.nodeType[sl.Node] < 0:
-			s.nodeType[sl.Node], s.nodeRack[sl.Node] = int32(sl.Type), rack
-		case s.nodeType[sl.Node] != int32(sl.Type):
+		case s.nodeSlots[c] == 0:
+			s.nodeType[c], s.nodeRack[sl.Node] = int32(sl.Type), rack
+		case s.nodeType[c] != int32(sl.Type):
 			return nil, &ValueError{Field: fmt.Sprintf("slots[%d].Type", i), Value: float64(sl.Type),
-				Reason: fmt.Sprintf("node %d already has type %d", sl.Node, s.nodeType[sl.Node])}
+				Reason: fmt.Sprintf("node %d already has type %d", sl.Node, s.nodeType[c])}
 		case s.nodeRack[sl.Node] != rack:
 			return nil, &ValueError{Field: fmt.Sprintf("slots[%d].Rack", i), Value: float64(sl.Rack),
 				Reason: fmt.Sprintf("node %d is in another rack", sl.Node)}
 		}
 		s.typeSlots[sl.Type]++
-		s.nodeSlots[sl.Node]++
-		s.rackTypeSlots[int(rack)*s.numTypes+sl.Type]++
+		s.nodeSlots[c]++
 	}
+	s.buildRackTypes()
 	s.nodeMark = make([]uint32, s.numNodes)
 	s.rackMark = make([]uint32, s.numRacks)
 	s.local = make([]int, s.numTypes)
 	s.inRack = make([]int, s.numTypes)
 	return s, nil
+}
+
+// buildRackTypes counts the slots of each (rack, node type) pair that has
+// any, in the sparse rows rackStart/rackTypes/rackCounts.
+func (s *Scheduler) buildRackTypes() {
+	keys := make([]uint64, len(s.slots)) // compact rack in the high 32 bits, type in the low
+	for i, sl := range s.slots {
+		keys[i] = uint64(s.slotRack[i])<<32 | uint64(sl.Type)
+	}
+	slices.Sort(keys)
+	pairs := 0
+	for i, k := range keys {
+		if i == 0 || k != keys[i-1] {
+			pairs++
+		}
+	}
+	s.rackStart = make([]int32, s.numRacks+1)
+	s.rackTypes = make([]int32, 0, pairs)
+	s.rackCounts = make([]int32, 0, pairs)
+	for i, k := range keys {
+		if i > 0 && k == keys[i-1] {
+			s.rackCounts[len(s.rackCounts)-1]++
+			continue
+		}
+		s.rackTypes = append(s.rackTypes, int32(k&(1<<32-1)))
+		s.rackCounts = append(s.rackCounts, 1)
+		s.rackStart[k>>32+1] = int32(len(s.rackTypes)) // every compact rack has a slot, so each row is set
+	}
 }
 
 // NumTypes returns the number of node types (the largest Slot.Type plus one).

@@ -5,7 +5,8 @@ import "fmt"
 // A Reason says why a picker launched a task on the free slot or skipped it.
 type Reason int
 
-// Reasons. The first four are launches, the last two skips.
+// Reasons. ReasonCalibration, ReasonPreferred, ReasonLocality and
+// ReasonAffinity are launches; ReasonNoPendingTask and ReasonWaiting skips.
 const (
 	// ReasonCalibration: the job is calibrating and has no measured rate and
 	// no running task on the slot's node type, so it gets the slot at once
@@ -21,11 +22,16 @@ const (
 	// ReasonWaiting: every job with pending blocks was examined and chose
 	// to wait for a better slot; the slot stays free.
 	ReasonWaiting
+	// ReasonAffinity: the affinity rule (Options.AffinityFactor) passed
+	// over the job Algorithm 2 picked (Decision.Bypassed) for this one,
+	// whose relative rate on the slot is at least the factor times the
+	// bypassed job's and which accepts the slot by Algorithm 2's line 4.
+	ReasonAffinity
 )
 
 // String returns the reason's short name ("calibration", "preferred",
-// "locality", "no-pending-task", "waiting"), and "Reason(n)" for any other
-// value.
+// "locality", "no-pending-task", "waiting", "affinity"), and "Reason(n)"
+// for any other value.
 func (r Reason) String() string {
 	switch r {
 	case ReasonCalibration:
@@ -38,6 +44,8 @@ func (r Reason) String() string {
 		return "no-pending-task"
 	case ReasonWaiting:
 		return "waiting"
+	case ReasonAffinity:
+		return "affinity"
 	}
 	return fmt.Sprintf("Reason(%d)", int(r))
 }
@@ -71,10 +79,14 @@ type Decision struct {
 	// package doc), and jobs whose PendingIndex tells PickSlotShare that
 	// their best locality must wait.
 	Examined int
+
+	// Bypassed is, for ReasonAffinity, the job (index into jobs) that
+	// Algorithm 2 picked and the affinity rule passed over; −1 otherwise.
+	Bypassed int
 }
 
 func skip(r Reason, examined int) Decision {
-	return Decision{Reason: r, Job: -1, Block: -1, Replica: -1, Locality: Remote, Examined: examined}
+	return Decision{Reason: r, Job: -1, Block: -1, Replica: -1, Locality: Remote, Examined: examined, Bypassed: -1}
 }
 
 // order is a binary min-heap of job indices keyed by s.keys, ties broken by
@@ -82,10 +94,16 @@ func skip(r Reason, examined int) Decision {
 // without sorting all of them: a decision usually stops at the first jobs.
 type order struct {
 	keys []float64
+	rel  []float64 // nil, or relative rates ordering before keys (highest first)
 	h    []int32
 }
 
 func (o *order) less(a, b int32) bool {
+	if o.rel != nil { // the affinity rule's order: highest relative rate first
+		if ra, rb := o.rel[a], o.rel[b]; ra != rb {
+			return ra > rb
+		}
+	}
 	ka, kb := o.keys[a], o.keys[b]
 	return ka < kb || (ka == kb && a < b)
 }
@@ -138,6 +156,9 @@ func (s *Scheduler) begin(slot int, n int, now float64) (Slot, order, error) {
 	if cap(s.keys) < n {
 		s.keys = make([]float64, n)
 		s.heap = make([]int32, 0, n)
+	}
+	if s.opt.AffinityFactor > 0 && cap(s.rel) < n {
+		s.rel = make([]float64, n)
 	}
 	return sl, order{keys: s.keys[:n], h: s.heap[:0]}, nil
 }

@@ -41,3 +41,41 @@ func ExampleScheduler_PickProgressShare() {
 	// t=3: job B, preferred, examined 1
 	// t=6: job A, preferred, Pref 0.4
 }
+
+// The §4.4.2 case: 8 CPU slots (node 0) and 8 GPU slots (node 1); crypto
+// runs 3× faster on a GPU slot, sort equally fast on both. Crypto runs on 7
+// GPU slots (PS 21/32), sort on the 8 CPU slots (PS 8/16), and a GPU slot
+// frees. Algorithm 2 gives it to sort, the lower progress share; the
+// affinity rule gives it to crypto, whose relative rate there (1.5) is at
+// least 1.2 times sort's (1).
+func ExampleOptions_affinity() {
+	var slots []progressshare.Slot
+	for node := range 2 {
+		for range 8 {
+			slots = append(slots, progressshare.Slot{Node: node, Type: node})
+		}
+	}
+	block := progressshare.Block{Replicas: []int{0, 1}}
+	jobs := []progressshare.Job{
+		{Weight: 1, Rates: []float64{1, 3}, Running: []int{0, 7}, Pending: []progressshare.Block{block}}, // crypto
+		{Weight: 1, Rates: []float64{1, 1}, Running: []int{8, 0}, Pending: []progressshare.Block{block}}, // sort
+	}
+	names := []string{"crypto", "sort"}
+	for _, opt := range []progressshare.Options{{}, {AffinityFactor: 1.2}, {AffinityFactor: 1.2, AffinityBounded: true}} {
+		s, err := progressshare.NewScheduler(slots, opt)
+		if err != nil {
+			panic(err)
+		}
+		d, _ := s.PickProgressShare(8, jobs, 0) // slot 8 is a GPU slot
+		line := fmt.Sprintf("factor %g, bounded %v: %s (%s)", opt.AffinityFactor, opt.AffinityBounded, names[d.Job], d.Reason)
+		if d.Bypassed >= 0 {
+			rel, _ := s.RelativeRate(8, jobs[d.Job])
+			line += fmt.Sprintf(", passing over %s; relative rate %.1f", names[d.Bypassed], rel)
+		}
+		fmt.Println(line)
+	}
+	// Output:
+	// factor 0, bounded false: sort (preferred)
+	// factor 1.2, bounded false: crypto (affinity), passing over sort; relative rate 1.5
+	// factor 1.2, bounded true: crypto (affinity), passing over sort; relative rate 1.5
+}

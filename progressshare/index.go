@@ -19,12 +19,13 @@ import "fmt"
 type PendingIndex struct {
 	s      *Scheduler
 	blocks int
-	node   []int32 // pending blocks with a replica on each node
+	node   []int32 // pending blocks with a replica on each node (compact index)
 	rack   []int32 // pending blocks with a replica in each (compact) rack
 }
 
 // NewPendingIndex returns an index of blocks (typically a new job's
-// Pending). Errors match ErrBadInput, as for Add.
+// Pending). It allocates 4 bytes per node with slots and per rack, plus a
+// constant. Errors match ErrBadInput, as for Add.
 func (s *Scheduler) NewPendingIndex(blocks []Block) (*PendingIndex, error) {
 	x := &PendingIndex{s: s, node: make([]int32, s.numNodes), rack: make([]int32, s.numRacks)}
 	for i, b := range blocks {
@@ -74,7 +75,7 @@ func (x *PendingIndex) Remove(b Block) error {
 		return err
 	}
 	for k, n := range b.Replicas {
-		if x.node[n] == 0 || x.rack[x.s.nodeRack[n]] == 0 || x.blocks == 0 {
+		if x.node[x.s.nodeIdx[n]] == 0 || x.rack[x.s.nodeRack[n]] == 0 || x.blocks == 0 {
 			return &ValueError{Field: fmt.Sprintf("job.Pending[0].Replicas[%d]", k), Value: float64(n),
 				Reason: "no indexed block has a replica on this node"}
 		}
@@ -88,9 +89,9 @@ func (x *PendingIndex) add(b Block, d int32) {
 	s := x.s
 	s.nextGen()
 	for _, n := range b.Replicas {
-		if s.nodeMark[n] != s.gen {
-			s.nodeMark[n] = s.gen
-			x.node[n] += d
+		if c := s.nodeIdx[n]; s.nodeMark[c] != s.gen {
+			s.nodeMark[c] = s.gen
+			x.node[c] += d
 		}
 		if r := s.nodeRack[n]; s.rackMark[r] != s.gen {
 			s.rackMark[r] = s.gen
@@ -107,7 +108,7 @@ func (x *PendingIndex) hint(s *Scheduler, si int) Locality {
 		return -1
 	}
 	switch {
-	case x.node[s.slots[si].Node] > 0:
+	case x.node[s.nodeIdx[s.slots[si].Node]] > 0:
 		return NodeLocal
 	case x.rack[s.slotRack[si]] > 0:
 		return RackLocal

@@ -200,7 +200,7 @@ func (s *Scheduler) checkBlock(b Block, idx, i int) error {
 		return &ValueError{Field: fmt.Sprintf("%s.Pending[%d].Replicas", jobName(idx), i), Value: 0, Reason: "a block needs at least one replica"}
 	}
 	for k, n := range b.Replicas {
-		if n < 0 || n >= s.numNodes || s.nodeRack[n] < 0 {
+		if n < 0 || n >= len(s.nodeRack) || s.nodeRack[n] < 0 {
 			return &ValueError{Field: fmt.Sprintf("%s.Pending[%d].Replicas[%d]", jobName(idx), i, k), Value: float64(n), Reason: "not a node with a slot"}
 		}
 	}

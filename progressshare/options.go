@@ -52,6 +52,26 @@ type Options struct {
 	// with RackDelay ≤ RemoteDelay. A node-local task launches at once, a
 	// rack-local one once delay(j) ≥ d1, a remote one once delay(j) ≥ d2.
 	RackDelay, RemoteDelay float64
+
+	// AffinityFactor turns on, in PickProgressShare, the affinity rule of
+	// §4.3.1.4's prose ("if there is another job with a significantly
+	// higher computing rate on the slot, the scheduler chooses that job"),
+	// which Algorithm 2 omits. Zero, the zero value, turns it off: the
+	// decisions are Algorithm 2's, bit for bit. Otherwise it is the factor
+	// of "significantly", in [1, MaxRate]: the job Algorithm 2 picks is
+	// passed over for another job whose relative rate on the slot (see
+	// RelativeRate) is at least AffinityFactor times its own. See the
+	// package doc for what the rule gains and what it gives up.
+	AffinityFactor float64
+
+	// AffinityBounded limits the affinity rule to jobs that do not need
+	// the slot: the picked job is passed over only while it already runs
+	// at least its slot share, the number of slots the slot-share fair
+	// scheduler (Algorithm 1) gives it, its weighted max-min fair share of
+	// the slots over the jobs' demands (see PickProgressShare). The rule
+	// then never takes a slot from a job below what slot share would give
+	// it. It needs AffinityFactor ≥ 1.
+	AffinityBounded bool
 }
 
 func (o Options) validate() error {
@@ -67,6 +87,12 @@ func (o Options) validate() error {
 	check("Options.MaxDelay", o.MaxDelay)
 	check("Options.RackDelay", o.RackDelay)
 	check("Options.RemoteDelay", o.RemoteDelay)
+	if f := o.AffinityFactor; f != 0 && !(f >= 1 && f <= MaxRate) {
+		errs = append(errs, &ValueError{Field: "Options.AffinityFactor", Value: f, Reason: "must be 0 (off) or in [1, MaxRate]"})
+	}
+	if o.AffinityBounded && o.AffinityFactor == 0 {
+		errs = append(errs, &ValueError{Field: "Options.AffinityBounded", Value: 1, Reason: "needs AffinityFactor in [1, MaxRate]; it is 0 (off)"})
+	}
 	if len(errs) == 0 {
 		if o.ReadTime[RackLocal] < o.ReadTime[NodeLocal] {
 			errs = append(errs, &ValueError{Field: "Options.ReadTime[1]", Value: o.ReadTime[1], Reason: "rack-local read must not be faster than node-local"})

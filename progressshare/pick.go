@@ -21,6 +21,16 @@ package progressshare
 // when no job has a pending block. The caller resets the launched job's
 // delay (LastLaunch = now) and moves the block to running.
 //
+// With Options.AffinityFactor f > 0, a launch of a calibrated job p by the
+// rule above may be passed over (ReasonAffinity, Decision.Bypassed = p) for
+// another calibrated job k with RelativeRate(slot, k) ≥ f ·
+// RelativeRate(slot, p) (and above it) whose best block passes line 4 on
+// this slot; the highest relative rate is tried first (ties: the order
+// above). With Options.AffinityBounded only while p runs at least its slot
+// share: min(demand_p, w_p·λ), the weighted max-min fair split of the slots
+// over demands (running plus pending tasks of every job in jobs). See the
+// package doc's "The affinity rule".
+//
 // Errors match ErrBadInput: slot out of range, now not finite, and any bad
 // Weight, LastLaunch (after now or not finite), Rates or Running of any job.
 // Pending blocks are checked only as far as they are read (each examined
@@ -42,8 +52,9 @@ func (s *Scheduler) PickProgressShare(slot int, jobs []Job, now float64) (Decisi
 		return Decision{}, err
 	}
 	calJob, calKey, declined := -1, 0.0, false
+	aff := s.opt.AffinityFactor > 0
 	for i, j := range jobs {
-		key, cal, err := s.jobKey(j, i, now, true)
+		key, den, cal, err := s.jobKey(j, i, now, true)
 		if err != nil {
 			return Decision{}, err
 		}
@@ -58,6 +69,12 @@ func (s *Scheduler) PickProgressShare(slot int, jobs []Job, now float64) (Decisi
 			continue // it would decline whatever its block: leave it out of the order
 		}
 		o.keys[i] = key
+		if aff {
+			s.rel[i] = -1 // a calibrating job has no relative rate: the rule leaves it alone
+			if !cal {
+				s.rel[i] = j.Rates[sl.Type] * float64(len(s.slots)) / den
+			}
+		}
 		o.h = append(o.h, int32(i))
 	}
 	if len(o.h) == 0 && calJob < 0 {
@@ -74,7 +91,7 @@ func (s *Scheduler) PickProgressShare(slot int, jobs []Job, now float64) (Decisi
 		}
 		p := s.pref(slot, j, j.Pending[b], loc, true, s.uniformProcTime(j))
 		return Decision{Launch: true, Reason: ReasonCalibration, Job: calJob, Block: b, Replica: r,
-			Locality: loc, Pref: p, Calibrating: true, Examined: 1}, nil
+			Locality: loc, Pref: p, Calibrating: true, Examined: 1, Bypassed: -1}, nil
 	}
 	o.init()
 	examined := 0
@@ -93,8 +110,12 @@ func (s *Scheduler) PickProgressShare(slot int, jobs []Job, now float64) (Decisi
 		}
 		p := s.pref(slot, *j, j.Pending[b], loc, cal, uni)
 		if s.opt.MaxDelay == 0 || 1-p <= (now-j.LastLaunch)/s.opt.MaxDelay {
-			return Decision{Launch: true, Reason: ReasonPreferred, Job: i, Block: b, Replica: r,
-				Locality: loc, Pref: p, Calibrating: cal, Examined: examined}, nil
+			d := Decision{Launch: true, Reason: ReasonPreferred, Job: i, Block: b, Replica: r,
+				Locality: loc, Pref: p, Calibrating: cal, Examined: examined, Bypassed: -1}
+			if aff && !cal {
+				return s.affinity(slot, jobs, now, d, o)
+			}
+			return d, nil
 		}
 	}
 	return skip(ReasonWaiting, examined), nil
@@ -118,7 +139,7 @@ func (s *Scheduler) PickSlotShare(slot int, jobs []Job, now float64) (Decision, 
 	}
 	declined := false
 	for i, j := range jobs {
-		key, _, err := s.jobKey(j, i, now, false)
+		key, _, _, err := s.jobKey(j, i, now, false)
 		if err != nil {
 			return Decision{}, err
 		}
@@ -150,7 +171,7 @@ func (s *Scheduler) PickSlotShare(slot int, jobs []Job, now float64) (Decision, 
 		}
 		if s.allowed(loc, now-j.LastLaunch) {
 			return Decision{Launch: true, Reason: ReasonLocality, Job: i, Block: b, Replica: r,
-				Locality: loc, Examined: examined}, nil
+				Locality: loc, Examined: examined, Bypassed: -1}, nil
 		}
 	}
 	return skip(ReasonWaiting, examined), nil
@@ -225,12 +246,13 @@ func (s *Scheduler) mustDecline(si int, j Job, ratio float64) bool {
 // jobKey validates job idx (everything but its blocks; its rates only when
 // rates is set) and returns, in one pass over node types, its sort key:
 // PS(j)/Weight for a calibrated job under Algorithm 2, else slot
-// share/Weight, and whether it is calibrating. It agrees with checkJob,
-// progressShare, slotShare and Calibrating, which give the error text.
-func (s *Scheduler) jobKey(j Job, idx int, now float64, rates bool) (key float64, cal bool, err error) {
+// share/Weight; Σ_{s∈S} CR(s, j) (Eq. 4.1's denominator, 0 unless rates);
+// and whether it is calibrating. It agrees with checkJob, progressShare,
+// slotShare and Calibrating, which give the error text.
+func (s *Scheduler) jobKey(j Job, idx int, now float64, rates bool) (key, den float64, cal bool, err error) {
 	bad := !(j.Weight >= MinRate && j.Weight <= MaxRate) || !(j.LastLaunch <= now && j.LastLaunch-j.LastLaunch == 0) ||
 		len(j.Running) > s.numTypes || (rates && len(j.Rates) > s.numTypes)
-	var num, den float64
+	var num float64
 	running := 0
 	for t := 0; t < s.numTypes && !bad; t++ {
 		n, slots := 0, s.typeSlots[t]
@@ -252,10 +274,10 @@ func (s *Scheduler) jobKey(j Job, idx int, now float64, rates bool) (key float64
 		den += float64(slots) * r
 	}
 	if bad {
-		return 0, false, s.checkJob(j, idx, now, rates)
+		return 0, 0, false, s.checkJob(j, idx, now, rates)
 	}
 	if rates && !cal {
-		return min(num/den, 1) / j.Weight, false, nil
+		return min(num/den, 1) / j.Weight, den, false, nil
 	}
-	return float64(running) / float64(len(s.slots)) / j.Weight, cal, nil
+	return float64(running) / float64(len(s.slots)) / j.Weight, den, cal, nil
 }

@@ -100,16 +100,16 @@ func (s *Scheduler) pref(si int, j Job, b Block, loc Locality, calibrating bool,
 	clear(s.inRack)
 	T := s.numTypes
 	for _, n := range b.Replicas {
-		if s.nodeMark[n] != s.gen {
-			s.nodeMark[n] = s.gen
-			s.local[s.nodeType[n]] += int(s.nodeSlots[n])
+		if c := s.nodeIdx[n]; s.nodeMark[c] != s.gen {
+			s.nodeMark[c] = s.gen
+			s.local[s.nodeType[c]] += int(s.nodeSlots[c])
 		}
 		r := s.nodeRack[n]
 		if s.rackMark[r] != s.gen {
 			s.rackMark[r] = s.gen
-			row := s.rackTypeSlots[int(r)*T : int(r)*T+T]
-			for t, c := range row {
-				s.inRack[t] += int(c)
+			lo, hi := s.rackStart[r], s.rackStart[r+1]
+			for k, t := range s.rackTypes[lo:hi] {
+				s.inRack[t] += int(s.rackCounts[int(lo)+k])
 			}
 		}
 	}

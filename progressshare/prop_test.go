@@ -511,20 +511,31 @@ func TestCalibrationProperties(t *testing.T) { rapid.Check(t, propCalibration) }
 func FuzzCalibration(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propCalibration)) }
 
 // wild draws any float, NaN and infinities included.
+// The valid extremes (MinRate, MaxRate, MaxTime) and the values just
+// beyond them are drawn on purpose, so that a limit the docs call valid is
+// exercised, not only what random floats reach.
 func wild() *rapid.Generator[float64] {
-	return rapid.OneOf(rapid.Float64(), rapid.SampledFrom([]float64{0, -1, 1e-300, 1e300, math.NaN(), math.Inf(1), math.Inf(-1)}))
+	return rapid.OneOf(rapid.Float64(), rapid.SampledFrom([]float64{0, -1, 1e-300, 1e300, math.NaN(), math.Inf(1), math.Inf(-1),
+		MinRate, MaxRate, MaxTime, MinRate / 2, MaxRate * 2, math.MaxFloat64, -math.MaxFloat64, 5e-324}))
 }
 
 // propBadInput feeds arbitrary values to every exported function: no panic,
 // and every error matches ErrBadInput (ProgressShare may say ErrCalibrating).
 func propBadInput(t *rapid.T) {
 	ints := rapid.IntRange(-2, 6)
+	// Identifiers at and beyond their limits, in one case in ten (a slot at
+	// MaxNode costs NewScheduler 8 MiB).
+	ids := ints
+	if rapid.IntRange(0, 9).Draw(t, "extreme ids") == 0 {
+		ids = rapid.OneOf(ints, rapid.SampledFrom([]int{MaxNode, MaxNode + 1, MaxType, MaxType + 1, math.MaxInt, math.MinInt, 1 << 40}))
+	}
 	var slots []Slot
 	for range rapid.IntRange(0, 6).Draw(t, "slots") {
-		slots = append(slots, Slot{ints.Draw(t, "node"), ints.Draw(t, "type"), ints.Draw(t, "rack")})
+		slots = append(slots, Slot{ids.Draw(t, "node"), ids.Draw(t, "type"), ids.Draw(t, "rack")})
 	}
 	opt := Options{ReadTime: [3]float64{wild().Draw(t, "tr0"), wild().Draw(t, "tr1"), wild().Draw(t, "tr2")},
-		MaxDelay: wild().Draw(t, "max"), RackDelay: wild().Draw(t, "d1"), RemoteDelay: wild().Draw(t, "d2")}
+		MaxDelay: wild().Draw(t, "max"), RackDelay: wild().Draw(t, "d1"), RemoteDelay: wild().Draw(t, "d2"),
+		AffinityFactor: rapid.OneOf(wild(), rapid.SampledFrom([]float64{0, 1, 1.2})).Draw(t, "affinity"), AffinityBounded: rapid.Bool().Draw(t, "bounded")}
 	check := func(err error) {
 		if err != nil && !errors.Is(err, ErrBadInput) {
 			t.Fatalf("error %v does not match ErrBadInput", err)
@@ -533,7 +544,11 @@ func propBadInput(t *rapid.T) {
 	s, err := NewScheduler(slots, opt)
 	check(err)
 	if err != nil {
-		if s, err = NewScheduler([]Slot{{0, 0, 0}, {1, 1, 0}, {2, 1, 1}}, Options{MaxDelay: 5}); err != nil {
+		fallback := Options{MaxDelay: 5}
+		if rapid.Bool().Draw(t, "fallback with affinity") {
+			fallback.AffinityFactor, fallback.AffinityBounded = 1.2, rapid.Bool().Draw(t, "fallback bounded")
+		}
+		if s, err = NewScheduler([]Slot{{0, 0, 0}, {1, 1, 0}, {2, 1, 1}}, fallback); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -562,7 +577,8 @@ func propBadInput(t *rapid.T) {
 	for _, pick := range []func(int, []Job, float64) (Decision, error){s.PickProgressShare, s.PickSlotShare} {
 		d, err := pick(slot, jobs, now)
 		check(err)
-		if err == nil && d.Launch && (d.Job < 0 || d.Job >= len(jobs) || d.Block < 0 || d.Block >= len(jobs[d.Job].Pending) || math.IsNaN(d.Pref)) {
+		if err == nil && d.Launch && (d.Job < 0 || d.Job >= len(jobs) || d.Block < 0 || d.Block >= len(jobs[d.Job].Pending) || !(d.Pref >= 0 && d.Pref <= 1) ||
+			(d.Reason == ReasonAffinity) != (d.Bypassed >= 0) || d.Bypassed >= len(jobs) || d.Bypassed == d.Job) {
 			t.Fatalf("bad decision %+v", d)
 		}
 	}
@@ -576,6 +592,12 @@ func propBadInput(t *rapid.T) {
 		}
 		_, _, err = s.BestScore(slot, j, b)
 		check(err)
+		if r, err := s.RelativeRate(slot, j); !errors.Is(err, ErrCalibrating) {
+			check(err)
+			if err == nil && !(r > 0 && r <= float64(s.NumSlots())) {
+				t.Fatalf("relative rate %v", r)
+			}
+		}
 		if ps, err := s.ProgressShare(j); !errors.Is(err, ErrCalibrating) {
 			check(err)
 			if err == nil && !(ps >= 0 && ps <= 1) {

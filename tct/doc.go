@@ -162,8 +162,12 @@
 //     mean ≤ 0 or a variance < 0 at the new size is an error, not clamped.
 //   - Quantile interpolates between order statistics (Hyndman–Fan type 7);
 //     StdDev divides by n − 1; ProbWithin counts outcomes ≤ the deadline.
-//   - Limits: Workers ≤ 2²⁰, Maps ≤ 2²⁷, Reduces ≤ 2²⁴, Runs ≤ 2²⁴, and
-//     Mu + 40·Sigma ≤ 600 for every phase, so no run overflows.
+//   - Limits: Workers ≤ 2²⁰, Maps ≤ 2²⁷, Reduces ≤ 2²⁴, Runs ≤ 2²⁴; every
+//     lognormal has |Mu| ≤ MaxLogMu = 50 and Sigma ≤ MaxSigma = 10, and
+//     every elapsed time is ≤ MaxElapsed = 10¹² s, so no moment, draw or
+//     run overflows. RunFrom and PredictRemaining simulate relative to the
+//     job's elapsed time, so a long-running job's remaining time keeps full
+//     precision.
 //
 // Speed, measured with go test -bench -cpu 1 on the 2-core development
 // machine under load from other builds (load average 4–15); CPU time is the

@@ -44,7 +44,7 @@ func LognormalFromMoments(mean, variance float64) (Lognormal, error) {
 // deviation of ln x. Unlike LognormalFromMoments it does not match the sample
 // mean and variance exactly; it is the better estimator when the data are
 // lognormal. Every sample must be finite and > 0, and the fit must pass
-// Validate (durations beyond about e^600 s do not); an empty slice gives a
+// Validate (|Mu| ≤ MaxLogMu, Sigma ≤ MaxSigma); an empty slice gives a
 // *ValueError with Field "samples".
 func LognormalFromSamples(samples []float64) (Lognormal, error) {
 	if len(samples) == 0 {
@@ -71,30 +71,38 @@ func LognormalFromSamples(samples []float64) (Lognormal, error) {
 	return l, nil
 }
 
-// Validate reports whether l is a usable distribution: Mu finite and Sigma
-// finite and ≥ 0. The error is a *ValueError naming "Mu" or "Sigma".
+// Validate reports whether l is a usable distribution: Mu in [−MaxLogMu,
+// MaxLogMu] and Sigma in [0, MaxSigma] (NaN and ±Inf are outside). The error
+// is a *ValueError naming "Mu" or "Sigma".
 func (l Lognormal) Validate() error {
 	return l.validate("")
 }
 
 func (l Lognormal) validate(prefix string) error {
-	if math.IsNaN(l.Mu) || math.IsInf(l.Mu, 0) {
-		return &ValueError{Field: prefix + "Mu", Value: l.Mu, Reason: "must be finite"}
+	if !(l.Mu >= -MaxLogMu && l.Mu <= MaxLogMu) {
+		return &ValueError{Field: prefix + "Mu", Value: l.Mu, Reason: "must be in [-50, 50] (ln seconds)"}
 	}
-	if !(l.Sigma >= 0) || math.IsInf(l.Sigma, 1) {
-		return &ValueError{Field: prefix + "Sigma", Value: l.Sigma, Reason: "must be finite and ≥ 0"}
-	}
-	// e^(Mu + Sigma·z) must stay far from overflow for every deviate a
-	// simulation can draw (|z| < 40), and so must sums of many draws.
-	if l.Mu+40*l.Sigma > mcMaxLogDuration {
-		return &ValueError{Field: prefix + "Mu", Value: l.Mu, Reason: "Mu + 40·Sigma must be ≤ 600 (durations would overflow)"}
+	if !(l.Sigma >= 0 && l.Sigma <= MaxSigma) {
+		return &ValueError{Field: prefix + "Sigma", Value: l.Sigma, Reason: "must be in [0, 10]"}
 	}
 	return nil
 }
 
-// mcMaxLogDuration bounds Mu + 40·Sigma: e^600 ≈ 4e260 seconds, so a sum of
-// any realistic number of draws stays finite.
-const mcMaxLogDuration = 600
+// Limits of a Lognormal that Validate accepts. Within them every method
+// and every simulated run is finite: e^(Mu + Sigma·z) stays below e^450 for
+// any deviate a simulation can draw (|z| < 40), the moments stay below
+// e^300, and conditional draws after at most MaxElapsed seconds stay below
+// 1e100. They are far outside any real duration: e^50 s is 10¹⁴ years, and
+// Sigma = 10 is a coefficient of variation of 5·10²¹.
+const (
+	MaxLogMu = 50 // |Mu| ≤ MaxLogMu (ln seconds)
+	MaxSigma = 10 // 0 ≤ Sigma ≤ MaxSigma
+)
+
+// MaxElapsed bounds every elapsed time a caller gives (Lognormal.
+// DrawRemaining, JobState.Elapsed, running tasks' Elapsed): 10¹² seconds,
+// about 31,700 years.
+const MaxElapsed = 1e12
 
 // Mean returns E[X] = e^(Mu + Sigma²/2), in seconds.
 func (l Lognormal) Mean() float64 { return math.Exp(l.Mu + l.Sigma*l.Sigma/2) }
@@ -222,14 +230,14 @@ func (l Lognormal) draw(rng *rand.Rand) float64 {
 // With Sigma = 0 it is max(e^Mu − elapsed, 0). The result is ≥ 0, never
 // NaN. It does not allocate.
 //
-// A nil rng gives ErrNilRand; an elapsed that is NaN or ±Inf, or an l that
-// fails Validate, gives a *ValueError.
+// A nil rng gives ErrNilRand; an elapsed that is NaN, −Inf or above
+// MaxElapsed, or an l that fails Validate, gives a *ValueError.
 func (l Lognormal) DrawRemaining(elapsed float64, rng *rand.Rand) (float64, error) {
 	if rng == nil {
 		return 0, ErrNilRand
 	}
-	if math.IsNaN(elapsed) || math.IsInf(elapsed, 0) {
-		return 0, &ValueError{Field: "elapsed", Value: elapsed, Reason: "must be finite"}
+	if !(elapsed >= -math.MaxFloat64 && elapsed <= MaxElapsed) {
+		return 0, &ValueError{Field: "elapsed", Value: elapsed, Reason: "must be finite and ≤ 1e12 (MaxElapsed)"}
 	}
 	if err := l.Validate(); err != nil {
 		return 0, err

@@ -61,6 +61,11 @@ func TestLognormalBadInput(t *testing.T) {
 		{"validate sigma negative", func() error { return Lognormal{Sigma: -1}.Validate() }},
 		{"validate sigma Inf", func() error { return Lognormal{Sigma: inf}.Validate() }},
 		{"validate overflow", func() error { return Lognormal{Mu: 10, Sigma: 20}.Validate() }},
+		// Passed Validate before MaxLogMu/MaxSigma; Variance was then NaN.
+		{"validate moments NaN", func() error { return Lognormal{Mu: -1e308, Sigma: 1e200}.Validate() }},
+		{"validate mu beyond limit", func() error { return Lognormal{Mu: MaxLogMu * 1.0001}.Validate() }},
+		{"validate mu below limit", func() error { return Lognormal{Mu: -MaxLogMu * 1.0001}.Validate() }},
+		{"validate sigma beyond limit", func() error { return Lognormal{Sigma: MaxSigma * 1.0001}.Validate() }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -238,7 +243,8 @@ func TestDrawBadInput(t *testing.T) {
 			}
 		})
 	}
-	for _, e := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+	// 1e300 with Sigma 1e200 was +Inf with a nil error before MaxElapsed.
+	for _, e := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), MaxElapsed * 1.0001, 1e300} {
 		var ve *ValueError
 		if x, err := good.DrawRemaining(e, rng); !errors.As(err, &ve) || ve.Field != "elapsed" || x != 0 {
 			t.Errorf("DrawRemaining(%v) = %v, %v; want a ValueError on elapsed", e, x, err)

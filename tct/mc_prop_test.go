@@ -234,10 +234,13 @@ func propLognormalInputs(t *rapid.T) {
 
 // propLognormalMethods: on any valid lognormal (extreme parameters
 // included) and any x and p, CDF and Survival are probabilities that sum
-// to 1, PDF is ≥ 0, the moments are ≥ 0 (they may underflow to 0 or
-// overflow to +Inf at extreme parameters), and nothing is NaN.
+// to 1, PDF is ≥ 0, the moments are finite and ≥ 0 (they may underflow to
+// 0), and nothing is NaN.
 func propLognormalMethods(t *rapid.T) {
-	l := Lognormal{Mu: mcAnyFloat(t, "Mu", -1e3, 600), Sigma: mcAnyFloat(t, "Sigma", 0, 50)}
+	l := Lognormal{Mu: mcAnyFloat(t, "Mu", -1.01*MaxLogMu, 1.01*MaxLogMu), Sigma: mcAnyFloat(t, "Sigma", 0, 1.01*MaxSigma)}
+	if rapid.Bool().Draw(t, "at the limits") {
+		l = Lognormal{Mu: rapid.SampledFrom([]float64{-MaxLogMu, MaxLogMu}).Draw(t, "Mu'"), Sigma: MaxSigma}
+	}
 	if rapid.Bool().Draw(t, "tiny Sigma") {
 		l.Sigma = rapid.SampledFrom([]float64{5e-324, 1e-300, 1e-30, 1e-8}).Draw(t, "Sigma'")
 	}
@@ -255,7 +258,8 @@ func propLognormalMethods(t *rapid.T) {
 	if !math.IsNaN(x) && math.Abs(c+sv-1) > 1e-12 {
 		t.Fatalf("%+v at %v: CDF %v + Survival %v ≠ 1", l, x, c, sv)
 	}
-	if !(l.Mean() >= 0) || !(l.Variance() >= 0) || !(l.StdDev() >= 0) || !(l.Median() >= 0) {
+	finite := func(x float64) bool { return x >= 0 && x <= math.MaxFloat64 }
+	if !finite(l.Mean()) || !finite(l.Variance()) || !finite(l.StdDev()) || !finite(l.Median()) {
 		t.Fatalf("%+v: mean %v, variance %v, sd %v, median %v", l, l.Mean(), l.Variance(), l.StdDev(), l.Median())
 	}
 	p := mcAnyFloat(t, "p", 0, 1)
@@ -300,7 +304,7 @@ func propDrawRemaining(t *rapid.T) {
 	if l.Validate() != nil {
 		t.Skip("out of range")
 	}
-	e := rapid.Float64Range(0, 1e30).Draw(t, "elapsed")
+	e := rapid.Float64Range(0, MaxElapsed).Draw(t, "elapsed")
 	var s Simulator
 	s.seed(rapid.Uint64().Draw(t, "seed"), 0)
 	r, err := l.DrawRemaining(e, s.rng[0])
@@ -311,8 +315,8 @@ func propDrawRemaining(t *rapid.T) {
 
 // propDrawAnyInput: Draw and DrawRemaining on any parameters, elapsed and
 // a possibly nil rng either return an error matching ErrBadInput (a nil
-// rng: ErrNilRand) or a value ≥ 0 that is not NaN. A valid distribution
-// with a non-nil rng and finite elapsed is never an error.
+// rng: ErrNilRand) or a finite value ≥ 0. A valid distribution with a
+// non-nil rng and a finite elapsed ≤ MaxElapsed is never an error.
 func propDrawAnyInput(t *rapid.T) {
 	l := Lognormal{Mu: mcAnyFloat(t, "Mu", -1e6, 700), Sigma: mcAnyFloat(t, "Sigma", 0, 1e6)}
 	e := mcAnyFloat(t, "elapsed", -1e6, 1e308)
@@ -331,14 +335,14 @@ func propDrawAnyInput(t *rapid.T) {
 			t.Fatalf("%s with rng %v: error %v", what, rng, err)
 		case (err != nil) != wantErr:
 			t.Fatalf("%s of %+v, elapsed %v: error %v, want error %v", what, l, e, err, wantErr)
-		case err == nil && !(x >= 0):
+		case err == nil && !(x >= 0 && x <= math.MaxFloat64):
 			t.Fatalf("%s of %+v, elapsed %v = %v", what, l, e, x)
 		}
 	}
 	x, err := l.Draw(rng)
 	check("Draw", x, err, !valid)
 	x, err = l.DrawRemaining(e, rng)
-	check("DrawRemaining", x, err, !valid || math.IsNaN(e) || math.IsInf(e, 0))
+	check("DrawRemaining", x, err, !valid || !(e >= -math.MaxFloat64 && e <= MaxElapsed))
 }
 
 // propOneTaskMean: a job of one map on one worker (arrival ≈ 0, no

@@ -52,8 +52,8 @@ func Start() JobState { return JobState{} }
 // Validate checks st against model m (which must be valid). The error is a
 // *ValueError naming the field, e.g. "JobState.RunningMaps[2]".
 func (st JobState) Validate(m JobModel) error {
-	if !(st.Elapsed >= 0) || math.IsInf(st.Elapsed, 1) {
-		return &ValueError{Field: "JobState.Elapsed", Value: st.Elapsed, Reason: "must be finite and ≥ 0"}
+	if !(st.Elapsed >= 0 && st.Elapsed <= MaxElapsed) {
+		return &ValueError{Field: "JobState.Elapsed", Value: st.Elapsed, Reason: "must be in [0, 1e12] (MaxElapsed)"}
 	}
 	if err := mcCount("JobState.WorkersPresent", st.WorkersPresent, 0, m.Workers); err != nil {
 		return err
@@ -65,8 +65,8 @@ func (st JobState) Validate(m JobModel) error {
 		return err
 	}
 	for i, e := range st.RunningMaps {
-		if !(e >= 0) || math.IsInf(e, 1) {
-			return &ValueError{Field: mcIndexed("JobState.RunningMaps", i), Value: e, Reason: "must be finite and ≥ 0"}
+		if !(e >= 0 && e <= MaxElapsed) {
+			return &ValueError{Field: mcIndexed("JobState.RunningMaps", i), Value: e, Reason: "must be in [0, 1e12] (MaxElapsed)"}
 		}
 	}
 	if err := mcCount("JobState.ReducesDone", st.ReducesDone, 0, m.Reduces); err != nil {
@@ -79,8 +79,8 @@ func (st JobState) Validate(m JobModel) error {
 		if r.Stage < StageShuffle1 || r.Stage > StageReduce {
 			return &ValueError{Field: mcIndexed("JobState.RunningReduces", i) + ".Stage", Value: float64(r.Stage), Reason: "unknown stage"}
 		}
-		if !(r.Elapsed >= 0) || math.IsInf(r.Elapsed, 1) {
-			return &ValueError{Field: mcIndexed("JobState.RunningReduces", i) + ".Elapsed", Value: r.Elapsed, Reason: "must be finite and ≥ 0"}
+		if !(r.Elapsed >= 0 && r.Elapsed <= MaxElapsed) {
+			return &ValueError{Field: mcIndexed("JobState.RunningReduces", i) + ".Elapsed", Value: r.Elapsed, Reason: "must be in [0, 1e12] (MaxElapsed)"}
 		}
 	}
 	if st.reducePhase() && (st.MapsDone != m.Maps || len(st.RunningMaps) > 0) {
@@ -152,15 +152,17 @@ func mcCheckRemaining(m *JobModel, st *JobState, added int) error {
 // runFrom is RunFrom without validation.
 func (s *Simulator) runFrom(m *JobModel, st *JobState, added int, seed uint64, run int) float64 {
 	s.seed(seed, run)
-	now := st.Elapsed
+	// Times are relative to now (st.Elapsed), so the remaining time keeps
+	// its precision however long the job has run; only the conditional
+	// draws see the absolute elapsed times.
 	w := s.workers(m.Workers + added)
 	arr := s.rng[mcStreamArrival]
-	end := now
+	end := 0.0
 	i := 0
 	if !st.reducePhase() {
 		mp := s.rng[mcStreamMap]
 		for _, e := range st.RunningMaps {
-			w[i] = now + m.Map.drawRemaining(e, mp)
+			w[i] = m.Map.drawRemaining(e, mp)
 			i++
 		}
 	} else {
@@ -168,29 +170,29 @@ func (s *Simulator) runFrom(m *JobModel, st *JobState, added int, seed uint64, r
 		for _, r := range st.RunningReduces {
 			switch r.Stage {
 			case StageShuffle1:
-				w[i] = now + m.Shuffle1.drawRemaining(r.Elapsed, sh) + m.Reduce.draw(rd)
+				w[i] = m.Shuffle1.drawRemaining(r.Elapsed, sh) + m.Reduce.draw(rd)
 			case StageShuffle2:
-				w[i] = now + m.Shuffle2.drawRemaining(r.Elapsed, sh) + m.Reduce.draw(rd)
+				w[i] = m.Shuffle2.drawRemaining(r.Elapsed, sh) + m.Reduce.draw(rd)
 			default:
-				w[i] = now + m.Reduce.drawRemaining(r.Elapsed, rd)
+				w[i] = m.Reduce.drawRemaining(r.Elapsed, rd)
 			}
 			end = max(end, w[i])
 			i++
 		}
 	}
 	for ; i < st.WorkersPresent; i++ {
-		w[i] = now
+		w[i] = 0
 	}
-	for ; i < m.Workers; i++ { // not yet arrived: Arrival | Arrival > now
-		w[i] = now + m.Arrival.drawRemaining(now, arr)
+	for ; i < m.Workers; i++ { // not yet arrived: Arrival | Arrival > Elapsed
+		w[i] = m.Arrival.drawRemaining(st.Elapsed, arr)
 	}
 	for ; i < len(w); i++ { // added now: a fresh start-up delay each
-		w[i] = now + m.Arrival.draw(arr)
+		w[i] = m.Arrival.draw(arr)
 	}
 	if !st.reducePhase() {
 		end = s.mapsThenReduces(m, w, m.Maps-st.MapsDone-len(st.RunningMaps), m.Workers)
 	} else {
 		end = max(end, s.secondWave(m, w, m.Reduces-st.ReducesDone-len(st.RunningReduces)))
 	}
-	return math.Max(end-now, 0)
+	return math.Max(end, 0)
 }

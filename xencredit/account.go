@@ -52,9 +52,17 @@ func (s *State) Account(now time.Duration, log []Change) ([]Change, error) {
 	if s.cfg.GuardPeriod > 0 {
 		log = s.guard(log)
 	}
+	// The PCPUs of the VCPUs that need one reschedule first, then the idle
+	// PCPUs tickled (which steal what is still queued), as in Wake.
 	for p := range s.pcpus {
 		if s.pcpus[p].resched {
-			s.pcpus[p].resched = false
+			s.pcpus[p].resched, s.pcpus[p].reschedIdle = false, false
+			log = s.schedule(p, log)
+		}
+	}
+	for p := range s.pcpus {
+		if s.pcpus[p].reschedIdle {
+			s.pcpus[p].reschedIdle = false
 			log = s.schedule(p, log)
 		}
 	}
@@ -154,8 +162,13 @@ func (s *State) credit(v, fair, capPer int, log []Change) []Change {
 		if x.state == Offline {
 			s.setState(v, Runnable)
 			s.insert(v)
-			if s.tickles(v) {
+			// The unpause is a wake: tickle as Wake does.
+			local, idler := s.tickle(v)
+			if local {
 				s.pcpus[x.pcpu].resched = true
+			}
+			if idler >= 0 {
+				s.pcpus[idler].reschedIdle = true
 			}
 		}
 		x.parked = false

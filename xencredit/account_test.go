@@ -168,3 +168,31 @@ func TestGuardSkipsBlocked(t *testing.T) {
 		t.Fatalf("%+v %v", v, log)
 	}
 }
+
+// A domain that becomes active joins the head of the active list with
+// ActivateAtHead (Xen's list_add), the tail without. Y (weight 1) is
+// activated before X (weight 256): at the tail, X is visited after Y and Y
+// gets only its weight's share, 3 (see TestAccountWeightsAndListOrder); at
+// the head, X is visited first and Y is handed X's unused credit, 300.
+func TestActivateAtHead(t *testing.T) {
+	for _, tt := range []struct {
+		atHead bool
+		wantY  int
+		list   []int32
+	}{{false, 2, []int32{1, 0}}, {true, 299, []int32{1, 0}}} {
+		cfg := DefaultConfig(2)
+		cfg.ActivateAtHead = tt.atHead
+		s := mustNew(t, cfg, Domain{Weight: 1, PCPUs: []int{1}}, Domain{Weight: 256, PCPUs: []int{0}})
+		activateAll(t, &s)
+		if want := map[bool][]int32{false: {0, 1}, true: {1, 0}}[tt.atHead]; !slices.Equal(s.activeDoms, want) {
+			t.Fatalf("atHead=%v: active list %v before accounting, want %v", tt.atHead, s.activeDoms, want)
+		}
+		run(t, &s, ev{evAccount, ms(30), 0})
+		if y, x := mustVCPU(t, &s, 0).Credit, mustVCPU(t, &s, 1).Credit; y != tt.wantY || x != 299 {
+			t.Fatalf("atHead=%v: credits Y=%d X=%d, want %d 299", tt.atHead, y, x, tt.wantY)
+		}
+		if !slices.Equal(s.activeDoms, tt.list) {
+			t.Fatalf("atHead=%v: active list %v after accounting, want %v", tt.atHead, s.activeDoms, tt.list)
+		}
+	}
+}

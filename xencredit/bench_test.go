@@ -7,24 +7,32 @@ import (
 )
 
 // hostDomains is the benchmark host: 2 PCPUs, 4 VMs of 2 VCPUs each (two
-// interactive, one batch at minimum weight, one background).
-func hostDomains() []Domain {
-	return []Domain{
+// interactive, one batch at minimum weight, one background), each VCPU
+// pinned, or with every VM's affinity both PCPUs.
+func hostDomains(affinity bool) []Domain {
+	d := []Domain{
 		{Weight: 256, PCPUs: []int{0, 1}},
 		{Weight: 256, PCPUs: []int{0, 1}},
 		{Weight: 1, PCPUs: []int{0, 1}},
 		{Background: true, PCPUs: []int{0, 1}},
 	}
+	if affinity {
+		for i := range d {
+			d[i].Affinity = []int{0, 1}
+		}
+	}
+	return d
 }
 
 // trace drives a State for n events with the caller's timers (ticks every
 // 10 ms per PCPU, accounting every 30 ms, schedules at slice ends) and
 // bursty wakes and blocks of the interactive VCPUs, and returns the events
 // so they can be replayed exactly.
-func trace(tb testing.TB, n int) (State, []ev) {
+func trace(tb testing.TB, n int, affinity bool) (State, []ev) {
 	cfg := DefaultConfig(2)
 	cfg.GuardPeriod, cfg.GuardExec = time.Second, 10*time.Millisecond
-	s := mustNew(tb, cfg, hostDomains()...)
+	cfg.ActivateAtHead = affinity
+	s := mustNew(tb, cfg, hostDomains(affinity)...)
 	start := s.Clone()
 	rng := rand.New(rand.NewPCG(1, 2))
 	evs := make([]ev, 0, n)
@@ -80,6 +88,7 @@ func restore(dst, src *State) {
 	doms, vcpus, pcpus, act := dst.doms, dst.vcpus, dst.pcpus, dst.activeDoms
 	*dst = *src
 	dst.doms, dst.vcpus, dst.pcpus, dst.activeDoms = doms[:copy(doms, src.doms)], vcpus[:copy(vcpus, src.vcpus)], pcpus, act[:len(src.activeDoms)]
+	// dst's domains now share src's affinity sets, which no event changes.
 	copy(dst.activeDoms, src.activeDoms)
 	for p := range pcpus {
 		q := pcpus[p].runq
@@ -102,26 +111,35 @@ func TestEventsDoNotAllocate(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts differ under -race")
 	}
-	start, evs := trace(t, 5000)
-	s := start.Clone()
-	log := make([]Change, 0, 64)
-	if n := testing.AllocsPerRun(20, func() {
-		restore(&s, &start)
-		replay(t, &s, evs, log)
-	}); n != 0 {
-		t.Fatalf("%v allocations per %d events, want 0", n, len(evs))
+	for _, affinity := range []bool{false, true} {
+		start, evs := trace(t, 5000, affinity)
+		s := start.Clone()
+		log := make([]Change, 0, 64)
+		if n := testing.AllocsPerRun(20, func() {
+			restore(&s, &start)
+			replay(t, &s, evs, log)
+		}); n != 0 {
+			t.Fatalf("affinity=%v: %v allocations per %d events, want 0", affinity, n, len(evs))
+		}
+		// The replay is the same run: same final state as a fresh one.
+		fresh := start.Clone()
+		replay(t, &fresh, evs, log)
+		if !equalStates(&s, &fresh) {
+			t.Fatalf("affinity=%v: replay after restore differs from a fresh replay", affinity)
+		}
+		checkInvariants(t, &s)
 	}
-	// The replay is the same run: same final state as a fresh one.
-	fresh := start.Clone()
-	replay(t, &fresh, evs, log)
-	if !equalStates(&s, &fresh) {
-		t.Fatal("replay after restore differs from a fresh replay")
-	}
-	checkInvariants(t, &s)
 }
 
-func BenchmarkEvent(b *testing.B) {
-	start, evs := trace(b, 10000)
+func BenchmarkEvent(b *testing.B) { benchmarkEvent(b, false) }
+
+// BenchmarkEventAffinity is BenchmarkEvent with every VM free to run on
+// both PCPUs (Domain.Affinity) and Xen's active-list order: wakes tickle
+// idle PCPUs and OVER-, BACKGROUND- or idle-headed PCPUs steal.
+func BenchmarkEventAffinity(b *testing.B) { benchmarkEvent(b, true) }
+
+func benchmarkEvent(b *testing.B, affinity bool) {
+	start, evs := trace(b, 10000, affinity)
 	s := start.Clone()
 	log := make([]Change, 0, 64)
 	b.ReportAllocs()
@@ -133,7 +151,7 @@ func BenchmarkEvent(b *testing.B) {
 }
 
 func BenchmarkAccount(b *testing.B) {
-	start, evs := trace(b, 2000)
+	start, evs := trace(b, 2000, false)
 	s := start.Clone()
 	replay(b, &s, evs, nil)
 	mid := s.Clone()

@@ -74,6 +74,19 @@ type Config struct {
 	// so a background VCPU is preempted at once.
 	RatelimitDelaysBackground bool
 
+	// ActivateAtHead puts a domain that becomes active (a Tick finds one
+	// of its VCPUs running while off the active list) at the head of the
+	// active-domain list, as Xen's __csched_vcpu_acct_start does
+	// (list_add, in 4.2 and master). False puts it at the tail, this
+	// package's order before the option existed, which DefaultConfig keeps.
+	// Account visits domains in list order and hands the credit a domain
+	// cannot use to those after it, so the order decides whether a
+	// low-weight domain visited after a busy one gets that surplus: with
+	// the head, an interactive domain that has just become active again
+	// is visited first and the low-weight domain after it earns its full
+	// peak (examples/xen shows what this does to MIMP Table 1).
+	ActivateAtHead bool
+
 	// GuardPeriod is the starvation guard's period p (000 §4.2). Zero
 	// disables the guard. Otherwise 1 ms..1 hour, and the guard is checked
 	// at every Account call.
@@ -179,7 +192,18 @@ type Domain struct {
 	// credited, preempted by any waking non-background VCPU.
 	Background bool
 
-	// PCPUs[j] is the PCPU of the domain's VCPU j (each VCPU is pinned;
-	// the model has no migration). Its length is the VCPU count, ≥ 1.
+	// PCPUs[j] is the PCPU of the domain's VCPU j: the one it is pinned
+	// to, or, with Affinity, the one it starts on. Its length is the VCPU
+	// count, ≥ 1.
 	PCPUs []int
+
+	// Affinity is the set of PCPUs every VCPU of the domain may run on
+	// (Xen's cpu_affinity, as a "cpus=" line or "xl vcpu-pin DOM all"
+	// gives a whole VM); each PCPUs[j] must be in it. Empty: each VCPU is
+	// pinned to its PCPUs[j] and never moves. With Affinity, VCPUs move
+	// between those PCPUs by Xen 4.2's rules (see the package doc,
+	// "Migration"): a PCPU whose best queued VCPU is OVER, BACKGROUND or
+	// idle steals a higher-priority VCPU queued on a busy peer, and a wake
+	// on a busy PCPU also tickles one idle PCPU of the affinity.
+	Affinity []int
 }

@@ -43,12 +43,38 @@
 // GuardRaiseToUnder, as the prototype does) for a starvation slice of e
 // running time, then goes back to BACKGROUND.
 //
+// # Migration
+//
+// A VCPU is pinned to its Domain.PCPUs entry unless its domain has an
+// Affinity of several PCPUs (a VM pinned to a set of cores, as MIMP §6.1
+// pins its VMs to the shared cores). Such VCPUs move by Xen 4.2's rules:
+//
+//   - A wake on a busy PCPU also tickles one idle PCPU of the affinity,
+//     tried round robin after the last one that PCPU tickled
+//     (__runq_tickle's last_tickle_cpu). The waker's own PCPU reschedules
+//     first; the idle one then steals what is still queued.
+//   - A PCPU whose best VCPU (the head of its queue after re-queueing the
+//     current one) is OVER, BACKGROUND or idle first looks at its busy
+//     peers in order p+1, p+2, … and takes the first queued VCPU of
+//     strictly higher priority allowed on it (csched_load_balance,
+//     csched_runq_steal; the migration delay is 4.2's default 0, so no
+//     VCPU is cache-hot). An idle peer is skipped.
+//   - A tick does not move a running VCPU: 4.2's csched_vcpu_acct asks
+//     _csched_cpu_pick, which moves it only to an idle PCPU with more idle
+//     SMT siblings than its own, and the model has no SMT (one sibling per
+//     core, one socket).
+//
+// So while every PCPU runs an UNDER or BOOST VCPU nothing moves: the
+// placement the VCPUs had when the PCPUs filled up is kept until one
+// falls OVER or idles.
+//
 // # Guarantees
 //
 // Every method is deterministic: the same event sequence gives the same
 // states, bit for bit. Time is an integer time.Duration, so CPU time is
-// conserved exactly: on every PCPU the running time of its VCPUs plus its
-// idle time equals Now. Accounting leaves every active VCPU's credit in
+// conserved exactly: on every PCPU the running time of VCPUs on it (Busy)
+// plus its idle time equals Now, and the PCPUs' busy time is the VCPUs'
+// running time. Accounting leaves every active VCPU's credit in
 // [−300, 300] and its priority OVER exactly when its credit is negative
 // (a reschedule the accounting itself triggers, by parking, unparking or
 // raising, then debits the descheduled VCPU for the time since its last
@@ -73,11 +99,9 @@
 // # Decisions where the sources are silent
 //
 //   - Time is time.Duration since the State's origin (0), for exact sums.
-//   - One run queue per PCPU and VCPUs pinned: no migration, no stealing by
-//     an idle or OVER-headed PCPU, no idler mask (the facts file's modelling
-//     advice), and no yield (SCHEDOP_yield). Tickle is Xen 4.2's:
-//     preempt the VCPU's own PCPU when the waker's priority is strictly
-//     higher.
+//   - One run queue per PCPU; no yield (SCHEDOP_yield). Tickle is Xen
+//     4.2's: preempt the VCPU's own PCPU when the waker's priority is
+//     strictly higher (and see Migration).
 //   - Debits are 4.2's burn_credits: 10 credits per ms rounded to nearest,
 //     the remainder kept in start_time (Xen master floors and keeps a
 //     residual; before 2009 Xen debited a whole tick's 100 credits from
@@ -90,6 +114,10 @@
 //     ignores it). A parked VCPU that wakes waits Offline until unparked.
 //   - Runstates as xentop counts them: running, runnable (queued), blocked,
 //     offline (parked while wanting to run).
+//   - A domain that becomes active joins the tail of the active-domain
+//     list unless Config.ActivateAtHead is set; Xen puts it at the head
+//     (list_add in __csched_vcpu_acct_start). DefaultConfig keeps the
+//     tail so existing callers see the same decisions.
 //   - The credit pool C saturates at 2³²−1 (Xen's 32-bit arithmetic would
 //     wrap); at that size every fair share is already at its peak.
 //   - Guard period: tumbling, per VCPU. It closes at the first Account at
@@ -110,22 +138,18 @@
 //
 // # Benchmarks
 //
-// Measured with go test -bench . -benchtime 200x -cpu 1 on 2 cores shared
-// with other jobs (AMD EPYC, load average 13–21, so timings are inflated
-// and noisy): a replay of 10 000 events on a 2-PCPU host with 4 VMs of 2
-// VCPUs (ticks, accounting, slice ends, bursty wakes) costs 48–77 ns per
-// event (one outlier run 488 ns), 0 allocs (pinned by
-// TestEventsDoNotAllocate); one Account on that host 73–121 ns, 0 allocs.
-// The examples/xen driver's hour of simulated time on 2 PCPUs with 4 VMs
-// (2 interactive at 85 requests/s, 2 batch; 7.1 million events, most of
-// them the driver's own) takes about 0.9 s of CPU time under that load
-// (BenchmarkHour), of which the scheduler is a small part. Profiled
-// (review, same load): about a quarter is this package, about 40% the
-// driver's event heap (examples/internal/des), the rest the driver and its
-// random draws. Ticks and accounting are only 12% of the events; the rest
-// are the workload's own (per hour: 2.7 M burst ends, 1.8 M IO ends, 1.1 M
-// slice timers, 0.6 M arrivals, of which 0.7 M are superseded timers), so
-// skipping or batching ticks would save little. Re-measured by the review:
-// BenchmarkEvent 73 ns per event, BenchmarkAccount 121 ns, 0 allocs;
-// BenchmarkHour 0.91 s of CPU per simulated hour, unchanged.
+// Measured with go test -run '^$' -bench . -benchtime 300x -cpu 1
+// ./xencredit on 2 cores shared with other jobs (AMD EPYC, load average
+// 9–15, so timings are inflated and noisy; each figure is the range of 3–6
+// runs): a replay of 10 000 events on a 2-PCPU host with 4 VMs of 2 VCPUs
+// (ticks, accounting, slice ends, bursty wakes) costs 53–171 ns per event
+// with pinned VCPUs (BenchmarkEvent) and 77–293 ns with every VM's
+// Affinity both PCPUs (BenchmarkEventAffinity), 0 allocs (pinned by
+// TestEventsDoNotAllocate for both); one Account on that host 90–137 ns,
+// 0 allocs. The examples/xen driver's hour of simulated time on 2 PCPUs
+// with 4 VMs (2 interactive with 600 closed-loop clients each, 2 batch;
+// 4.8 million events) takes 3.0–4.3 s of CPU under that load
+// (go test -run '^$' -bench Hour -cpu 1 ./examples/xen), about 70% of it
+// the driver's event heap (1 200 pending client think times) and about 5%
+// this package.
 package xencredit

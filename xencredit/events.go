@@ -55,8 +55,12 @@ func (s *State) Wake(now time.Duration, v int, log []Change) ([]Change, error) {
 	}
 	s.setState(v, Runnable)
 	s.insert(v)
-	if s.tickles(v) {
+	local, idler := s.tickle(v)
+	if local {
 		log = s.schedule(x.pcpu, log)
+	}
+	if idler >= 0 {
+		log = s.schedule(idler, log)
 	}
 	return log, nil
 }
@@ -66,6 +70,29 @@ func (s *State) Wake(now time.Duration, v int, log []Change) ([]Change, error) {
 func (s *State) tickles(v int) bool {
 	cur := s.pcpus[s.vcpus[v].pcpu].curr
 	return cur < 0 || s.vcpus[v].pri > s.vcpus[cur].pri
+}
+
+// tickle is 42's __runq_tickle for VCPU v just queued on its PCPU: local
+// reports whether that PCPU must reschedule (tickles), and idler is an idle
+// PCPU of v's affinity to reschedule as well when v's own PCPU is busy (it
+// will steal v or another queued VCPU), or -1. Idle PCPUs are tried round
+// robin after the last one this PCPU tickled (Xen's last_tickle_cpu). A
+// pinned VCPU has no idler: its only PCPU is busy.
+func (s *State) tickle(v int) (local bool, idler int) {
+	x := &s.vcpus[v]
+	pc := &s.pcpus[x.pcpu]
+	idler = -1
+	if pc.curr >= 0 && s.doms[x.dom].aff != nil {
+		n := len(s.pcpus)
+		for i := 1; i <= n; i++ {
+			q := (pc.lastTickle + i) % n
+			if s.pcpus[q].curr < 0 && q != x.pcpu && s.allowed(v, q) {
+				idler, pc.lastTickle = q, q
+				break
+			}
+		}
+	}
+	return s.tickles(v), idler
 }
 
 // Block makes VCPU v not runnable (csched_vcpu_sleep): a running VCPU is
@@ -163,12 +190,13 @@ func (s *State) schedule(p int, log []Change) []Change {
 	pc := &s.pcpus[p]
 	cur := pc.curr
 	if cur < 0 {
-		if len(pc.runq) == 0 {
+		next := s.pick(p)
+		if next < 0 {
 			return log // idle stays idle
 		}
 		pc.idle += now - pc.idleSince
 		pc.idleSince = now
-		return s.dispatchHead(p, log)
+		return s.dispatch(p, next, log)
 	}
 	x := &s.vcpus[cur]
 	bg := s.doms[x.dom].background
@@ -192,10 +220,11 @@ func (s *State) schedule(p int, log []Change) []Change {
 			log = s.lower(cur, log)
 		}
 	}
-	if runnable && s.headPriority(p) < x.pri {
-		// It would be inserted at the head and picked again: it keeps the
-		// PCPU with a fresh slice and no context switch (its runstate
-		// entry time, which the ratelimit reads, does not change).
+	if runnable && s.headPriority(p) < x.pri && (x.pri > Over || s.steal(p, x.pri) < 0) {
+		// It would be inserted at the head and picked again (nothing to
+		// steal either): it keeps the PCPU with a fresh slice and no
+		// context switch (its runstate entry time, which the ratelimit
+		// reads, does not change).
 		if x.raised {
 			x.raisedRan -= runtime // counted again when it is descheduled
 		}
@@ -214,20 +243,63 @@ func (s *State) schedule(p int, log []Change) []Change {
 		s.setState(cur, Blocked)
 	}
 	pc.idleSince = now
-	return s.dispatchHead(p, log)
+	return s.dispatch(p, s.pick(p), log)
 }
 
-// dispatchHead runs the head of p's run queue (or idles) from now; p's
-// current VCPU has already been descheduled.
-func (s *State) dispatchHead(p int, log []Change) []Change {
+// pick chooses what p runs next (csched_schedule after the current VCPU
+// was re-queued): the head of its run queue, unless that is OVER,
+// BACKGROUND or the idle VCPU, in which case a strictly higher-priority
+// VCPU stolen from a busy peer (csched_load_balance) if there is one. It
+// returns -1 for idle. The VCPU is still queued where it was.
+func (s *State) pick(p int) int {
+	head := s.headPriority(p)
+	if head <= Over {
+		if v := s.steal(p, head); v >= 0 {
+			return v
+		}
+	}
+	if len(s.pcpus[p].runq) == 0 {
+		return -1
+	}
+	return s.pcpus[p].runq[0]
+}
+
+// steal is csched_load_balance's search: the busy peers of p in order
+// p+1, p+2, … (wrapping), each run queue from its head while its VCPUs
+// have priority strictly above pri; the first VCPU allowed on p is taken.
+// Idle peers are skipped (they are about to run their own queue). It
+// returns -1 when there is none; pinned VCPUs are never taken.
+func (s *State) steal(p int, pri Priority) int {
+	n := len(s.pcpus)
+	for i := 1; i < n; i++ {
+		q := (p + i) % n
+		if s.pcpus[q].curr < 0 {
+			continue
+		}
+		for _, v := range s.pcpus[q].runq {
+			if s.vcpus[v].pri <= pri {
+				break
+			}
+			if s.allowed(v, p) {
+				return v
+			}
+		}
+	}
+	return -1
+}
+
+// dispatch runs queued VCPU next on p from now (next < 0: p idles),
+// moving it to p if it was queued elsewhere; p's current VCPU has already
+// been descheduled.
+func (s *State) dispatch(p, next int, log []Change) []Change {
 	pc := &s.pcpus[p]
-	if len(pc.runq) == 0 {
+	if next < 0 {
 		pc.curr, pc.sliceEnd = -1, Never
 		return append(log, Change{Kind: Dispatch, VCPU: -1, PCPU: p, Priority: Idle})
 	}
-	next := pc.runq[0]
 	s.remove(next)
 	y := &s.vcpus[next]
+	y.pcpu = p
 	s.setState(next, Running)
 	y.startTime += s.now
 	pc.curr = next
@@ -267,8 +339,9 @@ func (s *State) burn(v int) {
 }
 
 // activate is __csched_vcpu_acct_start: v joins its domain's active list,
-// W grows by the domain weight, and the domain joins the tail of the active
-// domain list if it was off it.
+// W grows by the domain weight, and the domain joins the active domain list
+// if it was off it: at the head with Config.ActivateAtHead (Xen's
+// list_add), else at the tail.
 func (s *State) activate(v int) {
 	x := &s.vcpus[v]
 	d := &s.doms[x.dom]
@@ -278,6 +351,10 @@ func (s *State) activate(v int) {
 	if !d.onList {
 		d.onList = true
 		s.activeDoms = append(s.activeDoms, int32(x.dom))
+		if s.cfg.ActivateAtHead {
+			copy(s.activeDoms[1:], s.activeDoms[:len(s.activeDoms)-1])
+			s.activeDoms[0] = int32(x.dom)
+		}
 	}
 }
 

@@ -12,12 +12,14 @@ import (
 )
 
 // genSetup draws a small host: 1–3 PCPUs, 1–4 domains (some capped, some
-// background) with 1–3 VCPUs each, and any option combination.
+// background, some with an affinity of several PCPUs) with 1–3 VCPUs each,
+// and any option combination.
 func genSetup(t *rapid.T) (Config, []Domain) {
 	cfg := DefaultConfig(rapid.IntRange(1, 3).Draw(t, "pcpus"))
 	cfg.Ratelimit = rapid.SampledFrom([]time.Duration{0, time.Millisecond, 5 * time.Millisecond}).Draw(t, "ratelimit")
 	cfg.RatelimitRemainder = rapid.Bool().Draw(t, "remainder")
 	cfg.RatelimitDelaysBackground = rapid.Bool().Draw(t, "rlBackground")
+	cfg.ActivateAtHead = rapid.Bool().Draw(t, "atHead")
 	if rapid.Bool().Draw(t, "guard") {
 		cfg.GuardPeriod = ms(float64(rapid.IntRange(10, 200).Draw(t, "p_ms")))
 		cfg.GuardExec = ms(float64(rapid.IntRange(1, 10).Draw(t, "e_ms")))
@@ -33,6 +35,14 @@ func genSetup(t *rapid.T) (Config, []Domain) {
 			d.Cap = rapid.IntRange(1, 100*cfg.PCPUs).Draw(t, "cap")
 		}
 		d.PCPUs = rapid.SliceOfN(rapid.IntRange(0, cfg.PCPUs-1), 1, 3).Draw(t, "vcpus")
+		if cfg.PCPUs > 1 && rapid.IntRange(0, 2).Draw(t, "migrates") == 0 {
+			// An affinity of its PCPUs plus any others.
+			for p := range cfg.PCPUs {
+				if slices.Contains(d.PCPUs, p) || rapid.Bool().Draw(t, "inAffinity") {
+					d.Affinity = append(d.Affinity, p)
+				}
+			}
+		}
 	}
 	return cfg, doms
 }
@@ -155,6 +165,13 @@ func (m *machine) accountAt(t *rapid.T, now time.Duration) {
 			raised[c.VCPU] = true
 		}
 	}
+	for v, b := range pre {
+		// A VCPU stolen from a PCPU means that PCPU rescheduled too,
+		// perhaps keeping its VCPU without a change to log.
+		if x := m.vcpu(t, v); x.PCPU != b.PCPU {
+			resched[b.PCPU] = true
+		}
+	}
 	lim := cfg.CreditsPerTimeslice()
 	for v, b := range pre {
 		x := m.vcpu(t, v)
@@ -196,7 +213,7 @@ func (m *machine) accountAt(t *rapid.T, now time.Duration) {
 func checkInvariants(t interface{ Fatalf(string, ...any) }, s *State) {
 	now := s.Now()
 	cfg := s.Config()
-	ran := make([]time.Duration, s.NumPCPUs())
+	var ran, busy time.Duration
 	for v := range s.NumVCPUs() {
 		x, _ := s.VCPU(v)
 		var sum time.Duration
@@ -206,7 +223,10 @@ func checkInvariants(t interface{ Fatalf(string, ...any) }, s *State) {
 		if sum != now {
 			t.Fatalf("VCPU %d runstate times %v sum to %v, not %v", v, x.Times, sum, now)
 		}
-		ran[x.PCPU] += x.Times[Running]
+		ran += x.Times[Running]
+		if !s.allowed(v, x.PCPU) {
+			t.Fatalf("VCPU %d on PCPU %d outside its affinity", v, x.PCPU)
+		}
 		if x.Background && (x.Priority == Boost || x.Active || x.Credit != 0 || x.Parked) {
 			t.Fatalf("background VCPU %d: %+v", v, x)
 		}
@@ -235,10 +255,12 @@ func checkInvariants(t interface{ Fatalf(string, ...any) }, s *State) {
 	}
 	for p := range s.NumPCPUs() {
 		pc, _ := s.PCPU(p)
-		// CPU time is conserved: running time of its VCPUs + idle = elapsed.
-		if ran[p]+pc.Idle != now {
-			t.Fatalf("PCPU %d: running %v + idle %v != %v", p, ran[p], pc.Idle, now)
+		// CPU time is conserved: the running time of VCPUs on it + idle =
+		// elapsed, and the PCPUs' busy time is the VCPUs' running time.
+		if pc.Busy+pc.Idle != now {
+			t.Fatalf("PCPU %d: busy %v + idle %v != %v", p, pc.Busy, pc.Idle, now)
 		}
+		busy += pc.Busy
 		q, _ := s.RunQueue(p, nil)
 		seenBG := false
 		for _, v := range q {
@@ -259,6 +281,9 @@ func checkInvariants(t interface{ Fatalf(string, ...any) }, s *State) {
 			continue
 		}
 		cur, _ := s.VCPU(pc.Running)
+		if cur.PCPU != p {
+			t.Fatalf("PCPU %d runs VCPU %d placed on %d", p, pc.Running, cur.PCPU)
+		}
 		// A runnable non-background VCPU never waits behind a running
 		// background VCPU (a raised one is in its starvation slice).
 		if cur.Priority == Background && len(q) > 0 && !cfg.RatelimitDelaysBackground {
@@ -266,6 +291,9 @@ func checkInvariants(t interface{ Fatalf(string, ...any) }, s *State) {
 				t.Fatalf("PCPU %d runs background VCPU %d while %d (%v) waits", p, pc.Running, q[0], h.Priority)
 			}
 		}
+	}
+	if busy != ran {
+		t.Fatalf("PCPUs busy %v, VCPUs running %v", busy, ran)
 	}
 }
 

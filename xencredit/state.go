@@ -33,9 +33,10 @@ type State struct {
 type domain struct {
 	weight, cap int
 	background  bool
-	first, n    int // its VCPUs are first .. first+n-1
-	active      int // active VCPU count
-	onList      bool
+	first, n    int      // its VCPUs are first .. first+n-1
+	active      int      // active VCPU count
+	onList      bool     //
+	aff         []uint64 // affinity bitset over PCPUs; nil: each VCPU pinned to its PCPU
 }
 
 type vcpu struct {
@@ -56,13 +57,16 @@ type vcpu struct {
 }
 
 type pcpu struct {
-	curr      int // running VCPU, -1 for idle
-	runq      []int
-	sliceEnd  time.Duration
-	idle      time.Duration // idle time up to idleSince
-	idleSince time.Duration
-	epoch     uint64 // accounting epoch of the last runq sort
-	resched   bool   // a reschedule is pending (during Account)
+	curr        int // running VCPU, -1 for idle
+	runq        []int
+	sliceEnd    time.Duration
+	idle        time.Duration // idle time up to idleSince
+	idleSince   time.Duration
+	busy        time.Duration // running time of VCPUs on it, up to their last deschedule
+	epoch       uint64        // accounting epoch of the last runq sort
+	resched     bool          // a reschedule of its own is pending (during Account)
+	reschedIdle bool          // it was tickled as an idler (during Account)
+	lastTickle  int           // Xen's per-CPU last_tickle_cpu: where the idler search resumes
 }
 
 // New validates cfg and doms and returns a State at time 0 with every VCPU
@@ -99,6 +103,18 @@ func New(cfg Config, doms []Domain) (State, error) {
 		for j, p := range d.PCPUs {
 			if p < 0 || p >= cfg.PCPUs {
 				bad(fmt.Sprintf("%s.PCPUs[%d]", f, j), float64(p), "no such PCPU")
+			} else if len(d.Affinity) > 0 && !slices.Contains(d.Affinity, p) {
+				bad(fmt.Sprintf("%s.PCPUs[%d]", f, j), float64(p), "not in the domain's Affinity")
+			}
+		}
+		if len(d.Affinity) > cfg.PCPUs {
+			bad(f+".Affinity", float64(len(d.Affinity)), "lists more PCPUs than the host has")
+		}
+		for j, p := range d.Affinity {
+			if p < 0 || p >= cfg.PCPUs {
+				bad(fmt.Sprintf("%s.Affinity[%d]", f, j), float64(p), "no such PCPU")
+			} else if slices.Contains(d.Affinity[:j], p) {
+				bad(fmt.Sprintf("%s.Affinity[%d]", f, j), float64(p), "listed twice")
 			}
 		}
 		total += len(d.PCPUs)
@@ -118,16 +134,26 @@ func New(cfg Config, doms []Domain) (State, error) {
 		pcpus:      make([]pcpu, cfg.PCPUs),
 		activeDoms: make([]int32, 0, len(doms)),
 	}
-	perPCPU := make([]int, cfg.PCPUs)
+	perPCPU := make([]int, cfg.PCPUs) // VCPUs that can be queued there: the run queue's capacity
 	for i, d := range doms {
 		s.doms[i] = domain{weight: d.Weight, cap: d.Cap, background: d.Background, first: len(s.vcpus), n: len(d.PCPUs)}
+		if len(d.Affinity) > 0 {
+			aff := make([]uint64, (cfg.PCPUs+63)/64)
+			for _, p := range d.Affinity {
+				aff[p/64] |= 1 << (p % 64)
+				perPCPU[p] += len(d.PCPUs)
+			}
+			s.doms[i].aff = aff
+		}
 		for _, p := range d.PCPUs {
 			pri := Under
 			if d.Background {
 				pri = Background
 			}
 			s.vcpus = append(s.vcpus, vcpu{dom: i, pcpu: p, pri: pri, blocked: true, state: Blocked})
-			perPCPU[p]++
+			if len(d.Affinity) == 0 {
+				perPCPU[p]++
+			}
 		}
 	}
 	for p := range s.pcpus {
@@ -140,6 +166,9 @@ func New(cfg Config, doms []Domain) (State, error) {
 func (s *State) Clone() State {
 	c := *s
 	c.doms = slices.Clone(s.doms)
+	for i := range c.doms {
+		c.doms[i].aff = slices.Clone(s.doms[i].aff)
+	}
 	c.vcpus = slices.Clone(s.vcpus)
 	c.activeDoms = slices.Clone(s.activeDoms)
 	c.pcpus = slices.Clone(s.pcpus)
@@ -204,6 +233,7 @@ type PCPU struct {
 	SliceEnd time.Duration // when the caller should call Schedule; Never when idle
 	Queued   int           // run queue length (idle VCPU not counted)
 	Idle     time.Duration // total idle time up to Now
+	Busy     time.Duration // total time VCPUs ran on it up to Now; Busy + Idle = Now
 }
 
 // PCPU returns a snapshot of PCPU p, or a *ValueError if p is out of range.
@@ -212,9 +242,11 @@ func (s *State) PCPU(p int) (PCPU, error) {
 		return PCPU{}, err
 	}
 	x := &s.pcpus[p]
-	out := PCPU{Running: x.curr, SliceEnd: x.sliceEnd, Queued: len(x.runq), Idle: x.idle}
+	out := PCPU{Running: x.curr, SliceEnd: x.sliceEnd, Queued: len(x.runq), Idle: x.idle, Busy: x.busy}
 	if x.curr < 0 {
 		out.Idle += s.now - x.idleSince
+	} else {
+		out.Busy += s.now - s.vcpus[x.curr].since
 	}
 	return out, nil
 }
@@ -245,6 +277,9 @@ func (s *State) checkPCPU(p int) error {
 func (s *State) setState(v int, r Runstate) {
 	x := &s.vcpus[v]
 	x.times[x.state] += s.now - x.since
+	if x.state == Running {
+		s.pcpus[x.pcpu].busy += s.now - x.since
+	}
 	x.state, x.since = r, s.now
 }
 
@@ -256,4 +291,14 @@ func (s *State) ranTotal(v int) time.Duration {
 		t += s.now - x.since
 	}
 	return t
+}
+
+// allowed reports whether VCPU v may run on PCPU p.
+func (s *State) allowed(v, p int) bool {
+	x := &s.vcpus[v]
+	aff := s.doms[x.dom].aff
+	if aff == nil {
+		return p == x.pcpu
+	}
+	return aff[p/64]&(1<<(p%64)) != 0
 }

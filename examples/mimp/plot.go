@@ -2,13 +2,15 @@ package main
 
 import (
 	"fmt"
+	"image/color"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -16,21 +18,105 @@ import (
 	"github.com/schedkit/schedkit/examples/internal/hadoopsim"
 )
 
+// palette is the Okabe–Ito colour-blind-safe palette (black last).
+var palette = []color.Color{
+	color.RGBA{0xE6, 0x9F, 0x00, 0xFF}, // orange
+	color.RGBA{0x56, 0xB4, 0xE9, 0xFF}, // sky blue
+	color.RGBA{0x00, 0x9E, 0x73, 0xFF}, // bluish green
+	color.RGBA{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
+	color.RGBA{0x00, 0x72, 0xB2, 0xFF}, // blue
+	color.RGBA{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
+	color.RGBA{0xF0, 0xE4, 0x42, 0xFF}, // yellow
+	color.RGBA{0x00, 0x00, 0x00, 0xFF}, // black
+}
+
+// dashes are the line styles that tell apart series of one colour.
+var dashes = [][]vg.Length{
+	nil,
+	{vg.Points(6), vg.Points(3)},
+	{vg.Points(1.5), vg.Points(2.5)},
+	{vg.Points(7), vg.Points(2), vg.Points(1.5), vg.Points(2)},
+	{vg.Points(2), vg.Points(5)},
+	{vg.Points(10), vg.Points(3), vg.Points(2), vg.Points(3), vg.Points(2), vg.Points(3)},
+}
+
+// roundTicks puts 4–10 major ticks at 1, 2 or 5 × 10^k steps, labelled
+// without trailing zeros ("0", "250", "0.5").
+type roundTicks struct{}
+
+func (roundTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) {
+		return []plot.Tick{{Value: lo, Label: label(lo)}}
+	}
+	raw := (hi - lo) / 6
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := mag
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	var ticks []plot.Tick
+	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
+		if math.Abs(v) < step*1e-9 {
+			v = 0
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: label(v)})
+	}
+	return ticks
+}
+
+func label(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// newPlot returns a plot with round ticks on both axes.
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, x, y
+	p.X.Tick.Marker, p.Y.Tick.Marker = roundTicks{}, roundTicks{}
+	p.Add(plotter.NewGrid())
+	return p
+}
+
+// savePlots draws the plots side by side, and the legend to their right,
+// outside the data, into a PNG of the given size.
+func savePlots(path string, plots []*plot.Plot, legend plot.Legend, legendWidth, w, h vg.Length) error {
+	img := vgimg.New(w, h)
+	dc := draw.New(img)
+	left := draw.Crop(dc, 0, -legendWidth, 0, 0)
+	tiles := draw.Tiles{Rows: 1, Cols: len(plots), PadX: vg.Millimeter * 6, PadTop: vg.Millimeter * 2,
+		PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
+	for i, c := range plot.Align([][]*plot.Plot{plots}, tiles, left)[0] {
+		plots[i].Draw(c)
+	}
+	right := draw.Crop(dc, w-legendWidth+vg.Millimeter*2, 0, 0, -vg.Millimeter*12)
+	legend.Left, legend.Top = true, true
+	legend.Draw(right)
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
 // fileName turns a policy name into a file-name part: "MP+AC" → "MP-AC".
 func fileName(s string) string { return strings.ReplaceAll(s, "+", "-") }
 
+// maxLegendJobs bounds the per-job legend of Fig. 15; with more jobs the
+// legend lists the job types (colour) only.
+const maxLegendJobs = 24
+
 // plotAllocation writes fig15_<policy>.png: the number of slots each job
-// holds over the first RecordUntil seconds (000 Fig. 15).
+// holds over the first RecordUntil seconds of the first trace (MIMP
+// Fig. 15). Colour is the job type, line style tells its jobs apart.
 func plotAllocation(dir string, sc *hadoopsim.Scenario, results []hadoopsim.Result) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
 	for _, r := range results {
-		p := plot.New()
-		p.Title.Text = fmt.Sprintf("Slot allocation, first %.0f min — %s (000 Fig. 15)", sc.RecordUntil/60, r.Policy)
-		p.X.Label.Text = "time (s)"
-		p.Y.Label.Text = "slots held"
-		p.X.Max = sc.RecordUntil
+		p := newPlot(fmt.Sprintf("Slots held per job, first %.0f min — %s (MIMP Fig. 15)", sc.RecordUntil/60, r.Policy), "time (s)", "slots held")
+		p.X.Min, p.X.Max, p.Y.Min = 0, sc.RecordUntil, 0
 		series := map[int]plotter.XYs{}
 		var order []int
 		for _, c := range r.Alloc {
@@ -40,7 +126,11 @@ func plotAllocation(dir string, sc *hadoopsim.Scenario, results []hadoopsim.Resu
 			}
 			series[c.Job] = append(series[c.Job], plotter.XY{X: c.Time, Y: float64(c.Running)})
 		}
-		for i, id := range order {
+		legend := plot.NewLegend()
+		perType := map[int]int{}
+		typeShown := map[int]bool{}
+		for _, id := range order {
+			ty := sc.Jobs[id].Type
 			xy := series[id]
 			xy = append(xy, plotter.XY{X: sc.RecordUntil, Y: xy[len(xy)-1].Y})
 			l, err := plotter.NewLine(xy)
@@ -48,13 +138,21 @@ func plotAllocation(dir string, sc *hadoopsim.Scenario, results []hadoopsim.Resu
 				return err
 			}
 			l.StepStyle = plotter.PostStep
-			l.Color = plotutil.Color(i)
-			l.Width = vg.Points(1.2)
+			l.Color = palette[ty%len(palette)]
+			l.Dashes = dashes[perType[ty]%len(dashes)]
+			perType[ty]++
+			l.Width = vg.Points(1.5)
 			p.Add(l)
-			p.Legend.Add(fmt.Sprintf("%d %s", id, sc.Types[sc.Jobs[id].Type].Name), l)
+			switch {
+			case len(order) <= maxLegendJobs:
+				legend.Add(fmt.Sprintf("job %d %s", id, sc.Types[ty].Name), l)
+			case !typeShown[ty]:
+				typeShown[ty] = true
+				legend.Add(sc.Types[ty].Name, l)
+			}
 		}
-		p.Legend.Top = true
-		if err := p.Save(9*vg.Inch, 4.5*vg.Inch, filepath.Join(dir, "fig15_"+fileName(r.Policy.String())+".png")); err != nil {
+		path := filepath.Join(dir, "fig15_"+fileName(r.Policy.String())+".png")
+		if err := savePlots(path, []*plot.Plot{p}, legend, 1.8*vg.Inch, 10*vg.Inch, 4.5*vg.Inch); err != nil {
 			return err
 		}
 	}
@@ -62,21 +160,21 @@ func plotAllocation(dir string, sc *hadoopsim.Scenario, results []hadoopsim.Resu
 }
 
 // plotSweep writes fig11.png: met, missed and rejected against load, one
-// line per policy (000 Fig. 11).
+// line per policy (MIMP Fig. 11).
 func plotSweep(dir string, points []sweepPoint) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
 	metrics := []struct {
 		name string
 		f    func(sweepPoint) int
 	}{{"met", func(p sweepPoint) int { return p.Met }}, {"missed", func(p sweepPoint) int { return p.Missed }}, {"rejected", func(p sweepPoint) int { return p.Rejected }}}
+	if len(points) == 0 {
+		return fmt.Errorf("plotSweep: no points")
+	}
+	seeds := points[0].Seeds
 	row := make([]*plot.Plot, len(metrics))
+	legend := plot.NewLegend()
 	for m, metric := range metrics {
-		p := plot.New()
-		p.Title.Text = "jobs " + metric.name + " (000 Fig. 11)"
-		p.X.Label.Text = "offered utilization"
-		p.Y.Label.Text = "jobs"
+		p := newPlot(fmt.Sprintf("jobs %s, %d seeds summed (MIMP Fig. 11)", metric.name, seeds), "offered utilization (40 slots)", "jobs")
+		p.Y.Min = 0
 		for i, pol := range SweepPolicies {
 			var xy plotter.XYs
 			for _, pt := range points {
@@ -88,29 +186,84 @@ func plotSweep(dir string, points []sweepPoint) error {
 			if err != nil {
 				return err
 			}
-			l.Color, s.Color = plotutil.Color(i), plotutil.Color(i)
-			s.Shape = plotutil.Shape(i)
+			l.Color, s.Color = palette[i], palette[i]
+			l.Dashes = dashes[i%len(dashes)]
+			l.Width = vg.Points(1.5)
+			glyphs := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.PlusGlyph{}, draw.CrossGlyph{}}
+			s.Shape = glyphs[i%len(glyphs)]
+			s.Radius = vg.Points(3)
 			p.Add(l, s)
-			p.Legend.Add(pol.String(), l, s)
+			if m == 0 {
+				legend.Add(pol.String(), l, s)
+			}
 		}
-		p.Legend.Top, p.Legend.Left = true, true
 		row[m] = p
 	}
-	img := vgimg.New(15*vg.Inch, 4.5*vg.Inch)
-	dc := draw.New(img)
-	tiles := draw.Tiles{Rows: 1, Cols: len(row), PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
-		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
-	canvases := plot.Align([][]*plot.Plot{row}, tiles, dc)
-	for i, p := range row {
-		p.Draw(canvases[0][i])
+	return savePlots(filepath.Join(dir, "fig11.png"), row, legend, 1.4*vg.Inch, 15*vg.Inch, 4.5*vg.Inch)
+}
+
+// errorBars is a series with a [min, max] range per point.
+type errorBars struct {
+	plotter.XYs
+	lo, hi []float64
+}
+
+func (e errorBars) YError(i int) (float64, float64) {
+	return e.XYs[i].Y - e.lo[i], e.hi[i] - e.XYs[i].Y
+}
+
+// plotSensitivity writes sensitivity.png: MP's saving over EDF (mean and
+// range) with and without its IO check against the data nodes' capacity;
+// the unconstrained row is drawn past the largest capacity.
+func plotSensitivity(dir string, rows []sensitivityRow) error {
+	p := newPlot("MP's task-time saving over EDF against data-node capacity (MIMP §6.6 case study)", "read capacity per data node (MB/s)", "MP's saving over EDF (%): mean and range")
+	p.Y.Min = 0
+	top := 0.0
+	for _, r := range rows {
+		top = max(top, r.CapacityMBs)
 	}
-	f, err := os.Create(filepath.Join(dir, "fig11.png"))
-	if err != nil {
-		return err
+	free := top * 1.25
+	x := func(r sensitivityRow) float64 {
+		if r.Unconstrained {
+			return free
+		}
+		return r.CapacityMBs
 	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
-		f.Close()
-		return err
+	var ticks []plot.Tick
+	for _, r := range rows {
+		lbl := label(r.CapacityMBs)
+		if r.Unconstrained {
+			lbl = "none"
+		}
+		ticks = append(ticks, plot.Tick{Value: x(r), Label: lbl})
 	}
-	return f.Close()
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	p.X.Label.Text += " — none: unconstrained"
+	legend := plot.NewLegend()
+	for i, s := range []struct {
+		name string
+		f    func(sensitivityRow) stat
+	}{{"MP", func(r sensitivityRow) stat { return r.Saving }}, {"MP, no IO check", func(r sensitivityRow) stat { return r.SavingNoIO }}} {
+		var eb errorBars
+		for _, r := range rows {
+			v := s.f(r)
+			eb.XYs = append(eb.XYs, plotter.XY{X: x(r), Y: v.Mean})
+			eb.lo, eb.hi = append(eb.lo, v.Min), append(eb.hi, v.Max)
+		}
+		l, pts, err := plotter.NewLinePoints(eb.XYs)
+		if err != nil {
+			return err
+		}
+		bars, err := plotter.NewYErrorBars(eb)
+		if err != nil {
+			return err
+		}
+		l.Color, pts.Color, bars.Color = palette[i+3], palette[i+3], palette[i+3]
+		l.Dashes = dashes[i]
+		l.Width = vg.Points(1.5)
+		pts.Shape = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}}[i]
+		p.Add(l, pts, bars)
+		legend.Add(s.name, l, pts)
+	}
+	return savePlots(filepath.Join(dir, "sensitivity.png"), []*plot.Plot{p}, legend, 1.6*vg.Inch, 10*vg.Inch, 5*vg.Inch)
 }

@@ -11,8 +11,10 @@ import (
 // propSimulate: Simulate on any scenario and rate, valid or not, either
 // returns an error or a run whose runstates add up to the interactive VM's
 // VCPU-seconds and whose numbers are finite and non-negative. Valid runs
-// are kept short (≤ 2 s simulated, ≤ 2000 requests/s, ≤ 500 clients) so
-// that each input is fast; bad values of every field are drawn as well.
+// whose expected work (Scenario.EventRate × Duration) exceeds 200 000
+// events are skipped so that each input is fast; extreme means (1 ns batch
+// stretches, 1 ns think times) are drawn on purpose, so the work bound's
+// error is reached; bad values of every field are drawn as well.
 func propSimulate(t *rapid.T) {
 	// About one field in 30 gets a bad value, so that most inputs are
 	// valid runs and every field's bad values are still reached.
@@ -20,6 +22,9 @@ func propSimulate(t *rapid.T) {
 	dur := func(name string, lo, hi time.Duration) time.Duration {
 		if bad(name) {
 			return rapid.SampledFrom([]time.Duration{0, -1, math.MinInt64, math.MaxInt64}).Draw(t, name)
+		}
+		if rapid.IntRange(0, 9).Draw(t, name+"Extreme") == 0 {
+			return rapid.SampledFrom([]time.Duration{lo, max(lo, 1), hi}).Draw(t, name)
 		}
 		return time.Duration(rapid.Int64Range(int64(lo), int64(hi)).Draw(t, name))
 	}
@@ -45,10 +50,14 @@ func propSimulate(t *rapid.T) {
 			sc.BatchBurst = dur("batchBurst", 1, 50*time.Millisecond)
 			sc.BatchIO = dur("batchIOMean", 0, 10*time.Millisecond)
 		}
+		sc.Clients = 0
 		if rapid.Bool().Draw(t, "closed") {
 			sc.Clients = small("clients", 1, 500)
 			sc.Think = dur("think", 1, 10*time.Second)
 		}
+		sc.Pinning = rapid.SampledFrom([]string{PinVM, PinVCPU, PinVM, PinVCPU, "", "VM"}).Draw(t, "pinning")
+		sc.RatelimitDelaysBackground = rapid.Bool().Draw(t, "rlDelaysBG")
+		sc.ActivateAtHead = rapid.Bool().Draw(t, "atHead")
 		sc.GuardPeriod = dur("p", time.Millisecond, time.Second)
 		sc.GuardExec = dur("e", 0, time.Second)
 		sc.Ratelimit = dur("ratelimit", 0, 2*time.Millisecond)
@@ -68,7 +77,7 @@ func propSimulate(t *rapid.T) {
 	if bad("scheduler") {
 		sched = rapid.SampledFrom([]string{"", "cfs", "MI"}).Draw(t, "badScheduler")
 	}
-	if sc.Validate() == nil && (sc.Duration > 2*time.Second || sc.Clients > 500 || (sc.Clients == 0 && rate > 2000)) {
+	if sc.Validate() == nil && sc.checkWork(rate) == nil && sc.EventRate(rate)*sc.Duration.Seconds() > 2e5 {
 		return // valid but too long for a fuzz input
 	}
 	r, err := Simulate(sc, sched, rate, 1)

@@ -2,7 +2,32 @@
 // deterministic event queue ordered by time, then by the order events were
 // pushed. Simulations keep their own state and interpret Event.Kind and the
 // integer payloads themselves.
+//
+// Times are float64 seconds. A NaN time has no place in that order, so Push
+// refuses it with an error matching ErrBadTime and queues nothing; ±Inf are
+// ordered like any other time (−Inf first, +Inf last).
 package des
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// ErrBadTime is matched (errors.Is) by Push's error for a NaN event time.
+var ErrBadTime = errors.New("des: bad event time")
+
+// A TimeError reports an event time Push refused.
+type TimeError struct {
+	Event Event
+}
+
+func (e *TimeError) Error() string {
+	return fmt.Sprintf("des: Event.Time = %v (kind %d, A %d, B %d): must be a number", e.Event.Time, e.Event.Kind, e.Event.A, e.Event.B)
+}
+
+// Is reports whether target is ErrBadTime.
+func (e *TimeError) Is(target error) bool { return target == ErrBadTime }
 
 // An Event happens at Time (seconds of simulated time). Kind, A and B are for
 // the simulation to interpret (for example Kind = task finished, A = job,
@@ -29,11 +54,17 @@ func (q *Queue) Now() float64 { return q.now }
 func (q *Queue) Len() int { return len(q.h) }
 
 // Push schedules e. Pushing an event earlier than Now is allowed and pops next.
-func (q *Queue) Push(e Event) {
+// A NaN e.Time gives a *TimeError (matching ErrBadTime) and leaves the queue
+// unchanged, so the pop order stays a total order.
+func (q *Queue) Push(e Event) error {
+	if math.IsNaN(e.Time) {
+		return &TimeError{Event: e}
+	}
 	e.seq = q.seq
 	q.seq++
 	q.h = append(q.h, e)
 	q.up(len(q.h) - 1)
+	return nil
 }
 
 // Peek returns the next event without removing it; ok is false when empty.

@@ -6,13 +6,13 @@ import (
 )
 
 // A VMClass is a band of web-server CPU load on the host a Hadoop VM shares
-// (000 §6.6). Web load is in percent of ONE core; the host has two cores.
+// (MIMP §6.6). Web load is in percent of ONE core; the host has two cores.
 type VMClass struct {
 	Name            string
 	WebLow, WebHigh float64 // web VM CPU, % of one core
 }
 
-// The four classes of 000 §6.6.
+// The four classes of MIMP §6.6.
 var (
 	Dedicated = VMClass{"dedicated", 0, 0}
 	Light     = VMClass{"light", 20, 35}
@@ -25,10 +25,15 @@ var (
 // what it asks for, and the Hadoop VM's two slots split the remaining
 // 200% − web evenly, so r = (200 − web) / 200 per slot, clamped to [0, 1].
 // Light (20–35%) gives r ∈ [0.825, 0.90], medium (85–95%) [0.525, 0.575],
-// heavy (130–170%) [0.15, 0.35]; a dedicated host gives 1. This matches 000
-// §6.4, where a web server "leaves 164% of the CPU available" to the Hadoop VM.
+// heavy (130–170%) [0.15, 0.35]; a dedicated host gives 1. This matches MIMP
+// §6.4, where a web server "leaves 164% of the CPU available" to the Hadoop
+// VM. A NaN load gives 0 (no capacity assumed), ±Inf the clamped ends.
 func Residual(webPercent float64) float64 {
-	return math.Min(1, math.Max(0, (200-webPercent)/200))
+	r := (200 - webPercent) / 200
+	if !(r > 0) {
+		return 0 // also NaN
+	}
+	return math.Min(1, r)
 }
 
 // Cluster is the Hadoop cluster of the case study: VMs, each with
@@ -37,16 +42,27 @@ type Cluster struct {
 	VMs        []VMClass
 	SlotsPerVM int
 	// WebPeriod is how often (s) each shared VM's web load is redrawn
-	// uniformly within its band.
+	// uniformly within its band; one draw per VM, shared by its slots.
 	WebPeriod float64
 	// DataNodes and NodeCapacity: the dedicated hosts serve HDFS reads; each
-	// can serve NodeCapacity MB/s. A task started while the nodes would be
-	// above capacity runs slower by the overload factor.
+	// can serve NodeCapacity MB/s, in [MinNodeCapacity, MaxNodeCapacity].
+	// A task started while the running tasks' reads plus its own would
+	// exceed DataNodes·NodeCapacity runs longer by the overload factor.
+	// DataNodes = 0 is an unconstrained store: no overload, no IO check.
 	DataNodes    int
 	NodeCapacity float64
 }
 
-// CaseStudyCluster is 000 §6.6: 20 two-core VMs with 2 map slots each —
+// Limits on a data node's read capacity when DataNodes > 0 (MB/s).
+const (
+	MinNodeCapacity = 1e-3
+	MaxNodeCapacity = 1e9
+)
+
+// Unconstrained reports whether the cluster has no data-node limit.
+func (c Cluster) Unconstrained() bool { return c.DataNodes == 0 }
+
+// CaseStudyCluster is MIMP §6.6: 20 two-core VMs with 2 map slots each —
 // 6 dedicated, 6 light, 6 medium, 2 heavy. The 6 dedicated hosts are the data
 // nodes. WebPeriod (60 s) and NodeCapacity (60 MB/s) are our choices: the
 // paper gives neither.
@@ -72,7 +88,7 @@ func webLoad(k VMClass, rng *rand.Rand) float64 {
 }
 
 // MeanCapacity returns Σ over slots of the mid-band residual capacity: the
-// cluster's capacity in dedicated-slot equivalents.
+// cluster's capacity in dedicated-slot equivalents (0 for no slots).
 func (c Cluster) MeanCapacity() float64 {
 	s := 0.0
 	for _, k := range c.VMs {

@@ -10,35 +10,31 @@ import (
 	"github.com/schedkit/schedkit/examples/internal/des"
 )
 
-// Policy is a job scheduler of the case study.
-type Policy int
+// OfferOrder is the order in which a dispatch offers the free slots to the
+// policy.
+type OfferOrder int
 
 const (
-	FIFO       Policy = iota // 000 §5.2 FIFO
-	EDF                      // 000 §5.2 EDF
-	MP                       // 000 §5.2 Maximum Progress, IO check on
-	MPAC                     // MP with the paper's admission rule (Eq. 7)
-	MPACStrict               // MP with strict admission (every queued deadline checked)
+	// OfferHeartbeat (the zero value) offers the VMs in a fresh random order
+	// at every dispatch, drawn from the scenario's seed, each VM's free slots
+	// together: Hadoop's TaskTrackers heartbeat in no fixed order and each
+	// heartbeat offers that tracker's free slots.
+	OfferHeartbeat OfferOrder = iota
+	// OfferClusterOrder offers the slots in Cluster.VMs order. The case-study
+	// cluster lists dedicated VMs first and heavy ones last, so the fastest
+	// free slot is always offered first: an ablation, not Hadoop's behaviour.
+	OfferClusterOrder
 )
 
-// Policies lists every policy in the order of 000 Table 3 plus admission.
-var Policies = []Policy{FIFO, EDF, MP, MPAC, MPACStrict}
-
-// String returns "FIFO", "EDF", "MP", "MP+AC" or "MP+AC-strict".
-func (p Policy) String() string {
-	switch p {
-	case FIFO:
-		return "FIFO"
-	case EDF:
-		return "EDF"
-	case MP:
-		return "MP"
-	case MPAC:
-		return "MP+AC"
-	case MPACStrict:
-		return "MP+AC-strict"
+// String returns "heartbeat" or "cluster-order".
+func (o OfferOrder) String() string {
+	switch o {
+	case OfferHeartbeat:
+		return "heartbeat"
+	case OfferClusterOrder:
+		return "cluster-order"
 	}
-	return fmt.Sprintf("Policy(%d)", int(p))
+	return fmt.Sprintf("OfferOrder(%d)", int(o))
 }
 
 // Scenario is one simulated experiment.
@@ -46,15 +42,26 @@ type Scenario struct {
 	Cluster Cluster
 	Types   []JobType
 	Jobs    []JobSpec
-	// WebSeed seeds the per-VM web-load streams.
-	WebSeed uint64
-	// Horizon (s): the run stops here; admitted jobs not finished fail.
+	// Seed seeds the per-VM web-load streams and the heartbeat order.
+	Seed uint64
+	// Horizon (s): the run stops here; admitted jobs not finished fail. It
+	// lies in [LastArrival(Jobs), MaxTime].
 	Horizon float64
 	// NoIOCheck switches MP's Eq. 5 data-node check off (an ablation: it
-	// separates what progress-awareness saves from what the IO check saves).
+	// separates what matching tasks to slots saves from what the IO check
+	// saves).
 	NoIOCheck bool
+	// Offer is the order free slots are offered in; zero is OfferHeartbeat.
+	Offer OfferOrder
+	// Margin is MP+AC's safety factor on the scheduler's task times: wave
+	// admission plans each task at Model.TCT(r) × Margin
+	// (admission.Options.Margin) and MP keeps slack Margin − 1
+	// (edf.MPOptions.Slack). 0 means 1 (models taken as exact, no slack);
+	// otherwise in [1, admission.MaxMargin]. CaseStudy and SweepScenario
+	// set it with AdmissionMargin. MP+AC-paper and MP+AC-strict ignore it.
+	Margin float64
 	// RecordUntil (s): record slot allocation changes up to this time
-	// (000 Fig. 15); 0 records nothing.
+	// (MIMP Fig. 15); 0 records nothing.
 	RecordUntil float64
 }
 
@@ -65,20 +72,28 @@ type AllocChange struct {
 	Running int
 }
 
-// Result is one policy's outcome on a scenario (000 Table 3's rows).
+// Result is one policy's outcome on a scenario (MIMP Table 3's rows).
 type Result struct {
-	Policy                   Policy
-	Jobs                     int // jobs in the trace
-	Met, Missed, Rejected    int // deadline jobs
-	Failed                   int // admitted jobs unfinished at the horizon
-	TaskHours                float64
-	AvgLateness              float64 // s, mean over jobs that missed
-	MaxLateness              float64 // s
-	TasksOnHeavy, TasksTotal []int   // completed tasks per type on heavy VMs, in total
-	Alloc                    []AllocChange
+	Policy                Policy
+	Jobs                  int // jobs in the trace
+	Met, Missed, Rejected int // deadline jobs
+	Failed                int // admitted jobs unfinished at the horizon
+	// TaskHours sums the run times of completed tasks (Table 3's "Total
+	// TCT"), IOSlowdownHours the part of it due to data-node overload: each
+	// such task's run time minus what it would have taken with the data
+	// nodes within capacity.
+	TaskHours, IOSlowdownHours float64
+	AvgLateness                float64 // s, mean over jobs that missed
+	MaxLateness                float64 // s
+	TasksOnHeavy, TasksTotal   []int   // completed tasks per type on heavy VMs, in total
+	Alloc                      []AllocChange
 	// OverloadedStarts counts tasks that started while the data nodes were
 	// above capacity (and so ran slower).
 	OverloadedStarts int
+	// Errors is the scheduler's prediction error realised on the completed
+	// tasks: the Model's TCT at the task's start against its actual run time
+	// (overload included), in the terms of MIMP §6.3.1.
+	Errors PredictionError
 	// Outcomes has one entry per job of the trace, in trace order.
 	Outcomes []Outcome
 }
@@ -87,7 +102,7 @@ type Result struct {
 type Outcome struct {
 	Admitted bool
 	Finish   float64 // s; +Inf if unfinished at the horizon or rejected
-	// JCT is the admission estimate (000 Eq. 6) at arrival, and Prefix the
+	// JCT is the admission estimate (MIMP Eq. 6) at arrival, and Prefix the
 	// Eq. 7 sum the new job was checked against (AC policies only; 0 else).
 	JCT, Prefix float64
 }
@@ -108,7 +123,6 @@ type run struct {
 	slotVM   []int
 	busy     []bool
 	task     []edf.Task
-	dur      []float64
 	handle   []edf.Handle
 	started  []int
 	done     []int
@@ -119,23 +133,40 @@ type run struct {
 	res      Result
 	lateSum  float64
 	running  []int
-	// The data nodes' load as the simulated world sees it, kept apart from
-	// the edf.Queue's bookkeeping so that the ground truth is not computed by
-	// the scheduler under test: read[sl] is the read rate (MB/s) of the task
-	// on slot sl, readSum their total over the nreading running tasks.
-	read     []float64
-	readSum  float64
-	nReading int
+	offerRNG *rand.Rand
+	vmOrder  []int
+	world    world
+	errs     errorStats
+	// Wave-mode admission's view: each slot's state and, for a busy slot,
+	// its job and the planned end of its task.
+	cluster []admission.Slot
+	slotJob []int
+	planEnd []float64
 }
 
-// Run simulates the scenario under policy p. A scenario that fails Validate
-// gives its error; so does an unknown policy.
+// Run simulates the scenario under policy p. A nil scenario, one that fails
+// Validate, and an unknown policy give an error naming the problem; a valid
+// scenario runs to its horizon without error.
 func Run(s *Scenario, p Policy) (Result, error) {
+	if s == nil {
+		return Result{}, fmt.Errorf("hadoopsim: Run: scenario is nil")
+	}
 	if err := s.Validate(); err != nil {
 		return Result{}, err
 	}
-	if p < FIFO || p > MPACStrict {
+	if !p.valid() {
 		return Result{}, fmt.Errorf("hadoopsim: unknown policy %d", int(p))
+	}
+	if opt, ok := p.admission(s.Margin); ok && opt.Mode == admission.ModeWave {
+		// Wave admission plans every pending task of the queue: bound it up
+		// front so that a valid run never fails midway.
+		tasks := 0
+		for _, j := range s.Jobs {
+			tasks += j.Maps
+		}
+		if tasks > admission.MaxPlannedTasks {
+			return Result{}, fmt.Errorf("hadoopsim: %v plans every pending task: the trace's %d maps exceed admission.MaxPlannedTasks (%d)", p, tasks, admission.MaxPlannedTasks)
+		}
 	}
 	c := s.Cluster
 	q, err := edf.NewQueue(edf.Config{DataNodes: edf.DataNodes{Count: c.DataNodes, Capacity: c.NodeCapacity}})
@@ -145,27 +176,30 @@ func Run(s *Scenario, p Policy) (Result, error) {
 	n, ns := len(s.Jobs), c.Slots()
 	r := &run{s: s, p: p, q: q,
 		slotR: make([]float64, ns), slotVM: make([]int, ns), busy: make([]bool, ns),
-		task: make([]edf.Task, ns), dur: make([]float64, ns), read: make([]float64, ns),
+		task:   make([]edf.Task, ns),
 		handle: make([]edf.Handle, n), started: make([]int, n), done: make([]int, n),
 		admitted: make([]bool, n), finished: make([]bool, n), running: make([]int, n),
+		offerRNG: rand.New(rand.NewPCG(s.Seed, offerStream)), vmOrder: make([]int, len(c.VMs)),
+		world: newWorld(c), errs: errorStats{predicted: make([]float64, ns)},
+		cluster: make([]admission.Slot, ns), slotJob: make([]int, ns), planEnd: make([]float64, ns),
 	}
 	r.res = Result{Policy: p, Jobs: n, Outcomes: make([]Outcome, n), TasksOnHeavy: make([]int, len(s.Types)), TasksTotal: make([]int, len(s.Types))}
 	web := make([]*rand.Rand, len(c.VMs))
 	for v, k := range c.VMs {
-		web[v] = rand.New(rand.NewPCG(s.WebSeed, uint64(v)+1))
+		r.vmOrder[v] = v
+		web[v] = rand.New(rand.NewPCG(s.Seed, uint64(v)+1))
+		r.setWeb(v, web[v])
 		for k2 := range c.SlotsPerVM {
-			i := v*c.SlotsPerVM + k2
-			r.slotVM[i] = v
-			r.slotR[i] = Residual(webLoad(k, web[v]))
+			r.slotVM[v*c.SlotsPerVM+k2] = v
 		}
 		if k.WebHigh > k.WebLow && c.WebPeriod > 0 {
-			r.ev.Push(des.Event{Time: c.WebPeriod, Kind: evWeb, A: v})
+			r.push(des.Event{Time: c.WebPeriod, Kind: evWeb, A: v})
 		}
 	}
 	for i, j := range s.Jobs {
 		r.handle[i] = edf.NoJob
 		r.res.Outcomes[i].Finish = math.Inf(1)
-		r.ev.Push(des.Event{Time: j.Arrival, Kind: evArrival, A: i})
+		r.push(des.Event{Time: j.Arrival, Kind: evArrival, A: i})
 	}
 	arrivalsLeft := n
 	for {
@@ -177,23 +211,20 @@ func Run(s *Scenario, p Policy) (Result, error) {
 		case evArrival:
 			arrivalsLeft--
 			if err := r.arrive(e.A, e.Time); err != nil {
-				return Result{}, err
+				return Result{}, fmt.Errorf("hadoopsim: job %d at %v s: %w", e.A, e.Time, err)
 			}
 		case evTaskDone:
 			if err := r.taskDone(e.A, e.B, e.Time); err != nil {
-				return Result{}, err
+				return Result{}, fmt.Errorf("hadoopsim: job %d, task end on slot %d at %v s: %w", e.A, e.B, e.Time, err)
 			}
 		case evWeb:
-			v := e.A
-			for k2 := range c.SlotsPerVM {
-				r.slotR[v*c.SlotsPerVM+k2] = Residual(webLoad(c.VMs[v], web[v]))
-			}
+			r.setWeb(e.A, web[e.A])
 			if arrivalsLeft > 0 || q.Len() > 0 {
-				r.ev.Push(des.Event{Time: e.Time + c.WebPeriod, Kind: evWeb, A: v})
+				r.push(des.Event{Time: e.Time + c.WebPeriod, Kind: evWeb, A: e.A})
 			}
 		}
 		if err := r.dispatch(e.Time); err != nil {
-			return Result{}, err
+			return Result{}, fmt.Errorf("hadoopsim: dispatch at %v s: %w", e.Time, err)
 		}
 		if arrivalsLeft == 0 && q.Len() == 0 {
 			break
@@ -207,38 +238,34 @@ func Run(s *Scenario, p Policy) (Result, error) {
 	if r.res.Missed > 0 {
 		r.res.AvgLateness = r.lateSum / float64(r.res.Missed)
 	}
+	r.res.Errors = r.errs.realised()
 	return r.res, nil
+}
+
+// push queues an event. Validate bounds every time the simulation computes,
+// so a NaN time is a broken invariant.
+func (r *run) push(e des.Event) {
+	if err := r.ev.Push(e); err != nil {
+		panic(err)
+	}
+}
+
+// setWeb redraws VM v's web load; its slots share the one web VM, so they
+// share the residual capacity.
+func (r *run) setWeb(v int, rng *rand.Rand) {
+	c := r.s.Cluster
+	res := Residual(webLoad(c.VMs[v], rng))
+	for k := range c.SlotsPerVM {
+		r.slotR[v*c.SlotsPerVM+k] = res
+	}
 }
 
 // arrive admits (or rejects) job i and queues it.
 func (r *run) arrive(i int, now float64) error {
 	j := &r.s.Jobs[i]
 	jt := &r.s.Types[j.Type]
-	if r.p == MPAC || r.p == MPACStrict {
-		jct, err := admission.JCT(jt.Model, j.Maps, r.slotR)
-		if err != nil {
-			return err
-		}
-		aj := admission.Job{ID: int64(j.ID), Arrival: now, Deadline: j.Deadline, JCT: jct}
-		mode := admission.ModePaper
-		if r.p == MPACStrict {
-			mode = admission.ModeStrict
-		}
-		d, err := r.checker.Decide(r.aq.Jobs(), aj, now, admission.Options{Mode: mode})
-		if err != nil {
-			return err
-		}
-		r.res.Outcomes[i].JCT = jct
-		if d.NewIndex >= 0 {
-			r.res.Outcomes[i].Prefix = d.Checked[d.NewIndex].Prefix
-		}
-		if !d.Admit {
-			r.res.Rejected++
-			return nil
-		}
-		if err := r.aq.Insert(aj); err != nil {
-			return err
-		}
+	if ok, err := r.admit(i, now); err != nil || !ok {
+		return err
 	}
 	h, err := r.q.Add(edf.Job{ID: int64(j.ID), Arrival: j.Arrival, Deadline: j.Deadline, Tasks: j.Maps, Model: jt.Model, Read90: jt.Read90})
 	if err != nil {
@@ -252,38 +279,8 @@ func (r *run) arrive(i int, now float64) error {
 	return nil
 }
 
-// dispatch offers every free slot to the policy.
-func (r *run) dispatch(now float64) error {
-	for sl := range r.busy {
-		if r.busy[sl] {
-			continue
-		}
-		var d edf.Decision
-		switch r.p {
-		case FIFO:
-			d = r.q.FIFO()
-		case EDF:
-			d = r.q.EDF()
-		default:
-			var err error
-			if d, err = r.q.MP(r.slotR[sl], now, edf.MPOptions{NoIOCheck: r.s.NoIOCheck}); err != nil {
-				return err
-			}
-		}
-		if d.Job == edf.NoJob {
-			if r.p == FIFO || r.p == EDF {
-				return nil // no pending task anywhere
-			}
-			continue
-		}
-		if err := r.start(int(d.ID), sl, now); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// start runs the next task of job i on slot sl.
+// start runs the next task of job i on slot sl: the scheduler's queue
+// records it with its estimates, the world decides how long it runs.
 func (r *run) start(i, sl int, now float64) error {
 	j := &r.s.Jobs[i]
 	jt := &r.s.Types[j.Type]
@@ -292,26 +289,19 @@ func (r *run) start(i, sl int, now float64) error {
 	if err != nil {
 		return err
 	}
-	tct := jt.Model.TCT(rr)
-	d := tct * j.Noise[r.started[i]]
-	c := r.s.Cluster
-	if jt.Read90 > 0 {
-		// Eq. 5: the task reads at Read90 / NormTCT(r).
-		r.read[sl] = jt.Read90 / (tct / jt.Model.TCT(1))
-		r.readSum += r.read[sl]
-		r.nReading++
-		if c.DataNodes > 0 && c.NodeCapacity > 0 {
-			if over := r.readSum / (float64(c.DataNodes) * c.NodeCapacity); over > 1 {
-				d *= over
-				r.res.OverloadedStarts++
-			}
-		}
+	d, over := r.world.start(sl, jt, rr, j.Noise[r.started[i]])
+	if over {
+		r.res.OverloadedStarts++
 	}
+	r.errs.predicted[sl] = jt.Model.TCT(rr)
 	r.started[i]++
-	r.busy[sl], r.task[sl], r.dur[sl] = true, t, d
+	r.busy[sl], r.task[sl], r.slotJob[sl] = true, t, i
 	r.running[i]++
+	if err := r.noteStart(i, sl, now); err != nil {
+		return err
+	}
 	r.record(now, i)
-	r.ev.Push(des.Event{Time: now + d, Kind: evTaskDone, A: i, B: sl})
+	r.push(des.Event{Time: now + d, Kind: evTaskDone, A: i, B: sl})
 	return nil
 }
 
@@ -327,35 +317,22 @@ func (r *run) taskDone(i, sl int, now float64) error {
 		return err
 	}
 	r.busy[sl] = false
-	if r.read[sl] > 0 {
-		r.nReading--
-		r.readSum = math.Max(0, r.readSum-r.read[sl])
-		if r.nReading == 0 {
-			r.readSum = 0 // no rounding residue carried over an idle spell
-		}
-		r.read[sl] = 0
-	}
+	d, slow := r.world.end(sl)
+	r.errs.add(r.errs.predicted[sl], d)
 	r.running[i]--
 	r.done[i]++
-	r.res.TaskHours += r.dur[sl] / 3600
+	r.res.TaskHours += d / 3600
+	r.res.IOSlowdownHours += slow / 3600
 	ty := r.s.Jobs[i].Type
 	r.res.TasksTotal[ty]++
 	if r.s.Cluster.VMs[r.slotVM[sl]] == Heavy {
 		r.res.TasksOnHeavy[ty]++
 	}
 	r.record(now, i)
-	j := &r.s.Jobs[i]
-	if r.done[i] == j.Maps {
+	if r.done[i] == r.s.Jobs[i].Maps {
 		return r.finish(i, now)
 	}
-	if r.p == MPAC || r.p == MPACStrict {
-		jct, err := admission.JCT(r.s.Types[ty].Model, j.Maps-r.done[i], r.slotR)
-		if err != nil {
-			return err
-		}
-		return r.aq.SetJCT(int64(j.ID), jct)
-	}
-	return nil
+	return r.refreshJCT(i)
 }
 
 // finish records job i's outcome and dequeues it.
@@ -373,8 +350,6 @@ func (r *run) finish(i int, now float64) error {
 			r.res.MaxLateness = math.Max(r.res.MaxLateness, late)
 		}
 	}
-	if r.p == MPAC || r.p == MPACStrict {
-		r.aq.Remove(int64(j.ID))
-	}
+	r.forget(i)
 	return r.q.Remove(r.handle[i])
 }

@@ -1,0 +1,310 @@
+// Package controller runs the YARN deadline controller: each pass it reads
+// the cluster from the ResourceManager's REST API (package rm), plans with
+// package deadline — which decides with schedkit's edf, admission and tct —
+// and carries out the plan's writes, or, in a dry run, only prints it.
+//
+// A pass is read → plan → write. A failed read skips the pass (nothing is
+// written on a partial view, except that unreadable reservations only
+// disable reservations). A failed write is reported and the pass goes on
+// with the next action: one app's trouble never stops the others. Before
+// killing an app the controller reads it again and kills only if it is
+// still ACCEPTED.
+//
+// The controller is checked against package rmtest, a test double that
+// follows the documented REST behaviour and the RM source — not against a
+// running ResourceManager, which cannot run where schedkit is tested.
+package controller
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/schedkit/schedkit/adapters/yarn/deadline"
+	"github.com/schedkit/schedkit/adapters/yarn/rm"
+)
+
+// Options configures a Controller.
+type Options struct {
+	// Config is the planning policy.
+	Config deadline.Config
+	// DryRun prints each plan and writes nothing.
+	DryRun bool
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Log receives one line per write and per failed pass; nil discards.
+	Log io.Writer
+}
+
+// Controller is the deadline controller for one ResourceManager.
+type Controller struct {
+	rm  *rm.Client
+	opt Options
+}
+
+// New returns a controller; the Config is validated.
+func New(client *rm.Client, opt Options) (*Controller, error) {
+	if client == nil {
+		return nil, errors.New("controller: nil rm.Client")
+	}
+	if err := opt.Config.Validate(); err != nil {
+		return nil, err
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Log == nil {
+		opt.Log = io.Discard
+	}
+	return &Controller{rm: client, opt: opt}, nil
+}
+
+// Read takes one snapshot of the cluster: the ACCEPTED and RUNNING apps,
+// the nodes, the scheduler type, the controller's plan queue's
+// reservations (when reservations are on) and the apps' LIFETIME timeouts
+// (when lifetimes are on). An error reading apps, nodes or the scheduler
+// fails the read; a reservation list the RM refuses because its
+// ReservationSystem is off sets ReservationsOff, any other failure to list
+// them sets ReservationsUnread.
+func (c *Controller) Read(ctx context.Context) (deadline.Cluster, error) {
+	cl := deadline.Cluster{Now: c.opt.Now().UnixMilli()}
+	var err error
+	if cl.Apps, err = c.rm.Apps(ctx, rm.AppsFilter{States: []string{rm.StateAccepted, rm.StateRunning}}); err != nil {
+		return deadline.Cluster{}, err
+	}
+	if cl.Nodes, err = c.rm.Nodes(ctx); err != nil {
+		return deadline.Cluster{}, err
+	}
+	si, err := c.rm.Scheduler(ctx)
+	if err != nil {
+		return deadline.Cluster{}, err
+	}
+	cl.Scheduler = string(si.Type)
+	if q := c.opt.Config.PlanQueue; q != "" && cl.Scheduler != rm.SchedulerFifo {
+		res, err := c.rm.ListReservations(ctx, rm.ReservationFilter{Queue: q})
+		switch {
+		case rm.IsReservationSystemOff(err):
+			cl.ReservationsOff = true
+		case err != nil:
+			if ctx.Err() != nil {
+				return deadline.Cluster{}, err
+			}
+			cl.ReservationsUnread = err.Error()
+		default:
+			cl.Reservations = res
+		}
+	}
+	if c.opt.Config.Lifetime {
+		cl.Lifetimes = map[string]int64{}
+		for _, a := range cl.Apps {
+			if !hasDeadlineTag(a) {
+				continue
+			}
+			ts := []rm.Timeout(nil)
+			if a.Timeouts != nil {
+				ts = a.Timeouts.Timeout
+			} else if ts, err = c.rm.Timeouts(ctx, a.ID); err != nil {
+				if ctx.Err() != nil {
+					return deadline.Cluster{}, err
+				}
+				fmt.Fprintf(c.opt.Log, "read %s timeouts: %v\n", a.ID, err)
+				continue
+			}
+			if ms, ok := lifetime(ts); ok {
+				cl.Lifetimes[a.ID] = ms
+			}
+		}
+	}
+	return cl, nil
+}
+
+func hasDeadlineTag(a rm.App) bool {
+	for _, t := range a.Tags() {
+		if strings.HasPrefix(strings.ToLower(t), deadline.TagDeadline+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// lifetime returns the LIFETIME expiry in ms since the epoch (0 for
+// UNLIMITED); ok is false when there is none or it cannot be parsed.
+func lifetime(ts []rm.Timeout) (int64, bool) {
+	for _, t := range ts {
+		if string(t.Type) != rm.TimeoutLifetime {
+			continue
+		}
+		if string(t.ExpiryTime) == "UNLIMITED" {
+			return 0, true
+		}
+		tm, err := time.Parse(rm.ExpiryLayout, string(t.ExpiryTime))
+		if err != nil {
+			return 0, false
+		}
+		return tm.UnixMilli(), true
+	}
+	return 0, false
+}
+
+// A Result is the outcome of one action.
+type Result struct {
+	Action deadline.Action
+	// Err is nil when the write succeeded (or was not needed any more).
+	Err error
+	// Note says what the RM answered where it matters: a capped priority,
+	// a kill in progress, an app that was not killed because it started.
+	Note string
+}
+
+// String renders the result on one line.
+func (r Result) String() string {
+	status := "ok"
+	if r.Err != nil {
+		status = "FAILED"
+	}
+	s := fmt.Sprintf("%s %s", status, r.Action)
+	if r.Note != "" {
+		s += " [" + r.Note + "]"
+	}
+	if r.Err != nil {
+		s += ": " + r.Err.Error()
+	}
+	return s
+}
+
+// Apply carries out the plan's writes in order and returns one Result per
+// write. A failed write does not stop the others; a cancelled context
+// does.
+func (c *Controller) Apply(ctx context.Context, p deadline.Plan) []Result {
+	var out []Result
+	for _, a := range p.Writes() {
+		if ctx.Err() != nil {
+			out = append(out, Result{Action: a, Err: ctx.Err()})
+			continue
+		}
+		note, err := c.apply(ctx, p, a)
+		r := Result{Action: a, Err: err, Note: note}
+		fmt.Fprintln(c.opt.Log, r)
+		out = append(out, r)
+	}
+	return out
+}
+
+func (c *Controller) apply(ctx context.Context, p deadline.Plan, a deadline.Action) (string, error) {
+	switch a.Kind {
+	case deadline.KindKill:
+		app, err := c.rm.App(ctx, a.App)
+		if err != nil {
+			return "", err
+		}
+		if st := string(app.State); st != rm.StateAccepted {
+			return "not killed: the app is " + st + " now; the next pass decides again", nil
+		}
+		state, done, err := c.rm.Kill(ctx, a.App, a.Diagnostic)
+		if err != nil {
+			return "", err
+		}
+		if !done {
+			return "kill accepted, app was " + state, nil
+		}
+		return "app is " + state, nil
+	case deadline.KindPriority:
+		got, err := c.rm.SetPriority(ctx, a.App, a.Priority)
+		if err != nil {
+			return "", err
+		}
+		if got != a.Priority {
+			return fmt.Sprintf("the RM set %d, not %d: is yarn.cluster.max-application-priority below -max-priority?", got, a.Priority), nil
+		}
+		return "", nil
+	case deadline.KindLifetime:
+		t, err := c.rm.SetLifetime(ctx, a.App, time.UnixMilli(a.Expiry))
+		if err != nil {
+			return "", err
+		}
+		return "expires " + string(t.ExpiryTime), nil
+	case deadline.KindDeleteReservation:
+		return "", c.rm.DeleteReservation(ctx, a.ReservationID)
+	case deadline.KindReserve:
+		id := a.ReservationID
+		switch {
+		case id == "":
+			var err error
+			if id, err = c.rm.NewReservation(ctx); err != nil {
+				return "", err
+			}
+			if err := c.rm.SubmitReservation(ctx, rm.ReservationSubmission{Queue: a.Queue, ID: id, Definition: *a.Reservation}); err != nil {
+				return "", fmt.Errorf("reservation %s: %w", id, err)
+			}
+		case a.Update:
+			if err := c.rm.UpdateReservation(ctx, rm.ReservationUpdate{ID: id, Definition: *a.Reservation}); err != nil {
+				return "", fmt.Errorf("reservation %s: %w", id, err)
+			}
+		}
+		q := deadline.ReservationQueue(p.Scheduler, c.opt.Config.PlanQueue, id)
+		if _, err := c.rm.MoveQueue(ctx, a.App, q); err != nil {
+			return "", fmt.Errorf("reservation %s made, moving the app failed (the next pass retries): %w", id, err)
+		}
+		return "reservation " + id + ", app moved to queue " + q, nil
+	}
+	return "", fmt.Errorf("controller: unknown action kind %q", a.Kind)
+}
+
+// Pass is one read → plan → (write) cycle. It returns the plan and, unless
+// DryRun, the results of its writes.
+func (c *Controller) Pass(ctx context.Context) (deadline.Plan, []Result, error) {
+	cl, err := c.Read(ctx)
+	if err != nil {
+		return deadline.Plan{}, nil, fmt.Errorf("reading the cluster: %w", err)
+	}
+	p, err := deadline.Compute(cl, c.opt.Config)
+	if err != nil {
+		return deadline.Plan{}, nil, err
+	}
+	if c.opt.DryRun {
+		return p, nil, nil
+	}
+	return p, c.Apply(ctx, p), nil
+}
+
+// Run makes a pass every interval until ctx is done, handing each plan to
+// report (which may be nil). A failed pass is logged and the next one
+// tried; Run returns ctx's error.
+func (c *Controller) Run(ctx context.Context, interval time.Duration, report func(deadline.Plan, []Result)) error {
+	if interval <= 0 {
+		return fmt.Errorf("controller: interval %v: must be > 0", interval)
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		p, res, err := c.Pass(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			fmt.Fprintf(c.opt.Log, "pass failed: %v\n", err)
+		case err == nil && report != nil:
+			report(p, res)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// MarshalJSON writes the result with its error as a string.
+func (r Result) MarshalJSON() ([]byte, error) {
+	e := ""
+	if r.Err != nil {
+		e = r.Err.Error()
+	}
+	return json.Marshal(struct {
+		Action deadline.Action `json:"action"`
+		Error  string          `json:"error,omitempty"`
+		Note   string          `json:"note,omitempty"`
+	}{r.Action, e, r.Note})
+}

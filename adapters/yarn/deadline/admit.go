@@ -1,0 +1,105 @@
+package deadline
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/schedkit/schedkit/adapters/yarn/rm"
+	"github.com/schedkit/schedkit/admission"
+)
+
+// admit runs admission control (paper 000 §5.3 Eq. 6–7 in admission's
+// strict mode, selected explicitly) over the deadline apps. The admitted
+// set starts with the RUNNING apps and the ACCEPTED apps already in their
+// reservation; every other ACCEPTED app is then decided in submission
+// order (startedTime, then app ID), as an admission controller decides
+// each job on arrival, and joins the set when admitted — so an app admitted
+// in an earlier pass is never displaced by a later arrival with an earlier
+// deadline. Each app's Eq. 6 JCT is its remaining map tasks alone on the
+// slots, every slot a dedicated container (R_i = 1).
+//
+// A rejected app gets a KindKill action (KindReport with
+// Config.ReportOnly) whose diagnostic says why; the returned set holds
+// the apps to be killed. With no slot nothing is decided.
+func admit(jobs []*job, slots int, cfg Config, views map[int64]*AppPlan, p *Plan) (map[int64]bool, error) {
+	killed := map[int64]bool{}
+	if slots == 0 {
+		return killed, nil
+	}
+	cluster := make([]float64, slots)
+	for i := range cluster {
+		cluster[i] = 1
+	}
+	byKey := map[int64]*job{}
+	var q admission.Queue
+	var candidates []*job
+	for _, j := range jobs {
+		byKey[j.key] = j
+		jct, err := admission.JCT(j.typ.TCT(), j.remaining, cluster)
+		if err != nil {
+			return nil, fmt.Errorf("deadline: %s: JCT: %w", j.app.ID, err) // Config.Validate checked the model
+		}
+		views[j.key].JCT = jct
+		if string(j.app.State) == rm.StateRunning || j.reserved {
+			views[j.key].Verdict = "admitted"
+			if err := q.Insert(admission.Job{ID: j.key, Arrival: j.arrival, Deadline: j.deadline, JCT: jct}); err != nil {
+				return nil, fmt.Errorf("deadline: %s: %w", j.app.ID, err)
+			}
+			continue
+		}
+		candidates = append(candidates, j)
+	}
+	slices.SortStableFunc(candidates, func(a, b *job) int {
+		return cmp.Or(cmp.Compare(a.app.StartedTime, b.app.StartedTime), compareAppID(a.id, b.id))
+	})
+	var ck admission.Checker
+	for _, j := range candidates {
+		nj := admission.Job{ID: j.key, Arrival: j.arrival, Deadline: j.deadline, JCT: views[j.key].JCT}
+		d, err := ck.Decide(q.Jobs(), nj, 0, admission.Options{Mode: admission.ModeStrict})
+		if err != nil {
+			return nil, fmt.Errorf("deadline: %s: admission: %w", j.app.ID, err)
+		}
+		if d.Admit {
+			views[j.key].Verdict = "admitted"
+			if err := q.Insert(nj); err != nil {
+				return nil, fmt.Errorf("deadline: %s: %w", j.app.ID, err)
+			}
+			continue
+		}
+		diag, verdict := diagnose(d, j, byKey, slots)
+		views[j.key].Verdict = verdict
+		kind := KindKill
+		if cfg.ReportOnly {
+			kind = KindReport
+		} else {
+			killed[j.key] = true
+		}
+		p.Actions = append(p.Actions, Action{Kind: kind, App: j.app.ID, Diagnostic: diag, Reason: verdict})
+	}
+	return killed, nil
+}
+
+// diagnose writes the one-line diagnostic of a rejection: what was
+// decided, the number behind it, what it protects.
+func diagnose(d admission.Decision, j *job, byKey map[int64]*job, slots int) (diag, verdict string) {
+	self := d.Checked[d.NewIndex]
+	switch d.Reason {
+	case admission.ReasonQueuedJobHurt:
+		h := d.Checked[d.Blocking]
+		hurt := byKey[h.ID]
+		return fmt.Sprintf("schedkit: not admitted: starting it would make admitted %s miss its deadline %s by %.0f s "+
+				"(apps run in EDF order, each alone on the %d containers: 000 Eq. 6-7); its own deadline %s",
+				hurt.app.ID, stamp(hurt.spec.Deadline), -h.Slack, slots, stamp(j.spec.Deadline)),
+			"hurts " + hurt.app.ID
+	default: // admission.ReasonNewJobLate
+		ahead := ""
+		if d.NewIndex > 0 {
+			ahead = fmt.Sprintf(" after %.0f s of %d admitted apps ahead in EDF order", self.Prefix-self.JCT, d.NewIndex)
+		}
+		return fmt.Sprintf("schedkit: not admitted: predicted to finish %.0f s from now, %.0f s after its deadline %s "+
+				"(%.0f s alone on the %d containers%s: 000 Eq. 6-7)",
+				self.Prefix, -self.Slack, stamp(j.spec.Deadline), self.JCT, slots, ahead),
+			"late"
+	}
+}

@@ -1,0 +1,158 @@
+package deadline
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schedkit/schedkit/adapters/yarn/rm"
+	"github.com/schedkit/schedkit/adapters/yarn/trace"
+)
+
+// Cluster is what the controller read from the RM in one pass: the input
+// of Plan. Times are milliseconds since the epoch.
+type Cluster struct {
+	// Now is the time of the reading.
+	Now int64
+	// Apps are the ACCEPTED and RUNNING applications (others are ignored).
+	Apps []rm.App
+	// Nodes are the NodeManagers; those RUNNING give the slots.
+	Nodes []rm.Node
+	// Scheduler is the scheduler type (rm.SchedulerCapacity …).
+	Scheduler string
+	// Reservations are those of Config.PlanQueue; ReservationsOff is true
+	// when the RM said its ReservationSystem is not enabled.
+	Reservations    []rm.Reservation
+	ReservationsOff bool
+	// ReservationsUnread, when not empty, says why the reservations could
+	// not be read; no reservation is then planned (one might exist).
+	ReservationsUnread string
+	// Lifetimes maps an app ID to its LIFETIME expiry (ms since the epoch,
+	// 0 unlimited) where the RM reported one.
+	Lifetimes map[string]int64
+}
+
+// Slots returns the number of containers of size mb × vcores the RUNNING
+// nodes can hold in all: per node, how many fit both its memory and its
+// cores (used plus available).
+func Slots(nodes []rm.Node, mb, vcores int64) int {
+	if mb < 1 || vcores < 1 {
+		return 0
+	}
+	total := int64(0)
+	for _, n := range nodes {
+		if string(n.State) != rm.NodeRunning {
+			continue
+		}
+		m := int64(n.UsedMemoryMB) + int64(n.AvailMemoryMB)
+		c := int64(n.UsedVirtualCores) + int64(n.AvailableVirtualCores)
+		if m <= 0 || c <= 0 {
+			continue
+		}
+		total += min(m/mb, c/vcores)
+		if total > math.MaxInt32 {
+			return math.MaxInt32
+		}
+	}
+	return int(total)
+}
+
+// appID is the two numbers of application_<clusterTimestamp>_<sequence>.
+type appID struct{ ts, seq int64 }
+
+// parseAppID parses an application ID; ok is false if it is malformed.
+func parseAppID(id string) (appID, bool) {
+	rest, ok := strings.CutPrefix(id, "application_")
+	if !ok {
+		return appID{}, false
+	}
+	a, b, ok := strings.Cut(rest, "_")
+	if !ok {
+		return appID{}, false
+	}
+	ts, err1 := strconv.ParseInt(a, 10, 64)
+	seq, err2 := strconv.ParseInt(b, 10, 64)
+	if err1 != nil || err2 != nil || ts < 0 || seq < 0 {
+		return appID{}, false
+	}
+	return appID{ts, seq}, true
+}
+
+// compareAppID orders app IDs by cluster timestamp, then sequence number.
+func compareAppID(a, b appID) int { return cmp.Or(cmp.Compare(a.ts, b.ts), cmp.Compare(a.seq, b.seq)) }
+
+// job is one deadline app mapped to schedkit's inputs.
+type job struct {
+	app  rm.App
+	id   appID
+	key  int64 // schedkit job ID: 1 + the app's rank in app-ID order
+	spec Spec
+	typ  trace.JobType
+	// Times in seconds relative to Cluster.Now.
+	arrival, deadline float64
+	// tasks is the map task count; remaining of them are not finished,
+	// running of those hold a container.
+	tasks, remaining, running int
+	reserved                  bool // the app runs in its reservation's queue
+}
+
+// mapApp maps one app: its tags, model and task counts. A problem is an
+// error naming the app's field; the app is then rejected.
+func mapApp(a rm.App, id appID, now int64, cfg Config) (job, error) {
+	spec, err := ParseTags(a.Tags(), int64(a.StartedTime))
+	if err != nil {
+		return job{}, err
+	}
+	j := job{app: a, id: id, spec: spec}
+	if spec.Deadline == 0 {
+		return j, nil
+	}
+	name := spec.Model
+	if name == "" {
+		name = cfg.DefaultModel
+	}
+	if name == "" {
+		return job{}, fmt.Errorf("no %s tag and no default model", TagModel)
+	}
+	typ, ok := cfg.Catalog.Lookup(name)
+	if !ok {
+		return job{}, fmt.Errorf("%s=%s is not a job type of the catalog", TagModel, name)
+	}
+	j.typ = typ
+	p := float64(a.Progress)
+	if !(p >= 0 && p <= 100) {
+		return job{}, fmt.Errorf("progress = %v: must be in [0, 100]", p)
+	}
+	if a.StartedTime < 0 {
+		return job{}, fmt.Errorf("startedTime = %d: must be ≥ 0", a.StartedTime)
+	}
+	if a.RunningContainers < 0 {
+		return job{}, fmt.Errorf("runningContainers = %d: must be ≥ 0", a.RunningContainers)
+	}
+	j.tasks = spec.Tasks
+	if j.tasks == 0 {
+		j.tasks = typ.Maps
+	}
+	if j.tasks < 1 {
+		return job{}, fmt.Errorf("no %s tag and job type %s has no typical task count", TagTasks, typ.Name)
+	}
+	// The ApplicationMaster holds one of the app's containers; the others
+	// run tasks. A task still running has not finished, so it counts among
+	// the remaining tasks whatever the progress says.
+	j.running = max(int(a.RunningContainers)-1, 0)
+	j.remaining = int(math.Ceil(float64(j.tasks) * (1 - p/100)))
+	j.running = min(j.running, j.tasks)
+	j.remaining = max(j.remaining, j.running)
+	j.arrival = msToS(int64(a.StartedTime) - now)
+	j.deadline = msToS(spec.Deadline - now)
+	return j, nil
+}
+
+// pending returns the app's tasks not yet started.
+func (j job) pending() int { return j.remaining - j.running }
+
+// stamp formats a time in milliseconds since the epoch for a message.
+func stamp(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339) }

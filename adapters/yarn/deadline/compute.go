@@ -1,0 +1,179 @@
+package deadline
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/schedkit/schedkit/adapters/yarn/rm"
+)
+
+// Compute plans one pass of the controller over the cluster c:
+//
+//  1. Map each ACCEPTED or RUNNING app with a schedkit.deadline tag to
+//     schedkit's inputs (see the package doc); an app whose tags, model or
+//     numbers cannot be used is rejected with the reason and left alone.
+//  2. Admission (admission.Checker.Decide, ModeStrict): RUNNING apps, and
+//     ACCEPTED apps already in their reservation, are admitted; each other
+//     ACCEPTED app, oldest first, is admitted if it meets its deadline and
+//     no admitted app that meets its deadline would miss it, else it is
+//     killed (or reported) with a diagnostic saying why.
+//  3. Ranking (edf.Queue, MP or EDF) of the apps not killed, and a YARN
+//     priority for each from its rank, written where it differs and the
+//     scheduler honours priorities (the Capacity Scheduler).
+//  4. With Config.PlanQueue, a reservation for each admitted ACCEPTED app
+//     (tct.WorkersFor, tct.Predict, edf.MinimumSlots), and the deletion of
+//     reservations it made for apps that have gone.
+//  5. With Config.Lifetime, a LIFETIME timeout at each deadline plus the
+//     grace.
+//
+// Same cluster and config, same plan. The error is for a bad Config only.
+func Compute(c Cluster, cfg Config) (Plan, error) {
+	if err := cfg.Validate(); err != nil {
+		return Plan{}, err
+	}
+	p := Plan{Now: c.Now, Slots: Slots(c.Nodes, cfg.ContainerMB, cfg.ContainerVCores), Scheduler: c.Scheduler}
+
+	// 1. Map the apps, in app-ID order.
+	type parsed struct {
+		app rm.App
+		id  appID
+	}
+	var apps []parsed
+	idOf := map[string]appID{}
+	for _, a := range c.Apps {
+		st := string(a.State)
+		if st != rm.StateAccepted && st != rm.StateRunning {
+			continue
+		}
+		id, ok := parseAppID(a.ID)
+		if !ok {
+			p.Rejected = append(p.Rejected, Rejection{App: a.ID, Reason: "malformed application ID"})
+			continue
+		}
+		if _, dup := idOf[a.ID]; dup {
+			p.Rejected = append(p.Rejected, Rejection{App: a.ID, Reason: "listed twice by the RM"})
+			continue
+		}
+		idOf[a.ID] = id
+		apps = append(apps, parsed{a, id})
+	}
+	slices.SortFunc(apps, func(x, y parsed) int { return compareAppID(x.id, y.id) })
+	var jobs []*job
+	for i, a := range apps {
+		j, err := mapApp(a.app, a.id, c.Now, cfg)
+		if err != nil {
+			p.Rejected = append(p.Rejected, Rejection{App: a.app.ID, Reason: err.Error()})
+			continue
+		}
+		if j.spec.Deadline == 0 {
+			continue
+		}
+		j.key = int64(i + 1)
+		jobs = append(jobs, &j)
+	}
+	slices.SortFunc(p.Rejected, func(x, y Rejection) int {
+		return cmp.Or(compareAppID(idOf[x.App], idOf[y.App]), cmp.Compare(x.App, y.App))
+	})
+
+	resQueue := reservationQueues(c, cfg)
+	for _, j := range jobs {
+		_, j.reserved = resQueue[string(j.app.Queue)]
+	}
+	if p.Slots == 0 && len(jobs) > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("no RUNNING node has room for a %d MB, %d vcore container: no admission, kill or reservation this pass", cfg.ContainerMB, cfg.ContainerVCores))
+	}
+
+	// 2. Admission.
+	views := make(map[int64]*AppPlan, len(jobs))
+	for _, j := range jobs {
+		views[j.key] = &AppPlan{ID: j.app.ID, State: string(j.app.State), Model: j.typ.Name, Deadline: j.spec.Deadline,
+			Left: j.deadline, Tasks: j.tasks, Remaining: j.remaining, Running: j.running, Rank: -1,
+			Priority: j.app.Priority(), Target: j.app.Priority()}
+	}
+	killed, err := admit(jobs, p.Slots, cfg, views, &p)
+	if err != nil {
+		return Plan{}, err
+	}
+
+	// 3. Ranking and priorities.
+	var ranked []*job
+	for _, j := range jobs {
+		if !killed[j.key] {
+			ranked = append(ranked, j)
+		}
+	}
+	order, atRisk, err := rank(ranked, cfg.Order, views)
+	if err != nil {
+		return Plan{}, err
+	}
+	honoured := c.Scheduler == rm.SchedulerCapacity
+	if !honoured && len(order) > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("the %s does not honour application priorities (only the Capacity Scheduler does): priorities are planned but not written", schedulerName(c.Scheduler)))
+	}
+	for i, j := range order {
+		v := views[j.key]
+		v.Rank, v.AtRisk = i, atRisk[j.key]
+		v.Target = max(cfg.MaxPriority-int64(i), cfg.MinPriority)
+		if honoured && v.Target != v.Priority {
+			why := "EDF order"
+			switch {
+			case cfg.Order == OrderMP && v.AtRisk:
+				why = fmt.Sprintf("at risk: its %d containers could finish %.0f tasks by the deadline, %d remain (000 Eq. 3); closest deadline first",
+					j.running, v.Completable, j.remaining)
+			case cfg.Order == OrderMP:
+				why = fmt.Sprintf("on track: its %d containers could finish %.0f tasks by the deadline, %d remain (000 Eq. 3)",
+					j.running, v.Completable, j.remaining)
+			}
+			p.Actions = append(p.Actions, Action{Kind: KindPriority, App: j.app.ID, Priority: v.Target, From: v.Priority,
+				Reason: fmt.Sprintf("rank %d of %d, deadline in %.0f s, %s", i+1, len(order), j.deadline, why)})
+		}
+	}
+
+	// 4. Reservations.
+	if cfg.PlanQueue != "" {
+		reserve(c, cfg, jobs, killed, views, resQueue, &p)
+	}
+
+	// 5. Lifetimes.
+	if cfg.Lifetime {
+		for _, j := range jobs {
+			if killed[j.key] {
+				continue
+			}
+			expiry := j.spec.Deadline + cfg.LifetimeGrace.Milliseconds()
+			if expiry <= c.Now {
+				p.Notes = append(p.Notes, fmt.Sprintf("%s: deadline plus grace %s has passed; LIFETIME not set (the RM refuses an expiry in the past)", j.app.ID, stamp(expiry)))
+				continue
+			}
+			if cur, ok := c.Lifetimes[j.app.ID]; ok && cur == expiry {
+				continue
+			}
+			p.Actions = append(p.Actions, Action{Kind: KindLifetime, App: j.app.ID, Expiry: expiry,
+				Reason: fmt.Sprintf("deadline %s plus %s grace: YARN kills the app if it overruns", stamp(j.spec.Deadline), cfg.LifetimeGrace)})
+		}
+	}
+
+	for _, j := range order {
+		p.Apps = append(p.Apps, *views[j.key])
+	}
+	for _, j := range jobs {
+		if killed[j.key] {
+			p.Apps = append(p.Apps, *views[j.key])
+		}
+	}
+	sortActions(p.Actions, idOf)
+	return p, nil
+}
+
+func schedulerName(t string) string {
+	switch t {
+	case rm.SchedulerFair:
+		return "Fair Scheduler"
+	case rm.SchedulerFifo:
+		return "FIFO Scheduler"
+	case "":
+		return "unknown scheduler"
+	}
+	return t
+}
