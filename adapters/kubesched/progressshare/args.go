@@ -40,6 +40,17 @@ type Args struct {
 	// Algorithm 2 part of the score follows progress shares only).
 	MaxDelay *metav1.Duration `json:"maxDelay,omitempty"`
 
+	// AffinityFactor turns on progressshare's affinity rule (thesis 004
+	// §4.3.1.4's prose, Options.AffinityFactor): the job Algorithm 2 picks
+	// for a node type is passed over for a job whose relative rate there is
+	// at least AffinityFactor times its own. Zero (the default) is
+	// Algorithm 2 as printed; otherwise in [1, 1e9].
+	AffinityFactor float64 `json:"affinityFactor,omitempty"`
+	// AffinityBounded limits the affinity rule to picked jobs that already
+	// run at least their slot share (Options.AffinityBounded). It needs
+	// AffinityFactor ≥ 1.
+	AffinityBounded bool `json:"affinityBounded,omitempty"`
+
 	// JobClasses give rates by job class (schedkit.io/job-class) to jobs
 	// without a schedkit.io/rates annotation.
 	JobClasses []JobClass `json:"jobClasses,omitempty"`
@@ -92,6 +103,12 @@ func ValidateArgs(path *field.Path, args *Args) error {
 	} else if d := args.MaxDelay.Duration; d < 0 || d > maxDelay {
 		errs = append(errs, field.Invalid(path.Child("maxDelay"), args.MaxDelay.String(), fmt.Sprintf("must be in [0, %v]", maxDelay)))
 	}
+	if f := args.AffinityFactor; f != 0 && !(f >= 1 && f <= ps.MaxRate) {
+		errs = append(errs, field.Invalid(path.Child("affinityFactor"), f, fmt.Sprintf("must be 0 (off) or in [1, %g]", ps.MaxRate)))
+	}
+	if args.AffinityBounded && args.AffinityFactor == 0 {
+		errs = append(errs, field.Invalid(path.Child("affinityBounded"), true, "needs affinityFactor ≥ 1"))
+	}
 	seen := map[string]bool{}
 	for i, c := range args.JobClasses {
 		p := path.Child("jobClasses").Index(i)
@@ -124,4 +141,13 @@ func ValidateArgs(path *field.Path, args *Args) error {
 		}
 	}
 	return errs.ToAggregate()
+}
+
+// options are the progressshare options the args give.
+func (a *Args) options() ps.Options {
+	return ps.Options{
+		MaxDelay:        a.MaxDelay.Duration.Seconds(),
+		AffinityFactor:  a.AffinityFactor,
+		AffinityBounded: a.AffinityBounded,
+	}
 }

@@ -27,12 +27,17 @@ func TestValidateArgs(t *testing.T) {
 		t.Fatalf("decoded %+v, %v", args, err)
 	}
 	bad := &Args{
-		NodeTypeLabel: "not a label",
-		MaxDelay:      &metav1.Duration{Duration: -time.Second},
+		NodeTypeLabel:  "not a label",
+		AffinityFactor: 0.5,
+		MaxDelay:       &metav1.Duration{Duration: -time.Second},
 		JobClasses: []JobClass{
 			{Name: "crypto", Rates: map[string]float64{"a100": 0, "": 2}},
 			{Name: "crypto"},
 		},
+	}
+	if err := ValidateArgs(nil, &Args{NodeTypeLabel: DefaultNodeTypeLabel, MaxDelay: &metav1.Duration{}, AffinityBounded: true}); err == nil ||
+		!strings.Contains(err.Error(), "affinityBounded: Invalid value: true: needs affinityFactor ≥ 1") {
+		t.Errorf("affinityBounded without a factor: %v", err)
 	}
 	err = ValidateArgs(nil, bad)
 	if err == nil {
@@ -44,6 +49,7 @@ func TestValidateArgs(t *testing.T) {
 		"jobClasses[0].rates[a100]: Invalid value: 0",
 		"jobClasses[0].rates[]: Invalid value",
 		`jobClasses[1].name: Duplicate value: "crypto"`,
+		"affinityFactor: Invalid value: 0.5",
 		"jobClasses[1].rates: Required value",
 	} {
 		if !strings.Contains(err.Error(), want) {
@@ -107,6 +113,37 @@ func TestScore(t *testing.T) {
 	jobs, self = c.Jobs([]JobState{sort, crypto}, "crypto", t0)
 	if got, _ := Score(s, c, jobs, self); !equal(got, map[string]int64{"gpu-a100": 100, "cpu-standard": 63}) {
 		t.Errorf("crypto pod after 45 s: %v", got)
+	}
+}
+
+// TestScoreAffinity: sort is behind (crypto already runs a GPU pod), so
+// Algorithm 2 offers every node type to sort first and sort, equally fast
+// everywhere, takes it: a sort pod scores 100 on both types. With the
+// affinity rule at factor 1.2, crypto's relative rate on gpu-a100,
+// 3·440/(220·3 + 220·1) = 1.5, is at least 1.2 times sort's 1, so the GPU
+// type goes to crypto and the sort pod scores 50 there.
+func TestScoreAffinity(t *testing.T) {
+	c, _ := gpuCluster(t)
+	crypto := JobState{Key: "crypto", Ref: "Job ns/crypto", Created: t0, Rates: map[string]float64{"gpu-a100": 3}, Pending: 1, LastLaunch: t0,
+		Running: map[string]int{"gpu-a100": 1}}
+	sort := JobState{Key: "sort", Ref: "Job ns/sort", Created: t0, Pending: 2, LastLaunch: t0, Running: map[string]int{}}
+	for _, tt := range []struct {
+		args Args
+		want map[string]int64
+	}{
+		{Args{MaxDelay: &metav1.Duration{Duration: time.Minute}}, map[string]int64{"gpu-a100": 100, "cpu-standard": 100}},
+		{Args{MaxDelay: &metav1.Duration{Duration: time.Minute}, AffinityFactor: 1.2}, map[string]int64{"gpu-a100": 50, "cpu-standard": 100}},
+		{Args{MaxDelay: &metav1.Duration{Duration: time.Minute}, AffinityFactor: 1.6}, map[string]int64{"gpu-a100": 100, "cpu-standard": 100}},
+	} {
+		s, err := ps.NewScheduler(c.Slots, tt.args.options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs, self := c.Jobs([]JobState{sort, crypto}, "sort", t0)
+		got, err := Score(s, c, jobs, self)
+		if err != nil || !equal(got, tt.want) {
+			t.Errorf("affinity factor %v: sort pod scores %v (%v), want %v", tt.args.AffinityFactor, got, err, tt.want)
+		}
 	}
 }
 

@@ -26,12 +26,19 @@
 //	+ 50 · Pref(job, slot of the type)
 //
 // Algorithm 2 takes the jobs with pending pods in increasing progress share
-// (ties: the pod's own job last, then the others by creation), each taking
-// the slot iff 1 − Pref ≤ delay/maxDelay. So a job behind in progress takes
-// any node; a job ahead of another that prefers this node type leaves it to
-// that job; and a fresh job waits (scores lower) for its fastest type until
-// maxDelay has passed. The second term ranks the job's own preference among
-// nodes where the first term is equal.
+// (ties: the other jobs by creation, then reference, the pod's own job
+// last), each taking the slot iff 1 − Pref ≤ delay/maxDelay. So a job
+// behind in progress takes any node; a job ahead of another that prefers
+// this node type leaves it to that job; and a fresh job waits (scores lower)
+// for its fastest type until maxDelay has passed. The second term ranks the
+// job's own preference among nodes where the first term is equal.
+//
+// With affinityFactor set, progressshare's affinity rule (§4.3.1.4's prose)
+// applies on top: the job Algorithm 2 picks is passed over for a job whose
+// relative rate on the node type is at least affinityFactor times its own,
+// so a job that runs equally fast everywhere leaves an accelerator to a job
+// it speeds up even while it is behind in progress share (with
+// affinityBounded, only while it already runs at least its slot share).
 //
 // A Score plugin ranks feasible nodes; it cannot hold a pod back, so a job
 // whose fastest nodes are full still runs elsewhere. When no pending job
@@ -259,7 +266,7 @@ func (pl *Plugin) index(nodes []fwk.NodeInfo) error {
 	if err != nil {
 		return err
 	}
-	s, err := ps.NewScheduler(c.Slots, ps.Options{MaxDelay: pl.args.MaxDelay.Duration.Seconds()})
+	s, err := ps.NewScheduler(c.Slots, pl.args.options())
 	if err != nil {
 		return err
 	}
