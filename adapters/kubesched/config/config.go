@@ -1,5 +1,5 @@
-// Package config embeds the example KubeSchedulerConfiguration, so that the
-// tests schedule with exactly the profile the README shows.
+// Package config embeds the example KubeSchedulerConfiguration and
+// workloads, so that the tests use exactly what the README shows.
 package config
 
 import _ "embed"
@@ -8,3 +8,8 @@ import _ "embed"
 //
 //go:embed scheduler-config.yaml
 var SchedulerConfig []byte
+
+// ExampleJobs is example-jobs.yaml.
+//
+//go:embed example-jobs.yaml
+var ExampleJobs []byte
