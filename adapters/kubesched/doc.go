@@ -36,12 +36,42 @@
 // # Tests
 //
 // The fast tier (go test ./...) runs the real scheduler
-// (k8s.io/kubernetes/pkg/scheduler.New) with the example profile on a
-// fake clientset. The real tier (go test -tags e2e ./..., run by
-// adapters/test-e2e.sh) runs the same scenarios against a real
-// kube-apiserver and etcd started by controller-runtime's envtest, built
-// from source by that script: pods are really bound by the API server and
-// victims really deleted. No kubelet runs in either tier: the tests set
-// status.startTime as a kubelet would, and give victims a zero termination
-// grace period so that the API server deletes them at once.
+// (k8s.io/kubernetes/pkg/scheduler.New, its informers, queue, framework and
+// the in-tree plugins of the example profile) on a fake clientset whose
+// pods/binding does what the API server's does. The real tier (go test
+// -tags e2e ./..., run by adapters/test-e2e.sh) runs the same scenarios
+// against a real kube-apiserver and etcd started by controller-runtime's
+// envtest, both built from source by that script: pods are bound through
+// the API server's binding subresource, priorities come from real
+// PriorityClasses through the Priority admission plugin, and victims are
+// deleted by the API server. A real tier that cannot start the servers
+// fails; it never skips. The scenarios:
+//
+//   - Deadline: six queued pods land on six ranked nodes in EDF order
+//     (deadlines from a Job's relative annotation, a pod's, absolute ones),
+//     then priority, then the pods without deadline;
+//   - DeadlineAdmission: the pod that would make a running deadline job
+//     late, the hopeless one, and the malformed, unestimated and
+//     unknown-class ones end PodScheduled=False with the exact reason; the
+//     feasible ones (estimate from the pod, from a Job's class) are bound;
+//   - LeastWorkLostPreemption: one cluster, both profiles: DefaultPreemption
+//     evicts a 60-minute-old pod (3,600 s lost), LeastWorkLostPreemption
+//     the two youngest (300 s), with the event and metric checked; a PDB
+//     over the young pods moves it to the 50-minute-old one (3,000 s); PDBs
+//     over all of a node move it to the node whose victims violate none; a
+//     preemptor of equal priority evicts nothing;
+//   - ProgressShare: the GPU-friendly job's pods land on the GPU nodes and
+//     the other job's elsewhere, whichever job's pods are queued first.
+//
+// What neither tier has: no kubelet (the tests set status.startTime as a
+// kubelet would; victims have a zero termination grace period, so the API
+// server deletes them at once rather than after the kubelet stops them),
+// no Job controller (the tests create a Job's pods themselves), no
+// disruption controller (a PDB keeps status.disruptionsAllowed 0, which is
+// what the tests want), and no leader election (the scheduler runs through
+// scheduler.New, not the binary's command; the command's flag parsing and
+// config loading are kube-scheduler's own, and the example profile is
+// loaded with kube-scheduler's scheme and validation in both tiers). The
+// mappings from pods to schedkit inputs are checked by rapid properties
+// and by tables worked by hand.
 package kubesched

@@ -21,6 +21,21 @@
 // among the pods without one, by priority and queue time, then by its
 // namespace and name.
 //
+// A pod's deadline is read when the queue first compares it, and again
+// whenever the pod changes (a new resourceVersion: every requeue after a
+// failed attempt writes its PodScheduled condition), never in between, so
+// the queue's heap stays ordered while the pod waits. An edit to the owning
+// Job's annotation therefore reaches a waiting pod at its next attempt. At
+// start-up the first comparison waits until the scheduler's Job informer has
+// synced, so pods that are already queued are not sorted without their
+// owners' deadlines.
+//
+// Cost, measured with go test -run '^$' -bench . -benchtime 200000x -cpu 1
+// on 2 cores shared with other builds (load average 11–18, so the spread is
+// the machine's): Compare 21–91 ns and KeyOf, a pod's first reading with
+// an RFC 3339 deadline, 0.2–0.5 µs, both with 0 allocations. Less is
+// Compare on cached keys.
+//
 // Only one QueueSort plugin may be enabled per scheduler, and every profile
 // must use the same one.
 package deadline

@@ -22,8 +22,11 @@
 //     still fits, PodDisruptionBudget-violating pods before the others.
 //     Here "more important" is higher priority first (as kube), then later
 //     in preempt.GP's order, which takes the most recently started pods
-//     first (ties: job, then pod name): within a priority the oldest pods
-//     are given back first and the youngest are evicted.
+//     first (ties: job key, then pod namespace and name): within a
+//     priority the oldest pods are given back first and the youngest are
+//     evicted. DefaultPreemption also keeps older pods first, so on any one
+//     node both choose the same victims (up to ties in start time); the work
+//     saved comes from the choice of node.
 //   - The node: kube picks the fewest PDB violations, then the lowest
 //     highest victim priority, the lowest sum of priorities, the fewest
 //     victims and the latest start. Here the order is (OrderedScoreFuncs):
@@ -61,10 +64,10 @@
 //
 // Enable it under multiPoint (it is a PostFilter plugin and, for
 // asynchronous preemption, a PreEnqueue plugin that holds the preemptor back
-// while its victims are evicted) and disable DefaultPreemption. Pod groups
-// (the GenericWorkload feature, off by default in 1.37) are preempted for
-// by DefaultPreemption's PodGroupPostFilter, which this plugin does not
-// replace.
+// while its victims are evicted) and disable DefaultPreemption. The plugin
+// does not preempt for pod groups (the GenericWorkload feature, off by
+// default in 1.37): a profile that schedules them should keep
+// DefaultPreemption enabled at podGroupPostFilter.
 package leastworklost
 
 import (

@@ -146,11 +146,11 @@ func Of(pod *v1.Pod, owner *batchv1.Job) Job {
 	if owner != nil {
 		j.Created = owner.CreationTimestamp.Time
 	}
-	problem := func(obj, key, v string, err error) {
+	record := func(m *metav1.ObjectMeta, key, v string, err error) {
 		if j.Problems == nil {
 			j.Problems = map[string]*AnnotationError{}
 		}
-		j.Problems[key] = &AnnotationError{obj, key, v, err.Error()}
+		j.Problems[key] = problem(pod, m, key, v, err)
 	}
 	d, has, err := DeadlineOf(pod, owner)
 	if err != nil {
@@ -158,9 +158,9 @@ func Of(pod *v1.Pod, owner *batchv1.Job) Job {
 	} else {
 		j.Deadline, j.HasDeadline = d, has
 	}
-	if v, obj, ok := lookup(pod, owner, AnnotationRuntime); ok {
+	if v, m, ok := lookup(pod, owner, AnnotationRuntime); ok {
 		if d, err := ParseRuntime(v); err != nil {
-			problem(obj, AnnotationRuntime, v, err)
+			record(m, AnnotationRuntime, v, err)
 		} else {
 			j.Runtime, j.HasRuntime = d, true
 		}
@@ -168,9 +168,9 @@ func Of(pod *v1.Pod, owner *batchv1.Job) Job {
 	if v, _, ok := lookup(pod, owner, AnnotationJobClass); ok {
 		j.Class = strings.TrimSpace(v)
 	}
-	if v, obj, ok := lookup(pod, owner, AnnotationRates); ok {
+	if v, m, ok := lookup(pod, owner, AnnotationRates); ok {
 		if r, err := ParseRates(v); err != nil {
-			problem(obj, AnnotationRates, v, err)
+			record(m, AnnotationRates, v, err)
 		} else {
 			j.Rates = r
 		}
@@ -182,11 +182,12 @@ func Of(pod *v1.Pod, owner *batchv1.Job) Job {
 // schedkit.io/deadline (the hot path of the Deadline queue sort). owner is
 // used as in Of.
 func DeadlineOf(pod *v1.Pod, owner *batchv1.Job) (time.Time, bool, *AnnotationError) {
-	key, _ := Key(pod)
-	if owner != nil && owner.UID != key {
-		owner = nil
+	if owner != nil {
+		if ref := metav1.GetControllerOfNoCopy(pod); ref == nil || ref.UID != owner.UID {
+			owner = nil
+		}
 	}
-	v, obj, ok := lookup(pod, owner, AnnotationDeadline)
+	v, m, ok := lookup(pod, owner, AnnotationDeadline)
 	if !ok {
 		return time.Time{}, false, nil
 	}
@@ -196,21 +197,32 @@ func DeadlineOf(pod *v1.Pod, owner *batchv1.Job) (time.Time, bool, *AnnotationEr
 	}
 	d, err := ParseDeadline(v, created)
 	if err != nil {
-		return time.Time{}, false, &AnnotationError{obj, AnnotationDeadline, v, err.Error()}
+		return time.Time{}, false, problem(pod, m, AnnotationDeadline, v, err)
 	}
 	return d, true, nil
 }
 
-func lookup(pod *v1.Pod, owner *batchv1.Job, key string) (value, object string, ok bool) {
+// lookup finds an annotation on the pod, else on its owner; from tells
+// which (see source).
+func lookup(pod *v1.Pod, owner *batchv1.Job, key string) (value string, from *metav1.ObjectMeta, ok bool) {
 	if v, ok := pod.Annotations[key]; ok {
-		return v, "pod " + pod.Namespace + "/" + pod.Name, true
+		return v, &pod.ObjectMeta, true
 	}
 	if owner != nil {
 		if v, ok := owner.Annotations[key]; ok {
-			return v, "Job " + owner.Namespace + "/" + owner.Name, true
+			return v, &owner.ObjectMeta, true
 		}
 	}
-	return "", "", false
+	return "", nil, false
+}
+
+// problem builds the AnnotationError for a value read from m.
+func problem(pod *v1.Pod, m *metav1.ObjectMeta, key, value string, err error) *AnnotationError {
+	kind := "Job"
+	if m == &pod.ObjectMeta {
+		kind = "pod"
+	}
+	return &AnnotationError{Object: kind + " " + m.Namespace + "/" + m.Name, Annotation: key, Value: value, Reason: err.Error()}
 }
 
 // MaxDuration bounds relative deadlines and run times: 100 years.
