@@ -43,11 +43,13 @@
 // no other victim set fits.
 //
 // One more guard than DefaultPreemption: a preemptor does not preempt again
-// while a victim of its previous preemption is gone from the API server but
-// still in the scheduler's snapshot (its deletion event not yet processed).
-// Without it, a victim deleted at once (grace period 0) can be chosen a
-// second time, and the second, empty preemption can gate the preemptor
-// until the scheduler's periodic flush of unschedulable pods.
+// while a victim of its previous preemption is leaving (the API server has
+// accepted its deletion) but is still in the scheduler's snapshot (the
+// deletion event not yet processed). Without it, a victim deleted at once
+// (grace period 0) can be chosen a second time, and the second, empty
+// preemption can gate the preemptor until the scheduler's periodic flush
+// of unschedulable pods (5 minutes by default); the tests hit that race
+// under load before the guard.
 //
 // # Reporting
 //
@@ -124,8 +126,11 @@ type Plugin struct {
 	ws preempt.Workspace
 
 	// victims remembers, per preemptor UID, the victims of its last
-	// preemption until the scheduler's snapshot no longer holds them.
+	// preemption until the scheduler's snapshot no longer holds them, and
+	// evicted the victims whose deletion the API server has accepted, until
+	// the informer reports them gone.
 	victims sync.Map // types.UID → []*v1.Pod
+	evicted sync.Map // types.UID → struct{}
 	pods    corelisters.PodLister
 }
 
@@ -168,7 +173,11 @@ func NewWithClock(c clock.PassiveClock) func(context.Context, runtime.Object, fw
 			if p := corev1helpers.PodPriority(victim); p >= preemptor.Priority() {
 				return false, fmt.Errorf("%s: refusing to evict %s/%s: its priority %d is not below the preemptor's %d", Name, victim.Namespace, victim.Name, p, preemptor.Priority())
 			}
-			return evict(ctx, cand, preemptor, victim, pluginName)
+			inMemory, err := evict(ctx, cand, preemptor, victim, pluginName)
+			if err == nil && !inMemory {
+				pl.evicted.Store(victim.UID, struct{}{})
+			}
+			return inMemory, err
 		}
 		pl.evaluator = preemption.NewEvaluator(Name, h, evaluatorInterface{dp, pl}, dp.Executor)
 		pl.pods = h.SharedInformerFactory().Core().V1().Pods().Lister()
@@ -178,6 +187,7 @@ func NewWithClock(c clock.PassiveClock) func(context.Context, runtime.Object, fw
 			}
 			if p, ok := obj.(*v1.Pod); ok {
 				pl.victims.Delete(p.UID)
+				pl.evicted.Delete(p.UID)
 			}
 		}
 		if _, err := h.SharedInformerFactory().Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -237,11 +247,11 @@ func (pl *Plugin) PostFilter(ctx context.Context, state fwk.CycleState, pod *v1.
 }
 
 // victimLeaving returns why pod must not preempt again yet: a victim of its
-// previous preemption is gone from the API server (deleted, or being
-// deleted) but the scheduler's snapshot still holds it, so a new dry run
-// would pick victims to replace one that is already leaving. Its removal
-// requeues the pod. A victim the API still holds, not being deleted (its
-// eviction failed), does not hold the pod back.
+// previous preemption is leaving (the API server accepted its deletion, or
+// no longer has it, or is deleting it) but the scheduler's snapshot still
+// holds it, so a new dry run would pick victims to replace one that is
+// already going. Its removal from the snapshot requeues the pod. A victim
+// whose eviction failed does not hold the pod back.
 func (pl *Plugin) victimLeaving(pod *v1.Pod) string {
 	v, ok := pl.victims.Load(pod.UID)
 	if !ok {
@@ -252,8 +262,11 @@ func (pl *Plugin) victimLeaving(pod *v1.Pod) string {
 		if err != nil || !slices.ContainsFunc(n.GetPods(), func(pi fwk.PodInfo) bool { return pi.GetPod().UID == victim.UID }) {
 			continue
 		}
-		cur, err := pl.pods.Pods(victim.Namespace).Get(victim.Name)
-		if err != nil || cur.UID != victim.UID || cur.DeletionTimestamp != nil {
+		_, leaving := pl.evicted.Load(victim.UID)
+		if cur, err := pl.pods.Pods(victim.Namespace).Get(victim.Name); err != nil || cur.UID != victim.UID || cur.DeletionTimestamp != nil {
+			leaving = true
+		}
+		if leaving {
 			return fmt.Sprintf("waiting for preempted pod %s/%s to leave node %s", victim.Namespace, victim.Name, victim.Spec.NodeName)
 		}
 	}
