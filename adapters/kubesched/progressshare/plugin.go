@@ -48,7 +48,10 @@
 //
 // Cost per scheduling cycle: O(pods) to count running and pending pods,
 // and two progressshare calls per node type; the cluster index is rebuilt
-// only when nodes, their types or capacities change.
+// only when nodes, their types or capacities change. Mapping and scoring
+// for 100 pending jobs on 1,000 nodes of two types (110,000 slots) took
+// 0.6–0.9 ms per pod (BenchmarkScore, go test -bench . -benchtime 100x
+// -cpu 1, 2 cores shared with other builds at load average 16).
 package progressshare
 
 import (
