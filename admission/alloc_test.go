@@ -21,9 +21,12 @@ func TestSteadyStateAllocs(t *testing.T) {
 	for _, j := range q {
 		_ = queue.Insert(j)
 	}
+	big, bigJob := benchIndexed(100000, 0), benchNewJob(100000, 0)
 	cases := map[string]func(){
-		"Decide strict": func() { _, _ = c.Decide(q, job, 1000, Options{Mode: ModeStrict}) },
-		"Decide paper":  func() { _, _ = c.Decide(q, job, 1000, Options{Mode: ModePaper}) },
+		"Queue.Decide strict, 100,000 jobs": func() { _, _ = big.Decide(bigJob, 100000, Options{Mode: ModeStrict}) },
+		"Queue.Decide paper, 100,000 jobs":  func() { _, _ = big.Decide(bigJob, 100000, Options{Mode: ModePaper}) },
+		"Decide strict":                     func() { _, _ = c.Decide(q, job, 1000, Options{Mode: ModeStrict}) },
+		"Decide paper":                      func() { _, _ = c.Decide(q, job, 1000, Options{Mode: ModePaper}) },
 		"Decide wave, 1,000 jobs, 10,000 slots": func() {
 			if d, err := c.Decide(qw, jobW, 0, optW); err != nil || !d.Admit {
 				t.Fatal(d.Reason, err)

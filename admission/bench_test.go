@@ -3,6 +3,7 @@ package admission
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -10,22 +11,44 @@ import (
 // to spare (the expensive case: nothing stops the scan), one in ten without
 // a deadline, and a new job whose deadline falls in the middle.
 func benchQueue(n, samples int) ([]Job, Job) {
+	q := benchIndexed(n, samples)
+	return q.Jobs(), benchNewJob(n, samples)
+}
+
+// benchIndexed is benchQueue's queue itself. The jobs without deadline are
+// inserted last, so every Insert appends.
+func benchIndexed(n, samples int) *Queue {
 	var q Queue
-	for i := range n {
-		j := Job{ID: int64(i + 1), Arrival: float64(i), Deadline: 1e6 + 100*float64(i), JCT: 10}
-		if i%10 == 9 {
-			j.Deadline = math.Inf(1)
-		}
-		if samples > 0 && j.HasDeadline() {
-			j.Samples = make([]float64, samples)
-			for s := range j.Samples {
-				j.Samples[s] = 5 + float64((i*7+s*13)%11)
+	for _, noDeadline := range []bool{false, true} {
+		for i := range n {
+			if (i%10 == 9) == noDeadline {
+				benchInsert(&q, i, samples)
 			}
 		}
-		if err := q.Insert(j); err != nil {
-			panic(err)
+	}
+	return &q
+}
+
+// benchInsert inserts benchQueue's job i.
+func benchInsert(q *Queue, i, samples int) {
+	j := Job{ID: int64(i + 1), Arrival: float64(i), Deadline: 1e6 + 100*float64(i), JCT: 10}
+	if i%10 == 9 {
+		j.Deadline = math.Inf(1)
+	}
+	if samples > 0 && j.HasDeadline() {
+		j.Samples = make([]float64, samples)
+		for s := range j.Samples {
+			j.Samples[s] = 5 + float64((i*7+s*13)%11)
 		}
 	}
+	if err := q.Insert(j); err != nil {
+		panic(err)
+	}
+}
+
+// benchNewJob is the new job of benchQueue: its deadline falls in the
+// middle of the queue.
+func benchNewJob(n, samples int) Job {
 	job := Job{ID: 0, Arrival: float64(n), Deadline: 1e6 + 50*float64(n), JCT: 10}
 	if samples > 0 {
 		job.Samples = make([]float64, samples)
@@ -33,19 +56,32 @@ func benchQueue(n, samples int) ([]Job, Job) {
 			job.Samples[s] = 10
 		}
 	}
-	return q.Jobs(), job
+	return job
 }
 
+// BenchmarkDecide: paper and strict mode, one pass over the queue
+// (Checker.Decide, via=pass) and through the queue's tree (Queue.Decide,
+// via=queue), on queues where every deadline is met with room to spare, so
+// the pass reads every job.
 func BenchmarkDecide(b *testing.B) {
 	for _, mode := range []Mode{ModeStrict, ModePaper} {
-		for _, n := range []int{10, 1000} {
-			b.Run(fmt.Sprintf("mode=%v/jobs=%d", mode, n), func(b *testing.B) {
-				q, job := benchQueue(n, 0)
+		for _, n := range []int{10, 1000, 100000} {
+			q, job := benchIndexed(n, 0), benchNewJob(n, 0)
+			b.Run(fmt.Sprintf("mode=%v/jobs=%d/via=pass", mode, n), func(b *testing.B) {
 				var c Checker
-				_, _ = c.Decide(q, job, float64(n), Options{Mode: mode}) // grow the evidence buffer
+				_, _ = c.Decide(q.Jobs(), job, float64(n), Options{Mode: mode}) // grow the evidence buffer
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := c.Decide(q, job, float64(n), Options{Mode: mode}); err != nil {
+					if _, err := c.Decide(q.Jobs(), job, float64(n), Options{Mode: mode}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run(fmt.Sprintf("mode=%v/jobs=%d/via=queue", mode, n), func(b *testing.B) {
+				_, _ = q.Decide(job, float64(n), Options{Mode: mode}) // grow the evidence buffer
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := q.Decide(job, float64(n), Options{Mode: mode}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -85,11 +121,7 @@ func BenchmarkJCT(b *testing.B) {
 }
 
 func BenchmarkQueueInsertRemove(b *testing.B) {
-	q0, job := benchQueue(1000, 0)
-	var q Queue
-	for _, j := range q0 {
-		_ = q.Insert(j)
-	}
+	q, job := benchIndexed(1000, 0), benchNewJob(1000, 0)
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := q.Insert(job); err != nil {
@@ -108,16 +140,14 @@ func BenchmarkQueueInsertRemove(b *testing.B) {
 // jobs are planned twice (with and without it).
 func waveBench(n, s int) ([]Job, Job, Options) {
 	types := []exp2{{20, -2, 5, -0.5}, {30, -1, 2, -0.2}, {15, -3, 10, -1}, {50, -0.3, 1, 0}, {25, -2.5, 3, -0.7}, {40, -1.5, 4, -0.1}}
-	var q Queue
+	q := make([]Job, n)
 	for i := range n {
-		j := Job{ID: int64(i + 1), Arrival: float64(i), Deadline: 1e6 + 100*float64(i), Tasks: 10, Model: types[i%len(types)], RunningUntil: float64(i % 60)}
+		q[i] = Job{ID: int64(i + 1), Arrival: float64(i), Deadline: 1e6 + 100*float64(i), Tasks: 10, Model: types[i%len(types)], RunningUntil: float64(i % 60)}
 		if i%10 == 9 {
-			j.Deadline = math.Inf(1)
-		}
-		if err := q.Insert(j); err != nil {
-			panic(err)
+			q[i].Deadline = math.Inf(1)
 		}
 	}
+	slices.SortFunc(q, CompareEDF)
 	cluster := make([]Slot, s)
 	for i := range cluster {
 		r := []float64{1, 1, 1, 0.86, 0.86, 0.86, 0.55, 0.55, 0.55, 0.25}[i%10]
@@ -128,11 +158,11 @@ func waveBench(n, s int) ([]Job, Job, Options) {
 		cluster[i] = Slot{R: r, FreeAt: free}
 	}
 	job := Job{ID: 0, Arrival: float64(n), Deadline: 1e6 + 50*float64(n), Tasks: 10, Model: types[0]}
-	return q.Jobs(), job, Options{Cluster: cluster, Margin: 1.1}
+	return q, job, Options{Cluster: cluster, Margin: 1.1}
 }
 
 func BenchmarkDecideWave(b *testing.B) {
-	for _, size := range [][2]int{{20, 40}, {1000, 10000}} {
+	for _, size := range [][2]int{{20, 40}, {1000, 10000}, {100000, 10000}} {
 		b.Run(fmt.Sprintf("jobs=%d/slots=%d", size[0], size[1]), func(b *testing.B) {
 			q, job, opt := waveBench(size[0], size[1])
 			var c Checker

@@ -7,8 +7,11 @@ package admission
 // it returns aliases its buffer until the next call.
 type Checker struct {
 	checks []Check
-	// Wave-mode plans, with the new job and without it.
-	with, without plan
+	// Wave-mode plans with the new job and without it, each task on the
+	// slot that frees first (with, without) or where it ends first (ef…).
+	with, without     plan
+	efWith, efWithout plan
+	layout            layout // the slots grouped by residual capacity
 	// Confidence-mode scratch, one entry per sample index.
 	run   []float64 // sampled prefix sums with the new job
 	runWO []float64 // sampled prefix sums without it
@@ -64,22 +67,9 @@ func (c *Checker) Decide(queue []Job, newJob Job, now float64, opt Options) (Dec
 	default:
 		return Decision{}, &ValueError{Field: "Options.Mode", Value: float64(opt.Mode), Reason: "unknown mode"}
 	}
-	if err := validateNow(now); err != nil {
+	hasDeadline, dNew, err := validateEq7(&newJob, now)
+	if err != nil {
 		return Decision{}, err
-	}
-	if err := validateJob(&newJob, -1); err != nil {
-		return Decision{}, err
-	}
-	if err := validateJCT(&newJob, -1); err != nil {
-		return Decision{}, err
-	}
-	hasDeadline := newJob.HasDeadline()
-	var dNew float64
-	if hasDeadline {
-		var err error
-		if dNew, err = relDeadline(&newJob, -1, now); err != nil {
-			return Decision{}, err
-		}
 	}
 	dec := Decision{Admit: true, Mode: opt.Mode, Reason: ReasonFits, NewIndex: -1, Blocking: -1, Probability: 1}
 	if !hasDeadline {
@@ -170,4 +160,23 @@ func (c *Checker) admitNoDeadline(queue []Job, newID int64, mode Mode, extra int
 		}
 	}
 	return Decision{Admit: true, Mode: mode, Reason: ReasonNoDeadline, NewIndex: -1, Blocking: -1, Probability: 1, Checked: c.checks[:0]}, nil
+}
+
+// validateEq7 checks the decision time and the new job for paper and strict
+// mode, and returns whether it has a deadline and its deadline − now.
+func validateEq7(newJob *Job, now float64) (hasDeadline bool, dNew float64, err error) {
+	if err := validateNow(now); err != nil {
+		return false, 0, err
+	}
+	if err := validateJob(newJob, -1); err != nil {
+		return false, 0, err
+	}
+	if err := validateJCT(newJob, -1); err != nil {
+		return false, 0, err
+	}
+	if !newJob.HasDeadline() {
+		return false, 0, nil
+	}
+	dNew, err = relDeadline(newJob, -1, now)
+	return true, dNew, err
 }

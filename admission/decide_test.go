@@ -225,7 +225,7 @@ func TestDecideBadInput(t *testing.T) {
 		{"wave queued Tasks negative, no deadline", []Job{{ID: 1, Deadline: inf, Tasks: -1}}, good, 10, wave, "Queue[0].Tasks"},
 		{"wave queued nil model", []Job{{ID: 1, Deadline: 100, Tasks: 1}}, good, 10, wave, "Queue[0].Model"},
 		{"wave queued RunningUntil NaN", []Job{{ID: 1, Deadline: 100, RunningUntil: nan}}, good, 10, wave, "Queue[0].RunningUntil"},
-		{"wave queued after new, model Inf", []Job{{ID: 1, Deadline: 100}, {ID: 2, Deadline: 300, Tasks: 1, Model: linear{A: inf}}}, good, 10, wave, "Queue[1].Model.TCT(Options.Cluster[1].R)"},
+		{"wave queued after new, model Inf", []Job{{ID: 1, Deadline: 100}, {ID: 2, Deadline: 300, Tasks: 1, Model: linear{A: inf}}}, good, 10, wave, "Queue[1].Model.TCT(Options.Cluster[0].R)"}, // every usable slot is a candidate
 		{"wave queued out of order", []Job{{ID: 2, Deadline: 200}, {ID: 1, Deadline: 100}}, good, 10, wave, "Queue[1]"},
 		{"wave no deadline, bad queue", []Job{{ID: 1, Deadline: 100, Tasks: -1}}, with(func(j *Job) { j.Deadline = inf }), 10, wave, "Queue[0].Tasks"},
 		{"wave no deadline, bad cluster", nil, with(func(j *Job) { j.Deadline = inf }), 10, Options{Cluster: []Slot{{R: nan}}}, "Options.Cluster[0].R"},

@@ -14,7 +14,10 @@ const (
 	// TCT_j(r) × Options.Margin on the slot it lands on, and nothing running
 	// is pre-empted. It admits the new job iff it completes by its deadline
 	// in that plan and every queued job that completes by its deadline in
-	// the plan without the new job still does with it.
+	// the plan without the new job still does with it. Tasks go to the slot
+	// that frees first; a second plan, each task on the slot where it ends
+	// first, also protects a queued job that is on time only if it waits for
+	// a fast slot (the package doc has the exact rule).
 	//
 	// It is the default because Eq. 6 under-estimates real jobs: it treats
 	// work as divisible, so 26 tasks on 40 slots cost 26/40 of a task time
@@ -23,7 +26,7 @@ const (
 	// slots. In the MIMP case-study simulation (examples/mimp -sweep) every
 	// job the paper rule admitted at load 1 took longer than its Eq. 7 sum
 	// (1.98× at the median), and at 3× overload 584 of the 658 it admitted
-	// missed; wave mode let 5 of 548 miss. The package doc has the numbers.
+	// missed; wave mode let 6 of 542 miss. The package doc has the numbers.
 	ModeWave Mode = iota
 	// ModeStrict admits the new job only if it meets its own deadline under
 	// Eq. 7 AND no queued deadline job that now meets its deadline would
@@ -149,9 +152,9 @@ type Check struct {
 	ID       int64   // the job's ID
 	Deadline float64 // absolute deadline
 	// JCT is the job's Eq. 6 estimate (confidence mode: the mean of its
-	// samples). Wave mode: the job's planned span, from the planned start
-	// of its first pending task to its planned completion (0 when it has no
-	// pending task).
+	// samples). Wave mode: the job's planned span, from the earliest
+	// planned start of its pending tasks to its planned completion, in the
+	// plan Prefix comes from (0 when it has no pending task).
 	JCT float64
 	// Prefix is the job's predicted completion time from now with the new
 	// job admitted. Paper and strict: Σ_{i≤k} JCT_i over the checked jobs up
@@ -159,7 +162,9 @@ type Check struct {
 	// EDF order (Eq. 7's right-hand side: jobs run one after another).
 	// Confidence: the mean of the sampled prefix sums. Wave: the planned
 	// completion − now (the end of its last planned task, or RunningUntil −
-	// now if later; 0 for a job with nothing left).
+	// now if later; 0 for a job with nothing left) in the first-free plan,
+	// or for a protected job the later of its completions in the plans in
+	// which it meets its deadline without the new job.
 	Prefix float64
 	// Slack is Deadline − now − Prefix; >= 0 means the job meets its
 	// deadline, and a negative Slack is how late it would be. In paper and
@@ -175,7 +180,8 @@ type Check struct {
 	// Protected marks the jobs whose deadlines the decision depends on.
 	// Paper: only the new job. Strict: the new job and every later job that
 	// meets its deadline without it under Eq. 7. Wave: the new job and every
-	// later job that meets its deadline in the plan without it. A job
+	// later job that meets its deadline without it in the first-free or the
+	// end-first plan (see the package doc). A job
 	// already late without the new job is reported but not protected: the
 	// new job cannot be blamed for it, and protecting it would block every
 	// admission until it finished. Confidence: the new job and every later

@@ -14,9 +14,12 @@
 //     each task takes TCT_j(r) × Options.Margin on the slot it lands on, no
 //     running task is pre-empted. Admit iff the new job completes by its
 //     deadline in that plan and every queued job that completes by its
-//     deadline in the plan without the new job still does. The evidence
-//     names the job that would become late and by how much (its negative
-//     Slack).
+//     deadline in the plan without the new job still does. Each task goes
+//     to the slot that frees first; a queued job is also protected when it
+//     is on time only if its tasks wait for the slots where they end first
+//     (a second, end-first plan), so a fast slot freeing soon is not taken
+//     for no slot at all. The evidence names the job that would become late
+//     and by how much (its negative Slack).
 //   - ModeStrict: Eq. 7's sequential sum, checked for the new job and for
 //     every queued job that meets its deadline without it.
 //   - ModePaper: Eq. 7 as printed: Σ JCT over the queued jobs before the new
@@ -43,7 +46,7 @@
 // the models by MIMP §6.3.1's errors) every one of the 621 jobs the paper
 // rule admitted at load 1 took longer than its Eq. 7 sum (1.98× at the
 // median), and at 3× overload 584 of the 658 it admitted missed; wave
-// mode with the margin read from those errors let 5 of 548 miss. A Pi job
+// mode with the margin read from those errors let 6 of 542 miss. A Pi job
 // alone on the idle cluster has an Eq. 6 JCT of 23.9 s and an exact plan
 // of 40.6 s; it runs 40.6 s when the fastest free slot is offered first
 // (91 s when free slots are offered in random heartbeat order, which the
@@ -62,12 +65,15 @@
 // conservative, paper the least. Wave mode admits more only when the queue
 // already holds a job its plan finds late (that job is not protected, while
 // Eq. 7 charges its whole JCT to every later job), or on heterogeneous
-// slots, where Eq. 6's average hides a fast free slot.
+// slots, where Eq. 6's average hides a fast free slot. (On identical slots
+// the first-free and end-first plans coincide.)
 //
-// With margin 1 and exact task times the plan is what an EDF scheduler
-// that gives each free slot to the earliest-deadline job will do: replaying
-// it, every job admitted with a deadline meets it, arrival after arrival
-// (TestWaveReplayKeepsPromise). Real task times differ from the models;
+// With margin 1 and exact task times the first-free plan is what an EDF
+// scheduler that gives each free slot to the earliest-deadline job will do:
+// replaying it, every job admitted with a deadline meets it, arrival after
+// arrival (TestWaveReplayKeepsPromise, which also checks every decision's
+// evidence against independent replays of both plans, in that world and in
+// one where tasks land on random slots). Real task times differ from the models;
 // Options.Margin, chosen by hand or by MarginAt from the spread of the
 // models' errors at a confidence level, absorbs that.
 //
@@ -79,13 +85,30 @@
 //     in EDF order", which is what an EDF scheduler runs first.
 //   - Wave mode's plan, exactly: usable slots (R > 0) start free at
 //     max(0, FreeAt − now); jobs are taken in EDF order, each job's pending
-//     tasks one at a time, each onto the slot that becomes free first, ties
-//     to the lowest index in Options.Cluster; a job completes at the end of
-//     its last planned task or at RunningUntil if later. Jobs without a
-//     deadline are not planned (EDF serves them last; their running tasks
-//     count through FreeAt). FreeAt and RunningUntil are the caller's
-//     expected ends and are not multiplied by the margin. A slot's residual
-//     capacity is taken as constant over the plan.
+//     tasks one at a time. Two placements are planned: first free, each task
+//     onto the slot that becomes free first, ties to the lowest index in
+//     Options.Cluster; and end first, each task onto the slot where it ends
+//     first (least free time + TCT_j(R) × margin), ties to the lowest index.
+//     A job completes at the end of its last planned task or at
+//     RunningUntil if later. The new job is judged first free. A queued job
+//     after it is protected iff it is on time without the new job in either
+//     placement, and then must stay on time with it in each placement in
+//     which it was; its evidence comes from the later of those. Why both:
+//     first free alone takes a job for already late (and leaves it
+//     unprotected) when one of its tasks lands on a slow slot that frees
+//     early although a fast one frees soon enough (TestDecideWaveHandWorked,
+//     "a job on time in the end-first plan is protected": the job the plan
+//     gave up then ran 1.8 s late); end first alone assumes a task waits for
+//     a fast slot, which MP does not do for an at-risk job, and in
+//     examples/mimp -sweep it let 3.5% of admitted jobs miss at load 3 (23
+//     of 655, against 6 of 542 with both), nearly all Pi jobs with one task
+//     MP had started on a heavy slot (r ≈ 0.2, about 200 s against a 200 s
+//     deadline). Jobs without a deadline are not planned (EDF serves them
+//     last; their running tasks count through FreeAt). FreeAt and
+//     RunningUntil are the caller's expected ends and are not multiplied by
+//     the margin. A slot's residual capacity is taken as constant over the
+//     plan. The model must give a valid time at every usable R (every slot
+//     is a candidate for every task).
 //   - Wave mode does not pre-empt, does not model data-node IO, and plans
 //     EDF, not MP: MP may give a slot to a better-fitting later job first,
 //     which the plan does not foresee (edf's MPOptions.Slack keeps MP's
@@ -132,26 +155,50 @@
 //
 // # Performance
 //
-// Paper and strict mode are one pass over the queue, O(len(queue));
-// confidence mode O((len(queue)+1)·N) with N samples; wave mode
-// O((S + T) log S) for S slots and T pending tasks of deadline jobs (the
-// jobs after the new one are planned twice, with and without it). Measured
-// with go test -run '^$' -bench . -benchtime 200x -cpu 1 ./admission on an
-// AMD EPYC VM, 2 cores shared with other builds (load average 12–16, so
-// times are inflated about threefold and vary run to run; the allocation
-// counts are exact and pinned by TestSteadyStateAllocs):
+// Queue.Decide answers paper and strict mode in O(log n) for n queued jobs
+// from the Queue's search tree (index.go): a treap in EDF order whose
+// subtrees carry the Σ JCT of their deadline jobs and the least and
+// greatest deadline − Eq. 7 prefix counted from the subtree's start. The new
+// job's prefix is one descent; the first queued job after it whose slack
+// lies in [0, JCT_new) — protected and hurt — is a search that skips every
+// subtree whose jobs are all late already or all keep JCT_new of slack.
+// Each subtree mixing late jobs with others on the way adds O(log n).
+// The tree is the Queue's storage: Insert, Remove, SetJCT and SetProgress
+// update one path, O(log n); Jobs lays the jobs out in a slice in EDF order,
+// O(n) the first time after a change. The tree sums in its own order; with times on a binary grid its decisions
+// equal the pass's exactly (TestQueueDecideMatchesDecide,
+// TestQueueDecideFeasible, at -rapid.checks=10000), otherwise they differ
+// only where a slack is within rounding of 0 or of the new job's JCT
+// (TestQueueDecideRounding).
 //
-//	Decide, wave, 1,000 jobs × 10 pending tasks, 10,000 slots   4.3–5.2 ms   0 allocs/op
-//	Decide, wave, 20 jobs × 10 pending tasks, 40 slots          12–13 µs     0 allocs/op
-//	Decide, strict, 1,000 queued jobs                           35–47 µs     0 allocs/op
-//	Decide, paper,  1,000 queued jobs                           17–35 µs     0 allocs/op
-//	Decide, strict or paper, 10 jobs                            0.23–0.44 µs 0 allocs/op
-//	DecideConfidence, 10 jobs × 1,000 samples                   53–62 µs     0 allocs/op
-//	DecideConfidence, 1,000 jobs × 100 samples                  0.47–0.57 ms 0 allocs/op
-//	JCT, 40 slots, exp2 model                                   0.70 µs      0 allocs/op
-//	Queue Insert+Remove, 1,000 jobs                             1.8 µs       0 allocs/op
-//	MarginAt, lognormal                                         36–55 ns     0 allocs/op
+// Checker.Decide is one pass over the queue, O(len(queue)), in paper and
+// strict mode; confidence mode O((len(queue)+1)·N) with N samples. Wave
+// mode, O(S log S + J·G + T (log S + log G)) for S slots in G groups of
+// equal residual capacity, J deadline jobs and T of their pending tasks,
+// plans four schedules (first free and end first, with and without the new
+// job; the jobs before it twice): a decision for each arrival, not each
+// heartbeat.
 //
-// A wave decision is meant for each arrival, not each heartbeat: its cost
-// is dominated by one heap sift-down per planned task.
+// Measured with go test -run '^$' -bench . -benchtime 0.5s -count 3 -cpu 1
+// ./admission on 2 AMD EPYC cores shared with other engineers' builds (load
+// average 13–19, so times are inflated several-fold and vary run to run;
+// the allocation counts are exact and pinned by TestSteadyStateAllocs).
+// One run, so the ratios hold:
+//
+//	                                  jobs=10        jobs=1,000    jobs=100,000
+//	strict, Queue.Decide (tree)       0.17–0.20 µs   0.47–0.49 µs  0.55–1.4 µs
+//	strict, Checker.Decide (pass)     0.61–2.7 µs    36–67 µs      4.9–5.7 ms
+//	paper, Queue.Decide (tree)        0.21–1.7 µs    0.29–2.4 µs   0.48–0.53 µs
+//	paper, Checker.Decide (pass)      0.61–2.7 µs    55–57 µs      4.0–4.8 ms
+//
+//	Decide, wave, 20 jobs × 10 pending tasks, 40 slots          23–105 µs    0 allocs/op
+//	Decide, wave, 1,000 jobs × 10 pending tasks, 10,000 slots   12.8–14.3 ms 0 allocs/op
+//	Decide, wave, 100,000 jobs × 10 pending tasks, 10,000 slots 0.58–0.89 s  0 allocs/op
+//	DecideConfidence, 10 jobs × 1,000 samples                   71–93 µs     0 allocs/op
+//	DecideConfidence, 1,000 jobs × 100 samples                  0.53–0.80 ms 0 allocs/op
+//	Queue Insert+Remove, 1,000 jobs (load average 8)            0.95–1.5 µs  0 allocs/op
+//
+// Every Decide figure allocates nothing. Measured earlier on a quieter
+// machine: JCT, 40 slots, exp2 model, 0.70 µs; MarginAt, lognormal, 36–55 ns
+// (0 allocs/op).
 package admission

@@ -61,19 +61,26 @@ func withSamples(t *rapid.T, jobs []Job, n int, constant bool) {
 	}
 }
 
-// anyFloat mixes valid numbers with the values that must be rejected.
+// anyFloat mixes valid numbers with the values that must be rejected, drawn
+// on purpose: NaN, ±Inf, ±MaxFloat64, subnormals and the smallest normal,
+// 1e±300, MaxDuration and MaxMargin and their float64 neighbours, and any
+// float64 at all.
 func anyFloat() *rapid.Generator[float64] {
 	return rapid.OneOf(
 		rapid.Float64Range(-10, 500),
-		rapid.SampledFrom([]float64{0, 1, -1, math.NaN(), math.Inf(1), math.Inf(-1), math.MaxFloat64, -math.MaxFloat64, 5e-324,
-			MaxDuration, -MaxDuration, math.Nextafter(MaxDuration, math.Inf(1)), 1e300, -1e300}),
+		rapid.SampledFrom([]float64{0, 1, -1, math.NaN(), math.Inf(1), math.Inf(-1), math.MaxFloat64, -math.MaxFloat64,
+			5e-324, -5e-324, 2.2250738585072014e-308, 1e-300,
+			MaxDuration, -MaxDuration, math.Nextafter(MaxDuration, math.Inf(1)), math.Nextafter(MaxDuration, 0), 1e300, -1e300,
+			MaxMargin, math.Nextafter(MaxMargin, math.Inf(1)), math.Nextafter(1, 0), math.Nextafter(1, 2)}),
+		rapid.Float64(),
 	)
 }
 
 // anyTasks draws pending-task counts: small valid ones, and the invalid
 // and beyond-limit ones (never a valid count large enough to be slow).
 func anyTasks() *rapid.Generator[int] {
-	return rapid.OneOf(rapid.IntRange(0, 6), rapid.SampledFrom([]int{-1, math.MinInt, MaxPlannedTasks + 1, math.MaxInt}))
+	return rapid.OneOf(rapid.IntRange(0, 6), rapid.SampledFrom([]int{-1, math.MinInt, math.MinInt32 - 1, MaxPlannedTasks + 1,
+		math.MaxInt32 + 1, 1<<53 + 1, math.MaxInt - 1, math.MaxInt}))
 }
 
 // anyModel draws task-time models: nil, typed nils whose method would
@@ -101,7 +108,7 @@ func anyJobs(t *rapid.T, max int, withSamples bool) []Job {
 	jobs := make([]Job, n)
 	for i := range jobs {
 		jobs[i] = Job{
-			ID:       rapid.Int64Range(-2, int64(2*max)).Draw(t, "id"),
+			ID:       rapid.OneOf(rapid.Int64Range(-2, int64(2*max)), rapid.SampledFrom([]int64{math.MinInt64, math.MaxInt64})).Draw(t, "id"),
 			Arrival:  anyFloat().Draw(t, "arr"),
 			Deadline: anyFloat().Draw(t, "dl"),
 			JCT:      anyFloat().Draw(t, "jct"),

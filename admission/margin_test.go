@@ -112,5 +112,5 @@ func propMarginAt(t *rapid.T) {
 	}
 }
 
-func TestMarginAtProperties(t *testing.T) { rapid.Check(t, propMarginAt) }
-func FuzzMarginAt(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propMarginAt)) }
+func TestPropMarginAt(t *testing.T) { rapid.Check(t, propMarginAt) }
+func FuzzMarginAt(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propMarginAt)) }

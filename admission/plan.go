@@ -1,13 +1,45 @@
 package admission
 
-// A plan is wave mode's list schedule in progress: the usable slots (R > 0)
-// in a 4-ary min-heap keyed by (free time, slot index), so the next task
-// always goes to the slot that becomes free first, ties to the lowest index
-// in Options.Cluster. Free times are seconds after now. Placing a task is
-// one sift-down, O(log slots); the 4-ary layout keeps a node's four
-// children in about one cache line.
+import (
+	"math"
+	"slices"
+)
+
+// A layout is wave mode's view of the usable slots (R > 0) for one
+// decision, shared by the plans with and without the new job: the slots
+// grouped by residual capacity, since every slot of a group gives a job
+// the same task time TCT_j(R). Groups are numbered in order of their lowest
+// slot index in Options.Cluster, and group g's slots occupy
+// heap[groups[g].lo:groups[g].hi] of every plan.
+type layout struct {
+	groups []group
+	order  []int32   // scratch: usable slot indices sorted by (R, index)
+	times  []float64 // times[g]: the task time, × margin, of the job being placed
+}
+
+// A group is the slots of one residual capacity.
+type group struct {
+	r      float64 // the residual capacity R
+	first  int32   // the lowest slot index in Options.Cluster
+	lo, hi int32   // its slots in a plan's heap
+}
+
+// A plan is wave mode's list schedule in progress. Per group of equal
+// residual capacity, a 4-ary min-heap of its slots keyed by (free time,
+// slot index) keeps the group's earliest-free slot on top. While a job is
+// placed, a tournament tree over the groups, keyed by the end the job's
+// next task would have on each group's top slot and then that slot's
+// index, names the slot where the task ends first. Free times are seconds
+// after now. Placing a task is one sift-down in its group, O(log slots),
+// and one leaf-to-root update of the tournament, O(log groups).
 type plan struct {
-	heap []planSlot
+	l *layout
+	// endFirst selects the placement: true puts each task on the slot where
+	// it ends first, false on the slot that frees first.
+	endFirst bool
+	heap     []planSlot
+	key      []float64 // key[g]: group g's top slot's free time, + times[g] if endFirst
+	tree     []int32   // tournament: tree[1] is the winning group; leaves at [G, 2G)
 }
 
 // A planSlot is one heap entry.
@@ -21,35 +53,76 @@ func before(a, b *planSlot) bool {
 	return a.free < b.free || a.free == b.free && a.slot < b.slot
 }
 
-// reset fills the plan from the cluster, every slot free at max(0,
-// FreeAt − now). The cluster was validated by the caller.
-func (p *plan) reset(cluster []Slot, now float64) {
-	p.heap = p.heap[:0]
+// reset groups the usable slots of cluster by R into l and fills p with
+// them, every slot free at max(0, FreeAt − now). The cluster was validated
+// by the caller. O(S log S) for S slots; no allocation once the buffers
+// fit.
+func (p *plan) reset(l *layout, cluster []Slot, now float64) {
+	p.l, p.endFirst = l, false
+	l.order = l.order[:0]
 	for i := range cluster {
-		s := &cluster[i]
-		if s.R == 0 {
-			continue
-		}
-		f := 0.0
-		if s.FreeAt > now {
-			f = s.FreeAt - now
-		}
-		p.heap = append(p.heap, planSlot{free: f, slot: int32(i)})
-	}
-	if n := len(p.heap); n > 1 {
-		for h := (n - 2) / 4; h >= 0; h-- {
-			p.down(h)
+		if cluster[i].R != 0 {
+			l.order = append(l.order, int32(i))
 		}
 	}
+	// R is in (0, 1] here: no NaN, so < and == are a total order.
+	slices.SortFunc(l.order, func(a, b int32) int {
+		if ra, rb := cluster[a].R, cluster[b].R; ra != rb {
+			if ra < rb {
+				return -1
+			}
+			return 1
+		}
+		return int(a - b)
+	})
+	// Runs of equal R are the groups; lo/hi index order for now.
+	l.groups = l.groups[:0]
+	for k, i := range l.order {
+		if k == 0 || cluster[i].R != cluster[l.order[k-1]].R {
+			l.groups = append(l.groups, group{r: cluster[i].R, first: i, lo: int32(k)})
+		}
+		l.groups[len(l.groups)-1].hi = int32(k + 1)
+	}
+	slices.SortFunc(l.groups, func(a, b group) int { return int(a.first - b.first) })
+	p.heap = slices.Grow(p.heap[:0], len(l.order))[:len(l.order)]
+	at := int32(0)
+	for g := range l.groups {
+		gr := &l.groups[g]
+		lo := at
+		for _, i := range l.order[gr.lo:gr.hi] {
+			f := 0.0
+			if s := &cluster[i]; s.FreeAt > now {
+				f = s.FreeAt - now
+			}
+			p.heap[at] = planSlot{free: f, slot: i}
+			at++
+		}
+		gr.lo, gr.hi = lo, at
+		if n := gr.hi - gr.lo; n > 1 {
+			for h := (n - 2) / 4; h >= 0; h-- {
+				p.down(gr, h)
+			}
+		}
+	}
+	n := len(l.groups)
+	l.times = slices.Grow(l.times[:0], n)[:n]
+	p.key = slices.Grow(p.key[:0], n)[:n]
+	p.tree = slices.Grow(p.tree[:0], 2*n)[:2*n]
 }
 
-// copyFrom makes p an independent copy of q.
-func (p *plan) copyFrom(q *plan) { p.heap = append(p.heap[:0], q.heap...) }
+// copyFrom makes p an independent copy of q, with q's slots and placement.
+func (p *plan) copyFrom(q *plan) {
+	p.l, p.endFirst = q.l, q.endFirst
+	p.heap = append(p.heap[:0], q.heap...)
+	p.key = append(p.key[:0], q.key...)
+	p.tree = append(p.tree[:0], q.tree...)
+}
 
-// down restores the heap order below position h.
-func (p *plan) down(h int) {
-	heap := p.heap
-	n := len(heap)
+// down restores the heap order of group gr's slots below position h
+// (relative to gr.lo).
+func (p *plan) down(gr *group, h int32) {
+	heap := p.heap[gr.lo:gr.hi]
+	n := int32(len(heap))
 	e := heap[h]
 	for {
 		c := 4*h + 1
@@ -71,32 +144,73 @@ func (p *plan) down(h int) {
 	heap[h] = e
 }
 
+// wins reports whether the next task goes to group a's top slot rather
+// than to group b's: by key (its end, or its free time), then by slot index
+// (a unique key).
+func (p *plan) wins(a, b int32) bool {
+	if ka, kb := p.key[a], p.key[b]; ka != kb {
+		return ka < kb
+	}
+	return p.heap[p.l.groups[a].lo].slot < p.heap[p.l.groups[b].lo].slot
+}
+
+// play returns the winner of tournament node v's two children.
+func (p *plan) play(v int) int32 {
+	a, b := p.tree[2*v], p.tree[2*v+1]
+	if p.wins(b, a) {
+		return b
+	}
+	return a
+}
+
 // place plans job j's pending tasks one after another, each on the slot
-// that becomes free first, taking TCT_j(R of that slot) × margin there. It
-// returns the job's planned completion (the end of its last task, or
-// RunningUntil − now if later; seconds after now) and its span from the
-// start of its first pending task to that completion (0 without pending
-// tasks). k names the job in errors (-1: the new job). The plan is not
-// empty and j.Model is not nil when j.Tasks > 0 (the caller checked).
-func (p *plan) place(j *Job, k int, now, margin float64, cluster []Slot) (done, span float64, err error) {
+// where it ends first (endFirst: the least free time + TCT_j(R)·margin) or
+// on the slot that frees first (the least free time), ties to the lowest
+// slot index, taking TCT_j(R)·margin there. l.times holds TCT_j(R)·margin
+// per group (the caller evaluated and checked them). It returns the job's
+// planned completion (the end of its last task, or RunningUntil − now if
+// later; seconds after now) and its span from the earliest planned start
+// of its pending tasks to that completion (0 without pending tasks). The
+// plan is not empty when j.Tasks > 0.
+func (p *plan) place(j *Job, now float64) (done, span float64) {
 	if j.RunningUntil > now {
 		done = j.RunningUntil - now
 	}
 	if j.Tasks == 0 {
-		return done, 0, nil
+		return done, 0
 	}
-	top := &p.heap[0]
-	first := top.free
+	groups, times := p.l.groups, p.l.times
+	n := len(groups)
+	for g := range n {
+		p.key[g] = p.keyOf(int32(g))
+		p.tree[n+g] = int32(g)
+	}
+	for v := n - 1; v >= 1; v-- {
+		p.tree[v] = p.play(v)
+	}
+	first := math.Inf(1)
 	for range j.Tasks {
-		i := top.slot
-		t := j.Model.TCT(cluster[i].R)
-		if !(t >= 0 && t <= MaxDuration) {
-			return 0, 0, taskTimeError(k, int(i), t)
-		}
-		end := top.free + t*margin
+		win := p.tree[1]
+		gr := &groups[win]
+		top := &p.heap[gr.lo]
+		first = min(first, top.free)
+		end := top.free + times[win]
 		top.free = end
-		p.down(0)
+		p.down(gr, 0)
+		p.key[win] = p.keyOf(win)
+		for v := (n + int(win)) / 2; v >= 1; v /= 2 {
+			p.tree[v] = p.play(v)
+		}
 		done = max(done, end)
 	}
-	return done, done - first, nil
+	return done, done - first
+}
+
+// keyOf is group g's tournament key for the job being placed.
+func (p *plan) keyOf(g int32) float64 {
+	f := p.heap[p.l.groups[g].lo].free
+	if p.endFirst {
+		return f + p.l.times[g]
+	}
+	return f
 }

@@ -79,7 +79,7 @@ func propStrictStream(t *rapid.T) {
 	}
 }
 
-func TestStrictStreamFeasible(t *testing.T) { rapid.Check(t, propStrictStream) }
+func TestPropStrictStream(t *testing.T) { rapid.Check(t, propStrictStream) }
 
 // propDecideEvidence checks one decision on a random valid queue in every
 // deterministic mode: strict admission implies paper admission, the evidence
@@ -160,7 +160,7 @@ func checkEvidence(t *rapid.T, queue []Job, job Job, now float64, d Decision) {
 	}
 }
 
-func TestDecideEvidence(t *testing.T) { rapid.Check(t, propDecideEvidence) }
+func TestPropDecideEvidence(t *testing.T) { rapid.Check(t, propDecideEvidence) }
 
 // propNoDeadlineAdmitted: a new job without a deadline is admitted in every
 // mode, and queued jobs without one never change a deadline job's decision.
@@ -192,7 +192,7 @@ func propNoDeadlineAdmitted(t *rapid.T) {
 	}
 }
 
-func TestNoDeadlineAdmitted(t *testing.T) { rapid.Check(t, propNoDeadlineAdmitted) }
+func TestPropNoDeadlineAdmitted(t *testing.T) { rapid.Check(t, propNoDeadlineAdmitted) }
 
 // propConfidence: p = 0 admits every valid job; with constant samples equal
 // to each JCT and p > 0 the decision equals strict mode's; Probability is in
@@ -245,7 +245,7 @@ func propConfidence(t *rapid.T) {
 	}
 }
 
-func TestConfidenceProperties(t *testing.T) { rapid.Check(t, propConfidence) }
+func TestPropConfidence(t *testing.T) { rapid.Check(t, propConfidence) }
 
 // propQueueOrder: inserting jobs in any order gives the CompareEDF order, and
 // removals keep it.
@@ -271,7 +271,7 @@ func propQueueOrder(t *rapid.T) {
 	}
 }
 
-func TestQueueOrder(t *testing.T) { rapid.Check(t, propQueueOrder) }
+func TestPropQueueOrder(t *testing.T) { rapid.Check(t, propQueueOrder) }
 
 // notFinite reports a NaN or ±Inf anywhere in a decision's numbers, or a
 // probability outside [0, 1].
@@ -329,8 +329,8 @@ func propDecideAny(t *rapid.T) {
 	}
 }
 
-func TestDecideAny(t *testing.T) { rapid.Check(t, propDecideAny) }
-func FuzzDecide(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(propDecideAny)) }
+func TestPropDecideAny(t *testing.T) { rapid.Check(t, propDecideAny) }
+func FuzzDecide(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propDecideAny)) }
 
 // propDecideConfidenceAny feeds DecideConfidence arbitrary data.
 func propDecideConfidenceAny(t *rapid.T) {
@@ -354,8 +354,8 @@ func propDecideConfidenceAny(t *rapid.T) {
 	}
 }
 
-func TestDecideConfidenceAny(t *testing.T) { rapid.Check(t, propDecideConfidenceAny) }
-func FuzzDecideConfidence(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(propDecideConfidenceAny)) }
+func TestPropDecideConfidenceAny(t *testing.T) { rapid.Check(t, propDecideConfidenceAny) }
+func FuzzDecideConfidence(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propDecideConfidenceAny)) }
 
 // propJCTAny: JCT returns an ErrBadInput error or a finite value >= 0, and a
 // valid model on a valid cluster gives nRemaining times the mean task time
@@ -379,8 +379,8 @@ func propJCTAny(t *rapid.T) {
 	}
 }
 
-func TestJCTAny(t *testing.T) { rapid.Check(t, propJCTAny) }
-func FuzzJCT(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(propJCTAny)) }
+func TestPropJCTAny(t *testing.T) { rapid.Check(t, propJCTAny) }
+func FuzzJCT(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propJCTAny)) }
 
 // propQueueAny drives a Queue with arbitrary data against a model: the queue
 // always stays in strict EDF order with unique IDs, and bad input leaves it
@@ -433,8 +433,8 @@ func propQueueAny(t *rapid.T) {
 	})
 }
 
-func TestQueueAny(t *testing.T) { rapid.Check(t, propQueueAny) }
-func FuzzQueue(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(propQueueAny)) }
+func TestPropQueueAny(t *testing.T) { rapid.Check(t, propQueueAny) }
+func FuzzQueue(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propQueueAny)) }
 
 // propCompareEDF: CompareEDF is antisymmetric and orders by deadline first.
 func propCompareEDF(t *rapid.T) {
@@ -451,5 +451,5 @@ func propCompareEDF(t *rapid.T) {
 	}
 }
 
-func TestCompareEDF(t *testing.T) { rapid.Check(t, propCompareEDF) }
-func FuzzCompareEDF(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propCompareEDF)) }
+func TestPropCompareEDF(t *testing.T) { rapid.Check(t, propCompareEDF) }
+func FuzzCompareEDF(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propCompareEDF)) }

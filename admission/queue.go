@@ -1,38 +1,81 @@
 package admission
 
-import "slices"
-
 // Queue keeps admitted, unfinished jobs in strict EDF order (CompareEDF), the
 // order Decide and DecideConfidence expect, so a scheduler never sorts on the
-// decision path. Insert is a binary search and one shift, O(log n + n);
-// Remove, SetJCT and SetProgress find the job by ID in O(n). None allocates once the
-// backing array has grown to the largest queue. The zero value is an empty
-// queue. A Queue is not safe for concurrent use.
+// decision path. The jobs live in a search tree that answers paper and
+// strict mode in O(log n) (Queue.Decide); Insert, Remove, SetJCT and
+// SetProgress are O(log n). Jobs lays them out in a slice in EDF order for
+// Checker.Decide, O(n) the first time after a change. Once the storage has
+// grown to the largest queue, only Insert of an ID never seen may allocate
+// (the ID map). The zero value is an empty queue. A Queue is not safe for
+// concurrent use.
 //
 // Typical use in a simulation, on each arrival:
 //
-//	d, err := checker.Decide(q.Jobs(), job, now, opts)
+//	d, err := q.Decide(job, now, opts) // or checker.Decide(q.Jobs(), job, now, opts)
 //	if err == nil && d.Admit { err = q.Insert(job) }
 //
 // and on each task start or completion q.SetProgress(id, pending,
 // runningUntil) (wave mode) or q.SetJCT(id, newJCT) (paper and strict), on
 // job completion q.Remove(id).
 type Queue struct {
-	jobs []Job
+	ix qindex // the jobs, in a search tree in EDF order
+	// jobs is the slice Jobs returned, in EDF order; current while !stale.
+	// While out, the caller may have edited it, so its editable fields
+	// are the truth until syncBack copies them into the tree.
+	jobs    []Job
+	stale   bool
+	out     bool
+	checks  []Check // Decide's evidence
+	checker Checker // for the modes Decide passes to a Checker
 }
 
-// Jobs returns the queued jobs in EDF order. The slice aliases the queue's
-// storage: it is valid until the next Insert, Remove or Reset, and callers
-// must not reorder it. Changing its elements' JCT, Samples, Tasks, Model or
-// RunningUntil is allowed (Decide validates them); changing ID, Arrival or
+// Jobs returns the queued jobs in EDF order (O(n) the first time after an
+// Insert, Remove or Reset, then the same slice). The slice aliases the
+// queue's storage: it is valid until the next Insert, Remove, Reset or
+// Queue.Decide, and callers must not reorder it. Changing its elements'
+// JCT, Samples, Tasks, Model or RunningUntil is allowed (Checker.Decide
+// validates them) and is kept: the next Insert, Remove, Reset or
+// Queue.Decide takes the changes in (O(n)); changing ID, Arrival or
 // Deadline is not.
-func (q *Queue) Jobs() []Job { return q.jobs }
+func (q *Queue) Jobs() []Job {
+	q.syncBack()
+	if q.stale || len(q.jobs) != len(q.ix.byID) {
+		q.jobs = q.ix.appendInOrder(q.jobs[:0], q.ix.top())
+		q.stale = false
+	}
+	q.out = true
+	return q.jobs
+}
+
+// syncBack takes in the caller's edits to the slice Jobs handed out.
+func (q *Queue) syncBack() {
+	if !q.out {
+		return
+	}
+	q.out = false
+	for k := range q.jobs {
+		j := &q.jobs[k]
+		v, ok := q.ix.byID[j.ID]
+		if !ok {
+			continue // the caller changed an ID, which Jobs forbids
+		}
+		n := &q.ix.nodes[v].job
+		n.Samples, n.Tasks, n.Model, n.RunningUntil = j.Samples, j.Tasks, j.Model, j.RunningUntil
+		if j.JCT != n.JCT && validateJCT(j, k) == nil {
+			q.ix.setJCT(v, j.JCT)
+		}
+	}
+}
 
 // Len returns the number of queued jobs.
-func (q *Queue) Len() int { return len(q.jobs) }
+func (q *Queue) Len() int { return len(q.ix.byID) }
 
 // Reset empties the queue and keeps its storage.
-func (q *Queue) Reset() { q.jobs = q.jobs[:0] }
+func (q *Queue) Reset() {
+	q.jobs, q.stale, q.out = q.jobs[:0], false, false
+	q.ix.reset()
+}
 
 // Insert adds j at its EDF position. It returns a *ValueError matching
 // ErrBadInput, and leaves the queue unchanged, if j's Arrival is not finite,
@@ -49,21 +92,24 @@ func (q *Queue) Insert(j Job) error {
 	if err := validateProgress(&j, -1); err != nil {
 		return err
 	}
-	if k := q.index(j.ID); k >= 0 {
+	if _, ok := q.ix.byID[j.ID]; ok {
 		return &ValueError{Field: "NewJob.ID", Value: float64(j.ID), Reason: "already queued"}
 	}
-	i, _ := slices.BinarySearchFunc(q.jobs, j, CompareEDF)
-	q.jobs = slices.Insert(q.jobs, i, j)
+	q.syncBack()
+	q.ix.insert(&j)
+	q.stale = true
 	return nil
 }
 
 // Remove deletes the job with the given ID and reports whether it was queued.
 func (q *Queue) Remove(id int64) bool {
-	k := q.index(id)
-	if k < 0 {
+	v, ok := q.ix.byID[id]
+	if !ok {
 		return false
 	}
-	q.jobs = slices.Delete(q.jobs, k, k+1)
+	q.syncBack()
+	q.ix.remove(v)
+	q.stale = true
 	return true
 }
 
@@ -74,15 +120,19 @@ func (q *Queue) Remove(id int64) bool {
 // *ValueError matching ErrBadInput if tasks < 0, runningUntil is NaN or
 // +Inf, or no such job is queued ("ID"); the job is then unchanged.
 func (q *Queue) SetProgress(id int64, tasks int, runningUntil float64) error {
-	k := q.index(id)
-	if k < 0 {
+	v, ok := q.ix.byID[id]
+	if !ok {
 		return &ValueError{Field: "ID", Value: float64(id), Reason: "not queued"}
 	}
 	j := Job{Tasks: tasks, RunningUntil: runningUntil}
-	if err := validateProgress(&j, k); err != nil {
+	if err := validateProgress(&j, q.ix.rankOf(v)); err != nil {
 		return err
 	}
-	q.jobs[k].Tasks, q.jobs[k].RunningUntil = tasks, runningUntil
+	n := &q.ix.nodes[v].job
+	n.Tasks, n.RunningUntil = tasks, runningUntil
+	if k := q.slot(v); k >= 0 {
+		q.jobs[k].Tasks, q.jobs[k].RunningUntil = tasks, runningUntil
+	}
 	return nil
 }
 
@@ -92,24 +142,26 @@ func (q *Queue) SetProgress(id int64, tasks int, runningUntil float64) error {
 // ErrBadInput if jct is outside [0, MaxDuration], or if no such job is
 // queued ("ID").
 func (q *Queue) SetJCT(id int64, jct float64) error {
-	k := q.index(id)
-	if k < 0 {
+	v, ok := q.ix.byID[id]
+	if !ok {
 		return &ValueError{Field: "ID", Value: float64(id), Reason: "not queued"}
 	}
 	j := Job{JCT: jct}
-	if err := validateJCT(&j, k); err != nil {
+	if err := validateJCT(&j, q.ix.rankOf(v)); err != nil {
 		return err
 	}
-	q.jobs[k].JCT = jct
+	q.ix.setJCT(v, jct)
+	if k := q.slot(v); k >= 0 {
+		q.jobs[k].JCT = jct
+	}
 	return nil
 }
 
-// index returns the position of the job with the given ID, or -1.
-func (q *Queue) index(id int64) int {
-	for k := range q.jobs {
-		if q.jobs[k].ID == id {
-			return k
-		}
+// slot returns node v's position in the slice Jobs handed out, or -1 when
+// that slice is not current (the next Jobs rebuilds it from the tree).
+func (q *Queue) slot(v int32) int {
+	if q.stale || len(q.jobs) != len(q.ix.byID) {
+		return -1
 	}
-	return -1
+	return q.ix.rankOf(v)
 }

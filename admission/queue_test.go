@@ -87,3 +87,32 @@ func TestQueueBadInput(t *testing.T) {
 		t.Errorf("SetProgress: %v, %+v", err, q.Jobs()[0])
 	}
 }
+
+// TestQueueJobsEditsAreKept: a JCT, Tasks or RunningUntil written into the
+// slice Jobs returned stays in the queue across Insert and Remove, and
+// Queue.Decide sees it, as Checker.Decide over the same slice does.
+func TestQueueJobsEditsAreKept(t *testing.T) {
+	var q Queue
+	for i, dl := range []float64{10, 20, 30} {
+		if err := q.Insert(Job{ID: int64(i + 1), Deadline: dl, JCT: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	js := q.Jobs()
+	js[0].JCT, js[1].Tasks, js[2].RunningUntil = 9, 4, 7 // job 1 now leaves 1 s of slack
+	newJob := Job{ID: 9, Deadline: 5, JCT: 2}            // before every job: pushes job 1 late
+	var c Checker
+	want, _ := c.Decide(q.Jobs(), newJob, 0, Options{Mode: ModeStrict})
+	got, err := q.Decide(newJob, 0, Options{Mode: ModeStrict})
+	if err != nil || got.Admit || got.BlockingID != 1 || want.Admit || want.BlockingID != 1 {
+		t.Fatalf("tree %+v %v, pass %+v", got, err, want)
+	}
+	if err := q.Insert(Job{ID: 4, Deadline: 40}); err != nil {
+		t.Fatal(err)
+	}
+	q.Remove(4)
+	js = q.Jobs()
+	if js[0].JCT != 9 || js[1].Tasks != 4 || js[2].RunningUntil != 7 {
+		t.Fatalf("edits lost: %+v", js)
+	}
+}

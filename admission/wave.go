@@ -7,16 +7,27 @@ import "fmt"
 // The plan, precisely: the usable slots (R > 0) start free at max(0,
 // FreeAt − now) seconds after now. The deadline jobs of the queue, with the
 // new job inserted at its EDF place (CompareEDF: deadline, arrival, ID),
-// are taken in that order; each job's pending tasks (Job.Tasks) go one at a
-// time to the slot that becomes free first — ties to the lowest index in
-// Options.Cluster — and occupy it for TCT_j(R) × margin. A job completes
-// at the end of its last planned task, or at RunningUntil if that is
-// later. Jobs without a deadline are never planned: EDF serves them after
-// every deadline job, so they cannot delay one (their running tasks count
-// through their slots' FreeAt). The jobs before the new one are planned
-// once (the new job cannot change their plan); from the new job on, two
-// plans run side by side, with the new job and without it, and a queued
-// job is protected iff it completes by its deadline without the new job.
+// are taken in that order, and each job's pending tasks (Job.Tasks) are
+// placed one at a time, each occupying its slot for TCT_j(R) × margin. Two
+// placements are planned side by side: first free, each task on the slot
+// that becomes free first (ties: the lowest index in Options.Cluster), what
+// a scheduler does that hands every free slot to the earliest-deadline job
+// (MP with an at-risk job); and end first, each task on the slot where it
+// ends first, the least free time + TCT_j(R) × margin (ties: the lowest
+// index), what a scheduler does that lets a task wait for a faster slot. A
+// job completes at the end of its last planned task, or at RunningUntil if
+// that is later. Jobs without a deadline are never planned: EDF serves them
+// after every deadline job, so they cannot delay one (their running tasks
+// count through their slots' FreeAt).
+//
+// The new job must complete by its deadline first free. The jobs before it
+// are planned once in each placement (the new job cannot change their
+// plan); from the new job on, each placement runs with the new job and
+// without it. A queued job is protected iff it completes by its deadline
+// without the new job in either placement, and then must still do so with
+// it in every placement in which it did without; its evidence (Prefix,
+// Slack, JCT) is from the later of those, and from first free for every
+// other job.
 func (c *Checker) decideWave(queue []Job, newJob Job, now float64, opt Options) (Decision, error) {
 	if err := validateNow(now); err != nil {
 		return Decision{}, err
@@ -49,11 +60,15 @@ func (c *Checker) decideWave(queue []Job, newJob Job, now float64, opt Options) 
 	if err != nil {
 		return Decision{}, err
 	}
-	with, without := &c.with, &c.without
-	with.reset(opt.Cluster, now)
-	if len(with.heap) == 0 {
+	// Two placements, each planned with and without the new job: first
+	// free (ff) and end first (ef).
+	ffW, ffWO, efW, efWO := &c.with, &c.without, &c.efWith, &c.efWithout
+	ffW.reset(&c.layout, opt.Cluster, now)
+	if len(ffW.heap) == 0 {
 		return Decision{}, &ValueError{Field: "Options.Cluster", Value: float64(len(opt.Cluster)), Reason: "no slot with residual capacity > 0"}
 	}
+	efW.copyFrom(ffW)
+	efW.endFirst = true
 	checks := c.checks[:0]
 	fail := func(err error) (Decision, error) {
 		c.checks = checks[:0]
@@ -62,11 +77,13 @@ func (c *Checker) decideWave(queue []Job, newJob Job, now float64, opt Options) 
 	placed := false
 	placeNew := func() error {
 		placed = true
-		without.copyFrom(with)
-		done, span, err := with.place(&newJob, -1, now, margin, opt.Cluster)
-		if err != nil {
+		ffWO.copyFrom(ffW)
+		efWO.copyFrom(efW)
+		if err := c.layout.taskTimes(&newJob, -1, margin); err != nil {
 			return err
 		}
+		done, span := ffW.place(&newJob, now)
+		efW.place(&newJob, now)
 		dec.NewIndex = len(checks)
 		checks = append(checks, newCheck(&newJob, span, done, dNew, true, true))
 		if !(done <= dNew) {
@@ -95,19 +112,25 @@ func (c *Checker) decideWave(queue []Job, newJob Job, now float64, opt Options) 
 		if planned, err = validatePlanned(j, k, now, planned); err != nil {
 			return fail(err)
 		}
-		done, span, err := with.place(j, k, now, margin, opt.Cluster)
-		if err != nil {
+		if err := c.layout.taskTimes(j, k, margin); err != nil {
 			return fail(err)
 		}
+		done, span := ffW.place(j, now)
+		efDone, efSpan := efW.place(j, now)
 		if !placed { // before the new job: unaffected by it
 			checks = append(checks, newCheck(j, span, done, dk, false, false))
 			continue
 		}
-		alone, _, err := without.place(j, k, now, margin, opt.Cluster)
-		if err != nil {
-			return fail(err)
+		ffAlone, _ := ffWO.place(j, now)
+		efAlone, _ := efWO.place(j, now)
+		// Protected if on time without the new job in either placement;
+		// then judged by the later of its completions with the new job
+		// among the placements in which it was on time.
+		ffOK, efOK := ffAlone <= dk, efAlone <= dk
+		if efOK && (!ffOK || efDone > done) {
+			done, span = efDone, efSpan
 		}
-		protected := alone <= dk // meets its deadline without the new job
+		protected := ffOK || efOK
 		checks = append(checks, newCheck(j, span, done, dk, false, protected))
 		if protected && !(done <= dk) && dec.Admit {
 			dec.Admit, dec.Reason, dec.Blocking, dec.Probability = false, ReasonQueuedJobHurt, len(checks)-1, 0
@@ -163,6 +186,25 @@ func validatePlanned(j *Job, k int, now float64, planned int) (int, error) {
 			Reason: fmt.Sprintf("planned tasks would exceed MaxPlannedTasks (%d already planned)", planned)}
 	}
 	return planned + j.Tasks, nil
+}
+
+// taskTimes evaluates job j's task time × margin on every group of slots
+// into l.times (k names the job in errors, -1 the new job). A job without
+// pending task needs none. Every usable slot is a candidate for every task,
+// so the model must give a time in [0, MaxDuration] at every usable R; the
+// error names the lowest slot index with the first bad R in Cluster order.
+func (l *layout) taskTimes(j *Job, k int, margin float64) error {
+	if j.Tasks == 0 {
+		return nil
+	}
+	for g := range l.groups {
+		t := j.Model.TCT(l.groups[g].r)
+		if !(t >= 0 && t <= MaxDuration) {
+			return taskTimeError(k, int(l.groups[g].first), t)
+		}
+		l.times[g] = t * margin
+	}
+	return nil
 }
 
 // taskTimeError reports a model value that wave mode cannot plan with.

@@ -94,7 +94,7 @@ func TestDecideWaveHandWorked(t *testing.T) {
 		{
 			// Heterogeneous slots: TCT(r) = 101 − 100r gives 1 s on the
 			// dedicated slot, 100 s on the one at r = 0.01. One task goes to
-			// the dedicated slot (free first, lowest index): done at 1 ≤ 10.
+			// the dedicated slot (it ends there first): done at 1 ≤ 10.
 			// Eq. 6 averages the two: 1·(1 + 100)/2² = 25.25 > 10, so paper
 			// and strict reject what the plan shows fits.
 			name:    "a fast free slot: the plan admits what Eq. 6 rejects",
@@ -103,6 +103,55 @@ func TestDecideWaveHandWorked(t *testing.T) {
 			admit:   true, reason: ReasonFits,
 			checked: []wantCheck{{1, 1, 9, true}}, spans: []float64{1},
 			paper: false, strict: false,
+		},
+		{
+			// A queued job on time only if its tasks wait for the slots where
+			// they end first is protected. examples/embedding's scenario with
+			// its last slot at r = 0.25 (jobs 1–3, now = 5 there; times here
+			// relative to it and rounded: pi's 10.0, 16.9, 26.9 s × margin
+			// 1.13 become 11, 19, 30 s). Slots 0 and 1 (r = 1) free at 6, slot
+			// 2 (r = 0.5) at 7, slot 3 (r = 0.25) at 8. Job 2 (deadline 35,
+			// 4 tasks) alone, first free: slots 0 and 1 end at 17, slot 2 at
+			// 26, slot 3 at 38 > 35, late. End first: 17, 17, then 26 on slot
+			// 2 (not 28 on slot 0 or 38 on slot 3), then 28 on slot 0: done
+			// at 28, on time, so job 2 is protected (first free alone took it
+			// for already late and let job 3 in, and in the run job 2 then
+			// ended 1.8 s late). New job 3 (deadline 20, 2 tasks) goes first
+			// on slots 0 and 1, done at 17 (first free). Job 2 then ends at 38
+			// in both placements (end first: slot 2 at 26, slots 0 and 1 at
+			// 28, slot 3 at 38 rather than 39): 3 s late. Eq. 6 (JCT 8.875
+			// and 17.75) admits under both rules.
+			name: "a job on time in the end-first plan is protected",
+			queue: []Job{
+				{ID: 2, Deadline: 35, Tasks: 4, Model: classModel{11, 19, 30}, RunningUntil: 6},
+				{ID: 1, Deadline: math.Inf(1), Tasks: 4, Model: flat(10), RunningUntil: 8},
+			},
+			newJob:  Job{ID: 3, Arrival: 5, Deadline: 20, Tasks: 2, Model: classModel{11, 19, 30}},
+			cluster: []Slot{{R: 1, FreeAt: 6}, {R: 1, FreeAt: 6}, {R: 0.5, FreeAt: 7}, {R: 0.25, FreeAt: 8}},
+			admit:   false, reason: ReasonQueuedJobHurt, block: 2,
+			checked: []wantCheck{{3, 17, 3, true}, {2, 38, -3, true}}, spans: []float64{11, 31},
+			paper: true, strict: true,
+		},
+		{
+			// The end-first placement's tie-break, seen in a protected job's
+			// Prefix. Slot 0 (r = 1) frees at 5, slot 1 (r = 0.5) now. New
+			// job 3 has nothing left to run. Job 1 (deadline 15; 10 s on
+			// r = 1, 15 s on r = 0.5) ends at 15 on either slot: first free
+			// takes slot 1, end first the lower index, slot 0. Job 2
+			// (deadline 16; 1 s on r = 1, 20 s on r = 0.5) then ends at 6
+			// first free (slot 0) and at 16 end first (slot 0 after job 1,
+			// rather than 20 on slot 1). On time in both, so its Prefix is the
+			// later, 16; had the tie gone to slot 1 it would be 6.
+			name: "end first: equal ends go to the lower slot index",
+			queue: []Job{
+				{ID: 1, Deadline: 15, Tasks: 1, Model: classModel{10, 15, 99}},
+				{ID: 2, Deadline: 16, Tasks: 1, Model: classModel{1, 20, 99}},
+			},
+			newJob:  Job{ID: 3, Deadline: 1},
+			cluster: []Slot{{R: 1, FreeAt: 5}, {R: 0.5}},
+			admit:   true, reason: ReasonFits,
+			checked: []wantCheck{{3, 0, 1, true}, {1, 15, 0, true}, {2, 16, 0, true}}, spans: []float64{0, 15, 1},
+			paper: true, strict: true,
 		},
 		{
 			// Jobs before the new one are planned first and not protected;

@@ -130,5 +130,5 @@ func propAlgorithm2(t *rapid.T) {
 	}
 }
 
-func TestAlgorithm2Properties(t *testing.T) { rapid.Check(t, propAlgorithm2) }
-func FuzzAlgorithm2(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propAlgorithm2)) }
+func TestPropAlgorithm2(t *testing.T) { rapid.Check(t, propAlgorithm2) }
+func FuzzAlgorithm2(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propAlgorithm2)) }

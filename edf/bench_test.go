@@ -6,19 +6,22 @@ import (
 	"testing"
 )
 
-// benchQueue builds a queue of n jobs spread over six exp2 job types, with
-// `slots` running tasks spread over them, and the data-node model on.
-func benchQueue(tb testing.TB, n, slots int) *Queue {
+// benchQueue builds a queue of n jobs spread over `types` exp2 job types
+// (six shapes, scaled apart beyond six), with `slots` running tasks spread
+// over them, and the data-node model on.
+func benchQueue(tb testing.TB, n, slots, types int) *Queue {
 	q, err := NewQueue(Config{DataNodes: DataNodes{Count: 6, Capacity: 1e9}})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	types := []exp2{{20, -2, 5, -0.5}, {30, -1, 2, -0.2}, {15, -3, 10, -1}, {50, -0.3, 1, 0}, {25, -2.5, 3, -0.7}, {40, -1.5, 4, -0.1}}
+	shapes := []exp2{{20, -2, 5, -0.5}, {30, -1, 2, -0.2}, {15, -3, 10, -1}, {50, -0.3, 1, 0}, {25, -2.5, 3, -0.7}, {40, -1.5, 4, -0.1}}
 	hs := make([]Handle, n)
 	for i := range n {
+		m := shapes[i%types%len(shapes)]
+		m.A *= 1 + float64(i%types/len(shapes))/1000
 		hs[i], err = q.Add(Job{ID: int64(i), Arrival: float64(i), Deadline: 1e4 + float64(rng.IntN(1e4)),
-			Tasks: 100 + slots/n + 1, Model: types[i%len(types)], Read90: rng.Float64()})
+			Tasks: 100 + slots/n + 1, Model: m, Read90: rng.Float64()})
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -31,37 +34,69 @@ func benchQueue(tb testing.TB, n, slots int) *Queue {
 	return q
 }
 
+// The queue sizes of the benchmarks: jobs, running tasks, job types.
+var benchSizes = []struct{ jobs, slots, types int }{
+	{10, 100, 6}, {1000, 10000, 6}, {100000, 1000000, 6}, {1000, 10000, 1000},
+}
+
+// BenchmarkMP: at now = 0 no job is at risk (step 2, best fit); at now =
+// 9,900 about one job in fifty is (step 1).
 func BenchmarkMP(b *testing.B) {
-	for _, c := range []struct {
-		jobs, slots int
-		slack       float64
-	}{{10, 100, 0}, {1000, 10000, 0}, {1000, 10000, 1}} {
-		b.Run(fmt.Sprintf("jobs=%d/slots=%d/slack=%g", c.jobs, c.slots, c.slack), func(b *testing.B) {
-			q := benchQueue(b, c.jobs, c.slots)
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := q.MP(0.4, 0, MPOptions{Slack: c.slack}); err != nil {
+	for _, sz := range benchSizes {
+		q := benchQueue(b, sz.jobs, sz.slots, sz.types)
+		for _, c := range []struct{ slack, now float64 }{{0, 0}, {1, 0}, {0, 9900}} {
+			b.Run(fmt.Sprintf("jobs=%d/slots=%d/types=%d/slack=%g/now=%g", sz.jobs, sz.slots, sz.types, c.slack, c.now), func(b *testing.B) {
+				opt := MPOptions{Slack: c.slack}
+				if _, err := q.MP(0.4, c.now, opt); err != nil { // thresholds for this slack
 					b.Fatal(err)
 				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := q.MP(0.4, c.now, opt); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkEDF(b *testing.B) {
+	for _, sz := range benchSizes[:3] {
+		q := benchQueue(b, sz.jobs, sz.slots, sz.types)
+		b.Run(fmt.Sprintf("jobs=%d/slots=%d", sz.jobs, sz.slots), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				q.EDF()
 			}
 		})
 	}
 }
 
-func BenchmarkEDF(b *testing.B) {
-	q := benchQueue(b, 1000, 10000)
-	b.ReportAllocs()
-	for b.Loop() {
-		q.EDF()
+func BenchmarkFIFO(b *testing.B) {
+	for _, sz := range benchSizes[:3] {
+		q := benchQueue(b, sz.jobs, sz.slots, sz.types)
+		b.Run(fmt.Sprintf("jobs=%d/slots=%d", sz.jobs, sz.slots), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				q.FIFO()
+			}
+		})
 	}
 }
 
+// BenchmarkAssignRelease starts and ends one task of a job (its pending
+// count goes 1 → 0 → 1, so the EDF and FIFO heaps move too).
 func BenchmarkAssignRelease(b *testing.B) {
-	q := benchQueue(b, 1000, 10000)
-	b.ReportAllocs()
-	for b.Loop() {
-		t, _ := q.Assign(7, 0.3)
-		_ = q.Release(t, false)
+	for _, sz := range benchSizes[:3] {
+		q := benchQueue(b, sz.jobs, sz.slots, sz.types)
+		b.Run(fmt.Sprintf("jobs=%d/slots=%d", sz.jobs, sz.slots), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				t, _ := q.Assign(7, 0.3)
+				_ = q.Release(t, false)
+			}
+		})
 	}
 }
 
@@ -74,7 +109,7 @@ func BenchmarkMinimumSlots(b *testing.B) {
 }
 
 func TestHotPathsAllocateNothing(t *testing.T) {
-	q := benchQueue(t, 1000, 10000)
+	q := benchQueue(t, 1000, 10000, 6)
 	jobs := []Alg2Job{{ID: 1, Deadline: 10, PendingMaps: 3, CompletedTasks: 1, Slots: feasible(2, 1)}}
 	e := SlotEstimate{MapTasks: 50, ReduceTasks: 10, CompletedMaps: 9, MeanMapTime: 20, CopyTime: 0.1, TimeLeft: 150}
 	R := []float64{1, 0.5, 0, 0.2}
@@ -94,6 +129,25 @@ func TestHotPathsAllocateNothing(t *testing.T) {
 	} {
 		if n := testing.AllocsPerRun(100, f); n != 0 {
 			t.Errorf("%s allocates %v per call", name, n)
+		}
+	}
+}
+
+// BenchmarkMPOnePass is the one-pass MP the index replaced (the oracle of
+// TestIndexedPickersMatchOracle), on the same queues, for the ratio.
+func BenchmarkMPOnePass(b *testing.B) {
+	for _, sz := range benchSizes {
+		q := benchQueue(b, sz.jobs, sz.slots, sz.types)
+		for _, c := range []struct{ slack, now float64 }{{0, 0}, {0, 9900}} {
+			b.Run(fmt.Sprintf("jobs=%d/slots=%d/types=%d/slack=%g/now=%g", sz.jobs, sz.slots, sz.types, c.slack, c.now), func(b *testing.B) {
+				opt := MPOptions{Slack: c.slack}
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := q.mpScanChecked(0.4, c.now, opt); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
 	}
 }

@@ -87,32 +87,44 @@ func meets(a, b, c float64, nm, nr int) bool {
 	return c > 0 && phase(a, nm)+phase(b, nr) <= c
 }
 
-// smallest returns the least n ≥ 0 with phase(a, n) + other ≤ c, starting
-// from the estimate a/(c−other) and correcting it by ±1 steps against the
-// floating-point test so the answer is exact for meets.
+// smallest returns the least n in [1, MaxSlots] with phase(a, n) + other ≤
+// c (0 when a = 0), exact for meets whatever rounding does: the test is
+// monotone in n, so the estimate a/(c−other) is checked and, when it is
+// off, the answer is found by bisection (at most 31 tests). Rounding can
+// make the estimate useless: with a subnormal a, a/n + other = other for
+// every n, so the least n is 1 even when c − other is 0; with a tiny a
+// beside a huge other, stepping from the estimate could take 2³⁰ steps.
 func smallest(a, other, c float64) (int, bool) {
+	ok := func(n int) bool { return phase(a, n)+other <= c }
 	if a == 0 {
 		return 0, other <= c
 	}
-	room := c - other
-	if !(room > 0) {
+	if !ok(MaxSlots) {
 		return 0, false
 	}
-	est := math.Ceil(a / room)
-	if !(est <= MaxSlots) {
-		return 0, false
-	}
-	n := max(int(est), 1)
-	for n > 1 && phase(a, n-1)+other <= c {
-		n--
-	}
-	for phase(a, n)+other > c {
-		n++
-		if n > MaxSlots {
-			return 0, false
+	lo, hi := 1, MaxSlots // the answer is in [lo, hi]; hi passes
+	if room := c - other; room > 0 {
+		if est := math.Ceil(a / room); est <= MaxSlots {
+			n := max(int(est), 1)
+			switch {
+			case ok(n) && (n == 1 || !ok(n-1)):
+				return n, true // the estimate is exact: the usual case
+			case ok(n):
+				hi = n - 1
+			default:
+				lo = n + 1
+			}
 		}
 	}
-	return n, true
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if ok(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo, true
 }
 
 // MinimumSlots returns the minimum map and reduce slots for a job to meet its

@@ -36,6 +36,18 @@ func TestMinimumSlotsByHand(t *testing.T) {
 		// MaxSlots, n_r = ⌈B/(C − A/2^30)⌉ = 898,107,786.
 		{"Eq. 10 beyond MaxSlots on one side", SlotEstimate{MapTasks: 198, ReduceTasks: 138, CompletedMaps: 1, MeanMapTime: 0.249755859375,
 			CopyTime: 4.547473508864641e-13, TimeLeft: 9.685754776000977e-08}, SlotsFeasible, MaxSlots, 898107786},
+		// Shrunk from propMinimumSlotsEdges: A = 5e-324, B = C = 1.8e308.
+		// C − B = 0, so the estimate A/(C − B) said no map count meets, yet
+		// A/n + B rounds to B ≤ C for every n ≥ 1: it was reported
+		// feasible with 0 map slots for 1 map task.
+		{"subnormal map work beside huge reduce work", SlotEstimate{MapTasks: 1, ReduceTasks: 1, CompletedMaps: 1, MeanMapTime: 5e-324,
+			CompletedReduces: 1, MeanReduceTime: 1.7976931348623155e+308, TimeLeft: 1.7976931348623155e+308}, SlotsFeasible, 1, 1},
+		// A tiny map phase beside a reduce phase that fills the deadline:
+		// one map slot meets (1e-10/1 + 1e10 rounds to 1e10 ≤ C), though
+		// C − B = 2e-6 puts the estimate at 1 too; with C − B a rounding
+		// away the old ±1 stepping could walk 2^30 steps.
+		{"tiny map work beside a full reduce phase", SlotEstimate{MapTasks: 1, ReduceTasks: 1, CompletedMaps: 1, MeanMapTime: 1e-10,
+			CompletedReduces: 1, MeanReduceTime: 1e10, TimeLeft: 1e10}, SlotsFeasible, 1, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -116,5 +128,5 @@ func propMinimumSlots(t *rapid.T) {
 	}
 }
 
-func TestMinimumSlotsProperties(t *testing.T) { rapid.Check(t, propMinimumSlots) }
-func FuzzMinimumSlots(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propMinimumSlots)) }
+func TestPropMinimumSlots(t *testing.T) { rapid.Check(t, propMinimumSlots) }
+func FuzzMinimumSlots(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propMinimumSlots)) }

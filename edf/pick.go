@@ -75,36 +75,26 @@ func earlier(a, b *jobState) bool {
 	return edfBefore(a.Deadline, a.Arrival, a.ID, b.Deadline, b.Arrival, b.ID)
 }
 
-func arrivedFirst(a, b *jobState) bool { return fifoBefore(a.Arrival, a.ID, b.Arrival, b.ID) }
-
-// pickBy returns the first job with a pending task under less.
-func (q *Queue) pickBy(less func(a, b *jobState) bool) Decision {
-	best := -1
-	for i := range q.jobs {
-		s := &q.jobs[i]
-		if s.Tasks <= 0 {
-			continue
-		}
-		if best < 0 || less(s, &q.jobs[best]) {
-			best = i
-		}
-	}
-	if best < 0 {
+// order returns the Decision for handle h of a FIFO or EDF pick.
+func (q *Queue) order(h Handle) Decision {
+	if h == NoJob {
 		return Decision{Job: NoJob, Reason: ReasonIdle}
 	}
-	return Decision{Job: q.jobs[best].handle, ID: q.jobs[best].ID, Reason: ReasonOrder}
+	return Decision{Job: h, ID: q.ix.nodes[h].id, Reason: ReasonOrder}
 }
 
 // FIFO returns the paper 000 §5.2 FIFO choice: the earliest-arrived job with
 // a pending task; ties by smaller ID. No IO check (the paper's baseline).
-// Idle when no job has a pending task. One pass, no allocation.
-func (q *Queue) FIFO() Decision { return q.pickBy(arrivedFirst) }
+// Idle when no job has a pending task. O(1): the queue keeps its jobs with
+// a pending task in a heap in this order. No allocation.
+func (q *Queue) FIFO() Decision { return q.order(q.ix.fifo.top()) }
 
 // EDF returns the paper 000 §5.2 EDF choice: the job with a pending task
 // and the earliest deadline; ties by earlier arrival, then smaller ID. Jobs
 // without deadline come after all jobs with one, FIFO among themselves. No
-// IO check (the paper's baseline). One pass, no allocation.
-func (q *Queue) EDF() Decision { return q.pickBy(earlier) }
+// IO check (the paper's baseline). O(1): the queue keeps its jobs with a
+// pending task in a heap in this order. No allocation.
+func (q *Queue) EDF() Decision { return q.order(q.ix.edf.top()) }
 
 // MPOptions tunes MP. The zero value is the paper's MP with the IO check in
 // both steps and no slack.
@@ -149,8 +139,9 @@ func (q *Queue) ioFits(x float64) bool {
 //
 //  1. Among jobs with a pending task that are at risk — their pending plus
 //     running tasks, times 1 + opt.Slack, exceed Eq. 3's CompletableTasks
-//     with the slots they hold now — the one with the closest deadline (ties: earlier arrival, then
-//     smaller ID) whose new task the IO check allows. Reason at-risk.
+//     with the slots they hold now — the one with the closest deadline
+//     (ties: earlier arrival, then smaller ID) whose new task the IO check
+//     allows. Reason at-risk.
 //  2. Otherwise (no at-risk job, or none the IO check allows), among all jobs
 //     with a pending task, the smallest NormTCT_j(r) (Eq. 2; ties: earlier
 //     deadline, earlier arrival, smaller ID) that the IO check allows.
@@ -162,24 +153,197 @@ func (q *Queue) ioFits(x float64) bool {
 //     io-skip. When no job fits, the slot stays idle (reason idle).
 //
 // A job whose model predicts a non-finite or non-positive time at r, or
-// whose task's rate or IO load would overflow a running sum, is never offered
-// the slot (Assign would refuse it). The result does not depend on the order jobs were added.
-// Errors (matching ErrBadInput): r outside [0, 1], now NaN or infinite,
-// opt.Slack NaN, infinite or negative. One
-// pass over the jobs per step, no slot scan, no allocation.
+// whose task's rate or IO load would overflow a running sum, is never
+// offered the slot (Assign would refuse it). The result does not depend on
+// the order jobs were added. Errors (matching ErrBadInput): r outside [0, 1],
+// now NaN or infinite, opt.Slack NaN, infinite or negative. No allocation.
+//
+// Cost: the queue groups its jobs by type (equal Model values with equal
+// TCT at the dedicated capacity) and keeps each type's jobs in a search
+// tree in EDF order (see Queue). MP evaluates each type's model once at r
+// and finds the type's first candidate in O(log n): with T types and n
+// jobs, O(T log n), whatever the number of running tasks. A job the IO
+// check or an overflow guard passes over costs O(log n) more. Models are
+// taken to be pure: equal models give equal times. A model type that
+// cannot be compared with == (a func, map or slice, or an interface inside)
+// or a model that differs from itself (NaN inside) makes each such job its
+// own type. The first call with a Slack other than the previous call's
+// recomputes every job's at-risk threshold, O(n log n) once.
 func (q *Queue) MP(r, now float64, opt MPOptions) (Decision, error) {
+	if err := checkMP(r, now, opt); err != nil {
+		return Decision{Job: NoJob}, err
+	}
+	if 2*len(q.ix.live) > len(q.jobs) {
+		return q.mpScan(r, now, opt), nil // about one type per job: one pass is cheaper
+	}
+	return q.mpIndexed(r, now, opt), nil
+}
+
+// checkMP validates MP's arguments.
+func checkMP(r, now float64, opt MPOptions) error {
 	if !(r >= 0 && r <= 1) {
-		return Decision{Job: NoJob}, checkFraction("r", r)
+		return checkFraction("r", r)
 	}
 	if math.IsNaN(now) || math.IsInf(now, 0) {
-		return Decision{Job: NoJob}, &ValueError{Field: "now", Value: now, Reason: "must be finite"}
+		return &ValueError{Field: "now", Value: now, Reason: "must be finite"}
 	}
 	if !(opt.Slack >= 0 && opt.Slack <= math.MaxFloat64) {
-		return Decision{Job: NoJob}, &ValueError{Field: "MPOptions.Slack", Value: opt.Slack, Reason: "must be finite and >= 0"}
+		return &ValueError{Field: "MPOptions.Slack", Value: opt.Slack, Reason: "must be finite and >= 0"}
 	}
-	need := 1 + opt.Slack // (1 + s): the at-risk threshold per remaining task
+	return nil
+}
+
+// mpIndexed is MP through the index, O(T log n) for T types. The caller
+// validated the arguments.
+func (q *Queue) mpIndexed(r, now float64, opt MPOptions) Decision {
+	if need := 1 + opt.Slack; need != q.ix.need { // (1 + s): the at-risk threshold per remaining task
+		q.setNeed(need)
+	}
+	x := &q.ix
+	x.call++
 	checkIO := !opt.NoIOCheck
-	// Step 1: at-risk jobs, closest deadline first.
+	// Step 1: per type, its first at-risk job in EDF order that passes the
+	// load guards (top) and the IO check (best); then the first over types.
+	top, best := NoJob, NoJob
+	var bestNorm float64
+	for _, ti := range x.live {
+		ty := &x.types[ti]
+		if !(x.nodes[ty.root].minTheta <= now) {
+			continue // no job of the type is at risk
+		}
+		if !q.typeLoad(ty, r) {
+			continue
+		}
+		th := q.first(ty.root, now, ty, false)
+		if th == NoJob {
+			continue
+		}
+		if top == NoJob || x.before(th, top) {
+			top = th
+		}
+		bh := th
+		if checkIO && !opt.NoIOCheckAtRisk && !q.ioFits(x.nodes[th].read/ty.norm) {
+			bh = q.first(ty.root, now, ty, true)
+		}
+		if bh != NoJob && (best == NoJob || x.before(bh, best)) {
+			best, bestNorm = bh, ty.norm
+		}
+	}
+	if best != NoJob {
+		d := Decision{Job: best, ID: x.nodes[best].id, Reason: ReasonAtRisk, AtRisk: true, NormTCT: bestNorm, IO: x.nodes[best].read / bestNorm}
+		if best != top {
+			d.Reason = ReasonIOSkip
+		}
+		return d
+	}
+	skipped := top != NoJob // an at-risk job existed but the IO check refused it
+	// Step 2: per type (one NormTCT), its first job in EDF order; then the
+	// least (NormTCT, EDF order) over types.
+	top, best = NoJob, NoJob
+	var topNorm float64
+	for _, ti := range x.live {
+		ty := &x.types[ti]
+		if math.IsInf(x.nodes[ty.root].minRead, 1) {
+			continue // no job of the type has a pending task
+		}
+		if !q.typeLoad(ty, r) {
+			continue
+		}
+		th := q.first(ty.root, math.Inf(1), ty, false)
+		if th == NoJob {
+			continue
+		}
+		if top == NoJob || x.fitter(ty.norm, th, topNorm, top) {
+			top, topNorm = th, ty.norm
+		}
+		bh := th
+		if checkIO && !q.ioFits(x.nodes[th].read/ty.norm) {
+			bh = q.first(ty.root, math.Inf(1), ty, true)
+		}
+		if bh != NoJob && (best == NoJob || x.fitter(ty.norm, bh, bestNorm, best)) {
+			best, bestNorm = bh, ty.norm
+		}
+	}
+	if best == NoJob {
+		return Decision{Job: NoJob, Reason: ReasonIdle}
+	}
+	d := Decision{Job: best, ID: x.nodes[best].id, Reason: ReasonBestFit, NormTCT: bestNorm, IO: x.nodes[best].read / bestNorm}
+	if best != top || skipped {
+		d.Reason = ReasonIOSkip
+	}
+	return d
+}
+
+// fitter orders (NormTCT, deadline, arrival, ID) for MP step 2.
+func (x *index) fitter(na float64, a Handle, nb float64, b Handle) bool {
+	if na != nb {
+		return na < nb
+	}
+	return x.before(a, b)
+}
+
+// typeLoad evaluates the type's model at r once per MP call: its task rate
+// 1/TCT(r) and NormTCT (Eq. 2), as taskLoad computes them for each of its
+// jobs. It reports whether the model gives a usable time there.
+func (q *Queue) typeLoad(ty *jobType, r float64) bool {
+	if ty.seen == q.ix.call {
+		return ty.valid
+	}
+	ty.seen = q.ix.call
+	t := ty.model.TCT(r)
+	ty.valid = validTime(t)
+	if !ty.valid {
+		return false
+	}
+	ty.inv, ty.norm = 1/t, t/ty.dedicated
+	ty.valid = validTime(ty.norm)
+	return ty.valid
+}
+
+// first returns the first job in EDF order below h whose task on the slot
+// MP may offer: it has a pending task, is at risk by bound (θ ≤ bound; +Inf
+// takes every job), its IO load Read90/NormTCT does not overflow the data
+// nodes' sum, nor its rate the job's (taskLoad's guards), and with fits,
+// the IO check allows it. The Read90 tests are monotone in Read90 and θ ≤
+// bound in θ, so a subtree whose least θ or least Read90 fails holds no
+// candidate and is skipped. NoJob if none.
+func (q *Queue) first(h Handle, bound float64, ty *jobType, fits bool) Handle {
+	x := &q.ix
+	for h != NoJob {
+		n := &x.nodes[h]
+		if !(n.minTheta <= bound) || !q.readOK(n.minRead, ty.norm, fits) {
+			return NoJob
+		}
+		if c := q.first(n.left, bound, ty, fits); c != NoJob {
+			return c
+		}
+		if n.active && n.theta <= bound && q.readOK(n.read, ty.norm, fits) &&
+			q.jobs[q.pos[h]].rate+ty.inv <= math.MaxFloat64 {
+			return h
+		}
+		h = n.right
+	}
+	return NoJob
+}
+
+// readOK is taskLoad's IO overflow guard and, with fits, the IO check, for
+// a job reading read90 on a slot where its NormTCT is norm. Both only
+// become harder to pass as read90 grows.
+func (q *Queue) readOK(read90, norm float64, fits bool) bool {
+	io := read90 / norm
+	if !(q.io+io <= math.MaxFloat64) {
+		return false
+	}
+	return !fits || q.ioFits(io)
+}
+
+// mpScan is MP as one pass over the jobs per step, O(n) model evaluations:
+// MP's algorithm before the index, kept for queues with about as many types
+// as jobs (where it is the cheaper of the two) and as the oracle the index
+// is tested against. The caller validated the arguments.
+func (q *Queue) mpScan(r, now float64, opt MPOptions) Decision {
+	need := 1 + opt.Slack
+	checkIO := !opt.NoIOCheck
 	top, best := -1, -1
 	var bestNorm, bestIO float64
 	for i := range q.jobs {
@@ -188,7 +352,7 @@ func (q *Queue) MP(r, now float64, opt MPOptions) (Decision, error) {
 			continue
 		}
 		if best >= 0 && !earlier(s, &q.jobs[best]) {
-			continue // ranks after the current pick, hence after the first choice
+			continue
 		}
 		_, norm, io, fault := q.taskLoad(s, r)
 		if fault != loadOK {
@@ -209,10 +373,9 @@ func (q *Queue) MP(r, now float64, opt MPOptions) (Decision, error) {
 		if best != top {
 			d.Reason = ReasonIOSkip
 		}
-		return d, nil
+		return d
 	}
-	skipped := top >= 0 // an at-risk job existed but the IO check refused it
-	// Step 2: best fit, smallest NormTCT.
+	skipped := top >= 0
 	top, best = -1, -1
 	var topNorm float64
 	for i := range q.jobs {
@@ -235,13 +398,13 @@ func (q *Queue) MP(r, now float64, opt MPOptions) (Decision, error) {
 		}
 	}
 	if best < 0 {
-		return Decision{Job: NoJob, Reason: ReasonIdle}, nil
+		return Decision{Job: NoJob, Reason: ReasonIdle}
 	}
 	d := Decision{Job: q.jobs[best].handle, ID: q.jobs[best].ID, Reason: ReasonBestFit, NormTCT: bestNorm, IO: bestIO}
 	if best != top || skipped {
 		d.Reason = ReasonIOSkip
 	}
-	return d, nil
+	return d
 }
 
 // fitter orders (NormTCT, deadline, arrival, ID) for MP step 2.

@@ -94,7 +94,8 @@ type Config struct {
 // and, per job, the running tasks and Σ 1/TCT_j(R_i) over them (the job's
 // resource vector R in the form Eq. 3 needs), plus the total data-node IO.
 // The caller reports every task start (Assign) and end (Release); a picker
-// then decides in one pass over the jobs without looking at any slot.
+// then decides without looking at any slot, and through the queue's index
+// without a pass over the jobs (the package doc's "Decisions at scale").
 //
 // A Queue is a value owned by one goroutine; it starts no goroutine and
 // holds no global state. The zero Queue is not usable: call NewQueue.
@@ -105,6 +106,7 @@ type Queue struct {
 	free   []Handle   // handles free for reuse
 	io     float64    // Σ IO of running tasks
 	nTasks int        // running tasks over all jobs
+	ix     index      // the pickers' search structures (index.go)
 }
 
 // NewQueue returns an empty queue. Errors (matching ErrBadInput): Dedicated
@@ -123,7 +125,7 @@ func NewQueue(cfg Config) (*Queue, error) {
 	if c := cfg.DataNodes.Capacity; !(c >= 0 && c <= math.MaxFloat64) {
 		return nil, &ValueError{Field: "Config.DataNodes.Capacity", Value: c, Reason: "must be finite and >= 0"}
 	}
-	return &Queue{cfg: cfg}, nil
+	return &Queue{cfg: cfg, ix: index{need: 1, fifo: handleHeap{fifo: true}}}, nil
 }
 
 // Len returns the number of queued jobs.
@@ -174,6 +176,7 @@ func (q *Queue) Add(j Job) (Handle, error) {
 	}
 	q.pos[h] = int32(len(q.jobs))
 	q.jobs = append(q.jobs, jobState{Job: j, handle: h, dedicated: d})
+	q.indexAdd(h)
 	return h, nil
 }
 
@@ -201,6 +204,7 @@ func (q *Queue) Remove(h Handle) error {
 			q.io = 0
 		}
 	}
+	q.indexRemove(h)
 	i := q.pos[h]
 	last := len(q.jobs) - 1
 	if int(i) != last {
@@ -258,6 +262,7 @@ func (q *Queue) Assign(h Handle, r float64) (Task, error) {
 	s.io += task.io
 	q.nTasks++
 	q.io += task.io
+	q.indexRefresh(s)
 	return task, nil
 }
 
@@ -340,6 +345,7 @@ func (q *Queue) Release(t Task, completed bool) error {
 	if !completed {
 		s.Tasks++
 	}
+	q.indexRefresh(s)
 	return nil
 }
 
@@ -394,4 +400,83 @@ func (q *Queue) AtRiskSlack(h Handle, now, s float64) (atRisk, ok bool) {
 		return false, false
 	}
 	return st.atRisk(now, 1+s), true
+}
+
+// threshold returns job s's at-risk threshold for the index's need: MP's
+// step-1 test s.atRisk(now, need) holds iff now >= threshold, for every
+// finite now (+Inf: never at risk; -Inf: always).
+func (q *Queue) threshold(s *jobState) float64 {
+	if math.IsInf(s.Deadline, 1) {
+		return math.Inf(1)
+	}
+	remaining := float64(s.Tasks + s.running)
+	if s.rate == 0 {
+		if remaining > 0 {
+			return math.Inf(-1)
+		}
+		return math.Inf(1)
+	}
+	return riskFrom(s.Deadline, s.rate, q.ix.need*remaining)
+}
+
+// indexAdd puts the job at handle h into the index.
+func (q *Queue) indexAdd(h Handle) {
+	s := &q.jobs[q.pos[h]]
+	x := &q.ix
+	for int(h) >= len(x.nodes) {
+		x.nodes = append(x.nodes, node{})
+	}
+	x.edf.grow(h)
+	x.fifo.grow(h)
+	x.nodes[h] = node{typ: x.typeFor(s.Model, s.dedicated), deadline: s.Deadline, arrival: s.Arrival,
+		id: s.ID, read: s.Read90, active: s.Tasks > 0, theta: q.threshold(s)}
+	x.insert(h)
+	if s.Tasks > 0 {
+		x.heapPush(&x.edf, h)
+		x.heapPush(&x.fifo, h)
+	}
+}
+
+// indexRemove takes the job at handle h out of the index.
+func (q *Queue) indexRemove(h Handle) {
+	x := &q.ix
+	x.unlink(h)
+	x.heapRemove(&x.edf, h)
+	x.heapRemove(&x.fifo, h)
+	if t := x.nodes[h].typ; x.types[t].size == 0 {
+		x.dropType(t)
+	}
+}
+
+// indexRefresh updates job s's threshold and pending state after one of its
+// tasks started or ended: O(log n).
+func (q *Queue) indexRefresh(s *jobState) {
+	x := &q.ix
+	h := s.handle
+	n := &x.nodes[h]
+	was := n.active
+	n.active, n.theta = s.Tasks > 0, q.threshold(s)
+	x.fixUp(h)
+	switch {
+	case n.active && !was:
+		x.heapPush(&x.edf, h)
+		x.heapPush(&x.fifo, h)
+	case !n.active && was:
+		x.heapRemove(&x.edf, h)
+		x.heapRemove(&x.fifo, h)
+	}
+}
+
+// setNeed recomputes every job's at-risk threshold for MP's need = 1 +
+// Slack and the trees' minima: O(n).
+func (q *Queue) setNeed(need float64) {
+	x := &q.ix
+	x.need = need
+	for i := range q.jobs {
+		s := &q.jobs[i]
+		x.nodes[s.handle].theta = q.threshold(s)
+	}
+	for _, t := range x.live {
+		x.rebuild(x.types[t].root)
+	}
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // An Application is TARA's application description for a MapReduce job
-// (thesis 004 §3.2.1.2): the resource request, the framework configuration
+// (Lee thesis §3.2.1.2): the resource request, the framework configuration
 // and the job profile measured from an earlier run's logs. Sizes are in
 // bytes, CPU costs in seconds per byte on a reference core (Server.Speed 1).
 type Application struct {

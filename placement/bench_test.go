@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -36,18 +37,22 @@ func BenchmarkNewEvaluator(b *testing.B) {
 	}
 }
 
-// BenchmarkSearch is one GA run of 10,000 evaluations on the thesis
-// scenario.
+// BenchmarkSearch is one GA run on the thesis scenario at the thesis's
+// budget (300 evaluations) and at the default one (10,000).
 func BenchmarkSearch(b *testing.B) {
 	top, app := ThesisTopology(), ThesisSort()
-	src := rand.NewPCG(1, 2)
-	rng := rand.New(src)
-	b.ReportAllocs()
-	for b.Loop() {
-		src.Seed(1, 2)
-		if _, err := Search(top, app, SearchConfig{MaxEvaluations: 10_000}, rng); err != nil {
-			b.Fatal(err)
-		}
+	for _, evals := range []int{300, DefaultMaxEvaluations} {
+		b.Run(fmt.Sprintf("evals=%d", evals), func(b *testing.B) {
+			src := rand.NewPCG(1, 2)
+			rng := rand.New(src)
+			b.ReportAllocs()
+			for b.Loop() {
+				src.Seed(1, 2)
+				if _, err := Search(top, app, SearchConfig{MaxEvaluations: evals}, rng); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
@@ -62,4 +67,66 @@ func BenchmarkHeuristics(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkPlanPoolsAtLimit is PlanPools on a search as large as
+// MaxPoolSearch allows,
+// in which no candidate meets the deadline, at two shapes: 10 types and
+// 100 jobs (MaxAccelerators 1,941, MaxExtraCoreNodes 7), and one type and
+// one job (both maxima 65,536, under the bound).
+func BenchmarkPlanPoolsAtLimit(b *testing.B) {
+	for _, shape := range [][2]int{{10, 100}, {1, 1}} {
+		b.Run(fmt.Sprintf("types=%d/jobs=%d", shape[0], shape[1]), func(b *testing.B) {
+			p := poolsAtLimit(shape[0], shape[1])
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := PlanPools(p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLimits times Search at MaxSearchWork and at MaxSearchMemory on
+// the thesis scenario and NewEvaluator and Predict at MaxServers (see
+// TestLimitsSearch and TestLimitsTopology).
+func BenchmarkLimits(b *testing.B) {
+	top, app := ThesisTopology(), ThesisSort()
+	for _, c := range []struct {
+		name string
+		cfg  SearchConfig
+	}{
+		{"Search/MaxSearchWork", SearchConfig{MaxEvaluations: MaxSearchWork / 900}},
+		{"Search/MaxSearchMemory", SearchConfig{Population: 68850, MaxEvaluations: 68850 + 4 + 6885}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Search(top, app, c.cfg, rand.New(rand.NewPCG(1, 2))); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	big := limitTopology()
+	bigApp := app
+	bigApp.VMs = MaxServers
+	b.Run("NewEvaluator/MaxServers", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			NewEvaluator(big, bigApp)
+		}
+	})
+	ev, _ := NewEvaluator(big, bigApp)
+	all := make([]int, MaxServers)
+	for i := range all {
+		all[i] = i
+	}
+	b.Run("Predict/MaxServers", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ev.Predict(all)
+		}
+	})
 }

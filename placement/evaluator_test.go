@@ -9,13 +9,13 @@ import (
 )
 
 // taraTinyTopology has len(uplinks) racks of perRack identical servers
-// (Speed 1, NIC 1000 B/s); server i is in rack i/perRack.
+// (Speed 1, NIC 1000 B/s, no disk time); server i is in rack i/perRack.
 func taraTinyTopology(perRack int, uplinks ...float64) Topology {
 	t := Topology{}
 	for k, u := range uplinks {
 		t.Racks = append(t.Racks, Rack{Uplink: u})
 		for range perRack {
-			t.Servers = append(t.Servers, Server{Rack: k, FreeSlots: 1, Speed: 1, NIC: 1000})
+			t.Servers = append(t.Servers, Server{Rack: k, FreeSlots: 1, Speed: 1, NIC: 1000, Disk: math.Inf(1)})
 		}
 	}
 	return t
@@ -39,34 +39,41 @@ func TestPredictHandWorked(t *testing.T) {
 	// Write: O/r = 100 bytes per VM, e = 1 extra copy; NIC 100/1000 = 0.1 s.
 	bg := taraTinyTopology(4, 100, 100)
 	bg.Racks[1].BackgroundUplink = 50
-	tests := []struct {
-		name    string
-		topo    Topology
-		servers []int
-		want    Prediction
-	}{
+	taraCheckPredictions(t, []taraPredictCase{
 		// One rack: no uplink traffic, NICs bound both network phases.
 		{"one rack", taraTinyTopology(4, 100, 100), []int{0, 1, 2, 3},
-			Prediction{Map: 2, Shuffle: 0.075, Reduce: 3, Write: 0.1, Total: 5.175}},
+			Prediction{Map: 2, Shuffle: 0.075, Reduce: 3, Write: 0.1, Total: 5.175, Uplink: 0}},
 		// 2+2: uplinks carry 2·2·25 = 100 bytes of shuffle (1 s); writes send
 		// 2·100 out and receive 100·2·(2/2) = 200 (2 s).
 		{"two and two", taraTinyTopology(4, 100, 100), []int{0, 1, 4, 5},
-			Prediction{Map: 2, Shuffle: 1, Reduce: 3, Write: 2, Total: 8}},
+			Prediction{Map: 2, Shuffle: 1, Reduce: 3, Write: 2, Total: 8, Uplink: 0.925 + 1.9}},
 		// 3+1: shuffle 3·1·25 = 75 bytes (0.75 s); writes: rack 0 sends 300,
 		// receives 100·3·(1/3) = 100; rack 1 sends 100, receives
 		// 100·1·(3/1) = 300: 3 s.
 		{"three and one", taraTinyTopology(4, 100, 100), []int{0, 1, 2, 4},
-			Prediction{Map: 2, Shuffle: 0.75, Reduce: 3, Write: 3, Total: 8.75}},
+			Prediction{Map: 2, Shuffle: 0.75, Reduce: 3, Write: 3, Total: 8.75, Uplink: 0.675 + 2.9}},
 		// 3+1 with rack 0's uplink doubled: rack 0 sends 300 (1.5 s) and
 		// receives 100; rack 1 receives 300 over 100 B/s (3 s, its incoming
 		// replicas bound the write). Shuffle: rack 1 carries 75 bytes (0.75 s).
 		{"three and one, slow rack receives", taraTinyTopology(4, 200, 100), []int{0, 1, 2, 4},
-			Prediction{Map: 2, Shuffle: 0.75, Reduce: 3, Write: 3, Total: 8.75}},
+			Prediction{Map: 2, Shuffle: 0.75, Reduce: 3, Write: 3, Total: 8.75, Uplink: 0.675 + 2.9}},
 		// Background traffic of 50 B/s on rack 1's uplink halves what is left.
 		{"background uplink", bg, []int{0, 1, 4, 5},
-			Prediction{Map: 2, Shuffle: 2, Reduce: 3, Write: 4, Total: 11}},
-	}
-	for _, tt := range tests {
+			Prediction{Map: 2, Shuffle: 2, Reduce: 3, Write: 4, Total: 11, Uplink: 1.925 + 3.9}},
+	})
+}
+
+// A taraPredictCase is a placement of taraTinyApp and its hand-worked
+// prediction.
+type taraPredictCase struct {
+	name    string
+	topo    Topology
+	servers []int
+	want    Prediction
+}
+
+func taraCheckPredictions(t *testing.T, cases []taraPredictCase) {
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			ev, err := NewEvaluator(tt.topo, taraTinyApp())
 			if err != nil {
@@ -76,8 +83,8 @@ func TestPredictHandWorked(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pairs := [][2]float64{{got.Map, tt.want.Map}, {got.Shuffle, tt.want.Shuffle},
-				{got.Reduce, tt.want.Reduce}, {got.Write, tt.want.Write}, {got.Total, tt.want.Total}}
+			pairs := [][2]float64{{got.Map, tt.want.Map}, {got.Shuffle, tt.want.Shuffle}, {got.Reduce, tt.want.Reduce},
+				{got.Write, tt.want.Write}, {got.Total, tt.want.Total}, {got.Uplink, tt.want.Uplink}}
 			for _, p := range pairs {
 				if !scalar.EqualWithinAbsOrRel(p[0], p[1], 1e-12, 1e-12) {
 					t.Fatalf("got %+v, want %+v", got, tt.want)
@@ -85,6 +92,43 @@ func TestPredictHandWorked(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPredictDiskHandWorked: the tiny job on disks of 100 B/s. Each VM holds
+// 100 bytes: map reads them and spills 100 (2 s on the disk, after 2 s of
+// CPU: 4 s); reduce reads 100 (1 s, plus 3 s of CPU: 4 s); the shuffle
+// reads 100 and writes 100 per disk (2 s, above the NICs' 0.075 s); the
+// write puts the VM's block and one replica on disk (2 s, NICs 0.1 s).
+func TestPredictDiskHandWorked(t *testing.T) {
+	withDisk := func(disk, background float64, uplinks ...float64) Topology {
+		top := taraTinyTopology(4, uplinks...)
+		for i := range top.Servers {
+			top.Servers[i].Disk, top.Servers[i].BackgroundDisk = disk, background
+		}
+		return top
+	}
+	slowDisk := withDisk(100, 0, 100, 100)
+	slowDisk.Servers[1].Disk = 50 // doubles every disk time of server 1
+	defaultDisk := withDisk(0, 0, 100, 100)
+	defaultDisk.Servers[0].BackgroundDisk = DefaultDisk - 100 // leaves 100 B/s
+	taraCheckPredictions(t, []taraPredictCase{
+		{"one rack", withDisk(100, 0, 100, 100), []int{0, 1, 2, 3},
+			Prediction{Map: 4, Shuffle: 2, Reduce: 4, Write: 2, Total: 12, Uplink: 0}},
+		// 2+2: the uplinks need 1 s of shuffle and 2 s of write, no more
+		// than the disks: placement changes nothing.
+		{"two and two", withDisk(100, 0, 100, 100), []int{0, 1, 4, 5},
+			Prediction{Map: 4, Shuffle: 2, Reduce: 4, Write: 2, Total: 12, Uplink: 0}},
+		// 3+1: rack 1 receives 300 bytes of replicas over 100 B/s (3 s), 1 s
+		// more than the disks need.
+		{"three and one", withDisk(100, 0, 100, 100), []int{0, 1, 2, 4},
+			Prediction{Map: 4, Shuffle: 2, Reduce: 4, Write: 3, Total: 13, Uplink: 1}},
+		{"background disk traffic", withDisk(200, 100, 100, 100), []int{0, 1, 2, 3},
+			Prediction{Map: 4, Shuffle: 2, Reduce: 4, Write: 2, Total: 12, Uplink: 0}},
+		{"one slow disk", slowDisk, []int{0, 1, 2, 3},
+			Prediction{Map: 6, Shuffle: 4, Reduce: 5, Write: 4, Total: 19, Uplink: 0}},
+		{"zero means DefaultDisk", defaultDisk, []int{0, 1, 2, 3},
+			Prediction{Map: 4, Shuffle: 2, Reduce: 4, Write: 2, Total: 12, Uplink: 0}},
+	})
 }
 
 // TestPredictRanking checks placements whose order is known by construction.
@@ -252,6 +296,13 @@ func TestNewEvaluatorBadInput(t *testing.T) {
 		{"full CPU", topo(func(t *Topology) { t.Servers[2].BackgroundCPU = 1 }), taraTinyApp(), "Servers[2].BackgroundCPU"},
 		{"NaN NIC", topo(func(t *Topology) { t.Servers[2].NIC = nan }), taraTinyApp(), "Servers[2].NIC"},
 		{"saturated NIC", topo(func(t *Topology) { t.Servers[2].BackgroundNIC = 1000 }), taraTinyApp(), "Servers[2].BackgroundNIC"},
+		{"NaN disk", topo(func(t *Topology) { t.Servers[2].Disk = nan }), taraTinyApp(), "Servers[2].Disk"},
+		{"negative disk", topo(func(t *Topology) { t.Servers[2].Disk = -1 }), taraTinyApp(), "Servers[2].Disk"},
+		{"saturated disk", topo(func(t *Topology) { t.Servers[2].Disk, t.Servers[2].BackgroundDisk = 10, 10 }), taraTinyApp(), "Servers[2].BackgroundDisk"},
+		{"saturated default disk", topo(func(t *Topology) { t.Servers[2].Disk, t.Servers[2].BackgroundDisk = 0, DefaultDisk }), taraTinyApp(), "Servers[2].BackgroundDisk"},
+		{"infinite disk traffic", topo(func(t *Topology) { t.Servers[2].BackgroundDisk = inf }), taraTinyApp(), "Servers[2].BackgroundDisk"},
+		{"NaN disk traffic", topo(func(t *Topology) { t.Servers[2].BackgroundDisk = nan }), taraTinyApp(), "Servers[2].BackgroundDisk"},
+		{"negative disk traffic", topo(func(t *Topology) { t.Servers[2].BackgroundDisk = -1 }), taraTinyApp(), "Servers[2].BackgroundDisk"},
 		{"too many VMs", topo(func(t *Topology) { t.Servers[0].FreeSlots = 0 }), app(func(a *Application) { a.VMs = 8 }), "Application.VMs"},
 		{"zero VMs", good, app(func(a *Application) { a.VMs = 0 }), "Application.VMs"},
 		{"zero map slots", good, app(func(a *Application) { a.MapSlots = 0 }), "Application.MapSlots"},

@@ -6,7 +6,7 @@ import (
 	"github.com/schedkit/schedkit/placement"
 )
 
-// The thesis 004 §4.4.1 case: a core pool of m1.large sized by 4,000 GB of
+// The Lee thesis §4.4.1 case: a core pool of m1.large sized by 4,000 GB of
 // data, production work of 26.5 m1.large-hours due 3 h into a 4 h round, and
 // accelerators of m1.large or c1.medium billed by the started hour.
 func ExamplePlanPools() {
@@ -38,7 +38,7 @@ func ExamplePlanPools() {
 	// cheapest: 5 m1.large + 4 c1.medium: $8.84, done in 2.65 h
 }
 
-// Paper 002 Algorithm 1: VM 0 has a free slot but job's only task reads a
+// Rao–Reddy Algorithm 1: VM 0 has a free slot but job's only task reads a
 // block stored on VM 2, on another physical machine. The task waits on VM 2;
 // VM 0 offers its core. When VM 3 (VM 2's machine-mate) frees a slot with
 // nothing local to run, machine 1 moves VM 3's core to VM 2.

@@ -31,9 +31,9 @@ func ExampleSearch() {
 	fmt.Printf("TARA: %.0f s after %d evaluations\n", res.Fitness, res.Evaluations)
 	fmt.Println("VMs per rack:", perRack)
 	// Output:
-	// RR-R: 680 s
-	// TARA: 373 s after 10000 evaluations
-	// VMs per rack: [5 5 5 4 4 3 1 4 5 5 5 4 3 1 5 5 4 5 4 3]
+	// RR-R: 740 s
+	// TARA: 380 s after 10000 evaluations
+	// VMs per rack: [6 6 5 4 3 2 1 6 6 5 4 3 2 1 6 6 5 4 3 2]
 }
 
 // Score one placement phase by phase.
@@ -50,6 +50,8 @@ func ExampleEvaluator_Predict() {
 	}
 	fmt.Printf("map %.1f s, shuffle %.0f s, reduce %.0f s, write %.0f s, total %.0f s\n",
 		p.Map, p.Shuffle, p.Reduce, p.Write, p.Total)
+	fmt.Printf("rack uplinks add %.0f s (%.0f%% of the total)\n", p.Uplink, 100*p.Uplink/p.Total)
 	// Output:
-	// map 34.8 s, shuffle 400 s, reduce 21 s, write 800 s, total 1256 s
+	// map 74.8 s, shuffle 400 s, reduce 41 s, write 800 s, total 1316 s
+	// rack uplinks add 1100 s (84% of the total)
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // A Heuristic is one of the application-independent allocation policies TARA
-// is compared with (thesis 004 §3.3.3.2).
+// is compared with (Lee thesis §3.3.3.2).
 type Heuristic int
 
 const (

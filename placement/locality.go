@@ -2,7 +2,7 @@ package placement
 
 import "fmt"
 
-// LocalityCluster is the state of paper 002 Algorithm 1 ("Map Task Assignment
+// LocalityCluster is the state of Rao–Reddy Algorithm 1 ("Map Task Assignment
 // through Resource reconfiguration"): virtual machines (the Hadoop nodes) on
 // physical machines, and per physical machine a Release queue (VMs that
 // offered a free core) and an Assign queue (VMs waiting for a core to run a
@@ -77,23 +77,36 @@ type LocalityStep struct {
 	N                int // number of Reconfigurations set, 0 to 2
 }
 
-// maxLocalityMachines bounds NewLocalityCluster's machine count: a million
-// physical machines is beyond any one cluster, and the state keeps two queue
-// headers per machine up to the highest one hosting a VM.
-const maxLocalityMachines = 1 << 20
+// Limits of a LocalityCluster. MaxLocalityMachines bounds NewLocalityCluster's
+// machine count: a million physical machines is beyond any one cluster, and
+// the state keeps two queue headers per machine up to the highest one hosting
+// a VM. MaxLocalityVMs bounds len(vmMachine), which the state copies.
+// MaxLocalityQueue bounds each machine's Release and Assign queue: a queue
+// that long means the caller keeps offering cores no task can use; taking an
+// entry from the front shifts the queue, so the bound also bounds a step's
+// cost.
+const (
+	MaxLocalityMachines = 1 << 20
+	MaxLocalityVMs      = 1 << 20
+	MaxLocalityQueue    = 1 << 16
+)
 
 // NewLocalityCluster returns the state for VMs placed on physical machines:
 // vmMachine[v] is the machine (0..machines-1) hosting VM v. Both queues of
 // every machine start empty. Errors match ErrBadInput: machines outside
-// [1, 2^20], an empty vmMachine, or a machine index out of range. The state
+// [1, MaxLocalityMachines], an empty vmMachine or one longer than
+// MaxLocalityVMs, or a machine index out of range. The state
 // holds queues only up to the highest machine that hosts a VM, so memory is
 // O(len(vmMachine) + that index), not O(machines).
 func NewLocalityCluster(machines int, vmMachine []int) (LocalityCluster, error) {
-	if machines <= 0 || machines > maxLocalityMachines {
-		return LocalityCluster{}, &ValueError{Field: "machines", Value: float64(machines), Reason: "must be in [1, 2^20]"}
+	if machines <= 0 || machines > MaxLocalityMachines {
+		return LocalityCluster{}, &ValueError{Field: "machines", Value: float64(machines), Reason: "must be in [1, MaxLocalityMachines = 2^20]"}
 	}
 	if len(vmMachine) == 0 {
 		return LocalityCluster{}, &ValueError{Field: "len(vmMachine)", Value: 0, Reason: "must not be empty"}
+	}
+	if len(vmMachine) > MaxLocalityVMs {
+		return LocalityCluster{}, &ValueError{Field: "len(vmMachine)", Value: float64(len(vmMachine)), Reason: "must be at most MaxLocalityVMs = 2^20"}
 	}
 	used := 0 // machines up to the highest one hosting a VM
 	for v, m := range vmMachine {
@@ -149,7 +162,7 @@ func (c *LocalityCluster) AssignQueueLen(m int) int {
 	return len(c.assign[m])
 }
 
-// AssignMapTask runs paper 002 Algorithm 1 for job j's map tasks and the VM
+// AssignMapTask runs Rao–Reddy Algorithm 1 for job j's map tasks and the VM
 // node that has a free slot:
 //
 //  1. If an unassigned task has a replica on node, launch it there (the
@@ -168,7 +181,9 @@ func (c *LocalityCluster) AssignQueueLen(m int) int {
 // assigned. A task with no replicas can only run non-locally: it is queued
 // on node itself (a reconfiguration on the same machine, at once). Errors
 // (the state is then unchanged): node out of range, a replica index out of
-// range.
+// range, and a step that would leave more than MaxLocalityQueue entries in a
+// queue (naming node for its machine's Release queue, tasks[i] for the
+// Assign queue it would join).
 func (c *LocalityCluster) AssignMapTask(tasks []MapTask, node int) (LocalityStep, error) {
 	step := LocalityStep{Action: NoTask, Task: -1, Target: -1}
 	if node < 0 || node >= len(c.vmMachine) {
@@ -213,6 +228,14 @@ func (c *LocalityCluster) AssignMapTask(tasks []MapTask, node int) (LocalityStep
 		}
 	}
 	tm, nm := c.vmMachine[target], c.vmMachine[node]
+	if nm != tm { // on one machine the two entries pair at once
+		if len(c.release[nm]) >= MaxLocalityQueue {
+			return step, &ValueError{Field: "node", Value: float64(node), Reason: fmt.Sprintf("the Release queue of its machine %d holds MaxLocalityQueue = %d entries", nm, MaxLocalityQueue)}
+		}
+		if len(c.assign[tm]) >= MaxLocalityQueue {
+			return step, &ValueError{Field: fmt.Sprintf("tasks[%d]", remote), Value: float64(target), Reason: fmt.Sprintf("the Assign queue of machine %d (of VM %d) holds MaxLocalityQueue = %d entries", tm, target, MaxLocalityQueue)}
+		}
+	}
 	c.assign[tm] = append(c.assign[tm], pendingLocal{vm: target, task: remote})
 	c.release[nm] = append(c.release[nm], node)
 	step.Action, step.Task, step.Target = QueueRemote, remote, target

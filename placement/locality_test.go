@@ -2,6 +2,7 @@ package placement
 
 import (
 	"errors"
+	"math"
 	"runtime"
 	"slices"
 	"testing"
@@ -248,7 +249,7 @@ func propLocality(t *rapid.T) {
 	}
 }
 
-func TestLocalityProperties(t *testing.T) { rapid.Check(t, propLocality) }
+func TestPropLocality(t *testing.T) { rapid.Check(t, propLocality) }
 
 func FuzzAssignMapTask(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propLocality)) }
 
@@ -257,6 +258,8 @@ func FuzzAssignMapTask(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propLocality)) }
 func FuzzAssignMapTaskRaw(f *testing.F) {
 	f.Add(3, 2, 1, 2, -1)
 	f.Add(1<<20, 1<<20-1, 3, 3, 0)
+	f.Add(math.MaxInt, math.MinInt, math.MaxInt, math.MinInt, math.MaxInt)
+	f.Add(MaxLocalityMachines, MaxLocalityMachines-1, -1, 1<<53+1, math.MaxInt32+1)
 	f.Fuzz(func(t *testing.T, machines, m3, node, r1, r2 int) {
 		c, err := NewLocalityCluster(machines, []int{0, 1 % max(machines, 1), 0, m3})
 		if err != nil {

@@ -7,7 +7,7 @@ import (
 	"slices"
 )
 
-// InstanceType is one row of thesis 004 Table 4.1: a cloud instance type a
+// InstanceType is one row of Lee thesis Table 4.1: a cloud instance type a
 // cluster can be built from.
 type InstanceType struct {
 	Name         string  // e.g. "m1.large"; only for display
@@ -18,7 +18,7 @@ type InstanceType struct {
 	MemoryGB     float64 // informational
 }
 
-// EC2June2011 returns thesis 004 Table 4.1, the EC2 instance types and prices
+// EC2June2011 returns Lee thesis Table 4.1, the EC2 instance types and prices
 // of June 2011, as a new slice the caller may modify.
 func EC2June2011() []InstanceType {
 	return []InstanceType{
@@ -35,7 +35,7 @@ func EC2June2011() []InstanceType {
 	}
 }
 
-// PoolJob is one periodic production job of thesis 004 §4.2 for pool sizing.
+// PoolJob is one periodic production job of Lee thesis §4.2 for pool sizing.
 type PoolJob struct {
 	// Work is the job's work per period in work units, > 0 is usual; 0 is
 	// allowed (nothing to do).
@@ -47,7 +47,7 @@ type PoolJob struct {
 	Rates []float64
 }
 
-// PoolProblem describes the core/accelerator pool decision of thesis 004
+// PoolProblem describes the core/accelerator pool decision of the Lee thesis
 // §4.2 and §4.4.1: a core pool sized by storage that is billed for the whole
 // period, and an accelerator pool of one instance type billed by the started
 // hour only until the period's production work is done.
@@ -114,9 +114,38 @@ func (p PoolPlan) String(types []InstanceType) string {
 
 const defaultPoolSearch = 64
 
+// Limits on the sizes a PoolProblem's caller controls, checked before any
+// work. PlanPools evaluates C = MaxExtraCoreNodes + 1 +
+// len(Types)·MaxAccelerators candidate clusters, each a bisection of about
+// 45 steps over the jobs, so its time grows with C·len(Jobs); MaxPoolSearch
+// bounds it.
+const (
+	// MaxPoolTypes bounds len(PoolProblem.Types) and the types given to
+	// PoolFinishHours (Table 4.1 has 10).
+	MaxPoolTypes = 1024
+	// MaxPoolJobs bounds len(PoolProblem.Jobs) and the jobs given to
+	// PoolFinishHours.
+	MaxPoolJobs = 1 << 16
+	// MaxPoolNodes bounds PoolProblem.MaxAccelerators and MaxExtraCoreNodes.
+	MaxPoolNodes = 1 << 16
+	// MaxCoreNodes bounds PoolProblem.MinCoreNodes, the core pool the
+	// storage rule may ask for, and the node counts EvaluatePools takes.
+	MaxCoreNodes = 1 << 20
+	// MaxPoolSearch bounds PlanPools's work: C·(len(Jobs) + 8), with the
+	// defaults of 64 applied to MaxAccelerators and MaxExtraCoreNodes, must
+	// not exceed it (the 8 stands for a bisection step's fixed cost). With
+	// 10 types, 100 jobs and MaxExtraCoreNodes 64, MaxAccelerators may be up
+	// to 1,935; with one type and one job, both maxima may be 65,536. The
+	// package doc gives the time at the limit.
+	MaxPoolSearch = 1 << 21
+)
+
 func (p *PoolProblem) validate() error {
-	if len(p.Types) == 0 {
-		return &ValueError{Field: "PoolProblem.Types", Value: 0, Reason: "must not be empty"}
+	if len(p.Types) == 0 || len(p.Types) > MaxPoolTypes {
+		return &ValueError{Field: "len(PoolProblem.Types)", Value: float64(len(p.Types)), Reason: fmt.Sprintf("must be in [1, %d]", MaxPoolTypes)}
+	}
+	if len(p.Jobs) > MaxPoolJobs {
+		return &ValueError{Field: "len(PoolProblem.Jobs)", Value: float64(len(p.Jobs)), Reason: fmt.Sprintf("must be at most %d", MaxPoolJobs)}
 	}
 	for i, t := range p.Types {
 		if !(t.PricePerHour > 0) || math.IsInf(t.PricePerHour, 0) {
@@ -129,13 +158,13 @@ func (p *PoolProblem) validate() error {
 	if !(p.StorageGB >= 0) || math.IsInf(p.StorageGB, 0) {
 		return &ValueError{Field: "PoolProblem.StorageGB", Value: p.StorageGB, Reason: "must be finite and ≥ 0"}
 	}
-	if p.MinCoreNodes < 0 || p.MinCoreNodes > 1<<20 {
+	if p.MinCoreNodes < 0 || p.MinCoreNodes > MaxCoreNodes {
 		return &ValueError{Field: "PoolProblem.MinCoreNodes", Value: float64(p.MinCoreNodes), Reason: "must be in [0, 2^20]"}
 	}
-	if p.MaxAccelerators < 0 || p.MaxAccelerators > 1<<16 {
+	if p.MaxAccelerators < 0 || p.MaxAccelerators > MaxPoolNodes {
 		return &ValueError{Field: "PoolProblem.MaxAccelerators", Value: float64(p.MaxAccelerators), Reason: "must be in [0, 65536]"}
 	}
-	if p.MaxExtraCoreNodes < 0 || p.MaxExtraCoreNodes > 1<<16 {
+	if p.MaxExtraCoreNodes < 0 || p.MaxExtraCoreNodes > MaxPoolNodes {
 		return &ValueError{Field: "PoolProblem.MaxExtraCoreNodes", Value: float64(p.MaxExtraCoreNodes), Reason: "must be in [0, 65536]"}
 	}
 	if !(p.PeriodHours > 0) || p.PeriodHours > 1e6 {
@@ -164,7 +193,7 @@ func validatePoolJobs(jobs []PoolJob, nTypes int) error {
 	return nil
 }
 
-// CoreNodesForStorage returns the core type and count of thesis 004 §4.2:
+// CoreNodesForStorage returns the core type and count of Lee thesis §4.2:
 // the number of core nodes "is determined primarily based on the required
 // storage size". Among types with DiskGB > 0 it picks the one whose
 // max(MinCoreNodes, ceil(StorageGB/DiskGB))·PricePerHour is least (ties: lower
@@ -184,7 +213,7 @@ func coreForStorage(p *PoolProblem) (int, int, error) {
 			continue
 		}
 		need := math.Ceil(p.StorageGB / t.DiskGB)
-		if need > 1<<20 {
+		if need > MaxCoreNodes {
 			continue
 		}
 		n := max(int(need), p.MinCoreNodes)
@@ -214,13 +243,22 @@ func coreForStorage(p *PoolProblem) (int, int, error) {
 // are ignored, whatever their rates. When accelNodes = 0, accelType is
 // ignored.
 func PoolFinishHours(types []InstanceType, jobs []PoolJob, coreType, coreNodes, accelType, accelNodes int) (float64, error) {
+	if len(types) > MaxPoolTypes {
+		return 0, &ValueError{Field: "len(types)", Value: float64(len(types)), Reason: fmt.Sprintf("must be at most %d", MaxPoolTypes)}
+	}
+	if len(jobs) > MaxPoolJobs {
+		return 0, &ValueError{Field: "len(jobs)", Value: float64(len(jobs)), Reason: fmt.Sprintf("must be at most %d", MaxPoolJobs)}
+	}
 	if err := validatePoolConfig(len(types), coreType, coreNodes, accelType, accelNodes, math.MaxInt); err != nil {
 		return 0, err
 	}
 	if err := validatePoolJobs(jobs, len(types)); err != nil {
 		return 0, err
 	}
-	order := make([]int, len(jobs))
+	if accelNodes == 0 {
+		accelType = coreType
+	}
+	order := poolOrder(jobs, coreType, accelType, accelNodes > 0, make([]int, 0, len(jobs)))
 	return finishHours(jobs, coreType, coreNodes, accelType, accelNodes, order), nil
 }
 
@@ -245,8 +283,40 @@ func validatePoolConfig(nTypes, coreType, coreNodes, accelType, accelNodes, maxN
 	return nil
 }
 
-// finishHours is PoolFinishHours on validated input; order is scratch of
-// len(jobs).
+// poolOrder returns, in order[:0], the jobs with work in the order the
+// accelerators take them: with accelerators (accel), decreasing comparative
+// advantage Rates[at]/Rates[ct] (a job the core type cannot run first, +Inf;
+// ties by job index); without, job index order. The order does not depend
+// on the node counts, so PlanPools computes it once per accelerator type.
+func poolOrder(jobs []PoolJob, ct, at int, accel bool, order []int) []int {
+	// Only jobs with work enter the order: an idle job may have no rate
+	// anywhere, and its ratio would be 0/0.
+	order = order[:0]
+	for j := range jobs {
+		if jobs[j].Work != 0 {
+			order = append(order, j)
+		}
+	}
+	if !accel {
+		return order
+	}
+	adv := func(j int) float64 {
+		c := jobs[j].Rates[ct]
+		if c == 0 {
+			return math.Inf(1)
+		}
+		return jobs[j].Rates[at] / c
+	}
+	// c == 0 gives +Inf, c > 0 a finite ratio: no NaN, so this is a strict
+	// weak order.
+	slices.SortFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(adv(b), adv(a)), cmp.Compare(a, b))
+	})
+	return order
+}
+
+// finishHours is PoolFinishHours on validated input, with order from
+// poolOrder(jobs, ct, at, na > 0, …) (at = ct when na = 0).
 func finishHours(jobs []PoolJob, ct, nc, at, na int, order []int) float64 {
 	if na == 0 {
 		at = ct
@@ -258,11 +328,9 @@ func finishHours(jobs []PoolJob, ct, nc, at, na int, order []int) float64 {
 		}
 		return jobs[j].Rates[at] * float64(na)
 	}
-	// Upper bound: every job on whichever pool is faster for it, in turn.
-	// Only jobs with work enter the order: an idle job may have no rate
-	// anywhere, and its ratio would be 0/0.
+	// Upper bound: every job on whichever pool is faster for it, in turn,
+	// summed in job index order.
 	hi := 0.0
-	order = order[:0]
 	for j := range jobs {
 		w := jobs[j].Work
 		if w == 0 {
@@ -273,36 +341,15 @@ func finishHours(jobs []PoolJob, ct, nc, at, na int, order []int) float64 {
 			return math.Inf(1)
 		}
 		hi += w / r
-		order = append(order, j)
 	}
 	if hi == 0 {
 		return 0
-	}
-	if na > 0 {
-		// Decreasing comparative advantage of the accelerator type,
-		// Rates[at]/Rates[ct] (the node counts are common factors); a job
-		// the core type cannot run comes first (+Inf). Every job here has a
-		// rate > 0 on some pool present, so no ratio is NaN and the order
-		// is a strict weak order. Ties by job index.
-		adv := func(j int) float64 {
-			c := jobs[j].Rates[ct]
-			if c == 0 {
-				return math.Inf(1)
-			}
-			return jobs[j].Rates[at] / c
-		}
-		slices.SortFunc(order, func(a, b int) int {
-			return cmp.Or(cmp.Compare(adv(b), adv(a)), cmp.Compare(a, b))
-		})
 	}
 	feasible := func(T float64) bool {
 		accel := T // accelerator pool time left, hours of the whole pool
 		core := T
 		for _, j := range order {
 			w := jobs[j].Work
-			if w == 0 {
-				continue
-			}
 			if a := ra(j); a > 0 && accel > 0 {
 				take := min(w, accel*a)
 				accel -= take / a
@@ -337,19 +384,26 @@ func finishHours(jobs []PoolJob, ct, nc, at, na int, order []int) float64 {
 }
 
 // EvaluatePools returns the plan for a given configuration: its fluid finish
-// time, billed hours and cost for one period (thesis 004 §4.4.1; "5m1+4c1"
+// time, billed hours and cost for one period (Lee thesis §4.4.1; "5m1+4c1"
 // is coreNodes 5 of m1.large, accelNodes 4 of c1.medium). coreNodes is taken
 // as given (not from storage).
 func EvaluatePools(p PoolProblem, coreType, coreNodes, accelType, accelNodes int) (PoolPlan, error) {
 	if err := p.validate(); err != nil {
 		return PoolPlan{}, err
 	}
-	if err := validatePoolConfig(len(p.Types), coreType, coreNodes, accelType, accelNodes, 1<<20); err != nil {
+	if err := validatePoolConfig(len(p.Types), coreType, coreNodes, accelType, accelNodes, MaxCoreNodes); err != nil {
 		return PoolPlan{}, err
 	}
-	return evaluatePools(&p, coreType, coreNodes, accelType, accelNodes, make([]int, len(p.Jobs))), nil
+	at := accelType
+	if accelNodes == 0 {
+		at = coreType
+	}
+	order := poolOrder(p.Jobs, coreType, at, accelNodes > 0, make([]int, 0, len(p.Jobs)))
+	return evaluatePools(&p, coreType, coreNodes, accelType, accelNodes, order), nil
 }
 
+// evaluatePools is EvaluatePools on validated input, with order from
+// poolOrder for the configuration.
 func evaluatePools(p *PoolProblem, ct, nc, at, na int, order []int) PoolPlan {
 	if na == 0 {
 		at = -1
@@ -372,7 +426,7 @@ func evaluatePools(p *PoolProblem, ct, nc, at, na int, order []int) PoolPlan {
 }
 
 // PlanPools chooses the cheapest cluster for one period that finishes the
-// production work by the deadline (thesis 004 §4.2): the core pool is sized
+// production work by the deadline (Lee thesis §4.2): the core pool is sized
 // by storage (CoreNodesForStorage); the candidates are the core pool alone,
 // the core pool grown by up to MaxExtraCoreNodes nodes of the core type (the
 // "9 m1" alternative of §4.4.1), and the core pool plus 1..MaxAccelerators
@@ -381,18 +435,34 @@ func evaluatePools(p *PoolProblem, ct, nc, at, na int, order []int) PoolPlan {
 // Ties in cost are broken by fewer nodes in all, then earlier finish, then
 // lower accelerator type index. If no candidate meets the deadline, the
 // returned plan is the fastest one searched, with MeetsDeadline false; that
-// is a result, not an error. The only errors are for bad input.
+// is a result, not an error. The only errors are for bad input, including a
+// search larger than MaxPoolSearch.
+//
+// Cost: (MaxExtraCoreNodes + 1 + len(Types)·MaxAccelerators) candidates,
+// each a bisection of about 45 steps over the jobs, so time grows with that
+// count times len(Jobs), which MaxPoolSearch bounds (BenchmarkPlanPoolsAtLimit
+// in the package doc gives the time at the bound); memory is one slice of len(Jobs) ints and one
+// allocation, whatever the sizes.
 func PlanPools(p PoolProblem) (PoolPlan, error) {
 	if err := p.validate(); err != nil {
 		return PoolPlan{}, err
+	}
+	maxAccel := cmp.Or(p.MaxAccelerators, defaultPoolSearch)
+	maxExtra := cmp.Or(p.MaxExtraCoreNodes, defaultPoolSearch)
+	// Each factor is bounded (65537 + 1024·65536 candidates, 65536 jobs), so
+	// the product fits an int64.
+	if work := (maxExtra + 1 + len(p.Types)*maxAccel) * (len(p.Jobs) + 8); work > MaxPoolSearch {
+		return PoolPlan{}, &ValueError{
+			Field:  "(MaxExtraCoreNodes+1+len(Types)·MaxAccelerators)·(len(Jobs)+8)",
+			Value:  float64(work),
+			Reason: fmt.Sprintf("must be at most MaxPoolSearch = %d: lower MaxAccelerators, MaxExtraCoreNodes, the Types or the Jobs", MaxPoolSearch),
+		}
 	}
 	ct, nc, err := coreForStorage(&p)
 	if err != nil {
 		return PoolPlan{}, err
 	}
-	maxAccel := cmp.Or(p.MaxAccelerators, defaultPoolSearch)
-	maxExtra := cmp.Or(p.MaxExtraCoreNodes, defaultPoolSearch)
-	order := make([]int, len(p.Jobs))
+	order := poolOrder(p.Jobs, ct, ct, false, make([]int, 0, len(p.Jobs)))
 	var best, fastest PoolPlan
 	haveBest, haveFastest := false, false
 	consider := func(plan PoolPlan) {
@@ -415,6 +485,7 @@ func PlanPools(p PoolProblem) (PoolPlan, error) {
 		consider(evaluatePools(&p, ct, nc+extra, -1, 0, order))
 	}
 	for at := range p.Types {
+		order = poolOrder(p.Jobs, ct, at, true, order)
 		for na := 1; na <= maxAccel; na++ {
 			consider(evaluatePools(&p, ct, nc, at, na, order))
 		}

@@ -2,6 +2,7 @@ package placement
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -205,6 +206,19 @@ func TestPoolsBadInput(t *testing.T) {
 		{"NaN rate", mod(func(p *PoolProblem) { p.Jobs[0].Rates[1] = math.NaN() })},
 		{"negative max accel", mod(func(p *PoolProblem) { p.MaxAccelerators = -2 })},
 		{"no disk anywhere", mod(func(p *PoolProblem) { p.Types[0].DiskGB, p.Types[1].DiskGB = 0, 0 })},
+		// Sizes past their limits (issue: 65536 accelerators and extra core
+		// nodes, 2^20 core nodes, 10 types and 100 jobs took 9.6 s).
+		{"max accel above 65536", mod(func(p *PoolProblem) { p.MaxAccelerators = MaxPoolNodes + 1 })},
+		{"max extra above 65536", mod(func(p *PoolProblem) { p.MaxExtraCoreNodes = MaxPoolNodes + 1 })},
+		{"min core above 2^20", mod(func(p *PoolProblem) { p.MinCoreNodes = MaxCoreNodes + 1 })},
+		{"too many types", func() PoolProblem { p := poolsAtLimit(MaxPoolTypes+1, 1); p.MaxAccelerators = 1; return p }()},
+		{"too many jobs", func() PoolProblem { p := poolsAtLimit(1, MaxPoolJobs+1); p.MaxAccelerators = 1; return p }()},
+		{"search above MaxPoolSearch", func() PoolProblem {
+			p := poolsAtLimit(10, 100)
+			p.MaxAccelerators, p.MaxExtraCoreNodes, p.MinCoreNodes = MaxPoolNodes, MaxPoolNodes, MaxCoreNodes
+			return p
+		}()},
+		{"search one candidate above MaxPoolSearch", func() PoolProblem { p := poolsAtLimit(10, 100); p.MaxExtraCoreNodes++; return p }()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -221,6 +235,78 @@ func TestPoolsBadInput(t *testing.T) {
 	}
 	if _, err := PoolFinishHours(good.Types, good.Jobs, 0, -1, 0, 0); !errors.Is(err, ErrBadInput) {
 		t.Errorf("negative core nodes: err = %v", err)
+	}
+	big := poolsAtLimit(MaxPoolTypes+1, 2)
+	if _, err := PoolFinishHours(big.Types, big.Jobs, 0, 1, 1, 1); !errors.Is(err, ErrBadInput) {
+		t.Errorf("%d types: err = %v", len(big.Types), err)
+	}
+	big = poolsAtLimit(2, MaxPoolJobs+1)
+	if _, err := PoolFinishHours(big.Types, big.Jobs, 0, 1, 1, 1); !errors.Is(err, ErrBadInput) {
+		t.Errorf("%d jobs: err = %v", len(big.Jobs), err)
+	}
+	if _, err := EvaluatePools(good, 0, MaxCoreNodes+1, 1, 1); !errors.Is(err, ErrBadInput) {
+		t.Errorf("core nodes above 2^20: err = %v", err)
+	}
+}
+
+// TestLimitsPools runs every function at each documented size limit and
+// bounds its memory: at most two allocations (the job order), whatever the
+// sizes. The time at MaxPoolSearch is BenchmarkPlanPoolsAtLimit's: here the
+// jobs have no work, so the search visits every candidate at the limit
+// without a bisection.
+func TestLimitsPools(t *testing.T) {
+	idle := func(p PoolProblem) PoolProblem {
+		for j := range p.Jobs {
+			p.Jobs[j].Work = 0
+		}
+		return p
+	}
+	cases := []struct {
+		name string
+		p    PoolProblem
+	}{
+		{"MaxPoolSearch, 10 types, 100 jobs", idle(poolsAtLimit(10, 100))},
+		{"MaxPoolTypes", idle(poolsAtLimit(MaxPoolTypes, 1))},
+		{"MaxPoolJobs", func() PoolProblem {
+			p := idle(poolsAtLimit(1, MaxPoolJobs))
+			p.MaxAccelerators, p.MaxExtraCoreNodes = 1, 1
+			return p
+		}()},
+		{"MaxPoolNodes accelerators and extra core nodes", func() PoolProblem {
+			p := idle(poolsAtLimit(1, 1))
+			p.MaxAccelerators, p.MaxExtraCoreNodes = MaxPoolNodes, MaxPoolNodes
+			return p
+		}()},
+		{"MaxCoreNodes", func() PoolProblem {
+			p := poolsAtLimit(2, 1)
+			p.MinCoreNodes, p.MaxAccelerators = MaxCoreNodes, 1
+			return p
+		}()},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var plan PoolPlan
+			var err error
+			n := testing.AllocsPerRun(1, func() { plan, err = PlanPools(c.p) })
+			if err != nil || math.IsNaN(plan.Cost) {
+				t.Fatalf("PlanPools at its limits: %+v, %v", plan, err)
+			}
+			if n > 2 {
+				t.Errorf("PlanPools allocates %v times", n)
+			}
+			n = testing.AllocsPerRun(1, func() {
+				_, err = EvaluatePools(c.p, 0, min(c.p.MinCoreNodes+1, MaxCoreNodes), len(c.p.Types)-1, c.p.MaxAccelerators)
+			})
+			if err != nil || n > 2 {
+				t.Errorf("EvaluatePools: %v allocations, %v", n, err)
+			}
+			n = testing.AllocsPerRun(1, func() {
+				_, err = PoolFinishHours(c.p.Types, c.p.Jobs, 0, MaxCoreNodes, len(c.p.Types)-1, MaxPoolNodes)
+			})
+			if err != nil || n > 2 {
+				t.Errorf("PoolFinishHours: %v allocations, %v", n, err)
+			}
+		})
 	}
 }
 
@@ -317,10 +403,8 @@ func propPoolFinishProportional(t *rapid.T) {
 	}
 }
 
-func TestPoolProperties(t *testing.T) {
-	rapid.Check(t, propPlanPoolsOptimal)
-	rapid.Check(t, propPoolFinishProportional)
-}
+func TestPropPlanPoolsOptimal(t *testing.T)       { rapid.Check(t, propPlanPoolsOptimal) }
+func TestPropPoolFinishProportional(t *testing.T) { rapid.Check(t, propPoolFinishProportional) }
 
 func FuzzPlanPools(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propPlanPoolsOptimal)) }
 
@@ -402,7 +486,7 @@ func propPoolFinishJobs(t *rapid.T) {
 	}
 }
 
-func TestPoolFinishJobs(t *testing.T)      { rapid.Check(t, propPoolFinishJobs) }
+func TestPropPoolFinishJobs(t *testing.T)  { rapid.Check(t, propPoolFinishJobs) }
 func FuzzPoolFinishHoursJobs(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propPoolFinishJobs)) }
 
 // propPoolsAnyInput feeds PlanPools, CoreNodesForStorage and EvaluatePools
@@ -426,7 +510,7 @@ func propPoolsAnyInput(t *rapid.T) {
 	p := PoolProblem{
 		Types: types, StorageGB: wild("storage", 0, 5000), MinCoreNodes: rapid.OneOf(rapid.IntRange(-1, 3), rapid.SampledFrom([]int{1 << 20, 1<<20 + 1, math.MaxInt})).Draw(t, "mincore"),
 		Jobs: jobs, DeadlineHours: wild("deadline", 0, 8), PeriodHours: wild("period", 0, 8),
-		MaxAccelerators: rapid.IntRange(-1, 4).Draw(t, "maxacc"), MaxExtraCoreNodes: rapid.IntRange(-1, 4).Draw(t, "maxextra"),
+		MaxAccelerators: taraCount(t, "maxacc", -1, 4, true), MaxExtraCoreNodes: taraCount(t, "maxextra", -1, 4, true),
 	}
 	check := func(plan PoolPlan, err error) {
 		if err != nil {
@@ -451,12 +535,12 @@ func propPoolsAnyInput(t *rapid.T) {
 	} else if err != nil && !errors.Is(err, ErrBadInput) {
 		t.Fatalf("error %v does not match ErrBadInput", err)
 	}
-	check(EvaluatePools(p, rapid.IntRange(-1, nt).Draw(t, "ct"), rapid.IntRange(-1, 10).Draw(t, "nc"),
-		rapid.IntRange(-1, nt).Draw(t, "at"), rapid.IntRange(-1, 10).Draw(t, "na")))
+	check(EvaluatePools(p, taraCount(t, "ct", -1, nt, true), taraCount(t, "nc", -1, 10, true),
+		taraCount(t, "at", -1, nt, true), taraCount(t, "na", -1, 10, true)))
 }
 
-func TestPoolsAnyInput(t *testing.T) { rapid.Check(t, propPoolsAnyInput) }
-func FuzzPoolsAnyInput(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propPoolsAnyInput)) }
+func TestPropPoolsAnyInput(t *testing.T) { rapid.Check(t, propPoolsAnyInput) }
+func FuzzPoolsAnyInput(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propPoolsAnyInput)) }
 
 // Found by propPoolsAnyInput: an accelerator price so large that
 // AccelNodes·price overflows, with no work to do (0 billed hours), gave a
@@ -477,4 +561,28 @@ func TestPoolsHugePriceNoNaN(t *testing.T) {
 	if err != nil || !math.IsInf(plan.Cost, 1) {
 		t.Fatalf("overflowing core pool: %+v, %v", plan, err)
 	}
+}
+
+// poolsAtLimit returns a PlanPools problem whose search is as large as
+// MaxPoolSearch allows with the given number of types and jobs: every job
+// has work and distinct rates on every type, and the deadline cannot be met,
+// so no candidate is skipped.
+func poolsAtLimit(types, jobs int) PoolProblem {
+	p := PoolProblem{StorageGB: 1000, DeadlineHours: 1e-6, PeriodHours: 4}
+	for i := range types {
+		p.Types = append(p.Types, InstanceType{Name: fmt.Sprint("t", i), PricePerHour: 0.1 + float64(i), DiskGB: 100})
+	}
+	for j := range jobs {
+		job := PoolJob{Work: 1 + float64(j%7)}
+		for i := range types {
+			job.Rates = append(job.Rates, 0.5+float64((i*31+j*17)%13))
+		}
+		p.Jobs = append(p.Jobs, job)
+	}
+	// C·(jobs + 8) ≤ MaxPoolSearch with C = MaxExtraCoreNodes + 1 +
+	// types·MaxAccelerators as large as it can be, MaxExtraCoreNodes ≥ 1.
+	c := MaxPoolSearch / (jobs + 8)
+	p.MaxAccelerators = min((c-2)/types, MaxPoolNodes)
+	p.MaxExtraCoreNodes = min(c-1-types*p.MaxAccelerators, MaxPoolNodes)
+	return p
 }

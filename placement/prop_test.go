@@ -7,16 +7,27 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/floats/scalar"
 	"pgregory.net/rapid"
 )
 
-// taraValue draws mostly from [lo, hi] and sometimes an edge value that may
-// be invalid, when wild is set.
+// taraValue draws mostly from [lo, hi] and, when wild is set, one time in
+// four an extreme that may be invalid: the ends of [lo, hi] and their
+// neighbours beyond, subnormals, ±MaxFloat64, 1e±300, NaN, ±Inf, -1.
 func taraValue(t *rapid.T, name string, lo, hi float64, wild bool) float64 {
-	if wild && rapid.IntRange(0, 9).Draw(t, name+"Wild") == 0 {
-		return rapid.SampledFrom([]float64{0, -1, math.NaN(), math.Inf(1), math.Inf(-1), 1e308, 5e-324}).Draw(t, name)
+	if wild && rapid.IntRange(0, 3).Draw(t, name+"Wild") == 0 {
+		return rapid.SampledFrom(append(edges(lo, hi), -1, math.NaN(), math.Inf(1), math.Inf(-1))).Draw(t, name)
 	}
 	return rapid.Float64Range(lo, hi).Draw(t, name)
+}
+
+// taraCount draws mostly from [lo, hi] and, when wild is set, one time in
+// four an int extreme or a value just outside [lo, hi].
+func taraCount(t *rapid.T, name string, lo, hi int, wild bool) int {
+	if wild && rapid.IntRange(0, 3).Draw(t, name+"Wild") == 0 {
+		return orIntEdge(rapid.IntRange(lo, hi), lo, hi).Draw(t, name)
+	}
+	return rapid.IntRange(lo, hi).Draw(t, name)
 }
 
 // taraGenProblem draws a small topology and application. With wild set, some
@@ -32,13 +43,21 @@ func taraGenProblem(t *rapid.T, wild bool) (Topology, Application) {
 	avail := 0
 	for range n {
 		nic := taraValue(t, "nic", 10, 2000, wild)
+		disk := rapid.SampledFrom([]float64{0, math.Inf(1), 50, 500, 5000}).Draw(t, "disk")
+		if wild {
+			disk = taraValue(t, "diskWild", 10, 5000, true)
+		}
 		s := Server{
-			Rack:          rapid.IntRange(0, racks-1).Draw(t, "rack"),
-			FreeSlots:     rapid.IntRange(0, 2).Draw(t, "free"),
+			Rack:          taraCount(t, "rack", 0, racks-1, wild),
+			FreeSlots:     taraCount(t, "free", 0, 2, wild),
 			Speed:         taraValue(t, "speed", 0.1, 4, wild),
-			BackgroundCPU: rapid.Float64Range(0, 0.9).Draw(t, "bgCPU"),
+			BackgroundCPU: taraValue(t, "bgCPU", 0, 0.9, wild),
 			NIC:           nic,
 			BackgroundNIC: nic * rapid.Float64Range(0, 0.9).Draw(t, "bgNIC"),
+			Disk:          disk,
+		}
+		if !math.IsInf(disk, 1) {
+			s.BackgroundDisk = s.disk() * rapid.Float64Range(0, 0.9).Draw(t, "bgDisk")
 		}
 		if s.FreeSlots > 0 {
 			avail++
@@ -51,16 +70,16 @@ func taraGenProblem(t *rapid.T, wild bool) (Topology, Application) {
 	}
 	app := Application{
 		VMs:               rapid.IntRange(1, avail).Draw(t, "vms"),
-		MapSlots:          rapid.IntRange(1, 4).Draw(t, "mapSlots"),
-		ReduceSlots:       rapid.IntRange(1, 4).Draw(t, "reduceSlots"),
+		MapSlots:          taraCount(t, "mapSlots", 1, 4, wild),
+		ReduceSlots:       taraCount(t, "reduceSlots", 1, 4, wild),
 		InputBytes:        taraValue(t, "input", 0, 1e4, wild),
 		SplitBytes:        taraValue(t, "split", 1, 1e4, wild),
 		MapSelectivity:    taraValue(t, "mapSel", 0, 2, wild),
-		ReduceSelectivity: rapid.Float64Range(0, 2).Draw(t, "redSel"),
+		ReduceSelectivity: taraValue(t, "redSel", 0, 2, wild),
 		MapCostPerByte:    taraValue(t, "mapCost", 0, 0.1, wild),
-		ReduceCostPerByte: rapid.Float64Range(0, 0.1).Draw(t, "redCost"),
-		TaskOverhead:      rapid.Float64Range(0, 5).Draw(t, "overhead"),
-		Replication:       rapid.IntRange(1, 4).Draw(t, "replication"),
+		ReduceCostPerByte: taraValue(t, "redCost", 0, 0.1, wild),
+		TaskOverhead:      taraValue(t, "overhead", 0, 5, wild),
+		Replication:       taraCount(t, "replication", 1, 4, wild),
 	}
 	if wild {
 		app.VMs = rapid.IntRange(-1, avail+1).Draw(t, "vmsWild")
@@ -127,6 +146,33 @@ func propPredictOrderInvariant(t *rapid.T) {
 	}
 }
 
+// propUplinkPart: Prediction.Uplink is what the rack uplinks add: Total −
+// Uplink is the prediction of the same placement with every uplink 10^12
+// times wider, and every phase is at least what that prediction gives.
+func propUplinkPart(t *rapid.T) {
+	top, app := taraGenProblem(t, false)
+	ev, err := NewEvaluator(top, app)
+	if err != nil {
+		t.Fatalf("valid problem rejected: %v", err)
+	}
+	idx := rapid.Permutation(top.Available()).Draw(t, "placement")[:app.VMs]
+	p, _ := ev.Predict(idx)
+	wide := Topology{Racks: slices.Clone(top.Racks), Servers: top.Servers}
+	for k := range wide.Racks {
+		wide.Racks[k].Uplink *= 1e12
+		wide.Racks[k].BackgroundUplink *= 1e12
+	}
+	evWide, err := NewEvaluator(wide, app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, _ := evWide.Predict(idx)
+	if !(p.Uplink >= 0) || !scalar.EqualWithinAbsOrRel(p.Total-p.Uplink, q.Total, 1e-9, 1e-9) ||
+		q.Uplink > 1e-9*max(1, q.Total) || p.Shuffle < q.Shuffle || p.Write < q.Write {
+		t.Fatalf("prediction %+v, with wide uplinks %+v", p, q)
+	}
+}
+
 // propPredictAnyInput: arbitrary (possibly invalid) problems and placements
 // give ErrBadInput or a finite non-negative prediction, never a panic.
 func propPredictAnyInput(t *rapid.T) {
@@ -138,7 +184,7 @@ func propPredictAnyInput(t *rapid.T) {
 		}
 		return
 	}
-	servers := rapid.SliceOfN(rapid.IntRange(-1, len(top.Servers)), 0, app.VMs+1).Draw(t, "servers")
+	servers := rapid.SliceOfN(orIntEdge(rapid.IntRange(-1, len(top.Servers)), 0, len(top.Servers)-1), 0, app.VMs+1).Draw(t, "servers")
 	p, err := ev.Predict(servers)
 	if err != nil {
 		if !errors.Is(err, ErrBadInput) {
@@ -172,18 +218,29 @@ func propSearch(t *rapid.T) {
 	if cfg.MaxEvaluations == 0 && cfg.MaxGenerations == 0 {
 		cfg.MaxGenerations = 5
 	}
+	// With the prediction engine as the objective (crowding tie-break and
+	// directed mutation at work), observe every candidate; with a caller's
+	// objective, through the objective.
 	calls := 0
-	cfg.Objective = func(s []int) float64 {
+	check := func(s []int) {
 		calls++
 		taraCheckPlacement(t, top, app.VMs, s)
-		f, err := ev.CompletionTime(s)
-		if err != nil {
-			t.Fatalf("candidate %v: %v", s, err)
+	}
+	observe := check
+	engine := rapid.Bool().Draw(t, "engine")
+	if !engine {
+		cfg.Objective = func(s []int) float64 {
+			check(s)
+			f, err := ev.CompletionTime(s)
+			if err != nil {
+				t.Fatalf("candidate %v: %v", s, err)
+			}
+			return f
 		}
-		return f
+		observe = nil
 	}
 	seed := rapid.Uint64().Draw(t, "seed")
-	res, err := Search(top, app, cfg, rand.New(rand.NewPCG(seed, 1)))
+	res, _, err := search(top, app, cfg, rand.New(rand.NewPCG(seed, 1)), taraOperators, observe)
 	if err != nil {
 		// The only invalid configuration drawn: too many offspring and weak
 		// survivors for the population.
@@ -217,6 +274,9 @@ func propSearch(t *rapid.T) {
 	if !(res.Fitness <= res.BestSeed) {
 		t.Fatalf("result %v worse than best seed %v", res.Fitness, res.BestSeed)
 	}
+	if engine {
+		cfg.Objective = nil
+	}
 	again, err := Search(top, app, cfg, rand.New(rand.NewPCG(seed, 1)))
 	if err != nil || !slices.Equal(again.Servers, res.Servers) || again.Fitness != res.Fitness || !slices.Equal(again.History, res.History) {
 		t.Fatalf("equal seeds, different results: %+v vs %+v (%v)", res, again, err)
@@ -228,16 +288,19 @@ func propSearch(t *rapid.T) {
 func propSearchAnyInput(t *rapid.T) {
 	top, app := taraGenProblem(t, true)
 	cfg := SearchConfig{
-		Population:     rapid.IntRange(-1, 12).Draw(t, "population"),
+		Population:     taraCount(t, "population", -1, 12, true),
 		OffspringRate:  taraValue(t, "offspring", 0, 1, true),
 		WeakRate:       taraValue(t, "weak", 0, 1, true),
-		MaxEvaluations: rapid.IntRange(-1, 60).Draw(t, "evals"),
-		MaxGenerations: rapid.IntRange(-1, 5).Draw(t, "gens"),
+		MaxEvaluations: taraCount(t, "evals", -1, 60, true),
+		MaxGenerations: taraCount(t, "gens", -1, 5, true),
 		Seeds:          rapid.SliceOfN(rapid.SliceOfN(rapid.IntRange(-1, len(top.Servers)), 0, 4), 0, 2).Draw(t, "seeds"),
 	}
 	if cfg.MaxEvaluations == 0 && cfg.MaxGenerations == 0 {
 		cfg.MaxGenerations = 3
 	}
+	// The extremes' budgets (MaxInt32, 2⁵³+1, MaxInt) are refused by
+	// MaxSearchWork unless a small MaxEvaluations caps them, so every check
+	// stays fast (TestLimitsSearch runs the bound itself).
 	res, err := Search(top, app, cfg, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		if !errors.Is(err, ErrBadInput) {
@@ -270,14 +333,16 @@ func propHeuristics(t *rapid.T) {
 	}
 }
 
-func TestPredictOrderInvariant(t *testing.T) { rapid.Check(t, propPredictOrderInvariant) }
-func TestPredictAnyInput(t *testing.T)       { rapid.Check(t, propPredictAnyInput) }
-func TestSearchProperties(t *testing.T)      { rapid.Check(t, propSearch) }
-func TestHeuristicProperties(t *testing.T)   { rapid.Check(t, propHeuristics) }
-func TestSearchAnyInput(t *testing.T)        { rapid.Check(t, propSearchAnyInput) }
+func TestPropPredictOrderInvariant(t *testing.T) { rapid.Check(t, propPredictOrderInvariant) }
+func TestPropPredictAnyInput(t *testing.T)       { rapid.Check(t, propPredictAnyInput) }
+func TestPropUplinkPart(t *testing.T)            { rapid.Check(t, propUplinkPart) }
+func TestPropSearch(t *testing.T)                { rapid.Check(t, propSearch) }
+func TestPropHeuristics(t *testing.T)            { rapid.Check(t, propHeuristics) }
+func TestPropSearchAnyInput(t *testing.T)        { rapid.Check(t, propSearchAnyInput) }
 
 func FuzzPredict(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propPredictAnyInput)) }
 func FuzzPredictOrder(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(propPredictOrderInvariant)) }
+func FuzzUplinkPart(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propUplinkPart)) }
 func FuzzSearch(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propSearch)) }
 func FuzzHeuristics(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propHeuristics)) }
 func FuzzSearchAnyInput(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propSearchAnyInput)) }

@@ -4,7 +4,7 @@ package placement
 // second).
 const Mbps = 1e6 / 8
 
-// ThesisTopology returns the virtual topology of thesis 004 §3.3.3.1: 20 racks
+// ThesisTopology returns the virtual topology of Lee thesis §3.3.3.1: 20 racks
 // of 40 available servers each, rack uplinks "uniformly ranged from 800 Mbit/s
 // to 200 Mbit/s with a step of 100 Mbit/s". Seven values cover twenty racks by
 // cycling: rack k's uplink is 800 − 100·(k mod 7) Mbit/s, so 800 … 300 Mbit/s
@@ -24,7 +24,7 @@ func ThesisTopology() Topology {
 	return t
 }
 
-// ThesisSort returns the Sort benchmark of thesis 004 §3.3.1.1 as an
+// ThesisSort returns the Sort benchmark of Lee thesis §3.3.1.1 as an
 // Application: 80 VMs, 2 GB (2·10⁹ bytes) of input per VM, map and reduce
 // selectivity 1, HDFS replication 3 (§3.3.2), 64 MiB splits (Hadoop 0.18's
 // block size), one map and one reduce slot per VCPU (4 each, §3.3.2). The

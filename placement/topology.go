@@ -5,8 +5,8 @@ import (
 	"math"
 )
 
-// A Rack is one top-of-rack switch and its uplink to the network core (thesis
-// 004 §3.2.1.3, §3.3.3.1). Bandwidths are in bytes per second.
+// A Rack is one top-of-rack switch and its uplink to the network core (Lee
+// thesis §3.2.1.3, §3.3.3.1). Bandwidths are in bytes per second.
 type Rack struct {
 	// Uplink is the rack uplink's capacity in each direction, in bytes per
 	// second. Valid range (0, +∞).
@@ -40,6 +40,29 @@ type Server struct {
 	// BackgroundNIC is the averaged traffic of other workloads on the NIC in
 	// bytes per second in each direction. Valid range [0, NIC).
 	BackgroundNIC float64
+	// Disk is the bandwidth of the VM's local disk in bytes per second,
+	// shared by its reads and writes (the thesis's "simple disk model",
+	// §3.2.2). Zero means DefaultDisk; +Inf leaves disk time out of the
+	// prediction. Valid range [0, +∞].
+	Disk float64
+	// BackgroundDisk is the averaged disk traffic of other workloads in bytes
+	// per second. Valid range [0, Disk) (with Disk zero, [0, DefaultDisk)).
+	BackgroundDisk float64
+}
+
+// DefaultDisk is Server.Disk when the field is zero: 100 MB/s (10^8 bytes
+// per second), the sequential rate of one 7,200-rpm SATA disk of the class
+// in the thesis's testbed (four 750 GB disks per machine, §3.3.2). The
+// thesis does not say how its VMs' disks map onto those four; we give each
+// VM one disk.
+const DefaultDisk = 100e6
+
+// disk returns the server's disk bandwidth with the default applied.
+func (s Server) disk() float64 {
+	if s.Disk == 0 {
+		return DefaultDisk
+	}
+	return s.Disk
 }
 
 // A Topology is the resource snapshot TARA places a request into (§3.2.1.3):
@@ -47,9 +70,17 @@ type Server struct {
 // the rack uplinks is assumed non-blocking, as in the thesis's emulated
 // topology where only rack uplinks were rate-limited (§3.3.3.1).
 type Topology struct {
-	Racks   []Rack   // at least one
-	Servers []Server // at least one; Server.Rack indexes Racks
+	Racks   []Rack   // at least one, at most MaxRacks
+	Servers []Server // at least one, at most MaxServers; Server.Rack indexes Racks
 }
+
+// MaxRacks and MaxServers bound len(Topology.Racks) and len(Topology.Servers):
+// a million servers is beyond any one data centre, and an Evaluator keeps
+// about 50 bytes per server and 28 per rack.
+const (
+	MaxRacks   = 1 << 20
+	MaxServers = 1 << 20
+)
 
 // Available returns the indices of the servers with a free VM slot, in
 // increasing order. It does not validate t.
@@ -64,13 +95,20 @@ func (t Topology) Available() []int {
 }
 
 // Validate reports the first field of t that is out of range as a *ValueError
-// (matching ErrBadInput), or nil. Empty Racks or Servers are errors.
+// (matching ErrBadInput), or nil. Empty Racks or Servers are errors, and so
+// are more than MaxRacks racks or MaxServers servers.
 func (t Topology) Validate() error {
 	if len(t.Racks) == 0 {
 		return &ValueError{Field: "Topology.Racks", Value: 0, Reason: "need at least one rack"}
 	}
 	if len(t.Servers) == 0 {
 		return &ValueError{Field: "Topology.Servers", Value: 0, Reason: "need at least one server"}
+	}
+	if len(t.Racks) > MaxRacks {
+		return &ValueError{Field: "Topology.Racks", Value: float64(len(t.Racks)), Reason: "more than MaxRacks = 2^20 racks"}
+	}
+	if len(t.Servers) > MaxServers {
+		return &ValueError{Field: "Topology.Servers", Value: float64(len(t.Servers)), Reason: "more than MaxServers = 2^20 servers"}
 	}
 	for k, r := range t.Racks {
 		if !(r.Uplink > 0) || math.IsInf(r.Uplink, 1) {
@@ -95,6 +133,10 @@ func (t Topology) Validate() error {
 			return &ValueError{Field: f("NIC"), Value: s.NIC, Reason: "must be finite and > 0"}
 		case !(s.BackgroundNIC >= 0) || !(s.BackgroundNIC < s.NIC):
 			return &ValueError{Field: f("BackgroundNIC"), Value: s.BackgroundNIC, Reason: "must be in [0, NIC)"}
+		case !(s.Disk >= 0):
+			return &ValueError{Field: f("Disk"), Value: s.Disk, Reason: "must be >= 0 (0: DefaultDisk, +Inf: no disk time)"}
+		case !(s.BackgroundDisk >= 0) || !(s.BackgroundDisk < s.disk()) || math.IsInf(s.BackgroundDisk, 1):
+			return &ValueError{Field: f("BackgroundDisk"), Value: s.BackgroundDisk, Reason: "must be finite and in [0, Disk)"}
 		}
 	}
 	return nil

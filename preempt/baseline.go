@@ -1,6 +1,6 @@
 package preempt
 
-// Baseline is the per-job preemption of the Hadoop Fair Scheduler that 003
+// Baseline is the per-job preemption of the Hadoop Fair Scheduler that GP
 // §IV–V compares GP against: only overflowing tasks are victims, that is
 // tasks of a job holding more than its share, most recently launched first
 // within each job (see Job.Share for where the share line falls). Like HFS's
@@ -32,7 +32,7 @@ func (w *Workspace) Baseline(c Cluster, k int) (Decision, error) {
 	if err := validate(c, k); err != nil {
 		return Decision{}, err
 	}
-	w.reset(c)
+	w.reset(c, k)
 	if k == 0 {
 		return w.decision(), nil
 	}

@@ -2,6 +2,7 @@ package preempt
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -82,4 +83,25 @@ func BenchmarkOccupancyAdd(b *testing.B) {
 		t++
 		w.Add(t, int(t)%400, 400)
 	}
+}
+
+// BenchmarkLimits times each policy at every size limit at once (see
+// limitCluster): MaxTasks tasks of MaxSlots slots over MaxJobs jobs, k = MaxInt.
+func BenchmarkLimits(b *testing.B) {
+	c := limitCluster()
+	opt := GPOptions{Busy: true, Timeout: math.MaxFloat64, KillFraction: 5e-324}
+	b.Run("Baseline", func(b *testing.B) {
+		var w Workspace
+		b.ReportAllocs()
+		for b.Loop() {
+			w.Baseline(c, math.MaxInt)
+		}
+	})
+	b.Run("GP", func(b *testing.B) {
+		var w Workspace
+		b.ReportAllocs()
+		for b.Loop() {
+			w.GP(c, math.MaxInt, opt)
+		}
+	})
 }

@@ -7,7 +7,7 @@ import (
 	"slices"
 )
 
-// Deficiency is a job's share minus the slots it runs, in slots (003 §V):
+// Deficiency is a job's share minus the slots it runs, in slots (GP §V):
 // freed slots go first to the job with the largest deficiency. It is
 // negative for a job above its share. share must be finite and ≥ 0 and
 // running ≥ 0; otherwise it returns 0 and an error matching ErrBadInput.
@@ -24,11 +24,14 @@ func Deficiency(share float64, running int) (float64, error) {
 func deficiency(share float64, running int) float64 { return share - float64(running) }
 
 // DeficiencyOrder returns the job indices 0…len(shares)−1 in the order freed
-// slots should go to them (003 §V): largest deficiency share[j] − running[j]
+// slots should go to them (GP §V): largest deficiency share[j] − running[j]
 // first, ties to the lower index. shares must be finite and ≥ 0, running ≥ 0,
-// both of one length. It writes into dst[:0] (pass nil to allocate) and
-// returns it; it allocates nothing when dst has room.
+// both of one length, at most MaxJobs. It writes into dst[:0] (pass nil to
+// allocate) and returns it; it allocates nothing when dst has room.
 func DeficiencyOrder(shares []float64, running []int, dst []int) ([]int, error) {
+	if err := checkLen("shares", len(shares), MaxJobs, "MaxJobs"); err != nil {
+		return dst[:0], err
+	}
 	if len(shares) != len(running) {
 		return dst[:0], bad("running", float64(len(running)), fmt.Sprintf("length must equal len(shares) = %d", len(shares)))
 	}

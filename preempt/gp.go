@@ -25,7 +25,7 @@ type GPOptions struct {
 	DominantFraction float64
 	// StarvationBeyondK follows Algorithm 1 lines 3–6 as written: every
 	// starvation victim (after the graduated kill) is returned, even beyond
-	// k and when k = 0, to make room for the starved jobs (003 §VI-E); then
+	// k and when k = 0, to make room for the starved jobs (GP §VI-E); then
 	// Freed may exceed k. False, the zero value, stops step 1 at k, so a
 	// decision frees exactly k slots whenever it can.
 	StarvationBeyondK bool
@@ -45,7 +45,7 @@ func (o GPOptions) validate() error {
 	return nil
 }
 
-// GP is Global Preemption, 003 Algorithm 1, for one preemption check that
+// GP is Global Preemption, GP Algorithm 1, for one preemption check that
 // must free k slots (the caller runs it every preemptInterval; its clock is
 // Cluster.Now):
 //
@@ -55,7 +55,7 @@ func (o GPOptions) validate() error {
 //     (QueueDominated), offers its newest GraduatedKill(…) overflowing tasks
 //     (see Baseline for "overflowing"), Job.StarvingFor against opt.Timeout.
 //     These are taken first, newest first across jobs, Reason
-//     StarvingLongJob. 003's line 5 returns every such task even beyond k
+//     StarvingLongJob. Algorithm 1 line 5 returns every such task even beyond k
 //     (and when k = 0); GP stops at k so the decision frees exactly k
 //     slots, unless opt.StarvationBeyondK asks for the line as written.
 //  2. The remaining slots come from all other running tasks cluster-wide,
@@ -103,7 +103,7 @@ func (w *Workspace) GP(c Cluster, k int, opt GPOptions) (Decision, error) {
 	if dom == 0 {
 		dom = DefaultDominantFraction
 	}
-	w.reset(c)
+	w.reset(c, k)
 	queued, most := 0.0, 0.0
 	for _, j := range c.Jobs {
 		queued += float64(j.Queued)
@@ -112,6 +112,7 @@ func (w *Workspace) GP(c Cluster, k int, opt GPOptions) (Decision, error) {
 	starvation := opt.Busy && queued > opt.NTask && !(queued > 0 && most > dom*queued)
 	need := k
 	if starvation {
+		w.starving = reserve(w.starving, len(c.Jobs))
 		for j, job := range c.Jobs {
 			if !job.Long || !(w.held[j] > job.Share) {
 				continue

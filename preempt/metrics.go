@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// Metrics are the evaluation metrics of 003 Table IV over N jobs.
+// Metrics are the evaluation metrics of GP Table IV over N jobs.
 type Metrics struct {
 	N int // number of jobs
 	// SNP, System Normalized Performance: the geometric mean of the ANPs.
@@ -20,11 +20,11 @@ type Metrics struct {
 	// standard deviation (divide by N) over the mean. 0 is ideal.
 	Unfairness float64
 	// AvgResponse is the mean of the actual response times, in the unit of
-	// the inputs (seconds in 003).
+	// the inputs (seconds in GP).
 	AvgResponse float64
 }
 
-// ANP is the Application Normalized Performance of a job (003 §V, Table IV,
+// ANP is the Application Normalized Performance of a job (GP §V, Table IV,
 // from [3]): its execution time under ideal conditions (exclusive use of the
 // cluster) over its time in the situation of interest, ideal/actual, a
 // ratio in (0, +∞) (1 is ideal; above 1 when the run beat the estimate).
@@ -47,10 +47,14 @@ func anp(ideal, actual float64) float64 { return ideal / actual }
 const MinTime = 1e-9
 
 // Evaluate computes the Table IV metrics of jobs whose ideal and actual
-// response times (seconds in [MinTime, MaxTime], one per job) are given.
+// response times (seconds in [MinTime, MaxTime], one per job, at most
+// MaxJobs) are given.
 // Empty input gives Metrics{} with N = 0 and no error. An actual time below
 // the ideal is allowed (ANP > 1).
 func Evaluate(ideal, actual []float64) (Metrics, error) {
+	if err := checkLen("ideal", len(ideal), MaxJobs, "MaxJobs"); err != nil {
+		return Metrics{}, err
+	}
 	if len(ideal) != len(actual) {
 		return Metrics{}, bad("actual", float64(len(actual)), fmt.Sprintf("length must equal len(ideal) = %d", len(ideal)))
 	}

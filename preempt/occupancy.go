@@ -1,9 +1,12 @@
 package preempt
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // An OccupancyWindow keeps the occupancy samples of the last Window seconds
-// for starvation condition (2) of 003 §V: "the cluster is busy, for example,
+// for starvation condition (2) of GP §V: "the cluster is busy, for example,
 // > t% time of a period (e.g. 3 minutes) more than p% slots are occupied".
 // The caller feeds one sample per heartbeat or preemption check with Add; a
 // sample is busy when occupied > p·total. BusyFraction is the fraction of the
@@ -13,7 +16,8 @@ import "math"
 // The window at time T holds the samples with time in (T − Window, T], T the
 // time of the latest sample. Build one with NewOccupancyWindow; the zero
 // value is not usable. It grows to the number of samples in one window and
-// then allocates nothing. Use it through a pointer; a copy shares storage.
+// then allocates nothing; it holds at most MaxWindowSamples samples (9 bytes
+// each). Use it through a pointer; a copy shares storage.
 type OccupancyWindow struct {
 	window float64 // seconds
 	p      float64 // busy slot fraction
@@ -22,6 +26,12 @@ type OccupancyWindow struct {
 	head   int // first sample still in the window
 	nBusy  int // busy samples in times[head:]
 }
+
+// MaxWindowSamples bounds the samples one window holds (2²⁰: a sample every
+// 0.1 s over a 24-hour window fits); Add refuses a sample that would exceed
+// it. A full window holds at most 23 MiB (9 bytes a sample, and room for as
+// many again before it compacts); filling one allocates 45 MiB in all.
+const MaxWindowSamples = 1 << 20
 
 // NewOccupancyWindow returns an empty window of the given length in seconds
 // (> 0, finite; DefaultWindow is 3 minutes) where a sample is busy when more
@@ -39,7 +49,8 @@ func NewOccupancyWindow(window, p float64) (*OccupancyWindow, error) {
 // Add records that at time t (seconds, finite, not before the previous
 // sample) occupied of total slots were in use (0 ≤ occupied ≤ total) and
 // drops the samples that left the window. On error the window is unchanged.
-// A total of 0 gives a sample that is not busy.
+// A total of 0 gives a sample that is not busy. A sample that would leave
+// more than MaxWindowSamples samples in the window is refused (field "t").
 func (w *OccupancyWindow) Add(t float64, occupied, total int) error {
 	if w == nil || !(w.window > 0) {
 		return bad("OccupancyWindow", 0, "must come from NewOccupancyWindow")
@@ -56,13 +67,18 @@ func (w *OccupancyWindow) Add(t float64, occupied, total int) error {
 	if occupied < 0 || occupied > total {
 		return bad("occupied", float64(occupied), "must be in [0, total]")
 	}
+	if w.Len() >= MaxWindowSamples && t-w.times[w.head] < w.window {
+		return bad("t", t, fmt.Sprintf("the window would hold more than MaxWindowSamples = %d samples: sample less often or shorten the window", MaxWindowSamples))
+	}
 	b := float64(occupied) > w.p*float64(total)
 	w.times = append(w.times, t)
 	w.busy = append(w.busy, b)
 	if b {
 		w.nBusy++
 	}
-	for w.head < len(w.times) && !(w.times[w.head] > t-w.window) {
+	// t − time < window rather than time > t − window: with a tiny window
+	// t − window rounds to t, and the latest sample would leave at once.
+	for w.head < len(w.times) && !(t-w.times[w.head] < w.window) {
 		if w.busy[w.head] {
 			w.nBusy--
 		}

@@ -1,6 +1,6 @@
 package preempt
 
-// Recency order (003 Algorithm 1 line 8, "reverse order running tasks by start
+// Recency order (GP Algorithm 1 line 8, "reverse order running tasks by start
 // time"): a task comes before another when it started later; ties go to the
 // lower Job, then the lower Task.ID, then the lower index in Cluster.Tasks, so
 // the order is total and every decision is deterministic.

@@ -382,6 +382,32 @@ func TestScalarsBadInput(t *testing.T) {
 	}
 }
 
+// Valid extremes next to the bad inputs: a count near math.MaxInt must not
+// overflow (GraduatedKill(MaxInt, 0, 1, 1) returned MinInt).
+func TestScalarsExtremes(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		n        int
+		for_, to float64
+		frac     float64
+		want     int
+	}{
+		{"MaxInt, all before timeout", math.MaxInt, 0, 1, 1, math.MaxInt},
+		{"MaxInt, after timeout", math.MaxInt, 1, 1, 0.5, math.MaxInt},
+		{"MaxInt, half", math.MaxInt, 0, 1, 0.5, 1 << 62},
+		{"MaxInt, three quarters", math.MaxInt, 0, 1, 0.75, 3 << 61},                                         // ⌈0.75·(2⁶³−1)⌉ = 3·2⁶¹
+		{"MaxInt−1, fraction just below 1", math.MaxInt - 1, 0, 1, math.Nextafter(1, 0), math.MaxInt - 1023}, // float64 gives 2⁶³−1024 (the exact ⌈·⌉ is 2⁶³−1025), within [0, n]
+		{"2⁵³+1, all", 1<<53 + 1, 0, 1, 1, 1<<53 + 1},
+		{"one task, tiny fraction", 1, 0, 1, 5e-324, 1},
+		{"MaxFloat64 timeout", 7, math.MaxFloat64 / 2, math.MaxFloat64, 0.5, 4},
+	} {
+		v, err := GraduatedKill(c.n, c.for_, c.to, c.frac)
+		if err != nil || v != c.want {
+			t.Errorf("%s: GraduatedKill(%d, %v, %v, %v) = %d, %v; want %d", c.name, c.n, c.for_, c.to, c.frac, v, err, c.want)
+		}
+	}
+}
+
 func second[T any](_ T, err error) error { return err }
 
 func TestOccupancyHand(t *testing.T) {

@@ -253,8 +253,8 @@ func propGPNoWorseThanBaseline(t *rapid.T) {
 func propBadCluster(t *rapid.T) {
 	c := genCluster(t, false)
 	k := rapid.IntRange(-2, 60).Draw(t, "k")
-	badF := rapid.SampledFrom([]float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 2e15}).Draw(t, "bad")
-	badI := rapid.SampledFrom([]int{-1, 0, MaxSlots + 1, math.MaxInt, math.MinInt}).Draw(t, "badInt")
+	badF := orEdge(rapid.SampledFrom([]float64{-1, 2e15}), -MaxTime, MaxTime).Draw(t, "bad")
+	badI := orIntEdge(rapid.SampledFrom([]int{-1, 0}), 1, MaxSlots).Draw(t, "badInt")
 	wantErr := k < 0
 	switch rapid.IntRange(0, 6).Draw(t, "what") {
 	case 0:
@@ -357,9 +357,12 @@ func propOccupancy(t *rapid.T) {
 	}
 }
 
+// quantity draws ordinary values, the edges of the time range and of [0, 1]
+// (fractions) and just beyond, and any float64 including NaN and ±Inf.
 func quantity() *rapid.Generator[float64] {
 	return rapid.OneOf(rapid.Float64Range(0, 1e3),
-		rapid.SampledFrom([]float64{0, -1, 1, 1e-300, 1e300, math.Inf(1), math.Inf(-1), math.NaN()}))
+		rapid.SampledFrom(append(edges(MinTime, MaxTime), edges(0, 1)...)),
+		anyFloat())
 }
 
 func propEvaluate(t *rapid.T) {
@@ -456,10 +459,16 @@ func propDeficiencyOrder(t *rapid.T) {
 	}
 }
 
+// count draws small counts and, on purpose, the extremes of int where a
+// conversion through float64 can overflow, and the edges of [1, MaxSlots].
+func count() *rapid.Generator[int] {
+	return orIntEdge(rapid.IntRange(-3, 1000), 1, MaxSlots)
+}
+
 // The scalar rules: errors only as ErrBadInput, results in range.
 func propScalars(t *rapid.T) {
 	x, y, z := quantity().Draw(t, "x"), quantity().Draw(t, "y"), quantity().Draw(t, "z")
-	n := rapid.IntRange(-3, 1000).Draw(t, "n")
+	n := count().Draw(t, "n")
 	check := func(err error) bool {
 		if err != nil && !errors.Is(err, ErrBadInput) {
 			t.Fatalf("error %v does not match ErrBadInput", err)
@@ -479,7 +488,7 @@ func propScalars(t *rapid.T) {
 		t.Fatalf("RestartSooner(%v, %v, %v) = %v", x, y, z, v)
 	}
 	q := []int{n, rapid.IntRange(0, 100).Draw(t, "q1")}
-	if v, err := QueueDominated(q, z); check(err) && v && !(float64(max(q[0], q[1])) > z*float64(q[0]+q[1])) {
+	if v, err := QueueDominated(q, z); check(err) && v && !(float64(max(q[0], q[1])) > z*(float64(q[0])+float64(q[1]))) {
 		t.Fatalf("QueueDominated(%v, %v) = true", q, z)
 	}
 	if v, err := Deficiency(x, n); check(err) && (v != x-float64(n) || math.IsNaN(v)) {
@@ -496,15 +505,15 @@ func propScalars(t *rapid.T) {
 	}
 }
 
-func TestBaselineProperties(t *testing.T)        { rapid.Check(t, propBaseline) }
-func TestGPProperties(t *testing.T)              { rapid.Check(t, propGP) }
-func TestGPNoWorseThanBaseline(t *testing.T)     { rapid.Check(t, propGPNoWorseThanBaseline) }
-func TestBadClusterProperties(t *testing.T)      { rapid.Check(t, propBadCluster) }
-func TestOccupancyBruteForce(t *testing.T)       { rapid.Check(t, propOccupancy) }
-func TestEvaluateProperties(t *testing.T)        { rapid.Check(t, propEvaluate) }
-func TestEvaluateEqualANP(t *testing.T)          { rapid.Check(t, propEvaluateEqual) }
-func TestDeficiencyOrderProperties(t *testing.T) { rapid.Check(t, propDeficiencyOrder) }
-func TestScalarProperties(t *testing.T)          { rapid.Check(t, propScalars) }
+func TestPropBaseline(t *testing.T)              { rapid.Check(t, propBaseline) }
+func TestPropGP(t *testing.T)                    { rapid.Check(t, propGP) }
+func TestPropGPNoWorseThanBaseline(t *testing.T) { rapid.Check(t, propGPNoWorseThanBaseline) }
+func TestPropBadCluster(t *testing.T)            { rapid.Check(t, propBadCluster) }
+func TestPropOccupancy(t *testing.T)             { rapid.Check(t, propOccupancy) }
+func TestPropEvaluate(t *testing.T)              { rapid.Check(t, propEvaluate) }
+func TestPropEvaluateEqual(t *testing.T)         { rapid.Check(t, propEvaluateEqual) }
+func TestPropDeficiencyOrder(t *testing.T)       { rapid.Check(t, propDeficiencyOrder) }
+func TestPropScalars(t *testing.T)               { rapid.Check(t, propScalars) }
 
 func FuzzBaseline(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propBaseline)) }
 func FuzzGP(f *testing.F)              { f.Fuzz(rapid.MakeFuzz(propGP)) }
@@ -514,3 +523,130 @@ func FuzzOccupancyWindow(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propOccupancy)) }
 func FuzzEvaluate(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propEvaluate)) }
 func FuzzDeficiencyOrder(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propDeficiencyOrder)) }
 func FuzzScalars(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propScalars)) }
+
+// propClusterEdges draws every field of a cluster, k and the options at the
+// edges of its documented range and beyond (MaxTime, MaxSlots, MaxInt,
+// MaxFloat64, subnormals, NaN, ±Inf). Both policies accept exactly the
+// inputs the docs call valid, name the field of the first bad one, and
+// decide within the promises: distinct victims, totals that add up, finite
+// work lost.
+func propClusterEdges(t *rapid.T) {
+	nj := rapid.IntRange(1, 4).Draw(t, "jobs")
+	c := Cluster{Now: orEdge(rapid.Float64Range(-10, 10), -MaxTime, MaxTime).Draw(t, "now")}
+	valid := math.Abs(c.Now) <= MaxTime
+	for range nj {
+		j := Job{
+			Share:       orEdge(rapid.Float64Range(0, 5), 0, math.MaxFloat64).Draw(t, "share"),
+			Queued:      orIntEdge(rapid.IntRange(0, 5), 0, math.MaxInt).Draw(t, "queued"),
+			Long:        rapid.Bool().Draw(t, "long"),
+			NoPreempt:   rapid.IntRange(0, 4).Draw(t, "protect") == 0,
+			StarvingFor: orEdge(rapid.Float64Range(0, 5), 0, math.MaxFloat64).Draw(t, "starvingFor"),
+		}
+		valid = valid && j.Share >= 0 && j.Share <= math.MaxFloat64 && j.Queued >= 0 &&
+			j.StarvingFor >= 0 && j.StarvingFor <= math.MaxFloat64
+		c.Jobs = append(c.Jobs, j)
+	}
+	for range rapid.IntRange(0, 6).Draw(t, "tasks") {
+		tk := Task{
+			ID:    rapid.SampledFrom([]int64{0, 1, math.MinInt64, math.MaxInt64}).Draw(t, "id"),
+			Job:   orIntEdge(rapid.IntRange(0, nj-1), 0, nj-1).Draw(t, "job"),
+			Start: orEdge(rapid.Float64Range(-10, 10), -MaxTime, MaxTime).Draw(t, "start"),
+			Slots: orIntEdge(rapid.IntRange(1, 3), 1, MaxSlots).Draw(t, "slots"),
+		}
+		valid = valid && tk.Job >= 0 && tk.Job < nj && math.Abs(tk.Start) <= MaxTime &&
+			tk.Start <= c.Now && tk.Slots >= 1 && tk.Slots <= MaxSlots
+		c.Tasks = append(c.Tasks, tk)
+	}
+	k := orIntEdge(rapid.IntRange(0, 10), 0, math.MaxInt).Draw(t, "k")
+	valid = valid && k >= 0
+	o := GPOptions{
+		Busy:              rapid.Bool().Draw(t, "busy"),
+		NTask:             orEdge(rapid.Float64Range(0, 10), 0, math.MaxFloat64).Draw(t, "nTask"),
+		Timeout:           orEdge(rapid.Float64Range(0, 10), 0, math.MaxFloat64).Draw(t, "timeout"),
+		KillFraction:      orEdge(rapid.Float64Range(0, 1), 0, 1).Draw(t, "kill"),
+		DominantFraction:  orEdge(rapid.Float64Range(0, 1), 0, 1).Draw(t, "dominant"),
+		StarvationBeyondK: rapid.Bool().Draw(t, "beyondK"),
+	}
+	validOpt := !math.IsNaN(o.NTask) && o.Timeout >= 0 && o.Timeout <= math.MaxFloat64 &&
+		o.KillFraction >= 0 && o.KillFraction <= 1 && o.DominantFraction >= 0 && o.DominantFraction <= 1
+	for p, run := range []func() (Decision, error){
+		func() (Decision, error) { return Baseline(c, k) },
+		func() (Decision, error) { return GP(c, k, o) },
+	} {
+		valid := valid && (p == 0 || validOpt)
+		d, err := run()
+		if err != nil {
+			var ve *ValueError
+			if !errors.As(err, &ve) || ve.Field == "" || !errors.Is(err, ErrBadInput) {
+				t.Fatalf("error %v is not a *ValueError naming a field", err)
+			}
+			if valid {
+				t.Fatalf("valid input refused: %v", err)
+			}
+			continue
+		}
+		if !valid {
+			t.Fatalf("invalid input accepted: decision %+v", d)
+		}
+		if math.IsNaN(d.WorkLost) || math.IsInf(d.WorkLost, 0) || d.WorkLost < 0 {
+			t.Fatalf("work lost %v", d.WorkLost)
+		}
+		var eligible []int
+		for i, tk := range c.Tasks {
+			if !c.Jobs[tk.Job].NoPreempt && (p == 0 && refOverflow(c)[i] || p == 1) {
+				eligible = append(eligible, i)
+			}
+		}
+		if p == 1 && o.StarvationBeyondK && d.Freed > k {
+			k = d.Freed // lines 5–6 as written may free more than k
+		}
+		checkDecision(t, c, k, d, eligible)
+	}
+}
+
+// propOccupancyEdges feeds a window extreme lengths, fractions, times and
+// counts: bad ones are refused with a named field and leave the window
+// unchanged; the window never holds more than MaxWindowSamples samples and
+// its busy fraction stays in [0, 1].
+func propOccupancyEdges(t *rapid.T) {
+	window := orEdge(rapid.Float64Range(1, 100), 0, math.MaxFloat64).Draw(t, "window")
+	p := orEdge(rapid.Float64Range(0, 1), 0, 1).Draw(t, "p")
+	w, err := NewOccupancyWindow(window, p)
+	if valid := window > 0 && window <= math.MaxFloat64 && p >= 0 && p <= 1; valid != (err == nil) {
+		t.Fatalf("NewOccupancyWindow(%v, %v): %v", window, p, err)
+	}
+	if err != nil {
+		if !errors.Is(err, ErrBadInput) {
+			t.Fatal(err)
+		}
+		return
+	}
+	last := math.Inf(-1)
+	for range rapid.IntRange(0, 20).Draw(t, "n") {
+		tm := orEdge(rapid.Float64Range(0, 100), -MaxTime, MaxTime).Draw(t, "t")
+		total := orIntEdge(rapid.IntRange(0, 10), 0, math.MaxInt).Draw(t, "total")
+		occ := orIntEdge(rapid.IntRange(0, 10), 0, total).Draw(t, "occupied")
+		n, f := w.Len(), w.BusyFraction()
+		err := w.Add(tm, occ, total)
+		valid := math.Abs(tm) <= MaxTime && tm >= last && total >= 0 && occ >= 0 && occ <= total
+		if valid != (err == nil) {
+			t.Fatalf("Add(%v, %d, %d) after %v: %v", tm, occ, total, last, err)
+		}
+		if err != nil {
+			if !errors.Is(err, ErrBadInput) || w.Len() != n || w.BusyFraction() != f {
+				t.Fatalf("refused sample: %v, window %d→%d, %v→%v", err, n, w.Len(), f, w.BusyFraction())
+			}
+			continue
+		}
+		last = tm
+		if w.Len() < 1 || w.Len() > MaxWindowSamples || !(w.BusyFraction() >= 0 && w.BusyFraction() <= 1) {
+			t.Fatalf("window of %d samples, busy fraction %v", w.Len(), w.BusyFraction())
+		}
+	}
+}
+
+func TestPropClusterEdges(t *testing.T)   { rapid.Check(t, propClusterEdges) }
+func TestPropOccupancyEdges(t *testing.T) { rapid.Check(t, propOccupancyEdges) }
+
+func FuzzClusterEdges(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(propClusterEdges)) }
+func FuzzOccupancyEdges(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propOccupancyEdges)) }

@@ -2,7 +2,7 @@ package preempt
 
 import "math"
 
-// RestartSooner is a Mantri-style kill-and-restart rule (beyond 003; after
+// RestartSooner is a Mantri-style kill-and-restart rule (beyond GP; after
 // Ananthanarayanan et al., "Reining in the Outliers in Map-Reduce Clusters
 // using Mantri", OSDI 2010): kill a task and run it again from scratch only
 // when a new copy is likely to finish sooner than the running one. With

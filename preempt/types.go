@@ -15,7 +15,7 @@ type Task struct {
 // not a field: they are counted from Cluster.Tasks, so the two cannot
 // disagree.
 type Job struct {
-	// Share is the job's fair share in slots (003 §V: "the share of each
+	// Share is the job's fair share in slots (GP §V: "the share of each
 	// job"), finite and ≥ 0; it may be fractional. A job keeps ⌈Share⌉ slots
 	// before any of its tasks counts as overflowing.
 	Share float64
@@ -23,7 +23,7 @@ type Job struct {
 	// be scheduled (its queued demand), ≥ 0. Starvation condition (3) and the
 	// 90%-of-queue exception sum it over all jobs.
 	Queued int
-	// Long marks a long job (003 §V leaves the classification to the caller,
+	// Long marks a long job (GP §V leaves the classification to the caller,
 	// e.g. Mantri-style estimates). Only long jobs can starve others.
 	Long bool
 	// NoPreempt protects the job: none of its tasks is ever a victim, under
@@ -55,10 +55,10 @@ const (
 	// Overflow: the baseline chose one of the job's tasks beyond its share.
 	Overflow Reason = iota + 1
 	// StarvingLongJob: GP step 1, an overflowing task of a long job that
-	// starves others (003 §V, three conditions).
+	// starves others (GP §V, three conditions).
 	StarvingLongJob
 	// MostRecent: GP step 2, among the most recently started tasks
-	// cluster-wide (003 Algorithm 1 lines 8–9).
+	// cluster-wide (GP Algorithm 1 lines 8–9).
 	MostRecent
 )
 
@@ -103,8 +103,8 @@ type Decision struct {
 }
 
 // WorkLost is the work a victim loses when it is killed: the slot·seconds it
-// has run, (now − start)·slots (beyond 003: the victim cost model of the
-// SPEC), in [0, 2·MaxTime·MaxSlots]. A task started at now loses 0. now and
+// has run, (now − start)·slots (beyond GP: a victim cost model), in
+// [0, 2·MaxTime·MaxSlots]. A task started at now loses 0. now and
 // t.Start must be in [−MaxTime, MaxTime] with t.Start ≤ now, and t.Slots in
 // [1, MaxSlots] (as Cluster requires); otherwise it returns 0 and an error
 // matching ErrBadInput.

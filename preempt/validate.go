@@ -9,6 +9,24 @@ import (
 // lost, (now − start)·slots, and its sum over any decision stay finite.
 const MaxTime = 1e15
 
+// MaxTasks bounds len(Cluster.Tasks), and MaxJobs len(Cluster.Jobs) and
+// every per-job slice (Evaluate, DeficiencyOrder, QueueDominated): 2²⁰, seven
+// times the 150,000 pods Kubernetes supports in one cluster. A decision at
+// both limits takes about half a second of CPU and 77 MiB of Workspace (see
+// Limits in the package doc).
+const (
+	MaxTasks = 1 << 20
+	MaxJobs  = 1 << 20
+)
+
+// checkLen reports a slice longer than limit, naming the field and its length.
+func checkLen(field string, n, limit int, name string) error {
+	if n > limit {
+		return bad(field, float64(n), fmt.Sprintf("length must be at most %s = %d", name, limit))
+	}
+	return nil
+}
+
 func bad(field string, v float64, reason string) error {
 	return &ValueError{Field: field, Value: v, Reason: reason}
 }
@@ -18,8 +36,11 @@ func validate(c Cluster, k int) error {
 	if k < 0 {
 		return bad("k", float64(k), "must be ≥ 0")
 	}
-	if len(c.Tasks) > math.MaxInt32 {
-		return bad("Cluster.Tasks", float64(len(c.Tasks)), "more than 2³¹−1 tasks")
+	if err := checkLen("Cluster.Tasks", len(c.Tasks), MaxTasks, "MaxTasks"); err != nil {
+		return err
+	}
+	if err := checkLen("Cluster.Jobs", len(c.Jobs), MaxJobs, "MaxJobs"); err != nil {
+		return err
 	}
 	if !(math.Abs(c.Now) <= MaxTime) {
 		return bad("Cluster.Now", c.Now, "must be in [-MaxTime, MaxTime]")

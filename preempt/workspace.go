@@ -25,15 +25,27 @@ func grow[T any](s []T, n int) []T {
 	return s
 }
 
-// reset sizes the scratch for c and buckets the tasks by job.
-func (w *Workspace) reset(c Cluster) {
+// reserve returns s[:0] with room for n elements, so that appends up to n
+// allocate once (growing by appends allocates about five times the final
+// size in total).
+func reserve[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, 0, n)
+	}
+	return s[:0]
+}
+
+// reset sizes the scratch for c and k and buckets the tasks by job.
+// Candidates and victims are distinct tasks, and victims number at most k+1
+// unless starvation victims go beyond k (GPOptions.StarvationBeyondK).
+func (w *Workspace) reset(c Cluster, k int) {
 	nj, nt := len(c.Jobs), len(c.Tasks)
 	w.held = grow(w.held, nj)
 	w.count = grow(w.count, nj+1)
 	w.byJob = grow(w.byJob, nt)
 	w.chosen = grow(w.chosen, nt)
-	w.cand = w.cand[:0]
-	w.victims = w.victims[:0]
+	w.cand = reserve(w.cand, nt)
+	w.victims = reserve(w.victims, min(k, nt-1)+1)
 	w.starving = w.starving[:0]
 	for _, t := range c.Tasks {
 		w.held[t.Job] += float64(t.Slots)

@@ -335,10 +335,10 @@ func checkAffinity(t *rapid.T, busy bool) {
 	}
 }
 
-func TestAffinityProperties(t *testing.T)     { rapid.Check(t, propAffinity) }
-func FuzzAffinity(f *testing.F)               { f.Fuzz(rapid.MakeFuzz(propAffinity)) }
-func TestAffinityBusyProperties(t *testing.T) { rapid.Check(t, propAffinityBusy) }
-func FuzzAffinityBusy(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propAffinityBusy)) }
+func TestPropAffinity(t *testing.T)     { rapid.Check(t, propAffinity) }
+func FuzzAffinity(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propAffinity)) }
+func TestPropAffinityBusy(t *testing.T) { rapid.Check(t, propAffinityBusy) }
+func FuzzAffinityBusy(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propAffinityBusy)) }
 
 // propRelativeRate: the relative rate is Eq. 4.1's per-slot weight summed
 // slot by slot, it does not change when the job's rates are all scaled, and
@@ -377,8 +377,8 @@ func propRelativeRate(t *rapid.T) {
 	}
 }
 
-func TestRelativeRateProperties(t *testing.T) { rapid.Check(t, propRelativeRate) }
-func FuzzRelativeRate(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propRelativeRate)) }
+func TestPropRelativeRate(t *testing.T) { rapid.Check(t, propRelativeRate) }
+func FuzzRelativeRate(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propRelativeRate)) }
 
 // TestAffinityGivesUp is the package doc's example of what the unbounded
 // rule gives up: 12 slots of type X (node 0) and 4 of type Y (node 1); job A

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// bigCluster is the scale: 5,000 slots (1,250 nodes × 4 slots, 4
+// bigCluster is a large cluster's scale: 5,000 slots (1,250 nodes × 4 slots, 4
 // node types, 50 racks of 25 nodes) and 1,000 jobs with 100 pending blocks
 // of 3 replicas each (HDFS placement: one node, two on one other rack).
 // Every slot but slot 0 runs a task. worst makes every job decline: slot 0
@@ -259,5 +259,31 @@ func BenchmarkAffinity(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkLimits times both pickers over MaxJobs jobs (see TestLimits).
+func BenchmarkLimits(b *testing.B) {
+	s, err := NewScheduler([]Slot{{0, 0, 0}, {1, 0, 1}, {2, 1, 1}}, Options{MaxDelay: 10, RackDelay: 1, RemoteDelay: 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	pending := []Block{{Replicas: []int{0}}}
+	jobs := make([]Job, MaxJobs)
+	for i := range jobs {
+		jobs[i] = Job{Weight: 1, Rates: []float64{1, 2}, Running: []int{0, 0}, Pending: pending}
+	}
+	for _, p := range []struct {
+		name string
+		pick func(int, []Job, float64) (Decision, error)
+	}{{"PickProgressShare", s.PickProgressShare}, {"PickSlotShare", s.PickSlotShare}} {
+		b.Run(p.name+"/MaxJobs", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := p.pick(0, jobs, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

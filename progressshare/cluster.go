@@ -33,6 +33,18 @@ const (
 
 	// MaxType is the largest node type identifier.
 	MaxType = 1<<10 - 1
+
+	// MaxSlots bounds len(slots) of NewScheduler (a Scheduler keeps about
+	// 160 bytes per slot: 144 MiB at the bound).
+	MaxSlots = 1 << 20
+
+	// MaxJobs bounds len(jobs) of the pickers and Validate: the Scheduler
+	// keeps 20 bytes of scratch per job (5 MiB at the bound).
+	MaxJobs = 1 << 18
+
+	// MaxPending bounds len(Job.Pending) and the blocks a PendingIndex
+	// holds, whose counts are 32-bit.
+	MaxPending = 1 << 20
 )
 
 // A Scheduler holds the cluster index that Algorithms 1 and 2 need (slots per
@@ -81,14 +93,17 @@ type Scheduler struct {
 }
 
 // NewScheduler validates the cluster and options and builds the index.
-// It returns an error matching ErrBadInput when the cluster has no slot, an
-// identifier is negative or too large (see Slot), two slots of one node
+// It returns an error matching ErrBadInput when the cluster has no slot or
+// more than MaxSlots, an identifier is negative or too large (see Slot), two slots of one node
 // disagree on type or rack, or an option is out of range (see Options).
 // It takes O(slots · log slots) time and the memory the Scheduler doc states.
 func NewScheduler(slots []Slot, opt Options) (*Scheduler, error) {
 	n := len(slots)
 	if n == 0 {
 		return nil, &ValueError{Field: "len(slots)", Value: 0, Reason: "the cluster needs at least one slot"}
+	}
+	if n > MaxSlots {
+		return nil, &ValueError{Field: "len(slots)", Value: float64(n), Reason: "more than MaxSlots = 2^20 slots"}
 	}
 	if err := opt.validate(); err != nil {
 		return nil, err

@@ -153,6 +153,9 @@ func (s *Scheduler) begin(slot int, n int, now float64) (Slot, order, error) {
 	if now-now != 0 {
 		return Slot{}, order{}, &ValueError{Field: "now", Value: now, Reason: "must be finite"}
 	}
+	if n > MaxJobs {
+		return Slot{}, order{}, &ValueError{Field: "len(jobs)", Value: float64(n), Reason: "more than MaxJobs = 2^18 jobs"}
+	}
 	if cap(s.keys) < n {
 		s.keys = make([]float64, n)
 		s.heap = make([]int32, 0, n)

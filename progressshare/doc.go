@@ -205,7 +205,7 @@
 // # Performance
 //
 // Measured with go test -run '^$' -bench . -benchtime 300x -cpu 1 on 2
-// shared cores (AMD EPYC) while other engineers were building (load average
+// shared cores (AMD EPYC) under load from other builds (load average
 // 6.5–8.8), three runs. ns/op is wall-clock time and is inflated by waiting
 // for a core (1–10× here); cpu-ns/op is the benchmark thread's CPU time
 // (CLOCK_THREAD_CPUTIME_ID, Linux only), still inflated by cache sharing but
@@ -233,7 +233,7 @@
 //	allocations per decision                        0         0            0
 //
 // With the rule off, ten interleaved runs of the typical cases against the
-// package before the rule was added gave medians within 1–6% of each other,
+// package without the rule's code gave medians within 1–6% of each other,
 // both ways (noise at load 9–12). Pref alone takes 113–131 ns (wall).
 //
 // Where the time goes. Every decision makes one O(jobs × node types) pass
@@ -258,4 +258,29 @@
 // the block's replicas. The "in the gap" benchmark puts all 1,000 jobs
 // there on purpose: 1,000 block reads, Prefs and heap pops, ≈160 µs of CPU
 // at best here. Only jobs in that band cost more than O(node types).
+//
+// # Limits
+//
+// Every size and value a caller controls is bounded and checked before any
+// work; one beyond gives a *ValueError naming the field. TestLimits runs
+// each size at its limit and one beyond, TestSchedulerMemory holds the
+// Scheduler's memory at MaxSlots, MaxNode and MaxType.
+//
+//	MaxSlots = 2²⁰      len(slots) of NewScheduler (at most 160 bytes a slot)
+//	MaxNode = 2²⁰ − 1   Slot.Node and every replica (8 bytes per identifier
+//	                    up to the largest used)
+//	MaxType = 1023      Slot.Type; len(Job.Rates), len(Job.Running) ≤ node types
+//	MaxJobs = 2¹⁸       len(jobs) of PickProgressShare, PickSlotShare and
+//	                    Validate (20 bytes of scratch a job, kept)
+//	MaxPending = 2²⁰    len(Job.Pending), len(blocks) of NewPendingIndex and
+//	                    the blocks a PendingIndex holds (32-bit counts)
+//	[MinRate, MaxRate]  Job.Weight, measured rates; [1e-9, 1e9]
+//	[0, MaxTime]        Options' read times and delays, in seconds; MaxTime 1e9
+//
+// Rack identifiers may be any int ≥ 0 (they are compacted), the clock any
+// finite float64, and Block.Replicas any length (read, not kept: a block
+// costs O(replicas) and no memory). At MaxJobs both pickers take 20 ms a
+// decision (BenchmarkLimits, 2 node types, -cpu 1 on 2 shared cores at a
+// load average of 14) and, once the Scheduler has seen as many jobs,
+// allocate nothing.
 package progressshare

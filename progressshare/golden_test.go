@@ -103,9 +103,9 @@ func goldenDecisions(t *testing.T, worlds int, extra func(*Options)) uint64 {
 }
 
 // TestGoldenDecisions pins every decision of both pickers on 3,000 seeded
-// random worlds, as computed before the affinity rule was added: with the
-// rule off (the zero Options.AffinityFactor) Algorithm 2 and Algorithm 1
-// decide exactly as they did, bit for bit.
+// random worlds to the hash of the package without the affinity rule's
+// code: with the rule off (the zero Options.AffinityFactor) Algorithm 2 and
+// Algorithm 1 decide exactly as they do without it, bit for bit.
 func TestGoldenDecisions(t *testing.T) {
 	const want = 0x206ba775b7eb9715
 	if got := goldenDecisions(t, 3000, nil); got != want {

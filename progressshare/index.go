@@ -25,8 +25,12 @@ type PendingIndex struct {
 
 // NewPendingIndex returns an index of blocks (typically a new job's
 // Pending). It allocates 4 bytes per node with slots and per rack, plus a
-// constant. Errors match ErrBadInput, as for Add.
+// constant. Errors match ErrBadInput, as for Add, and for more than
+// MaxPending blocks.
 func (s *Scheduler) NewPendingIndex(blocks []Block) (*PendingIndex, error) {
+	if len(blocks) > MaxPending {
+		return nil, &ValueError{Field: "len(blocks)", Value: float64(len(blocks)), Reason: "more than MaxPending = 2^20 blocks"}
+	}
 	x := &PendingIndex{s: s, node: make([]int32, s.numNodes), rack: make([]int32, s.numRacks)}
 	for i, b := range blocks {
 		if err := s.checkBlock(b, -1, i); err != nil {
@@ -50,11 +54,15 @@ var errNotMade = &ValueError{Field: "PendingIndex", Value: 0, Reason: "not made 
 
 // Add records one more pending block. It returns an error matching
 // ErrBadInput, and changes nothing, when the block has no replica or a
-// replica on a node without slots, or the index was not made by
-// NewPendingIndex (nil or a zero PendingIndex).
+// replica on a node without slots, the index already holds MaxPending
+// blocks, or the index was not made by NewPendingIndex (nil or a zero
+// PendingIndex).
 func (x *PendingIndex) Add(b Block) error {
 	if x == nil || x.s == nil {
 		return errNotMade
+	}
+	if x.blocks >= MaxPending {
+		return &ValueError{Field: "PendingIndex", Value: float64(x.blocks), Reason: "holds MaxPending = 2^20 blocks"}
 	}
 	if err := x.s.checkBlock(b, -1, 0); err != nil {
 		return err

@@ -161,6 +161,9 @@ func (s *Scheduler) checkRatesRunning(j Job, idx int) error {
 
 // checkJob validates everything of j except its pending blocks.
 func (s *Scheduler) checkJob(j Job, idx int, now float64, rates bool) error {
+	if len(j.Pending) > MaxPending {
+		return &ValueError{Field: "len(" + jobName(idx) + ".Pending)", Value: float64(len(j.Pending)), Reason: "more than MaxPending = 2^20 blocks"}
+	}
 	if !(j.Weight >= MinRate && j.Weight <= MaxRate) {
 		return &ValueError{Field: jobName(idx) + ".Weight", Value: j.Weight, Reason: "must be in [MinRate, MaxRate]"}
 	}
@@ -180,6 +183,9 @@ func (s *Scheduler) checkJob(j Job, idx int, now float64, rates bool) error {
 func (s *Scheduler) Validate(jobs []Job, now float64) error {
 	if now-now != 0 {
 		return &ValueError{Field: "now", Value: now, Reason: "must be finite"}
+	}
+	if len(jobs) > MaxJobs {
+		return &ValueError{Field: "len(jobs)", Value: float64(len(jobs)), Reason: "more than MaxJobs = 2^18 jobs"}
 	}
 	var errs []error
 	for i, j := range jobs {

@@ -19,8 +19,8 @@ func allocated(f func()) uint64 {
 // Scheduler and PendingIndex docs state, at the identifiers' limits: memory
 // follows the slots, nodes, racks and types that exist, never the product of
 // racks and types or the range of rack identifiers. (131,072 slots on
-// distinct racks with one slot of type MaxType took 527 MiB when the index
-// kept racks × types counts; it now takes about 18 MiB.)
+// distinct racks with one slot of type MaxType take about 18 MiB; an index
+// of racks × types counts would take 527 MiB.)
 func TestSchedulerMemory(t *testing.T) {
 	for _, tt := range []struct {
 		name  string

@@ -251,7 +251,7 @@ func (s *Scheduler) mustDecline(si int, j Job, ratio float64) bool {
 // slotShare and Calibrating, which give the error text.
 func (s *Scheduler) jobKey(j Job, idx int, now float64, rates bool) (key, den float64, cal bool, err error) {
 	bad := !(j.Weight >= MinRate && j.Weight <= MaxRate) || !(j.LastLaunch <= now && j.LastLaunch-j.LastLaunch == 0) ||
-		len(j.Running) > s.numTypes || (rates && len(j.Rates) > s.numTypes)
+		len(j.Running) > s.numTypes || (rates && len(j.Rates) > s.numTypes) || len(j.Pending) > MaxPending
 	var num float64
 	running := 0
 	for t := 0; t < s.numTypes && !bad; t++ {

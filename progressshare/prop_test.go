@@ -180,8 +180,8 @@ func propPref(t *rapid.T) {
 	}
 }
 
-func TestPrefProperties(t *testing.T) { rapid.Check(t, propPref) }
-func FuzzPref(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propPref)) }
+func TestPropPref(t *testing.T) { rapid.Check(t, propPref) }
+func FuzzPref(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propPref)) }
 
 func propProgressShare(t *rapid.T) {
 	homogeneous := rapid.Bool().Draw(t, "homogeneous")
@@ -250,8 +250,8 @@ func propProgressShare(t *rapid.T) {
 	}
 }
 
-func TestProgressShareProperties(t *testing.T) { rapid.Check(t, propProgressShare) }
-func FuzzProgressShare(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propProgressShare)) }
+func TestPropProgressShare(t *testing.T) { rapid.Check(t, propProgressShare) }
+func FuzzProgressShare(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propProgressShare)) }
 
 // keyOf is the order of Algorithm 2 (progress share, slot share while
 // calibrating) or Algorithm 1 (slot share), divided by the weight.
@@ -426,11 +426,11 @@ func propMustDecline(t *rapid.T) {
 	}
 }
 
-func TestMustDeclineProperties(t *testing.T) { rapid.Check(t, propMustDecline) }
-func FuzzMustDecline(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propMustDecline)) }
+func TestPropMustDecline(t *testing.T) { rapid.Check(t, propMustDecline) }
+func FuzzMustDecline(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propMustDecline)) }
 
-func TestPickProperties(t *testing.T) { rapid.Check(t, propPick) }
-func FuzzPick(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propPick)) }
+func TestPropPick(t *testing.T) { rapid.Check(t, propPick) }
+func FuzzPick(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propPick)) }
 
 // propCalibration runs a small cluster through launches and finishes: a
 // job's rate on a node type becomes known only when one of its tasks finishes
@@ -507,22 +507,24 @@ func propCalibration(t *rapid.T) {
 	}
 }
 
-func TestCalibrationProperties(t *testing.T) { rapid.Check(t, propCalibration) }
-func FuzzCalibration(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propCalibration)) }
+func TestPropCalibration(t *testing.T) { rapid.Check(t, propCalibration) }
+func FuzzCalibration(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propCalibration)) }
 
 // wild draws any float, NaN and infinities included.
 // The valid extremes (MinRate, MaxRate, MaxTime) and the values just
 // beyond them are drawn on purpose, so that a limit the docs call valid is
 // exercised, not only what random floats reach.
+// wild draws any float64, often the edges of the rate and time ranges and
+// just beyond them, the float64 extremes, NaN or ±Inf.
 func wild() *rapid.Generator[float64] {
-	return rapid.OneOf(rapid.Float64(), rapid.SampledFrom([]float64{0, -1, 1e-300, 1e300, math.NaN(), math.Inf(1), math.Inf(-1),
-		MinRate, MaxRate, MaxTime, MinRate / 2, MaxRate * 2, math.MaxFloat64, -math.MaxFloat64, 5e-324}))
+	return rapid.OneOf(rapid.Float64(), rapid.SampledFrom(append(append(edges(MinRate, MaxRate), edges(0, MaxTime)...),
+		-1, MaxRate*2, MinRate/2, math.NaN(), math.Inf(1), math.Inf(-1))))
 }
 
 // propBadInput feeds arbitrary values to every exported function: no panic,
 // and every error matches ErrBadInput (ProgressShare may say ErrCalibrating).
 func propBadInput(t *rapid.T) {
-	ints := rapid.IntRange(-2, 6)
+	ints := rapid.OneOf(rapid.IntRange(-2, 6), rapid.SampledFrom([]int{-1, math.MinInt, math.MaxInt, math.MaxInt32 + 1}))
 	// Identifiers at and beyond their limits, in one case in ten (a slot at
 	// MaxNode costs NewScheduler 8 MiB).
 	ids := ints
@@ -621,8 +623,79 @@ func propBadInput(t *rapid.T) {
 	}
 }
 
-func TestBadInputProperties(t *testing.T) { rapid.Check(t, propBadInput) }
-func FuzzBadInput(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propBadInput)) }
+// propValidEdges gives valid jobs and options values at the edges of their
+// ranges (rates and weights at MinRate and MaxRate, times at MaxTime and 0,
+// subnormal delays, a clock at ±MaxFloat64 with launches as long ago as
+// float64 reaches): every function accepts them and answers in range,
+// without NaN.
+func propValidEdges(t *rapid.T) {
+	w := genWorld(t, 0)
+	in := func(lo, hi float64) *rapid.Generator[float64] {
+		return rapid.SampledFrom([]float64{lo, hi, math.Nextafter(lo, hi), math.Nextafter(hi, lo), 1})
+	}
+	rt := []float64{in(0, MaxTime).Draw(t, "tr0"), in(0, MaxTime).Draw(t, "tr1"), in(0, MaxTime).Draw(t, "tr2")}
+	slices.Sort(rt)
+	d := []float64{in(0, MaxTime).Draw(t, "d1"), in(0, MaxTime).Draw(t, "d2")}
+	slices.Sort(d)
+	opt := Options{ReadTime: [3]float64{rt[0], rt[1], rt[2]}, MaxDelay: in(0, MaxTime).Draw(t, "maxDelay"),
+		RackDelay: d[0], RemoteDelay: d[1]}
+	if rapid.Bool().Draw(t, "affinity") {
+		opt.AffinityFactor, opt.AffinityBounded = in(1, MaxRate).Draw(t, "factor"), rapid.Bool().Draw(t, "bounded")
+	}
+	s, err := NewScheduler(w.slots, opt)
+	if err != nil {
+		t.Fatalf("valid options %+v: %v", opt, err)
+	}
+	now := rapid.SampledFrom([]float64{0, MaxTime, math.MaxFloat64, -math.MaxFloat64 / 2, 1e300}).Draw(t, "now")
+	jobs := genJobs(t, world{s: s, slots: w.slots, nodes: w.nodes}, rapid.Bool().Draw(t, "calibrated"), 0)
+	for i := range jobs {
+		j := &jobs[i]
+		j.Weight = in(MinRate, MaxRate).Draw(t, "weight")
+		for k := range j.Rates {
+			if j.Rates[k] != 0 {
+				j.Rates[k] = in(MinRate, MaxRate).Draw(t, "rate")
+			}
+		}
+		j.LastLaunch = rapid.SampledFrom([]float64{now, math.Nextafter(now, math.Inf(-1)), -math.MaxFloat64, now - MaxTime}).Draw(t, "last")
+	}
+	if err := s.Validate(jobs, now); err != nil {
+		t.Fatalf("valid jobs refused: %v", err)
+	}
+	slot := rapid.IntRange(0, s.NumSlots()-1).Draw(t, "slot")
+	for _, pick := range []func(int, []Job, float64) (Decision, error){s.PickProgressShare, s.PickSlotShare} {
+		d, err := pick(slot, jobs, now)
+		if err != nil {
+			t.Fatalf("valid jobs refused: %v", err)
+		}
+		if d.Launch && (d.Job < 0 || d.Job >= len(jobs) || d.Block < 0 || d.Block >= len(jobs[d.Job].Pending) || !(d.Pref >= 0 && d.Pref <= 1)) {
+			t.Fatalf("bad decision %+v", d)
+		}
+	}
+	for _, j := range jobs {
+		if ps, err := s.ProgressShare(j); !errors.Is(err, ErrCalibrating) && (err != nil || !(ps >= 0 && ps <= 1)) {
+			t.Fatalf("ProgressShare = %v, %v", ps, err)
+		}
+		if ss, err := s.SlotShare(j); err != nil || !(ss >= 0) || math.IsInf(ss, 0) {
+			t.Fatalf("SlotShare = %v, %v", ss, err)
+		}
+		if r, err := s.RelativeRate(slot, j); !errors.Is(err, ErrCalibrating) && (err != nil || !(r > 0) || math.IsInf(r, 0)) {
+			t.Fatalf("RelativeRate = %v, %v", r, err)
+		}
+		for b := range j.Pending {
+			if p, err := s.Pref(slot, j, b); err != nil || !(p > 0 && p <= 1) {
+				t.Fatalf("Pref = %v, %v", p, err)
+			}
+			if bs, _, err := s.BestScore(slot, j, b); err != nil || !(bs > 0) || math.IsInf(bs, 0) {
+				t.Fatalf("BestScore = %v, %v", bs, err)
+			}
+		}
+	}
+}
+
+func TestPropBadInput(t *testing.T)   { rapid.Check(t, propBadInput) }
+func TestPropValidEdges(t *testing.T) { rapid.Check(t, propValidEdges) }
+func FuzzValidEdges(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propValidEdges)) }
+func FuzzBadInput(f *testing.F)       { f.Fuzz(rapid.MakeFuzz(propBadInput)) }
 
 // propPendingIndex: after any sequence of Add and Remove the index equals
 // one built from the blocks still pending.
@@ -662,5 +735,5 @@ func propPendingIndex(t *rapid.T) {
 	}
 }
 
-func TestPendingIndexProperties(t *testing.T) { rapid.Check(t, propPendingIndex) }
-func FuzzPendingIndex(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propPendingIndex)) }
+func TestPropPendingIndex(t *testing.T) { rapid.Check(t, propPendingIndex) }
+func FuzzPendingIndex(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propPendingIndex)) }

@@ -113,9 +113,11 @@ type FitStart struct {
 //
 // Errors (each a *ValueError matching ErrBadInput): len(x) ≠ len(y), a
 // weight slice of another length, a NaN or infinite x, y or weight (the
-// field names its index, e.g. "y[17]"), |x| or |y| above 1e100, a negative
-// weight, a negative MaxIterations, or fewer than 4 distinct x values with
-// positive weight. FitExp2 does not modify its arguments.
+// field names its index, e.g. "y[17]"), |x| or |y| above 1e100, x values
+// spanning less than 1e-300 (but not all equal), more than MaxFitPoints
+// points, a negative weight, a negative MaxIterations, or fewer than 4
+// distinct x values with positive weight. FitExp2 does not modify its
+// arguments.
 func FitExp2(x, y []float64, opt FitOptions) (Exp2, FitReport, error) {
 	var w fitWork
 	if err := w.load(x, y, opt); err != nil {
@@ -128,6 +130,17 @@ func FitExp2(x, y []float64, opt FitOptions) (Exp2, FitReport, error) {
 
 // fitMaxAbs bounds |x| and |y| so that squares and sums stay finite.
 const fitMaxAbs = 1e100
+
+// fitMinSpan is the least max x − min x of data with distinct x: rates are
+// per unit of x and reach 200/span, so a smaller span (a subnormal one
+// above all) would give rates, and start points, beyond float64.
+const fitMinSpan = 1e-300
+
+// MaxFitPoints bounds len(x) of FitExp2 and the task records of TrainExp2:
+// the search keeps a few dozen float64 per point, so a fit at the bound
+// takes about a second and a quarter of a GiB (see Limits in the package
+// doc).
+const MaxFitPoints = 1 << 20
 
 // Rate bounds in units of the unit span t ∈ [0, 1].
 const (
@@ -173,6 +186,10 @@ func fitValidate(x, y []float64, opt FitOptions) error {
 	if opt.MaxIterations < 0 {
 		return &ValueError{Field: "MaxIterations", Value: float64(opt.MaxIterations), Reason: "must be ≥ 0"}
 	}
+	if len(x) > MaxFitPoints {
+		return &ValueError{Field: "len(x)", Value: float64(len(x)), Reason: fmt.Sprintf("must be at most MaxFitPoints = %d", MaxFitPoints)}
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
 	for i := range x {
 		if err := fitCheckValue("x", i, x[i]); err != nil {
 			return err
@@ -186,6 +203,10 @@ func fitValidate(x, y []float64, opt FitOptions) error {
 				return &ValueError{Field: fmt.Sprintf("Weights[%d]", i), Value: wi, Reason: "must be finite and ≥ 0"}
 			}
 		}
+		lo, hi = min(lo, x[i]), max(hi, x[i])
+	}
+	if span := hi - lo; span > 0 && span < fitMinSpan {
+		return &ValueError{Field: "x", Value: span, Reason: "spans less than 1e-300: rates per unit of x would overflow"}
 	}
 	return nil
 }

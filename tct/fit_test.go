@@ -391,6 +391,10 @@ func TestFitExp2BadInput(t *testing.T) {
 		{"Inf weight", x4, y4, FitOptions{Weights: []float64{inf, 1, 1, 1}}, "Weights[0]"},
 		{"zero weights leave 3 x", x4, y4, FitOptions{Weights: []float64{1, 1, 0, 1}}, "x"},
 		{"negative MaxIterations", x4, y4, FitOptions{MaxIterations: -1}, "MaxIterations"},
+		// Issue 19: subnormal x gave FitReport.Start rates of ±Inf.
+		{"subnormal x", []float64{0, 5e-324, 1e-323, 1.5e-323, 2e-323}, []float64{1, 2, 5, 10, 17}, FitOptions{}, "x"},
+		{"x spans 1e-301", []float64{1e-301, 2e-301, 3e-301, 4e-301, 5e-301}, []float64{1, 2, 5, 10, 17}, FitOptions{}, "x"},
+		{"MaxFitPoints + 1", make([]float64, MaxFitPoints+1), make([]float64, MaxFitPoints+1), FitOptions{}, "len(x)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			m, rep, err := FitExp2(tt.x, tt.y, tt.opt)

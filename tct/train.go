@@ -1,6 +1,9 @@
 package tct
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // A TaskRecord is one measured map task of a job type: the residual CPU
 // capacity its slot had when it started and how long it took.
@@ -32,12 +35,16 @@ type Training struct {
 // It returns a *ValueError (matching ErrBadInput) when baseline is not a
 // finite positive number, a record's Residual is outside [0, 1] or NaN, a
 // Duration is not finite and positive (fields such as "tasks[3].Duration"),
-// and for every error of FitExp2 (fewer than 4 distinct residual capacities,
-// weights of the wrong length …). It allocates the normalised copies of the
-// data.
+// a baseline so small that a normalised duration exceeds 1e100 ("baseline"),
+// fewer than 4 distinct residual capacities ("tasks"), and for the other
+// errors of FitExp2 (weights of the wrong length …). It allocates the
+// normalised copies of the data.
 func TrainExp2(tasks []TaskRecord, baseline float64, opt FitOptions) (Training, error) {
 	if !exp2Finite(baseline) || !(baseline > 0) {
 		return Training{}, &ValueError{Field: "baseline", Value: baseline, Reason: "must be finite and > 0"}
+	}
+	if len(tasks) > MaxFitPoints {
+		return Training{}, &ValueError{Field: "len(tasks)", Value: float64(len(tasks)), Reason: fmt.Sprintf("must be at most MaxFitPoints = %d", MaxFitPoints)}
 	}
 	x := make([]float64, len(tasks))
 	y := make([]float64, len(tasks))
@@ -50,9 +57,20 @@ func TrainExp2(tasks []TaskRecord, baseline float64, opt FitOptions) (Training, 
 		}
 		x[i] = t.Residual
 		y[i] = t.Duration / baseline
+		if !(y[i] <= fitMaxAbs) {
+			// A subnormal baseline: the normalised duration leaves the
+			// range FitExp2 takes. Name the caller's field, not y[i].
+			return Training{}, &ValueError{Field: "baseline", Value: baseline,
+				Reason: fmt.Sprintf("too small: tasks[%d].Duration / baseline = %v is above 1e100", i, y[i])}
+		}
 	}
 	norm, rep, err := FitExp2(x, y, opt)
 	if err != nil {
+		var ve *ValueError
+		if errors.As(err, &ve) && ve.Field == "x" {
+			// FitExp2's x is the records' residuals.
+			return Training{}, &ValueError{Field: "tasks", Value: ve.Value, Reason: "need at least 4 distinct Residual values with positive weight"}
+		}
 		return Training{}, err
 	}
 	model := Exp2{A: norm.A * baseline, B: norm.B, C: norm.C * baseline, D: norm.D}

@@ -55,8 +55,13 @@ func TestTrainExp2BadInput(t *testing.T) {
 		{"NaN residual", []TaskRecord{{0, 4}, {0.3, 3}, {math.NaN(), 2}, {1, 1}}, 1, "tasks[2].Residual"},
 		{"zero duration", []TaskRecord{{0, 4}, {0.3, 3}, {0.6, 2}, {1, 0}}, 1, "tasks[3].Duration"},
 		{"Inf duration", []TaskRecord{{0, math.Inf(1)}, {0.3, 3}, {0.6, 2}, {1, 1}}, 1, "tasks[0].Duration"},
-		{"three residuals", []TaskRecord{{0, 4}, {0.3, 3}, {0.3, 2}, {1, 1}}, 1, "x"},
-		{"no tasks", nil, 1, "x"},
+		{"three residuals", []TaskRecord{{0, 4}, {0.3, 3}, {0.3, 2}, {1, 1}}, 1, "tasks"},
+		{"no tasks", nil, 1, "tasks"},
+		// Issue 19: a subnormal baseline made Duration/baseline +Inf, and
+		// the error named FitExp2's internal y[0].
+		{"subnormal baseline", ok, 5e-324, "baseline"},
+		{"baseline 1e-300 over durations of seconds", ok, 1e-300, "baseline"},
+		{"MaxFitPoints + 1 tasks", make([]TaskRecord, MaxFitPoints+1), 1, "len(tasks)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := TrainExp2(tt.tasks, tt.baseline, FitOptions{})

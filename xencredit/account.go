@@ -29,7 +29,7 @@ func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 // boost and may preempt. Queued VCPUs keep their run-queue places until
 // their PCPU's next Tick sorts it.
 //
-// Then, if Config.GuardPeriod > 0, the starvation guard (000 §4.2) closes
+// Then, if Config.GuardPeriod > 0, the starvation guard (MIMP §4.2) closes
 // every background VCPU's guard period that has lasted at least p: if the
 // VCPU is runnable (running, queued) and ran less than e in it, it is raised
 // to OVER (UNDER with GuardRaiseToUnder) at the tail of that class, and
@@ -180,7 +180,7 @@ func (s *State) credit(v, fair, capPer int, log []Change) []Change {
 	return log
 }
 
-// guard is the starvation guard of 000 §4.2 (see Account).
+// guard is the starvation guard of MIMP §4.2 (see Account).
 func (s *State) guard(log []Change) []Change {
 	p, e := s.cfg.GuardPeriod, s.cfg.GuardExec
 	for di := range s.doms {

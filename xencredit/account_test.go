@@ -116,7 +116,7 @@ func TestCapParksAndUnparks(t *testing.T) {
 
 // Starvation guard, p = 100 ms, e = 5 ms, against a CPU-bound foreground
 // VCPU that stays UNDER (it earns the 300 credits it burns). Raised to OVER
-// (the paper), the background VCPU still never runs; raised to UNDER (the
+// (MIMP §4.2), the background VCPU still never runs; raised to UNDER (the
 // prototype) it gets exactly one 5 ms starvation slice, then goes back.
 func TestGuardAgainstCPUBoundForeground(t *testing.T) {
 	for _, under := range []bool{false, true} {

@@ -2,6 +2,7 @@ package xencredit
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -133,10 +134,12 @@ func TestBadEvents(t *testing.T) {
 // State that satisfies the invariants or give ErrBadInput.
 func propNew(t *rapid.T) {
 	i64 := func(name string) int64 {
-		return rapid.OneOf(rapid.Int64Range(-2, 70000), rapid.Int64(), rapid.SampledFrom([]int64{0, 1, 3, 1000, int64(time.Millisecond), 30 * int64(time.Millisecond), int64(time.Second)})).Draw(t, name)
+		return rapid.OneOf(rapid.Int64Range(-2, 70000), rapid.Int64(), rapid.SampledFrom([]int64{0, 1, 3, 1000, int64(time.Millisecond), 30 * int64(time.Millisecond), int64(time.Second)}),
+			rapid.SampledFrom([]int64{math.MinInt64, math.MaxInt64, int64(MaxTime), int64(MaxTime) + 1, int64(MinTimeslice) - 1, int64(MaxTimeslice) + 1,
+				int64(MinRatelimit) - 1, int64(MaxRatelimit) + 1, MaxWeight + 1, MaxCreditsPMs + 1, 101, int64(time.Hour) + 1})).Draw(t, name)
 	}
 	cfg := Config{
-		PCPUs:                     int(i64("pcpus") % 10),
+		PCPUs:                     orIntEdge(rapid.IntRange(-1, 9), 1, MaxPCPUs).Draw(t, "pcpus"),
 		Timeslice:                 time.Duration(i64("tslice")),
 		TicksPerTimeslice:         int(i64("ticks")),
 		CreditsPerMsec:            int(i64("cpm")),
@@ -154,7 +157,8 @@ func propNew(t *rapid.T) {
 	for i := range doms {
 		doms[i] = Domain{
 			Weight: int(i64("w")), Cap: int(i64("cap")), Background: rapid.Bool().Draw(t, "bg"),
-			PCPUs: rapid.SliceOfN(rapid.IntRange(-1, 10), 0, 3).Draw(t, "pins"),
+			PCPUs:    rapid.SliceOfN(orIntEdge(rapid.IntRange(-1, 10), 0, max(cfg.PCPUs-1, 0)), 0, 3).Draw(t, "pins"),
+			Affinity: rapid.SliceOfN(orIntEdge(rapid.IntRange(-1, 10), 0, max(cfg.PCPUs-1, 0)), 0, 3).Draw(t, "affinity"),
 		}
 	}
 	// The derived constants never go negative; on a valid Config they are
@@ -193,8 +197,8 @@ func propNew(t *rapid.T) {
 	}
 }
 
-func TestNewProperties(t *testing.T) { rapid.Check(t, propNew) }
-func FuzzNew(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propNew)) }
+func TestPropNew(t *testing.T) { rapid.Check(t, propNew) }
+func FuzzNew(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propNew)) }
 
 // The derived constants of an invalid Config are 0, never garbage from an
 // overflow or a negative product.

@@ -162,3 +162,38 @@ func BenchmarkAccount(b *testing.B) {
 		log, _ = s.Account(s.Now()+time.Millisecond, log[:0])
 	}
 }
+
+// BenchmarkLimits times New at MaxRunQueues (MaxVCPUs floating over 1,024
+// PCPUs of MaxPCPUs) and one Account of a host with MaxVCPUs active VCPUs.
+func BenchmarkLimits(b *testing.B) {
+	cfg := DefaultConfig(MaxPCPUs)
+	aff := make([]int, 1024)
+	for p := range aff {
+		aff[p] = p
+	}
+	doms := make([]Domain, MaxVCPUs)
+	for i := range doms {
+		doms[i] = Domain{Weight: 256, PCPUs: []int{i % 1024}, Affinity: aff}
+	}
+	b.Run("New/MaxRunQueues", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := New(cfg, doms); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	s, _ := New(cfg, doms)
+	var log []Change
+	for v := range MaxVCPUs {
+		log, _ = s.Wake(0, v, log[:0])
+	}
+	now := time.Duration(0)
+	b.Run("Account/MaxVCPUs", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			now += cfg.Timeslice
+			log, _ = s.Account(now, log[:0])
+		}
+	})
+}

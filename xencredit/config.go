@@ -22,6 +22,14 @@ const (
 	MinTimer = 100 * time.Microsecond
 )
 
+// MaxRunQueues bounds the entries New preallocates in the run queues, Σ over
+// domains of len(PCPUs) × max(1, len(Affinity)): 2²², 32 MiB. With
+// MaxVCPUs floating VCPUs it allows an Affinity of 1,024 PCPUs.
+const MaxRunQueues = 1 << 22
+
+// maxErrors bounds the problems New joins into its error.
+const maxErrors = 100
+
 // MaxTime is the latest time an event may carry (about 146 years), so that
 // slice ends never overflow.
 const MaxTime = time.Duration(1 << 62)
@@ -38,7 +46,7 @@ type Config struct {
 	// scheduler instance per cpupool): the credit pool C that Account
 	// shares out is PCPUs × CreditsPerTimeslice, whether or not a PCPU has
 	// VCPUs pinned to it, so a host whose VMs are pinned to some of its
-	// cores still counts all of them (000 §6.1 pins; examples/xen).
+	// cores still counts all of them (MIMP §6.1 pins; examples/xen).
 	PCPUs int
 
 	// Timeslice is both the slice a dispatched VCPU gets and the
@@ -69,7 +77,7 @@ type Config struct {
 
 	// RatelimitDelaysBackground lets the ratelimit keep a running
 	// BACKGROUND VCPU on the PCPU when a non-background VCPU is waiting,
-	// as the MIMP prototype's code does. False by default: 000 §4.2 says a
+	// as the MIMP prototype's code does. False by default: MIMP §4.2 says a
 	// waking regular VM "will always be able to preempt a background VM",
 	// so a background VCPU is preempted at once.
 	RatelimitDelaysBackground bool
@@ -77,8 +85,8 @@ type Config struct {
 	// ActivateAtHead puts a domain that becomes active (a Tick finds one
 	// of its VCPUs running while off the active list) at the head of the
 	// active-domain list, as Xen's __csched_vcpu_acct_start does
-	// (list_add, in 4.2 and master). False puts it at the tail, this
-	// package's order before the option existed, which DefaultConfig keeps.
+	// (list_add, in 4.2 and master). False puts it at the tail, the order
+	// DefaultConfig keeps.
 	// Account visits domains in list order and hands the credit a domain
 	// cannot use to those after it, so the order decides whether a
 	// low-weight domain visited after a busy one gets that surplus: with
@@ -87,7 +95,7 @@ type Config struct {
 	// peak (examples/xen shows what this does to MIMP Table 1).
 	ActivateAtHead bool
 
-	// GuardPeriod is the starvation guard's period p (000 §4.2). Zero
+	// GuardPeriod is the starvation guard's period p (MIMP §4.2). Zero
 	// disables the guard. Otherwise 1 ms..1 hour, and the guard is checked
 	// at every Account call.
 	GuardPeriod time.Duration
@@ -99,7 +107,7 @@ type Config struct {
 
 	// GuardRaiseToUnder raises a starving background VCPU to UNDER, as the
 	// MIMP prototype (gwcloudlab/xen-interference) does, instead of the
-	// paper's OVER. False (OVER) by default.
+	// OVER of MIMP §4.2. False (OVER) by default.
 	GuardRaiseToUnder bool
 }
 
@@ -188,7 +196,7 @@ type Domain struct {
 	Cap int
 
 	// Background puts the domain's VCPUs in MIMP's BACKGROUND class
-	// (000 §4.2): queued after every other class, never boosted, never
+	// (MIMP §4.2): queued after every other class, never boosted, never
 	// credited, preempted by any waking non-background VCPU.
 	Background bool
 

@@ -21,7 +21,7 @@ import (
 //
 // Against CPU-bound foreground VCPUs the raise is to UNDER: raised to OVER
 // it can starve for ever behind a foreground VCPU that earns what it burns
-// (TestGuardAgainstCPUBoundForeground), so the paper's guarantee needs the
+// (TestGuardAgainstCPUBoundForeground), so MIMP §4.2's guarantee needs the
 // foreground to leave idle time or fall OVER.
 func propGuardGuarantee(t *rapid.T) {
 	k := rapid.IntRange(0, 2).Draw(t, "fg")
@@ -132,5 +132,5 @@ func propGuardGuarantee(t *rapid.T) {
 	}
 }
 
-func TestGuardGuarantee(t *testing.T) { rapid.Check(t, propGuardGuarantee) }
-func FuzzGuardGuarantee(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propGuardGuarantee)) }
+func TestPropGuardGuarantee(t *testing.T) { rapid.Check(t, propGuardGuarantee) }
+func FuzzGuardGuarantee(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propGuardGuarantee)) }

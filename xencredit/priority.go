@@ -11,7 +11,7 @@ const (
 	Boost      Priority = 0   // woken with credit left (UNDER), until a tick finds it running
 	Under      Priority = -1  // credit ≥ 0 at the last accounting
 	Over       Priority = -2  // credit < 0 at the last accounting
-	Background Priority = -3  // MIMP's background class (000 §4.2)
+	Background Priority = -3  // MIMP's background class (MIMP §4.2)
 	Idle       Priority = -64 // the idle VCPU; sorts last
 )
 
@@ -33,7 +33,7 @@ func (p Priority) String() string {
 }
 
 // A Runstate is what a VCPU is doing, as in Xen's runstate accounting
-// (xentop, 000 Table 1).
+// (xentop, MIMP Table 1).
 type Runstate uint8
 
 // The runstates. Offline is a parked VCPU that wants to run but is paused by

@@ -72,7 +72,13 @@ type pcpu struct {
 // New validates cfg and doms and returns a State at time 0 with every VCPU
 // blocked, UNDER, credit 0 and inactive (Xen's csched_alloc_vdata), or
 // BACKGROUND for a background domain, and every PCPU idle. Errors match
-// ErrBadInput and name the field, e.g. "Domains[2].PCPUs[1]".
+// ErrBadInput and name the field, e.g. "Domains[2].PCPUs[1]"; at most
+// maxErrors (100) problems are joined, then the rest is not checked.
+//
+// New preallocates every run queue for all the VCPUs that may queue there
+// (so that no event allocates): 8 bytes per VCPU on its PCPU when pinned,
+// on every PCPU of its domain's Affinity otherwise, at most MaxRunQueues
+// entries (32 MiB) in all. It takes O(VCPUs + Σ len(Affinity)) time.
 func New(cfg Config, doms []Domain) (State, error) {
 	if err := cfg.Validate(); err != nil {
 		return State{}, err
@@ -84,8 +90,18 @@ func New(cfg Config, doms []Domain) (State, error) {
 	if len(doms) == 0 {
 		bad("Domains", 0, "need at least one domain")
 	}
-	total := 0
+	if len(doms) > MaxVCPUs {
+		// Each domain has a VCPU: refuse before reading (or reporting on)
+		// any of them.
+		return State{}, &ValueError{Field: "Domains", Value: float64(len(doms)), Reason: "more domains than MaxVCPUs (4096)"}
+	}
+	total, queue := 0, 0
+	seen := make([]uint64, (cfg.PCPUs+63)/64) // PCPUs in the domain's Affinity so far
 	for i, d := range doms {
+		if len(errs) >= maxErrors {
+			bad("Domains", float64(len(doms)), fmt.Sprintf("more than %d problems: the domains from %d on are not checked", maxErrors, i))
+			break
+		}
 		f := fmt.Sprintf("Domains[%d]", i)
 		minW := 1
 		if d.Background {
@@ -100,26 +116,38 @@ func New(cfg Config, doms []Domain) (State, error) {
 		if len(d.PCPUs) == 0 {
 			bad(f+".PCPUs", 0, "need at least one VCPU")
 		}
-		for j, p := range d.PCPUs {
-			if p < 0 || p >= cfg.PCPUs {
-				bad(fmt.Sprintf("%s.PCPUs[%d]", f, j), float64(p), "no such PCPU")
-			} else if len(d.Affinity) > 0 && !slices.Contains(d.Affinity, p) {
-				bad(fmt.Sprintf("%s.PCPUs[%d]", f, j), float64(p), "not in the domain's Affinity")
-			}
-		}
-		if len(d.Affinity) > cfg.PCPUs {
-			bad(f+".Affinity", float64(len(d.Affinity)), "lists more PCPUs than the host has")
-		}
-		for j, p := range d.Affinity {
-			if p < 0 || p >= cfg.PCPUs {
-				bad(fmt.Sprintf("%s.Affinity[%d]", f, j), float64(p), "no such PCPU")
-			} else if slices.Contains(d.Affinity[:j], p) {
-				bad(fmt.Sprintf("%s.Affinity[%d]", f, j), float64(p), "listed twice")
-			}
-		}
 		total += len(d.PCPUs)
 		if total > MaxVCPUs {
 			bad(f+".PCPUs", float64(total), "more than MaxVCPUs (4096) VCPUs in total")
+			break
+		}
+		if len(d.Affinity) > cfg.PCPUs {
+			bad(f+".Affinity", float64(len(d.Affinity)), "lists more PCPUs than the host has")
+			continue
+		}
+		clear(seen)
+		for j, p := range d.Affinity {
+			switch {
+			case p < 0 || p >= cfg.PCPUs:
+				bad(fmt.Sprintf("%s.Affinity[%d]", f, j), float64(p), "no such PCPU")
+			case seen[p/64]&(1<<(p%64)) != 0:
+				bad(fmt.Sprintf("%s.Affinity[%d]", f, j), float64(p), "listed twice")
+			default:
+				seen[p/64] |= 1 << (p % 64)
+			}
+		}
+		for j, p := range d.PCPUs {
+			if p < 0 || p >= cfg.PCPUs {
+				bad(fmt.Sprintf("%s.PCPUs[%d]", f, j), float64(p), "no such PCPU")
+			} else if len(d.Affinity) > 0 && seen[p/64]&(1<<(p%64)) == 0 {
+				bad(fmt.Sprintf("%s.PCPUs[%d]", f, j), float64(p), "not in the domain's Affinity")
+			}
+		}
+		// The run queues hold every VCPU that may queue there: a pinned
+		// VCPU on its PCPU, a domain with Affinity on each of its PCPUs.
+		queue += len(d.PCPUs) * max(1, len(d.Affinity))
+		if queue > MaxRunQueues {
+			bad(f+".Affinity", float64(queue), "the run queues would hold more than MaxRunQueues (2^22) entries: Σ VCPUs × len(Affinity)")
 			break
 		}
 	}

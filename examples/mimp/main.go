@@ -1,10 +1,10 @@
-// Command mimp reproduces the MIMP case study (MIMP §6.6, Table 3): a
-// 20-VM Hadoop cluster whose map slots share hosts with web servers runs
-// 2.5 h traces of six job types under FIFO, EDF, MP (progress-aware, package
-// edf) and MP with admission control (package admission: wave-aware, the
-// paper's rule and strict), over several traces, and says where MP's saving comes from
-// and where the results differ from the paper. -sensitivity repeats EDF and
-// MP over data-node capacities; -sweep runs the overload experiment of
+// Command mimp reproduces the MIMP case study (MIMP §6.6, Table 3): a 20-VM
+// Hadoop cluster whose map slots share hosts with web servers runs 2.5 h
+// traces of six job types under FIFO, EDF, MP (progress-aware, package edf)
+// and MP with admission control (package admission: wave-aware, the paper's
+// rule and strict), over several traces, and says where MP's saving comes
+// from and where the results differ from the paper. -sensitivity repeats EDF
+// and MP over data-node capacities; -sweep runs the overload experiment of
 // MIMP §6.5 (Fig. 11).
 //
 //	go run ./examples/mimp                  # Table 3 over seeds 1–10
@@ -33,20 +33,20 @@
 // MP uses 3.6% [3.1–3.9%] less total task time than EDF (71.00 → 68.47 h;
 // the paper: 6.4%). Of the 2.53 h, 2.15 h is IO slowdown MP's IO check
 // avoids (EDF loses 2.58 h to overloaded data nodes, MP 0.43 h) and 0.38 h
-// is run time outside overload. With the data nodes unconstrained,
-// matching tasks to slots alone saves 1.1% [0.9–1.3%]; at 60 MB/s without
-// MP's IO check it saves 1.7%. The saving grows as the data nodes shrink
-// (-sensitivity: 17.2% at 30 MB/s, 10.9% at 40, 6.7% at 50, 1.0–1.1% from
-// 80 MB/s up), and where the check binds hardest MP misses far more
-// deadlines (80.8 against EDF's 16.1 per trace at 30 MB/s). At 60 MB/s MP
-// misses 3.7 [0–9] deadlines per trace against EDF's 0.9 [0–3] (the paper:
-// 1 vs 2): it finishes jobs nearer their deadlines (5th-percentile slack 9%
-// of the relative deadline against EDF's 22%), and task times off the model
-// by the paper's errors push some late; with exact estimates MP misses 1.0,
-// EDF 0. With the settings before they were made faithful (bytes growing
-// under overload, fastest slot first, web load per slot, exact estimates
-// with 10% noise) the same seeds gave MP 7.5% [6.0–9.1%]. Over 30 traces
-// (-seeds 30) the saving is 3.7% [3.0–4.2%].
+// is run time outside overload. With the data nodes unconstrained, matching
+// tasks to slots alone saves 1.1% [0.9–1.3%]; at 60 MB/s without MP's IO
+// check it saves 1.7%. The saving grows as the data nodes shrink
+// (-sensitivity: 17.2% at 30 MB/s, 10.9% at 40, 6.7% at 50, 1.0–1.1% from 80
+// MB/s up), and where the check binds hardest MP misses far more deadlines
+// (80.8 against EDF's 16.1 per trace at 30 MB/s). At 60 MB/s MP misses 3.7
+// [0–9] deadlines per trace against EDF's 0.9 [0–3] (the paper: 1 vs 2): it
+// finishes jobs nearer their deadlines (5th-percentile slack 9% of the
+// relative deadline against EDF's 22%), and task times off the model by the
+// paper's errors push some late; with exact estimates MP misses 1.0, EDF 0.
+// Under less faithful settings taken together (bytes growing under overload,
+// fastest slot first, web load per slot, exact estimates with 10% noise; not
+// all of them are flags) the same seeds gave MP 7.5% [6.0–9.1%]. Over 30
+// traces (-seeds 30) the saving is 3.7% [3.0–4.2%].
 //
 // # The overload sweep (-sweep)
 //
@@ -57,7 +57,7 @@
 // default mode) with margin 2.17 — the 0.97 quantile of actual/predicted
 // task time under MIMP §6.3.1's errors — and MP slack 1.17. Over seeds 1–10
 // it lets at most 2.5% of the jobs it admits miss at any load (13 of 515
-// at load 1.25) and at load 3 meets 543 deadlines against EDF's 132 and
+// at load 1.25) and at load 3 meets 536 deadlines against EDF's 132 and
 // MP's 63 (4.1×). MIMP's rule (MP+AC-paper) lets 29% of the jobs it admits
 // miss at load 1 and 89% at load 3 — every job it admitted at load 1 took
 // longer than its Eq. 7 prediction, 1.98× at the median — and strict Eq. 6

@@ -233,7 +233,7 @@ func TestErrorsAreThePapers(t *testing.T) {
 	}
 }
 
-// TestJSON checks -json: the issue's names (policies[].name, missed,
+// TestJSON checks -json: the field names (policies[].name, missed,
 // total_task_hours, io_slowdown_hours, overloaded_starts), ranges and
 // per-seed rows, MP's saving and its sources, the ablations, terms and the
 // differs-from-paper lines; and that the text shows the same sections.
@@ -358,7 +358,7 @@ func TestTraceAndPlot(t *testing.T) {
 	}
 }
 
-// TestSweepKeepsPromise is issue 14's promise on the sweep as the command
+// TestSweepKeepsPromise is admission's promise on the sweep as the command
 // runs it (the default seeds, every load, the faithful settings): at every
 // load at most 3% of the jobs MP+AC admits miss their deadline, and at the
 // highest load MP+AC meets at least twice as many deadlines as the better
@@ -388,7 +388,7 @@ func TestSweepKeepsPromise(t *testing.T) {
 }
 
 // TestSweepOutput: the sweep sums its seeds, labels its cluster and loads
-// honestly, states the promise, and -json keeps the issue's field names.
+// honestly, states the promise, and -json keeps its field names.
 func TestSweepOutput(t *testing.T) {
 	one, err := sweep(1, 1, defaultSettings, []float64{3}, []hadoopsim.Policy{hadoopsim.MPAC}, nil)
 	if err != nil {

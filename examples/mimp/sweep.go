@@ -101,7 +101,8 @@ var sweepTerms = []string{
 	"admitted missed: missed / (met + missed), the share of admitted jobs whose promise broke; lateness: mean finish − deadline of the missed jobs that finished.",
 }
 
-// sweepResult is the sweep with what it says about issue 14's promise.
+// sweepResult is the sweep with what it says about admission's promise:
+// the jobs MP+AC admits meet their deadlines.
 type sweepResult struct {
 	points []sweepPoint
 	margin float64

@@ -2,125 +2,308 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
-	"math"
+	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/schedkit/schedkit/examples/internal/cli/clitest"
 )
 
-// checkRun asserts the invariants of one simulated run.
-func checkRun(t *testing.T, jobs []JobSpec, r Result) {
+func TestCLI(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "jobs.tsv")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	txt := filepath.Join(dir, "jobs.txt")
+	if err := os.WriteFile(txt, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := append(clitest.Standard(),
+		clitest.Case{Name: "workload", Args: []string{"-workload", "cpu"}, Code: 2, Stderr: []string{`-workload = "cpu"`, "io, mixed"}},
+		clitest.Case{Name: "model", Args: []string{"-model", "fifo"}, Code: 2, Stderr: []string{`-model = "fifo"`, "per-job, two-pool"}},
+		clitest.Case{Name: "starvation", Args: []string{"-starvation", "never"}, Code: 2, Stderr: []string{`-starvation = "never"`, "per-period, every-check"}},
+		clitest.Case{Name: "min-share-timeout negative", Args: []string{"-min-share-timeout", "-1"}, Code: 2, Stderr: []string{"-min-share-timeout = -1", "[0, 1e+07]"}},
+		clitest.Case{Name: "min-share-timeout NaN", Args: []string{"-min-share-timeout", "NaN"}, Code: 2, Stderr: []string{"-min-share-timeout = NaN"}},
+		clitest.Case{Name: "fair-share-timeout too large", Args: []string{"-fair-share-timeout", "1e9"}, Code: 2, Stderr: []string{"-fair-share-timeout = 1e+09", "[0, 1e+07]"}},
+		clitest.Case{Name: "reps 0", Args: []string{"-reps", "0"}, Code: 2, Stderr: []string{"-reps = 0", "[1, 100]"}},
+		clitest.Case{Name: "reps 101", Args: []string{"-reps", "101"}, Code: 2, Stderr: []string{"-reps = 101", "[1, 100]"}},
+		clitest.Case{Name: "seed too large", Args: []string{"-seed", "9223372036854775807"}, Code: 2, Stderr: []string{"-seed = 9223372036854775807"}},
+		clitest.Case{Name: "positions 0", Args: []string{"-positions", "0"}, Code: 2, Stderr: []string{`-positions = "0"`, "[1, 130]"}},
+		clitest.Case{Name: "positions word", Args: []string{"-positions", "1,x"}, Code: 2, Stderr: []string{`-positions = "1,x"`}},
+		clitest.Case{Name: "positions twice", Args: []string{"-positions", "66,66"}, Code: 2, Stderr: []string{"-positions", "twice"}},
+		clitest.Case{Name: "positions too many", Args: []string{"-positions", "1,2,3,4,5,6,7,8,9,10,11"}, Code: 2, Stderr: []string{"-positions", "at most 10"}},
+		clitest.Case{Name: "trace missing", Args: []string{"-trace", filepath.Join(dir, "nope.tsv")}, Code: 2, Stderr: []string{"-trace = ", "cannot be read"}},
+		clitest.Case{Name: "trace suffix", Args: []string{"-trace", txt}, Code: 2, Stderr: []string{"-trace = ", ".tsv", ".csv.gz"}},
+		clitest.Case{Name: "trace with mixed", Args: []string{"-workload", "mixed", "-trace", file}, Code: 2, Stderr: []string{"-trace = ", "io only"}},
+		clitest.Case{Name: "task-scale with io", Args: []string{"-task-scale", "2"}, Code: 2, Stderr: []string{"-task-scale = 2", "mixed only"}},
+		clitest.Case{Name: "task-scale 0", Args: []string{"-workload", "mixed", "-task-scale", "0"}, Code: 2, Stderr: []string{"-task-scale = 0", "10]"}},
+		clitest.Case{Name: "join-stage-scale 11", Args: []string{"-workload", "mixed", "-join-stage-scale", "11"}, Code: 2, Stderr: []string{"-join-stage-scale = 11", "10]"}},
+		clitest.Case{Name: "join-stage-scale with io", Args: []string{"-join-stage-scale", "0.5"}, Code: 2, Stderr: []string{"-join-stage-scale = 0.5", "mixed only"}},
+		clitest.Case{Name: "plot onto a file", Args: []string{"-plot", filepath.Join(file, "x")}, Code: 2, Stderr: []string{"-plot = "}},
+		clitest.Case{Name: "every problem at once", Args: []string{"-reps", "0", "-model", "x"}, Code: 2, Stderr: []string{"-reps = 0", `-model = "x"`}},
+		clitest.Case{Name: "empty trace", Args: []string{"-trace", file, "-reps", "1"}, Code: 1, Stderr: []string{"jobs.tsv", "0 jobs, need 154"}},
+	)
+	clitest.Check(t, func(args []string, out, errb *bytes.Buffer) int { return run(args, out, errb) }, cases)
+}
+
+// runJSON runs the command with -json and returns stdout.
+func runJSON(t *testing.T, args ...string) []byte {
 	t.Helper()
-	if r.Finished != len(jobs) {
-		t.Fatalf("%d of %d jobs finished", r.Finished, len(jobs))
+	var out, errb bytes.Buffer
+	if code := run(append([]string{"-json"}, args...), &out, &errb); code != 0 {
+		t.Fatalf("%q: exit %d: %s", args, code, errb.String())
 	}
-	if r.Metrics.N != countedJobs || len(r.Actual) != countedJobs {
-		t.Fatalf("metrics over %d jobs, want %d", r.Metrics.N, countedJobs)
+	if errb.Len() != 0 {
+		t.Fatalf("%q: -json printed on stderr: %s", args, errb.String())
 	}
-	k := 0
-	for i, j := range jobs {
-		if !j.Counted {
-			continue
+	return out.Bytes()
+}
+
+// The real traces sit beside the repository (../shared/traces from a
+// checkout at /work/X).
+const traceDir = "../../../shared/traces"
+
+// googleFixture writes a small Google task_events file whose jobs have many
+// tasks of irregular durations, a third of them unfinished (they take the
+// job's mean), so that summing the durations in map order would show in the
+// last digits.
+func googleFixture(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "task_events.csv.gz")
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	us := int64(1_000_000)
+	for j := range 160 {
+		submit := int64(j+1) * 7 * us
+		for k := range 40 {
+			id := 1000 + j
+			fmt.Fprintf(zw, "%d,,%d,%d,,0,,,,,,,\n", submit, id, k)
+			fmt.Fprintf(zw, "%d,,%d,%d,,1,,,,,,,\n", submit+int64(k)*us/3, id, k)
+			if k%3 == 0 {
+				continue // no FINISH in the window: the job's mean duration stands in
+			}
+			fmt.Fprintf(zw, "%d,,%d,%d,,4,,,,,,,\n", submit+int64(k)*us/3+int64(10+(j*37+k*11)%500)*us+int64(k)*us/7, id, k)
 		}
-		// A job of at most 400 tasks cannot beat its longest task.
-		if len(j.Durations) <= 400 && r.Actual[k] < r.Ideal[k]*(1-1e-12) {
-			t.Fatalf("job %d: response %v below ideal %v", i, r.Actual[k], r.Ideal[k])
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// Every input mode gives the same bytes on two runs: Table III, the mixed
+// workload, a SWIM trace, a Google trace (a fixture and the real shard), and
+// both Fair Scheduler models. (readGoogle once summed task durations in map
+// order, and its output changed from run to run.)
+func TestDeterministicOutput(t *testing.T) {
+	modes := map[string][]string{
+		"io":             nil,
+		"io two-pool":    {"-model", "two-pool"},
+		"io every-check": {"-starvation", "every-check"},
+		"mixed":          {"-workload", "mixed"},
+		"google fixture": {"-trace", googleFixture(t)},
+		"swim":           {"-trace", filepath.Join(traceDir, "swim-facebook/FB-2009_samples_24_times_1hr_0.tsv")},
+		"google":         {"-trace", filepath.Join(traceDir, "google-clusterdata-2011/task_events-part-00000-of-00500.csv.gz")},
+	}
+	for name, args := range modes {
+		if raceEnabled && strings.HasPrefix(name, "io ") {
+			continue // the plain run covers the model variants; -race the input modes
 		}
-		k++
-	}
-	m := r.Metrics
-	if !(m.SNP > 0 && m.SNP <= 1+1e-9) || !(m.L1 >= 1-1e-9) || !(m.L2 >= m.L1) || !(m.Unfairness >= 0 && m.Unfairness < 10) || !(m.AvgResponse > 0) {
-		t.Fatalf("metrics out of range: %+v", m)
-	}
-	if r.ServedKills != 0 {
-		t.Fatalf("%d victims from a pool being preempted for", r.ServedKills)
-	}
-	if !(r.WorkLost >= 0) || math.IsInf(r.WorkLost, 0) || r.LongKills > r.Kills || r.StarveKills > r.LongKills {
-		t.Fatalf("work lost %v, kills %d, long %d, starving %d", r.WorkLost, r.Kills, r.LongKills, r.StarveKills)
+		if i := slices.Index(args, "-trace"); i >= 0 {
+			if _, err := os.Stat(args[i+1]); err != nil {
+				t.Fatalf("%s: %v (the real traces are expected in ../shared/traces beside the checkout)", name, err)
+			}
+		}
+		args = append(args, "-reps", "1", "-positions", "66")
+		a, b := runJSON(t, args...), runJSON(t, args...)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: two runs differ", name)
+		}
 	}
 }
 
 var (
-	defaultOnce  sync.Once
-	defaultOpts  Options
-	defaultRun   []Cell
-	defaultError error
+	defaultOnce sync.Once
+	defaultOut  Output
+	defaultRaw  []byte
+	defaultErr  error
 )
 
-// defaultCells runs the default scenario once for all tests: 5 seeds × 3
-// positions × busy/idle × 2 policies; under the race detector or -short one
-// seed and the first position.
-func defaultCells(t *testing.T) (Options, []Cell) {
+// defaultRun runs the command with its default flags once for the tests that
+// read the whole report; under the race detector, which makes the simulator
+// several times slower, with one seed.
+func defaultRun(t *testing.T) (Output, []byte) {
 	defaultOnce.Do(func() {
-		defaultOpts = Options{Reps: 5, Seed: 1, Positions: []int{1, 66, 92}}
-		if raceEnabled || testing.Short() {
-			defaultOpts.Reps, defaultOpts.Positions = 1, []int{1}
+		args := []string{"-json"}
+		if raceEnabled {
+			args = append(args, "-reps", "1")
 		}
-		defaultRun, defaultError = Run(defaultOpts)
+		var out, errb bytes.Buffer
+		if code := run(args, &out, &errb); code != 0 {
+			defaultErr = fmt.Errorf("exit %d: %s", code, errb.String())
+			return
+		}
+		defaultRaw = out.Bytes()
+		defaultErr = json.Unmarshal(defaultRaw, &defaultOut)
 	})
-	if defaultError != nil {
-		t.Fatal(defaultError)
+	if defaultErr != nil {
+		t.Fatal(defaultErr)
 	}
-	return defaultOpts, defaultRun
+	return defaultOut, defaultRaw
 }
 
-func TestDefaultScenario(t *testing.T) {
-	o, cells := defaultCells(t)
-	if want := 2 * 2 * len(o.Positions); len(cells) != want {
-		t.Fatalf("%d cells, want %d", len(cells), want)
-	}
-	for _, c := range cells {
-		if len(c.Runs) != o.Reps {
-			t.Fatalf("%s p=%d %v: %d runs", c.Period, c.Position, c.Policy, len(c.Runs))
-		}
-		for r, res := range c.Runs {
-			sc := Scenario{Period: c.Period, MeanGap: map[string]float64{"busy": 30, "idle": 80}[c.Period], LongPos: c.Position, Seed: o.Seed + uint64(r)}
-			jobs, err := sc.Build(nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkRun(t, jobs, res)
-			if c.Policy == Baseline && res.StarveKills != 0 {
-				t.Fatal("the baseline has no starvation rule")
-			}
-		}
-	}
-	var buf bytes.Buffer
-	PrintTable(&buf, cells, o.Reps)
-	t.Logf("\n%s", buf.String())
-	if !strings.Contains(buf.String(), "busy: GP changes SNP by") {
-		t.Fatal("the table does not report the comparison")
-	}
-	s := Summary(cells).Periods
-	busyB, busyG := s[0], s[1]
-	t.Logf("busy: SNP baseline %.3f, GP %.3f (%+.1f%%; paper +15%%); unfairness %.3f vs %.3f",
-		busyB.SNP, busyG.SNP, pct(busyG.SNP, busyB.SNP), busyB.Unfairness, busyG.Unfairness)
-}
-
-// Same scenario, same result, bit for bit; the two policies see the same jobs.
-func TestDeterministic(t *testing.T) {
-	sc := Scenario{Period: "busy", MeanGap: 30, LongPos: 66, Seed: 7}
-	a, _ := sc.Build(nil)
-	b, _ := sc.Build(nil)
-	if !reflect.DeepEqual(a, b) {
-		t.Fatal("Build is not deterministic")
-	}
-	ra, err := Simulate(DefaultConfig(), a, GP)
+// The shape that holds under the default (per-job model, 300/600 s
+// timeouts, starvation per period, 20 seeds × 3 long-job positions): in busy
+// periods GP's SNP is at least the baseline's, its unfairness at most 5%
+// above it and its work lost at most 5% above it. It runs the busy period's
+// baseline and GP only, so that it runs under the race detector too.
+func TestDefaultShape(t *testing.T) {
+	cfg := DefaultConfig()
+	pos, err := parsePositions(defaultPositions)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rb, _ := Simulate(DefaultConfig(), b, GP)
-	if !reflect.DeepEqual(ra, rb) {
-		t.Fatal("Simulate is not deterministic")
+	o := Options{Reps: defaultReps, Seed: 1, Positions: pos, Config: cfg, Periods: []string{"busy"}, Policies: []Policy{Baseline, GP}}
+	cells, err := Run(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := Summarise(o, cells)
+	b, _ := findRow(out.Periods, "busy", Baseline)
+	g, _ := findRow(out.Periods, "busy", GP)
+	ch, _ := findChange(out, "busy", GP)
+	t.Logf("busy: SNP %.3f → %.3f (%+.1f%%, seeds %+.1f…%+.1f%%, %d of %d runs), unfairness %+.1f%%, work lost %+.1f%%",
+		b.SNP, g.SNP, ch.SNPPct, ch.SeedMinPct, ch.SeedMaxPct, ch.Wins, ch.PairedRuns, ch.UnfairnessPct, ch.WorkLostPct)
+	if b.Runs != 60 || g.Runs != 60 {
+		t.Fatalf("%d and %d runs, want 20 seeds × 3 positions", b.Runs, g.Runs)
+	}
+	if !(g.SNP >= b.SNP) || !(g.Unfairness <= 1.05*b.Unfairness) || !(g.WorkLost <= 1.05*b.WorkLost) {
+		t.Fatalf("busy shape does not hold: SNP %.4f vs %.4f, unfairness %.4f vs %.4f, work lost %.0f vs %.0f",
+			g.SNP, b.SNP, g.Unfairness, b.Unfairness, g.WorkLost, b.WorkLost)
 	}
 }
 
-// The workload is Table III: 130 jobs, the long job at its position, 39
+// -json prints its schema: workload, hfs_model and per period and
+// policy snp, l1, l2, unfairness, avg_response_s, work_lost_slot_s,
+// starvation_episodes and kills by reason, with the comparisons and the
+// per-position cells the table shows.
+func TestJSONSchema(t *testing.T) {
+	out, raw := defaultRun(t)
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"workload", "hfs_model", "periods", "cells", "changes", "min_share_preemption_timeout_s", "fair_share_preemption_timeout_s", "starvation", "paper", "differs_from_paper"} {
+		if _, ok := doc[k]; !ok {
+			t.Errorf("no %q in the document", k)
+		}
+	}
+	if out.Workload != "io" || out.HFSModel != "per-job" || out.MinShareTimeout != 300 || out.FairShareTimeout != 600 || out.Starvation != "per-period" {
+		t.Errorf("default setting %+v", out)
+	}
+	var got []string
+	for _, row := range doc["periods"].([]any) {
+		r := row.(map[string]any)
+		for _, k := range []string{"period", "policy", "snp", "l1", "l2", "unfairness", "avg_response_s", "work_lost_slot_s", "starvation_episodes", "kills", "nonprod_occupancy", "long_job_kills"} {
+			if _, ok := r[k]; !ok {
+				t.Errorf("period row lacks %q: %v", k, r)
+			}
+		}
+		kills := r["kills"].(map[string]any)
+		if len(kills) != 3 || kills["overflow"] == nil || kills["starving long job"] == nil || kills["most recent"] == nil {
+			t.Errorf("kills %v: want the three reasons", kills)
+		}
+		got = append(got, r["period"].(string)+"/"+r["policy"].(string))
+	}
+	want := []string{"busy/baseline", "busy/GP", "busy/GP-no-starvation", "idle/baseline", "idle/GP", "idle/GP-no-starvation"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("rows %v, want %v", got, want)
+	}
+	if len(out.Cells) != len(want)*len(out.Positions) || len(out.Changes) != 4 {
+		t.Fatalf("%d cells, %d changes", len(out.Cells), len(out.Changes))
+	}
+	for _, r := range out.Periods {
+		switch r.Policy {
+		case "baseline":
+			if r.Kills["starving long job"] != 0 || r.Kills["most recent"] != 0 {
+				t.Errorf("%s baseline kills %v: only overflow", r.Period, r.Kills)
+			}
+		default:
+			if r.Kills["overflow"] != 0 {
+				t.Errorf("%s %s kills %v: no overflow victims", r.Period, r.Policy, r.Kills)
+			}
+		}
+		if r.Policy == "GP-no-starvation" && r.Kills["starving long job"] != 0 {
+			t.Errorf("%s GP-no-starvation killed for starvation", r.Period)
+		}
+	}
+	// Everything the table shows is in the document.
+	var table bytes.Buffer
+	PrintTable(&table, out)
+	for _, l := range append(out.Paper, out.DiffersFromPaper...) {
+		if !strings.Contains(table.String(), l) {
+			t.Errorf("table lacks %q", l)
+		}
+	}
+}
+
+// The mixed workload has GP §VI-B's 160 jobs: 25 I/O-bound Grep instances
+// with 15,554 maps, 56 CPU-bound Grep with 1,589 (the long job among them),
+// 34 Aggregate with 10,608 and 15 Join instances of three consecutive jobs
+// each, for every seed.
+func TestMixedWorkload(t *testing.T) {
+	for seed := range uint64(50) {
+		jobs, err := Scenario{Workload: Mixed, Period: "busy", MeanGap: 30, LongPos: 66, Seed: seed}.Build(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type tally struct{ instances, jobs, maps int }
+		apps := map[string]*tally{}
+		counted := 0
+		for i, j := range jobs {
+			if !j.Counted {
+				continue
+			}
+			counted++
+			a := apps[j.App]
+			if a == nil {
+				a = &tally{}
+				apps[j.App] = a
+			}
+			a.jobs++
+			if j.After < 0 {
+				a.instances++
+				a.maps += len(j.Durations)
+			} else if jobs[j.After].App != appJoin || j.App != appJoin || i != j.After+1 {
+				t.Fatalf("seed %d: job %d follows job %d", seed, i, j.After)
+			}
+			if j.Long && (j.App != appCPUGrep || len(j.Durations) != 250 || j.Prod) {
+				t.Fatalf("seed %d: long job %+v", seed, j.App)
+			}
+		}
+		want := map[string]tally{appIOGrep: {25, 25, 15554}, appCPUGrep: {56, 56, 1589}, appAggregate: {34, 34, 10608}, appJoin: {15, 45, 870}}
+		for name, w := range want {
+			if a := apps[name]; a == nil || *a != w {
+				t.Fatalf("seed %d: %s %+v, want %+v", seed, name, a, w)
+			}
+		}
+		if counted != 160 {
+			t.Fatalf("seed %d: %d counted jobs, want 160", seed, counted)
+		}
+	}
+}
+
+// The I/O workload is Table III: 130 jobs, the long job at its position, 39
 // production jobs among the counted ones, 25 uncounted tail jobs.
 func TestWorkloadShape(t *testing.T) {
 	ord, long := tableIIIJobs()
@@ -163,100 +346,12 @@ func TestWorkloadShape(t *testing.T) {
 	}
 }
 
-// The pool a check frees slots for loses no task to it (HFS's preemptTasks
-// takes victims only from pools above their fair share; 003 §IV: a
-// production job's arrival preempts non-production jobs). The model before
-// review protected only the short pool's jobs below their own share, and GP
-// then killed the newest tasks of the production jobs it was serving.
-func TestServedPoolLosesNothing(t *testing.T) {
-	jobs, err := Scenario{Period: "busy", MeanGap: 30, LongPos: 1, Seed: 1}.Build(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := DefaultConfig()
-	old.ServedJobsOnly = true
-	for _, pol := range []Policy{Baseline, GP} {
-		r, err := Simulate(DefaultConfig(), jobs, pol)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkRun(t, jobs, r)
-		ro, err := Simulate(old, jobs, pol)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%v: served-pool kills %d (pool protected), %d (jobs only)", pol, r.ServedKills, ro.ServedKills)
-		if pol == GP && ro.ServedKills == 0 {
-			t.Fatal("the jobs-only ablation no longer kills tasks of the served pool: this test cannot fail")
-		}
-	}
-}
-
-// The two readings of the graduated kill: 50% of what overflows at every
-// check (default) kills more long-job tasks by the starvation rule than 50%
-// of the onset overflow in all before T_timeout (-graduated-once).
-func TestGraduatedOnce(t *testing.T) {
-	jobs, err := Scenario{Period: "busy", MeanGap: 30, LongPos: 1, Seed: 1}.Build(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	once := DefaultConfig()
-	once.GraduatedOnce = true
-	ro, err := Simulate(once, jobs, GP)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkRun(t, jobs, ro)
-	rd, _ := Simulate(DefaultConfig(), jobs, GP)
-	t.Logf("starvation kills: %d per check, %d once", rd.StarveKills, ro.StarveKills)
-	if ro.StarveKills == 0 || ro.StarveKills >= rd.StarveKills {
-		t.Fatalf("starvation kills %d (once) vs %d (per check)", ro.StarveKills, rd.StarveKills)
-	}
-}
-
-func TestIdealTime(t *testing.T) {
-	if got := IdealTime([]float64{5, 3, 4}, 2); got != 7 { // 5 | 3 then 4
-		t.Fatalf("IdealTime = %v, want 7", got)
-	}
-	if got := IdealTime([]float64{5, 3}, 400); got != 5 {
-		t.Fatalf("IdealTime = %v, want 5", got)
-	}
-}
-
-// -json prints exactly the issue's schema (periods busy/idle × baseline/GP)
-// and -plot writes the charts, from one run.
-func TestJSONSchemaAndPlot(t *testing.T) {
-	o, cells := defaultCells(t)
+// -plot writes the twelve charts.
+func TestPlot(t *testing.T) {
+	out, _ := defaultRun(t)
 	dir := t.TempDir()
-	if raceEnabled {
-		dir = "" // drawing 12 PNGs takes seconds under -race; covered without it
-	}
-	var buf bytes.Buffer
-	if err := emit(&buf, cells, o.Reps, true, dir); err != nil {
+	if err := Plot(dir, out); err != nil {
 		t.Fatal(err)
-	}
-	var doc map[string][]map[string]any
-	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil || len(doc) != 1 {
-		t.Fatalf("not {\"periods\":[…]}: %v\n%s", err, buf.String())
-	}
-	keys := []string{"avg_response_s", "l1", "l2", "period", "policy", "snp", "unfairness", "work_lost_slot_s"}
-	var got []string
-	for _, row := range doc["periods"] {
-		var ks []string
-		for k := range row {
-			ks = append(ks, k)
-		}
-		slices.Sort(ks)
-		if !slices.Equal(ks, keys) {
-			t.Fatalf("row keys %v, want %v", ks, keys)
-		}
-		got = append(got, row["period"].(string)+"/"+row["policy"].(string))
-	}
-	if want := []string{"busy/baseline", "busy/GP", "idle/baseline", "idle/GP"}; !slices.Equal(got, want) {
-		t.Fatalf("rows %v, want %v", got, want)
-	}
-	if dir == "" {
-		return
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.png"))
 	if len(files) != 12 {
@@ -264,29 +359,14 @@ func TestJSONSchemaAndPlot(t *testing.T) {
 	}
 }
 
-func TestBadFlags(t *testing.T) {
-	for _, args := range [][]string{{"-reps", "0"}, {"-positions", "0"}, {"-positions", "x"}, {"-trace", "nope.txt"}, {"-trigger", "x"}, {"-preempt-timeout", "-1"}, {"-preempt-timeout", "NaN"}, {"-bogus"}} {
-		if err := run(args, &bytes.Buffer{}); err == nil {
-			t.Errorf("run(%v) accepted", args)
-		}
-	}
-}
-
 func TestTraces(t *testing.T) {
-	if raceEnabled || testing.Short() {
-		t.Skip("reading traces is slow under -race / -short")
-	}
 	for _, path := range []string{
-		"../../../shared/traces/swim-facebook/FB-2009_samples_24_times_1hr_0.tsv",
-		"../../../shared/traces/google-clusterdata-2011/task_events-part-00000-of-00500.csv.gz",
+		filepath.Join(traceDir, "swim-facebook/FB-2009_samples_24_times_1hr_0.tsv"),
+		filepath.Join(traceDir, "google-clusterdata-2011/task_events-part-00000-of-00500.csv.gz"),
 	} {
-		if _, err := os.Stat(path); err != nil {
-			t.Logf("skip %s: %v", path, err)
-			continue
-		}
 		ord, err := ReadTrace(path)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%v (the real traces are expected in ../shared/traces beside the checkout)", err)
 		}
 		if len(ord) != countedJobs-1+tailJobs {
 			t.Fatalf("%s: %d jobs", path, len(ord))
@@ -295,13 +375,12 @@ func TestTraces(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, pol := range []Policy{Baseline, GP} {
+		for _, pol := range policies {
 			r, err := Simulate(DefaultConfig(), jobs, pol)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkRun(t, jobs, r)
-			t.Logf("%s %v: SNP %.3f unfairness %.3f avg resp %.0f s work lost %.0f slot·s", filepath.Base(path), pol, r.Metrics.SNP, r.Metrics.Unfairness, r.Metrics.AvgResponse, r.WorkLost)
 		}
 	}
 }

@@ -13,108 +13,125 @@ import (
 type Policy int
 
 const (
-	Baseline Policy = iota // HFS per-job preemption: overflowing tasks only
-	GP                     // Global Preemption, 003 Algorithm 1
+	// Baseline is the Fair Scheduler's own preemption (preempt.Baseline on
+	// the model's pools: victims newest first from pools above their fair
+	// share, never taking a pool below it).
+	Baseline Policy = iota
+	// GP is Global Preemption (GP Algorithm 1) on top of the Fair Scheduler
+	// with its preemption off: the Fair Scheduler's trigger says how many
+	// slots to free, GP chooses the victims, and the starvation rule runs as
+	// Config.Starvation says.
+	GP
+	// GPNoStarvation is GP without its starvation rule (an ablation):
+	// Algorithm 1's lines 8–9 alone.
+	GPNoStarvation
 )
 
-// String returns "baseline" or "GP", the -json policy names.
+// policies lists every policy in report order.
+var policies = []Policy{Baseline, GP, GPNoStarvation}
+
+// String returns "baseline", "GP" or "GP-no-starvation", the -json names.
 func (p Policy) String() string {
-	if p == GP {
+	switch p {
+	case GP:
 		return "GP"
+	case GPNoStarvation:
+		return "GP-no-starvation"
 	}
 	return "baseline"
 }
 
-// Trigger is the preemption trigger of the simulated fair scheduler.
-type Trigger int
-
-const (
-	TriggerHFS      Trigger = iota // pool min share and half fair share (HFS)
-	TriggerJobShare                // every job below its fair share, every check
-)
-
-// Config is the simulated cluster of 003 §VI-A/D.
+// Config is the simulated cluster (GP §VI-A, §VI-D) and the Fair Scheduler
+// model. DefaultConfig gives the example's defaults.
 type Config struct {
 	Workers, SlotsPerWorker int     // 100 × 4 map slots
-	ProdShare               float64 // production pool's share of the slots, 0.8
-	CheckInterval           float64 // preemption check period, 20 s
-	Window                  float64 // occupancy window, 180 s
-	BusySlots, BusyTime     float64 // p = 0.9, t = 0.8
-	Timeout                 float64 // T_timeout, 360 s ("after 2 periods (6 minutes)")
-	// OverShareOnly restricts both policies' victims to jobs holding more
-	// than their fair share (an ablation). False is 003 §V as written: GP
-	// takes from "all the running tasks", except the jobs being served.
-	OverShareOnly bool
-	// Trigger decides how many slots a check must free (see slotsToFree).
-	Trigger Trigger
-	// PreemptTimeout is HFS's minSharePreemptionTimeout and
-	// fairSharePreemptionTimeout in seconds (TriggerHFS): a pool preempts
-	// only once it has been short for longer than this, as seen at the
-	// checks. 003 does not give them; 0 (default) acts at the first check
-	// that sees the deficit.
-	PreemptTimeout float64
-	// ServedJobsOnly protects, under TriggerHFS, only the jobs of the short
-	// pool that are below their own share with queued tasks (an ablation;
-	// this example's model before review). False protects the whole pool
-	// being preempted for.
-	ServedJobsOnly bool
-	// StarvationAtK stops GP's starvation victims at k (an ablation; this
-	// example's model before review): the rule then only redirects the
-	// kills a short pool asks for onto the long job, and never frees slots
-	// for the jobs the long job starves.
-	StarvationAtK bool
-	// GraduatedOnce reads 003 §V's graduated kill as ⌈50%⌉ of the
-	// overflowing tasks at the onset of starvation in all before T_timeout
-	// (an ablation); false kills 50% of what still overflows at every check.
-	GraduatedOnce bool
-	// NoStarvation turns GP's starvation rule off (an ablation): GP is then
-	// Algorithm 1's lines 8–9 alone.
-	NoStarvation bool
+	ProdShare               float64 // production pool's minimum share of the slots, 0.8
+	CheckInterval           float64 // preemption interval, 20 s (GP §VI-D)
+	// Window is the occupancy window of starvation condition (2) and the
+	// period over which starvation is judged: 3 minutes (GP §V). It must be
+	// a whole number of check intervals.
+	Window              float64
+	BusySlots, BusyTime float64 // p = 0.9, t = 0.8 (GP §V)
+	Timeout             float64 // T_timeout, 360 s ("after 2 periods (6 minutes)", GP §VI-E)
+	// Model is the Fair Scheduler configuration: each job its own pool, or a
+	// production and a non-production pool.
+	Model Model
+	// MinShareTimeout and FairShareTimeout are the Fair Scheduler's
+	// minSharePreemptionTimeout and fairSharePreemptionTimeout in seconds: a
+	// pool preempts once it has been below its minimum share, or below half
+	// its fair share, for longer than this. Hadoop's default for both is
+	// Long.MAX_VALUE (never preempt); 300 s and 600 s are the values of its
+	// sample allocation file; 0 acts at the first check (an ablation).
+	MinShareTimeout, FairShareTimeout float64
+	// Starvation is how GP judges a long job starving others.
+	Starvation StarvationRule
+
+	// inspect, when set (tests), sees every cluster handed to preempt and
+	// the decision; owner[j] is the simulated job behind Cluster.Jobs[j],
+	// or −1−p for the class pool p of the two-pool model.
+	inspect func(now float64, c preempt.Cluster, owner []int, d preempt.Decision)
 }
 
-// DefaultConfig is the paper's setting.
+// DefaultConfig is the example's default setting.
 func DefaultConfig() Config {
 	return Config{
 		Workers: 100, SlotsPerWorker: 4, ProdShare: 0.8, CheckInterval: 20,
 		Window: preempt.DefaultWindow, BusySlots: preempt.DefaultBusySlots,
 		BusyTime: preempt.DefaultBusyTime, Timeout: 360,
+		Model: PerJob, MinShareTimeout: 300, FairShareTimeout: 600,
+		Starvation: PerPeriod,
 	}
 }
 
 // A JobSpec is one submitted job: its map tasks' service times in seconds.
 type JobSpec struct {
+	// Arrival is the submission time; ignored when After ≥ 0.
 	Arrival   float64
 	Durations []float64
 	Prod      bool // production job (80% pool) or non-production (20% pool)
 	Long      bool // the heavy-tailed long job
-	Counted   bool // included in the metrics (the first 130 of 003 §VI-D)
+	Counted   bool // included in the metrics
+	// After is the index of the job whose completion submits this one (the
+	// second and third jobs of a Join instance), or −1.
+	After int
+	App   string // application, for the mixed workload; "" otherwise
 }
 
 // Result is one simulated run.
 type Result struct {
 	Ideal, Actual []float64 // response times of the counted jobs, seconds
-	Metrics       preempt.Metrics
-	WorkLost      float64 // slot·s killed over the whole run
-	Kills         int     // tasks killed
-	LongKills     int     // of which tasks of the long job
-	LongLost      float64 // slot·s lost by the long job
-	StarveKills   int     // tasks killed as a starving long job's (GP step 1)
-	ProdKills     int     // tasks of production jobs killed
-	// ServedKills counts victims from a pool that the check was freeing
-	// slots for (TriggerHFS); 0 unless Config.ServedJobsOnly.
-	ServedKills int
-	SmallKills  int     // tasks of jobs with at most 10 maps killed
-	Checks      int     // preemption checks that killed something
-	Starvations int     // checks at which GP found a starving long job
-	Makespan    float64 // time the last job finished
-	// MeanJobs and NonProdShare are means over the checks up to the last
-	// counted arrival: jobs in the system, and the fraction of the slots
-	// held by non-production jobs (003 §VI-E reports "less than 5 jobs"
-	// most of the time when idle and "almost 90%" non-production
-	// occupancy when busy).
-	MeanJobs, NonProdShare float64
-	samples                float64
-	Finished               int // jobs finished (all of them in a sane run)
+	// Arrivals and Finishes are every job's submission and completion
+	// times, seconds (a Join stage is submitted when its predecessor
+	// finishes).
+	Arrivals, Finishes []float64
+	Metrics            preempt.Metrics
+	WorkLost           float64 // slot·s killed over the whole run
+	Kills              int     // tasks killed
+	// ByReason counts the kills by preempt.Reason (index 1 overflow, 2
+	// starving long job, 3 most recent).
+	ByReason  [4]int
+	LongKills int     // tasks of the long job killed
+	LongLost  float64 // slot·s lost by the long job
+	ProdKills int     // tasks of production jobs killed
+	// ProtectedKills counts victims from a job or pool the check was
+	// freeing slots for: always 0 (preempt's NoPreempt), kept as a check.
+	ProtectedKills int
+	SmallKills     int // tasks of jobs with at most 10 maps killed
+	Checks         int // preemption checks that killed something
+	// Episodes counts the onsets of starvation (a long job judged starving
+	// others at a judgement after one where it was not); StarvingJudged
+	// counts the judgements that found it. Both are judged under every
+	// policy; only GP acts on them.
+	Episodes, StarvingJudged int
+	Makespan                 float64 // time the last job finished
+	// MeanJobs, Occupancy and NonProdShare are means over the checks up to
+	// the last counted arrival: jobs in the system, and the fractions of
+	// the slots held by all jobs and by non-production jobs (GP §VI-E
+	// reports "less than 5 jobs" most of the time when idle and "almost
+	// 90%" non-production occupancy when busy).
+	MeanJobs, Occupancy, NonProdShare float64
+	samples                           float64
+	Finished                          int // jobs finished (all of them in a sane run)
 }
 
 const (
@@ -138,42 +155,66 @@ type simJob struct {
 	retry         []int // killed tasks, rerun first (LIFO)
 	running, done int
 	arrived       bool
+	finished      bool
+	arrival       float64
 	finish        float64
-	starvingSince float64
+	succ          int    // the job submitted when this one finishes, or −1
+	fs            fsPool // per-job model
+	protected     bool   // in a pool being preempted for at this check
+	// starvation, judged under every policy
 	starving      bool
-	onsetOverflow int  // overflowing tasks when starvation began (GraduatedOnce)
-	starveKilled  int  // starvation kills since then
-	served        bool // below its share with queued tasks at the last check
+	since         float64 // onset of the current episode
+	onsetOverflow int     // overflowing tasks at the onset
+	starveKilled  int     // starvation kills since the onset
+	qsum          float64 // Σ queued over the current period's checks
 }
 
-func (j *simJob) queued() int { return j.n - j.next + len(j.retry) }
+// queued is the job's tasks waiting for a slot; 0 before it arrives and
+// after it finishes.
+func (j *simJob) queued() int {
+	if !j.arrived || j.finished {
+		return 0
+	}
+	return j.n - j.next + len(j.retry)
+}
+
+func (j *simJob) demand() int { return j.running + j.queued() }
 
 type sim struct {
-	cfg    Config
-	pol    Policy
-	slots  int
-	free   int
-	jobs   []simJob
-	tasks  []simTask
-	q      des.Queue
-	win    *preempt.OccupancyWindow
-	ws     preempt.Workspace
-	shares []float64
-	order  []int
-	live   []int // active jobs (arrived, unfinished), increasing
-	// pool fair shares, demands and minimum shares (production, other)
-	poolShare, poolDemand, poolMin [2]float64
-	poolNeed                       [2]int // slots each pool preempts for at this check
-	// last check at which each pool was at its minimum share, and at half
-	// its fair share (HFS's lastTimeAtMinShare, lastTimeAtHalfFairShare)
-	lastAtMin, lastAtHalf [2]float64
-	act                   []int // jobs with queued tasks, for schedule
-	actShare              []float64
-	actRun                []int
-	cluster               preempt.Cluster
-	res                   Result
-	lastArrival           float64 // of the counted jobs
-	finished              int
+	cfg      Config
+	pol      Policy
+	slots    int
+	free     int
+	perJudge int // checks per starvation period
+	checks   int
+	jobs     []simJob
+	tasks    []simTask
+	q        des.Queue
+	win      *preempt.OccupancyWindow
+	ws       preempt.Workspace
+	shares   []float64
+	minShare []float64
+	order    []int
+	live     []int // jobs arrived and not finished, increasing
+	// class pools: production (0) and non-production (1)
+	class    [2]fsPool
+	classMin [2]float64
+	queued   []int // scratch for judge
+	byClass  [2][]classJob
+	wf       []classJob // scratch for waterFill
+	act      []int      // jobs with queued tasks, for schedule
+	actShare []float64
+	actRun   []int
+	cluster  preempt.Cluster
+	owner    []int // simulated job behind each cluster job
+	cidx     []int // cluster index of each simulated job, or −1
+	pools    preempt.Cluster
+	// period sums for the starvation judgement
+	periodChecks float64
+	ntaskSum     float64
+	res          Result
+	lastArrival  float64 // of the counted jobs
+	finished     int
 }
 
 // Simulate runs jobs on the cluster under one policy. Equal inputs give
@@ -183,27 +224,59 @@ func Simulate(cfg Config, jobs []JobSpec, pol Policy) (Result, error) {
 	if s.slots <= 0 {
 		return Result{}, fmt.Errorf("no slots: %d workers × %d", cfg.Workers, cfg.SlotsPerWorker)
 	}
+	if !(cfg.CheckInterval > 0) || !(cfg.Window >= cfg.CheckInterval) {
+		return Result{}, fmt.Errorf("check interval %v s and window %v s: need 0 < interval ≤ window", cfg.CheckInterval, cfg.Window)
+	}
+	s.perJudge = int(math.Round(cfg.Window / cfg.CheckInterval))
+	if math.Abs(float64(s.perJudge)*cfg.CheckInterval-cfg.Window) > 1e-9*cfg.Window {
+		return Result{}, fmt.Errorf("window %v s is not a whole number of %v s checks", cfg.Window, cfg.CheckInterval)
+	}
+	if !(cfg.MinShareTimeout >= 0) || !(cfg.FairShareTimeout >= 0) || !(cfg.Timeout >= 0) {
+		return Result{}, fmt.Errorf("timeouts must be ≥ 0: min share %v, fair share %v, T_timeout %v", cfg.MinShareTimeout, cfg.FairShareTimeout, cfg.Timeout)
+	}
 	s.free = s.slots
 	var err error
 	if s.win, err = preempt.NewOccupancyWindow(cfg.Window, cfg.BusySlots); err != nil {
 		return Result{}, err
 	}
+	long := 0
 	for i, spec := range jobs {
 		if len(spec.Durations) == 0 {
 			return Result{}, fmt.Errorf("job %d has no tasks", i)
 		}
-		s.jobs = append(s.jobs, simJob{spec: spec, first: len(s.tasks), n: len(spec.Durations)})
+		if spec.After < -1 || spec.After >= i {
+			return Result{}, fmt.Errorf("job %d follows job %d: want −1 or an earlier job", i, spec.After)
+		}
+		if spec.Long {
+			long++
+		}
+		s.jobs = append(s.jobs, simJob{spec: spec, first: len(s.tasks), n: len(spec.Durations), succ: -1})
 		for _, d := range spec.Durations {
+			if !(d > 0) || math.IsInf(d, 1) {
+				return Result{}, fmt.Errorf("job %d: task time %v s must be finite and > 0", i, d)
+			}
 			s.tasks = append(s.tasks, simTask{job: i, dur: d})
+		}
+		if spec.After >= 0 {
+			if s.jobs[spec.After].succ >= 0 {
+				return Result{}, fmt.Errorf("job %d: two jobs follow it", spec.After)
+			}
+			s.jobs[spec.After].succ = i
+			continue
 		}
 		s.q.Push(des.Event{Time: spec.Arrival, Kind: evArrive, A: i})
 		if spec.Counted {
 			s.lastArrival = max(s.lastArrival, spec.Arrival)
 		}
 	}
+	if long > 1 && cfg.Starvation == PerPeriod {
+		return Result{}, fmt.Errorf("%d long jobs: the per-period starvation rule keeps one kill allowance, for one long job", long)
+	}
 	n := len(jobs)
 	s.shares = make([]float64, n)
-	s.cluster.Jobs = make([]preempt.Job, n)
+	s.minShare = make([]float64, n)
+	s.cidx = make([]int, n)
+	s.classMin = [2]float64{float64(s.slots) * cfg.ProdShare, float64(s.slots) * (1 - cfg.ProdShare)}
 	s.q.Push(des.Event{Time: cfg.CheckInterval, Kind: evCheck})
 	for s.finished < n {
 		e, ok := s.q.Pop()
@@ -213,8 +286,7 @@ func Simulate(cfg Config, jobs []JobSpec, pol Policy) (Result, error) {
 		now := e.Time
 		switch e.Kind {
 		case evArrive:
-			s.jobs[e.A].arrived = true
-			s.live = append(s.live, e.A) // arrivals come in index order
+			s.arrive(e.A, now)
 		case evFinish:
 			t := &s.tasks[e.A]
 			if !t.running || t.attempt != e.B {
@@ -226,11 +298,7 @@ func Simulate(cfg Config, jobs []JobSpec, pol Policy) (Result, error) {
 			j.done++
 			s.free++
 			if j.done == j.n {
-				j.finish = now
-				s.shares[t.job] = 0
-				s.live = slices.DeleteFunc(s.live, func(i int) bool { return i == t.job })
-				s.finished++
-				s.res.Makespan = now
+				s.complete(t.job, now)
 			}
 		case evCheck:
 			if err := s.check(now); err != nil {
@@ -238,96 +306,46 @@ func Simulate(cfg Config, jobs []JobSpec, pol Policy) (Result, error) {
 			}
 			s.q.Push(des.Event{Time: now + cfg.CheckInterval, Kind: evCheck})
 		}
+		s.computeShares()
 		if err := s.schedule(now); err != nil {
 			return Result{}, err
 		}
+		s.updateTimers(now)
 	}
 	return s.finish(jobs)
 }
 
-// computeShares sets the fair share of each active job: the production and
-// non-production pools get their minimum shares (80% / 20% of the slots,
-// capped by demand), the rest is split between the pools equally up to their
-// demand, and within a pool jobs get max-min fair shares of their demand
-// (running + queued tasks), as the Hadoop Fair Scheduler does.
-func (s *sim) computeShares() {
-	c := float64(s.slots)
-	var dem [2]float64
-	for _, i := range s.live {
-		j := &s.jobs[i]
-		s.shares[i] = 0
-		dem[poolOf(j)] += float64(j.running + j.queued())
-	}
-	minShare := [2]float64{c * s.cfg.ProdShare, c * (1 - s.cfg.ProdShare)}
-	var pool [2]float64
-	for p := range pool {
-		pool[p] = math.Min(dem[p], minShare[p])
-	}
-	left := c - pool[0] - pool[1]
-	for range 2 { // split the excess equally, then give back what one cannot use
-		unmet := 0
-		for p := range pool {
-			if dem[p] > pool[p] {
-				unmet++
-			}
-		}
-		if unmet == 0 || left <= 0 {
-			break
-		}
-		each := left / float64(unmet)
-		for p := range pool {
-			if add := math.Min(each, dem[p]-pool[p]); add > 0 {
-				pool[p] += add
-				left -= add
-			}
-		}
-	}
-	for p := range pool {
-		s.waterFill(p, pool[p])
-	}
-	s.poolShare, s.poolDemand, s.poolMin = pool, dem, minShare
+func (s *sim) arrive(i int, now float64) {
+	j := &s.jobs[i]
+	j.arrived, j.arrival = true, now
+	// A new pool starts its preemption clocks at its creation, as Hadoop's
+	// PoolSchedulable does.
+	j.fs.lastAtMin, j.fs.lastAtHalf = now, now
+	k, _ := slices.BinarySearch(s.live, i)
+	s.live = slices.Insert(s.live, k, i)
 }
 
-func poolOf(j *simJob) int {
-	if j.spec.Prod {
-		return 0
-	}
-	return 1
-}
-
-// waterFill gives the jobs of pool p max-min fair shares of capacity.
-func (s *sim) waterFill(p int, capacity float64) {
-	for {
-		n := 0
-		for _, i := range s.live {
-			j := &s.jobs[i]
-			if poolOf(j) == p && s.shares[i] < float64(j.running+j.queued()) {
-				n++
-			}
-		}
-		if n == 0 || capacity <= 1e-9 {
-			return
-		}
-		each := capacity / float64(n)
-		for _, i := range s.live {
-			j := &s.jobs[i]
-			if d := float64(j.running + j.queued()); poolOf(j) == p && s.shares[i] < d {
-				add := math.Min(each, d-s.shares[i])
-				s.shares[i] += add
-				capacity -= add
-			}
-		}
+func (s *sim) complete(i int, now float64) {
+	j := &s.jobs[i]
+	j.finished, j.finish = true, now
+	j.starving = false
+	s.shares[i], s.minShare[i] = 0, 0
+	k, _ := slices.BinarySearch(s.live, i)
+	s.live = slices.Delete(s.live, k, k+1)
+	s.finished++
+	s.res.Makespan = now
+	if j.succ >= 0 {
+		s.arrive(j.succ, now)
 	}
 }
 
 // schedule gives free slots, one at a time, to the queued job with the
-// largest deficiency (003 §V; preempt.DeficiencyOrder over the jobs with
+// largest deficiency (GP §V; preempt.DeficiencyOrder over the jobs with
 // queued tasks, ties to the earlier job).
 func (s *sim) schedule(now float64) error {
 	if s.free == 0 {
 		return nil
 	}
-	s.computeShares()
 	s.act, s.actShare, s.actRun = s.act[:0], s.actShare[:0], s.actRun[:0]
 	for _, i := range s.live {
 		if j := &s.jobs[i]; j.queued() > 0 {
@@ -371,155 +389,49 @@ func (s *sim) launch(i int, now float64) {
 	s.q.Push(des.Event{Time: now + t.dur, Kind: evFinish, A: ti, B: t.attempt})
 }
 
-// slotsToFree is the number of slots preemption must find at a check, before
-// subtracting the free ones, and it marks the jobs being served.
-//
-// TriggerHFS (default) follows the Hadoop Fair Scheduler's preemption rule
-// (HADOOP-4665, the HFS the paper builds on): a pool below its minimum share
-// (80% production, 20% other, capped by demand) may take back up to it, and
-// a pool below half its fair share up to its fair share, once it has been
-// short for longer than Config.PreemptTimeout (the paper gives no timeouts;
-// the default 0 acts at the first check that sees the deficit). The whole
-// short pool is protected (NoPreempt) unless Config.ServedJobsOnly.
-//
-// TriggerJobShare (the -trigger=jobshare ablation) makes every job below its
-// own fair share with queued tasks demand the difference at every check.
-func (s *sim) slotsToFree(now float64) int {
-	var running [2]int
-	for _, i := range s.live {
-		running[poolOf(&s.jobs[i])] += s.jobs[i].running
-	}
-	var poolNeed [2]int
-	for p := range poolNeed {
-		r := float64(running[p])
-		target := 0.0
-		if r < math.Min(s.poolMin[p], s.poolDemand[p]) {
-			if now-s.lastAtMin[p] > s.cfg.PreemptTimeout {
-				target = math.Min(s.poolMin[p], s.poolDemand[p])
-			}
-		} else {
-			s.lastAtMin[p] = now
-		}
-		if r < s.poolShare[p]/2 {
-			if now-s.lastAtHalf[p] > s.cfg.PreemptTimeout {
-				target = math.Max(target, math.Min(s.poolShare[p], s.poolDemand[p]))
-			}
-		} else {
-			s.lastAtHalf[p] = now
-		}
-		poolNeed[p] = max(0, int(math.Floor(target-r)))
-	}
-	need := 0
-	for i := range s.jobs {
-		s.jobs[i].served = false
-	}
-	for _, i := range s.live {
-		j := &s.jobs[i]
-		d := int(math.Floor(s.shares[i])) - j.running
-		if j.queued() == 0 || d <= 0 {
-			continue
-		}
-		switch s.cfg.Trigger {
-		case TriggerJobShare:
-			need += min(d, j.queued())
-			j.served = true
-		default:
-			if poolNeed[poolOf(j)] > 0 {
-				j.served = true
-			}
-		}
-	}
-	s.poolNeed = poolNeed
-	if s.cfg.Trigger == TriggerHFS && !s.cfg.ServedJobsOnly {
-		// The whole pool being preempted for is protected, as in HFS's
-		// preemptTasks (victims only from pools above their fair share)
-		// and 003 §IV ("preempt a fraction of tasks from each
-		// non-production job" when a production job arrives): a task of
-		// the short pool would hand its slot back to the same pool.
-		for _, i := range s.live {
-			if j := &s.jobs[i]; poolNeed[poolOf(j)] > 0 {
-				j.served = true
-			}
-		}
-	}
-	if s.cfg.Trigger == TriggerJobShare {
-		return need
-	}
-	return poolNeed[0] + poolNeed[1]
-}
-
-// check is one preemption check (every CheckInterval): k is the slots to
-// free beyond the free ones (slotsToFree); the policy chooses the victims.
+// check is one preemption check (every CheckInterval): the Fair Scheduler's
+// trigger says how many slots to free, the starvation judge runs, and the
+// policy chooses the victims.
 func (s *sim) check(now float64) error {
 	if err := s.win.Add(now, s.slots-s.free, s.slots); err != nil {
 		return err
 	}
+	s.checks++
 	s.computeShares()
-	k := s.slotsToFree(now) - s.free
-	prodRunning := 0
-	for i := range s.jobs {
-		if s.jobs[i].spec.Prod {
-			prodRunning += s.jobs[i].running
-		}
-	}
+	s.updateTimers(now)
+	k := max(0, s.trigger(now)-s.free)
+	prodRunning := s.classRunning()[0]
 	if now <= s.lastArrival {
 		s.res.samples++
 		s.res.MeanJobs += float64(len(s.live))
+		s.res.Occupancy += float64(s.slots-s.free) / float64(s.slots)
 		s.res.NonProdShare += float64(s.slots-s.free-prodRunning) / float64(s.slots)
 	}
-	s.cluster.Now = now
-	s.cluster.Tasks = s.cluster.Tasks[:0]
-	for ti := range s.tasks {
-		if t := &s.tasks[ti]; t.running {
-			s.cluster.Tasks = append(s.cluster.Tasks, preempt.Task{ID: int64(ti), Job: t.job, Start: t.start, Slots: 1})
-		}
-	}
-	for i := range s.jobs {
-		j := &s.jobs[i]
-		starvingFor := 0.0
-		if j.starving {
-			starvingFor = now - j.starvingSince
-		}
-		s.cluster.Jobs[i] = preempt.Job{
-			Share:  s.shares[i],
-			Queued: j.queued(),
-			Long:   j.spec.Long,
-			// The jobs the slots are freed for (below their share with
-			// queued tasks) never lose tasks; every other running task is
-			// a candidate, as 003 §V's "all the running tasks".
-			NoPreempt:   j.served || (s.cfg.OverShareOnly && float64(j.running) <= s.shares[i]),
-			StarvingFor: starvingFor,
-		}
+	s.buildCluster(now)
+	opt, err := s.judge(now, prodRunning)
+	if err != nil {
+		return err
 	}
 	var d preempt.Decision
-	var err error
+	c, owner := s.cluster, s.owner
 	switch s.pol {
 	case Baseline:
-		d, err = s.ws.Baseline(s.cluster, max(k, 0))
+		if s.cfg.Model == TwoPool {
+			s.buildPools(now)
+			c, owner = s.pools, poolOwners[:]
+		}
+		d, err = s.ws.Baseline(c, k)
 	case GP:
-		// n_task: 003 §V with π = 0.5 — the queue must stay below the slots
-		// available to non-production jobs.
-		opt := preempt.GPOptions{
-			Busy:    s.win.Busy(s.cfg.BusyTime) && !s.cfg.NoStarvation,
-			NTask:   float64(s.slots - prodRunning),
-			Timeout: s.cfg.Timeout,
-			// Algorithm 1 lines 3–6 as written: a starving long job's
-			// victims are returned even beyond k and when k = 0, "to make
-			// room for other jobs" (003 §VI-E).
-			StarvationBeyondK: !s.cfg.StarvationAtK,
-		}
-		if s.cfg.GraduatedOnce {
-			if err := s.graduateOnce(now, &opt); err != nil {
-				return err
-			}
-		}
-		d, err = s.ws.GP(s.cluster, max(k, 0), opt)
-		if !s.cfg.GraduatedOnce {
-			s.track(now, d.Starving)
-		}
+		d, err = s.ws.GP(c, k, opt)
+	case GPNoStarvation:
+		opt.Busy = false
+		d, err = s.ws.GP(c, k, opt)
 	}
 	if err != nil {
 		return err
+	}
+	if s.cfg.inspect != nil {
+		s.cfg.inspect(now, c, owner, d)
 	}
 	if len(d.Victims) > 0 {
 		s.res.Checks++
@@ -532,6 +444,7 @@ func (s *sim) check(now float64) error {
 		j.retry = append(j.retry, int(v.ID))
 		s.free++
 		s.res.Kills++
+		s.res.ByReason[v.Reason]++
 		if j.spec.Long {
 			s.res.LongKills++
 			s.res.LongLost += v.WorkLost
@@ -539,14 +452,13 @@ func (s *sim) check(now float64) error {
 		if j.spec.Prod {
 			s.res.ProdKills++
 		}
-		if s.cfg.Trigger == TriggerHFS && s.poolNeed[poolOf(j)] > 0 {
-			s.res.ServedKills++
+		if j.protected {
+			s.res.ProtectedKills++
 		}
 		if j.n <= 10 {
 			s.res.SmallKills++
 		}
 		if v.Reason == preempt.StarvingLongJob {
-			s.res.StarveKills++
 			j.starveKilled++
 		}
 		s.res.WorkLost += v.WorkLost
@@ -554,62 +466,35 @@ func (s *sim) check(now float64) error {
 	return nil
 }
 
-// graduateOnce is the -graduated once reading of 003 §V: before T_timeout
-// at most ⌈50%⌉ of the overflowing tasks the long job had when its
-// starvation began are killed in all, not 50% of what still overflows at
-// every check. It finds who starves now (a GP call with k = 0 that kills
-// nothing), updates the starvation clocks, and sets opt so that step 1
-// takes only what is left of that allowance. It needs one long job at most
-// (the Table III scenario has one).
-func (s *sim) graduateOnce(now float64, opt *preempt.GPOptions) error {
-	dry := *opt
-	dry.StarvationBeyondK = false
-	d, err := s.ws.GP(s.cluster, 0, dry)
-	if err != nil {
-		return err
+// buildCluster fills s.cluster with the jobs in the system (arrived, not
+// finished) and their running tasks: a job that has not arrived or has
+// finished is no input to preempt. Queued is each job's waiting tasks now;
+// judge replaces it with the period's mean at a per-period judgement.
+func (s *sim) buildCluster(now float64) {
+	s.cluster.Now = now
+	s.cluster.Tasks = s.cluster.Tasks[:0]
+	s.cluster.Jobs = s.cluster.Jobs[:0]
+	s.owner = s.owner[:0]
+	for i := range s.cidx {
+		s.cidx[i] = -1
 	}
-	for _, i := range d.Starving {
-		if j := &s.jobs[i]; !j.starving {
-			j.onsetOverflow = j.running - int(math.Ceil(s.shares[i]))
-			j.starveKilled = 0
-		}
-	}
-	s.track(now, d.Starving)
-	for _, i := range d.Starving {
+	for _, i := range s.live {
 		j := &s.jobs[i]
-		s.cluster.Jobs[i].StarvingFor = now - j.starvingSince
-		if now-j.starvingSince >= s.cfg.Timeout {
-			continue // GP kills all of them from T_timeout on
+		c := len(s.cluster.Jobs)
+		s.cidx[i] = c
+		s.owner = append(s.owner, i)
+		starvingFor := 0.0
+		if j.starving {
+			starvingFor = now - j.since
 		}
-		left := (j.onsetOverflow+1)/2 - j.starveKilled // ⌈50%⌉ of the onset overflow
-		over := j.running - int(math.Ceil(s.shares[i]))
-		switch {
-		case left <= 0:
-			opt.Busy = false // nothing more before T_timeout
-		case over > 0:
-			opt.KillFraction = min(1, (float64(left)-0.5)/float64(over)) // ⌈·⌉ gives left
-		}
-	}
-	return nil
-}
-
-// track keeps how long each long job has starved others, for the graduated
-// kill.
-func (s *sim) track(now float64, starving []int) {
-	if len(starving) > 0 {
-		s.res.Starvations++
-	}
-	k := 0
-	for i := range s.jobs {
-		j := &s.jobs[i]
-		on := k < len(starving) && starving[k] == i
-		if on {
-			k++
-			if !j.starving {
-				j.starving, j.starvingSince = true, now
+		s.cluster.Jobs = append(s.cluster.Jobs, preempt.Job{
+			Share: s.shares[i], Queued: j.queued(), Long: j.spec.Long,
+			NoPreempt: j.protected, StarvingFor: starvingFor,
+		})
+		for ti := j.first; ti < j.first+j.n; ti++ {
+			if t := &s.tasks[ti]; t.running {
+				s.cluster.Tasks = append(s.cluster.Tasks, preempt.Task{ID: int64(ti), Job: c, Start: t.start, Slots: 1})
 			}
-		} else {
-			j.starving = false
 		}
 	}
 }
@@ -618,16 +503,19 @@ func (s *sim) finish(jobs []JobSpec) (Result, error) {
 	r := s.res
 	if r.samples > 0 {
 		r.MeanJobs /= r.samples
+		r.Occupancy /= r.samples
 		r.NonProdShare /= r.samples
 	}
 	for i := range s.jobs {
 		j := &s.jobs[i]
 		r.Finished++
+		r.Arrivals = append(r.Arrivals, j.arrival)
+		r.Finishes = append(r.Finishes, j.finish)
 		if !jobs[i].Counted {
 			continue
 		}
 		r.Ideal = append(r.Ideal, IdealTime(jobs[i].Durations, s.slots))
-		r.Actual = append(r.Actual, j.finish-jobs[i].Arrival)
+		r.Actual = append(r.Actual, j.finish-j.arrival)
 	}
 	var err error
 	r.Metrics, err = preempt.Evaluate(r.Ideal, r.Actual)
@@ -635,7 +523,7 @@ func (s *sim) finish(jobs []JobSpec) (Result, error) {
 }
 
 // IdealTime is a job's response time with exclusive use of the cluster
-// (003 §VI-D): its tasks list-scheduled in order on all slots.
+// (GP §VI-D): its tasks list-scheduled in order on all slots.
 func IdealTime(durations []float64, slots int) float64 {
 	var q des.Queue
 	for range min(slots, len(durations)) {

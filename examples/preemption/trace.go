@@ -137,8 +137,11 @@ func readSWIM(r io.Reader) ([]sizedJob, []float64, error) {
 
 func readGoogle(r io.Reader) ([]sizedJob, []float64, error) {
 	zr, err := gzip.NewReader(r)
+	if err == io.EOF {
+		return nil, nil, fmt.Errorf("empty file (want a gzip-compressed Google task_events CSV)")
+	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("not a gzip-compressed Google task_events CSV: %w", err)
 	}
 	type gjob struct {
 		submit float64
@@ -208,15 +211,19 @@ func readGoogle(r io.Reader) ([]sizedJob, []float64, error) {
 	for k, id := range ids {
 		j := byID[id]
 		idxs := make([]int, 0, len(j.tasks))
-		known, sum := 0, 0.0
-		for i, d := range j.tasks {
+		for i := range j.tasks {
 			idxs = append(idxs, i)
-			if d > 0 {
+		}
+		// Sum in task-index order: a float sum in map order differs in its
+		// last digits from run to run.
+		slices.Sort(idxs)
+		known, sum := 0, 0.0
+		for _, i := range idxs {
+			if d := j.tasks[i]; d > 0 {
 				known++
 				sum += d
 			}
 		}
-		slices.Sort(idxs)
 		fallback := 367.0
 		if known > 0 {
 			fallback = sum / float64(known)

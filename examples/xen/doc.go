@@ -14,7 +14,7 @@
 //	go run ./examples/xen -plot out/         # out/xen-response.png, out/xen-runnable.png
 //	go run ./examples/xen -rates 20,85,140   # open-loop arrivals instead
 //
-// # Set-up (MIMP §4.1, §6.1), as checked against the paper and Xen 4.2
+// # Set-up (MIMP §4.1, §6.1, and Xen 4.2)
 //
 //   - Each VM has 2 VCPUs (§6.1), and Table 1's runstates add up to 1700.2
 //     VCPU-seconds, 2 VCPUs × 850 s, so runs last 850 s.
@@ -86,7 +86,7 @@
 //	default                             1004.6  310.7    185.7  28.6
 //	-pinning vcpu                         84.9   26.0     73.6  25.4
 //	-activate-at-head=false              189.2   28.7    185.7  28.6
-//	both (xencredit before migration)     74.5   25.4     73.6  25.4
+//	both (no migration, tail of the list) 74.5   25.4     73.6  25.4
 //	-host-pcpus 2                        187.8   28.6    185.7  28.6
 //	-dom0 2                              186.9   28.6    183.6  28.5
 //	-ratelimit 0                         900.0  272.3      0.0  24.0

@@ -99,5 +99,5 @@ func propSimulate(t *rapid.T) {
 	}
 }
 
-func TestSimulateProperties(t *testing.T) { rapid.Check(t, propSimulate) }
-func FuzzSimulate(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propSimulate)) }
+func TestPropSimulate(t *testing.T) { rapid.Check(t, propSimulate) }
+func FuzzSimulate(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propSimulate)) }

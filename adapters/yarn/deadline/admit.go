@@ -9,7 +9,7 @@ import (
 	"github.com/schedkit/schedkit/admission"
 )
 
-// admit runs admission control (paper 000 §5.3 Eq. 6–7 in admission's
+// admit runs admission control (MIMP §5.3, Eq. 6–7, in admission's
 // strict mode, selected explicitly) over the deadline apps. The admitted
 // set starts with the RUNNING apps and the ACCEPTED apps already in their
 // reservation; every other ACCEPTED app is then decided in submission
@@ -89,7 +89,7 @@ func diagnose(d admission.Decision, j *job, byKey map[int64]*job, slots int) (di
 		h := d.Checked[d.Blocking]
 		hurt := byKey[h.ID]
 		return fmt.Sprintf("schedkit: not admitted: starting it would make admitted %s miss its deadline %s by %.0f s "+
-				"(apps run in EDF order, each alone on the %d containers: 000 Eq. 6-7); its own deadline %s",
+				"(apps run in EDF order, each alone on the %d containers: MIMP Eq. 6-7); its own deadline %s",
 				hurt.app.ID, stamp(hurt.spec.Deadline), -h.Slack, slots, stamp(j.spec.Deadline)),
 			"hurts " + hurt.app.ID
 	default: // admission.ReasonNewJobLate
@@ -98,7 +98,7 @@ func diagnose(d admission.Decision, j *job, byKey map[int64]*job, slots int) (di
 			ahead = fmt.Sprintf(" after %.0f s of %d admitted apps ahead in EDF order", self.Prefix-self.JCT, d.NewIndex)
 		}
 		return fmt.Sprintf("schedkit: not admitted: predicted to finish %.0f s from now, %.0f s after its deadline %s "+
-				"(%.0f s alone on the %d containers%s: 000 Eq. 6-7)",
+				"(%.0f s alone on the %d containers%s: MIMP Eq. 6-7)",
 				self.Prefix, -self.Slack, stamp(j.spec.Deadline), self.JCT, slots, ahead),
 			"late"
 	}

@@ -119,10 +119,10 @@ func Compute(c Cluster, cfg Config) (Plan, error) {
 			why := "EDF order"
 			switch {
 			case cfg.Order == OrderMP && v.AtRisk:
-				why = fmt.Sprintf("at risk: its %d containers could finish %.0f tasks by the deadline, %d remain (000 Eq. 3); closest deadline first",
+				why = fmt.Sprintf("at risk: its %d containers could finish %.0f tasks by the deadline, %d remain (MIMP Eq. 3); closest deadline first",
 					j.running, v.Completable, j.remaining)
 			case cfg.Order == OrderMP:
-				why = fmt.Sprintf("on track: its %d containers could finish %.0f tasks by the deadline, %d remain (000 Eq. 3)",
+				why = fmt.Sprintf("on track: its %d containers could finish %.0f tasks by the deadline, %d remain (MIMP Eq. 3)",
 					j.running, v.Completable, j.remaining)
 			}
 			p.Actions = append(p.Actions, Action{Kind: KindPriority, App: j.app.ID, Priority: v.Target, From: v.Priority,

@@ -283,10 +283,10 @@ func TestComputeReservations(t *testing.T) {
 	if d := float64(rq.Duration) / 1000; d > 25 || d < 21 {
 		t.Errorf("duration %v s, want the 0.9 quantile of ≈ 1 + 2 × 10 s, within the 25 s", d)
 	}
-	// 002 Eq. 10: A = 20 × 10 = 200 s, C = 25 s: n_m = ⌈200/25⌉ = 8.
+	// Rao–Reddy Eq. 10: A = 20 × 10 = 200 s, C = 25 s: n_m = ⌈200/25⌉ = 8.
 	ms, _ := edf.MinimumSlots(edf.SlotEstimate{MapTasks: 20, CompletedMaps: 100, MeanMapTime: 10, TimeLeft: 25})
 	if rq.MinConcurrency != 8 || ms.Map != 8 || !ms.Meets(int(rq.MinConcurrency), 0) {
-		t.Errorf("min-concurrency %d, 002 says %+v", rq.MinConcurrency, ms)
+		t.Errorf("min-concurrency %d, Rao–Reddy Eq. 10 says %+v", rq.MinConcurrency, ms)
 	}
 	del, ok := find(p, KindDeleteReservation, "")
 	if !ok || del.ReservationID != "reservation_1_0002" {

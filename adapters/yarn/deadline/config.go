@@ -12,11 +12,11 @@ import (
 
 // Orders of the priority ranking.
 const (
-	// OrderMP ranks with MIMP's Maximum Progress picker (paper 000 §5.2):
+	// OrderMP ranks with MIMP's Maximum Progress picker (MIMP §5.2):
 	// apps at risk of missing their deadline on the containers they hold
 	// first, by deadline, then the others by deadline.
 	OrderMP = "mp"
-	// OrderEDF ranks by deadline alone (paper 000 §5.2 EDF).
+	// OrderEDF ranks by deadline alone (MIMP §5.2 EDF).
 	OrderEDF = "edf"
 )
 

@@ -2,11 +2,12 @@
 // reports it, to schedkit's inputs and plans what a deadline controller
 // should change: which ACCEPTED apps to kill, which priority each deadline
 // app gets, which reservations to make, which LIFETIME timeouts to set.
-// Every decision is schedkit's — admission's strict Eq. 6–7 check, edf's
-// MP and EDF pickers, Eq. 3 at-risk test and 002 minimum slots, tct's
-// workers-for-confidence and completion-time distribution — never
-// re-implemented here. Compute is pure: the same Cluster and Config give
-// the same Plan, whatever the order the RM listed the apps in.
+// Every decision is schedkit's — admission's strict check (MIMP Eq. 6–7),
+// edf's MP and EDF pickers (MIMP §5.2), its at-risk test (MIMP Eq. 3) and
+// minimum slots (Rao–Reddy Eq. 10), tct's workers-for-confidence and
+// completion-time distribution (Lee thesis §5.2, §5.4.1) — never
+// re-implemented here. Compute is pure: the same Cluster and Config give the
+// same Plan, whatever the order the RM listed the apps in.
 //
 // # Tags
 //
@@ -34,7 +35,7 @@
 //     ⌈tasks·(1 − progress/100)⌉ and never fewer than its running ones.
 //     The RM's progress is the AM's estimate over map and reduce phases;
 //     treating it as the map fraction is an approximation, and the papers'
-//     models (000 §5, 002 §2.1) are of the map phase too.
+//     models (MIMP §5, Rao–Reddy §2.1) are of the map phase too.
 //   - Task time: the job type's exp2 model when it was fitted against
 //     residual capacity, else the constant TCT = the mean of its fitted
 //     lognormal (the same at r = 1, the only capacity used).
@@ -60,8 +61,8 @@
 //     Config.Confidence (the job type's lognormal arrival, map and reduce
 //     phases; at most the cluster's slots); each lasts the Confidence
 //     quantile of the completion time with that many (tct.Predict); the
-//     minimum concurrency is edf.MinimumSlots' map plus reduce slots (002
-//     Eq. 10 with the type's mean task times), capped at the containers.
+//     minimum concurrency is edf.MinimumSlots' map plus reduce slots
+//     (Rao–Reddy Eq. 10 with the type's mean task times), capped at the containers.
 //     Arrival is now, deadline the app's, interpreter R_ALL, name
 //     "schedkit/<application ID>" — how the controller finds its
 //     reservations again and the only ones it deletes (once their app has

@@ -57,16 +57,16 @@ type sizing struct {
 // size computes a reservation for j with left seconds to its deadline on
 // at most slots containers:
 //   - containers: tct.WorkersFor, the fewest containers with which the
-//     job's Monte-Carlo model (thesis 004 §5.2.2, the job type's fitted
+//     job's Monte-Carlo model (Lee thesis §5.2.2, the job type's fitted
 //     arrival, map and reduce lognormals) meets the deadline with
 //     probability ≥ Config.Confidence;
 //   - duration: the Config.Confidence quantile of its completion time with
 //     that many containers (tct.Predict), so each reserved container lasts
 //     as long as the job needs with that confidence;
-//   - min-concurrency: edf.MinimumSlots (paper 002 Eq. 10) map plus
+//   - min-concurrency: edf.MinimumSlots (Rao–Reddy Eq. 10) map plus
 //     reduce slots, the least parallelism that still meets the deadline
-//     under 002's model with the type's mean task times, capped at the
-//     containers; the whole container count when 002 has no answer.
+//     under Rao–Reddy's model with the type's mean task times, capped at
+//     the containers; the whole container count when Eq. 10 has no answer.
 //
 // ok is false, with the reason, when no count up to slots reaches the
 // confidence.
@@ -180,9 +180,9 @@ func reserve(c Cluster, cfg Config, jobs []*job, killed map[int64]bool, views ma
 				Duration:       rm.Int64(sToMs(s.duration)),
 			}}},
 		}
-		minNote := "002 Eq. 10 has no answer (" + s.minSlots.Status.String() + "), gang of all"
+		minNote := "Rao–Reddy Eq. 10 has no answer (" + s.minSlots.Status.String() + "), gang of all"
 		if s.minSlots.Status == edf.SlotsFeasible {
-			minNote = fmt.Sprintf("002 Eq. 10 minimum %d map + %d reduce slots", s.minSlots.Map, s.minSlots.Reduce)
+			minNote = fmt.Sprintf("Rao–Reddy Eq. 10 minimum %d map + %d reduce slots", s.minSlots.Map, s.minSlots.Reduce)
 		}
 		reason := fmt.Sprintf("%d containers × %.0f s, at least %d at once: P(done within %.0f s) = %.2f ≥ %.2f with %d (tct, %d runs); %s",
 			s.containers, s.duration, s.minConcurrency, left, s.prob, cfg.Confidence, s.containers, cfg.Runs, minNote)

@@ -31,7 +31,7 @@ type JobType struct {
 	Jobs    int `json:"jobs"`
 	Maps    int `json:"maps"`
 	Reduces int `json:"reduces"`
-	// Map is the lognormal of a map attempt's run time (tct thesis 004
+	// Map is the lognormal of a map attempt's run time (tct; Lee thesis
 	// §5.2.1), Reduce that of a reduce attempt (nil for a map-only type),
 	// shuffle included.
 	Map    LognormalFit  `json:"map"`
@@ -41,7 +41,7 @@ type JobType struct {
 	// earliest attempts as the job's peak number of concurrent attempts).
 	Arrival LognormalFit `json:"arrival"`
 	// Exp2 is the exp2 model of a map attempt's run time against the
-	// residual CPU capacity of its slot (paper 000 Eq. 1), fitted only when
+	// residual CPU capacity of its slot (MIMP Eq. 1), fitted only when
 	// the input gives residual capacities (FitOptions.HostCores); nil
 	// otherwise.
 	Exp2 *Exp2Fit `json:"exp2,omitempty"`
@@ -60,7 +60,7 @@ type LognormalFit struct {
 	P90S    float64 `json:"p90_s"`
 	MinS    float64 `json:"min_s"`
 	MaxS    float64 `json:"max_s"`
-	// NRMSE is paper 000 Eq. 9 between the sorted samples and the fitted
+	// NRMSE is MIMP Eq. 9 between the sorted samples and the fitted
 	// quantiles at the plotting positions (i − ½)/n: the RMSE of the Q–Q
 	// plot over the samples' range. KS is the Kolmogorov–Smirnov distance
 	// between the samples and the fitted CDF.
@@ -96,7 +96,7 @@ func (t JobType) TCT() tct.Exp2 {
 // already includes the shuffle: e^-30 s, nothing.
 var shuffleless = tct.Lognormal{Mu: -30}
 
-// JobModel returns the Monte-Carlo job model (tct thesis 004 §5.2.2) for
+// JobModel returns the Monte-Carlo job model (tct; Lee thesis §5.2.2) for
 // a job of this type with maps map and reduces reduce tasks left. The
 // shuffle phases are zero-length because the reduce fit covers the whole
 // reduce attempt. workers is set to 1; tct.WorkersFor ignores it.

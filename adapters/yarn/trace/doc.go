@@ -19,18 +19,18 @@
 //
 //   - the lognormal of a map attempt's run time, and of a reduce attempt's
 //     (shuffle included), by maximum likelihood (tct.LognormalFromSamples,
-//     thesis 004 §5.2.1);
+//     Lee thesis §5.2.1);
 //   - the lognormal of a container's arrival after the job's submission,
 //     from each job's first wave (its earliest attempts, as many as it ran
 //     at once at its peak);
-//   - with FitOptions.HostCores, exp2 against residual capacity (paper 000
+//   - with FitOptions.HostCores, exp2 against residual capacity (MIMP
 //     Eq. 1, tct.TrainExp2). None of the three formats records the residual
 //     capacity of a task's slot, so by default there is no exp2 fit; the
 //     option derives one from an assumption — each host's cores shared
 //     equally by the attempts running on it — and says so.
 //
 // A lognormal's quality is its Kolmogorov–Smirnov distance and the NRMSE
-// (Eq. 9) of its Q–Q line: the sorted samples against the fitted quantiles
+// (MIMP Eq. 9) of its Q–Q line: the sorted samples against the fitted quantiles
 // at (i − ½)/n, over the samples' range. On the TeraGen trace of Hadoop's
 // SLS samples (192 map attempts of two jobs) the map fit is μ = 3.0015,
 // σ = 0.2388 (median 20.1 s, mean 20.7 s), NRMSE 0.0716, KS 0.177.

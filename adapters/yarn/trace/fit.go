@@ -13,7 +13,7 @@ import (
 // FitOptions tunes Fit. The zero value fits lognormals only.
 type FitOptions struct {
 	// HostCores, when > 0, also fits exp2 against residual capacity
-	// (paper 000 Eq. 1) under the assumption that each host has HostCores
+	// (MIMP Eq. 1) under the assumption that each host has HostCores
 	// cores shared equally by the attempts running on it: an attempt that
 	// starts while k attempts (itself included) run on its host gets
 	// residual capacity min(1, HostCores/k). None of the three trace

@@ -141,9 +141,9 @@ func TestRumenRealTraceFit(t *testing.T) {
 	if !near(typ.Map.Mu, mu, 1e-12) || !near(typ.Map.Sigma, sigma, 1e-12) || !near(typ.Map.NRMSE, nrmse, 1e-9) {
 		t.Errorf("fit μ=%v σ=%v NRMSE=%v; by definition μ=%v σ=%v NRMSE=%v", typ.Map.Mu, typ.Map.Sigma, typ.Map.NRMSE, mu, sigma, nrmse)
 	}
-	// The figures the closing note gives.
+	// The figures the package doc gives.
 	if math.Abs(typ.Map.Mu-3.0015) > 5e-5 || math.Abs(typ.Map.Sigma-0.2388) > 5e-5 || math.Abs(typ.Map.NRMSE-0.0716) > 5e-5 {
-		t.Errorf("teragen map fit μ=%.4f σ=%.4f NRMSE=%.4f, the note says 3.0015, 0.2388, 0.0716", typ.Map.Mu, typ.Map.Sigma, typ.Map.NRMSE)
+		t.Errorf("teragen map fit μ=%.4f σ=%.4f NRMSE=%.4f, the package doc says 3.0015, 0.2388, 0.0716", typ.Map.Mu, typ.Map.Sigma, typ.Map.NRMSE)
 	}
 	if typ.Maps != 96 || typ.Reduces != 0 || typ.Reduce != nil || typ.Map.Samples != 192 || typ.Arrival.Samples == 0 {
 		t.Errorf("counts %+v", typ)

@@ -6,6 +6,14 @@
 // Times are float64 seconds. A NaN time has no place in that order, so Push
 // refuses it with an error matching ErrBadTime and queues nothing; ±Inf are
 // ordered like any other time (−Inf first, +Inf last).
+//
+// # Limits
+//
+// A Queue holds whatever is pushed, 40 bytes an event, and grows by append;
+// it has no bound of its own. Each simulation bounds its pending events
+// through its own validated sizes (hadoopsim's MaxSlots, MaxJobs and
+// MaxTasks; one pending event per client, VCPU or slot in the others), and
+// Push and Pop cost O(log pending).
 package des
 
 import (

@@ -76,13 +76,15 @@ func TestPushBadTimes(t *testing.T) {
 	}
 }
 
-// eventTime draws times including the extremes: NaN, ±Inf, MaxFloat64,
-// subnormals and many ties.
+// eventTime draws times including the extremes: NaN, ±Inf, ±MaxFloat64,
+// subnormals, −0 (which ties with 0 and pops in push order), 1e±300 and
+// many ties.
 func eventTime() *rapid.Generator[float64] {
 	return rapid.OneOf(
 		rapid.Map(rapid.IntRange(0, 5), func(i int) float64 { return float64(i) }),
 		rapid.Float64(),
-		rapid.SampledFrom([]float64{math.NaN(), math.Inf(1), math.Inf(-1), math.MaxFloat64, -math.MaxFloat64, 5e-324, 0}),
+		rapid.SampledFrom([]float64{math.NaN(), math.Inf(1), math.Inf(-1), math.MaxFloat64, -math.MaxFloat64, 5e-324, -5e-324,
+			0, math.Copysign(0, -1), 2.2250738585072014e-308, 1e300, -1e300, math.Nextafter(math.MaxFloat64, 0)}),
 	)
 }
 
@@ -119,8 +121,8 @@ func propQueue(t *rapid.T) {
 	}
 }
 
-func TestQueueProperties(t *testing.T) { rapid.Check(t, propQueue) }
-func FuzzQueue(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propQueue)) }
+func TestPropQueue(t *testing.T) { rapid.Check(t, propQueue) }
+func FuzzQueue(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propQueue)) }
 
 func TestPushPopAllocateNothing(t *testing.T) {
 	var q Queue

@@ -2,10 +2,9 @@
 // (MIMP §6.6, Table 3) and admission experiment (§6.5, Fig. 11): a Hadoop
 // cluster whose map slots share hosts with web servers, a trace of deadline
 // jobs, and the FIFO, EDF, MP, MP+AC, MP+AC-paper and MP+AC-strict
-// schedulers from
-// packages edf and admission (the simulation makes no scheduling or
-// admission decision of its own). It builds on the shared event queue
-// examples/internal/des.
+// schedulers from packages edf and admission (the simulation makes no
+// scheduling or admission decision of its own). It builds on the shared
+// event queue examples/internal/des.
 //
 // The simulation keeps two sets of numbers apart: the world (what tasks
 // really take and read: JobType.TCT, ReadRate, JobSpec.Noise, the data

@@ -43,8 +43,8 @@ func propPredictionError(t *rapid.T) {
 	}
 }
 
-func TestPredictionErrorProperties(t *testing.T) { rapid.Check(t, propPredictionError) }
-func FuzzPredictionError(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propPredictionError)) }
+func TestPropPredictionError(t *testing.T) { rapid.Check(t, propPredictionError) }
+func FuzzPredictionError(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propPredictionError)) }
 
 // TestAdmissionMargin: the 0.97 quantile of PaperError's ν lies in its
 // under-predicted part, where P(ν ≤ v) = 0.57 + 0.43·(1 − 1/v)/0.58, so

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/tct"
+	"pgregory.net/rapid"
 )
 
 func TestResidual(t *testing.T) {
@@ -663,7 +664,40 @@ func FuzzRun(f *testing.F) {
 	f.Add(math.NaN(), 1.0, math.Inf(1), 1.0, 0.0, 1.0, 0.0, 0, 1e308, 1e308, 1e-300, uint64(3))
 	f.Add(0.0, 0.0, 1e-3, 5e-324, 0.0, 0.0, math.MaxFloat64, 5, 0.0, math.Inf(-1), 999.0, uint64(4))
 	f.Fuzz(func(t *testing.T, webLow, webHigh, capacity, a, b, c, read float64, maps int, arrival, deadline, noise float64, seed uint64) {
-		s := fuzzScenario(webLow, webHigh, capacity, a, b, c, read, maps, arrival, deadline, noise, seed)
+		checkRun(t, fuzzScenario(webLow, webHigh, capacity, a, b, c, read, maps, arrival, deadline, noise, seed))
+	})
+}
+
+// propRun is FuzzRun with every input drawn at the edges of its range on
+// purpose (MaxFloat64, subnormals, 1e±300, NaN, ±Inf, MaxReadRate and
+// MaxTaskTime and just beyond, MinInt/MaxInt map counts), so that the
+// ordinary test run meets the extremes too.
+func propRun(t *rapid.T) {
+	// Each input is an edge one time in six, so that a good share of the
+	// scenarios are valid and run.
+	f := func(name string, lo, hi float64) float64 {
+		if rapid.IntRange(0, 5).Draw(t, name+"Edge") == 0 {
+			return orEdge(rapid.Float64Range(lo, hi), lo, hi).Draw(t, name)
+		}
+		return rapid.Float64Range(lo, hi).Draw(t, name)
+	}
+	maps := rapid.IntRange(0, 8).Draw(t, "maps")
+	if rapid.IntRange(0, 5).Draw(t, "mapsEdge") == 0 {
+		maps = orIntEdge(rapid.IntRange(0, 8), 1, 50).Draw(t, "maps")
+	}
+	s := fuzzScenario(f("webLow", 0, 50), f("webHigh", 0, 200), f("capacity", 1e-3, MaxNodeCapacity),
+		f("a", 0, 100), f("b", -50, 50), f("c", 0, 10), f("read", 0, MaxReadRate),
+		maps, f("arrival", 0, 100), f("deadline", 0, 1000), f("noise", 0, 2), rapid.Uint64().Draw(t, "seed"))
+	checkRun(t, s)
+}
+
+func TestPropRun(t *testing.T)  { rapid.Check(t, propRun) }
+func FuzzRunEdges(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propRun)) }
+
+// checkRun: s either fails Validate or runs under every policy without
+// error, with consistent accounting (see FuzzRun).
+func checkRun(t interface{ Fatalf(string, ...any) }, s Scenario) {
+	{
 		valid := s.Validate() == nil
 		deadlineJobs := 0
 		for _, j := range s.Jobs {
@@ -696,5 +730,5 @@ func FuzzRun(f *testing.F) {
 				}
 			}
 		}
-	})
+	}
 }

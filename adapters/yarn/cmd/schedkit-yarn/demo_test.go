@@ -144,7 +144,7 @@ func TestDemoDryRun(t *testing.T) {
 // time left with probability ≥ 0.9 on fresh Monte-Carlo runs (another seed,
 // 4000 runs), one container fewer misses 0.9 on the planner's runs, each
 // container lasts no longer than the time left, and its minimum
-// concurrency meets 002 Eq. 10.
+// concurrency meets Rao–Reddy Eq. 10.
 func TestDemoReservationMeetsDeadline(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run(append(demoArgs, "-json"), &out, &errOut); code != 0 {
@@ -192,6 +192,6 @@ func TestDemoReservationMeetsDeadline(t *testing.T) {
 	}
 	ms, err := edf.MinimumSlots(edf.SlotEstimate{MapTasks: 192, CompletedMaps: typ.Map.Samples, MeanMapTime: typ.Map.MeanS, TimeLeft: left})
 	if err != nil || !ms.Meets(int(rq.MinConcurrency), 0) || int(rq.MinConcurrency) > w {
-		t.Errorf("min-concurrency %d vs 002 %+v, %v", rq.MinConcurrency, ms, err)
+		t.Errorf("min-concurrency %d vs Rao–Reddy Eq. 10 %+v, %v", rq.MinConcurrency, ms, err)
 	}
 }

@@ -1,0 +1,173 @@
+// Command schedkit-deadline is the schedkit.io/deadline Kueue AdmissionCheck
+// controller: it admits a Workload only when its deadline and those of the
+// workloads already admitted hold at the configured confidence, and writes
+// the predicted start and finish of every pending Workload behind the check
+// (annotations, check message, Prometheus metrics).
+//
+//	go run ./cmd/schedkit-deadline -kubeconfig ~/.kube/config -confidence 0.9
+//
+// See package deadlinecheck for the model and the messages.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"go.uber.org/zap/zapcore"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+
+	"github.com/schedkit/schedkit/adapters/kueue/api/v1alpha1"
+	"github.com/schedkit/schedkit/adapters/kueue/deadlinecheck"
+)
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// flags are the command line, validated before any work.
+type flags struct {
+	kubeconfig    string
+	cfg           deadlinecheck.Config
+	etaRefresh    time.Duration
+	etaTolerance  time.Duration
+	metricsAddr   string
+	probeAddr     string
+	leaderElect   bool
+	leaderElectNS string
+	verbosity     int
+}
+
+func parse(args []string, stderr io.Writer) (*flags, int) {
+	f := &flags{cfg: deadlinecheck.DefaultConfig()}
+	fs := flag.NewFlagSet("schedkit-deadline", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, `Usage: schedkit-deadline [flags]
+
+The schedkit.io/deadline Kueue AdmissionCheck controller. It serves every
+AdmissionCheck whose spec.controllerName is schedkit.io/deadline: a workload
+behind it is Ready when it and every admitted deadline workload of its
+ClusterQueue meet their deadlines with probability >= -confidence, Retry
+when it could fit later, Rejected when it never can or its input is
+malformed. Pending workloads get their predicted start and finish (p50,
+p90) as annotations, in the check message and as Prometheus metrics.
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&f.kubeconfig, "kubeconfig", "", "path to a kubeconfig; empty: $KUBECONFIG, in-cluster config, then ~/.kube/config")
+	fs.Float64Var(&f.cfg.Confidence, "confidence", f.cfg.Confidence, "probability in (0, 1] with which every protected deadline must hold for Ready")
+	fs.IntVar(&f.cfg.Samples, "samples", f.cfg.Samples, fmt.Sprintf("Monte-Carlo draws of each workload's run time, in [1, %d]", deadlinecheck.MaxSamples))
+	fs.Uint64Var(&f.cfg.Seed, "seed", f.cfg.Seed, "seed of the Monte-Carlo draws (each workload's draws also depend on its UID)")
+	fs.DurationVar(&f.cfg.MinRetry, "min-retry", f.cfg.MinRetry, "shortest requeueAfterSeconds of a Retry, in [1s, 24h]")
+	fs.DurationVar(&f.cfg.MaxRetry, "max-retry", f.cfg.MaxRetry, "longest requeueAfterSeconds of a Retry, in [min-retry, 24h]")
+	fs.DurationVar(&f.etaRefresh, "eta-refresh", 30*time.Second, "how often ETAs are recomputed when nothing changes, in [1s, 1h]")
+	fs.DurationVar(&f.etaTolerance, "eta-tolerance", 30*time.Second, "rewrite an ETA only when it moves at least this much, in [0s, 1h]")
+	fs.StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", `address of the Prometheus metrics endpoint; "0" disables it`)
+	fs.StringVar(&f.probeAddr, "health-probe-bind-address", ":8081", `address of the /healthz and /readyz probes; "0" disables them`)
+	fs.BoolVar(&f.leaderElect, "leader-elect", false, "elect a leader, so that replicas can run side by side")
+	fs.StringVar(&f.leaderElectNS, "leader-election-namespace", "", "namespace of the leader election lease (default: the pod's namespace)")
+	fs.IntVar(&f.verbosity, "v", 0, "log verbosity, in [0, 10]")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, 0
+		}
+		return nil, 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "schedkit-deadline: unexpected argument %q (flags only; -h lists them)\n", fs.Arg(0))
+		return nil, 2
+	}
+	var errs []error
+	if err := f.cfg.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if f.etaRefresh < time.Second || f.etaRefresh > time.Hour {
+		errs = append(errs, fmt.Errorf("eta-refresh = %v: must be in [1s, 1h]", f.etaRefresh))
+	}
+	if f.etaTolerance < 0 || f.etaTolerance > time.Hour {
+		errs = append(errs, fmt.Errorf("eta-tolerance = %v: must be in [0s, 1h]", f.etaTolerance))
+	}
+	if f.verbosity < 0 || f.verbosity > 10 {
+		errs = append(errs, fmt.Errorf("v = %d: must be in [0, 10]", f.verbosity))
+	}
+	if err := errors.Join(errs...); err != nil {
+		fmt.Fprintf(stderr, "schedkit-deadline: bad flags:\n%v\n", err)
+		return nil, 2
+	}
+	return f, -1
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	f, code := parse(args, stderr)
+	if f == nil {
+		return code
+	}
+	log := zap.New(zap.WriteTo(stderr), zap.Level(zapcore.Level(-f.verbosity)))
+	ctrl.SetLogger(log)
+
+	cfg, err := restConfig(f.kubeconfig)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedkit-deadline: kubeconfig: %v\n", err)
+		return 1
+	}
+	scheme := runtime.NewScheme()
+	if err := errors.Join(clientgoscheme.AddToScheme(scheme), kueue.AddToScheme(scheme), v1alpha1.AddToScheme(scheme)); err != nil {
+		fmt.Fprintf(stderr, "schedkit-deadline: scheme: %v\n", err)
+		return 1
+	}
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                  scheme,
+		Metrics:                 metricsserver.Options{BindAddress: f.metricsAddr},
+		HealthProbeBindAddress:  f.probeAddr,
+		LeaderElection:          f.leaderElect,
+		LeaderElectionID:        "schedkit-deadline.schedkit.io",
+		LeaderElectionNamespace: f.leaderElectNS,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "schedkit-deadline: manager: %v\n", err)
+		return 1
+	}
+	ctx, cancel := context.WithCancel(ctrl.SetupSignalHandler())
+	defer cancel()
+	if err := deadlinecheck.Setup(ctx, mgr, deadlinecheck.Options{
+		Config:       f.cfg,
+		ETARefresh:   f.etaRefresh,
+		ETATolerance: f.etaTolerance,
+	}); err != nil {
+		fmt.Fprintf(stderr, "schedkit-deadline: setup: %v\n", err)
+		return 1
+	}
+	if err := errors.Join(mgr.AddHealthzCheck("healthz", healthz.Ping), mgr.AddReadyzCheck("readyz", healthz.Ping)); err != nil {
+		fmt.Fprintf(stderr, "schedkit-deadline: probes: %v\n", err)
+		return 1
+	}
+	log.Info("starting", "controllerName", deadlinecheck.ControllerName, "confidence", f.cfg.Confidence,
+		"samples", f.cfg.Samples, "metrics", f.metricsAddr)
+	if err := mgr.Start(ctx); err != nil {
+		fmt.Fprintf(stderr, "schedkit-deadline: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func restConfig(path string) (*rest.Config, error) {
+	if path != "" {
+		return clientcmd.BuildConfigFromFlags("", path)
+	}
+	return ctrl.GetConfig()
+}

@@ -1,0 +1,410 @@
+package deadlinecheck
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/schedkit/schedkit/admission"
+	"github.com/schedkit/schedkit/tct"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+)
+
+// MaxSamples bounds Config.Samples.
+const MaxSamples = 100_000
+
+// Config tunes the check's decisions. Validate it before use; Plan rejects
+// a bad one.
+type Config struct {
+	// Confidence is the probability p in (0, 1] with which every protected
+	// deadline must hold for a workload to be Ready (admission's confidence
+	// mode).
+	Confidence float64
+	// Samples is the number N of Monte-Carlo draws of each workload's run
+	// time, in [1, MaxSamples].
+	Samples int
+	// Seed selects the random streams; each workload's draws also depend on
+	// its UID, so equal cluster states give equal decisions.
+	Seed uint64
+	// MinRetry and MaxRetry bound the requeueAfterSeconds of a Retry:
+	// 1 s ≤ MinRetry ≤ MaxRetry ≤ 24 h.
+	MinRetry, MaxRetry time.Duration
+}
+
+// DefaultConfig is the configuration the manager starts with.
+func DefaultConfig() Config {
+	return Config{Confidence: 0.9, Samples: 1000, MinRetry: 10 * time.Second, MaxRetry: 5 * time.Minute}
+}
+
+// Validate returns every bad field, joined.
+func (c Config) Validate() error {
+	var errs []error
+	if !(c.Confidence > 0 && c.Confidence <= 1) {
+		errs = append(errs, fmt.Errorf("confidence = %v: must be in (0, 1]", c.Confidence))
+	}
+	if c.Samples < 1 || c.Samples > MaxSamples {
+		errs = append(errs, fmt.Errorf("samples = %d: must be in [1, %d]", c.Samples, MaxSamples))
+	}
+	if c.MinRetry < time.Second || c.MinRetry > 24*time.Hour {
+		errs = append(errs, fmt.Errorf("min-retry = %v: must be in [1s, 24h]", c.MinRetry))
+	}
+	if c.MaxRetry < c.MinRetry || c.MaxRetry > 24*time.Hour {
+		errs = append(errs, fmt.Errorf("max-retry = %v: must be in [min-retry, 24h]", c.MaxRetry))
+	}
+	return errors.Join(errs...)
+}
+
+// Reason says why a verdict came out as it did.
+type Reason string
+
+const (
+	ReasonFits        Reason = "Fits"        // Ready: every protected deadline holds at the confidence
+	ReasonNoDeadline  Reason = "NoDeadline"  // Ready: no deadline to check
+	ReasonBadInput    Reason = "BadInput"    // Rejected: malformed annotation or model
+	ReasonNoEstimate  Reason = "NoEstimate"  // Rejected: a deadline but no run-time model
+	ReasonNeverFits   Reason = "NeverFits"   // Rejected: a pod does not fit the nominal quota
+	ReasonLateAlone   Reason = "LateAlone"   // Rejected: misses its deadline even alone, started now
+	ReasonLateInQueue Reason = "LateInQueue" // Retry: misses its own deadline behind the promised workloads
+	ReasonHurts       Reason = "Hurts"       // Retry: would push a promised workload past its deadline
+)
+
+// A Verdict is the check's decision on one workload.
+type Verdict struct {
+	State   kueue.CheckState // Ready, Retry or Rejected
+	Reason  Reason
+	Message string // one line: what was decided, the numbers behind it, what it protects
+	// RequeueAfter is when Kueue should try again (Retry only), whole
+	// seconds in [MinRetry, MaxRetry].
+	RequeueAfter time.Duration
+	// Protects is the promised workload a Retry protects (ReasonHurts).
+	Protects string
+}
+
+// An ETA is a pending workload's predicted start and finish (absolute
+// times, whole seconds). Finish is zero without a run-time estimate.
+type ETA struct {
+	StartP50, StartP90   time.Time
+	FinishP50, FinishP90 time.Time
+	Deadline             time.Time // zero: none
+}
+
+// HasFinish reports whether e predicts a finish.
+func (e ETA) HasFinish() bool { return !e.FinishP50.IsZero() }
+
+// An Outcome is what the check does about one workload.
+type Outcome struct {
+	Key     string
+	Verdict *Verdict // nil: no decision now
+	ETA     *ETA     // nil: not pending, or no prediction possible
+	// Note is the Pending check message when Verdict is nil: the ETA in
+	// words, or why there is none. Empty for promised workloads.
+	Note string
+}
+
+// Plan decides, for the workloads behind one check in one ClusterQueue (cq
+// names it in messages), which are Ready, Retry or Rejected, and predicts
+// when every pending one starts and finishes. It is pure: equal inputs
+// give equal outcomes, bit for bit; the outcomes come in the order of ws.
+//
+// The model is admission's confidence mode (MIMP §5.3, Eq. 7, with
+// completion-time samples): the ClusterQueue's nominal quota is a pool of
+// slots, one per pod of the workload's mean request (each workload has its
+// own Slots), serving the deadline workloads one after another in EDF
+// order, each taking fluid = remaining pod-seconds / Slots (Eq. 6 on
+// dedicated slots). Run times are drawn from tct lognormals. In EDF order
+// of the workloads awaiting a decision:
+//
+//  1. A malformed deadline or model, or a deadline without any run-time
+//     model, is Rejected naming the field and value. So is a workload with
+//     a deadline whose pod does not fit the nominal quota.
+//  2. Without a deadline: Ready (admission admits it, ReasonNoDeadline).
+//  3. Alone: admission.DecideConfidence on an empty queue with the
+//     workload's own run time (its pods in parallel, started now). Failing
+//     it at the confidence means it can never meet its deadline: Rejected.
+//
+// Steps 1 and 3 run for workloads still waiting for quota too, but their
+// verdict goes into the Pending note ("will be Rejected once Kueue reserves
+// quota: …"): Kueue deactivates a workload for a Rejected check only once
+// it holds quota, and never reserves quota for one whose check is already
+// Rejected, which would leave it pending for good.
+//
+//  4. With quota reserved: admission.DecideConfidence with the promised
+//     (Ready) deadline workloads' fluid samples as the queue. Admitted:
+//     Ready, and it joins the queue for the next decision. Otherwise
+//     Retry, after the median time until the first promised workload
+//     finishes, no later than its latest start at the confidence, within
+//     [MinRetry, MaxRetry].
+//
+// ETA of a pending workload k (waiting, or just sent to Retry): it starts
+// when the promised workloads' fluid work and that of the pending
+// workloads before it in EDF order is done, start_k = now + Σ fluid, and
+// finishes its own run time later, finish_k = start_k + own_k, per sample;
+// the p50 and p90 of those samples (tct type-7 quantiles) are the ETA.
+// Pending work without a run-time estimate adds nothing to later ETAs.
+//
+// cache, when not nil, keeps the samples of each workload between plans of
+// the same queue (see WorkCache); the outcomes are the same with or
+// without it. The samples are never modified after drawing.
+func Plan(cq string, ws []Workload, now time.Time, cfg Config, cache *WorkCache) ([]Outcome, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	gen := cache.begin(cq)
+	n := len(ws)
+	outs := make([]Outcome, n)
+	jobs := make([]admission.Job, n)
+	works := make([]*work, n)
+	problems := make([]error, n)
+
+	// IDs follow creation, then key: deterministic and unique.
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		return cmp.Or(ws[a].Created.Compare(ws[b].Created), cmp.Compare(ws[a].Key, ws[b].Key))
+	})
+	idx := make(map[int64]int, n)
+	for rank, i := range order {
+		w := ws[i]
+		outs[i].Key = w.Key
+		problems[i] = w.Problem
+		jobs[i] = admission.Job{ID: int64(rank + 1), Arrival: seconds(w.Created.Sub(now)), Deadline: math.Inf(1)}
+		idx[jobs[i].ID] = i
+		if w.HasDeadline() {
+			jobs[i].Deadline = seconds(w.Deadline.Sub(now))
+		}
+		if w.Problem == nil && w.Blocked == nil && w.usable() {
+			wk, err := gen.work(w, cfg.Samples, cfg.Seed)
+			if err != nil {
+				problems[i] = err
+				continue
+			}
+			works[i] = &wk
+		}
+	}
+
+	// The promised workloads: their deadlines are protected, their work is
+	// ahead of every pending workload.
+	var q admission.Queue
+	var promised []*work
+	for _, i := range order {
+		if ws[i].Phase != Promised {
+			continue
+		}
+		if works[i] != nil {
+			promised = append(promised, works[i])
+			if ws[i].HasDeadline() {
+				if err := q.Insert(withSamples(jobs[i], works[i].fluid)); err != nil {
+					return nil, fmt.Errorf("promised workload %s: %w", ws[i].Key, err)
+				}
+			}
+		}
+	}
+
+	pending := make([]int, 0, n)
+	for _, i := range order {
+		if ws[i].Phase != Promised {
+			pending = append(pending, i)
+		}
+	}
+	slices.SortFunc(pending, func(a, b int) int { return admission.CompareEDF(jobs[a], jobs[b]) })
+
+	var checker admission.Checker
+	p := cfg.Confidence
+	for _, i := range pending {
+		w := ws[i]
+		deciding := w.Phase == Deciding
+		switch {
+		case w.Blocked != nil:
+			outs[i].Note = "Pending: " + w.Blocked.Error()
+		case problems[i] != nil:
+			r := ReasonBadInput
+			if errors.Is(problems[i], ErrNoEstimate) {
+				r = ReasonNoEstimate
+			}
+			outs[i].Verdict = rejectInput(r, problems[i], w)
+		case !w.HasDeadline():
+			if !deciding {
+				break
+			}
+			d, err := checker.DecideConfidence(nil, jobs[i], 0, p)
+			if err != nil {
+				return nil, fmt.Errorf("workload %s: %w", w.Key, err)
+			}
+			if !d.Admit || d.Reason != admission.ReasonNoDeadline {
+				return nil, fmt.Errorf("workload %s: admission returned %v for a job without a deadline", w.Key, d.Reason)
+			}
+			outs[i].Verdict = &Verdict{State: kueue.CheckStateReady, Reason: ReasonNoDeadline, Message: readyNoDeadline()}
+			if works[i] != nil {
+				promised = append(promised, works[i])
+			}
+		case w.Pods > 0 && w.Slots == 0:
+			outs[i].Verdict = rejectNeverFits(cq, w)
+		default:
+			wk := works[i]
+			alone, err := checker.DecideConfidence(nil, withSamples(jobs[i], wk.own), 0, p)
+			if err != nil {
+				return nil, fmt.Errorf("workload %s: %w", w.Key, err)
+			}
+			if !alone.Admit {
+				outs[i].Verdict = rejectLateAlone(w, wk, now, alone.Probability, p)
+				break
+			}
+			if !deciding {
+				break
+			}
+			job := withSamples(jobs[i], wk.fluid)
+			d, err := checker.DecideConfidence(q.Jobs(), job, 0, p)
+			if err != nil {
+				return nil, fmt.Errorf("workload %s: %w", w.Key, err)
+			}
+			if d.Admit {
+				protected := 0
+				for _, c := range d.Checked {
+					if c.Protected && !c.New {
+						protected++
+					}
+				}
+				outs[i].Verdict = ready(cq, w, wk, now, d.Probability, p, protected)
+				if err := q.Insert(job); err != nil {
+					return nil, fmt.Errorf("workload %s: %w", w.Key, err)
+				}
+				promised = append(promised, wk)
+				break
+			}
+			after := retryAfter(promised, wk, jobs[i].Deadline, p, cfg)
+			if d.BlockingID == job.ID {
+				finish := finishInQueue(q.Jobs(), job)
+				outs[i].Verdict = retryLate(w, finish, now, d.Checked[d.NewIndex].PMeet, p, after)
+			} else {
+				b := ws[idx[d.BlockingID]]
+				outs[i].Verdict = retryHurts(w, wk, b, now, d.Checked[d.Blocking].PMeet, p, after)
+			}
+		}
+	}
+
+	// ETAs of the pending workloads, in EDF order behind the promised work.
+	ahead := make([]float64, cfg.Samples)
+	for _, wk := range promised {
+		addTo(ahead, wk.fluid)
+	}
+	start := make([]float64, cfg.Samples)
+	finish := make([]float64, cfg.Samples)
+	for _, i := range pending {
+		w := ws[i]
+		if v := outs[i].Verdict; (v != nil && v.State != kueue.CheckStateRetry) || w.Blocked != nil {
+			continue
+		}
+		if w.Pods > 0 && w.Slots == 0 {
+			outs[i].Note = pendingNeverFits(cq, w)
+			continue
+		}
+		copy(start, ahead)
+		eta := &ETA{Deadline: w.Deadline}
+		s50, s90, err := quantiles(start)
+		if err != nil {
+			return nil, fmt.Errorf("workload %s: %w", w.Key, err)
+		}
+		eta.StartP50, eta.StartP90 = at(now, s50), at(now, s90)
+		if wk := works[i]; wk != nil {
+			for s := range finish {
+				finish[s] = start[s] + wk.own[s]
+			}
+			f50, f90, err := quantiles(finish)
+			if err != nil {
+				return nil, fmt.Errorf("workload %s: %w", w.Key, err)
+			}
+			eta.FinishP50, eta.FinishP90 = at(now, f50), at(now, f90)
+			addTo(ahead, wk.fluid)
+		}
+		outs[i].ETA = eta
+		if outs[i].Verdict == nil {
+			outs[i].Note = pendingETA(*eta)
+		}
+	}
+
+	// Kueue acts on a check only once it has reserved quota (before that
+	// a Rejected check leaves the workload inadmissible but never
+	// deactivated), so a waiting workload is told now and rejected then.
+	for _, i := range pending {
+		if v := outs[i].Verdict; v != nil && ws[i].Phase == Waiting {
+			outs[i].Verdict = nil
+			outs[i].Note = toBeRejected(v.Message)
+		}
+	}
+	cache.end(cq, gen)
+	return outs, nil
+}
+
+// retryAfter is when a held workload should be tried again: the median time
+// until the first promised workload finishes (MaxRetry when none is
+// known), no later than the latest start that still meets the deadline at
+// the confidence, within [MinRetry, MaxRetry], rounded up to whole seconds.
+func retryAfter(promised []*work, wk *work, deadline, p float64, cfg Config) time.Duration {
+	after := cfg.MaxRetry.Seconds()
+	if len(promised) > 0 {
+		first := make([]float64, len(wk.own))
+		for s := range first {
+			first[s] = math.Inf(1)
+			for _, pw := range promised {
+				first[s] = min(first[s], pw.own[s])
+			}
+		}
+		if d, err := tct.NewDistribution(first); err == nil {
+			if m, err := d.Quantile(0.5); err == nil {
+				after = m
+			}
+		}
+	}
+	if d, err := tct.NewDistribution(wk.own); err == nil {
+		if need, err := d.Quantile(p); err == nil {
+			after = min(after, deadline-need)
+		}
+	}
+	// Whole seconds, rounding up what is above the millisecond (a model's
+	// e^(ln 600) is 600 to within rounding, not 600.0000000001 s).
+	after = min(max(after, cfg.MinRetry.Seconds()), cfg.MaxRetry.Seconds())
+	after = math.Ceil(math.Round(after*1000) / 1000)
+	return time.Duration(after) * time.Second
+}
+
+// finishInQueue returns, per sample, the completion of job in admission's
+// sequential EDF model: the samples of the queued jobs before it in EDF
+// order plus its own (the sums whose mean is admission's Check.Prefix).
+func finishInQueue(queue []admission.Job, job admission.Job) []float64 {
+	out := slices.Clone(job.Samples)
+	for _, j := range queue {
+		if j.HasDeadline() && admission.CompareEDF(j, job) < 0 {
+			addTo(out, j.Samples)
+		}
+	}
+	return out
+}
+
+func withSamples(j admission.Job, s []float64) admission.Job {
+	j.Samples = s
+	return j
+}
+
+func addTo(dst, src []float64) {
+	for s := range dst {
+		dst[s] += src[s]
+	}
+}
+
+// seconds converts a duration to float seconds (time.Duration saturates
+// at about ±292 years, so the result is finite).
+func seconds(d time.Duration) float64 { return d.Seconds() }
+
+// maxOffset keeps predicted times representable as time.Time offsets.
+const maxOffset = float64(math.MaxInt64/int64(time.Second)) - 1
+
+// at returns now plus x seconds, rounded to the second.
+func at(now time.Time, x float64) time.Time {
+	x = min(max(x, -maxOffset), maxOffset)
+	return now.Add(time.Duration(math.Round(x)) * time.Second).Truncate(time.Second)
+}

@@ -1,0 +1,467 @@
+package deadlinecheck
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+
+	"github.com/schedkit/schedkit/adapters/kueue/api/v1alpha1"
+)
+
+// Index keys the reconciler registers on the manager's cache.
+const (
+	// IndexWorkloadQueue indexes Workloads by "namespace/spec.queueName".
+	IndexWorkloadQueue = "schedkit.io/workload-queue"
+	// IndexWorkloadClusterQueue indexes Workloads by status.admission.clusterQueue.
+	IndexWorkloadClusterQueue = "schedkit.io/workload-cluster-queue"
+	// IndexLocalQueueClusterQueue indexes LocalQueues by spec.clusterQueue.
+	IndexLocalQueueClusterQueue = "schedkit.io/localqueue-cluster-queue"
+)
+
+// maxMessage is the longest admission check message Kueue's API accepts.
+const maxMessage = 32768
+
+// maxEventNote is the longest note of an events.k8s.io Event.
+const maxEventNote = 1024
+
+// staleRetry is how soon a ClusterQueue is looked at again when the cache
+// has not yet caught up with the check's own last write.
+const staleRetry = 250 * time.Millisecond
+
+type eventRecorder interface {
+	Eventf(regarding runtime.Object, related runtime.Object, eventtype, reason, action, note string, args ...interface{})
+}
+
+// queueReconciler decides and predicts for one ClusterQueue at a time:
+// the reconcile key is the ClusterQueue's name, so the decisions of one
+// queue are never taken concurrently and each sees the previous ones.
+type queueReconciler struct {
+	client   client.Client
+	recorder eventRecorder
+	clock    clock.PassiveClock
+	cfg      Config
+	metrics  *Metrics
+	cache    *WorkCache
+	refresh  time.Duration // how often ETAs are recomputed without events
+	tol      time.Duration // an ETA annotation moves only by at least this much
+
+	// written remembers, per workload UID, the resourceVersion a workload
+	// had when the check last wrote its state: while the cache still shows
+	// that version it has not seen the write, and deciding on it could
+	// admit two workloads that each fit only without the other.
+	mu      sync.Mutex
+	written map[types.UID]string
+	// badKinds remembers owner kinds that could not be read, for a while.
+	badKinds map[schema.GroupVersionKind]badKind
+}
+
+type badKind struct {
+	until time.Time
+	err   error
+}
+
+func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	log := ctrl.LoggerFrom(ctx)
+	cq := &kueue.ClusterQueue{}
+	if err := r.client.Get(ctx, req.NamespacedName, cq); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.metrics.setQueue(req.Name, nil, nil)
+			return reconcile.Result{}, nil
+		}
+		return reconcile.Result{}, err
+	}
+	checks, err := r.checksOf(ctx, cq)
+	if err != nil {
+		return reconcile.Result{}, err
+	}
+	if len(checks) == 0 {
+		r.metrics.setQueue(cq.Name, nil, nil)
+		return reconcile.Result{}, nil
+	}
+	wls, err := r.workloadsOf(ctx, cq.Name)
+	if err != nil {
+		return reconcile.Result{}, err
+	}
+	if r.stale(wls) {
+		log.V(3).Info("cache behind the check's last write; looking again shortly")
+		return reconcile.Result{RequeueAfter: staleRetry}, nil
+	}
+
+	// Decisions are taken on whole seconds, the resolution of the times
+	// Kueue records, so that the samples of running workloads are drawn
+	// again at most once a second.
+	now := r.clock.Now().Truncate(time.Second)
+	quota := Quota(cq)
+	etas := map[string]ETA{}
+	names := map[string][2]string{}
+	var errs []error
+	active, conflicts := false, false
+	for _, ch := range checks {
+		models := CompileModels(ch.params)
+		var views []Workload
+		var objs []*kueue.Workload
+		for _, wl := range wls {
+			owner, ownerErr := r.owner(ctx, wl)
+			w, ok := Map(wl, owner, ch.name, quota, models, now)
+			if !ok {
+				continue
+			}
+			if ownerErr != nil {
+				log.Error(ownerErr, "cannot read a workload's owner", "workload", w.Key)
+				w.Blocked = ownerErr
+			}
+			views = append(views, w)
+			objs = append(objs, wl)
+		}
+		outs, err := Plan(cq.Name, views, now, r.cfg, r.cache)
+		if err != nil {
+			return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
+		}
+		// The outcomes are written one by one. If some write fails, the
+		// others still hold: every decision assumed all the plan's Ready
+		// verdicts, so a Ready that was not written only leaves more room.
+		for i, o := range outs {
+			active = true
+			switch err := r.act(ctx, cq.Name, ch.name, objs[i], views[i], o, now); {
+			case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
+				// Changed or gone since the cache showed it: look again.
+				conflicts = true
+			case err != nil:
+				errs = append(errs, fmt.Errorf("workload %s: %w", o.Key, err))
+			}
+			if o.ETA != nil {
+				etas[o.Key] = *o.ETA
+				names[o.Key] = [2]string{objs[i].Namespace, objs[i].Name}
+			}
+		}
+	}
+	r.metrics.setQueue(cq.Name, etas, names)
+	if err := errors.Join(errs...); err != nil {
+		return reconcile.Result{}, err
+	}
+	if conflicts {
+		return reconcile.Result{RequeueAfter: staleRetry}, nil
+	}
+	if active {
+		return reconcile.Result{RequeueAfter: r.refresh}, nil
+	}
+	return reconcile.Result{}, nil
+}
+
+type checkRef struct {
+	name   kueue.AdmissionCheckReference
+	params *v1alpha1.DeadlineParameters
+}
+
+// checksOf returns the schedkit.io/deadline checks a ClusterQueue uses
+// whose parameters can be read, in name order.
+func (r *queueReconciler) checksOf(ctx context.Context, cq *kueue.ClusterQueue) ([]checkRef, error) {
+	if cq.Spec.AdmissionChecksStrategy == nil {
+		return nil, nil
+	}
+	var out []checkRef
+	for _, rule := range cq.Spec.AdmissionChecksStrategy.AdmissionChecks {
+		ac := &kueue.AdmissionCheck{}
+		if err := r.client.Get(ctx, client.ObjectKey{Name: string(rule.Name)}, ac); err != nil {
+			if apierrors.IsNotFound(err) {
+				continue
+			}
+			return nil, err
+		}
+		if ac.Spec.ControllerName != ControllerName {
+			continue
+		}
+		p, err := parameters(ctx, r.client, ac)
+		var bad *refError
+		if errors.As(err, &bad) {
+			continue // the check is inactive; Kueue admits nothing through it
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, checkRef{name: rule.Name, params: p})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out, nil
+}
+
+// workloadsOf lists the Workloads submitted to a ClusterQueue (through its
+// LocalQueues) or holding quota in it, each once, in namespace/name order.
+func (r *queueReconciler) workloadsOf(ctx context.Context, cq string) ([]*kueue.Workload, error) {
+	seen := map[types.UID]*kueue.Workload{}
+	lqs := &kueue.LocalQueueList{}
+	if err := r.client.List(ctx, lqs, client.MatchingFields{IndexLocalQueueClusterQueue: cq}); err != nil {
+		return nil, err
+	}
+	for _, lq := range lqs.Items {
+		l := &kueue.WorkloadList{}
+		if err := r.client.List(ctx, l, client.MatchingFields{IndexWorkloadQueue: lq.Namespace + "/" + lq.Name}); err != nil {
+			return nil, err
+		}
+		for i := range l.Items {
+			seen[l.Items[i].UID] = &l.Items[i]
+		}
+	}
+	l := &kueue.WorkloadList{}
+	if err := r.client.List(ctx, l, client.MatchingFields{IndexWorkloadClusterQueue: cq}); err != nil {
+		return nil, err
+	}
+	for i := range l.Items {
+		seen[l.Items[i].UID] = &l.Items[i]
+	}
+	out := make([]*kueue.Workload, 0, len(seen))
+	for _, wl := range seen {
+		out = append(out, wl)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Namespace != out[j].Namespace {
+			return out[i].Namespace < out[j].Namespace
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out, nil
+}
+
+// stale reports whether the cache still shows a workload as it was before
+// the check's last write to it; it forgets writes the cache has seen.
+func (r *queueReconciler) stale(wls []*kueue.Workload) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	stale := false
+	for _, wl := range wls {
+		rv, ok := r.written[wl.UID]
+		if !ok {
+			continue
+		}
+		if rv == wl.ResourceVersion {
+			stale = true
+		} else {
+			delete(r.written, wl.UID)
+		}
+	}
+	return stale
+}
+
+func (r *queueReconciler) wrote(uid types.UID, before string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.written[uid] = before
+}
+
+// ownerTimeout bounds a read of an owner's metadata: the first read of a
+// kind starts a watch, which never syncs without list/watch permission.
+const ownerTimeout = 5 * time.Second
+
+// badOwnerKindFor is how long a kind whose owners could not be read fails
+// fast, instead of waiting ownerTimeout again for every workload.
+const badOwnerKindFor = time.Minute
+
+// owner returns the metadata of wl's controlling owner when wl lacks one
+// of the user's annotations; nil when it has both, has no owner, or the
+// owner is gone. An error says the owner exists but cannot be read (most
+// often: no get/list/watch permission on its kind).
+func (r *queueReconciler) owner(ctx context.Context, wl *kueue.Workload) (*metav1.ObjectMeta, error) {
+	_, hasDeadline := wl.Annotations[DeadlineAnnotation]
+	_, hasType := wl.Annotations[JobTypeAnnotation]
+	if hasDeadline && hasType {
+		return nil, nil
+	}
+	ref := metav1.GetControllerOf(wl)
+	if ref == nil {
+		return nil, nil
+	}
+	gv, err := schema.ParseGroupVersion(ref.APIVersion)
+	if err != nil {
+		return nil, nil
+	}
+	gvk := gv.WithKind(ref.Kind)
+	r.mu.Lock()
+	bad, isBad := r.badKinds[gvk]
+	r.mu.Unlock()
+	if isBad && r.clock.Now().Before(bad.until) {
+		return nil, fmt.Errorf("cannot read the annotations of its owner %s %s: %w", ref.Kind, ref.Name, bad.err)
+	}
+	m := &metav1.PartialObjectMetadata{}
+	m.SetGroupVersionKind(gvk)
+	cctx, cancel := context.WithTimeout(ctx, ownerTimeout)
+	defer cancel()
+	if err := r.client.Get(cctx, client.ObjectKey{Namespace: wl.Namespace, Name: ref.Name}, m); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, nil
+		}
+		r.mu.Lock()
+		r.badKinds[gvk] = badKind{until: r.clock.Now().Add(badOwnerKindFor), err: err}
+		r.mu.Unlock()
+		return nil, fmt.Errorf("cannot read the annotations of its owner %s %s (grant get, list and watch on its kind): %w", ref.Kind, ref.Name, err)
+	}
+	if m.UID != ref.UID {
+		return nil, nil
+	}
+	return &m.ObjectMeta, nil
+}
+
+// act writes one outcome: a decision on the check, or the Pending message
+// and the ETA annotations.
+func (r *queueReconciler) act(ctx context.Context, cq string, check kueue.AdmissionCheckReference, wl *kueue.Workload, w Workload, o Outcome, now time.Time) error {
+	st := CheckState(wl, check)
+	switch {
+	case o.Verdict != nil:
+		v := o.Verdict
+		wrote, err := r.setCheck(ctx, wl, check, v.State, v.Message, v.RequeueAfter, now)
+		if err != nil || !wrote {
+			return err
+		}
+		r.metrics.decided(cq, v)
+		kind := "Normal"
+		if v.State == kueue.CheckStateRejected {
+			kind = "Warning"
+		}
+		r.recorder.Eventf(wl, nil, kind, "Deadline"+string(v.State), "AdmissionCheck", "%s", truncate(v.Message, maxEventNote))
+	case o.Note != "" && st.State == kueue.CheckStatePending:
+		if st.Message != o.Note && (o.ETA == nil || !etaClose(wl.Annotations, *o.ETA, r.tol) || !isPendingNote(st.Message)) {
+			if _, err := r.setCheck(ctx, wl, check, kueue.CheckStatePending, o.Note, 0, now); err != nil {
+				return err
+			}
+		}
+	}
+	return r.setETA(ctx, wl, o.ETA)
+}
+
+// setCheck writes the check's state on wl's status with an optimistic
+// lock: if the workload changed since it was read, the write fails and the
+// ClusterQueue is reconciled again. It reports whether it wrote (nothing is
+// written when the check already says so).
+func (r *queueReconciler) setCheck(ctx context.Context, wl *kueue.Workload, check kueue.AdmissionCheckReference, state kueue.CheckState, msg string, after time.Duration, now time.Time) (bool, error) {
+	orig := wl.DeepCopy()
+	st := CheckState(wl, check)
+	msg = truncate(msg, maxMessage)
+	var requeue *int32
+	if state == kueue.CheckStateRetry {
+		s := int32(min(after.Seconds(), math.MaxInt32))
+		requeue = &s
+	}
+	if st.State == state && st.Message == msg && equalPtr(st.RequeueAfterSeconds, requeue) {
+		return false, nil
+	}
+	if st.State != state {
+		st.State = state
+		st.LastTransitionTime = metav1.NewTime(now)
+	}
+	st.Message = msg
+	st.RequeueAfterSeconds = requeue
+	before := orig.ResourceVersion
+	if err := r.client.Status().Patch(ctx, wl, client.MergeFromWithOptions(orig, client.MergeFromWithOptimisticLock{})); err != nil {
+		return false, err
+	}
+	r.wrote(wl.UID, before)
+	return true, nil
+}
+
+// setETA writes (or, with e nil, removes) the ETA annotations, unless every
+// value is already within the tolerance.
+func (r *queueReconciler) setETA(ctx context.Context, wl *kueue.Workload, e *ETA) error {
+	want := etaAnnotations(e)
+	if e != nil && etaClose(wl.Annotations, *e, r.tol) {
+		return nil
+	}
+	changed := false
+	for _, k := range ETAAnnotations {
+		v, has := want[k]
+		cur, had := wl.Annotations[k]
+		if has != had || v != cur {
+			changed = true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	orig := wl.DeepCopy()
+	for _, k := range ETAAnnotations {
+		if v, ok := want[k]; ok {
+			if wl.Annotations == nil {
+				wl.Annotations = map[string]string{}
+			}
+			wl.Annotations[k] = v
+		} else {
+			delete(wl.Annotations, k)
+		}
+	}
+	return client.IgnoreNotFound(r.client.Patch(ctx, wl, client.MergeFrom(orig)))
+}
+
+func etaAnnotations(e *ETA) map[string]string {
+	if e == nil {
+		return nil
+	}
+	m := map[string]string{
+		StartP50Annotation: formatTime(e.StartP50),
+		StartP90Annotation: formatTime(e.StartP90),
+	}
+	if e.HasFinish() {
+		m[FinishP50Annotation] = formatTime(e.FinishP50)
+		m[FinishP90Annotation] = formatTime(e.FinishP90)
+	}
+	return m
+}
+
+// etaClose reports whether the annotations already hold e's values within
+// tol (and the same set of them).
+func etaClose(ann map[string]string, e ETA, tol time.Duration) bool {
+	want := []struct {
+		key string
+		t   time.Time
+	}{{StartP50Annotation, e.StartP50}, {StartP90Annotation, e.StartP90}, {FinishP50Annotation, e.FinishP50}, {FinishP90Annotation, e.FinishP90}}
+	for _, x := range want {
+		cur, ok := ann[x.key]
+		if x.t.IsZero() {
+			if ok {
+				return false
+			}
+			continue
+		}
+		if !ok {
+			return false
+		}
+		t, err := time.Parse(time.RFC3339, cur)
+		if err != nil {
+			return false
+		}
+		if d := t.Sub(x.t); d >= tol || d <= -tol {
+			return false
+		}
+	}
+	return true
+}
+
+func isPendingNote(msg string) bool { return len(msg) >= 8 && msg[:8] == "Pending:" }
+
+func equalPtr(a, b *int32) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-3] + "..."
+}
+
+func unix(t time.Time) float64 { return float64(t.Unix()) }

@@ -1,0 +1,501 @@
+package deadlinecheck
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/events"
+	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+
+	"github.com/schedkit/schedkit/adapters/kueue/api/v1alpha1"
+)
+
+func testScheme(t *testing.T) *runtime.Scheme {
+	t.Helper()
+	s := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, kueue.AddToScheme, v1alpha1.AddToScheme} {
+		if err := add(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+func newFakeClient(t *testing.T, objs ...client.Object) client.WithWatch {
+	return fake.NewClientBuilder().WithScheme(testScheme(t)).WithObjects(objs...).
+		WithStatusSubresource(&kueue.Workload{}, &kueue.AdmissionCheck{}, &kueue.ClusterQueue{}).
+		WithIndex(&kueue.Workload{}, IndexWorkloadQueue, WorkloadQueueIndex).
+		WithIndex(&kueue.Workload{}, IndexWorkloadClusterQueue, WorkloadClusterQueueIndex).
+		WithIndex(&kueue.LocalQueue{}, IndexLocalQueueClusterQueue, LocalQueueClusterQueueIndex).
+		Build()
+}
+
+type rig struct {
+	c     client.WithWatch
+	r     *queueReconciler
+	clock *clocktesting.FakePassiveClock
+	rec   *events.FakeRecorder
+	reg   *prometheus.Registry
+}
+
+func newRig(t *testing.T, c client.WithWatch) *rig {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	m, err := NewMetrics(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := clocktesting.NewFakePassiveClock(t0)
+	rec := events.NewFakeRecorder(100)
+	return &rig{c: c, clock: clk, rec: rec, reg: reg, r: &queueReconciler{
+		client: c, recorder: rec, clock: clk, cfg: testConfig(), metrics: m, cache: NewWorkCache(),
+		refresh: 30 * time.Second, tol: 30 * time.Second, written: map[types.UID]string{},
+		badKinds: map[schema.GroupVersionKind]badKind{},
+	}}
+}
+
+func (g *rig) reconcile(t *testing.T) reconcile.Result {
+	t.Helper()
+	res, err := g.r.Reconcile(context.Background(), reconcile.Request{NamespacedName: types.NamespacedName{Name: "cq"}})
+	if err != nil {
+		t.Fatalf("Reconcile: %v", err)
+	}
+	return res
+}
+
+func (g *rig) workload(t *testing.T, name string) *kueue.Workload {
+	t.Helper()
+	wl := &kueue.Workload{}
+	if err := g.c.Get(context.Background(), client.ObjectKey{Namespace: "ns", Name: name}, wl); err != nil {
+		t.Fatal(err)
+	}
+	return wl
+}
+
+// cluster: a ClusterQueue of 4 cpu behind the check, its LocalQueue, the
+// check and its parameters (job type "fixed": every pod takes 600 s).
+func cluster() []client.Object {
+	return []client.Object{
+		&kueue.ClusterQueue{ObjectMeta: metav1.ObjectMeta{Name: "cq"}, Spec: kueue.ClusterQueueSpec{
+			ResourceGroups: []kueue.ResourceGroup{{CoveredResources: []corev1.ResourceName{"cpu", "memory"}, Flavors: []kueue.FlavorQuotas{
+				{Name: "default", Resources: []kueue.ResourceQuota{{Name: "cpu", NominalQuota: resource.MustParse("4")}, {Name: "memory", NominalQuota: resource.MustParse("64Gi")}}}}}},
+			AdmissionChecksStrategy: &kueue.AdmissionChecksStrategy{AdmissionChecks: []kueue.AdmissionCheckStrategyRule{{Name: testCheck}}},
+		}},
+		&kueue.LocalQueue{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "lq"}, Spec: kueue.LocalQueueSpec{ClusterQueue: "cq"}},
+		&kueue.AdmissionCheck{ObjectMeta: metav1.ObjectMeta{Name: string(testCheck)}, Spec: kueue.AdmissionCheckSpec{
+			ControllerName: ControllerName,
+			Parameters:     &kueue.AdmissionCheckParametersReference{APIGroup: "schedkit.io", Kind: "DeadlineParameters", Name: "models"},
+		}},
+		params(v1alpha1.DeadlineParametersSpec{JobTypes: []v1alpha1.JobType{
+			{Name: "fixed", Lognormal: &v1alpha1.LognormalModel{MeanSeconds: 600}},
+		}}),
+	}
+}
+
+// wl is a Workload of pods 1-cpu pods in ns/lq with the given annotations.
+func wl(name string, pods int32, state kueue.CheckState, reserved bool, ann map[string]string) *kueue.Workload {
+	w := workload(name, state)
+	w.UID = types.UID("uid-" + name)
+	w.Spec.PodSets = []kueue.PodSet{podSet("main", pods, "1", "1Gi")}
+	w.Annotations = ann
+	w.CreationTimestamp = metav1.NewTime(t0.Add(-time.Minute))
+	if reserved {
+		w.Status.Conditions = []metav1.Condition{cond(kueue.WorkloadQuotaReserved, metav1.ConditionTrue, t0)}
+		w.Status.Admission = &kueue.Admission{ClusterQueue: "cq", PodSetAssignments: []kueue.PodSetAssignment{
+			{Name: "main", Count: &pods, ResourceUsage: corev1.ResourceList{"cpu": *resource.NewQuantity(int64(pods), resource.DecimalSI)}}}}
+	}
+	return w
+}
+
+func fixedType(deadline string) map[string]string {
+	return map[string]string{DeadlineAnnotation: deadline, JobTypeAnnotation: "fixed"}
+}
+
+func TestReconcileDecides(t *testing.T) {
+	objs := append(cluster(),
+		// Admitted at t0 − 100 s: 2 pods of 600 s, deadline t0 + 1000 s:
+		// 500 s left, fluid 2·500/4 = 250.
+		func() client.Object {
+			w := wl("a", 2, kueue.CheckStateReady, true, fixedType("2026-11-24T12:16:40Z"))
+			w.Status.Conditions = append(w.Status.Conditions, cond(kueue.WorkloadAdmitted, metav1.ConditionTrue, t0.Add(-100*time.Second)))
+			return w
+		}(),
+		// Fits: 1 pod, deadline t0 + 700 s (fluid 150: b 150, then a 400 ≤ 1000).
+		wl("b", 1, kueue.CheckStatePending, true, fixedType("2026-11-24T12:11:40Z")),
+		// 600 s of work, 5 minutes to its deadline: hopeless.
+		wl("hopeless", 1, kueue.CheckStatePending, true, fixedType("5m")),
+		wl("malformed", 1, kueue.CheckStatePending, false, map[string]string{DeadlineAnnotation: "tomorrow"}),
+		wl("free", 1, kueue.CheckStatePending, true, nil),
+		wl("waiting", 2, kueue.CheckStatePending, false, fixedType("3h")),
+	)
+	g := newRig(t, newFakeClient(t, objs...))
+	if res := g.reconcile(t); res.RequeueAfter != 30*time.Second {
+		t.Errorf("requeue after %v, want the ETA refresh", res.RequeueAfter)
+	}
+	want := map[string]struct {
+		state  kueue.CheckState
+		prefix string
+	}{
+		"a":         {kueue.CheckStateReady, ""},
+		"b":         {kueue.CheckStateReady, "Ready: predicted finish 2026-11-24T12:10:00Z (p50) / 2026-11-24T12:10:00Z (p90), deadline 2026-11-24T12:11:40Z; P(it and the 1 later admitted deadline in ClusterQueue cq hold) = 1.00 >= 0.90"},
+		"hopeless":  {kueue.CheckStateRejected, "Rejected: even started now with the quota to itself it would finish 2026-11-24T12:10:00Z (p50) / 2026-11-24T12:10:00Z (p90), after its deadline 2026-11-24T12:04:00Z"},
+		"malformed": {kueue.CheckStatePending, `Pending; will be Rejected once Kueue reserves quota: annotation schedkit.io/deadline = "tomorrow": not an RFC 3339 time`},
+		"free":      {kueue.CheckStateReady, "Ready: no schedkit.io/deadline annotation"},
+		"waiting":   {kueue.CheckStatePending, "Pending: predicted start 2026-11-24T12:06:40Z (p50)"},
+	}
+	for name, w := range want {
+		st := CheckState(g.workload(t, name), testCheck)
+		if st.State != w.state || !strings.HasPrefix(st.Message, w.prefix) {
+			t.Errorf("%s: %s %q, want %s %q…", name, st.State, st.Message, w.state, w.prefix)
+		}
+		if st.State != kueue.CheckStatePending && name != "a" && !st.LastTransitionTime.Time.Equal(t0) {
+			t.Errorf("%s: last transition %v, want now", name, st.LastTransitionTime)
+		}
+	}
+	// waiting: promised a 250 + b 150 = 400 s ahead; 2 pods of 600 s.
+	ann := g.workload(t, "waiting").Annotations
+	for k, v := range map[string]string{
+		StartP50Annotation: "2026-11-24T12:06:40Z", StartP90Annotation: "2026-11-24T12:06:40Z",
+		FinishP50Annotation: "2026-11-24T12:16:40Z", FinishP90Annotation: "2026-11-24T12:16:40Z",
+	} {
+		if ann[k] != v {
+			t.Errorf("waiting: %s = %q, want %q", k, ann[k], v)
+		}
+	}
+	if _, ok := g.workload(t, "b").Annotations[StartP50Annotation]; ok {
+		t.Error("a Ready workload got ETA annotations")
+	}
+	if n := testutil.ToFloat64(g.r.metrics.start.WithLabelValues("cq", "ns", "waiting", "0.5")); n != float64(t0.Add(400*time.Second).Unix()) {
+		t.Errorf("start metric %v", n)
+	}
+	if n := testutil.ToFloat64(g.r.metrics.decisions.WithLabelValues("cq", "Rejected", string(ReasonLateAlone))); n != 1 {
+		t.Errorf("late-alone decisions %v, want 1", n)
+	}
+	if n := testutil.ToFloat64(g.r.metrics.pending.WithLabelValues("cq")); n != 1 {
+		t.Errorf("pending %v, want 1", n)
+	}
+	if len(g.rec.Events) != 3 {
+		t.Errorf("%d events, want 3 (one per decision)", len(g.rec.Events))
+	}
+
+	// Reconciling the same state again changes nothing: no writes, no events.
+	before := map[string]string{}
+	for n := range want {
+		before[n] = g.workload(t, n).ResourceVersion
+	}
+	drain(g.rec)
+	g.reconcile(t)
+	for n, rv := range before {
+		if got := g.workload(t, n).ResourceVersion; got != rv {
+			t.Errorf("%s rewritten on an unchanged state (%s → %s)", n, rv, got)
+		}
+	}
+	if len(g.rec.Events) != 0 {
+		t.Errorf("%d events on an unchanged state", len(g.rec.Events))
+	}
+
+	// A restarted controller (fresh reconciler, no memory) rebuilds the
+	// same state from the API server: nothing changes.
+	g2 := newRig(t, g.c)
+	g2.reconcile(t)
+	for n, rv := range before {
+		if got := g2.workload(t, n).ResourceVersion; got != rv {
+			t.Errorf("restart rewrote %s", n)
+		}
+	}
+	if n := testutil.ToFloat64(g2.r.metrics.finish.WithLabelValues("cq", "ns", "waiting", "0.9")); n != float64(t0.Add(1000*time.Second).Unix()) {
+		t.Errorf("restarted finish metric %v", n)
+	}
+}
+
+func drain(r *events.FakeRecorder) {
+	for {
+		select {
+		case <-r.Events:
+		default:
+			return
+		}
+	}
+}
+
+// A workload that would push an admitted one past its deadline is held
+// with Retry and requeueAfterSeconds, then Ready once the admitted one
+// finished.
+func TestReconcileRetry(t *testing.T) {
+	// a: admitted at t0, 4 pods of 600 s, deadline t0 + 700: fluid 600.
+	a := wl("a", 4, kueue.CheckStateReady, true, fixedType("2026-11-24T12:11:40Z"))
+	a.Status.Conditions = append(a.Status.Conditions, cond(kueue.WorkloadAdmitted, metav1.ConditionTrue, t0))
+	// c: 1 pod, deadline t0 + 650 (before a's): c 150, a 750 > 700.
+	c := wl("c", 1, kueue.CheckStatePending, true, fixedType("2026-11-24T12:10:50Z"))
+	g := newRig(t, newFakeClient(t, append(cluster(), a, c)...))
+	g.reconcile(t)
+	st := CheckState(g.workload(t, "c"), testCheck)
+	if st.State != kueue.CheckStateRetry || st.RequeueAfterSeconds == nil {
+		t.Fatalf("c: %s, requeue %v: want Retry", st.State, st.RequeueAfterSeconds)
+	}
+	// Retry after min(a finishes in 600 s, latest start 650 − 600 = 50 s).
+	if *st.RequeueAfterSeconds != 50 {
+		t.Errorf("requeue after %d s, want 50", *st.RequeueAfterSeconds)
+	}
+	wantMsg := "Retry in 50s: admitting it now would push admitted ns/a past its deadline 2026-11-24T12:11:40Z: P(ns/a on time) = 0.00 < 0.90; alone it would finish 2026-11-24T12:10:00Z (p50) / 2026-11-24T12:10:00Z (p90), deadline 2026-11-24T12:10:50Z"
+	if st.Message != wantMsg {
+		t.Errorf("message\n%s\nwant\n%s", st.Message, wantMsg)
+	}
+
+	// a finishes; Kueue reset c to Pending (after evicting it) and
+	// reserved quota again: now Ready.
+	ctx := context.Background()
+	aw := g.workload(t, "a")
+	apimeta.SetStatusCondition(&aw.Status.Conditions, cond(kueue.WorkloadFinished, metav1.ConditionTrue, t0))
+	if err := g.c.Status().Update(ctx, aw); err != nil {
+		t.Fatal(err)
+	}
+	cw := g.workload(t, "c")
+	CheckState(cw, testCheck).State = kueue.CheckStatePending
+	if err := g.c.Status().Update(ctx, cw); err != nil {
+		t.Fatal(err)
+	}
+	g.clock.SetTime(t0.Add(50 * time.Second))
+	g.reconcile(t)
+	if st := CheckState(g.workload(t, "c"), testCheck); st.State != kueue.CheckStateReady || st.RequeueAfterSeconds != nil {
+		t.Errorf("after a finished, c is %s (requeue %v): want Ready", st.State, st.RequeueAfterSeconds)
+	}
+}
+
+// The deadline and job type may sit on the object that owns the Workload
+// (a batch/v1 Job), relative deadlines counting from its creation.
+func TestReconcileOwnerAnnotations(t *testing.T) {
+	job := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "job", UID: "job-uid",
+		CreationTimestamp: metav1.NewTime(t0.Add(-5 * time.Minute)),
+		Annotations:       fixedType("8m")}}
+	w := wl("owned", 1, kueue.CheckStatePending, true, nil)
+	w.OwnerReferences = []metav1.OwnerReference{{APIVersion: "batch/v1", Kind: "Job", Name: "job", UID: "job-uid", Controller: ptr(true)}}
+	g := newRig(t, newFakeClient(t, append(cluster(), job, w)...))
+	g.reconcile(t)
+	// Deadline t0 − 5 m + 8 m = t0 + 3 m < 600 s: hopeless, and the message
+	// says so with the Job's deadline.
+	st := CheckState(g.workload(t, "owned"), testCheck)
+	if st.State != kueue.CheckStateRejected || !strings.Contains(st.Message, "after its deadline 2026-11-24T12:03:00Z") {
+		t.Errorf("owned: %s %q", st.State, st.Message)
+	}
+}
+
+// Bad parameters reject only the workloads that use them; the controller
+// keeps serving the others.
+func TestReconcileBadModel(t *testing.T) {
+	objs := cluster()
+	objs[3] = params(v1alpha1.DeadlineParametersSpec{JobTypes: []v1alpha1.JobType{
+		{Name: "fixed", Lognormal: &v1alpha1.LognormalModel{MeanSeconds: 600}},
+		{Name: "broken", Exp2: &v1alpha1.Exp2Model{A: -10}},
+	}})
+	objs = append(objs,
+		wl("bad", 1, kueue.CheckStatePending, true, map[string]string{DeadlineAnnotation: "1h", JobTypeAnnotation: "broken"}),
+		wl("unknown", 1, kueue.CheckStatePending, true, map[string]string{DeadlineAnnotation: "1h", JobTypeAnnotation: "etl"}),
+		wl("good", 1, kueue.CheckStatePending, true, fixedType("1h")),
+	)
+	g := newRig(t, newFakeClient(t, objs...))
+	g.reconcile(t)
+	for name, want := range map[string]string{
+		"bad":     `Rejected: DeadlineParameters models spec.jobTypes[1].exp2 = "a=-10 b=0 c=0 d=0": TCT(1) = -10 s: must be a finite time > 0`,
+		"unknown": `Rejected: annotation schedkit.io/job-type = "etl": names no job type of DeadlineParameters models (broken, fixed)`,
+	} {
+		st := CheckState(g.workload(t, name), testCheck)
+		if st.State != kueue.CheckStateRejected || st.Message != want {
+			t.Errorf("%s: %s %q, want Rejected %q", name, st.State, st.Message, want)
+		}
+	}
+	if st := CheckState(g.workload(t, "good"), testCheck); st.State != kueue.CheckStateReady {
+		t.Errorf("good: %s %q", st.State, st.Message)
+	}
+}
+
+// ETAs are rewritten only when they move by the tolerance or more.
+func TestReconcileETATolerance(t *testing.T) {
+	a := wl("a", 4, kueue.CheckStateReady, true, map[string]string{JobTypeAnnotation: "fixed"})
+	a.Status.Conditions = append(a.Status.Conditions, cond(kueue.WorkloadAdmitted, metav1.ConditionTrue, t0))
+	p := wl("p", 1, kueue.CheckStatePending, false, fixedType("2h"))
+	g := newRig(t, newFakeClient(t, append(cluster(), a, p)...))
+	g.reconcile(t)
+	w := g.workload(t, "p")
+	if w.Annotations[StartP50Annotation] != "2026-11-24T12:10:00Z" {
+		t.Fatalf("start %q, want a's finish 12:10:00", w.Annotations[StartP50Annotation])
+	}
+	// 20 s later nothing moved (a's remaining time shrinks as time passes).
+	rv := w.ResourceVersion
+	g.clock.SetTime(t0.Add(20 * time.Second))
+	g.reconcile(t)
+	if g.workload(t, "p").ResourceVersion != rv {
+		t.Error("rewritten although nothing moved")
+	}
+	// a is evicted by Kueue (no longer holds quota): p's start moves to now.
+	aw := g.workload(t, "a")
+	aw.Status.Conditions = nil
+	CheckState(aw, testCheck).State = kueue.CheckStatePending
+	if err := g.c.Status().Update(context.Background(), aw); err != nil {
+		t.Fatal(err)
+	}
+	g.reconcile(t)
+	w = g.workload(t, "p")
+	if w.Annotations[StartP50Annotation] == "2026-11-24T12:10:00Z" || !strings.HasPrefix(CheckState(w, testCheck).Message, "Pending: predicted start") {
+		t.Errorf("ETA did not move: %v / %q", w.Annotations, CheckState(w, testCheck).Message)
+	}
+}
+
+func TestStaleGuard(t *testing.T) {
+	r := &queueReconciler{written: map[types.UID]string{}}
+	w := &kueue.Workload{ObjectMeta: metav1.ObjectMeta{UID: "u", ResourceVersion: "5"}}
+	r.wrote("u", "5")
+	if !r.stale([]*kueue.Workload{w}) {
+		t.Error("cache at the version before our write is not stale")
+	}
+	w.ResourceVersion = "6"
+	if r.stale([]*kueue.Workload{w}) || len(r.written) != 0 {
+		t.Error("cache past our write still stale")
+	}
+}
+
+func TestAdmissionCheckActive(t *testing.T) {
+	objs := cluster()
+	missing := &kueue.AdmissionCheck{ObjectMeta: metav1.ObjectMeta{Name: "missing"}, Spec: kueue.AdmissionCheckSpec{
+		ControllerName: ControllerName,
+		Parameters:     &kueue.AdmissionCheckParametersReference{APIGroup: "schedkit.io", Kind: "DeadlineParameters", Name: "nope"}}}
+	wrongKind := &kueue.AdmissionCheck{ObjectMeta: metav1.ObjectMeta{Name: "wrong"}, Spec: kueue.AdmissionCheckSpec{
+		ControllerName: ControllerName,
+		Parameters:     &kueue.AdmissionCheckParametersReference{APIGroup: "kueue.x-k8s.io", Kind: "ProvisioningRequestConfig", Name: "x"}}}
+	bare := &kueue.AdmissionCheck{ObjectMeta: metav1.ObjectMeta{Name: "bare"}, Spec: kueue.AdmissionCheckSpec{ControllerName: ControllerName}}
+	other := &kueue.AdmissionCheck{ObjectMeta: metav1.ObjectMeta{Name: "other"}, Spec: kueue.AdmissionCheckSpec{ControllerName: "kueue.x-k8s.io/provisioning-request"}}
+	c := newFakeClient(t, append(objs, missing, wrongKind, bare, other)...)
+	r := &checkReconciler{client: c}
+	for _, name := range []string{string(testCheck), "missing", "wrong", "bare", "other"} {
+		if _, err := r.Reconcile(context.Background(), reconcile.Request{NamespacedName: types.NamespacedName{Name: name}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, want := range map[string]struct {
+		status metav1.ConditionStatus
+		msg    string
+	}{
+		string(testCheck): {metav1.ConditionTrue, "Active: DeadlineParameters models, 1 job types"},
+		"missing":         {metav1.ConditionFalse, "spec.parameters: DeadlineParameters nope not found"},
+		"wrong":           {metav1.ConditionFalse, "spec.parameters names kueue.x-k8s.io ProvisioningRequestConfig/x; this controller reads schedkit.io DeadlineParameters"},
+		"bare":            {metav1.ConditionTrue, "Active: no parameters; run times fall back to spec.maximumExecutionTimeSeconds"},
+		"other":           {"", ""},
+	} {
+		ac := &kueue.AdmissionCheck{}
+		if err := c.Get(context.Background(), client.ObjectKey{Name: name}, ac); err != nil {
+			t.Fatal(err)
+		}
+		cnd := apimeta.FindStatusCondition(ac.Status.Conditions, kueue.AdmissionCheckActive)
+		if want.status == "" {
+			if cnd != nil {
+				t.Errorf("%s: another controller's check got %+v", name, cnd)
+			}
+			continue
+		}
+		if cnd == nil || cnd.Status != want.status || cnd.Message != want.msg {
+			t.Errorf("%s: %+v, want %s %q", name, cnd, want.status, want.msg)
+		}
+	}
+}
+
+// Setting the metrics up twice in one registry reuses them, clearing the
+// gauges, instead of failing.
+func TestMetricsRegisteredTwice(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	m1, err := NewMetrics(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m1.setQueue("cq", map[string]ETA{"ns/a": {StartP50: t0, StartP90: t0}}, map[string][2]string{"ns/a": {"ns", "a"}})
+	m1.decided("cq", &Verdict{State: kueue.CheckStateReady, Reason: ReasonFits})
+	m2, err := NewMetrics(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := testutil.CollectAndCount(m2.start); n != 0 {
+		t.Errorf("%d stale start series after a second setup", n)
+	}
+	if n := testutil.ToFloat64(m2.decisions.WithLabelValues("cq", "Ready", "Fits")); n != 1 {
+		t.Errorf("decision counter %v, want it kept at 1", n)
+	}
+}
+
+// A workload whose owner cannot be read (no permission on its kind) stays
+// Pending with the reason, and the others are decided.
+func TestReconcileOwnerUnreadable(t *testing.T) {
+	w := wl("owned", 1, kueue.CheckStatePending, true, nil)
+	w.OwnerReferences = []metav1.OwnerReference{{APIVersion: "jobset.x-k8s.io/v1alpha2", Kind: "JobSet", Name: "js", UID: "js-uid", Controller: ptr(true)}}
+	c := fake.NewClientBuilder().WithScheme(testScheme(t)).
+		WithObjects(append(cluster(), w, wl("other", 1, kueue.CheckStatePending, true, fixedType("1h")))...).
+		WithStatusSubresource(&kueue.Workload{}, &kueue.AdmissionCheck{}, &kueue.ClusterQueue{}).
+		WithIndex(&kueue.Workload{}, IndexWorkloadQueue, WorkloadQueueIndex).
+		WithIndex(&kueue.Workload{}, IndexWorkloadClusterQueue, WorkloadClusterQueueIndex).
+		WithIndex(&kueue.LocalQueue{}, IndexLocalQueueClusterQueue, LocalQueueClusterQueueIndex).
+		WithInterceptorFuncs(interceptor.Funcs{Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, o client.Object, opts ...client.GetOption) error {
+			if m, ok := o.(*metav1.PartialObjectMetadata); ok && m.Kind == "JobSet" {
+				return apierrors.NewForbidden(schema.GroupResource{Group: "jobset.x-k8s.io", Resource: "jobsets"}, key.Name, errors.New("no RBAC"))
+			}
+			return c.Get(ctx, key, o, opts...)
+		}}).Build()
+	g := newRig(t, c)
+	g.reconcile(t)
+	st := CheckState(g.workload(t, "owned"), testCheck)
+	if st.State != kueue.CheckStatePending || !strings.HasPrefix(st.Message, "Pending: cannot read the annotations of its owner JobSet js (grant get, list and watch on its kind): ") {
+		t.Errorf("owned: %s %q", st.State, st.Message)
+	}
+	if st := CheckState(g.workload(t, "other"), testCheck); st.State != kueue.CheckStateReady {
+		t.Errorf("other: %s %q", st.State, st.Message)
+	}
+	// The kind fails fast for a while rather than waiting again.
+	if len(g.r.badKinds) != 1 {
+		t.Errorf("bad kinds %v", g.r.badKinds)
+	}
+}
+
+// A write that conflicts with a concurrent change (Kueue's) is not an
+// error: the queue is looked at again shortly, and the other workloads'
+// outcomes are written.
+func TestReconcileConflict(t *testing.T) {
+	c := fake.NewClientBuilder().WithScheme(testScheme(t)).
+		WithObjects(append(cluster(), wl("x", 1, kueue.CheckStatePending, true, fixedType("1h")), wl("y", 1, kueue.CheckStatePending, true, fixedType("1h")))...).
+		WithStatusSubresource(&kueue.Workload{}, &kueue.AdmissionCheck{}, &kueue.ClusterQueue{}).
+		WithIndex(&kueue.Workload{}, IndexWorkloadQueue, WorkloadQueueIndex).
+		WithIndex(&kueue.Workload{}, IndexWorkloadClusterQueue, WorkloadClusterQueueIndex).
+		WithIndex(&kueue.LocalQueue{}, IndexLocalQueueClusterQueue, LocalQueueClusterQueueIndex).
+		WithInterceptorFuncs(interceptor.Funcs{SubResourcePatch: func(ctx context.Context, c client.Client, sub string, o client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
+			if o.GetName() == "x" {
+				return apierrors.NewConflict(schema.GroupResource{Group: "kueue.x-k8s.io", Resource: "workloads"}, "x", errors.New("changed"))
+			}
+			return c.SubResource(sub).Patch(ctx, o, p, opts...)
+		}}).Build()
+	g := newRig(t, c)
+	if res := g.reconcile(t); res.RequeueAfter != staleRetry {
+		t.Errorf("requeue after %v, want %v", res.RequeueAfter, staleRetry)
+	}
+	if st := CheckState(g.workload(t, "x"), testCheck); st.State != kueue.CheckStatePending {
+		t.Errorf("x written despite the conflict: %s", st.State)
+	}
+	if st := CheckState(g.workload(t, "y"), testCheck); st.State != kueue.CheckStateReady {
+		t.Errorf("y: %s %q", st.State, st.Message)
+	}
+}

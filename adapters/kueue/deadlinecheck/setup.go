@@ -1,0 +1,222 @@
+package deadlinecheck
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+
+	"github.com/schedkit/schedkit/adapters/kueue/api/v1alpha1"
+)
+
+// Options configure the controller. Zero fields take the defaults noted.
+type Options struct {
+	// Config tunes the decisions; the zero value means DefaultConfig().
+	Config Config
+	// ETARefresh is how often a ClusterQueue's ETAs are recomputed when
+	// nothing changes (time passing moves them); default 30 s.
+	ETARefresh time.Duration
+	// ETATolerance: an ETA annotation is rewritten only when one of its
+	// times moves by at least this much; default 30 s. It keeps the
+	// Workloads (and the events Kueue derives from the check message) from
+	// churning on Monte-Carlo noise.
+	ETATolerance time.Duration
+	// Clock is the time source; nil means the wall clock.
+	Clock clock.PassiveClock
+	// Registerer receives the metrics; nil means controller-runtime's
+	// registry, served on the manager's metrics endpoint.
+	Registerer prometheus.Registerer
+}
+
+// Setup registers the controller with mgr: the field indexes, the
+// AdmissionCheck reconciler that keeps schedkit.io/deadline checks Active,
+// and the ClusterQueue reconciler that decides and predicts. mgr's scheme
+// must know Kueue's v1beta2 types and v1alpha1.DeadlineParameters.
+func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
+	if opts.Config == (Config{}) {
+		opts.Config = DefaultConfig()
+	}
+	if err := opts.Config.Validate(); err != nil {
+		return err
+	}
+	if opts.ETARefresh == 0 {
+		opts.ETARefresh = 30 * time.Second
+	}
+	if opts.ETATolerance == 0 {
+		opts.ETATolerance = 30 * time.Second
+	}
+	if opts.ETARefresh < 0 || opts.ETATolerance < 0 {
+		return fmt.Errorf("ETARefresh = %v, ETATolerance = %v: must be >= 0", opts.ETARefresh, opts.ETATolerance)
+	}
+	if opts.Clock == nil {
+		opts.Clock = clock.RealClock{}
+	}
+	if opts.Registerer == nil {
+		opts.Registerer = crmetrics.Registry
+	}
+	if err := SetupIndexes(ctx, mgr.GetFieldIndexer()); err != nil {
+		return err
+	}
+	m, err := NewMetrics(opts.Registerer)
+	if err != nil {
+		return err
+	}
+	c := mgr.GetClient()
+	if err := ctrl.NewControllerManagedBy(mgr).
+		Named("schedkit_deadline_admissioncheck").
+		For(&kueue.AdmissionCheck{}).
+		Watches(&v1alpha1.DeadlineParameters{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, o client.Object) []reconcile.Request {
+			return checksUsing(ctx, c, o.GetName())
+		})).
+		Complete(&checkReconciler{client: c}); err != nil {
+		return err
+	}
+	r := &queueReconciler{
+		client:   c,
+		recorder: mgr.GetEventRecorder("schedkit-deadline"),
+		clock:    opts.Clock,
+		cfg:      opts.Config,
+		metrics:  m,
+		cache:    NewWorkCache(),
+		refresh:  opts.ETARefresh,
+		tol:      opts.ETATolerance,
+		written:  map[types.UID]string{},
+		badKinds: map[schema.GroupVersionKind]badKind{},
+	}
+	return ctrl.NewControllerManagedBy(mgr).
+		Named("schedkit_deadline_clusterqueue").
+		For(&kueue.ClusterQueue{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Watches(&kueue.Workload{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, o client.Object) []reconcile.Request {
+			return queueOf(ctx, c, o)
+		})).
+		Watches(&kueue.LocalQueue{}, handler.EnqueueRequestsFromMapFunc(func(_ context.Context, o client.Object) []reconcile.Request {
+			lq, ok := o.(*kueue.LocalQueue)
+			if !ok || lq.Spec.ClusterQueue == "" {
+				return nil
+			}
+			return []reconcile.Request{{NamespacedName: types.NamespacedName{Name: string(lq.Spec.ClusterQueue)}}}
+		})).
+		Watches(&kueue.AdmissionCheck{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, o client.Object) []reconcile.Request {
+			return queuesUsing(ctx, c, o.GetName())
+		})).
+		Watches(&v1alpha1.DeadlineParameters{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, o client.Object) []reconcile.Request {
+			var out []reconcile.Request
+			for _, ac := range checksUsing(ctx, c, o.GetName()) {
+				out = append(out, queuesUsing(ctx, c, ac.Name)...)
+			}
+			return out
+		})).
+		Complete(r)
+}
+
+// SetupIndexes registers the field indexes the reconciler lists by.
+func SetupIndexes(ctx context.Context, idx client.FieldIndexer) error {
+	return errors.Join(
+		idx.IndexField(ctx, &kueue.Workload{}, IndexWorkloadQueue, WorkloadQueueIndex),
+		idx.IndexField(ctx, &kueue.Workload{}, IndexWorkloadClusterQueue, WorkloadClusterQueueIndex),
+		idx.IndexField(ctx, &kueue.LocalQueue{}, IndexLocalQueueClusterQueue, LocalQueueClusterQueueIndex),
+	)
+}
+
+// WorkloadQueueIndex is the IndexWorkloadQueue function.
+func WorkloadQueueIndex(o client.Object) []string {
+	wl, ok := o.(*kueue.Workload)
+	if !ok || wl.Spec.QueueName == "" {
+		return nil
+	}
+	return []string{wl.Namespace + "/" + string(wl.Spec.QueueName)}
+}
+
+// WorkloadClusterQueueIndex is the IndexWorkloadClusterQueue function.
+func WorkloadClusterQueueIndex(o client.Object) []string {
+	wl, ok := o.(*kueue.Workload)
+	if !ok || wl.Status.Admission == nil {
+		return nil
+	}
+	return []string{string(wl.Status.Admission.ClusterQueue)}
+}
+
+// LocalQueueClusterQueueIndex is the IndexLocalQueueClusterQueue function.
+func LocalQueueClusterQueueIndex(o client.Object) []string {
+	lq, ok := o.(*kueue.LocalQueue)
+	if !ok || lq.Spec.ClusterQueue == "" {
+		return nil
+	}
+	return []string{string(lq.Spec.ClusterQueue)}
+}
+
+// queueOf maps a Workload to its ClusterQueue: the one it holds quota in,
+// else its LocalQueue's.
+func queueOf(ctx context.Context, c client.Client, o client.Object) []reconcile.Request {
+	wl, ok := o.(*kueue.Workload)
+	if !ok {
+		return nil
+	}
+	var out []reconcile.Request
+	if wl.Status.Admission != nil {
+		out = append(out, reconcile.Request{NamespacedName: types.NamespacedName{Name: string(wl.Status.Admission.ClusterQueue)}})
+	}
+	if wl.Spec.QueueName != "" {
+		lq := &kueue.LocalQueue{}
+		if err := c.Get(ctx, client.ObjectKey{Namespace: wl.Namespace, Name: string(wl.Spec.QueueName)}, lq); err == nil && lq.Spec.ClusterQueue != "" {
+			r := reconcile.Request{NamespacedName: types.NamespacedName{Name: string(lq.Spec.ClusterQueue)}}
+			if len(out) == 0 || out[0] != r {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// queuesUsing lists the ClusterQueues whose admission checks include the
+// named one.
+func queuesUsing(ctx context.Context, c client.Client, check string) []reconcile.Request {
+	l := &kueue.ClusterQueueList{}
+	if err := c.List(ctx, l); err != nil {
+		return nil
+	}
+	var out []reconcile.Request
+	for _, cq := range l.Items {
+		if cq.Spec.AdmissionChecksStrategy == nil {
+			continue
+		}
+		for _, r := range cq.Spec.AdmissionChecksStrategy.AdmissionChecks {
+			if string(r.Name) == check {
+				out = append(out, reconcile.Request{NamespacedName: types.NamespacedName{Name: cq.Name}})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// checksUsing lists the schedkit.io/deadline AdmissionChecks whose
+// parameters name the DeadlineParameters object.
+func checksUsing(ctx context.Context, c client.Client, params string) []reconcile.Request {
+	l := &kueue.AdmissionCheckList{}
+	if err := c.List(ctx, l); err != nil {
+		return nil
+	}
+	var out []reconcile.Request
+	for _, ac := range l.Items {
+		p := ac.Spec.Parameters
+		if ac.Spec.ControllerName == ControllerName && p != nil && p.APIGroup == v1alpha1.GroupVersion.Group && p.Kind == v1alpha1.Kind && p.Name == params {
+			out = append(out, reconcile.Request{NamespacedName: types.NamespacedName{Name: ac.Name}})
+		}
+	}
+	return out
+}

@@ -1,0 +1,348 @@
+package admission
+
+import "math"
+
+// The Queue's index answers paper and strict mode (Eq. 7) in O(log n). It
+// is a treap (a balanced search tree with deterministic priorities) of the
+// queued jobs in EDF order. Each subtree S carries, over its deadline jobs:
+//
+//   - sum: Σ JCT;
+//   - size: the number of jobs (deadline or not), for a job's EDF position;
+//   - minU and maxU: the least and greatest D_k − Σ_{i∈S, i≤k} JCT_i, the
+//     job's deadline minus its Eq. 7 prefix counted from the subtree's start.
+//
+// With P the JCT sum of the deadline jobs before S, job k in S has the
+// absolute u_k = (D_k − prefix_k within S) − P, and its Eq. 7 slack at now is
+// u_k − now. A queued job after the new one (JCT x) in EDF order is
+// protected iff u_k − now ≥ 0 and hurt iff also u_k − now < x. Subtrees are
+// combined without knowing P (the left part's sum shifts the right part's
+// values), so inserting a job, removing one or changing a JCT updates one
+// path, O(log n), and no range of prefix sums is rewritten.
+//
+// Sums are formed in the tree's order, not one after another in EDF order as
+// Decide's pass forms them, so a prefix may differ from the pass's in the
+// last bits; the two decide alike unless a slack is within that rounding of
+// 0 or of the new job's JCT (exactly alike when every sum is exact, as with
+// times on a binary grid: TestQueueDecideMatchesDecide).
+
+// An anode is one job in the index.
+type anode struct {
+	left, right, parent int32 // -1 for none
+	prio                uint64
+	job                 Job // its JCT counts only for a deadline job
+	size                int32
+	sum, minU, maxU     float64
+}
+
+// qindex is the Queue's search structure.
+type qindex struct {
+	nodes []anode
+	free  []int32
+	root  int32
+	byID  map[int64]int32
+	seq   uint64
+}
+
+// splitmix64 gives the treap priorities: deterministic and independent of
+// the keys.
+func splitmix64(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// reset empties the index.
+func (x *qindex) reset() {
+	x.nodes, x.free, x.root = x.nodes[:0], x.free[:0], -1
+	clear(x.byID)
+}
+
+// top returns the root, or -1 when the index is empty (the zero value too).
+func (x *qindex) top() int32 {
+	if len(x.byID) == 0 {
+		return -1
+	}
+	return x.root
+}
+
+// before orders nodes by CompareEDF's keys (IDs are unique in a Queue).
+func (x *qindex) before(a, b int32) bool {
+	return compareEDF(&x.nodes[a].job, &x.nodes[b].job) < 0
+}
+
+// jobBefore reports whether j comes before node v in EDF order.
+func (x *qindex) jobBefore(j *Job, v int32) bool { return compareEDF(j, &x.nodes[v].job) < 0 }
+
+// pull recomputes node v's subtree values from its own and its children's.
+func (x *qindex) pull(v int32) {
+	n := &x.nodes[v]
+	sum, size := 0.0, int32(1)
+	minU, maxU := math.Inf(1), math.Inf(-1)
+	if l := n.left; l >= 0 {
+		ln := &x.nodes[l]
+		sum, size, minU, maxU = ln.sum, size+ln.size, ln.minU, ln.maxU
+	}
+	if n.job.HasDeadline() {
+		sum += n.job.JCT
+		u := n.job.Deadline - sum
+		minU, maxU = min(minU, u), max(maxU, u)
+	}
+	if r := n.right; r >= 0 {
+		rn := &x.nodes[r]
+		minU, maxU = min(minU, rn.minU-sum), max(maxU, rn.maxU-sum)
+		sum, size = sum+rn.sum, size+rn.size
+	}
+	n.sum, n.size, n.minU, n.maxU = sum, size, minU, maxU
+}
+
+// fixAll pulls v and every ancestor.
+func (x *qindex) fixAll(v int32) {
+	for ; v >= 0; v = x.nodes[v].parent {
+		x.pull(v)
+	}
+}
+
+// rotateUp rotates v above its parent.
+func (x *qindex) rotateUp(v int32) {
+	n := &x.nodes[v]
+	p := n.parent
+	pn := &x.nodes[p]
+	g := pn.parent
+	if pn.left == v {
+		pn.left = n.right
+		if n.right >= 0 {
+			x.nodes[n.right].parent = p
+		}
+		n.right = p
+	} else {
+		pn.right = n.left
+		if n.left >= 0 {
+			x.nodes[n.left].parent = p
+		}
+		n.left = p
+	}
+	pn.parent, n.parent = v, g
+	switch {
+	case g < 0:
+		x.root = v
+	case x.nodes[g].left == p:
+		x.nodes[g].left = v
+	default:
+		x.nodes[g].right = v
+	}
+	x.pull(p)
+	x.pull(v)
+}
+
+// insert adds j (validated, its ID not queued) and returns its node.
+func (x *qindex) insert(j *Job) int32 {
+	var v int32
+	if n := len(x.free); n > 0 {
+		v = x.free[n-1]
+		x.free = x.free[:n-1]
+	} else {
+		v = int32(len(x.nodes))
+		x.nodes = append(x.nodes, anode{})
+	}
+	x.seq++
+	x.nodes[v] = anode{left: -1, right: -1, parent: -1, prio: splitmix64(x.seq), job: *j}
+	x.pull(v)
+	if x.byID == nil {
+		x.byID = map[int64]int32{}
+	}
+	if len(x.byID) == 0 {
+		x.root = -1
+	}
+	x.byID[j.ID] = v
+	if x.root < 0 {
+		x.root = v
+		return v
+	}
+	c := x.root
+	for {
+		cn := &x.nodes[c]
+		next := &cn.right
+		if x.before(v, c) {
+			next = &cn.left
+		}
+		if *next < 0 {
+			*next = v
+			break
+		}
+		c = *next
+	}
+	x.nodes[v].parent = c
+	for p := c; p >= 0 && x.nodes[v].prio > x.nodes[p].prio; p = x.nodes[v].parent {
+		x.rotateUp(v)
+	}
+	x.fixAll(x.nodes[v].parent)
+	return v
+}
+
+// remove deletes node v.
+func (x *qindex) remove(v int32) {
+	for {
+		n := &x.nodes[v]
+		if n.left < 0 || n.right < 0 {
+			break
+		}
+		c := n.left
+		if x.nodes[n.right].prio > x.nodes[c].prio {
+			c = n.right
+		}
+		x.rotateUp(c)
+	}
+	n := &x.nodes[v]
+	c := n.left
+	if c < 0 {
+		c = n.right
+	}
+	p := n.parent
+	if c >= 0 {
+		x.nodes[c].parent = p
+	}
+	switch {
+	case p < 0:
+		x.root = c
+	case x.nodes[p].left == v:
+		x.nodes[p].left = c
+	default:
+		x.nodes[p].right = c
+	}
+	delete(x.byID, n.job.ID)
+	n.job = Job{} // drop its Model and Samples for the collector
+	x.free = append(x.free, v)
+	x.fixAll(p)
+}
+
+// setJCT changes node v's JCT.
+func (x *qindex) setJCT(v int32, jct float64) {
+	if x.nodes[v].job.JCT != jct {
+		x.nodes[v].job.JCT = jct
+		x.fixAll(v)
+	}
+}
+
+// appendInOrder appends the jobs below v in EDF order.
+func (x *qindex) appendInOrder(dst []Job, v int32) []Job {
+	for v >= 0 {
+		n := &x.nodes[v]
+		dst = x.appendInOrder(dst, n.left)
+		dst = append(dst, n.job)
+		v = n.right
+	}
+	return dst
+}
+
+// prefix returns the JCT sum of the deadline jobs before j in EDF order and
+// their number of jobs (deadline or not): j's place.
+func (x *qindex) prefix(j *Job) (sum float64, rank int) {
+	for v := x.top(); v >= 0; {
+		n := &x.nodes[v]
+		if x.jobBefore(j, v) {
+			v = n.left
+			continue
+		}
+		if l := n.left; l >= 0 {
+			sum += x.nodes[l].sum
+			rank += int(x.nodes[l].size)
+		}
+		if n.job.HasDeadline() {
+			sum += n.job.JCT
+		}
+		rank++
+		v = n.right
+	}
+	return sum, rank
+}
+
+// rankOf returns node v's position in EDF order.
+func (x *qindex) rankOf(v int32) int {
+	rank := 0
+	if l := x.nodes[v].left; l >= 0 {
+		rank = int(x.nodes[l].size)
+	}
+	for c, p := v, x.nodes[v].parent; p >= 0; c, p = p, x.nodes[p].parent {
+		if x.nodes[p].right == c {
+			rank++
+			if l := x.nodes[p].left; l >= 0 {
+				rank += int(x.nodes[l].size)
+			}
+		}
+	}
+	return rank
+}
+
+// hurt returns the first deadline job after j in EDF order whose slack at
+// now without j, u − now, lies in [0, x): protected (on time without j) and
+// late with it. off is the JCT sum of the deadline jobs before the subtree
+// at v; after tells whether the whole subtree comes after j. It also
+// returns that job's prefix without j. -1 if none.
+//
+// A subtree is skipped when every deadline job in it is late already
+// (maxU − off < now) or keeps at least x of slack (minU − off ≥ now + x);
+// otherwise it is searched left first. Cost: O(log n) plus O(log n) for
+// each subtree that mixes late jobs with others before the answer.
+func (x *qindex) hurt(v int32, off float64, after bool, j *Job, now, jct float64) (int32, float64) {
+	for v >= 0 {
+		n := &x.nodes[v]
+		if after && (n.maxU-off < now || n.minU-off >= now+jct) {
+			return -1, 0
+		}
+		lsum := 0.0
+		if l := n.left; l >= 0 {
+			lsum = x.nodes[l].sum
+		}
+		here := off + lsum
+		if n.job.HasDeadline() {
+			here += n.job.JCT
+		}
+		if !after && !x.jobBefore(j, v) {
+			// v and its left subtree come before j: only the right one counts.
+			off, v = here, n.right
+			continue
+		}
+		if k, p := x.hurt(n.left, off, after, j, now, jct); k >= 0 {
+			return k, p
+		}
+		if n.job.HasDeadline() { // Decide's test: on time without j, late with it
+			if dk := n.job.Deadline - now; here <= dk && !(here+jct <= dk) {
+				return v, here
+			}
+		}
+		off, v, after = here, n.right, true
+	}
+	return -1, 0
+}
+
+// firstOverflow returns the first deadline job in EDF order whose deadline
+// − now overflows float64, or -1. Deadlines ascend along EDF order (no
+// deadline, +Inf, last), and deadline − now overflows only at the low or
+// the high end, so this is the first job if it overflows downwards, else the
+// first finite deadline that overflows upwards: one descent.
+func (x *qindex) firstOverflow(now float64) int32 {
+	v := x.top()
+	if v < 0 {
+		return -1
+	}
+	for x.nodes[v].left >= 0 {
+		v = x.nodes[v].left
+	}
+	if n := &x.nodes[v].job; n.HasDeadline() && math.IsInf(n.Deadline-now, -1) {
+		return v
+	}
+	found := int32(-1)
+	for v = x.top(); v >= 0; {
+		n := &x.nodes[v]
+		switch {
+		case !n.job.HasDeadline():
+			v = n.left
+		case math.IsInf(n.job.Deadline-now, 1):
+			found, v = v, n.left
+		default:
+			v = n.right
+		}
+	}
+	return found
+}

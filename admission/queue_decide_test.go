@@ -1,0 +1,275 @@
+package admission
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// grid draws a time on a binary grid (multiples of 1/8 up to hi), so every
+// sum a decision forms is exact, plus the given extremes.
+func grid(t *rapid.T, label string, lo, hi int, extremes ...float64) float64 {
+	if len(extremes) > 0 && rapid.IntRange(0, 30).Draw(t, label+"Extreme") == 0 {
+		return rapid.SampledFrom(extremes).Draw(t, label)
+	}
+	return float64(rapid.IntRange(lo*8, hi*8).Draw(t, label)) / 8
+}
+
+// gridJob draws a queued or new job on the grid; deadlines repeat so that
+// ties fall to arrival and ID.
+func gridJob(t *rapid.T, id int64) Job {
+	j := Job{ID: id, Arrival: float64(rapid.IntRange(0, 4).Draw(t, "arrival")), Deadline: math.Inf(1),
+		JCT: grid(t, "jct", 0, 60)}
+	if rapid.IntRange(0, 5).Draw(t, "hasDeadline") > 0 {
+		j.Deadline = grid(t, "deadline", 0, 3000, -math.MaxFloat64, math.MaxFloat64)
+	}
+	return j
+}
+
+// propQueueDecide: Queue.Decide (the tree, O(log n)) decides exactly as
+// Checker.Decide's one pass over q.Jobs() does, for paper and strict mode,
+// over random queues built by Insert, Remove and SetJCT: the same error (or
+// none), Admit, Reason, BlockingID and Probability, and the new job's and the
+// blocking job's Checks equal the pass's entries for them. Times lie on a
+// binary grid, so no sum rounds.
+func propQueueDecide(t *rapid.T) {
+	var q Queue
+	var c Checker
+	ids := []int64{}
+	t.Repeat(map[string]func(*rapid.T){
+		"insert": func(t *rapid.T) {
+			id := int64(rapid.IntRange(0, 999).Draw(t, "id"))
+			j := gridJob(t, id)
+			if j.HasDeadline() && rapid.Bool().Draw(t, "tight") {
+				// Just after the queue's total work: a feasible queue with
+				// little slack, where an arrival can hurt a job.
+				total := 0.0
+				for _, k := range q.Jobs() {
+					if k.HasDeadline() {
+						total += k.JCT
+					}
+				}
+				j.Deadline = total + j.JCT + grid(t, "slack", -5, 40)
+			}
+			if err := q.Insert(j); err == nil {
+				ids = append(ids, id)
+			}
+		},
+		"remove": func(t *rapid.T) {
+			if len(ids) == 0 {
+				return
+			}
+			i := rapid.IntRange(0, len(ids)-1).Draw(t, "i")
+			if !q.Remove(ids[i]) {
+				t.Fatalf("queued job %d not removed", ids[i])
+			}
+			ids = append(ids[:i], ids[i+1:]...)
+		},
+		"setJCT": func(t *rapid.T) {
+			if len(ids) == 0 {
+				return
+			}
+			if err := q.SetJCT(ids[rapid.IntRange(0, len(ids)-1).Draw(t, "i")], grid(t, "newJCT", 0, 60)); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"decide": func(t *rapid.T) {
+			id := int64(1000 + rapid.IntRange(0, 1000).Draw(t, "newID"))
+			if len(ids) > 0 && rapid.IntRange(0, 20).Draw(t, "dup") == 7 {
+				id = ids[rapid.IntRange(0, len(ids)-1).Draw(t, "dupOf")]
+			}
+			job := gridJob(t, id)
+			if jobs := q.Jobs(); job.HasDeadline() && len(jobs) > 0 && rapid.Bool().Draw(t, "inside") {
+				// Just before a queued job, with a small JCT: it may be
+				// on time and push that job (or a later one) late.
+				k := jobs[rapid.IntRange(0, len(jobs)-1).Draw(t, "before")]
+				if k.HasDeadline() && math.Abs(k.Deadline) < 1e6 {
+					job.Deadline, job.JCT = k.Deadline-grid(t, "ahead", 0, 10), grid(t, "smallJCT", 0, 20)
+				}
+			}
+			now := grid(t, "now", -20, 20, -math.MaxFloat64, math.MaxFloat64)
+			if rapid.IntRange(0, 4).Draw(t, "late") == 0 {
+				now = grid(t, "nowLate", 100, 1500)
+			}
+			mode := rapid.SampledFrom([]Mode{ModeStrict, ModePaper}).Draw(t, "mode")
+			sameDecision(t, &q, &c, job, now, mode)
+		},
+		"": func(t *rapid.T) {
+			if q.Len() != len(q.ix.byID) {
+				t.Fatalf("queue %d jobs, index %d", q.Len(), len(q.ix.byID))
+			}
+		},
+	})
+}
+
+// sameDecision checks that Queue.Decide and Checker.Decide's pass over
+// q.Jobs() agree: the same error (or none), Admit, Reason, BlockingID and
+// Probability, and the new job's and the blocking job's Checks equal the
+// pass's entries for them.
+func sameDecision(t *rapid.T, q *Queue, c *Checker, job Job, now float64, mode Mode) {
+	want, werr := c.Decide(q.Jobs(), job, now, Options{Mode: mode})
+	got, gerr := q.Decide(job, now, Options{Mode: mode})
+	if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+		t.Fatalf("errors: tree %v, pass %v", gerr, werr)
+	}
+	if werr != nil {
+		return
+	}
+	if got.Admit != want.Admit || got.Reason != want.Reason || got.BlockingID != want.BlockingID ||
+		got.Probability != want.Probability || got.Mode != want.Mode {
+		t.Fatalf("tree %+v, pass %+v", got, want)
+	}
+	if want.NewIndex < 0 {
+		if got.NewIndex >= 0 || len(got.Checked) != 0 {
+			t.Fatalf("no deadline: tree %+v", got)
+		}
+		return
+	}
+	if got.Checked[got.NewIndex] != want.Checked[want.NewIndex] {
+		t.Fatalf("new job: tree %+v, pass %+v", got.Checked[got.NewIndex], want.Checked[want.NewIndex])
+	}
+	if want.Blocking >= 0 && got.Checked[got.Blocking] != want.Checked[want.Blocking] {
+		t.Fatalf("blocking job: tree %+v, pass %+v", got.Checked[got.Blocking], want.Checked[want.Blocking])
+	}
+}
+
+// propQueueDecideFeasible: the same on a feasible queue built to be tight
+// (every deadline its Eq. 7 prefix plus 0–30 s, inserted in random order,
+// some JCTs then changed) and a new job placed just before a queued one,
+// so arrivals often hurt a queued job (about half the decisions reject).
+func propQueueDecideFeasible(t *rapid.T) {
+	n := rapid.IntRange(1, 60).Draw(t, "n")
+	jobs := make([]Job, n)
+	total := 0.0
+	for k := range jobs {
+		jct := grid(t, "jct", 0, 40)
+		total += jct
+		jobs[k] = Job{ID: int64(k), Arrival: float64(rapid.IntRange(0, 2).Draw(t, "arrival")), JCT: jct,
+			Deadline: total + grid(t, "slack", 0, 30)}
+	}
+	var q Queue
+	for _, j := range rapid.Permutation(jobs).Draw(t, "order") {
+		if err := q.Insert(j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range rapid.IntRange(0, 5).Draw(t, "changes") {
+		if err := q.SetJCT(int64(rapid.IntRange(0, n-1).Draw(t, "which")), grid(t, "newJCT", 0, 40)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k := jobs[rapid.IntRange(0, n-1).Draw(t, "before")]
+	job := Job{ID: int64(n), Arrival: 3, Deadline: k.Deadline - grid(t, "ahead", 0, 5), JCT: grid(t, "newJCT", 0, 20)}
+	var c Checker
+	sameDecision(t, &q, &c, job, grid(t, "now", -5, 5), rapid.SampledFrom([]Mode{ModeStrict, ModePaper}).Draw(t, "mode"))
+}
+
+func TestQueueDecideFeasible(t *testing.T) { rapid.Check(t, propQueueDecideFeasible) }
+
+func TestQueueDecideMatchesDecide(t *testing.T) { rapid.Check(t, propQueueDecide) }
+func FuzzQueueDecide(f *testing.F)              { f.Fuzz(rapid.MakeFuzz(propQueueDecide)) }
+
+// propQueueDecideRounding: with arbitrary times the tree and the pass may
+// round prefix sums differently, and then only: where they decide
+// differently, some protected slack is within rounding of 0 or of the new
+// job's JCT.
+func propQueueDecideRounding(t *rapid.T) {
+	var q Queue
+	n := rapid.IntRange(0, 40).Draw(t, "n")
+	for i := range n {
+		j := Job{ID: int64(i), Arrival: 0, Deadline: rapid.Float64Range(0, 1e4).Draw(t, "deadline"),
+			JCT: rapid.Float64Range(0, 500).Draw(t, "jct")}
+		if err := q.Insert(j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	job := Job{ID: -1, Arrival: 1, Deadline: rapid.Float64Range(0, 1e4).Draw(t, "newDeadline"), JCT: rapid.Float64Range(0, 500).Draw(t, "newJCT")}
+	var c Checker
+	want, err1 := c.Decide(q.Jobs(), job, 0, Options{Mode: ModeStrict})
+	got, err2 := q.Decide(job, 0, Options{Mode: ModeStrict})
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if got.Admit == want.Admit && got.BlockingID == want.BlockingID {
+		return
+	}
+	tol := 1e-9 * 1e4
+	for _, ch := range want.Checked {
+		if ch.New || ch.Protected {
+			if s := ch.Slack; math.Abs(s) <= tol || math.Abs(s+job.JCT) <= tol {
+				return // a boundary case: either answer is within rounding
+			}
+		}
+	}
+	t.Fatalf("tree %+v, pass %+v, far from any boundary", got, want)
+}
+
+func TestQueueDecideRounding(t *testing.T) { rapid.Check(t, propQueueDecideRounding) }
+
+// TestQueueDecideOtherModes: wave and confidence mode go to a Checker with
+// the queue's jobs, and an unknown mode is an error.
+func TestQueueDecideOtherModes(t *testing.T) {
+	var q Queue
+	if err := q.Insert(Job{ID: 1, Deadline: 50, Tasks: 4, Model: flat(20)}); err != nil {
+		t.Fatal(err)
+	}
+	job := Job{ID: 2, Deadline: 45, Tasks: 2, Model: flat(15)}
+	opt := Options{Cluster: slots(2, 1, 0)}
+	var c Checker
+	want, _ := c.Decide(q.Jobs(), job, 0, opt)
+	got, err := q.Decide(job, 0, opt)
+	if err != nil || got.Admit != want.Admit || got.BlockingID != want.BlockingID || len(got.Checked) != len(want.Checked) {
+		t.Fatalf("wave: %+v, %v; want %+v", got, err, want)
+	}
+	if _, err := q.Decide(job, 0, Options{Mode: Mode(9)}); !errors.Is(err, ErrBadInput) {
+		t.Fatalf("unknown mode: %v", err)
+	}
+}
+
+// TestQueueDecideBadInput: each bad input is an error naming its field, as
+// Checker.Decide names it, and leaves no evidence.
+func TestQueueDecideBadInput(t *testing.T) {
+	var q Queue
+	for _, j := range []Job{{ID: 1, Deadline: 10, JCT: 1}, {ID: 2, Deadline: math.MaxFloat64, JCT: 1}, {ID: 3, Deadline: math.Inf(1)}} {
+		if err := q.Insert(j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	good := Job{ID: 9, Deadline: 20, JCT: 1}
+	with := func(f func(*Job)) Job { j := good; f(&j); return j }
+	strict := Options{Mode: ModeStrict}
+	for _, tt := range []struct {
+		name  string
+		job   Job
+		now   float64
+		opt   Options
+		field string
+	}{
+		{"now NaN", good, math.NaN(), strict, "now"},
+		{"now infinite", good, math.Inf(-1), strict, "now"},
+		{"arrival infinite", with(func(j *Job) { j.Arrival = math.Inf(1) }), 0, strict, "NewJob.Arrival"},
+		{"deadline NaN", with(func(j *Job) { j.Deadline = math.NaN() }), 0, strict, "NewJob.Deadline"},
+		{"JCT negative", with(func(j *Job) { j.JCT = -1 }), 0, strict, "NewJob.JCT"},
+		{"JCT beyond MaxDuration", with(func(j *Job) { j.JCT = 2 * MaxDuration }), 0, Options{Mode: ModePaper}, "NewJob.JCT"},
+		{"duplicate ID", with(func(j *Job) { j.ID = 2 }), 0, strict, "NewJob.ID"},
+		{"queued deadline − now overflows", good, -math.MaxFloat64, strict, "Queue[1].Deadline"},
+		{"unknown mode", good, 0, Options{Mode: Mode(7)}, "Options.Mode"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := q.Decide(tt.job, tt.now, tt.opt)
+			var ve *ValueError
+			if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != tt.field {
+				t.Fatalf("err = %v, want field %q", err, tt.field)
+			}
+			if d.Admit || d.Checked != nil {
+				t.Errorf("decision %+v returned with an error", d)
+			}
+			var c Checker
+			if _, err2 := c.Decide(q.Jobs(), tt.job, tt.now, tt.opt); err2 == nil || err2.Error() != err.Error() {
+				t.Errorf("Checker.Decide: %v, Queue.Decide: %v", err2, err)
+			}
+		})
+	}
+}
