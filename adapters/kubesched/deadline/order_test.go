@@ -140,10 +140,8 @@ func propAgreesWithEDF(t *rapid.T) {
 	}
 }
 
-func TestOrderProperties(t *testing.T) {
-	t.Run("strict-weak-order", func(t *testing.T) { rapid.Check(t, propStrictWeakOrder) })
-	t.Run("agrees-with-edf", func(t *testing.T) { rapid.Check(t, propAgreesWithEDF) })
-}
+func TestPropStrictWeakOrder(t *testing.T) { rapid.Check(t, propStrictWeakOrder) }
+func TestPropAgreesWithEDF(t *testing.T)   { rapid.Check(t, propAgreesWithEDF) }
 
 func TestNoArgs(t *testing.T) {
 	if err := noArgs(nil); err != nil {

@@ -53,7 +53,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
-	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/owner"
 )
 
 // Name is the plugin's name in the registry and in configurations.
@@ -62,7 +62,7 @@ const Name = "Deadline"
 // Deadline is the QueueSort plugin.
 type Deadline struct {
 	ctx        context.Context
-	jobs       podjob.Resolver
+	jobs       owner.Resolver
 	jobsSynced cache.InformerSynced
 	synced     atomic.Bool
 
@@ -85,7 +85,7 @@ func New(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, err
 	if err := noArgs(obj); err != nil {
 		return nil, err
 	}
-	pl := &Deadline{ctx: ctx, jobs: podjob.NewResolver(h)}
+	pl := &Deadline{ctx: ctx, jobs: owner.NewResolver(h)}
 	pl.jobsSynced = h.SharedInformerFactory().Batch().V1().Jobs().Informer().HasSynced
 	_, err := h.SharedInformerFactory().Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		UpdateFunc: func(_, obj any) {

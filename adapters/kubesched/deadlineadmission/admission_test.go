@@ -209,6 +209,4 @@ func propMakeInput(t *rapid.T) {
 	}
 }
 
-func TestMakeInputProperties(t *testing.T) { rapid.Check(t, propMakeInput) }
-
-func FuzzMakeInput(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propMakeInput)) }
+func TestPropMakeInput(t *testing.T) { rapid.Check(t, propMakeInput) }

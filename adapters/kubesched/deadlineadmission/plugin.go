@@ -56,6 +56,7 @@ import (
 
 	"github.com/schedkit/schedkit/admission"
 
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/owner"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
 )
 
@@ -66,7 +67,7 @@ const Name = "DeadlineAdmission"
 type Plugin struct {
 	args  *Args
 	mode  admission.Mode
-	jobs  podjob.Resolver
+	jobs  owner.Resolver
 	clock clock.PassiveClock
 
 	mu      sync.Mutex
@@ -95,7 +96,7 @@ func NewWithClock(c clock.PassiveClock) func(context.Context, runtime.Object, fw
 		if args.Mode == ModePaper {
 			mode = admission.ModePaper
 		}
-		return &Plugin{args: args, mode: mode, jobs: podjob.NewResolver(h), clock: c}, nil
+		return &Plugin{args: args, mode: mode, jobs: owner.NewResolver(h), clock: c}, nil
 	}
 }
 

@@ -158,9 +158,7 @@ func propRanks(t *rapid.T) {
 	}
 }
 
-func TestRankProperties(t *testing.T) { rapid.Check(t, propRanks) }
-
-func FuzzRanks(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propRanks)) }
+func TestPropRanks(t *testing.T) { rapid.Check(t, propRanks) }
 
 func victim(t *testing.T, p *v1.Pod, prio int32) preemption.Victim {
 	t.Helper()

@@ -266,9 +266,7 @@ func propMapping(t *rapid.T) {
 	}
 }
 
-func TestMappingProperties(t *testing.T) { rapid.Check(t, propMapping) }
-
-func FuzzMapping(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propMapping)) }
+func TestPropMapping(t *testing.T) { rapid.Check(t, propMapping) }
 
 func BenchmarkScore(b *testing.B) {
 	var nodes []Node

@@ -72,6 +72,7 @@ import (
 
 	ps "github.com/schedkit/schedkit/progressshare"
 
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/owner"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
 )
 
@@ -83,7 +84,7 @@ type Plugin struct {
 	fh    fwk.Handle
 	args  *Args
 	clock clock.PassiveClock
-	jobs  podjob.Resolver
+	jobs  owner.Resolver
 	pods  corelisters.PodLister
 
 	mu          sync.Mutex
@@ -112,7 +113,7 @@ func NewWithClock(c clock.PassiveClock) func(context.Context, runtime.Object, fw
 		}
 		return &Plugin{
 			fh: h, args: args, clock: c,
-			jobs: podjob.NewResolver(h),
+			jobs: owner.NewResolver(h),
 			pods: h.SharedInformerFactory().Core().V1().Pods().Lister(),
 		}, nil
 	}

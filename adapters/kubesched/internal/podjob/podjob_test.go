@@ -264,11 +264,9 @@ func propOf(t *rapid.T) {
 	}
 }
 
-func TestProperties(t *testing.T) {
-	t.Run("parse", func(t *testing.T) { rapid.Check(t, propParse) })
-	t.Run("round-trip", func(t *testing.T) { rapid.Check(t, propRoundTrip) })
-	t.Run("of", func(t *testing.T) { rapid.Check(t, propOf) })
-}
+func TestPropParse(t *testing.T)     { rapid.Check(t, propParse) }
+func TestPropRoundTrip(t *testing.T) { rapid.Check(t, propRoundTrip) }
+func TestPropOf(t *testing.T)        { rapid.Check(t, propOf) }
 
 func FuzzParse(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propParse)) }
 func FuzzOf(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(propOf)) }

@@ -1,4 +1,7 @@
-package podjob
+// Package owner finds a pod's owning batch/v1 Job through the scheduler's
+// informer cache, for package podjob's mapping (which stays free of
+// listers, so that its tests and fuzz targets build without client-go).
+package owner
 
 import (
 	"time"
@@ -7,10 +10,12 @@ import (
 	v1 "k8s.io/api/core/v1"
 	batchlisters "k8s.io/client-go/listers/batch/v1"
 	fwk "k8s.io/kube-scheduler/framework"
+
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
 )
 
 // A Resolver finds a pod's owning batch/v1 Job through the scheduler's
-// informer cache and maps the pod with Of. The zero Resolver (no lister)
+// informer cache and maps the pod with podjob.Of. The zero Resolver (no lister)
 // reads the pod's own annotations only.
 type Resolver struct {
 	Jobs batchlisters.JobLister
@@ -30,7 +35,7 @@ func (r Resolver) Owner(pod *v1.Pod) *batchv1.Job {
 	if r.Jobs == nil {
 		return nil
 	}
-	name, ok := Owner(pod)
+	name, ok := podjob.Owner(pod)
 	if !ok {
 		return nil
 	}
@@ -41,10 +46,11 @@ func (r Resolver) Owner(pod *v1.Pod) *batchv1.Job {
 	return j
 }
 
-// Job maps the pod with Of, its owner looked up.
-func (r Resolver) Job(pod *v1.Pod) Job { return Of(pod, r.Owner(pod)) }
+// Job maps the pod with podjob.Of, its owner looked up.
+func (r Resolver) Job(pod *v1.Pod) podjob.Job { return podjob.Of(pod, r.Owner(pod)) }
 
-// Deadline returns the pod's job deadline with DeadlineOf, its owner looked up.
-func (r Resolver) Deadline(pod *v1.Pod) (time.Time, bool, *AnnotationError) {
-	return DeadlineOf(pod, r.Owner(pod))
+// Deadline returns the pod's job deadline with podjob.DeadlineOf, its owner
+// looked up.
+func (r Resolver) Deadline(pod *v1.Pod) (time.Time, bool, *podjob.AnnotationError) {
+	return podjob.DeadlineOf(pod, r.Owner(pod))
 }
