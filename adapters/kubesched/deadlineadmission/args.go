@@ -1,0 +1,104 @@
+package deadlineadmission
+
+import (
+	"fmt"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
+)
+
+// Args configures DeadlineAdmission (pluginConfig args of the profile).
+//
+//	pluginConfig:
+//	- name: DeadlineAdmission
+//	  args:
+//	    mode: Strict
+//	    defaultRuntime: 0s
+//	    jobClasses:
+//	    - name: etl
+//	      runtime: 20m
+type Args struct {
+	// Mode is the admission rule: "Strict" (the default when empty) or
+	// "Paper". Strict admits a job only if it meets its own deadline and no
+	// running deadline job that meets its deadline would miss it
+	// (admission.ModeStrict); Paper checks the new job's deadline only
+	// (admission.ModePaper, paper 000 Eq. 7 as printed).
+	Mode string `json:"mode,omitempty"`
+
+	// JobClasses are run-time estimates by job class: a deadline job whose
+	// pod or owning Job has schedkit.io/job-class: NAME and no
+	// schedkit.io/runtime is estimated to run Runtime. Names are unique.
+	JobClasses []JobClass `json:"jobClasses,omitempty"`
+
+	// DefaultRuntime is the estimate for a deadline job with neither
+	// schedkit.io/runtime nor a job class. Zero (the default) has none: such
+	// a job is rejected with a message asking for an estimate, because its
+	// deadline cannot be checked.
+	DefaultRuntime metav1.Duration `json:"defaultRuntime,omitempty"`
+}
+
+// A JobClass is one row of the run-time table.
+type JobClass struct {
+	// Name is matched against schedkit.io/job-class; a DNS-1123 label.
+	Name string `json:"name"`
+	// Runtime is the run time of a job of this class, in (0, 100 years].
+	Runtime metav1.Duration `json:"runtime"`
+}
+
+// Modes.
+const (
+	ModeStrict = "Strict"
+	ModePaper  = "Paper"
+)
+
+// DecodeArgs decodes the plugin's args (nil gives the defaults) and
+// validates them with ValidateArgs.
+func DecodeArgs(obj runtime.Object) (*Args, error) {
+	args := &Args{}
+	if err := frameworkruntime.DecodeInto(obj, args); err != nil {
+		return nil, fmt.Errorf("%s args: %w", Name, err)
+	}
+	if args.Mode == "" {
+		args.Mode = ModeStrict
+	}
+	if err := ValidateArgs(field.NewPath("args"), args); err != nil {
+		return nil, fmt.Errorf("%s: %w", Name, err)
+	}
+	return args, nil
+}
+
+// ValidateArgs checks every field of args and returns all the problems
+// joined (a field.ErrorList aggregate, as kube's ValidateXxxArgs), or nil.
+func ValidateArgs(path *field.Path, args *Args) error {
+	var errs field.ErrorList
+	switch args.Mode {
+	case ModeStrict, ModePaper:
+	default:
+		errs = append(errs, field.NotSupported(path.Child("mode"), args.Mode, []string{ModeStrict, ModePaper}))
+	}
+	if d := args.DefaultRuntime.Duration; d < 0 || d > podjob.MaxDuration {
+		errs = append(errs, field.Invalid(path.Child("defaultRuntime"), args.DefaultRuntime.String(),
+			fmt.Sprintf("must be in [0, %v]; 0 means no default", podjob.MaxDuration)))
+	}
+	seen := map[string]bool{}
+	for i, c := range args.JobClasses {
+		p := path.Child("jobClasses").Index(i)
+		for _, msg := range validation.IsDNS1123Label(c.Name) {
+			errs = append(errs, field.Invalid(p.Child("name"), c.Name, msg))
+		}
+		if seen[c.Name] {
+			errs = append(errs, field.Duplicate(p.Child("name"), c.Name))
+		}
+		seen[c.Name] = true
+		if d := c.Runtime.Duration; d <= 0 || d > podjob.MaxDuration {
+			errs = append(errs, field.Invalid(p.Child("runtime"), c.Runtime.String(),
+				fmt.Sprintf("must be in (0, %v]", podjob.MaxDuration)))
+		}
+	}
+	return errs.ToAggregate()
+}

@@ -1,0 +1,106 @@
+package deadlineadmission
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/schedkit/schedkit/admission"
+
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
+)
+
+// A RunningJob is a job with at least one pod assigned to a node (bound, or
+// assumed by the scheduler): a job that was admitted and is running.
+type RunningJob struct {
+	Job podjob.Job
+	// Started is the earliest start of its assigned pods (podjob.Started).
+	Started time.Time
+}
+
+// Estimate returns a job's run-time estimate and where it came from: the
+// schedkit.io/runtime annotation, else the args row of its job class, else
+// args.DefaultRuntime. A job with none, or with a class the args do not
+// list, gets an error saying so; a malformed annotation gets its
+// *podjob.AnnotationError.
+func Estimate(j podjob.Job, args *Args) (time.Duration, string, error) {
+	if err := j.Err(podjob.AnnotationRuntime); err != nil {
+		return 0, "", err
+	}
+	if j.HasRuntime {
+		return j.Runtime, podjob.AnnotationRuntime, nil
+	}
+	if j.Class != "" {
+		for _, c := range args.JobClasses {
+			if c.Name == j.Class {
+				return c.Runtime.Duration, "job class " + c.Name, nil
+			}
+		}
+		return 0, "", fmt.Errorf("%s has %s=%q, which the %s args do not list", j.Ref, podjob.AnnotationJobClass, j.Class, Name)
+	}
+	if args.DefaultRuntime.Duration > 0 {
+		return args.DefaultRuntime.Duration, "defaultRuntime", nil
+	}
+	return 0, "", fmt.Errorf("%s has a deadline but no run-time estimate: set %s or %s", j.Ref, podjob.AnnotationRuntime, podjob.AnnotationJobClass)
+}
+
+// Remaining is a running job's estimated time left at now: its run-time
+// estimate less the time since it started, never below zero. A running job
+// without a usable estimate has 0 left: admission cannot protect what it
+// cannot predict.
+func Remaining(r RunningJob, args *Args, now time.Time) time.Duration {
+	est, _, err := Estimate(r.Job, args)
+	if err != nil {
+		return 0
+	}
+	left := est - now.Sub(r.Started)
+	if left < 0 {
+		return 0
+	}
+	return left
+}
+
+// Input is what admission.Decide reads, in seconds since the Unix epoch.
+type Input struct {
+	Queue []admission.Job // running deadline jobs, in EDF order (CompareEDF)
+	New   admission.Job
+	Now   float64
+	// Refs names each job ID for messages.
+	Refs map[int64]string
+}
+
+// MakeInput maps the arriving job (with its estimate) and the running jobs
+// to admission's input: each job's Eq. 6 completion time (JCT) is its
+// remaining run time, its arrival its creation, its deadline the
+// annotation's. Running jobs without a deadline are left out (admission
+// never sums them). Two jobs with one ID (a hash collision) are an error.
+func MakeInput(newJob podjob.Job, estimate time.Duration, running []RunningJob, args *Args, now time.Time) (Input, error) {
+	in := Input{
+		Now:  podjob.Seconds(now),
+		New:  admissionJob(newJob, estimate),
+		Refs: map[int64]string{newJob.ID: newJob.Ref},
+	}
+	var q admission.Queue
+	for _, r := range running {
+		if !r.Job.HasDeadline {
+			continue
+		}
+		if _, dup := in.Refs[r.Job.ID]; dup {
+			return Input{}, fmt.Errorf("%s and %s have the same job ID %d", in.Refs[r.Job.ID], r.Job.Ref, r.Job.ID)
+		}
+		in.Refs[r.Job.ID] = r.Job.Ref
+		if err := q.Insert(admissionJob(r.Job, Remaining(r, args, now))); err != nil {
+			return Input{}, err
+		}
+	}
+	in.Queue = q.Jobs()
+	return in, nil
+}
+
+func admissionJob(j podjob.Job, jct time.Duration) admission.Job {
+	d := admission.Job{ID: j.ID, Arrival: podjob.Seconds(j.Created), Deadline: podjob.Seconds(j.Deadline), JCT: jct.Seconds()}
+	if !j.HasDeadline {
+		d.Deadline = math.Inf(1)
+	}
+	return d
+}

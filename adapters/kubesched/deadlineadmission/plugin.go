@@ -1,0 +1,195 @@
+// Package deadlineadmission is the DeadlineAdmission PreFilter plugin: a pod
+// whose job cannot meet its deadline, given the deadline jobs already
+// running, is rejected with UnschedulableAndUnresolvable and a one-line
+// reason (predicted finish against the deadline, and the job the rejection
+// protects). The decision is schedkit's admission.Decide (paper 000 §5.3,
+// Eq. 7) in the mode the args name, Strict by default.
+//
+// # Model
+//
+// A job is the set of pods with one controller owner (package podjob). A
+// job is running once any of its pods is assigned to a node; the pods of a
+// running job are never re-checked, so a job is never left half started.
+// For a pod of a job that is not running yet, with a deadline
+// (schedkit.io/deadline on the pod or its owning Job), DeadlineAdmission
+// asks admission.Decide whether to admit the job against the running
+// deadline jobs:
+//
+//   - each job's completion time if it ran alone (admission's JCT, 000 Eq.
+//     6) is its run-time estimate: schedkit.io/runtime, else the args row
+//     of its schedkit.io/job-class, else args.defaultRuntime; a running job
+//     has its estimate less the time since its first pod started left;
+//   - Eq. 7 runs the deadline jobs one after another in EDF order (deadline,
+//     creation, job ID), so a job is predicted to finish at now + the sum of
+//     the JCTs up to and including its own. Jobs that in fact run side by
+//     side on a large cluster finish sooner: the check is conservative.
+//
+// A deadline job without an estimate, with an unknown job class or with a
+// malformed annotation is rejected with a message naming what is missing.
+// Pods without a deadline pass untouched. A rejected pod is retried when an
+// assigned pod is deleted or finishes (its job may have been the obstacle),
+// and in any case when the scheduler flushes its unschedulable pods (every
+// 5 minutes by default), which picks up an edited annotation.
+//
+// # Why PreFilter and not PreEnqueue
+//
+// A pod rejected at PreEnqueue is only marked gated: the scheduler writes no
+// PodScheduled condition and no event, so the user never sees why. A
+// PreFilter rejection becomes the pod's PodScheduled=False condition and a
+// FailedScheduling event carrying the plugin's message. PreFilter also sees
+// the cycle's snapshot of assigned pods (including pods the scheduler has
+// assumed but not yet bound), so two deadline jobs admitted back to back see
+// each other; PreEnqueue has no snapshot.
+package deadlineadmission
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/utils/clock"
+
+	"github.com/schedkit/schedkit/admission"
+
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/owner"
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
+)
+
+// Name is the plugin's name in the registry and in configurations.
+const Name = "DeadlineAdmission"
+
+// Plugin is the DeadlineAdmission PreFilter plugin.
+type Plugin struct {
+	args  *Args
+	mode  admission.Mode
+	jobs  owner.Resolver
+	clock clock.PassiveClock
+
+	mu      sync.Mutex
+	checker admission.Checker
+}
+
+var (
+	_ fwk.PreFilterPlugin   = (*Plugin)(nil)
+	_ fwk.EnqueueExtensions = (*Plugin)(nil)
+	_ fwk.SignPlugin        = (*Plugin)(nil)
+)
+
+// New builds the plugin on the wall clock.
+func New(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+	return NewWithClock(clock.RealClock{})(ctx, obj, h)
+}
+
+// NewWithClock returns a factory whose plugins read the time from c.
+func NewWithClock(c clock.PassiveClock) func(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+	return func(_ context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+		args, err := DecodeArgs(obj)
+		if err != nil {
+			return nil, err
+		}
+		mode := admission.ModeStrict
+		if args.Mode == ModePaper {
+			mode = admission.ModePaper
+		}
+		return &Plugin{args: args, mode: mode, jobs: owner.NewResolver(h), clock: c}, nil
+	}
+}
+
+// Name returns Name.
+func (pl *Plugin) Name() string { return Name }
+
+// PreFilter admits or rejects the pod's job (see the package doc).
+func (pl *Plugin) PreFilter(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+	job := pl.jobs.Job(pod)
+	if err := job.Err(podjob.AnnotationDeadline); err != nil {
+		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, err.Error())
+	}
+	if !job.HasDeadline {
+		return nil, nil
+	}
+	now := pl.clock.Now()
+	running, admitted := pl.running(nodes, job.Key, now)
+	if admitted {
+		return nil, nil
+	}
+	est, source, err := Estimate(job, pl.args)
+	if err != nil {
+		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, err.Error())
+	}
+	in, err := MakeInput(job, est, running, pl.args, now)
+	if err != nil {
+		return nil, fwk.AsStatus(err)
+	}
+
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	d, err := pl.checker.Decide(in.Queue, in.New, in.Now, admission.Options{Mode: pl.mode})
+	if err != nil {
+		return nil, fwk.AsStatus(err)
+	}
+	logger := klog.FromContext(ctx)
+	if d.Admit {
+		logger.V(4).Info("Deadline job admitted", "pod", klog.KObj(pod), "job", job.Ref, "runtime", est, "estimate", source, "runningDeadlineJobs", len(in.Queue))
+		return nil, nil
+	}
+	msg := Message(d, in)
+	logger.V(2).Info("Deadline job rejected", "pod", klog.KObj(pod), "job", job.Ref, "reason", d.Reason.String(), "message", msg)
+	return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, msg)
+}
+
+// running collects the jobs with pods assigned to the nodes, and reports
+// whether the job with key self is among them.
+func (pl *Plugin) running(nodes []fwk.NodeInfo, self types.UID, now time.Time) ([]RunningJob, bool) {
+	index := map[types.UID]int{}
+	var out []RunningJob
+	admitted := false
+	for _, n := range nodes {
+		for _, pi := range n.GetPods() {
+			p := pi.GetPod()
+			if p.DeletionTimestamp != nil || p.Status.Phase == v1.PodSucceeded || p.Status.Phase == v1.PodFailed {
+				continue
+			}
+			key, _ := podjob.Key(p)
+			if key == self {
+				admitted = true
+			}
+			start := podjob.Started(p, now)
+			if i, ok := index[key]; ok {
+				if start.Before(out[i].Started) {
+					out[i].Started = start
+				}
+				continue
+			}
+			index[key] = len(out)
+			out = append(out, RunningJob{Job: pl.jobs.Job(p), Started: start})
+		}
+	}
+	return out, admitted
+}
+
+// PreFilterExtensions returns nil: admission does not depend on which node
+// the pods of other jobs are on.
+func (pl *Plugin) PreFilterExtensions() fwk.PreFilterExtensions { return nil }
+
+// EventsToRegister asks for a retry when an assigned pod is deleted (or
+// finishes, which removes it from the scheduler's view).
+func (pl *Plugin) EventsToRegister(context.Context) ([]fwk.ClusterEventWithHint, error) {
+	return []fwk.ClusterEventWithHint{
+		{Event: fwk.ClusterEvent{Resource: fwk.AssignedPod, ActionType: fwk.Delete}},
+	}, nil
+}
+
+// SignPod refuses to sign pods of deadline jobs (their admission depends on
+// the running jobs and the time, so one pod's result cannot be reused for
+// another) and signs the others with no fragment (the plugin passes them).
+func (pl *Plugin) SignPod(_ context.Context, pod *v1.Pod) ([]fwk.SignFragment, *fwk.Status) {
+	if _, has, err := pl.jobs.Deadline(pod); has || err != nil {
+		return nil, fwk.NewStatus(fwk.Unschedulable, "deadline admission depends on the running jobs")
+	}
+	return nil, nil
+}

@@ -1,0 +1,99 @@
+package leastworklost
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+)
+
+// Args configures LeastWorkLostPreemption. The fields mean what they mean
+// in DefaultPreemptionArgs, with other defaults: the number of nodes whose
+// victims are computed is max(minCandidateNodesPercentage% of the nodes
+// where preemption may help, minCandidateNodesAbsolute), capped at that
+// number of nodes, and the scan starts at the first such node rather than a
+// random one, so equal cluster states give equal choices.
+//
+//	pluginConfig:
+//	- name: LeastWorkLostPreemption
+//	  args:
+//	    minCandidateNodesPercentage: 100
+//	    minCandidateNodesAbsolute: 100
+type Args struct {
+	// MinCandidateNodesPercentage in [0, 100]; default 100: every node
+	// where preemption may help is a candidate, so the least work lost is
+	// found cluster-wide. Lower it on large clusters to bound the cost (one
+	// dry run of the Filter plugins per candidate node and victim).
+	MinCandidateNodesPercentage *int32 `json:"minCandidateNodesPercentage,omitempty"`
+	// MinCandidateNodesAbsolute ≥ 0; default 100.
+	MinCandidateNodesAbsolute *int32 `json:"minCandidateNodesAbsolute,omitempty"`
+}
+
+// Defaults.
+const (
+	DefaultMinCandidateNodesPercentage = 100
+	DefaultMinCandidateNodesAbsolute   = 100
+)
+
+// DecodeArgs decodes the args (nil gives the defaults), fills defaults and
+// validates them with ValidateArgs.
+func DecodeArgs(obj runtime.Object) (*Args, error) {
+	args := &Args{}
+	if err := frameworkruntime.DecodeInto(obj, args); err != nil {
+		return nil, fmt.Errorf("%s args: %w", Name, err)
+	}
+	if args.MinCandidateNodesPercentage == nil {
+		v := int32(DefaultMinCandidateNodesPercentage)
+		args.MinCandidateNodesPercentage = &v
+	}
+	if args.MinCandidateNodesAbsolute == nil {
+		v := int32(DefaultMinCandidateNodesAbsolute)
+		args.MinCandidateNodesAbsolute = &v
+	}
+	if err := ValidateArgs(field.NewPath("args"), args); err != nil {
+		return nil, fmt.Errorf("%s: %w", Name, err)
+	}
+	return args, nil
+}
+
+// ValidateArgs checks every field (defaults filled) and returns all the
+// problems joined, as kube's ValidateDefaultPreemptionArgs does.
+func ValidateArgs(path *field.Path, args *Args) error {
+	var errs field.ErrorList
+	pp, ap := path.Child("minCandidateNodesPercentage"), path.Child("minCandidateNodesAbsolute")
+	if args.MinCandidateNodesPercentage == nil {
+		errs = append(errs, field.Required(pp, ""))
+	}
+	if args.MinCandidateNodesAbsolute == nil {
+		errs = append(errs, field.Required(ap, ""))
+	}
+	if len(errs) > 0 {
+		return errs.ToAggregate()
+	}
+	p, a := *args.MinCandidateNodesPercentage, *args.MinCandidateNodesAbsolute
+	if p < 0 || p > 100 {
+		errs = append(errs, field.Invalid(pp, p, "not in valid range [0, 100]"))
+	}
+	if a < 0 {
+		errs = append(errs, field.Invalid(ap, a, "not in valid range [0, inf)"))
+	}
+	if p == 0 && a == 0 {
+		errs = append(errs,
+			field.Invalid(pp, p, "cannot be zero at the same time as minCandidateNodesAbsolute"),
+			field.Invalid(ap, a, "cannot be zero at the same time as minCandidateNodesPercentage"))
+	}
+	return errs.ToAggregate()
+}
+
+// NumCandidates is how many of n potential nodes are dry-run.
+func (a *Args) NumCandidates(n int32) int32 {
+	c := int32(int64(n) * int64(*a.MinCandidateNodesPercentage) / 100)
+	if c < *a.MinCandidateNodesAbsolute {
+		c = *a.MinCandidateNodesAbsolute
+	}
+	if c > n {
+		c = n
+	}
+	return c
+}

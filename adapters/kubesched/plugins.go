@@ -1,0 +1,40 @@
+package kubesched
+
+import (
+	"k8s.io/kubernetes/cmd/kube-scheduler/app"
+	"k8s.io/utils/clock"
+
+	"github.com/schedkit/schedkit/adapters/kubesched/deadline"
+	"github.com/schedkit/schedkit/adapters/kubesched/deadlineadmission"
+	"github.com/schedkit/schedkit/adapters/kubesched/leastworklost"
+	"github.com/schedkit/schedkit/adapters/kubesched/progressshare"
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+)
+
+// Plugins returns the options that register every schedkit plugin with
+// kube-scheduler's command (app.NewSchedulerCommand or app.Setup), reading
+// the wall clock.
+func Plugins() []app.Option {
+	return PluginsWithClock(clock.RealClock{})
+}
+
+// PluginsWithClock is Plugins with the plugins' time read from c (tests
+// freeze it).
+func PluginsWithClock(c clock.PassiveClock) []app.Option {
+	var opts []app.Option
+	for name, f := range Registry(c) {
+		opts = append(opts, app.WithPlugin(name, f))
+	}
+	return opts
+}
+
+// Registry returns the out-of-tree registry of the schedkit plugins, for
+// scheduler.New's WithFrameworkOutOfTreeRegistry.
+func Registry(c clock.PassiveClock) frameworkruntime.Registry {
+	return frameworkruntime.Registry{
+		deadline.Name:          deadline.New,
+		deadlineadmission.Name: deadlineadmission.NewWithClock(c),
+		leastworklost.Name:     leastworklost.NewWithClock(c),
+		progressshare.Name:     progressshare.NewWithClock(c),
+	}
+}
