@@ -1,7 +1,7 @@
 // Package tct models task completion time (TCT) for MapReduce tasks that share
 // CPU with other virtual machines.
 //
-// # Deterministic model: exp2 (paper 000 §5.1, §6.3.3)
+// # Deterministic model: exp2 (MIMP §5.1, §6.3.3)
 //
 // Exp2 is the task completion time of one job type as a function of the
 // residual CPU capacity r ∈ [0, 1] left to the task's slot (Eq. 1):

@@ -2,7 +2,7 @@ package tct
 
 import "math"
 
-// Exp2 is the two-term exponential task completion time model of paper 000,
+// Exp2 is the two-term exponential task completion time model of MIMP,
 // Eq. 1:
 //
 //	TCT(r) = A·e^(B·r) + C·e^(D·r)

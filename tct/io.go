@@ -7,7 +7,7 @@ import (
 )
 
 // IO returns the read rate a new task of this job type puts on the data
-// nodes when it runs at residual capacity r, paper 000 Eq. 5:
+// nodes when it runs at residual capacity r, MIMP Eq. 5:
 //
 //	IO(r) = read90 / NormTCT(r)
 //

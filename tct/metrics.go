@@ -6,7 +6,7 @@ import (
 )
 
 // RMSE returns the root mean square error of predictions against
-// observations, paper 000 Eq. 8:
+// observations, MIMP Eq. 8:
 //
 //	RMSE = √(Σᵢ (obs[i] − pred[i])² / n)
 //

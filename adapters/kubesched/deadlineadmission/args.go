@@ -27,7 +27,7 @@ type Args struct {
 	// "Paper". Strict admits a job only if it meets its own deadline and no
 	// running deadline job that meets its deadline would miss it
 	// (admission.ModeStrict); Paper checks the new job's deadline only
-	// (admission.ModePaper, paper 000 Eq. 7 as printed).
+	// (admission.ModePaper, MIMP Eq. 7 as printed).
 	Mode string `json:"mode,omitempty"`
 
 	// JobClasses are run-time estimates by job class: a deadline job whose

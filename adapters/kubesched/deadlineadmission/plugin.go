@@ -2,7 +2,7 @@
 // whose job cannot meet its deadline, given the deadline jobs already
 // running, is rejected with UnschedulableAndUnresolvable and a one-line
 // reason (predicted finish against the deadline, and the job the rejection
-// protects). The decision is schedkit's admission.Decide (paper 000 §5.3,
+// protects). The decision is schedkit's admission.Decide (MIMP §5.3,
 // Eq. 7) in the mode the args name, Strict by default.
 //
 // # Model

@@ -3,7 +3,7 @@
 // can: among the nodes where evicting lower-priority pods makes the
 // preemptor fit, it evicts the most recently started pods and picks the
 // node where the victims' run time lost is least. The victim order is
-// schedkit's preempt.GP (Global Preemption, paper 003 Algorithm 1 step 2),
+// schedkit's preempt.GP (Global Preemption, GP Algorithm 1 step 2),
 // and the work lost is preempt's (now − start) per victim.
 //
 // # What it keeps from DefaultPreemption

@@ -40,7 +40,7 @@ type Args struct {
 	// Algorithm 2 part of the score follows progress shares only).
 	MaxDelay *metav1.Duration `json:"maxDelay,omitempty"`
 
-	// AffinityFactor turns on progressshare's affinity rule (thesis 004
+	// AffinityFactor turns on progressshare's affinity rule (Lee thesis
 	// §4.3.1.4's prose, Options.AffinityFactor): the job Algorithm 2 picks
 	// for a node type is passed over for a job whose relative rate there is
 	// at least AffinityFactor times its own. Zero (the default) is

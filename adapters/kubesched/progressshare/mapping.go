@@ -147,7 +147,7 @@ func (c Cluster) Jobs(jobs []JobState, self types.UID, now time.Time) ([]ps.Job,
 //	score(type) = 50·[Algorithm 2 offered a slot of that type launches self]
 //	            + 50·Pref_self(slot of that type)
 //
-// The first term is progressshare's PickProgressShare (thesis 004
+// The first term is progressshare's PickProgressShare (Lee thesis
 // Algorithm 2): jobs in increasing progress share (Eq. 4.1), each taking
 // the slot iff 1 − Pref ≤ delay/max_delay. The second is Pref (Eq. 4.4), the
 // job's preference for the type relative to its own rates on every slot,

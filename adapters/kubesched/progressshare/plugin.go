@@ -2,7 +2,7 @@
 // at different speeds on different node types (a GPU job 3 times faster on
 // one accelerator model), it prefers the nodes where the job's rate,
 // relative to its own rates across the cluster, is highest, and it orders
-// the competing jobs by progress share (thesis 004 §4.3, Eq. 4.1), so that
+// the competing jobs by progress share (Lee thesis §4.3, Eq. 4.1), so that
 // an accelerator goes to the job it helps and no job is starved. The
 // decisions are schedkit's progressshare package: PickProgressShare
 // (Algorithm 2) and Pref (Eq. 4.4).
