@@ -254,6 +254,9 @@ func SearchWorkers(m JobModel, deadline float64, confidences []float64, maxWorke
 	if err := opt.validate(); err != nil {
 		return nil, err
 	}
+	if err := mcWork("SearchOptions.RunLimit", opt.resolved().RunLimit, &m, maxWorkers); err != nil {
+		return nil, err
+	}
 	t := &mcTable{m: m, deadline: deadline, opt: opt.resolved(), tallies: map[int]*mcTally{}}
 	t.lookLevel = 1 - (1-t.opt.Level)/float64(t.opt.Looks())
 	out := make([]Allocation, len(confidences))

@@ -204,7 +204,10 @@
 //     every elapsed time is ≤ MaxElapsed = 10¹² s, so no moment, draw or
 //     run overflows. RunFrom and PredictRemaining simulate relative to the
 //     job's elapsed time, so a long-running job's remaining time keeps full
-//     precision.
+//     precision. One call's work is bounded too: runs × (Workers + Maps +
+//     2·Reduces) draws ≤ MaxDraws = 2³² (about three minutes of one core),
+//     counted with a search's RunLimit and maxWorkers and summed over
+//     AllocateByReward's candidates.
 //
 // Speed, measured on the 2-core development machine (AMD EPYC, KVM) while
 // up to 8 sessions shared it (load average 8–11; it never fell below 4
@@ -279,6 +282,9 @@
 //	MaxReduces = 2²⁴       JobModel.Reduces
 //	MaxRuns = 2²⁴          Options.Runs of a Monte-Carlo prediction
 //	MaxGoroutines = 1024   Options.Goroutines
+//	MaxDraws = 2³²         runs × (Workers + Maps + 2·Reduces) of one call
+//	                       (Options.Runs; SearchOptions.RunLimit at maxWorkers;
+//	                       AllocateByReward's candidates summed)
 //	MaxLogMu, MaxSigma     a Lognormal's |Mu| ≤ 50 and Sigma ≤ 10
 //	MaxElapsed = 1e12 s    every elapsed time of a JobState
 //

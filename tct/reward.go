@@ -1,6 +1,9 @@
 package tct
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // A RewardPoint is the expected outcome with one candidate worker count.
 type RewardPoint struct {
@@ -51,6 +54,9 @@ func AllocateByReward(m JobModel, reward func(completion float64) float64, costP
 	if err := opt.validate(); err != nil {
 		return RewardAllocation{}, err
 	}
+	if err := rewardWork(&m, candidates, opt.runs()); err != nil {
+		return RewardAllocation{}, err
+	}
 	buf := make([]float64, opt.runs())
 	ra := RewardAllocation{Evaluated: make([]RewardPoint, 0, len(candidates))}
 	for i, w := range candidates {
@@ -81,4 +87,17 @@ func AllocateByReward(m JobModel, reward func(completion float64) float64, costP
 		}
 	}
 	return ra, nil
+}
+
+// rewardWork checks that the runs of every candidate together stay within
+// MaxDraws.
+func rewardWork(m *JobModel, candidates []int, runs int) error {
+	var total uint64
+	for _, w := range candidates {
+		total += uint64(runs) * (uint64(w) + uint64(m.Maps) + 2*uint64(m.Reduces))
+		if total > MaxDraws {
+			return &ValueError{Field: "candidates", Value: float64(len(candidates)), Reason: fmt.Sprintf("%d candidates × %d runs exceed MaxDraws = 2³² draws (fewer candidates or runs, or a smaller model)", len(candidates), runs)}
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package tct
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 )
@@ -13,6 +14,25 @@ const MaxRuns = 1 << 24
 
 // MaxGoroutines bounds Options.Goroutines.
 const MaxGoroutines = 1024
+
+// MaxDraws bounds the work of one Monte-Carlo call: its runs times the
+// draws of one run, Workers + Maps + 2·Reduces (an arrival per worker, a
+// duration per map task, a shuffle and a reduce duration per reduce task).
+// 2³² draws take about three minutes of one core (about 45 ns per draw with
+// its timer-heap step); without the bound, 1,000 runs at MaxMaps would take
+// about five hours. A call beyond it gives a *ValueError on Options.Runs
+// (SearchOptions.RunLimit for a worker search) before any work.
+const MaxDraws = 1 << 32
+
+// mcWork checks that runs runs of model m with workers workers stay within
+// MaxDraws; field names the run count the caller set.
+func mcWork(field string, runs int, m *JobModel, workers int) error {
+	per := uint64(workers) + uint64(m.Maps) + 2*uint64(m.Reduces)
+	if uint64(runs)*per > MaxDraws {
+		return &ValueError{Field: field, Value: float64(runs), Reason: fmt.Sprintf("%d runs × %d draws per run exceed MaxDraws = 2³² (fewer runs, or a smaller model)", runs, per)}
+	}
+	return nil
+}
 
 // Options sets a Monte-Carlo prediction's size and randomness. The zero
 // value is ready to use: 1000 runs, seed 0, computed in the caller's
@@ -59,6 +79,9 @@ func Predict(m JobModel, opt Options) (Distribution, error) {
 	if err := opt.validate(); err != nil {
 		return Distribution{}, err
 	}
+	if err := mcWork("Options.Runs", opt.runs(), &m, m.Workers); err != nil {
+		return Distribution{}, err
+	}
 	out := make([]float64, opt.runs())
 	mcRunAll(out, opt.Goroutines, func(s *Simulator, k int) float64 {
 		return s.run(&m, opt.Seed, k)
@@ -77,6 +100,9 @@ func PredictRemaining(m JobModel, st JobState, added int, opt Options) (Distribu
 		return Distribution{}, err
 	}
 	if err := opt.validate(); err != nil {
+		return Distribution{}, err
+	}
+	if err := mcWork("Options.Runs", opt.runs(), &m, m.Workers+added); err != nil {
 		return Distribution{}, err
 	}
 	out := make([]float64, opt.runs())
