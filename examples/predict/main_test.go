@@ -329,6 +329,12 @@ func TestGoogleTrace(t *testing.T) {
 	if f["tasks"] != 38433.0 || !(f["ks_lognormal"].(float64) < f["ks_normal"].(float64)) || math.Abs(f["median_s"].(float64)-367) > 1 {
 		t.Errorf("trace_fit %v: want 38433 tasks, median ≈ 367 s and the lognormal closer than the normal (Fig. 5.2)", f)
 	}
+	// Same trace, same bytes: the fit sums durations in file order.
+	first := out.String()
+	out.Reset()
+	if code := run([]string{"-google", path, "-json"}, &out, &errb); code != 0 || out.String() != first {
+		t.Errorf("second -google -json run differs (exit %d)", code)
+	}
 	out.Reset()
 	dir := t.TempDir()
 	if code := run([]string{"-google", path, "-plot", dir}, &out, &errb); code != 0 || !strings.Contains(out.String(), "38433 tasks") || !strings.Contains(out.String(), "Terms:") {
@@ -345,6 +351,10 @@ func TestRumenTrace(t *testing.T) {
 	// Two TeraGen jobs of 96 maps, one successful attempt each.
 	if code := run([]string{"-rumen", path}, &out, &errb); code != 0 || !strings.Contains(out.String(), "Rumen task attempt durations: 192 tasks") {
 		t.Fatalf("exit %d: %s %s", code, out.String(), errb.String())
+	}
+	var j1, j2 bytes.Buffer
+	if c1, c2 := run([]string{"-rumen", path, "-json"}, &j1, &errb), run([]string{"-rumen", path, "-json"}, &j2, &errb); c1 != 0 || c2 != 0 || j1.String() != j2.String() {
+		t.Errorf("two -rumen -json runs differ (exit %d, %d)", c1, c2)
 	}
 	tr, err := runTraceFit(config{Rumen: path})
 	if err != nil || !(tr.KSLognormal < tr.KSNormal) {

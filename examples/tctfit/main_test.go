@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -52,6 +53,7 @@ func TestDefaultIsFig6Shaped(t *testing.T) {
 }
 
 func TestRunDefaultOutput(t *testing.T) {
+	var first string // every run of the default prints the same bytes
 	for _, stdin := range []*strings.Reader{nil, strings.NewReader(""), strings.NewReader("x,y\n\n")} {
 		var out, errb bytes.Buffer
 		var code int
@@ -73,6 +75,15 @@ func TestRunDefaultOutput(t *testing.T) {
 		if n := strings.Count(s, "converged "); n != 2 {
 			t.Errorf("%d fits printed, want 2:\n%s", n, s)
 		}
+		if first == "" {
+			first = s
+		} else if s != first {
+			t.Errorf("a second run of the default printed different bytes:\n%s\nfirst:\n%s", s, first)
+		}
+	}
+	var j1, j2 bytes.Buffer
+	if c1, c2 := run([]string{"-json"}, nil, &j1, io.Discard), run([]string{"-json"}, nil, &j2, io.Discard); c1 != 0 || c2 != 0 || j1.String() != j2.String() {
+		t.Errorf("two -json runs differ (exit %d, %d)", c1, c2)
 	}
 }
 
