@@ -15,7 +15,7 @@
 // and 9. FitExp2 fits the model to measurements, as MATLAB's
 // fit(x, y, 'exp2') does in the paper; TrainExp2 does the paper's training
 // step: task records of one job type plus its dedicated baseline give the
-// model in seconds, the normalised model of 000 Fig. 6 and the NRMSE of
+// model in seconds, the normalised model of MIMP Fig. 6 and the NRMSE of
 // Table 2.
 //
 // FitExp2 uses variable projection: for fixed rates (B, D) the amplitudes
@@ -87,7 +87,7 @@
 //   - Percentile interpolates linearly between closest ranks (R's and
 //     NumPy's default); p is in percent.
 //   - TrainExp2 normalises durations by the baseline before fitting, as
-//     000 Fig. 6 plots them; residual capacities must lie in [0, 1].
+//     MIMP Fig. 6 plots them; residual capacities must lie in [0, 1].
 //   - NormTCT is the unchecked hot path (NaN or ±Inf when TCT(1) = 0);
 //     NormTCTAt and IO return errors instead.
 //

@@ -35,7 +35,7 @@ func Example() {
 }
 
 // Train a job type's model from task records and its dedicated baseline and
-// read the NRMSE that 000 Table 2 reports.
+// read the NRMSE that MIMP Table 2 reports.
 func ExampleTrainExp2() {
 	tasks := []tct.TaskRecord{
 		{Residual: 0.0, Duration: 205}, {Residual: 0.1, Duration: 160},

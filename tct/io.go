@@ -82,7 +82,7 @@ func Percentile(samples []float64, p float64) (float64, error) {
 }
 
 // Read90 returns the 90th percentile of the read rates a dedicated worker was
-// measured to issue, read90 of Eq. 5 (000 §5.1 uses the 90th percentile
+// measured to issue, read90 of Eq. 5 (MIMP §5.1 uses the 90th percentile
 // because reads during map tasks are erratic). It is Percentile(rates, 90)
 // and additionally rejects negative rates.
 func Read90(rates []float64) (float64, error) {

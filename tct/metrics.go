@@ -38,7 +38,7 @@ func RMSE(obs, pred []float64) (float64, error) {
 }
 
 // NRMSE returns the RMSE normalised by the range of the observations, paper
-// 000 Eq. 9:
+// MIMP Eq. 9:
 //
 //	NRMSE = RMSE / (max(obs) − min(obs))
 //

@@ -12,22 +12,22 @@ type TaskRecord struct {
 	Duration float64 // task completion time, seconds, > 0
 }
 
-// A Training is a job type's fitted TCT model (000 §5.1 "model training").
+// A Training is a job type's fitted TCT model (MIMP §5.1 "model training").
 type Training struct {
 	// Model predicts the task completion time in seconds (Eq. 1).
 	Model Exp2
 	// Normalised is Model divided by the dedicated baseline: it predicts
-	// TCT relative to a dedicated slot, the quantity 000 Fig. 6 plots.
+	// TCT relative to a dedicated slot, the quantity MIMP Fig. 6 plots.
 	Normalised Exp2
 	// Report is the fit of Normalised to the normalised durations. Its
-	// NRMSE (Eq. 9, scale-free, so the same for Model) is the number 000
+	// NRMSE (Eq. 9, scale-free, so the same for Model) is the number MIMP
 	// Table 2 reports (7–10% on the paper's cluster); its SSE and RMSE are
 	// in units of the baseline.
 	Report FitReport
 }
 
 // TrainExp2 fits the TCT model of one job type from its task records and
-// the dedicated-slot baseline, as 000 §5.1 and §6.3.1 do: each duration is
+// the dedicated-slot baseline, as MIMP §5.1 and §6.3.1 do: each duration is
 // normalised by baseline (the mean task completion time of the job type on
 // a dedicated slot, seconds), exp2 is fitted to (Residual, Duration/baseline)
 // with FitExp2 and opt, and the fit is scaled back to seconds.

@@ -40,7 +40,7 @@ func TestDefaultIsFig6Shaped(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// 000 Table 2 reports 7–10%; our synthetic noise gives the same order.
+		// MIMP Table 2 reports 7–10%; our synthetic noise gives the same order.
 		if !s.Report.Converged || s.Report.NRMSE < 0.03 || s.Report.NRMSE > 0.15 {
 			t.Errorf("%s: NRMSE %v converged %v", s.Name, s.Report.NRMSE, s.Report.Converged)
 		}

@@ -1,6 +1,6 @@
 // Package deadline is the Deadline queue-sort plugin: pods of jobs with a
 // deadline leave the scheduling queue in earliest-deadline-first order (paper
-// 000 §5.2's EDF, as schedkit's edf and admission packages order jobs), then
+// MIMP §5.2's EDF, as schedkit's edf and admission packages order jobs), then
 // by priority and queue time like the default PrioritySort; pods without a
 // deadline come after them in the default order.
 //

@@ -15,7 +15,7 @@
 // asks admission.Decide whether to admit the job against the running
 // deadline jobs:
 //
-//   - each job's completion time if it ran alone (admission's JCT, 000 Eq.
+//   - each job's completion time if it ran alone (admission's JCT, MIMP Eq.
 //     6) is its run-time estimate: schedkit.io/runtime, else the args row
 //     of its schedkit.io/job-class, else args.defaultRuntime; a running job
 //     has its estimate less the time since its first pod started left;

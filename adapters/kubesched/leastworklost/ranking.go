@@ -55,7 +55,7 @@ func Cluster(pods []*v1.Pod, now time.Time) (preempt.Cluster, []*v1.Pod) {
 	return c, sorted
 }
 
-// Ranks asks preempt's Global Preemption (003 Algorithm 1, step 2: no job
+// Ranks asks preempt's Global Preemption (GP Algorithm 1, step 2: no job
 // starves others, so the zero GPOptions) for every pod, and returns each
 // pod's place in its order and its work lost. Step 2 takes the most recently
 // started tasks cluster-wide first, ties to the lower job index, then the
