@@ -192,24 +192,23 @@
 // job; the jobs before it twice): a decision for each arrival, not each
 // heartbeat.
 //
-// Measured with go test -run '^$' -bench . -benchtime 0.5s -count 3 -cpu 1
-// ./admission on 2 AMD EPYC cores shared with other builds (load
-// average 13–19, so times are inflated several-fold and vary run to run;
-// the allocation counts are exact and pinned by TestSteadyStateAllocs).
-// One run, so the ratios hold:
+// Measured with go test -run '^$' -bench 'Decide|QueueInsert' -count 3
+// -cpu 1 ./admission on 2 AMD EPYC cores with nothing else running (load
+// average 1.5–2.4, the benchmark included); ranges over the three runs,
+// allocation counts exact and pinned by TestSteadyStateAllocs:
 //
 //	                                  jobs=10        jobs=1,000    jobs=100,000
-//	strict, Queue.Decide (tree)       0.17–0.20 µs   0.47–0.49 µs  0.55–1.4 µs
-//	strict, Checker.Decide (pass)     0.61–2.7 µs    36–67 µs      4.9–5.7 ms
-//	paper, Queue.Decide (tree)        0.21–1.7 µs    0.29–2.4 µs   0.48–0.53 µs
-//	paper, Checker.Decide (pass)      0.61–2.7 µs    55–57 µs      4.0–4.8 ms
+//	strict, Queue.Decide (tree)       94–102 ns      0.27–0.31 µs  0.35–0.41 µs
+//	strict, Checker.Decide (pass)     0.34–0.35 µs   29–34 µs      4.6–4.8 ms
+//	paper, Queue.Decide (tree)        69–72 ns       0.17–0.19 µs  0.21–0.23 µs
+//	paper, Checker.Decide (pass)      0.27 µs        26–32 µs      4.5–5.5 ms
 //
-//	Decide, wave, 20 jobs × 10 pending tasks, 40 slots          23–105 µs    0 allocs/op
-//	Decide, wave, 1,000 jobs × 10 pending tasks, 10,000 slots   12.8–14.3 ms 0 allocs/op
-//	Decide, wave, 100,000 jobs × 10 pending tasks, 10,000 slots 0.58–0.89 s  0 allocs/op
-//	DecideConfidence, 10 jobs × 1,000 samples                   71–93 µs     0 allocs/op
-//	DecideConfidence, 1,000 jobs × 100 samples                  0.53–0.80 ms 0 allocs/op
-//	Queue Insert+Remove, 1,000 jobs (load average 8)            0.95–1.5 µs  0 allocs/op
+//	Decide, wave, 20 jobs × 10 pending tasks, 40 slots          21–22 µs     0 allocs/op
+//	Decide, wave, 1,000 jobs × 10 pending tasks, 10,000 slots   4.3–4.6 ms   0 allocs/op
+//	Decide, wave, 100,000 jobs × 10 pending tasks, 10,000 slots 0.35 s       0 allocs/op
+//	DecideConfidence, 10 jobs × 1,000 samples                   20–24 µs     0 allocs/op
+//	DecideConfidence, 1,000 jobs × 100 samples                  0.19–0.21 ms 0 allocs/op
+//	Queue Insert+Remove, 1,000 jobs                             0.37–0.50 µs 0 allocs/op
 //
 // Every Decide figure allocates nothing. Measured earlier on a quieter
 // machine: JCT, 40 slots, exp2 model, 0.70 µs; MarginAt, lognormal, 36–55 ns

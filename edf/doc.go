@@ -138,28 +138,26 @@
 //
 // # Performance
 //
-// Measured with go test -run '^$' -bench . -benchtime 0.5s -count 3 -cpu 1
-// ./edf on 2 AMD EPYC cores shared with other builds (load
-// average 8.3–8.4; timings are inflated about threefold — MinimumSlots took
-// 163–184 ns against 47–52 ns on a quieter machine — and vary run to run;
-// allocation counts are exact and pinned by TestHotPathsAllocateNothing).
-// All figures from one run, so the ratios hold:
+// Measured with go test -run '^$' -bench . -count 3 -cpu 1 ./edf on 2 AMD
+// EPYC cores with nothing else running (load average 1.5–2.4, the
+// benchmark included); ranges over the three runs, allocation counts exact
+// and pinned by TestHotPathsAllocateNothing:
 //
 //	                                      jobs=10      jobs=1,000   jobs=100,000
 //	                                      tasks=100    tasks=10,000 tasks=1,000,000
-//	MP, best fit (now 0)                  0.80–1.1 µs  0.83–1.0 µs  1.0–1.1 µs
-//	MP, Slack 1                           0.80–1.4 µs  0.86–1.0 µs  1.1–1.3 µs
-//	MP, 1 job in 50 at risk (now 9,900)   0.76–0.87 µs 0.60–0.83 µs 1.6–1.7 µs
-//	MP one pass (no index), now 0         0.77–0.94 µs 70–254 µs    6.8–8.3 ms
-//	MP one pass, now 9,900                0.76–1.1 µs  4.8–6.0 µs   0.52–0.56 ms
-//	EDF                                   12–16 ns     15–18 ns     20–31 ns
-//	FIFO                                  17–21 ns     14–19 ns     15–16 ns
-//	Assign + Release                      0.19–0.20 µs 0.22–0.27 µs 0.22–0.27 µs
+//	MP, best fit (now 0)                  0.35 µs      0.40–0.41 µs 0.57–0.59 µs
+//	MP, Slack 1                           0.35–0.41 µs 0.40–0.44 µs 0.54–0.56 µs
+//	MP, 1 job in 50 at risk (now 9,900)   0.35–0.39 µs 0.32–0.33 µs 0.55–0.56 µs
+//	MP one pass (no index), now 0         0.35 µs      32–33 µs     3.3–3.4 ms
+//	MP one pass, now 9,900                0.35–0.41 µs 2.2–2.4 µs   0.21–0.23 ms
+//	EDF                                   7.5–8.4 ns   7.4–7.7 ns   7.4–7.9 ns
+//	FIFO                                  7.4–8.6 ns   7.7–8.4 ns   7.7–9.5 ns
+//	Assign + Release                      94–95 ns     0.10 µs      98 ns
 //
 // Six job types throughout; every figure allocates nothing. At 10 jobs of
 // six types MP makes the one pass (more than one type per two jobs), so the
 // two rows agree. With 1,000 jobs of 1,000 types MP also makes the one
-// pass: 64–79 µs (4.3–12 µs at now 9,900).
+// pass: 32–40 µs (2.4–2.8 µs at now 9,900).
 //
 // # Limits
 //

@@ -219,15 +219,16 @@
 //	BenchmarkSimulatorRun (8,000 maps, 120 reduces, 100 workers)  363–391 µs CPU, 0.8–1.2 ms wall, 0 allocs/op
 //	BenchmarkRunFrom (3,900 maps left, 100+50 workers)             203–215 µs CPU, 0.4–0.8 ms wall, 0 allocs/op
 //
-//	go test -run '^$' -bench Predict -benchtime 2x -cpu 2 -count 3 ./tct
-//	BenchmarkPredict/runs=10000/goroutines=1                      3.57–3.73 s CPU, 5.4–13.5 s wall, 10 allocs/op
-//	BenchmarkPredict/runs=10000/goroutines=2                      3.63–3.88 s CPU, 4.6–10.8 s wall, 20 allocs/op
+//	go test -run '^$' -bench 'Predict$' -benchtime 2x -cpu 2 -count 4 ./tct
+//	(both cores otherwise idle, load average 1.5–1.8)
+//	BenchmarkPredict/runs=10000/goroutines=1                      3.46–3.57 s CPU, 3.47–3.58 s wall, 10 allocs/op
+//	BenchmarkPredict/runs=10000/goroutines=2                      3.46–3.53 s CPU, 1.74–1.81 s wall, 20 allocs/op
 //
 // Two goroutines do the same work as one (equal CPU time: no false
 // sharing, no shared structure written per run, 10 more allocations per
 // call for the second goroutine's Simulator and buffers), so with two
-// free cores a prediction takes half the wall time plus one chunk of runs.
-// Under load the wall times above say little: Linux shares the CPU
+// free cores a prediction takes half the wall time (0.49–0.52× above)
+// plus at most one chunk of runs. Under load wall times say little: Linux shares the CPU
 // equally between sessions (autogroup scheduling), not threads, so while
 // two or more other sessions are busy a second goroutine brings the
 // process no more CPU time; before runs were handed out in chunks, it
