@@ -288,6 +288,7 @@
 //
 //	MaxFitPoints = 2²⁰     len(x) of FitExp2, len(tasks) of TrainExp2
 //	|x|, |y| ≤ 1e100       FitExp2's data (squares and sums stay finite)
+//	Weights ≤ 1e100        FitOptions.Weights (the weighted SSE stays finite)
 //	span ≥ 1e-300          max x − min x of FitExp2's data when not all equal
 //	                       (rates are per unit of x and reach 200/span)
 //	MaxWorkers = 2²⁰       JobModel.Workers

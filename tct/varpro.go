@@ -366,13 +366,15 @@ func (w *fitWork) sqColumns(p [2]float64) (n1s, n2s float64) {
 
 // fitHyp returns cosh x, sinh(x)/x and (x·cosh x − sinh x)/x³ for x ≥ 0:
 // below 0.5 by their Taylor series to x¹⁴ (truncation below 10⁻¹⁷
-// relative), where the closed forms lose digits to cancellation.
+// relative), where the closed forms lose digits to cancellation. The
+// series are in Horner form with the coefficients 1/(2k)!, 1/(2k+1)! and
+// 2k/(2k+1)! (k ≥ 1) as constants: multiplications only.
 func fitHyp(x float64) (ch, sh, u float64) {
 	if x < 0.5 {
 		x2 := x * x
-		ch = 1 + x2/2*(1+x2/12*(1+x2/30*(1+x2/56*(1+x2/90*(1+x2/132*(1+x2/182))))))
-		sh = 1 + x2/6*(1+x2/20*(1+x2/42*(1+x2/72*(1+x2/110*(1+x2/156*(1+x2/210))))))
-		u = (1 + x2/10*(1+x2/28*(1+x2/54*(1+x2/88*(1+x2/130*(1+x2/180*(1+x2/238))))))) / 3
+		ch = 1 + x2*(1.0/2+x2*(1.0/24+x2*(1.0/720+x2*(1.0/40320+x2*(1.0/3628800+x2*(1.0/479001600+x2*(1.0/87178291200)))))))
+		sh = 1 + x2*(1.0/6+x2*(1.0/120+x2*(1.0/5040+x2*(1.0/362880+x2*(1.0/39916800+x2*(1.0/6227020800+x2*(1.0/1307674368000)))))))
+		u = 1.0/3 + x2*(4.0/120+x2*(6.0/5040+x2*(8.0/362880+x2*(10.0/39916800+x2*(12.0/6227020800+x2*(14.0/1307674368000+x2*(16.0/355687428096000)))))))
 		return ch, sh, u
 	}
 	ex := math.Exp(x)
