@@ -409,16 +409,20 @@ func (w *fitWork) singleRate(set lmSettings) float64 {
 // undetermined; runs that head for b = d may have a separated minimum
 // elsewhere.
 func (w *fitWork) settled(r lmResult) bool {
-	if !r.converged {
-		return false
-	}
-	p, alpha, gamma := w.sqModel(r.p)
+	return r.converged && w.termsWithin(r.p, fitNearCollapse)
+}
+
+// termsWithin reports whether the (s, q) point p has both rates inside the
+// rate box, neither a spike term (see settled), and terms at most gain
+// times the data.
+func (w *fitWork) termsWithin(sq [2]float64, gain float64) bool {
+	p, alpha, gamma := w.sqModel(sq)
 	for _, v := range p {
 		if v <= w.lo || v >= w.hi || -v*w.reach[0] > fitSpikeReach || v*w.reach[1] > fitSpikeReach {
 			return false
 		}
 	}
-	return w.cancellation(p, alpha, gamma) <= fitNearCollapse
+	return w.cancellation(p, alpha, gamma) <= gain
 }
 
 // Separation at which a settled best run ends the search (see separated):
@@ -437,16 +441,7 @@ const (
 // (0.38%) those stages would have found a lower minimum elsewhere (within
 // 1% of the returned SSE in 205, within 10% in 554, at most 1.74 ×).
 func (w *fitWork) separated(r lmResult) bool {
-	if !r.converged || r.p[1] < fitSeparatedEta*fitSeparatedEta {
-		return false
-	}
-	p, alpha, gamma := w.sqModel(r.p)
-	for _, v := range p {
-		if v <= w.lo || v >= w.hi || -v*w.reach[0] > fitSpikeReach || v*w.reach[1] > fitSpikeReach {
-			return false
-		}
-	}
-	return w.cancellation(p, alpha, gamma) <= fitSeparatedTerms
+	return r.converged && r.p[1] >= fitSeparatedEta*fitSeparatedEta && w.termsWithin(r.p, fitSeparatedTerms)
 }
 
 // fitSpikeRuns is the number of spike runs (one per end of the data).
