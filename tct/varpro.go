@@ -171,17 +171,21 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 	if w.sq {
 		n1s, n2s = w.sqColumns(p)
 	} else {
-		for i := range n {
-			a := sw[i] * math.Exp(beta*t[i])
-			u1[i] = a
-			n1s += a * a
-			r[i] = sw[i] * ys[i]
-		}
 		if two {
 			for i := range n {
+				a := sw[i] * math.Exp(beta*t[i])
 				b := sw[i] * math.Exp(delta*t[i])
-				u2[i] = b
+				u1[i], u2[i] = a, b
+				n1s += a * a
 				n2s += b * b
+				r[i] = sw[i] * ys[i]
+			}
+		} else {
+			for i := range n {
+				a := sw[i] * math.Exp(beta*t[i])
+				u1[i] = a
+				n1s += a * a
+				r[i] = sw[i] * ys[i]
 			}
 		}
 	}
@@ -191,9 +195,6 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 	}
 	inv1 := 1 / n1
 	var s12 float64
-	for i := range n {
-		q1[i] = u1[i] * inv1
-	}
 	rank2 := false
 	var n2 float64
 	if two {
@@ -202,7 +203,9 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 			return 0, jtj, g, false
 		}
 		for i := range n {
-			s12 += q1[i] * u2[i]
+			v := u1[i] * inv1
+			q1[i] = v
+			s12 += v * u2[i]
 		}
 		var s2 float64
 		for i := range n {
@@ -219,6 +222,10 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 		s12 += s2
 		n2 = math.Sqrt(nn)
 		rank2 = n2 > 1e-13*nu2
+	} else {
+		for i := range n {
+			q1[i] = u1[i] * inv1
+		}
 	}
 
 	// r = P⊥·(√w·ys): coefficients c, then the projection, twice.
