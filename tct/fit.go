@@ -96,9 +96,13 @@ type FitStart struct {
 // first order, which finds a second term far below the first or below the
 // noise. Levenberg–Marquardt with Kaufman's Jacobian of the projected
 // residual runs from the better of those two and the best screened start
-// (more, up to 24, when those end near b = d, on the rate bound or
-// unconverged), the best run is offered a rescan of its rates against the
-// grid, and the winner is polished with tight tolerances. The lowest SSE
+// (more, up to 8, when those end near b = d, on the rate bound, with a
+// spike term or unconverged; and one from each end of the data for a spike
+// term when an end point is isolated), the best run is offered a rescan
+// of its rates against the grid, and the winner is polished with tight
+// tolerances. Unless the best run settled well apart from b = d, the
+// lowest point of b = d itself is searched and the rates are followed
+// apart from the best run near b = d (see the package doc). The lowest SSE
 // wins; ties go to the earlier start. The result is deterministic. The
 // search is multi-start local, not global (see the package doc for what
 // it reaches).
