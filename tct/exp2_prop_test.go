@@ -9,20 +9,16 @@ import (
 	"pgregory.net/rapid"
 )
 
-// exp2PropData draws noisy samples of a random exp2 on a random x range:
-// the generating model and the data. Nothing is tuned to the search: spans
+// exp2PropData draws samples of a random exp2 on a random x range: the
+// generating model and the data. Nothing is tuned to the search: spans
 // from 0.01 to 1000 (log-uniform), starting at 0 or offset by −0.5, 1 or 3
 // spans; rates per span independently in [−30, 30] (either sign, either
 // order, possibly nearly equal); amplitudes independently 10⁻³ … 10³ in
 // size (log-uniform) with random signs, so one term may lie far below the
-// other and below the noise; 5 to 50 points with jittered spacing; uniform
-// noise of 10⁻⁶, 10⁻³, 1%, 3%, 10% or 30% of max|y|. Two draws are left
-// out: rates within 1/span of each other (exp2 there approaches one
-// exponential plus a linear term, and a small second term is hardly told
-// from a shift of the first one's rate; TestFitExp2RapidRegressions pins
-// the known misses)
-// and terms larger than 10⁶ × the data (cancellation close to the collapse
-// limit). Exact data (no noise) are TestFitExp2ExactData's business.
+// other and below the noise, or the two may cancel; 5 to 50 points with
+// jittered spacing; no noise (exact data) or uniform noise of 10⁻⁶, 10⁻³,
+// 1%, 3%, 10% or 30% of max|y|. It is the distribution of the seeded
+// sweep (exp2SweepDraw).
 func exp2PropData(t *rapid.T) (truth Exp2, x, y []float64) {
 	span := math.Pow(10, rapid.Float64Range(-2, 3).Draw(t, "log10(span)"))
 	off := rapid.SampledFrom([]float64{0, -0.5, 1, 3}).Draw(t, "offset") * span

@@ -10,7 +10,9 @@ import (
 type FitOptions struct {
 	// Weights, when not nil, weight each squared residual: FitExp2 minimises
 	// Σ Weights[i]·(y[i] − TCT(x[i]))². It must have len(x) elements, each
-	// finite and ≥ 0; a zero weight ignores the point entirely (it sets no
+	// in [0, 1e100] (so the weighted SSE of data up to 1e100 stays finite:
+	// a weight of 1e300 makes even the rounding of a value of 1e100
+	// overflow it); a zero weight ignores the point entirely (it sets no
 	// scale and counts in no report figure). nil means all 1.
 	Weights []float64
 
@@ -94,9 +96,13 @@ type FitStart struct {
 // first order, which finds a second term far below the first or below the
 // noise. Levenberg–Marquardt with Kaufman's Jacobian of the projected
 // residual runs from the better of those two and the best screened start
-// (more, up to 24, when those end near b = d, on the rate bound or
-// unconverged), the best run is offered a rescan of its rates against the
-// grid, and the winner is polished with tight tolerances. The lowest SSE
+// (more, up to 8, when those end near b = d, on the rate bound, with a
+// spike term or unconverged; and one from each end of the data for a spike
+// term when an end point is isolated), the best run is offered a rescan
+// of its rates against the grid, and the winner is polished with tight
+// tolerances. Unless the best run settled well apart from b = d, the
+// lowest point of b = d itself is searched and the rates are followed
+// apart from the best run near b = d (see the package doc). The lowest SSE
 // wins; ties go to the earlier start. The result is deterministic. The
 // search is multi-start local, not global (see the package doc for what
 // it reaches).
@@ -113,7 +119,7 @@ type FitStart struct {
 //
 // Errors (each a *ValueError matching ErrBadInput): len(x) ≠ len(y), a
 // weight slice of another length, a NaN or infinite x, y or weight (the
-// field names its index, e.g. "y[17]"), |x| or |y| above 1e100, x values
+// field names its index, e.g. "y[17]"), |x|, |y| or a weight above 1e100, x values
 // spanning less than 1e-300 (but not all equal), more than MaxFitPoints
 // points, a negative weight, a negative MaxIterations, or fewer than 4
 // distinct x values with positive weight. FitExp2 does not modify its
@@ -199,8 +205,8 @@ func fitValidate(x, y []float64, opt FitOptions) error {
 		}
 		if opt.Weights != nil {
 			wi := opt.Weights[i]
-			if !exp2Finite(wi) || !(wi >= 0) {
-				return &ValueError{Field: fmt.Sprintf("Weights[%d]", i), Value: wi, Reason: "must be finite and ≥ 0"}
+			if !exp2Finite(wi) || !(wi >= 0) || wi > fitMaxAbs {
+				return &ValueError{Field: fmt.Sprintf("Weights[%d]", i), Value: wi, Reason: "must be finite, ≥ 0 and ≤ 1e100"}
 			}
 		}
 		lo, hi = min(lo, x[i]), max(hi, x[i])

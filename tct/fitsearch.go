@@ -167,6 +167,11 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 		// finite scaled data is finite). solve falls back to the mean.
 		return fitRun{res: lmResult{f: math.Inf(1)}}, runs, 0
 	}
+	// A best run well apart from b = d (see separated) ends the search after
+	// the rescan: the scan of b = d and the continuation through it are
+	// for runs that end near b = d, or unconverged, on the box edge or with
+	// a spike term.
+	sep := w.separated(runs[best].res)
 	// Escape a local minimum: pair each rate of the best run with every grid
 	// rate; if a pair screens lower, explore from it.
 	for range fitRescans {
@@ -193,7 +198,7 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 	}
 	// The lowest point of b = d itself (see valley) joins the runs, as a
 	// result and as an origin of the continuation below.
-	if nruns < len(runs) && runs[best].res.f > set.fAbs {
+	if !sep && nruns < len(runs) && runs[best].res.f > set.fAbs {
 		if res, ok := w.valley(explore); ok {
 			runs[nruns] = fitRun{start: fitFromSQ(res.p), kind: "valley", res: res}
 			if res.f < runs[best].res.f {
@@ -209,11 +214,14 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 	// better result.
 	near := -1 // the best run that ended near b = d
 	for i, r := range runs[:nruns] {
+		if sep {
+			break
+		}
 		if !math.IsInf(r.res.f, 1) && w.nearCollapse(r.res.p) && (near < 0 || r.res.f < runs[near].res.f) {
 			near = i
 		}
 	}
-	if nruns < len(runs) && runs[best].res.f > set.fAbs && near >= 0 {
+	if !sep && nruns < len(runs) && runs[best].res.f > set.fAbs && near >= 0 {
 		// No stop at earlier results: the point near b = d is one, and
 		// the way to a lower basin passes close to it.
 		explore.avoid = nil
@@ -401,16 +409,39 @@ func (w *fitWork) singleRate(set lmSettings) float64 {
 // undetermined; runs that head for b = d may have a separated minimum
 // elsewhere.
 func (w *fitWork) settled(r lmResult) bool {
-	if !r.converged {
-		return false
-	}
-	p, alpha, gamma := w.sqModel(r.p)
+	return r.converged && w.termsWithin(r.p, fitNearCollapse)
+}
+
+// termsWithin reports whether the (s, q) point p has both rates inside the
+// rate box, neither a spike term (see settled), and terms at most gain
+// times the data.
+func (w *fitWork) termsWithin(sq [2]float64, gain float64) bool {
+	p, alpha, gamma := w.sqModel(sq)
 	for _, v := range p {
 		if v <= w.lo || v >= w.hi || -v*w.reach[0] > fitSpikeReach || v*w.reach[1] > fitSpikeReach {
 			return false
 		}
 	}
-	return w.cancellation(p, alpha, gamma) <= fitNearCollapse
+	return w.cancellation(p, alpha, gamma) <= gain
+}
+
+// Separation at which a settled best run ends the search (see separated):
+// rates at least 2·fitSeparatedEta apart (t units) and terms at most
+// fitSeparatedTerms times the data.
+const (
+	fitSeparatedEta   = 0.2
+	fitSeparatedTerms = 10
+)
+
+// separated reports whether run r has settled (see settled) well apart from
+// b = d: its rates at least 2·fitSeparatedEta apart and its terms at most
+// fitSeparatedTerms times the data. The search then skips the scan of
+// b = d and the continuation through it. On the 150 000 draws of the
+// seeded sweep that leaves no fit above the generating SSE; in 571 of them
+// (0.38%) those stages would have found a lower minimum elsewhere (within
+// 1% of the returned SSE in 205, within 10% in 554, at most 1.74 ×).
+func (w *fitWork) separated(r lmResult) bool {
+	return r.converged && r.p[1] >= fitSeparatedEta*fitSeparatedEta && w.termsWithin(r.p, fitSeparatedTerms)
 }
 
 // fitSpikeRuns is the number of spike runs (one per end of the data).

@@ -171,17 +171,21 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 	if w.sq {
 		n1s, n2s = w.sqColumns(p)
 	} else {
-		for i := range n {
-			a := sw[i] * math.Exp(beta*t[i])
-			u1[i] = a
-			n1s += a * a
-			r[i] = sw[i] * ys[i]
-		}
 		if two {
 			for i := range n {
+				a := sw[i] * math.Exp(beta*t[i])
 				b := sw[i] * math.Exp(delta*t[i])
-				u2[i] = b
+				u1[i], u2[i] = a, b
+				n1s += a * a
 				n2s += b * b
+				r[i] = sw[i] * ys[i]
+			}
+		} else {
+			for i := range n {
+				a := sw[i] * math.Exp(beta*t[i])
+				u1[i] = a
+				n1s += a * a
+				r[i] = sw[i] * ys[i]
 			}
 		}
 	}
@@ -191,9 +195,6 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 	}
 	inv1 := 1 / n1
 	var s12 float64
-	for i := range n {
-		q1[i] = u1[i] * inv1
-	}
 	rank2 := false
 	var n2 float64
 	if two {
@@ -202,7 +203,9 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 			return 0, jtj, g, false
 		}
 		for i := range n {
-			s12 += q1[i] * u2[i]
+			v := u1[i] * inv1
+			q1[i] = v
+			s12 += v * u2[i]
 		}
 		var s2 float64
 		for i := range n {
@@ -219,6 +222,10 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 		s12 += s2
 		n2 = math.Sqrt(nn)
 		rank2 = n2 > 1e-13*nu2
+	} else {
+		for i := range n {
+			q1[i] = u1[i] * inv1
+		}
 	}
 
 	// r = P⊥·(√w·ys): coefficients c, then the projection, twice.
@@ -366,13 +373,15 @@ func (w *fitWork) sqColumns(p [2]float64) (n1s, n2s float64) {
 
 // fitHyp returns cosh x, sinh(x)/x and (x·cosh x − sinh x)/x³ for x ≥ 0:
 // below 0.5 by their Taylor series to x¹⁴ (truncation below 10⁻¹⁷
-// relative), where the closed forms lose digits to cancellation.
+// relative), where the closed forms lose digits to cancellation. The
+// series are in Horner form with the coefficients 1/(2k)!, 1/(2k+1)! and
+// 2k/(2k+1)! (k ≥ 1) as constants: multiplications only.
 func fitHyp(x float64) (ch, sh, u float64) {
 	if x < 0.5 {
 		x2 := x * x
-		ch = 1 + x2/2*(1+x2/12*(1+x2/30*(1+x2/56*(1+x2/90*(1+x2/132*(1+x2/182))))))
-		sh = 1 + x2/6*(1+x2/20*(1+x2/42*(1+x2/72*(1+x2/110*(1+x2/156*(1+x2/210))))))
-		u = (1 + x2/10*(1+x2/28*(1+x2/54*(1+x2/88*(1+x2/130*(1+x2/180*(1+x2/238))))))) / 3
+		ch = 1 + x2*(1.0/2+x2*(1.0/24+x2*(1.0/720+x2*(1.0/40320+x2*(1.0/3628800+x2*(1.0/479001600+x2*(1.0/87178291200)))))))
+		sh = 1 + x2*(1.0/6+x2*(1.0/120+x2*(1.0/5040+x2*(1.0/362880+x2*(1.0/39916800+x2*(1.0/6227020800+x2*(1.0/1307674368000)))))))
+		u = 1.0/3 + x2*(4.0/120+x2*(6.0/5040+x2*(8.0/362880+x2*(10.0/39916800+x2*(12.0/6227020800+x2*(14.0/1307674368000+x2*(16.0/355687428096000)))))))
 		return ch, sh, u
 	}
 	ex := math.Exp(x)
