@@ -2,11 +2,8 @@ package main
 
 import (
 	"fmt"
-	"image/color"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -16,67 +13,8 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/schedkit/schedkit/examples/internal/hadoopsim"
+	"github.com/schedkit/schedkit/examples/internal/plotstyle"
 )
-
-// palette is the Okabe–Ito colour-blind-safe palette (black last).
-var palette = []color.Color{
-	color.RGBA{0xE6, 0x9F, 0x00, 0xFF}, // orange
-	color.RGBA{0x56, 0xB4, 0xE9, 0xFF}, // sky blue
-	color.RGBA{0x00, 0x9E, 0x73, 0xFF}, // bluish green
-	color.RGBA{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
-	color.RGBA{0x00, 0x72, 0xB2, 0xFF}, // blue
-	color.RGBA{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
-	color.RGBA{0xF0, 0xE4, 0x42, 0xFF}, // yellow
-	color.RGBA{0x00, 0x00, 0x00, 0xFF}, // black
-}
-
-// dashes are the line styles that tell apart series of one colour.
-var dashes = [][]vg.Length{
-	nil,
-	{vg.Points(6), vg.Points(3)},
-	{vg.Points(1.5), vg.Points(2.5)},
-	{vg.Points(7), vg.Points(2), vg.Points(1.5), vg.Points(2)},
-	{vg.Points(2), vg.Points(5)},
-	{vg.Points(10), vg.Points(3), vg.Points(2), vg.Points(3), vg.Points(2), vg.Points(3)},
-}
-
-// roundTicks puts 4–10 major ticks at 1, 2 or 5 × 10^k steps, labelled
-// without trailing zeros ("0", "250", "0.5").
-type roundTicks struct{}
-
-func (roundTicks) Ticks(lo, hi float64) []plot.Tick {
-	if !(hi > lo) {
-		return []plot.Tick{{Value: lo, Label: label(lo)}}
-	}
-	raw := (hi - lo) / 6
-	mag := math.Pow(10, math.Floor(math.Log10(raw)))
-	step := mag
-	for _, m := range []float64{1, 2, 5, 10} {
-		if m*mag >= raw {
-			step = m * mag
-			break
-		}
-	}
-	var ticks []plot.Tick
-	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
-		if math.Abs(v) < step*1e-9 {
-			v = 0
-		}
-		ticks = append(ticks, plot.Tick{Value: v, Label: label(v)})
-	}
-	return ticks
-}
-
-func label(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
-// newPlot returns a plot with round ticks on both axes.
-func newPlot(title, x, y string) *plot.Plot {
-	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, x, y
-	p.X.Tick.Marker, p.Y.Tick.Marker = roundTicks{}, roundTicks{}
-	p.Add(plotter.NewGrid())
-	return p
-}
 
 // savePlots draws the plots side by side, and the legend to their right,
 // outside the data, into a PNG of the given size.
@@ -115,7 +53,7 @@ const maxLegendJobs = 24
 // Fig. 15). Colour is the job type, line style tells its jobs apart.
 func plotAllocation(dir string, sc *hadoopsim.Scenario, results []hadoopsim.Result) error {
 	for _, r := range results {
-		p := newPlot(fmt.Sprintf("Slots held per job, first %.0f min — %s (MIMP Fig. 15)", sc.RecordUntil/60, r.Policy), "time (s)", "slots held")
+		p := plotstyle.New(fmt.Sprintf("Slots held per job, first %.0f min — %s (MIMP Fig. 15)", sc.RecordUntil/60, r.Policy), "time (s)", "slots held")
 		p.X.Min, p.X.Max, p.Y.Min = 0, sc.RecordUntil, 0
 		series := map[int]plotter.XYs{}
 		var order []int
@@ -138,8 +76,8 @@ func plotAllocation(dir string, sc *hadoopsim.Scenario, results []hadoopsim.Resu
 				return err
 			}
 			l.StepStyle = plotter.PostStep
-			l.Color = palette[ty%len(palette)]
-			l.Dashes = dashes[perType[ty]%len(dashes)]
+			l.Color = plotstyle.Palette[ty%len(plotstyle.Palette)]
+			l.Dashes = plotstyle.Dashes[perType[ty]%len(plotstyle.Dashes)]
 			perType[ty]++
 			l.Width = vg.Points(1.5)
 			p.Add(l)
@@ -173,7 +111,7 @@ func plotSweep(dir string, points []sweepPoint) error {
 	row := make([]*plot.Plot, len(metrics))
 	legend := plot.NewLegend()
 	for m, metric := range metrics {
-		p := newPlot(fmt.Sprintf("jobs %s, %d seeds summed (MIMP Fig. 11)", metric.name, seeds), "offered utilization (40 slots)", "jobs")
+		p := plotstyle.New(fmt.Sprintf("jobs %s, %d seeds summed (MIMP Fig. 11)", metric.name, seeds), "offered utilization (40 slots)", "jobs")
 		p.Y.Min = 0
 		for i, pol := range SweepPolicies {
 			var xy plotter.XYs
@@ -186,8 +124,8 @@ func plotSweep(dir string, points []sweepPoint) error {
 			if err != nil {
 				return err
 			}
-			l.Color, s.Color = palette[i], palette[i]
-			l.Dashes = dashes[i%len(dashes)]
+			l.Color, s.Color = plotstyle.Palette[i], plotstyle.Palette[i]
+			l.Dashes = plotstyle.Dashes[i%len(plotstyle.Dashes)]
 			l.Width = vg.Points(1.5)
 			glyphs := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.PlusGlyph{}, draw.CrossGlyph{}}
 			s.Shape = glyphs[i%len(glyphs)]
@@ -216,7 +154,7 @@ func (e errorBars) YError(i int) (float64, float64) {
 // range) with and without its IO check against the data nodes' capacity;
 // the unconstrained row is drawn past the largest capacity.
 func plotSensitivity(dir string, rows []sensitivityRow) error {
-	p := newPlot("MP's task-time saving over EDF against data-node capacity (MIMP §6.6 case study)", "read capacity per data node (MB/s)", "MP's saving over EDF (%): mean and range")
+	p := plotstyle.New("MP's task-time saving over EDF against data-node capacity (MIMP §6.6 case study)", "read capacity per data node (MB/s)", "MP's saving over EDF (%): mean and range")
 	p.Y.Min = 0
 	top := 0.0
 	for _, r := range rows {
@@ -231,7 +169,7 @@ func plotSensitivity(dir string, rows []sensitivityRow) error {
 	}
 	var ticks []plot.Tick
 	for _, r := range rows {
-		lbl := label(r.CapacityMBs)
+		lbl := plotstyle.Label(r.CapacityMBs)
 		if r.Unconstrained {
 			lbl = "none"
 		}
@@ -258,8 +196,8 @@ func plotSensitivity(dir string, rows []sensitivityRow) error {
 		if err != nil {
 			return err
 		}
-		l.Color, pts.Color, bars.Color = palette[i+3], palette[i+3], palette[i+3]
-		l.Dashes = dashes[i]
+		l.Color, pts.Color, bars.Color = plotstyle.Palette[i+3], plotstyle.Palette[i+3], plotstyle.Palette[i+3]
+		l.Dashes = plotstyle.Dashes[i]
 		l.Width = vg.Points(1.5)
 		pts.Shape = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}}[i]
 		p.Add(l, pts, bars)
