@@ -17,7 +17,9 @@ type FitOptions struct {
 	Weights []float64
 
 	// MaxIterations bounds each Levenberg–Marquardt run (the exploratory
-	// run from each start and the final polishing run). Zero means 100;
+	// run from each start and the final polishing run); a polish that ends
+	// on it while still descending (its SSE below half of where it began)
+	// goes on from its end point, at most twice more. Zero means 100;
 	// negative is an error.
 	MaxIterations int
 }
@@ -35,7 +37,7 @@ type FitReport struct {
 	// those y are all equal (the fit is then exact).
 	NRMSE float64
 	// Iterations is the number of Levenberg–Marquardt iterations of the
-	// winning start, exploration plus polish (at most 2·MaxIterations); 0
+	// winning start, exploration plus polish (at most 4·MaxIterations); 0
 	// when no search was needed (constant y).
 	Iterations int
 	// Evaluations counts model evaluations over all starts, screening
