@@ -102,7 +102,8 @@ type FitStart struct {
 // spike term or unconverged; and one from each end of the data for a spike
 // term when an end point is isolated), the best run is offered a rescan
 // of its rates against the grid, and the winner is polished with tight
-// tolerances. Unless the best run settled well apart from b = d, the
+// tolerances (so is the lowest other run that ended on its iteration
+// budget). Unless the best run settled well apart from b = d, the
 // lowest point of b = d itself is searched and the rates are followed
 // apart from the best run near b = d (see the package doc). The lowest SSE
 // wins; ties go to the earlier start. The result is deterministic. The

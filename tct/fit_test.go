@@ -595,6 +595,30 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 			converged: true,
 		},
 		{
+			// rapid, exact data: terms 866 and −1000 at rates 0.0084 and
+			// 0.0042 per span cancel to data 7.5 times smaller (a nearly
+			// straight line). The run from the residual start needs 215
+			// iterations; it ended on its budget at 8.5·10⁻¹⁶ of Σy², the
+			// lowest point of b = d (3.2·10⁻¹⁹ of Σy², terms 3·10⁴ times
+			// the data) won, and the fit missed. The polish of the lowest
+			// run that ended on its budget reaches 1.2·10⁻³⁰.
+			name:      "cancelling terms at nearly equal small rates, exact, 5 points",
+			truth:     Exp2{A: 865.9643233600655, B: 0.00078125, C: -1000, D: 0.000390625},
+			x:         []float64{0.3125, 3.625, 6.125, 8.625, 11.125},
+			converged: true,
+		},
+		{
+			// rapid, exact data, as above with terms 1.2 times the data:
+			// the fit missed at the lowest point of b = d (6.4·10⁻¹⁸ of
+			// Σy²) while the run from the one-exponential start was still
+			// descending on its budget; its polish reaches 8.6·10⁻³².
+			name:      "nearly equal small growth rates, exact, 5 points",
+			truth:     Exp2{A: 0.01333521432163324, B: 0.001708984375, C: -0.07498942093324558, D: 0.00078125},
+			x:         []float64{0.078125, 3.625, 6.125, 8.625, 10.625},
+			y:         []float64{-0.0616570031802586, -0.06178401101301445, -0.06187358275580711, -0.061963195951031134, -0.062034916022953954},
+			converged: true,
+		},
+		{
 			// rapid, noise 30%: several runs end at different points of
 			// b = d (s = 6.4, 9.0, 10.2 per span, SSE up to 2.5 × the
 			// generating one); the lowest point of b = d, s = 5.3, lies

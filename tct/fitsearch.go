@@ -209,6 +209,23 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 	}
 	// Polish the winner with the tight tolerances.
 	w.polish(&runs[best], set)
+	// An exploratory run that ended on its iteration budget may still be
+	// descending a long valley (nearly equal small rates) towards a lower
+	// minimum than the winner's: the lowest such run is polished too.
+	if runs[best].res.f > set.fAbs {
+		c := -1
+		for i, r := range runs[:nruns] {
+			if i != best && !r.res.converged && !r.res.dup && r.res.iters >= set.maxIter && (c < 0 || r.res.f < runs[c].res.f) {
+				c = i
+			}
+		}
+		if c >= 0 {
+			w.polish(&runs[c], set)
+			if runs[c].res.f < runs[best].res.f {
+				best = c
+			}
+		}
+	}
 	// Continue through b = d: from a run near it, follow the rates apart
 	// (see throughCollapse), explore from the lowest points and polish a
 	// better result.
