@@ -17,7 +17,9 @@ type FitOptions struct {
 	Weights []float64
 
 	// MaxIterations bounds each Levenberg–Marquardt run (the exploratory
-	// run from each start and the final polishing run). Zero means 100;
+	// run from each start and the final polishing run); a polish that ends
+	// on it while still descending (its SSE below half of where it began)
+	// goes on from its end point, at most twice more. Zero means 100;
 	// negative is an error.
 	MaxIterations int
 }
@@ -35,7 +37,7 @@ type FitReport struct {
 	// those y are all equal (the fit is then exact).
 	NRMSE float64
 	// Iterations is the number of Levenberg–Marquardt iterations of the
-	// winning start, exploration plus polish (at most 2·MaxIterations); 0
+	// winning start, exploration plus polish (at most 4·MaxIterations); 0
 	// when no search was needed (constant y).
 	Iterations int
 	// Evaluations counts model evaluations over all starts, screening
@@ -100,7 +102,8 @@ type FitStart struct {
 // spike term or unconverged; and one from each end of the data for a spike
 // term when an end point is isolated), the best run is offered a rescan
 // of its rates against the grid, and the winner is polished with tight
-// tolerances. Unless the best run settled well apart from b = d, the
+// tolerances (so is the lowest other run that ended on its iteration
+// budget). Unless the best run settled well apart from b = d, the
 // lowest point of b = d itself is searched and the rates are followed
 // apart from the best run near b = d (see the package doc). The lowest SSE
 // wins; ties go to the earlier start. The result is deterministic. The

@@ -344,7 +344,9 @@ func TestFitExp2EdgeCases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep.Iterations > 2 { // one exploratory and one polishing run
+		// One exploratory run and the polish: one stretch, up to
+		// fitPolishMore more while it keeps descending.
+		if rep.Iterations > 2+fitPolishMore {
 			t.Errorf("Iterations = %d with MaxIterations 1", rep.Iterations)
 		}
 	})
@@ -497,6 +499,8 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 		truth    Exp2
 		truthSSE float64
 		x, y     []float64
+		// converged: the report must say Converged.
+		converged bool
 	}{
 		{
 			// rapid in CI (5 points, a deep dip at the second point): the
@@ -578,6 +582,43 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 			x:     []float64{1.125, 3.625, 6.125, 8.625, 11.125},
 		},
 		{
+			// rapid, exact data: rates 2.4·10⁻⁴ and −0.014 per span (the data
+			// nearly a straight line). The search ends in the long curved
+			// valley of nearly equal small rates; the polish reaches the
+			// minimum only after one more stretch of its iteration budget
+			// (it ended on the budget at 1.7·10⁻²⁰ of Σy², still
+			// descending).
+			name:      "nearly straight exact data, 5 points",
+			truth:     Exp2{A: 1.1547819846894583, B: 2.44140625e-05, C: 0.056234132519034905, D: -0.0013671875},
+			x:         []float64{1.125, 3.625, 6.125, 8.625, 10.625},
+			y:         []float64{1.2109614082328095, 1.210840311113601, 1.21071987200529, 1.2106000886775983, 1.2105047326836023},
+			converged: true,
+		},
+		{
+			// rapid, exact data: terms 866 and −1000 at rates 0.0084 and
+			// 0.0042 per span cancel to data 7.5 times smaller (a nearly
+			// straight line). The run from the residual start needs 215
+			// iterations; it ended on its budget at 8.5·10⁻¹⁶ of Σy², the
+			// lowest point of b = d (3.2·10⁻¹⁹ of Σy², terms 3·10⁴ times
+			// the data) won, and the fit missed. The polish of the lowest
+			// run that ended on its budget reaches 1.2·10⁻³⁰.
+			name:      "cancelling terms at nearly equal small rates, exact, 5 points",
+			truth:     Exp2{A: 865.9643233600655, B: 0.00078125, C: -1000, D: 0.000390625},
+			x:         []float64{0.3125, 3.625, 6.125, 8.625, 11.125},
+			converged: true,
+		},
+		{
+			// rapid, exact data, as above with terms 1.2 times the data:
+			// the fit missed at the lowest point of b = d (6.4·10⁻¹⁸ of
+			// Σy²) while the run from the one-exponential start was still
+			// descending on its budget; its polish reaches 8.6·10⁻³².
+			name:      "nearly equal small growth rates, exact, 5 points",
+			truth:     Exp2{A: 0.01333521432163324, B: 0.001708984375, C: -0.07498942093324558, D: 0.00078125},
+			x:         []float64{0.078125, 3.625, 6.125, 8.625, 10.625},
+			y:         []float64{-0.0616570031802586, -0.06178401101301445, -0.06187358275580711, -0.061963195951031134, -0.062034916022953954},
+			converged: true,
+		},
+		{
 			// rapid, noise 30%: several runs end at different points of
 			// b = d (s = 6.4, 9.0, 10.2 per span, SSE up to 2.5 × the
 			// generating one); the lowest point of b = d, s = 5.3, lies
@@ -613,6 +654,9 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 			t.Logf("SSE %.4g, generating %.4g; %+v", rep.SSE, truthSSE, rep)
 			if miss {
 				t.Errorf("SSE %v above the generating %v: %+v %+v", rep.SSE, truthSSE, m, rep)
+			}
+			if tt.converged && !rep.Converged {
+				t.Errorf("not converged: %+v", rep)
 			}
 		})
 	}

@@ -209,6 +209,23 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 	}
 	// Polish the winner with the tight tolerances.
 	w.polish(&runs[best], set)
+	// An exploratory run that ended on its iteration budget may still be
+	// descending a long valley (nearly equal small rates) towards a lower
+	// minimum than the winner's: the lowest such run is polished too.
+	if runs[best].res.f > set.fAbs {
+		c := -1
+		for i, r := range runs[:nruns] {
+			if i != best && !r.res.converged && !r.res.dup && r.res.iters >= set.maxIter && (c < 0 || r.res.f < runs[c].res.f) {
+				c = i
+			}
+		}
+		if c >= 0 {
+			w.polish(&runs[c], set)
+			if runs[c].res.f < runs[best].res.f {
+				best = c
+			}
+		}
+	}
 	// Continue through b = d: from a run near it, follow the rates apart
 	// (see throughCollapse), explore from the lowest points and polish a
 	// better result.
@@ -247,11 +264,27 @@ func (w *fitWork) runStarts(cands []fitCandidate, set lmSettings) (fitRun, [fitM
 
 // polish re-runs r from where it ended with the tight tolerances of set
 // (fitPolishIter times its iterations, geodesic acceleration on) and keeps
-// the result if it is no worse.
+// the result if it is no worse. A polish that ends on its iteration budget
+// while still descending (its last stretch cut the SSE below
+// fitPolishProgress of where the stretch began) goes on from its end point,
+// up to fitPolishMore further stretches: a curved valley of nearly equal
+// small rates (nearly straight data) can take LM more than one budget to
+// follow.
 func (w *fitWork) polish(r *fitRun, set lmSettings) {
 	set.maxIter *= fitPolishIter
 	set.accel = true
 	p := w.localRun(r.res.p, set)
+	from := r.res.f
+	for k := 0; k < fitPolishMore && !p.converged && p.f > set.fAbs && p.f < fitPolishProgress*from; k++ {
+		from = p.f
+		q := w.localRun(p.p, set)
+		if !(q.f <= p.f) {
+			break
+		}
+		q.iters += p.iters
+		q.evals += p.evals
+		p = q
+	}
 	if p.f <= r.res.f {
 		p.iters += r.res.iters
 		p.evals += r.res.evals
@@ -943,6 +976,14 @@ func (w *fitWork) modelSSE(p [2]float64, alpha, gamma float64) float64 {
 
 // fitPolishIter multiplies the iteration budget of the final polish.
 const fitPolishIter = 1
+
+// A polish that ends on its budget having cut the SSE below
+// fitPolishProgress of its start goes on, up to fitPolishMore times (see
+// polish).
+const (
+	fitPolishMore     = 2
+	fitPolishProgress = 0.5
+)
 
 // Continuation through b = d.
 const (
