@@ -619,6 +619,51 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 			converged: true,
 		},
 		{
+			// rapid seed 83, exact data: rates 0.0166 and 0.0117 per span
+			// with terms 0.7 and 1.7 times the data (a nearly straight
+			// line). In the rates and in (s, q) the valley towards the exact
+			// fit is strongly curved: the only run that reached it needed
+			// 337 iterations and the fit ended at the lowest point of b = d
+			// (8.8·10⁻¹⁸ of Σy²). In the sum and product of the rates the
+			// valley is nearly straight: the run reaches 10⁻³¹ in 44.
+			name:      "nearly straight exact data, sum and product of the rates, 5 points",
+			truth:     Exp2{A: 0.01333521432163324, B: 0.00166015625, C: -0.03162277660168379, D: 0.001171875},
+			x:         []float64{1.125, 3.625, 6.125, 8.125, 11.125},
+			converged: true,
+		},
+		{
+			// rapid seed 83, exact data, as above with rates 0.0171 and 0.0142
+			// per span: every run in the rates or (s, q) ends on its budget
+			// or stops in the valley, one term 0.1% to 1% of the other, and
+			// the fit ended at 1.4·10⁻²⁰ of Σy². In the sum and product of
+			// the rates the run from the residual start reaches 10⁻³².
+			name:      "nearly straight exact data, nearly equal growth rates, 5 points",
+			truth:     Exp2{A: 0.03162277660168379, B: 0.001708984375, C: 0.06493816315762113, D: 0.001416015625},
+			x:         []float64{1.125, 3.625, 6.125, 8.625, 11.125},
+			converged: true,
+		},
+		{
+			// rapid seed 5, exact data: a term 0.3% of the other, rates
+			// −0.031 and −0.063 per span. In the sum and product of the
+			// rates both Jacobian columns follow the larger term's rate and
+			// the smaller one's is left to their difference, which
+			// Marquardt's diagonal scaling damps away (a run stopped at
+			// 10⁻¹⁹ of Σy²); a frame along the eigenvectors of JᵀJ keeps it.
+			name:      "nearly straight exact data, a small term, 5 points",
+			truth:     Exp2{A: 3.1622776601683795, B: -0.003125, C: 1000, D: -0.00625},
+			x:         []float64{1.125, 3.625, 6.125, 6.375, 11.125},
+			converged: true,
+		},
+		{
+			// rapid seed 7, exact data, as above: a term 0.2% of the other
+			// at rates −0.09 and −0.125 per span (it stopped at 5·10⁻¹⁹
+			// of Σy²).
+			name:      "nearly straight exact data, a small term at a nearly equal rate, 5 points",
+			truth:     Exp2{A: -1000, B: -0.0125, C: -1.778279410038923, D: -0.009375},
+			x:         []float64{1.125, 3.625, 6.125, 8.625, 11.125},
+			converged: true,
+		},
+		{
 			// rapid, noise 30%: several runs end at different points of
 			// b = d (s = 6.4, 9.0, 10.2 per span, SSE up to 2.5 × the
 			// generating one); the lowest point of b = d, s = 5.3, lies

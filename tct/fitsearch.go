@@ -459,22 +459,29 @@ func (w *fitWork) termsWithin(sq [2]float64, gain float64) bool {
 }
 
 // Separation at which a settled best run ends the search (see separated):
-// rates at least 2·fitSeparatedEta apart (t units) and terms at most
-// fitSeparatedTerms times the data.
+// rates at least 2·fitSeparatedEta apart (t units), terms at most
+// fitSeparatedTerms times the data and neither below fitSeparatedMinor
+// times it.
 const (
 	fitSeparatedEta   = 0.2
 	fitSeparatedTerms = 10
+	fitSeparatedMinor = 1e-6
 )
 
 // separated reports whether run r has settled (see settled) well apart from
-// b = d: its rates at least 2·fitSeparatedEta apart and its terms at most
-// fitSeparatedTerms times the data. The search then skips the scan of
-// b = d and the continuation through it. On the 150 000 draws of the
-// seeded sweep that leaves no fit above the generating SSE; in 571 of them
-// (0.38%) those stages would have found a lower minimum elsewhere (within
-// 1% of the returned SSE in 205, within 10% in 554, at most 1.74 ×).
+// b = d: its rates at least 2·fitSeparatedEta apart, its terms at most
+// fitSeparatedTerms times the data and neither below fitSeparatedMinor
+// times it. The search then skips the scan of b = d and the continuation
+// through it. A term below fitSeparatedMinor fits next to nothing, so its
+// rate is barely determined and the run is one exponential in effect: a
+// lower minimum, often a steep term fitting an end point, may lie beyond
+// b = d.
 func (w *fitWork) separated(r lmResult) bool {
-	return r.converged && r.p[1] >= fitSeparatedEta*fitSeparatedEta && w.termsWithin(r.p, fitSeparatedTerms)
+	if !(r.converged && r.p[1] >= fitSeparatedEta*fitSeparatedEta && w.termsWithin(r.p, fitSeparatedTerms)) {
+		return false
+	}
+	p, alpha, gamma := w.sqModel(r.p)
+	return min(math.Abs(alpha)*math.Exp(max(0, p[0])), math.Abs(gamma)*math.Exp(max(0, p[1]))) >= fitSeparatedMinor
 }
 
 // fitSpikeRuns is the number of spike runs (one per end of the data).
@@ -812,23 +819,99 @@ const (
 	fitSQLeave = 2
 )
 
+// Rate sizes |s| + √q (t units) at which localRun changes parametrisation:
+// below fitSPEnter it works in (σ, π), beyond fitSPLeave it leaves it.
+// For larger rates the columns of the sum and the product can be nearly
+// parallel (the σ column is ∂/∂s/2 + s·∂/∂q), which Marquardt's diagonal
+// scaling does not undo: a run there stops early on its step tolerance.
+const (
+	fitSPEnter = 0.2
+	fitSPLeave = 0.4
+)
+
+// fitSPToSQ converts (σ, π), the sum and product of the rates, to (s, q):
+// s = σ/2, q = σ²/4 − π (negative for complex rates; the search's region
+// keeps q ≥ 0).
+func fitSPToSQ(p [2]float64) [2]float64 {
+	s := p[0] / 2
+	return [2]float64{s, s*s - p[1]}
+}
+
+// fitSQToSP converts (s, q) to (σ, π) = (2s, s² − q).
+func fitSQToSP(p [2]float64) [2]float64 {
+	return [2]float64{2 * p[0], p[0]*p[0] - p[1]}
+}
+
+// fitFrame is an orthonormal frame of the (σ, π) plane: the point
+// o + v·u has coordinates u. A linear change keeps the nearly straight
+// valley of (σ, π) straight; a frame along the eigenvectors of JᵀJ at its
+// origin makes JᵀJ diagonal there, so Marquardt's diagonal scaling reaches
+// a weak direction that mixes σ and π (one term much smaller than the
+// other: both columns then follow the larger term's rate).
+type fitFrame struct {
+	o [2]float64
+	v [2][2]float64
+}
+
+// toSQ returns the (s, q) point of frame coordinates u.
+func (f *fitFrame) toSQ(u [2]float64) [2]float64 {
+	return fitSPToSQ([2]float64{f.o[0] + f.v[0][0]*u[0] + f.v[0][1]*u[1], f.o[1] + f.v[1][0]*u[0] + f.v[1][1]*u[1]})
+}
+
+// fromSQ returns the frame coordinates of the (s, q) point q.
+func (f *fitFrame) fromSQ(q [2]float64) [2]float64 {
+	p := fitSQToSP(q)
+	d := [2]float64{p[0] - f.o[0], p[1] - f.o[1]}
+	return [2]float64{f.v[0][0]*d[0] + f.v[1][0]*d[1], f.v[0][1]*d[0] + f.v[1][1]*d[1]}
+}
+
+// fitEigenFrame returns the frame at o along the eigenvectors of the
+// symmetric matrix a = {a₁₁, a₁₂, a₂₂}.
+func fitEigenFrame(o [2]float64, a [3]float64) fitFrame {
+	th := 0.5 * math.Atan2(2*a[1], a[0]-a[2])
+	c, s := math.Cos(th), math.Sin(th)
+	return fitFrame{o: o, v: [2][2]float64{{c, -s}, {s, c}}}
+}
+
+// fitSmallRates reports whether the (s, q) point p has rates small enough,
+// |s| + √q below lim, for the (σ, π) parametrisation.
+func fitSmallRates(p [2]float64, lim float64) bool {
+	return math.Abs(p[0])+math.Sqrt(max(p[1], 0)) < lim
+}
+
 // lmLeave reports whether a run should change parametrisation at the point
-// lmEval last evaluated: in (β, δ) when the terms cancel (or the rates
-// have met), in (s, q) when they no longer do.
+// lmEval last evaluated: in (σ, π) when the rates are no longer small; in
+// (β, δ) and (s, q) when they are, and otherwise in (β, δ) when the terms
+// cancel (or the rates have met), in (s, q) when they no longer do.
 func (w *fitWork) lmLeave() bool {
-	if w.sq {
+	switch {
+	case w.sp:
+		return !fitSmallRates(w.lastSQ, fitSPLeave)
+	case fitSmallRates(w.lastSQ, fitSPEnter):
+		return true
+	case w.sq:
 		return w.cancel < fitSQLeave
 	}
 	return w.cancel > fitSQEnter
 }
 
+// Parametrisations of localRun.
+const (
+	fitModeRates = iota // (β, δ)
+	fitModeSQ           // (s, q)
+	fitModeSP           // (σ, π)
+)
+
 // localRun runs Levenberg–Marquardt from p0 = (s, q), in (β, δ) while the
-// terms are about the size of the data and in (s, q) while they cancel
-// (the rates heading for b = d), switching as the iterates cross (at most
-// 4 times). The result's p is in (s, q).
+// terms are about the size of the data, in (s, q) while they cancel (the
+// rates heading for b = d) and in (σ, π) while both rates are small
+// (nearly straight data: there the valley of the projected SSE is curved
+// in the other two and nearly straight in the sum and product of the
+// rates), switching as the iterates cross (at most 4 times). The result's
+// p is in (s, q).
 func (w *fitWork) localRun(p0 [2]float64, set lmSettings) lmResult {
 	p := p0
-	sq := false
+	mode := fitModeRates
 	set.leave = true
 	w.wall = true
 	defer func() { w.wall = false }()
@@ -837,12 +920,24 @@ func (w *fitWork) localRun(p0 [2]float64, set lmSettings) lmResult {
 		s := set
 		s.maxIter = max(1, set.maxIter-out.iters)
 		var r lmResult
-		if sq {
+		switch mode {
+		case fitModeSQ:
 			s.sq = true
 			w.sq = true
 			r = lmMinimize(w, p, s)
 			w.sq = false
-		} else {
+		case fitModeSP:
+			s.sq, s.sp = true, true
+			w.sq, w.sp = true, true
+			w.frame = fitFrame{o: fitSQToSP(p), v: [2][2]float64{{1, 0}, {0, 1}}}
+			if _, a, _, ok := w.lmEval([2]float64{}); ok {
+				w.frame = fitEigenFrame(w.frame.o, a)
+			}
+			s.frame = w.frame
+			r = lmMinimize(w, [2]float64{}, s)
+			w.sq, w.sp = false, false
+			r.p = w.frame.toSQ(r.p)
+		default:
 			r = lmMinimize(w, fitFromSQ(p), s)
 			r.p = fitToSQ(r.p)
 		}
@@ -853,7 +948,20 @@ func (w *fitWork) localRun(p0 [2]float64, set lmSettings) lmResult {
 			out.left = false
 			return out
 		}
-		p, sq = r.p, !sq
+		p = r.p
+		switch {
+		case mode != fitModeSP && fitSmallRates(p, fitSPEnter):
+			mode = fitModeSP
+		case mode == fitModeSQ:
+			mode = fitModeRates
+		case mode == fitModeRates:
+			mode = fitModeSQ
+		default: // leaving (σ, π): by the terms' size
+			mode = fitModeRates
+			if w.cancel > fitSQEnter {
+				mode = fitModeSQ
+			}
+		}
 	}
 }
 

@@ -30,15 +30,18 @@ type fitWork struct {
 	x, y, wts      []float64  // the caller's data and weights (not modified)
 	yy             float64    // Σ wᵢ·ysᵢ², the scale of the objective
 	maxIter        int
-	constant       bool    // every y with positive weight equals yconst
-	yconst         float64 // that value
-	single         bool    // evaluate the one-exponential problem
-	screen         bool    // lmEval computes f only (start-point screening)
-	sq             bool    // lmEval takes p = (s, q): rates s ∓ √q (see lmEval)
-	fixQ           bool    // with sq: p[1] frozen (one-parameter problem in s)
-	cancel         float64 // term size of the last evaluation (see lmLeave)
-	wall           bool    // lmEval fails where the terms exceed fitCollapseGain
-	evals          int     // lmEval calls, screening included
+	constant       bool       // every y with positive weight equals yconst
+	yconst         float64    // that value
+	single         bool       // evaluate the one-exponential problem
+	screen         bool       // lmEval computes f only (start-point screening)
+	sq             bool       // lmEval takes p = (s, q): rates s ∓ √q (see lmEval)
+	sp             bool       // with sq: lmEval takes coordinates in frame of (σ, π), the sum and product of the rates
+	frame          fitFrame   // see sp
+	fixQ           bool       // with sq: p[1] frozen (one-parameter problem in s)
+	cancel         float64    // term size of the last evaluation (see lmLeave)
+	lastSQ         [2]float64 // (s, q) of the last evaluation (see lmLeave)
+	wall           bool       // lmEval fails where the terms exceed fitCollapseGain
+	evals          int        // lmEval calls, screening included
 	// coefficients of the last evaluation (in scaled units)
 	alpha, gamma float64
 }
@@ -160,6 +163,9 @@ func (w *fitWork) load(x, y []float64, opt FitOptions) error {
 // twice ("twice is enough"), fused into few passes over the data.
 func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64, ok bool) {
 	w.evals++
+	if w.sp {
+		p = w.frame.toSQ(p)
+	}
 	n := w.n
 	beta, delta := p[0], p[1]
 	t, sw, ys := w.t[:n], w.sw[:n], w.ys[:n]
@@ -280,6 +286,11 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 		return f, jtj, g, true
 	}
 	w.cancel = w.termSize(p, alpha, gamma)
+	if w.sq {
+		w.lastSQ = p
+	} else {
+		w.lastSQ = fitToSQ(p)
+	}
 	if w.wall && !(w.cancel <= fitCollapseGain) {
 		// Beyond what exp2 represents: a run treats it as infinitely bad.
 		return 0, jtj, g, false
@@ -298,6 +309,13 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 			// ∂u1/∂q = t·u2/2; ∂u2/∂q is v2.
 			z1 = t[i] * (alpha*u1[i] + gamma*u2[i])
 			z2 = alpha*0.5*t[i]*u2[i] + gamma*v2[i]
+			if w.sp {
+				// ∂/∂σ = ∂/∂s/2 + s·∂/∂q, ∂/∂π = −∂/∂q; then along
+				// the frame's axes.
+				zs, zp := 0.5*z1+beta*z2, -z2
+				fv := &w.frame.v
+				z1, z2 = fv[0][0]*zs+fv[1][0]*zp, fv[0][1]*zs+fv[1][1]*zp
+			}
 		} else {
 			z1 = alpha * t[i] * u1[i]
 			z2 = gamma * t[i] * u2[i]
