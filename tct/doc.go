@@ -76,10 +76,9 @@
 // polynomial t² − (b+d)·t + b·d, on which the span of the two exponentials
 // depends nearly linearly for small rates, so the valley is nearly
 // straight: the same fits reach 10⁻³¹ of Σy² or below in about 40
-// iterations. Its
-// axes are the eigenvectors of JᵀJ at the run's start, so that a term far
-// below the other (both columns then follow the larger term's rate) keeps
-// its rate. The polish going on past its budget and the polish of a run
+// iterations. Its axes are the eigenvectors of JᵀJ at the run's start, so
+// that a term far below the other (both columns then follow the larger
+// term's rate) keeps its rate. The polish going on past its budget and the polish of a run
 // that ended on its budget remain; the latter runs in 2 562 of the
 // sweep's 150 000 fits.
 //

@@ -664,6 +664,26 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 			converged: true,
 		},
 		{
+			// rapid seed 52 (noisy, 5 points): the best run settled well
+			// apart from b = d with a dead second term (3·10⁻⁷ of the data)
+			// and ended the search 0.4% above the generating SSE; the
+			// continuation through b = d finds a steep term fitting the
+			// first point, below it.
+			name:     "dead second term ends the search early, decay, 5 points",
+			truthSSE: 9.481041136924548e-43,
+			x:        []float64{30.3125, 32.65625, 35.15625, 38.625, 40.625},
+			y:        []float64{9.359641887651218e-16, 6.438012181909805e-17, 3.704080285556895e-18, 7.141164745502473e-20, 7.23563994989864e-21},
+		},
+		{
+			// rapid seed 89 (noisy, 5 points), as above with a growth and a
+			// second term 2·10⁻¹⁰ of the data: 2.4% above the generating
+			// SSE; a steep term fitting the last point is below it.
+			name:     "dead second term ends the search early, growth, 5 points",
+			truthSSE: 6.76463509492473e+07,
+			x:        []float64{1.125, 3.625, 4.921875, 7.65625, 10.0390625},
+			y:        []float64{12579.132936730166, 3.4778773426051084e+06, 6.449387903517521e+07, 3.0297759312286148e+10, 6.453553022867745e+12},
+		},
+		{
 			// rapid, noise 30%: several runs end at different points of
 			// b = d (s = 6.4, 9.0, 10.2 per span, SSE up to 2.5 × the
 			// generating one); the lowest point of b = d, s = 5.3, lies
