@@ -310,12 +310,11 @@
 //	points=100     217 µs    0.98 ms   1.97 ms
 //	points=1000    1.98 ms   7.7 ms    16.4 ms
 //
-// The (σ, π) runs for nearly straight data and the rule that a settled run
-// ends the search only when both terms matter came after these figures;
-// measured side by side with the version above, on the same machine at a
-// time when it ran a reference loop about 1.5× slower, both gave 66–90 µs
-// for BenchmarkFitExp2/points=20 and a sweep p50 of 83–102 µs against 85 µs
-// for 20 points: no slower within that noise.
+// The runs in (σ, π) for nearly straight data and the rule that a settled
+// run ends the search only when both terms matter were measured on the same
+// machine during a slower period (a reference loop ran about 1.5× slower):
+// 66–90 µs for BenchmarkFitExp2/points=20 and a 20-point sweep p50 of 85
+// µs, within the noise of the search without them measured beside it.
 //
 // A fit whose best run settles well apart from b = d (three quarters of
 // the sweep's) costs two exploratory Levenberg–Marquardt runs, the polish
