@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/internal/extremes"
 )
 
 // checkValueError fails t unless err matches ErrBadInput and is a
@@ -22,12 +24,12 @@ func checkValueError(t *rapid.T, err error) {
 func edgeModel(t *rapid.T) Model {
 	switch rapid.IntRange(0, 3).Draw(t, "model") {
 	case 0:
-		return flat(anyFloat().Draw(t, "flat"))
+		return flat(extremes.AnyFloat().Draw(t, "flat"))
 	case 1:
-		return lin{A: anyFloat().Draw(t, "A"), B: anyFloat().Draw(t, "B")}
+		return lin{A: extremes.AnyFloat().Draw(t, "A"), B: extremes.AnyFloat().Draw(t, "B")}
 	case 2:
-		return exp2{A: anyFloat().Draw(t, "A"), B: orEdge(rapid.Float64Range(-50, 50), -800, 800).Draw(t, "B"),
-			C: anyFloat().Draw(t, "C"), D: orEdge(rapid.Float64Range(-50, 50), -800, 800).Draw(t, "D")}
+		return exp2{A: extremes.AnyFloat().Draw(t, "A"), B: extremes.OrEdge(rapid.Float64Range(-50, 50), -800, 800).Draw(t, "B"),
+			C: extremes.AnyFloat().Draw(t, "C"), D: extremes.OrEdge(rapid.Float64Range(-50, 50), -800, 800).Draw(t, "D")}
 	}
 	return lin{A: rapid.Float64Range(1, 100).Draw(t, "A"), B: rapid.Float64Range(0, 0.9).Draw(t, "B·A")}
 }
@@ -38,9 +40,9 @@ func edgeModel(t *rapid.T) Model {
 // result that is never NaN and never negative.
 func propModelFuncEdges(t *rapid.T) {
 	m := edgeModel(t)
-	R := rapid.SliceOfN(orEdge(rapid.Float64Range(0, 1), 0, 1), 0, 6).Draw(t, "R")
-	n := orIntEdge(rapid.IntRange(0, 100), 0, math.MaxInt).Draw(t, "nTasks")
-	tRem := anyFloat().Draw(t, "tRemaining")
+	R := rapid.SliceOfN(extremes.OrEdge(rapid.Float64Range(0, 1), 0, 1), 0, 6).Draw(t, "R")
+	n := extremes.OrIntEdge(rapid.IntRange(0, 100), 0, math.MaxInt).Draw(t, "nTasks")
+	tRem := extremes.AnyFloat().Draw(t, "tRemaining")
 	for name, f := range map[string]func() (float64, error){
 		"CompletableTasks":   func() (float64, error) { return CompletableTasks(m, tRem, R) },
 		"CompletionTime":     func() (float64, error) { return CompletionTime(m, n, R) },
@@ -55,15 +57,15 @@ func propModelFuncEdges(t *rapid.T) {
 			t.Fatalf("%s = %v", name, v)
 		}
 	}
-	r, d := orEdge(rapid.Float64Range(0, 1), 0, 1).Draw(t, "r"), orEdge(rapid.Float64Range(0, 1), 0, 1).Draw(t, "rDedicated")
+	r, d := extremes.OrEdge(rapid.Float64Range(0, 1), 0, 1).Draw(t, "r"), extremes.OrEdge(rapid.Float64Range(0, 1), 0, 1).Draw(t, "rDedicated")
 	nt, err := NormTCT(m, r, d)
 	if err != nil {
 		checkValueError(t, err)
-		nt = orEdge(rapid.Float64Range(0.5, 5), 0, math.MaxFloat64).Draw(t, "normTCT")
+		nt = extremes.OrEdge(rapid.Float64Range(0.5, 5), 0, math.MaxFloat64).Draw(t, "normTCT")
 	} else if !(nt > 0) || math.IsInf(nt, 0) {
 		t.Fatalf("NormTCT = %v", nt)
 	}
-	io, err := IOLoad(orEdge(rapid.Float64Range(0, 100), 0, math.MaxFloat64).Draw(t, "read90"), nt)
+	io, err := IOLoad(extremes.OrEdge(rapid.Float64Range(0, 100), 0, math.MaxFloat64).Draw(t, "read90"), nt)
 	if err != nil {
 		checkValueError(t, err)
 	} else if !(io >= 0) || math.IsInf(io, 0) {
@@ -77,14 +79,14 @@ func propModelFuncEdges(t *rapid.T) {
 // never NaN.
 func propMinimumSlotsEdges(t *rapid.T) {
 	e := SlotEstimate{
-		MapTasks:         orIntEdge(rapid.IntRange(0, 100), 0, math.MaxInt).Draw(t, "u"),
-		ReduceTasks:      orIntEdge(rapid.IntRange(0, 100), 0, math.MaxInt).Draw(t, "v"),
-		CompletedMaps:    orIntEdge(rapid.IntRange(0, 3), 0, math.MaxInt).Draw(t, "cm"),
-		MeanMapTime:      orEdge(rapid.Float64Range(1e-3, 1e4), 5e-324, math.MaxFloat64).Draw(t, "tm"),
-		CompletedReduces: orIntEdge(rapid.IntRange(0, 3), 0, math.MaxInt).Draw(t, "cr"),
-		MeanReduceTime:   orEdge(rapid.Float64Range(1e-3, 1e4), 5e-324, math.MaxFloat64).Draw(t, "tr"),
-		CopyTime:         orEdge(rapid.Float64Range(0, 1), 0, math.MaxFloat64).Draw(t, "tc"),
-		TimeLeft:         orEdge(rapid.Float64Range(-100, 1e6), -math.MaxFloat64, math.MaxFloat64).Draw(t, "D"),
+		MapTasks:         extremes.OrIntEdge(rapid.IntRange(0, 100), 0, math.MaxInt).Draw(t, "u"),
+		ReduceTasks:      extremes.OrIntEdge(rapid.IntRange(0, 100), 0, math.MaxInt).Draw(t, "v"),
+		CompletedMaps:    extremes.OrIntEdge(rapid.IntRange(0, 3), 0, math.MaxInt).Draw(t, "cm"),
+		MeanMapTime:      extremes.OrEdge(rapid.Float64Range(1e-3, 1e4), 5e-324, math.MaxFloat64).Draw(t, "tm"),
+		CompletedReduces: extremes.OrIntEdge(rapid.IntRange(0, 3), 0, math.MaxInt).Draw(t, "cr"),
+		MeanReduceTime:   extremes.OrEdge(rapid.Float64Range(1e-3, 1e4), 5e-324, math.MaxFloat64).Draw(t, "tr"),
+		CopyTime:         extremes.OrEdge(rapid.Float64Range(0, 1), 0, math.MaxFloat64).Draw(t, "tc"),
+		TimeLeft:         extremes.OrEdge(rapid.Float64Range(-100, 1e6), -math.MaxFloat64, math.MaxFloat64).Draw(t, "D"),
 	}
 	got, err := MinimumSlots(e)
 	if err != nil {
@@ -106,12 +108,12 @@ func propMinimumSlotsEdges(t *rapid.T) {
 func propAlgorithm2Edges(t *rapid.T) {
 	n := rapid.IntRange(0, 6).Draw(t, "n")
 	jobs := make([]Alg2Job, n)
-	cnt := func(name string) int { return orIntEdge(rapid.IntRange(0, 3), 0, math.MaxInt).Draw(t, name) }
+	cnt := func(name string) int { return extremes.OrIntEdge(rapid.IntRange(0, 3), 0, math.MaxInt).Draw(t, name) }
 	for i := range jobs {
 		jobs[i] = Alg2Job{
 			ID:          rapid.SampledFrom([]int64{int64(i), math.MinInt64, math.MaxInt64}).Draw(t, "id"),
-			Arrival:     orEdge(rapid.Float64Range(0, 5), -math.MaxFloat64, math.MaxFloat64).Draw(t, "arr"),
-			Deadline:    orEdge(rapid.SampledFrom([]float64{1, 5, NoDeadline}), -math.MaxFloat64, math.MaxFloat64).Draw(t, "deadline"),
+			Arrival:     extremes.OrEdge(rapid.Float64Range(0, 5), -math.MaxFloat64, math.MaxFloat64).Draw(t, "arr"),
+			Deadline:    extremes.OrEdge(rapid.SampledFrom([]float64{1, 5, NoDeadline}), -math.MaxFloat64, math.MaxFloat64).Draw(t, "deadline"),
 			PendingMaps: cnt("pm"), RunningMaps: cnt("rm"), PendingReduces: cnt("pr"), RunningReduces: cnt("rr"),
 			CompletedTasks: cnt("ct"),
 			Slots:          MinSlots{Status: SlotStatus(rapid.IntRange(0, 3).Draw(t, "st")), Map: cnt("nm"), Reduce: cnt("nr")},

@@ -9,6 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/floats/scalar"
 	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/internal/extremes"
 )
 
 // taraValue draws mostly from [lo, hi] and, when wild is set, one time in
@@ -16,7 +18,7 @@ import (
 // neighbours beyond, subnormals, ±MaxFloat64, 1e±300, NaN, ±Inf, -1.
 func taraValue(t *rapid.T, name string, lo, hi float64, wild bool) float64 {
 	if wild && rapid.IntRange(0, 3).Draw(t, name+"Wild") == 0 {
-		return rapid.SampledFrom(append(edges(lo, hi), -1, math.NaN(), math.Inf(1), math.Inf(-1))).Draw(t, name)
+		return rapid.SampledFrom(append(extremes.Edges(lo, hi), -1, math.NaN(), math.Inf(1), math.Inf(-1))).Draw(t, name)
 	}
 	return rapid.Float64Range(lo, hi).Draw(t, name)
 }
@@ -25,7 +27,7 @@ func taraValue(t *rapid.T, name string, lo, hi float64, wild bool) float64 {
 // four an int extreme or a value just outside [lo, hi].
 func taraCount(t *rapid.T, name string, lo, hi int, wild bool) int {
 	if wild && rapid.IntRange(0, 3).Draw(t, name+"Wild") == 0 {
-		return orIntEdge(rapid.IntRange(lo, hi), lo, hi).Draw(t, name)
+		return extremes.OrIntEdge(rapid.IntRange(lo, hi), lo, hi).Draw(t, name)
 	}
 	return rapid.IntRange(lo, hi).Draw(t, name)
 }
@@ -184,7 +186,7 @@ func propPredictAnyInput(t *rapid.T) {
 		}
 		return
 	}
-	servers := rapid.SliceOfN(orIntEdge(rapid.IntRange(-1, len(top.Servers)), 0, len(top.Servers)-1), 0, app.VMs+1).Draw(t, "servers")
+	servers := rapid.SliceOfN(extremes.OrIntEdge(rapid.IntRange(-1, len(top.Servers)), 0, len(top.Servers)-1), 0, app.VMs+1).Draw(t, "servers")
 	p, err := ev.Predict(servers)
 	if err != nil {
 		if !errors.Is(err, ErrBadInput) {

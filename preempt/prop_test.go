@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/internal/extremes"
 )
 
 // checkDecision asserts what every decision promises: victims are distinct
@@ -253,8 +255,8 @@ func propGPNoWorseThanBaseline(t *rapid.T) {
 func propBadCluster(t *rapid.T) {
 	c := genCluster(t, false)
 	k := rapid.IntRange(-2, 60).Draw(t, "k")
-	badF := orEdge(rapid.SampledFrom([]float64{-1, 2e15}), -MaxTime, MaxTime).Draw(t, "bad")
-	badI := orIntEdge(rapid.SampledFrom([]int{-1, 0}), 1, MaxSlots).Draw(t, "badInt")
+	badF := extremes.OrEdge(rapid.SampledFrom([]float64{-1, 2e15}), -MaxTime, MaxTime).Draw(t, "bad")
+	badI := extremes.OrIntEdge(rapid.SampledFrom([]int{-1, 0}), 1, MaxSlots).Draw(t, "badInt")
 	wantErr := k < 0
 	switch rapid.IntRange(0, 6).Draw(t, "what") {
 	case 0:
@@ -361,8 +363,8 @@ func propOccupancy(t *rapid.T) {
 // (fractions) and just beyond, and any float64 including NaN and ±Inf.
 func quantity() *rapid.Generator[float64] {
 	return rapid.OneOf(rapid.Float64Range(0, 1e3),
-		rapid.SampledFrom(append(edges(MinTime, MaxTime), edges(0, 1)...)),
-		anyFloat())
+		rapid.SampledFrom(append(extremes.Edges(MinTime, MaxTime), extremes.Edges(0, 1)...)),
+		extremes.AnyFloat())
 }
 
 func propEvaluate(t *rapid.T) {
@@ -462,7 +464,7 @@ func propDeficiencyOrder(t *rapid.T) {
 // count draws small counts and, on purpose, the extremes of int where a
 // conversion through float64 can overflow, and the edges of [1, MaxSlots].
 func count() *rapid.Generator[int] {
-	return orIntEdge(rapid.IntRange(-3, 1000), 1, MaxSlots)
+	return extremes.OrIntEdge(rapid.IntRange(-3, 1000), 1, MaxSlots)
 }
 
 // The scalar rules: errors only as ErrBadInput, results in range.
@@ -532,15 +534,15 @@ func FuzzScalars(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propScalars)) }
 // work lost.
 func propClusterEdges(t *rapid.T) {
 	nj := rapid.IntRange(1, 4).Draw(t, "jobs")
-	c := Cluster{Now: orEdge(rapid.Float64Range(-10, 10), -MaxTime, MaxTime).Draw(t, "now")}
+	c := Cluster{Now: extremes.OrEdge(rapid.Float64Range(-10, 10), -MaxTime, MaxTime).Draw(t, "now")}
 	valid := math.Abs(c.Now) <= MaxTime
 	for range nj {
 		j := Job{
-			Share:       orEdge(rapid.Float64Range(0, 5), 0, math.MaxFloat64).Draw(t, "share"),
-			Queued:      orIntEdge(rapid.IntRange(0, 5), 0, math.MaxInt).Draw(t, "queued"),
+			Share:       extremes.OrEdge(rapid.Float64Range(0, 5), 0, math.MaxFloat64).Draw(t, "share"),
+			Queued:      extremes.OrIntEdge(rapid.IntRange(0, 5), 0, math.MaxInt).Draw(t, "queued"),
 			Long:        rapid.Bool().Draw(t, "long"),
 			NoPreempt:   rapid.IntRange(0, 4).Draw(t, "protect") == 0,
-			StarvingFor: orEdge(rapid.Float64Range(0, 5), 0, math.MaxFloat64).Draw(t, "starvingFor"),
+			StarvingFor: extremes.OrEdge(rapid.Float64Range(0, 5), 0, math.MaxFloat64).Draw(t, "starvingFor"),
 		}
 		valid = valid && j.Share >= 0 && j.Share <= math.MaxFloat64 && j.Queued >= 0 &&
 			j.StarvingFor >= 0 && j.StarvingFor <= math.MaxFloat64
@@ -549,22 +551,22 @@ func propClusterEdges(t *rapid.T) {
 	for range rapid.IntRange(0, 6).Draw(t, "tasks") {
 		tk := Task{
 			ID:    rapid.SampledFrom([]int64{0, 1, math.MinInt64, math.MaxInt64}).Draw(t, "id"),
-			Job:   orIntEdge(rapid.IntRange(0, nj-1), 0, nj-1).Draw(t, "job"),
-			Start: orEdge(rapid.Float64Range(-10, 10), -MaxTime, MaxTime).Draw(t, "start"),
-			Slots: orIntEdge(rapid.IntRange(1, 3), 1, MaxSlots).Draw(t, "slots"),
+			Job:   extremes.OrIntEdge(rapid.IntRange(0, nj-1), 0, nj-1).Draw(t, "job"),
+			Start: extremes.OrEdge(rapid.Float64Range(-10, 10), -MaxTime, MaxTime).Draw(t, "start"),
+			Slots: extremes.OrIntEdge(rapid.IntRange(1, 3), 1, MaxSlots).Draw(t, "slots"),
 		}
 		valid = valid && tk.Job >= 0 && tk.Job < nj && math.Abs(tk.Start) <= MaxTime &&
 			tk.Start <= c.Now && tk.Slots >= 1 && tk.Slots <= MaxSlots
 		c.Tasks = append(c.Tasks, tk)
 	}
-	k := orIntEdge(rapid.IntRange(0, 10), 0, math.MaxInt).Draw(t, "k")
+	k := extremes.OrIntEdge(rapid.IntRange(0, 10), 0, math.MaxInt).Draw(t, "k")
 	valid = valid && k >= 0
 	o := GPOptions{
 		Busy:              rapid.Bool().Draw(t, "busy"),
-		NTask:             orEdge(rapid.Float64Range(0, 10), 0, math.MaxFloat64).Draw(t, "nTask"),
-		Timeout:           orEdge(rapid.Float64Range(0, 10), 0, math.MaxFloat64).Draw(t, "timeout"),
-		KillFraction:      orEdge(rapid.Float64Range(0, 1), 0, 1).Draw(t, "kill"),
-		DominantFraction:  orEdge(rapid.Float64Range(0, 1), 0, 1).Draw(t, "dominant"),
+		NTask:             extremes.OrEdge(rapid.Float64Range(0, 10), 0, math.MaxFloat64).Draw(t, "nTask"),
+		Timeout:           extremes.OrEdge(rapid.Float64Range(0, 10), 0, math.MaxFloat64).Draw(t, "timeout"),
+		KillFraction:      extremes.OrEdge(rapid.Float64Range(0, 1), 0, 1).Draw(t, "kill"),
+		DominantFraction:  extremes.OrEdge(rapid.Float64Range(0, 1), 0, 1).Draw(t, "dominant"),
 		StarvationBeyondK: rapid.Bool().Draw(t, "beyondK"),
 	}
 	validOpt := !math.IsNaN(o.NTask) && o.Timeout >= 0 && o.Timeout <= math.MaxFloat64 &&
@@ -609,8 +611,8 @@ func propClusterEdges(t *rapid.T) {
 // unchanged; the window never holds more than MaxWindowSamples samples and
 // its busy fraction stays in [0, 1].
 func propOccupancyEdges(t *rapid.T) {
-	window := orEdge(rapid.Float64Range(1, 100), 0, math.MaxFloat64).Draw(t, "window")
-	p := orEdge(rapid.Float64Range(0, 1), 0, 1).Draw(t, "p")
+	window := extremes.OrEdge(rapid.Float64Range(1, 100), 0, math.MaxFloat64).Draw(t, "window")
+	p := extremes.OrEdge(rapid.Float64Range(0, 1), 0, 1).Draw(t, "p")
 	w, err := NewOccupancyWindow(window, p)
 	if valid := window > 0 && window <= math.MaxFloat64 && p >= 0 && p <= 1; valid != (err == nil) {
 		t.Fatalf("NewOccupancyWindow(%v, %v): %v", window, p, err)
@@ -623,9 +625,9 @@ func propOccupancyEdges(t *rapid.T) {
 	}
 	last := math.Inf(-1)
 	for range rapid.IntRange(0, 20).Draw(t, "n") {
-		tm := orEdge(rapid.Float64Range(0, 100), -MaxTime, MaxTime).Draw(t, "t")
-		total := orIntEdge(rapid.IntRange(0, 10), 0, math.MaxInt).Draw(t, "total")
-		occ := orIntEdge(rapid.IntRange(0, 10), 0, total).Draw(t, "occupied")
+		tm := extremes.OrEdge(rapid.Float64Range(0, 100), -MaxTime, MaxTime).Draw(t, "t")
+		total := extremes.OrIntEdge(rapid.IntRange(0, 10), 0, math.MaxInt).Draw(t, "total")
+		occ := extremes.OrIntEdge(rapid.IntRange(0, 10), 0, total).Draw(t, "occupied")
 		n, f := w.Len(), w.BusyFraction()
 		err := w.Add(tm, occ, total)
 		valid := math.Abs(tm) <= MaxTime && tm >= last && total >= 0 && occ >= 0 && occ <= total

@@ -9,6 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/floats/scalar"
 	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/internal/extremes"
 )
 
 // world is a random small cluster with the slots it was built from.
@@ -517,7 +519,7 @@ func FuzzCalibration(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propCalibration))
 // wild draws any float64, often the edges of the rate and time ranges and
 // just beyond them, the float64 extremes, NaN or ±Inf.
 func wild() *rapid.Generator[float64] {
-	return rapid.OneOf(rapid.Float64(), rapid.SampledFrom(append(append(edges(MinRate, MaxRate), edges(0, MaxTime)...),
+	return rapid.OneOf(rapid.Float64(), rapid.SampledFrom(append(append(extremes.Edges(MinRate, MaxRate), extremes.Edges(0, MaxTime)...),
 		-1, MaxRate*2, MinRate/2, math.NaN(), math.Inf(1), math.Inf(-1))))
 }
 

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/internal/extremes"
 )
 
 // exp2PropData draws samples of a random exp2 on a random x range: the
@@ -136,8 +138,8 @@ func TestPropIOInverse(t *testing.T) { rapid.Check(t, propIOInverse) }
 func exp2FuzzValue() *rapid.Generator[float64] {
 	return rapid.OneOf(
 		rapid.Float64Range(-10, 10),
-		rapid.SampledFrom(append(edges(-fitMaxAbs, fitMaxAbs), 1, -1, math.NaN(), math.Inf(1), math.Inf(-1))),
-		anyFloat(),
+		rapid.SampledFrom(append(extremes.Edges(-fitMaxAbs, fitMaxAbs), 1, -1, math.NaN(), math.Inf(1), math.Inf(-1))),
+		extremes.AnyFloat(),
 	)
 }
 

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/internal/extremes"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -139,7 +141,7 @@ func propNew(t *rapid.T) {
 				int64(MinRatelimit) - 1, int64(MaxRatelimit) + 1, MaxWeight + 1, MaxCreditsPMs + 1, 101, int64(time.Hour) + 1})).Draw(t, name)
 	}
 	cfg := Config{
-		PCPUs:                     orIntEdge(rapid.IntRange(-1, 9), 1, MaxPCPUs).Draw(t, "pcpus"),
+		PCPUs:                     extremes.OrIntEdge(rapid.IntRange(-1, 9), 1, MaxPCPUs).Draw(t, "pcpus"),
 		Timeslice:                 time.Duration(i64("tslice")),
 		TicksPerTimeslice:         int(i64("ticks")),
 		CreditsPerMsec:            int(i64("cpm")),
@@ -157,8 +159,8 @@ func propNew(t *rapid.T) {
 	for i := range doms {
 		doms[i] = Domain{
 			Weight: int(i64("w")), Cap: int(i64("cap")), Background: rapid.Bool().Draw(t, "bg"),
-			PCPUs:    rapid.SliceOfN(orIntEdge(rapid.IntRange(-1, 10), 0, max(cfg.PCPUs-1, 0)), 0, 3).Draw(t, "pins"),
-			Affinity: rapid.SliceOfN(orIntEdge(rapid.IntRange(-1, 10), 0, max(cfg.PCPUs-1, 0)), 0, 3).Draw(t, "affinity"),
+			PCPUs:    rapid.SliceOfN(extremes.OrIntEdge(rapid.IntRange(-1, 10), 0, max(cfg.PCPUs-1, 0)), 0, 3).Draw(t, "pins"),
+			Affinity: rapid.SliceOfN(extremes.OrIntEdge(rapid.IntRange(-1, 10), 0, max(cfg.PCPUs-1, 0)), 0, 3).Draw(t, "affinity"),
 		}
 	}
 	// The derived constants never go negative; on a valid Config they are

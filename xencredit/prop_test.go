@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/internal/extremes"
 )
 
 // genSetup draws a small host: 1–3 PCPUs, 1–4 domains (some capped, some
@@ -143,7 +145,7 @@ func propMachine(t *rapid.T) {
 			e := ev{kind: evKind(rapid.IntRange(0, int(numEvKinds)-1).Draw(t, "kind")), at: m.s.Now() - 1}
 			if e.kind != evAccount && rapid.Bool().Draw(t, "badID") {
 				e.at = m.s.Now()
-				e.id = orIntEdge(rapid.SampledFrom([]int{-1, -1 << 40, nv + np, 1 << 40}), 0, max(nv, np)).Draw(t, "id")
+				e.id = extremes.OrIntEdge(rapid.SampledFrom([]int{-1, -1 << 40, nv + np, 1 << 40}), 0, max(nv, np)).Draw(t, "id")
 				if e.id >= 0 && e.id < max(nv, np) {
 					e.id = -1 // may be valid for some kind: keep it bad
 				}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/schedkit/schedkit/tct"
 	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/internal/extremes"
 )
 
 func TestResidual(t *testing.T) {
@@ -677,13 +679,13 @@ func propRun(t *rapid.T) {
 	// scenarios are valid and run.
 	f := func(name string, lo, hi float64) float64 {
 		if rapid.IntRange(0, 5).Draw(t, name+"Edge") == 0 {
-			return orEdge(rapid.Float64Range(lo, hi), lo, hi).Draw(t, name)
+			return extremes.OrEdge(rapid.Float64Range(lo, hi), lo, hi).Draw(t, name)
 		}
 		return rapid.Float64Range(lo, hi).Draw(t, name)
 	}
 	maps := rapid.IntRange(0, 8).Draw(t, "maps")
 	if rapid.IntRange(0, 5).Draw(t, "mapsEdge") == 0 {
-		maps = orIntEdge(rapid.IntRange(0, 8), 1, 50).Draw(t, "maps")
+		maps = extremes.OrIntEdge(rapid.IntRange(0, 8), 1, 50).Draw(t, "maps")
 	}
 	s := fuzzScenario(f("webLow", 0, 50), f("webHigh", 0, 200), f("capacity", 1e-3, MaxNodeCapacity),
 		f("a", 0, 100), f("b", -50, 50), f("c", 0, 10), f("read", 0, MaxReadRate),
