@@ -10,6 +10,8 @@ import (
 	"strconv"
 
 	"github.com/schedkit/schedkit/progressshare"
+
+	"github.com/schedkit/schedkit/examples/internal/tracedir"
 )
 
 // TwoTypes is the §4.3.1.1 example (Fig. 4.5–4.7): two slots of node type N1
@@ -85,27 +87,18 @@ const (
 )
 
 // FindAlibaba returns the trace directory ../shared/traces/alibaba-gpu-2023
-// relative to the repository root (found by walking up from the working
-// directory to go.mod), or "" when it is not there.
+// beside the repository (tracedir.Find), or "" when it or its pod list is
+// not there.
 func FindAlibaba() string {
-	dir, err := os.Getwd()
-	if err != nil {
+	traces := tracedir.Find()
+	if traces == "" {
 		return ""
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "traces", "alibaba-gpu-2023")
-			if _, err := os.Stat(filepath.Join(p, "openb_pod_list_default.csv")); err == nil {
-				return p
-			}
-			return ""
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			return ""
-		}
-		dir = up
+	p := filepath.Join(traces, "alibaba-gpu-2023")
+	if _, err := os.Stat(filepath.Join(p, "openb_pod_list_default.csv")); err != nil {
+		return ""
 	}
+	return p
 }
 
 // Alibaba builds the trace run from the Alibaba GPU cluster trace v2023

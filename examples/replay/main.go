@@ -103,6 +103,7 @@ import (
 	"path/filepath"
 
 	"github.com/schedkit/schedkit/examples/internal/cli"
+	"github.com/schedkit/schedkit/examples/internal/tracedir"
 )
 
 const usage = `usage: go run ./examples/replay [flags]
@@ -158,7 +159,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	c.Float("gp-interval", *gp, 0, 86400)
 	c.Dir("plot", *plotDir)
 	if *dir == "" {
-		if *dir = findTraces(); *dir == "" {
+		if *dir = tracedir.Find(); *dir == "" {
 			c.Failf("traces", "not given, and ../shared/traces was not found beside the repository: give the directory holding swim-facebook/ and google-clusterdata-2011/")
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -236,26 +235,3 @@ const (
 	swimFile   = "swim-facebook/FB-2010_samples_24_times_1hr_0.tsv"
 	googleFile = "google-clusterdata-2011/task_events-part-00000-of-00500.csv.gz"
 )
-
-// findTraces returns ../shared/traces beside the repository that holds the
-// working directory (found by its go.mod), or "" if there is none.
-func findTraces() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "traces")
-			if st, err := os.Stat(p); err == nil && st.IsDir() {
-				return p
-			}
-			return ""
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			return ""
-		}
-		dir = up
-	}
-}
