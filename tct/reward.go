@@ -94,7 +94,7 @@ func AllocateByReward(m JobModel, reward func(completion float64) float64, costP
 func rewardWork(m *JobModel, candidates []int, runs int) error {
 	var total uint64
 	for _, w := range candidates {
-		total += uint64(runs) * (uint64(w) + uint64(m.Maps) + 2*uint64(m.Reduces))
+		total += uint64(runs) * mcDrawsPerRun(m, w)
 		if total > MaxDraws {
 			return &ValueError{Field: "candidates", Value: float64(len(candidates)), Reason: fmt.Sprintf("%d candidates × %d runs exceed MaxDraws = 2³² draws (fewer candidates or runs, or a smaller model)", len(candidates), runs)}
 		}

@@ -24,10 +24,17 @@ const MaxGoroutines = 1024
 // (SearchOptions.RunLimit for a worker search) before any work.
 const MaxDraws = 1 << 32
 
+// mcDrawsPerRun is the draws of one run of m with workers workers: an
+// arrival per worker, a duration per map task, a shuffle and a reduce
+// duration per reduce task.
+func mcDrawsPerRun(m *JobModel, workers int) uint64 {
+	return uint64(workers) + uint64(m.Maps) + 2*uint64(m.Reduces)
+}
+
 // mcWork checks that runs runs of model m with workers workers stay within
 // MaxDraws; field names the run count the caller set.
 func mcWork(field string, runs int, m *JobModel, workers int) error {
-	per := uint64(workers) + uint64(m.Maps) + 2*uint64(m.Reduces)
+	per := mcDrawsPerRun(m, workers)
 	if uint64(runs)*per > MaxDraws {
 		return &ValueError{Field: field, Value: float64(runs), Reason: fmt.Sprintf("%d runs × %d draws per run exceed MaxDraws = 2³² (fewer runs, or a smaller model)", runs, per)}
 	}
