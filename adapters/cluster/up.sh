@@ -50,6 +50,11 @@ Flags:
 
 Environment: SCHEDKIT_E2E_CACHE is the build cache (default
 \$HOME/.cache/schedkit-e2e).
+
+Needs Go, openssl and curl. Kueue's manager reads its metrics certificate
+from /etc/kueue/metrics/certs, which up.sh fills when it may write there;
+else run once: sudo mkdir -p /etc/kueue/metrics/certs &&
+sudo chown \$USER /etc/kueue/metrics/certs
 EOF
 }
 
@@ -288,11 +293,13 @@ fi
 # container as a process here, as its ServiceAccount (a token from the
 # TokenRequest API in its kubeconfig), with the Deployment's args, its
 # ConfigMap volumes written under mounts/ and EXTRA-ARGS after them (local
-# ports, the kubeconfig). KUBECONFIG is the ServiceAccount's kubeconfig.
+# ports, the kubeconfig). The ServiceAccount's kubeconfig stands for the
+# pod's in-cluster configuration: it is KUBECONFIG, and the kubeconfig of
+# a KubeSchedulerConfiguration that names none.
 run_deployment() {
 	local ns=$1 name=$2 bin=$3
 	shift 3
-	local sa kc mounts args=() line path cm key
+	local sa kc mounts args=() line path cm key f
 	sa=$(kubectl get deployment -n "$ns" "$name" -o jsonpath='{.spec.template.spec.serviceAccountName}')
 	kc=$dir/$name.kubeconfig
 	kubeconfig "$kc" --token="$(kubectl create token "$sa" -n "$ns" --duration=8760h)"
@@ -305,7 +312,14 @@ run_deployment() {
 		[ -n "$path" ] || continue
 		mkdir -p "$dir/mounts$path"
 		for key in $(kubectl get configmap -n "$ns" "$cm" -o go-template='{{range $k, $v := .data}}{{$k}}{{"\n"}}{{end}}'); do
-			kubectl get configmap -n "$ns" "$cm" -o go-template="{{index .data \"$key\"}}" >"$dir/mounts$path/$key"
+			f=$dir/mounts$path/$key
+			kubectl get configmap -n "$ns" "$cm" -o go-template="{{index .data \"$key\"}}" >"$f"
+			# A KubeSchedulerConfiguration's empty clientConnection.kubeconfig
+			# means the in-cluster configuration; here that is the
+			# ServiceAccount's kubeconfig.
+			if grep -q '^kind: KubeSchedulerConfiguration' "$f" && ! grep -q '^clientConnection:' "$f"; then
+				printf 'clientConnection:\n  kubeconfig: %s\n' "$kc" >>"$f"
+			fi
 		done
 		args=("${args[@]//$path/$dir/mounts$path}")
 	done <<<"$mounts"
@@ -389,7 +403,7 @@ if with schedkit-scheduler; then
 	kubectl apply -k "$repo/adapters/kubesched/config/default" >/dev/null
 	kc=$dir/schedkit-scheduler.kubeconfig
 	run_deployment schedkit-scheduler schedkit-scheduler "$dir/bin/schedkit-scheduler" \
-		--kubeconfig="$kc" --authentication-kubeconfig="$kc" --authorization-kubeconfig="$kc" \
+		--authentication-kubeconfig="$kc" --authorization-kubeconfig="$kc" \
 		--bind-address=127.0.0.1 --secure-port="$p_ssched" $scheduler_flags
 	wait_for "schedkit-scheduler ready" 60 schedkit-scheduler curl -fsSk "https://127.0.0.1:$p_ssched/readyz"
 fi

@@ -56,16 +56,21 @@ func (cl *cluster) scenario(t *testing.T, name string) *scenario {
 	s := &scenario{t: t, cl: cl, name: name, ns: "s-" + name, ctx: context.Background()}
 	s.create(&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}})
 	t.Cleanup(func() {
+		// The namespace first: kwok finishes the deletion of a running pod
+		// only while it manages the pod's node. Deadline jobs still running
+		// would weigh on the next scenario's admission decisions
+		// (DeadlineAdmission plans cluster-wide).
 		ctx := context.Background()
 		_ = cl.cs.CoreV1().Namespaces().Delete(ctx, s.ns, metav1.DeleteOptions{})
+		eventually(t, 60*time.Second, "namespace "+s.ns+" gone", func() (bool, string) {
+			ns, err := cl.cs.CoreV1().Namespaces().Get(ctx, s.ns, metav1.GetOptions{})
+			if err == nil {
+				return false, fmt.Sprintf("%+v", ns.Status.Conditions)
+			}
+			return apierrors.IsNotFound(err), err.Error()
+		})
 		_ = cl.cs.CoreV1().Nodes().DeleteCollection(ctx, metav1.DeleteOptions{},
 			metav1.ListOptions{LabelSelector: scenarioLabel + "=" + name})
-		// Deadline jobs still running would weigh on the next scenario's
-		// admission decisions (DeadlineAdmission plans cluster-wide).
-		eventually(t, 60*time.Second, "namespace "+s.ns+" gone", func() (bool, string) {
-			_, err := cl.cs.CoreV1().Namespaces().Get(ctx, s.ns, metav1.GetOptions{})
-			return apierrors.IsNotFound(err), fmt.Sprint(err)
-		})
 	})
 	// The ServiceAccount admission plugin refuses pods until the
 	// namespace's default ServiceAccount exists.
@@ -111,19 +116,21 @@ func (s *scenario) nodes(ns ...node) {
 		})
 	}
 	eventually(s.t, 60*time.Second, fmt.Sprintf("%d nodes of %s Ready", len(ns), s.name), func() (bool, string) {
-		l, err := s.cl.cs.CoreV1().Nodes().List(s.ctx, metav1.ListOptions{LabelSelector: scenarioLabel + "=" + s.name})
-		if err != nil {
-			return false, err.Error()
-		}
-		ready := 0
-		for _, n := range l.Items {
-			for _, c := range n.Status.Conditions {
-				if c.Type == corev1.NodeReady && c.Status == corev1.ConditionTrue {
-					ready++
-				}
+		var notReady []string
+		for _, n := range ns {
+			got, err := s.cl.cs.CoreV1().Nodes().Get(s.ctx, n.name, metav1.GetOptions{})
+			if err != nil {
+				return false, err.Error()
+			}
+			ready := false
+			for _, c := range got.Status.Conditions {
+				ready = ready || c.Type == corev1.NodeReady && c.Status == corev1.ConditionTrue
+			}
+			if !ready {
+				notReady = append(notReady, n.name)
 			}
 		}
-		return ready == len(ns), fmt.Sprintf("%d of %d Ready", ready, len(ns))
+		return len(notReady) == 0, fmt.Sprintf("not Ready: %v", notReady)
 	})
 }
 

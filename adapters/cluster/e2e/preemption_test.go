@@ -18,7 +18,7 @@ import (
 // A preemptionResult is what one scheduler's preemption did.
 type preemptionResult struct {
 	node     string        // where the preemptor runs
-	victims  []string      // the Jobs whose pods were deleted
+	victims  []string      // the Jobs whose pods were deleted, sorted
 	workLost time.Duration // Σ victims' run time when the preemptor came
 	note     string        // LeastWorkLostPreemption's event on the preemptor
 }
@@ -38,86 +38,96 @@ type preemptionResult struct {
 // lower sum of priorities (one victim: a-old); LeastWorkLostPreemption the
 // least run time lost (b-young).
 func (cl *cluster) preemption(t *testing.T) {
-	s := cl.scenario(t, "preempt")
-	for _, p := range []string{"lwl", "def"} {
-		s.nodes(node{name: p + "-a", typ: "cpu", cpu: "4"}, node{name: p + "-b", typ: "cpu", cpu: "4"}, node{name: p + "-c", typ: "cpu", cpu: "4"})
+	// One scenario (namespace and nodes) per scheduler, so that neither
+	// preemptor sees the other's nodes.
+	pools := map[string]*scenario{
+		schedkitSched:       cl.scenario(t, "preempt-lwl"),
+		"default-scheduler": cl.scenario(t, "preempt-def"),
 	}
-	schedulers := map[string]string{"lwl": schedkitSched, "def": "default-scheduler"}
-	for p, sched := range schedulers {
-		s.job(jobSpec{name: p + "-a-old", pods: 1, cpu: "4", node: p + "-a", scheduler: sched, priority: "low"})
-		s.job(jobSpec{name: p + "-b-old", pods: 1, cpu: "2", node: p + "-b", scheduler: sched, priority: "low"})
-		s.job(jobSpec{name: p + "-c-high", pods: 1, cpu: "4", node: p + "-c", scheduler: sched, priority: "high"})
+	for _, s := range pools {
+		s.nodes(node{name: s.name + "-a", typ: "cpu", cpu: "4"}, node{name: s.name + "-b", typ: "cpu", cpu: "4"}, node{name: s.name + "-c", typ: "cpu", cpu: "4"})
 	}
-	s.waitRunning(6)
+	for sched, s := range pools {
+		s.job(jobSpec{name: "a-old", pods: 1, cpu: "4", node: s.name + "-a", scheduler: sched, priority: "low"})
+		s.job(jobSpec{name: "b-old", pods: 1, cpu: "2", node: s.name + "-b", scheduler: sched, priority: "low"})
+		s.job(jobSpec{name: "c-high", pods: 1, cpu: "4", node: s.name + "-c", scheduler: sched, priority: "high"})
+	}
+	for _, s := range pools {
+		s.waitRunning(3)
+	}
 	time.Sleep(15 * time.Second)
-	for p, sched := range schedulers {
-		s.job(jobSpec{name: p + "-b-young", pods: 2, cpu: "1", node: p + "-b", scheduler: sched, priority: "low"})
+	for sched, s := range pools {
+		s.job(jobSpec{name: "b-young", pods: 2, cpu: "1", node: s.name + "-b", scheduler: sched, priority: "low"})
 	}
-	s.waitRunning(10)
+	for _, s := range pools {
+		s.waitRunning(5)
+	}
 	time.Sleep(3 * time.Second)
 
-	started := map[string]time.Time{} // pod → start
-	jobOf := map[string]string{}      // pod → Job
-	for _, p := range s.podList() {
-		started[p.Name] = p.Status.StartTime.Time
-		jobOf[p.Name] = p.Labels["job-name"]
+	type running struct {
+		job     string
+		started time.Time
 	}
-	for p, sched := range schedulers {
-		s.job(jobSpec{name: p + "-preemptor", pods: 1, cpu: "2", scheduler: sched, priority: "high"})
+	before := map[string]map[string]running{} // scheduler → pod → its Job and start
+	for sched, s := range pools {
+		before[sched] = map[string]running{}
+		for _, p := range s.podList() {
+			before[sched][p.Name] = running{p.Labels["job-name"], p.Status.StartTime.Time}
+		}
+	}
+	for sched, s := range pools {
+		s.job(jobSpec{name: "preemptor", pods: 1, cpu: "2", scheduler: sched, priority: "high"})
 	}
 	res := map[string]*preemptionResult{}
-	for p := range schedulers {
+	for sched, s := range pools {
 		r := &preemptionResult{}
-		res[p] = r
-		eventually(t, 60*time.Second, p+"-preemptor running", func() (bool, string) {
+		res[sched] = r
+		eventually(t, 60*time.Second, sched+"'s preemptor running", func() (bool, string) {
 			for _, pod := range s.podList() {
-				if pod.Labels["job-name"] == p+"-preemptor" && pod.Status.Phase == corev1.PodRunning {
+				if pod.Labels["job-name"] == "preemptor" && pod.Status.Phase == corev1.PodRunning {
 					r.node = pod.Spec.NodeName
 					return true, ""
 				}
 			}
 			return false, "not yet"
 		})
-	}
-	now := time.Now()
-	left := map[string]bool{}
-	for _, p := range s.podList() {
-		if p.DeletionTimestamp == nil {
-			left[p.Name] = true
-		}
-	}
-	for _, pod := range slices.Sorted(maps.Keys(started)) {
-		if left[pod] {
-			continue
-		}
-		p := strings.SplitN(jobOf[pod], "-", 2)[0]
-		r := res[p]
-		if !slices.Contains(r.victims, jobOf[pod]) {
-			r.victims = append(r.victims, jobOf[pod])
-		}
-		r.workLost += now.Sub(started[pod])
-	}
-	for _, pod := range s.podList() {
-		if pod.Labels["job-name"] == "lwl-preemptor" {
-			if evs := s.events(pod.Name, "LeastWorkLostPreemption"); len(evs) > 0 {
-				res["lwl"].note = evs[0].Note
+		now := time.Now()
+		left := map[string]bool{}
+		for _, p := range s.podList() {
+			if p.DeletionTimestamp == nil {
+				left[p.Name] = true
+				if p.Labels["job-name"] == "preemptor" {
+					if evs := s.events(p.Name, "LeastWorkLostPreemption"); len(evs) > 0 {
+						r.note = evs[0].Note
+					}
+				}
 			}
 		}
+		for _, pod := range slices.Sorted(maps.Keys(before[sched])) {
+			if left[pod] {
+				continue
+			}
+			if job := before[sched][pod].job; !slices.Contains(r.victims, job) {
+				r.victims = append(r.victims, job)
+			}
+			r.workLost += now.Sub(before[sched][pod].started)
+		}
+		slices.Sort(r.victims)
 	}
-	d, l := res["def"], res["lwl"]
+	d, l := res["default-scheduler"], res[schedkitSched]
 	t.Logf("DefaultPreemption (kube-scheduler): node %s, victims %v, work lost %v", d.node, d.victims, d.workLost.Round(time.Second))
 	t.Logf("LeastWorkLostPreemption (schedkit-scheduler): node %s, victims %v, work lost %v", l.node, l.victims, l.workLost.Round(time.Second))
 	t.Logf("LeastWorkLostPreemption event: %s", l.note)
-	if !slices.Equal(d.victims, []string{"def-a-old"}) || d.node != "def-a" {
-		t.Errorf("DefaultPreemption evicted %v for node %s; kube's order (lowest sum of victims' priorities) evicts [def-a-old] on def-a", d.victims, d.node)
+	if !slices.Equal(d.victims, []string{"a-old"}) || d.node != "preempt-def-a" {
+		t.Errorf("DefaultPreemption evicted %v for node %s; kube's order (lowest sum of victims' priorities) evicts [a-old] on preempt-def-a", d.victims, d.node)
 	}
-	if !slices.Equal(l.victims, []string{"lwl-b-young"}) || l.node != "lwl-b" {
-		t.Errorf("LeastWorkLostPreemption evicted %v for node %s, want the youngest pods [lwl-b-young] on lwl-b", l.victims, l.node)
+	if !slices.Equal(l.victims, []string{"b-young"}) || l.node != "preempt-lwl-b" {
+		t.Errorf("LeastWorkLostPreemption evicted %v for node %s, want the youngest pods [b-young] on preempt-lwl-b", l.victims, l.node)
 	}
 	if !(l.workLost < d.workLost) {
 		t.Errorf("work lost: LeastWorkLostPreemption %v, DefaultPreemption %v; want less", l.workLost, d.workLost)
 	}
-	if !strings.HasPrefix(l.note, "preempting 2 lower-priority pods on node lwl-b, work lost ") {
+	if !strings.HasPrefix(l.note, "preempting 2 lower-priority pods on node preempt-lwl-b, work lost ") {
 		t.Errorf("LeastWorkLostPreemption event %q", l.note)
 	}
 }
@@ -163,17 +173,19 @@ func (cl *cluster) contract(t *testing.T) {
 	s.waitWorkload(job, 60*time.Second, "admitted", func(wl *kueue.Workload) bool { return condTrue(wl, kueue.WorkloadAdmitted) })
 	eventually(t, 30*time.Second, "the check-admitted Job's pods bound", func() (bool, string) {
 		pods := s.pods(job)
-		var why []string
+		var unbound []string
 		for _, p := range pods {
 			if p.Spec.NodeName == "" {
+				why := "not tried yet"
 				for _, c := range p.Status.Conditions {
 					if c.Type == corev1.PodScheduled {
-						why = append(why, p.Name+": "+c.Message)
+						why = c.Message
 					}
 				}
+				unbound = append(unbound, p.Name+": "+why)
 			}
 		}
-		return len(pods) == 2 && len(why) == 0, fmt.Sprintf("%d pods; unbound: %v", len(pods), why)
+		return len(pods) == 2 && len(unbound) == 0, fmt.Sprintf("%d pods; unbound: %v", len(pods), unbound)
 	})
 	s.waitJobComplete(job, 60*time.Second)
 }
