@@ -168,3 +168,31 @@ components_build() {
 		fi
 	) 9>"$COMPONENTS_CACHE/.lock"
 }
+
+# components_build_tree NAME OUT builds schedkit-deadline or
+# schedkit-scheduler from this tree and copies it to OUT. It is linked in
+# the cache (tree/NAME), where go build skips linking when nothing changed.
+components_build_tree() {
+	local name=$1 out=$2 repo mod ldflags=
+	repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+	case $name in
+	schedkit-deadline) mod=kueue ;;
+	schedkit-scheduler)
+		mod=kubesched
+		ldflags="-X k8s.io/component-base/version.gitVersion=$K8S_VERSION"
+		;;
+	*)
+		echo "components: unknown schedkit command $name" >&2
+		return 1
+		;;
+	esac
+	mkdir -p "$COMPONENTS_CACHE/tree"
+	(
+		if command -v flock >/dev/null; then
+			flock 9
+		fi
+		cd "$repo/adapters/$mod" &&
+			go build -ldflags "$ldflags" -o "$COMPONENTS_CACHE/tree/$name" "./cmd/$name" &&
+			cp "$COMPONENTS_CACHE/tree/$name" "$out"
+	) 9>"$COMPONENTS_CACHE/.lock"
+}

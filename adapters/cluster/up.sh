@@ -389,7 +389,7 @@ fi
 
 # ---- schedkit, installed as users install it ----
 if with schedkit-deadline; then
-	(cd "$repo/adapters/kueue" && go build -o "$dir/bin/schedkit-deadline" ./cmd/schedkit-deadline)
+	components_build_tree schedkit-deadline "$dir/bin/schedkit-deadline"
 	kubectl apply -k "$repo/adapters/kueue/config/default" >/dev/null
 	kubectl wait --for=condition=Established --timeout=60s crd/deadlineparameters.schedkit.io >/dev/null
 	run_deployment schedkit-deadline schedkit-deadline "$dir/bin/schedkit-deadline" \
@@ -398,8 +398,7 @@ if with schedkit-deadline; then
 	wait_for "schedkit-deadline ready" 60 schedkit-deadline curl -fsS "http://127.0.0.1:$p_dhealth/readyz"
 fi
 if with schedkit-scheduler; then
-	(cd "$repo/adapters/kubesched" && go build -ldflags "-X k8s.io/component-base/version.gitVersion=$K8S_VERSION" \
-		-o "$dir/bin/schedkit-scheduler" ./cmd/schedkit-scheduler)
+	components_build_tree schedkit-scheduler "$dir/bin/schedkit-scheduler"
 	kubectl apply -k "$repo/adapters/kubesched/config/default" >/dev/null
 	kc=$dir/schedkit-scheduler.kubeconfig
 	run_deployment schedkit-scheduler schedkit-scheduler "$dir/bin/schedkit-scheduler" \
