@@ -113,7 +113,16 @@ if [ -e "$dir/pids" ]; then
 	echo "up.sh: $dir holds a cluster already; stop it with bash adapters/cluster/down.sh -dir $dir" >&2
 	exit 1
 fi
+# A stopped cluster's directory (down.sh -keep) is started afresh; any
+# other directory must be empty or absent.
+if [ -f "$dir/.schedkit-cluster" ]; then
+	rm -rf "$dir"
+elif [ -d "$dir" ] && [ -n "$(ls -A "$dir")" ]; then
+	echo "up.sh: $dir is not empty and holds no stopped cluster; choose another -dir" >&2
+	exit 1
+fi
 mkdir -p "$dir"/{bin,logs,pids,pki,etcd,mounts}
+touch "$dir/.schedkit-cluster"
 dir=$(cd "$dir" && pwd)
 for c in kubectl kube-apiserver kube-controller-manager kube-scheduler etcd kwok kueue; do
 	p=$(components_path $c)
@@ -135,6 +144,7 @@ echo "$base" >"$dir/port-base"
 
 # If anything below fails, stop what was started.
 trap 'echo "up.sh: failed; logs in $dir/logs; stopping" >&2; bash "$here/down.sh" -dir "$dir" -keep >&2' ERR
+trap 'echo "up.sh: interrupted; logs in $dir/logs; stopping" >&2; bash "$here/down.sh" -dir "$dir" -keep >&2; exit 130' INT TERM
 
 # ---- certificates: one CA for every server and client ----
 pki=$dir/pki
@@ -468,7 +478,7 @@ EOF
 	wait_for "ClusterQueue batch active" 60 kueue kubectl wait --for=condition=Active --timeout=1s clusterqueue/batch
 fi
 
-trap - ERR
+trap - ERR INT TERM
 echo "== up in $((SECONDS - t_start)) s"
 cat <<EOF
 

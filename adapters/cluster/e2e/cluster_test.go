@@ -183,3 +183,33 @@ func (cl *cluster) logLines(t *testing.T, component, s string) []string {
 	}
 	return out
 }
+
+// memory reports the resident memory of each of the cluster's processes
+// (Linux's /proc; "" elsewhere) and their sum, in MiB.
+func (cl *cluster) memory(t *testing.T) string {
+	t.Helper()
+	pids, err := filepath.Glob(filepath.Join(cl.dir, "pids", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	total := 0
+	for _, f := range pids {
+		pid, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		status, err := os.ReadFile(filepath.Join("/proc", strings.TrimSpace(string(pid)), "status"))
+		if err != nil {
+			return ""
+		}
+		for _, l := range strings.Split(string(status), "\n") {
+			var kb int
+			if _, err := fmt.Sscanf(l, "VmRSS: %d kB", &kb); err == nil {
+				fmt.Fprintf(&b, "%s %d, ", filepath.Base(f), kb/1024)
+				total += kb / 1024
+			}
+		}
+	}
+	return fmt.Sprintf("%sin all %d MiB", b.String(), total)
+}

@@ -90,6 +90,7 @@ func TestPlayground(t *testing.T) {
 		return playgroundOutcome(out) == "", playgroundOutcome(out) + "\n" + out
 	})
 	t.Logf("%s\n%s", watch, table)
+	t.Logf("resident memory (MiB) with the example Jobs running: %s", (&cluster{dir: dir}).memory(t))
 	out, err := run(pods)
 	if err != nil {
 		t.Fatalf("%s\n%v\n%s", pods, err, out)

@@ -42,6 +42,7 @@ func TestCluster(t *testing.T) {
 	t.Run("CheckAndGateAgree", cl.contract)
 	// Run last: every component has done its work by now.
 	t.Run("NoRequestForbidden", cl.noForbidden)
+	t.Logf("resident memory (MiB) after the scenarios: %s", cl.memory(t))
 }
 
 // setup creates what the scenarios share: the check's run-time models, its
