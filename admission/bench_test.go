@@ -120,6 +120,47 @@ func BenchmarkJCT(b *testing.B) {
 	}
 }
 
+// BenchmarkJCTCluster is one pass of a YARN controller's Eq. 6 estimates:
+// 10,000 apps of six exp2 job types with 1 to 200 remaining tasks each, on
+// 50,000 containers, through JCT over the slice (via=JCT) and through
+// JCTOn over the cluster read once (via=JCTOn, NewCapacities included),
+// on dedicated containers (every R = 1) and on four node types in blocks.
+func BenchmarkJCTCluster(b *testing.B) {
+	types := []exp2{{20, -2, 5, -0.5}, {30, -1, 2, -0.2}, {15, -3, 10, -1}, {50, -0.3, 1, 0}, {25, -2.5, 3, -0.7}, {40, -1.5, 4, -0.1}}
+	const apps, slots = 10000, 50000
+	for _, kinds := range []int{1, 4} {
+		cluster := make([]float64, slots)
+		for i := range cluster {
+			cluster[i] = 1 - float64(i*kinds/slots)/5
+		}
+		name := fmt.Sprintf("apps=%d/slots=%d/nodetypes=%d", apps, slots, kinds)
+		b.Run(name+"/via=JCT", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for a := range apps {
+					if _, err := JCT(types[a%6], 1+a%200, cluster); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+		b.Run(name+"/via=JCTOn", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				caps, err := NewCapacities(cluster)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for a := range apps {
+					if _, err := JCTOn(types[a%6], 1+a%200, caps); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
 func BenchmarkQueueInsertRemove(b *testing.B) {
 	q, job := benchIndexed(1000, 0), benchNewJob(1000, 0)
 	b.ReportAllocs()
