@@ -257,6 +257,50 @@ func (x *qindex) prefix(j *Job) (sum float64, rank int) {
 	return sum, rank
 }
 
+// nodeAt returns the node at EDF position rank (0 first), or -1.
+func (x *qindex) nodeAt(rank int) int32 {
+	for v := x.top(); v >= 0; {
+		n := &x.nodes[v]
+		left := 0
+		if n.left >= 0 {
+			left = int(x.nodes[n.left].size)
+		}
+		switch {
+		case rank < left:
+			v = n.left
+		case rank == left:
+			return v
+		default:
+			rank -= left + 1
+			v = n.right
+		}
+	}
+	return -1
+}
+
+// next returns the node after v in EDF order, or -1.
+func (x *qindex) next(v int32) int32 {
+	if r := x.nodes[v].right; r >= 0 {
+		for x.nodes[r].left >= 0 {
+			r = x.nodes[r].left
+		}
+		return r
+	}
+	for p := x.nodes[v].parent; p >= 0; v, p = p, x.nodes[p].parent {
+		if x.nodes[p].left == v {
+			return p
+		}
+	}
+	return -1
+}
+
+// deadlineJobs returns the number of jobs with a deadline: they come first
+// in EDF order, before every job without one.
+func (x *qindex) deadlineJobs() int {
+	_, n := x.prefix(&Job{ID: math.MinInt64, Arrival: math.Inf(-1), Deadline: math.Inf(1)})
+	return n
+}
+
 // rankOf returns node v's position in EDF order.
 func (x *qindex) rankOf(v int32) int {
 	rank := 0

@@ -26,8 +26,9 @@ type Queue struct {
 	jobs    []Job
 	stale   bool
 	out     bool
-	checks  []Check // Decide's evidence
-	checker Checker // for the modes Decide passes to a Checker
+	checks  []Check  // Decide's evidence
+	checker Checker  // for what Decide passes to a Checker
+	wave    wavePlan // wave mode's plan of the queued jobs
 }
 
 // Jobs returns the queued jobs in EDF order (O(n) the first time after an
@@ -39,16 +40,25 @@ type Queue struct {
 // Queue.Decide takes the changes in (O(n)); changing ID, Arrival or
 // Deadline is not.
 func (q *Queue) Jobs() []Job {
+	jobs := q.ordered()
+	q.out = true
+	return jobs
+}
+
+// ordered is Jobs without handing the slice out, for the Queue's own
+// Checker, which only reads it.
+func (q *Queue) ordered() []Job {
 	q.syncBack()
 	if q.stale || len(q.jobs) != len(q.ix.byID) {
 		q.jobs = q.ix.appendInOrder(q.jobs[:0], q.ix.top())
 		q.stale = false
 	}
-	q.out = true
 	return q.jobs
 }
 
-// syncBack takes in the caller's edits to the slice Jobs handed out.
+// syncBack takes in the caller's edits to the slice Jobs handed out. An
+// edit of a deadline job's Tasks, Model or RunningUntil drops the wave
+// plan from that job on.
 func (q *Queue) syncBack() {
 	if !q.out {
 		return
@@ -61,6 +71,10 @@ func (q *Queue) syncBack() {
 			continue // the caller changed an ID, which Jobs forbids
 		}
 		n := &q.ix.nodes[v].job
+		if j.Tasks != n.Tasks || !sameBits(j.RunningUntil, n.RunningUntil) || !sameModel(j.Model, n.Model) {
+			q.wave.edited = true
+			q.dropFrom(v)
+		}
 		n.Samples, n.Tasks, n.Model, n.RunningUntil = j.Samples, j.Tasks, j.Model, j.RunningUntil
 		if j.JCT != n.JCT && validateJCT(j, k) == nil {
 			q.ix.setJCT(v, j.JCT)
@@ -75,6 +89,7 @@ func (q *Queue) Len() int { return len(q.ix.byID) }
 func (q *Queue) Reset() {
 	q.jobs, q.stale, q.out = q.jobs[:0], false, false
 	q.ix.reset()
+	q.wave.drop(0)
 }
 
 // Insert adds j at its EDF position. It returns a *ValueError matching
@@ -99,7 +114,7 @@ func (q *Queue) Insert(j Job) error {
 		return &ValueError{Field: "Queue.Len", Value: float64(q.Len()), Reason: "the queue holds MaxJobs = 2^18 jobs"}
 	}
 	q.syncBack()
-	q.ix.insert(&j)
+	q.dropFrom(q.ix.insert(&j))
 	q.stale = true
 	return nil
 }
@@ -111,6 +126,7 @@ func (q *Queue) Remove(id int64) bool {
 		return false
 	}
 	q.syncBack()
+	q.dropFrom(v)
 	q.ix.remove(v)
 	q.stale = true
 	return true
@@ -132,6 +148,9 @@ func (q *Queue) SetProgress(id int64, tasks int, runningUntil float64) error {
 		return err
 	}
 	n := &q.ix.nodes[v].job
+	if n.Tasks != tasks || !sameBits(n.RunningUntil, runningUntil) {
+		q.dropFrom(v)
+	}
 	n.Tasks, n.RunningUntil = tasks, runningUntil
 	if k := q.slot(v); k >= 0 {
 		q.jobs[k].Tasks, q.jobs[k].RunningUntil = tasks, runningUntil

@@ -31,8 +31,10 @@ import "fmt"
 func (q *Queue) Decide(newJob Job, now float64, opt Options) (Decision, error) {
 	switch opt.Mode {
 	case ModeStrict, ModePaper:
+	case ModeWave:
+		return q.decideWave(newJob, now, opt)
 	default:
-		return q.checker.Decide(q.Jobs(), newJob, now, opt)
+		return q.checker.Decide(q.ordered(), newJob, now, opt)
 	}
 	q.syncBack()
 	hasDeadline, dNew, err := validateEq7(&newJob, now)
