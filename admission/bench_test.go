@@ -161,6 +161,64 @@ func BenchmarkJCTCluster(b *testing.B) {
 	}
 }
 
+// BenchmarkStrictPass is a YARN controller's admission pass in strict
+// mode: of 10,000 deadline apps on 50,000 containers, the two thirds that
+// run are queued, and each of the others, in submission order, is decided
+// against the queue and queued when admitted; JCTs are JCTOn's. Through
+// Checker.Decide on q.Jobs() (via=checker) and through Queue.Decide
+// (via=queue), which decide alike, bit for bit (TestPropQueueDecide).
+func BenchmarkStrictPass(b *testing.B) {
+	const apps = 10000
+	cluster := make([]float64, 50000)
+	for i := range cluster {
+		cluster[i] = 1
+	}
+	caps, _ := NewCapacities(cluster)
+	m := exp2{A: 10}
+	jobs := make([]Job, apps)
+	for i := range jobs {
+		jct, err := JCTOn(m, 20+i%200, caps)
+		if err != nil {
+			b.Fatal(err)
+		}
+		jobs[i] = Job{ID: int64(i + 1), Arrival: -float64(i % 600), Deadline: float64(60 + (i*37)%3600), JCT: jct}
+	}
+	for _, via := range []string{"checker", "queue"} {
+		b.Run(fmt.Sprintf("apps=%d/via=%s", apps, via), func(b *testing.B) {
+			var q Queue
+			var c Checker
+			b.ReportAllocs()
+			for b.Loop() {
+				q.Reset()
+				for i, j := range jobs {
+					if i%3 != 0 {
+						if err := q.Insert(j); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				for i := 0; i < apps; i += 3 {
+					var d Decision
+					var err error
+					if via == "checker" {
+						d, err = c.Decide(q.Jobs(), jobs[i], 0, Options{Mode: ModeStrict})
+					} else {
+						d, err = q.Decide(jobs[i], 0, Options{Mode: ModeStrict})
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					if d.Admit {
+						if err := q.Insert(jobs[i]); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
 func BenchmarkQueueInsertRemove(b *testing.B) {
 	q, job := benchIndexed(1000, 0), benchNewJob(1000, 0)
 	b.ReportAllocs()

@@ -318,21 +318,20 @@ func (x *qindex) rankOf(v int32) int {
 	return rank
 }
 
-// hurt returns the first deadline job after j in EDF order whose slack at
-// now without j, u − now, lies in [0, x): protected (on time without j) and
-// late with it. off is the JCT sum of the deadline jobs before the subtree
-// at v; after tells whether the whole subtree comes after j. It also
-// returns that job's prefix without j. -1 if none.
+// band returns the first deadline job after j in EDF order whose slack at
+// now without j, D − now − (its prefix), as the tree's sums give it, lies
+// in [lo, hi], or -1. off is the JCT sum of the deadline jobs before the
+// subtree at v; after tells whether the whole subtree comes after j.
 //
-// A subtree is skipped when every deadline job in it is late already
-// (maxU − off < now) or keeps at least x of slack (minU − off ≥ now + x);
-// otherwise it is searched left first. Cost: O(log n) plus O(log n) for
-// each subtree that mixes late jobs with others before the answer.
-func (x *qindex) hurt(v int32, off float64, after bool, j *Job, now, jct float64) (int32, float64) {
+// A subtree is skipped when every deadline job in it has slack below lo
+// (maxU − off − now < lo) or above hi (minU − off − now > hi); otherwise
+// it is searched left first. Cost: O(log n) plus O(log n) for each subtree
+// that mixes slacks below lo with others before the answer.
+func (x *qindex) band(v int32, off float64, after bool, j *Job, now, lo, hi float64) int32 {
 	for v >= 0 {
 		n := &x.nodes[v]
-		if after && (n.maxU-off < now || n.minU-off >= now+jct) {
-			return -1, 0
+		if after && (n.maxU-off-now < lo || n.minU-off-now > hi) {
+			return -1
 		}
 		lsum := 0.0
 		if l := n.left; l >= 0 {
@@ -347,17 +346,17 @@ func (x *qindex) hurt(v int32, off float64, after bool, j *Job, now, jct float64
 			off, v = here, n.right
 			continue
 		}
-		if k, p := x.hurt(n.left, off, after, j, now, jct); k >= 0 {
-			return k, p
+		if k := x.band(n.left, off, after, j, now, lo, hi); k >= 0 {
+			return k
 		}
-		if n.job.HasDeadline() { // Decide's test: on time without j, late with it
-			if dk := n.job.Deadline - now; here <= dk && !(here+jct <= dk) {
-				return v, here
+		if n.job.HasDeadline() {
+			if s := n.job.Deadline - now - here; s >= lo && s <= hi {
+				return v
 			}
 		}
 		off, v, after = here, n.right, true
 	}
-	return -1, 0
+	return -1
 }
 
 // firstOverflow returns the first deadline job in EDF order whose deadline

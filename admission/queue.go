@@ -29,6 +29,7 @@ type Queue struct {
 	checks  []Check  // Decide's evidence
 	checker Checker  // for what Decide passes to a Checker
 	wave    wavePlan // wave mode's plan of the queued jobs
+	sums    eq7Sums  // Eq. 7's prefix sums as Checker.Decide forms them
 }
 
 // Jobs returns the queued jobs in EDF order (O(n) the first time after an
@@ -77,7 +78,7 @@ func (q *Queue) syncBack() {
 		}
 		n.Samples, n.Tasks, n.Model, n.RunningUntil = j.Samples, j.Tasks, j.Model, j.RunningUntil
 		if j.JCT != n.JCT && validateJCT(j, k) == nil {
-			q.ix.setJCT(v, j.JCT)
+			q.setJCT(v, j.JCT)
 		}
 	}
 }
@@ -90,6 +91,7 @@ func (q *Queue) Reset() {
 	q.jobs, q.stale, q.out = q.jobs[:0], false, false
 	q.ix.reset()
 	q.wave.drop(0)
+	q.sums.on = false
 }
 
 // Insert adds j at its EDF position. It returns a *ValueError matching
@@ -114,7 +116,10 @@ func (q *Queue) Insert(j Job) error {
 		return &ValueError{Field: "Queue.Len", Value: float64(q.Len()), Reason: "the queue holds MaxJobs = 2^18 jobs"}
 	}
 	q.syncBack()
-	q.dropFrom(q.ix.insert(&j))
+	if r, ok := q.deadlineRank(q.ix.insert(&j)); ok {
+		q.wave.drop(r)
+		q.sums.insert(r, j.JCT)
+	}
 	q.stale = true
 	return nil
 }
@@ -126,7 +131,10 @@ func (q *Queue) Remove(id int64) bool {
 		return false
 	}
 	q.syncBack()
-	q.dropFrom(v)
+	if r, ok := q.deadlineRank(v); ok {
+		q.wave.drop(r)
+		q.sums.remove(r)
+	}
 	q.ix.remove(v)
 	q.stale = true
 	return true
@@ -172,11 +180,28 @@ func (q *Queue) SetJCT(id int64, jct float64) error {
 	if err := validateJCT(&j, q.ix.rankOf(v)); err != nil {
 		return err
 	}
-	q.ix.setJCT(v, jct)
+	q.setJCT(v, jct)
 	if k := q.slot(v); k >= 0 {
 		q.jobs[k].JCT = jct
 	}
 	return nil
+}
+
+// setJCT changes node v's JCT in the tree and in the Eq. 7 sums.
+func (q *Queue) setJCT(v int32, jct float64) {
+	if r, ok := q.deadlineRank(v); ok {
+		q.sums.set(r, jct)
+	}
+	q.ix.setJCT(v, jct)
+}
+
+// deadlineRank returns node v's EDF position if it has a deadline: its
+// index among the deadline jobs, which come first.
+func (q *Queue) deadlineRank(v int32) (int, bool) {
+	if !q.ix.nodes[v].job.HasDeadline() {
+		return 0, false
+	}
+	return q.ix.rankOf(v), true
 }
 
 // slot returns node v's position in the slice Jobs handed out, or -1 when

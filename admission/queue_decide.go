@@ -67,24 +67,70 @@ func (q *Queue) Decide(newJob Job, now float64, opt Options) (Decision, error) {
 		dec.Reason, dec.Checked = ReasonNoDeadline, checks
 		return dec, nil
 	}
-	sum, _ := x.prefix(&newJob)
-	sumW := sum + newJob.JCT
+	_, p := x.prefix(&newJob)
+	if !q.sums.on {
+		q.sums.start(x)
+	}
+	sumW := q.sums.at(p-1) + newJob.JCT
 	dec.NewIndex = 0
 	checks = append(checks, newCheck(&newJob, newJob.JCT, sumW, dNew, true, true))
 	switch {
 	case !(sumW <= dNew):
 		dec.Admit, dec.Reason, dec.Blocking, dec.Probability = false, ReasonNewJobLate, 0, 0
 	case opt.Mode == ModeStrict:
-		if v, here := x.hurt(x.top(), 0, false, &newJob, now, newJob.JCT); v >= 0 {
+		if v, sum := q.firstHurt(&newJob, p, sumW, now); v >= 0 {
 			n := &x.nodes[v].job
-			checks = append(checks, newCheck(n, n.JCT, here+newJob.JCT, n.Deadline-now, false, true))
+			checks = append(checks, newCheck(n, n.JCT, sum, n.Deadline-now, false, true))
 			dec.Admit, dec.Reason, dec.Blocking, dec.Probability = false, ReasonQueuedJobHurt, 1, 0
 		}
 	}
 	q.checks = checks
 	dec.Checked = checks
-	if dec.Blocking >= 0 {
-		dec.BlockingID = checks[dec.Blocking].ID
-	}
+	dec.finish(checks)
 	return dec, nil
 }
+
+// firstHurt returns the first deadline job after newJob in EDF order that
+// meets its deadline without it and misses it with it, as Checker.Decide's
+// pass decides (its sums one addition after another in EDF order), and
+// that job's Eq. 7 sum with newJob; -1 if none. p is the number of
+// deadline jobs before newJob and sumW its own sum.
+//
+// The tree proposes the candidates: the jobs whose slack without newJob,
+// from the tree's sums, lies within eps of [0, JCT_new]. eps bounds how far
+// the tree's sums and the pass's may each be from the exact real sums (8
+// rounding errors of at most 2^−53 of the largest magnitude per job, far
+// more than the (5n + 12) the tree's depth ≤ n and the pass's additions
+// can add up to), so every job the pass finds hurt is a candidate. Each
+// candidate is then decided with the pass's own sums, in EDF order.
+func (q *Queue) firstHurt(newJob *Job, p int, sumW, now float64) (int32, float64) {
+	x := &q.ix
+	d := len(q.sums.jct)
+	if p == d {
+		return -1, 0
+	}
+	mag := abs(now) + newJob.JCT + x.nodes[x.top()].sum +
+		max(abs(x.nodes[x.nodeAt(0)].job.Deadline), abs(x.nodes[x.nodeAt(d-1)].job.Deadline))
+	eps := mag * float64(16*d+64) * 0x1p-53
+	t, sum := p-1, sumW // sum is the pass's sum with newJob up to deadline job t
+	after := newJob
+	for {
+		v := x.band(x.top(), 0, false, after, now, -eps, newJob.JCT+eps)
+		if v < 0 {
+			return -1, 0
+		}
+		k := x.rankOf(v)
+		for t < k {
+			t++
+			sum += q.sums.jct[t]
+		}
+		j := &x.nodes[v].job
+		if dk := j.Deadline - now; q.sums.at(k) <= dk && !(sum <= dk) {
+			return v, sum
+		}
+		after = j
+	}
+}
+
+// abs is |x| (math.Abs, for float64 values known not to be NaN).
+func abs(x float64) float64 { return max(x, -x) }

@@ -264,8 +264,8 @@ func (q *Queue) progressValid() bool {
 // dropFrom forgets the wave plan from node v's EDF place on, if v has a
 // deadline (jobs without one are not planned).
 func (q *Queue) dropFrom(v int32) {
-	if q.ix.nodes[v].job.HasDeadline() {
-		q.wave.drop(q.ix.rankOf(v))
+	if r, ok := q.deadlineRank(v); ok {
+		q.wave.drop(r)
 	}
 }
 
