@@ -209,7 +209,7 @@ func (c *Controller) apply(ctx context.Context, p deadline.Plan, a deadline.Acti
 			return "", err
 		}
 		if !done {
-			return "kill accepted, app was " + state, nil
+			return "kill accepted, app is " + state, nil
 		}
 		return "app is " + state, nil
 	case deadline.KindPriority:
@@ -246,10 +246,11 @@ func (c *Controller) apply(ctx context.Context, p deadline.Plan, a deadline.Acti
 			}
 		}
 		q := deadline.ReservationQueue(p.Scheduler, c.opt.Config.PlanQueue, id)
-		if _, err := c.rm.MoveQueue(ctx, a.App, q); err != nil {
+		got, err := c.rm.MoveQueue(ctx, a.App, q)
+		if err != nil {
 			return "", fmt.Errorf("reservation %s made, moving the app failed (the next pass retries): %w", id, err)
 		}
-		return "reservation " + id + ", app moved to queue " + q, nil
+		return "reservation " + id + ", app moved to queue " + got, nil
 	}
 	return "", fmt.Errorf("controller: unknown action kind %q", a.Kind)
 }

@@ -46,6 +46,20 @@ func reservationQueues(c Cluster, cfg Config) map[string]rm.Reservation {
 	return out
 }
 
+// inReservation reports whether an app's queue, as the RM reports it, is
+// the queue of a listed reservation. Hadoop 3.5's Capacity Scheduler
+// reports the queue's full path, root.<plan>.<reservation ID>, where
+// ReservationQueue names it by the ID alone (the name a move takes); a
+// queue matches by its full name or by its leaf, the part after the last
+// dot (YARN queue names hold no dots).
+func inReservation(resQueue map[string]rm.Reservation, queue string) bool {
+	if _, ok := resQueue[queue]; ok {
+		return true
+	}
+	_, ok := resQueue[queue[strings.LastIndexByte(queue, '.')+1:]]
+	return ok
+}
+
 // sizing is a reservation's shape for one app.
 type sizing struct {
 	containers, minConcurrency int

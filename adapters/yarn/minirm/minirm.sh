@@ -2,22 +2,24 @@
 # A real Hadoop YARN ResourceManager for the YARN adapter's real tier:
 # Hadoop 3.5.0's MiniYARNCluster (hadoop-client-minicluster, see pom.xml)
 # run as a long-lived process by MiniRM.java — one ResourceManager with its
-# REST API on a fixed port, the CapacityScheduler with queues default and
-# dedicated (reservable), the ReservationSystem on, and N NodeManagers that
-# launch real containers.
+# REST API on a fixed port, the CapacityScheduler with queues default,
+# dedicated (reservable) and held (apps wait there), the ReservationSystem
+# on, and N NodeManagers that launch real containers.
 #
 #   bash minirm.sh build   compile MiniRM, resolve its class path (Maven;
 #                          artifacts cached in ~/.m2, skipped when built)
 #   bash minirm.sh start   build if needed, start the cluster, wait until
 #                          every NodeManager has registered, then print
-#                          the environment the tests read (see env)
-#   bash minirm.sh env     print, for the running cluster,
+#                          the environment the tests read (as env does)
+#   bash minirm.sh env     print, for the running cluster, export lines
+#                          for eval "$(bash minirm.sh env)":
 #                            SCHEDKIT_YARN_RM=http://127.0.0.1:PORT
 #                            SCHEDKIT_YARN_CLASSPATH=…  (class path of an
 #                              ApplicationMaster: yarn-site.xml naming the
 #                              RM, the shaded Hadoop client, DistributedShell)
 #                            SCHEDKIT_YARN_JAVA_OPTS=…  (Hadoop's Java 17
 #                              --add-opens list, HADOOP-19310)
+#                            SCHEDKIT_YARN_JAVA=…       (the java they run)
 #   bash minirm.sh stop    stop it and the containers it launched
 #
 # Settings: MINIRM_PORT (18088; RPC on PORT+1 … PORT+4), MINIRM_NODES (2),
@@ -55,10 +57,12 @@ classpath() { echo "$dir/conf:$(cat "$here/target/classpath.txt")"; }
 
 running() { [ -f "$dir/pid" ] && kill -0 "$(cat "$dir/pid")" 2>/dev/null; }
 
+# env_lines prints export lines for eval.
 env_lines() {
-	echo "SCHEDKIT_YARN_RM=http://127.0.0.1:$port"
-	echo "SCHEDKIT_YARN_CLASSPATH=$(classpath)"
-	echo "SCHEDKIT_YARN_JAVA_OPTS=$java_opts"
+	printf 'export SCHEDKIT_YARN_RM=%q\n' "http://127.0.0.1:$port"
+	printf 'export SCHEDKIT_YARN_CLASSPATH=%q\n' "$(classpath)"
+	printf 'export SCHEDKIT_YARN_JAVA_OPTS=%q\n' "$java_opts"
+	printf 'export SCHEDKIT_YARN_JAVA=%q\n' "$(readlink -f "$(command -v java)")"
 }
 
 start() {
@@ -68,7 +72,7 @@ start() {
 		return
 	fi
 	mkdir -p "$dir/conf" "$dir/work"
-	rm -f "$dir/conf/yarn-site.xml"
+	rm -f "$dir/conf/yarn-site.xml" "$dir/minirm.log"
 	cp "$here/src/main/resources/log4j.properties" "$dir/conf/"
 	echo "minirm: starting $nodes NodeManagers of $node_mb MB, REST API on 127.0.0.1:$port (log $dir/minirm.log)" >&2
 	# shellcheck disable=SC2086 # one option per word

@@ -34,9 +34,13 @@ var demoNow = time.Date(2024, 6, 10, 12, 0, 0, 0, time.UTC)
 // one RUNNING job without a deadline (0005), and four ACCEPTED ones — 0003
 // that fits, 0004 that cannot meet its own deadline, 0007 that would make
 // 0001 late, and 0006 whose deadline tag is malformed.
-func demoServer() *rmtest.Server {
+func demoServer() *rmtest.Server { return demoServerUser(false) }
+
+// demoServerUser is demoServer, refusing anonymous writes when requireUser
+// (an RM behind an authentication filter).
+func demoServerUser(requireUser bool) *rmtest.Server {
 	s := rmtest.New(rmtest.Config{PlanQueue: "dedicated", Queues: []string{"default", "dedicated"}, MaxPriority: 10,
-		Now: func() time.Time { return demoNow }})
+		Now: func() time.Time { return demoNow }, RequireUser: requireUser})
 	now := demoNow.UnixMilli()
 	tag := func(deadlineInS int64) string { return fmt.Sprintf("schedkit.deadline=%d", now+deadlineInS*1000) }
 	app := func(seq int, user, name, state string, started int64, progress float64, containers int64, tags ...string) rmtest.App {

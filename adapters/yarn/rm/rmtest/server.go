@@ -81,10 +81,13 @@ type Config struct {
 	ClusterTimestamp int64
 	// Now is the RM's clock; nil means time.Now.
 	Now func() time.Time
-	// AllowAnonymous accepts writes without a user.name; by default a write
-	// without one is refused as the RM refuses it without an authentication
-	// filter (RMWebServices.initForWritableEndpoints).
-	AllowAnonymous bool
+	// RequireUser refuses a write without a user.name with 401, as an RM
+	// with an authentication filter in front of its web services does
+	// (RMWebServices.initForWritableEndpoints finds no caller). By default
+	// a write without one is made as the static web user dr.who, as on an
+	// RM whose only filter is the default StaticUserWebFilter
+	// (hadoop.http.staticuser.user) — Hadoop 3.5.0's MiniYARNCluster does so.
+	RequireUser bool
 }
 
 // Request is one request the server received.
@@ -120,6 +123,7 @@ type Server struct {
 	res      map[string]*reservation
 	resOrder []string
 	resSeq   int
+	appSeq   int
 	faults   []Fault
 	log      []Request
 }
@@ -287,7 +291,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte) {
 	}
 	rest := strings.TrimPrefix(p, base)
 	write := r.Method != http.MethodGet
-	if write && !s.cfg.AllowAnonymous && r.URL.Query().Get("user.name") == "" {
+	if write && s.cfg.RequireUser && r.URL.Query().Get("user.name") == "" {
 		// RMWebServices.initForWritableEndpoints: no caller UGI →
 		// AuthorizationException, which GenericExceptionHandler maps
 		// to 401.
@@ -300,6 +304,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte) {
 	switch {
 	case rest == "/apps" && r.Method == http.MethodGet:
 		s.getApps(w, r)
+	case rest == "/apps" && r.Method == http.MethodPost:
+		s.submitApp(w, r, body)
+	case rest == "/apps/new-application" && r.Method == http.MethodPost:
+		s.newApplication(w)
 	case len(parts) == 2 && parts[0] == "apps" && r.Method == http.MethodGet:
 		s.getApp(w, parts[1])
 	case len(parts) == 3 && parts[0] == "apps":

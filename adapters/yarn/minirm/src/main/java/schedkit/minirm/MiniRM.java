@@ -21,10 +21,12 @@ import org.apache.hadoop.yarn.server.MiniYARNCluster;
  * yarn-site.xml for containers is written, default ./conf), and any number
  * of -D key=value for other settings.
  *
- * <p>The scheduler is the CapacityScheduler with two queues under root,
- * "default" and "dedicated", at 50% each and up to 100%, "dedicated"
- * reservable, and the ReservationSystem on — the layout of the RM's own
- * reservation REST tests.
+ * <p>The scheduler is the CapacityScheduler with three queues under root,
+ * each allowed up to 100% of the cluster: "default" (40%), "dedicated"
+ * (50%, reservable, with the ReservationSystem on — the plan queue of the
+ * RM's own reservation REST tests) and "held" (10%, max-parallel-apps 0:
+ * its apps stay ACCEPTED until moved to another queue, for tests that
+ * need an app that waits).
  */
 public final class MiniRM {
   private MiniRM() {}
@@ -86,11 +88,14 @@ public final class MiniRM {
     String cs = "yarn.scheduler.capacity.";
     conf.set(YarnConfiguration.RM_SCHEDULER,
         "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler");
-    conf.set(cs + "root.queues", "default,dedicated");
-    for (String q : new String[] {"default", "dedicated"}) {
-      conf.set(cs + "root." + q + ".capacity", "50");
+    conf.set(cs + "root.queues", "default,dedicated,held");
+    conf.set(cs + "root.default.capacity", "40");
+    conf.set(cs + "root.dedicated.capacity", "50");
+    conf.set(cs + "root.held.capacity", "10");
+    for (String q : new String[] {"default", "dedicated", "held"}) {
       conf.set(cs + "root." + q + ".maximum-capacity", "100");
     }
+    conf.setInt(cs + "root.held.max-parallel-apps", 0);
     conf.setBoolean(cs + "root.dedicated.reservable", true);
     // ApplicationMasters may take half of a queue (the default, 10%, lets
     // one small test cluster run one or two apps at a time).
