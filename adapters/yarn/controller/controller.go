@@ -246,13 +246,40 @@ func (c *Controller) apply(ctx context.Context, p deadline.Plan, a deadline.Acti
 			}
 		}
 		q := deadline.ReservationQueue(p.Scheduler, c.opt.Config.PlanQueue, id)
-		got, err := c.rm.MoveQueue(ctx, a.App, q)
+		got, err := c.moveIntoReservation(ctx, a.App, q)
 		if err != nil {
 			return "", fmt.Errorf("reservation %s made, moving the app failed (the next pass retries): %w", id, err)
 		}
 		return "reservation " + id + ", app moved to queue " + got, nil
 	}
 	return "", fmt.Errorf("controller: unknown action kind %q", a.Kind)
+}
+
+// planFollowerWait bounds the wait for a new reservation's queue. The RM
+// creates it when its plan follower next runs
+// (yarn.resourcemanager.reservation-system.planfollower.time-step, 1 s by
+// default): Hadoop 3.5.0 answers a move made at once 503 "The specified
+// Queue: <reservation ID> doesn't exist".
+const planFollowerWait = 5 * time.Second
+
+// moveIntoReservation moves app into reservation queue q, retrying every
+// half second up to planFollowerWait while the RM says the queue does not
+// exist yet.
+func (c *Controller) moveIntoReservation(ctx context.Context, app, q string) (string, error) {
+	end := time.Now().Add(planFollowerWait)
+	for {
+		got, err := c.rm.MoveQueue(ctx, app, q)
+		if err == nil || !strings.Contains(err.Error(), "doesn't exist") || time.Now().After(end) {
+			return got, err
+		}
+		t := time.NewTimer(500 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return "", ctx.Err()
+		case <-t.C:
+		}
+	}
 }
 
 // Pass is one read → plan → (write) cycle. It returns the plan and, unless

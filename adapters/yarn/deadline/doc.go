@@ -62,7 +62,11 @@
 //     phases; at most the cluster's slots); each lasts the Confidence
 //     quantile of the completion time with that many (tct.Predict); the
 //     minimum concurrency is edf.MinimumSlots' map plus reduce slots
-//     (Rao–Reddy Eq. 10 with the type's mean task times), capped at the containers.
+//     (Rao–Reddy Eq. 10 with the type's mean task times), capped at the
+//     containers. Both are asked for with one container more, for the
+//     ApplicationMaster: an app moved into a reservation's queue runs its
+//     ApplicationMaster there too, and on Hadoop 3.5.0 an app whose
+//     reservation holds only its task containers never starts.
 //     Arrival is now, deadline the app's, interpreter R_ALL, name
 //     "schedkit/<application ID>" — how the controller finds its
 //     reservations again and the only ones it deletes (once their app has
