@@ -98,7 +98,7 @@
 // # What it is checked against
 //
 // The package is tested on hand-worked clusters and, through package
-// controller, against package rmtest — a test double that follows the
-// documented REST behaviour and the RM source — not against a running
-// ResourceManager, which cannot run where schedkit is tested.
+// controller, against package rmtest and, in the real tier, Hadoop
+// 3.5.0's ResourceManager (see package controller for what was shown
+// there and what was not).
 package deadline
