@@ -368,9 +368,9 @@ func (c *Client) SetPriority(ctx context.Context, id string, p int64) (int64, er
 // (PUT apps/{id}/state, state KILLED). done is true when the RM answered
 // 200 (the app is in a final state: killed now, or already finished),
 // false when it answered 202 Accepted (the kill is under way). state is
-// what the RM answered: its internal application state (RMAppState), such
-// as KILLING or KILLED after a kill and FINISHING or FINISHED for an app
-// that finished — not always one of the YarnApplicationState constants.
+// what the RM answered: the app's internal state (RMAppState) at that
+// moment — ACCEPTED, KILLING or KILLED after a kill, FINISHING or FINISHED
+// for an app that finished — not always a YarnApplicationState.
 // An app that has already finished is not changed. The RM records the diagnostics as "Application <id> was
 // killed by user <user> with diagnostic message: <diagnostics>".
 func (c *Client) Kill(ctx context.Context, id, diagnostics string) (state string, done bool, err error) {
