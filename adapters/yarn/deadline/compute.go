@@ -78,7 +78,7 @@ func Compute(c Cluster, cfg Config) (Plan, error) {
 
 	resQueue := reservationQueues(c, cfg)
 	for _, j := range jobs {
-		_, j.reserved = resQueue[string(j.app.Queue)]
+		j.reserved = inReservation(resQueue, string(j.app.Queue))
 	}
 	if p.Slots == 0 && len(jobs) > 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("no RUNNING node has room for a %d MB, %d vcore container: no admission, kill or reservation this pass", cfg.ContainerMB, cfg.ContainerVCores))

@@ -62,7 +62,11 @@
 //     phases; at most the cluster's slots); each lasts the Confidence
 //     quantile of the completion time with that many (tct.Predict); the
 //     minimum concurrency is edf.MinimumSlots' map plus reduce slots
-//     (Rao–Reddy Eq. 10 with the type's mean task times), capped at the containers.
+//     (Rao–Reddy Eq. 10 with the type's mean task times), capped at the
+//     containers. Both are asked for with one container more, for the
+//     ApplicationMaster: an app moved into a reservation's queue runs its
+//     ApplicationMaster there too, and on Hadoop 3.5.0 an app whose
+//     reservation holds only its task containers never starts.
 //     Arrival is now, deadline the app's, interpreter R_ALL, name
 //     "schedkit/<application ID>" — how the controller finds its
 //     reservations again and the only ones it deletes (once their app has
@@ -94,7 +98,7 @@
 // # What it is checked against
 //
 // The package is tested on hand-worked clusters and, through package
-// controller, against package rmtest — a test double that follows the
-// documented REST behaviour and the RM source — not against a running
-// ResourceManager, which cannot run where schedkit is tested.
+// controller, against package rmtest and, in the real tier, Hadoop
+// 3.5.0's ResourceManager (see package controller for what was shown
+// there and what was not).
 package deadline
