@@ -83,6 +83,19 @@ func (q *Queue) syncBack() {
 	}
 }
 
+// Ahead returns the number of queued deadline jobs that come before j in
+// EDF order (CompareEDF): for a new job with a deadline, its index in the
+// evidence Checker.Decide gives (Decision.NewIndex), which Queue.Decide's
+// summary does not carry. O(log n). A *ValueError matching ErrBadInput if
+// j's Arrival is not finite or its Deadline is NaN or -Inf.
+func (q *Queue) Ahead(j Job) (int, error) {
+	if err := validateJob(&j, -1); err != nil {
+		return 0, err
+	}
+	_, n := q.ix.prefix(&j)
+	return min(n, q.ix.deadlineJobs()), nil
+}
+
 // Len returns the number of queued jobs.
 func (q *Queue) Len() int { return len(q.ix.byID) }
 

@@ -3,6 +3,7 @@ package admission
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -127,6 +128,9 @@ func sameDecision(t *rapid.T, q *Queue, c *Checker, job Job, now float64, mode M
 			t.Fatalf("no deadline: tree %+v", got)
 		}
 		return
+	}
+	if ahead, err := q.Ahead(job); err != nil || ahead != want.NewIndex {
+		t.Fatalf("Ahead = %d, %v; the pass's NewIndex %d", ahead, err, want.NewIndex)
 	}
 	if got.Checked[got.NewIndex] != want.Checked[want.NewIndex] {
 		t.Fatalf("new job: tree %+v, pass %+v", got.Checked[got.NewIndex], want.Checked[want.NewIndex])
@@ -260,6 +264,12 @@ func TestQueueDecideBadInput(t *testing.T) {
 		{"unknown mode", good, 0, Options{Mode: Mode(7)}, "Options.Mode"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			if _, err := q.Ahead(tt.job); strings.HasPrefix(tt.field, "NewJob.A") || strings.HasPrefix(tt.field, "NewJob.D") {
+				var ve *ValueError
+				if !errors.As(err, &ve) || ve.Field != tt.field {
+					t.Errorf("Ahead: err = %v, want field %q", err, tt.field)
+				}
+			}
 			d, err := q.Decide(tt.job, tt.now, tt.opt)
 			var ve *ValueError
 			if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != tt.field {
