@@ -271,53 +271,54 @@ func waveBench(n, s int) ([]Job, Job, Options) {
 func BenchmarkDecideWave(b *testing.B) {
 	for _, size := range [][2]int{{20, 40}, {1000, 10000}, {10000, 10000}, {100000, 10000}} {
 		n := size[0]
-		jobs, job, opt := waveBench(n, size[1])
-		var q Queue
-		for _, j := range jobs {
-			if err := q.Insert(j); err != nil {
-				b.Fatal(err)
+		b.Run(fmt.Sprintf("jobs=%d/slots=%d", n, size[1]), func(b *testing.B) {
+			jobs, job, opt := waveBench(n, size[1])
+			var q Queue
+			for _, j := range jobs {
+				if err := q.Insert(j); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-		for _, at := range []struct {
-			name     string
-			deadline float64
-		}{{"front", 1e6 - 1}, {"middle", job.Deadline}, {"end", 1e6 + 100*float64(n)}} {
-			job.Deadline = at.deadline
-			name := fmt.Sprintf("jobs=%d/slots=%d/at=%s", n, size[1], at.name)
-			b.Run(name+"/via=checker", func(b *testing.B) {
-				var c Checker
-				if _, err := c.Decide(jobs, job, 0, opt); err != nil { // grow the buffers
-					b.Fatal(err)
-				}
-				b.ReportAllocs()
-				for b.Loop() {
-					if _, err := c.Decide(jobs, job, 0, opt); err != nil {
+			for _, at := range []struct {
+				name     string
+				deadline float64
+			}{{"front", 1e6 - 1}, {"middle", job.Deadline}, {"end", 1e6 + 100*float64(n)}} {
+				job.Deadline = at.deadline
+				b.Run("at="+at.name+"/via=checker", func(b *testing.B) {
+					var c Checker
+					if _, err := c.Decide(jobs, job, 0, opt); err != nil { // grow the buffers
 						b.Fatal(err)
 					}
-				}
-			})
-			b.Run(name+"/via=queue", func(b *testing.B) {
-				if _, err := q.Decide(job, 0, opt); err != nil { // plan the queue
-					b.Fatal(err)
-				}
-				b.ReportAllocs()
-				for b.Loop() {
-					if _, err := q.Decide(job, 0, opt); err != nil {
+					b.ReportAllocs()
+					for b.Loop() {
+						if _, err := c.Decide(jobs, job, 0, opt); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+				b.Run("at="+at.name+"/via=queue", func(b *testing.B) {
+					if _, err := q.Decide(job, 0, opt); err != nil { // plan the queue
 						b.Fatal(err)
 					}
-				}
-			})
-			b.Run(name+"/via=queue-cold", func(b *testing.B) {
-				now := 0.0
-				b.ReportAllocs()
-				for b.Loop() {
-					now = 0.5 - now
-					if _, err := q.Decide(job, now, opt); err != nil {
-						b.Fatal(err)
+					b.ReportAllocs()
+					for b.Loop() {
+						if _, err := q.Decide(job, 0, opt); err != nil {
+							b.Fatal(err)
+						}
 					}
-				}
-			})
-		}
+				})
+				b.Run("at="+at.name+"/via=queue-cold", func(b *testing.B) {
+					now := 0.0
+					b.ReportAllocs()
+					for b.Loop() {
+						now = 0.5 - now
+						if _, err := q.Decide(job, now, opt); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		})
 	}
 }
 

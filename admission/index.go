@@ -20,10 +20,11 @@ import "math"
 // path, O(log n), and no range of prefix sums is rewritten.
 //
 // Sums are formed in the tree's order, not one after another in EDF order as
-// Decide's pass forms them, so a prefix may differ from the pass's in the
-// last bits; the two decide alike unless a slack is within that rounding of
-// 0 or of the new job's JCT (exactly alike when every sum is exact, as with
-// times on a binary grid: TestPropQueueDecide).
+// Checker.Decide's pass forms them, so a prefix may differ from the pass's
+// in the last bits. Queue.Decide therefore uses the tree only to find the
+// new job's place and to propose the queued jobs whose slack lies within a
+// rounding bound of the band where a job is hurt (band), and decides with
+// the pass's own sums (eq7Sums).
 
 // An anode is one job in the index.
 type anode struct {

@@ -3,8 +3,9 @@ package admission
 // Queue keeps admitted, unfinished jobs in strict EDF order (CompareEDF), the
 // order Decide and DecideConfidence expect, so a scheduler never sorts on the
 // decision path. The jobs live in a search tree that answers paper and
-// strict mode in O(log n) (Queue.Decide); Insert, Remove, SetJCT and
-// SetProgress are O(log n). Jobs lays them out in a slice in EDF order for
+// strict mode in O(log n) (Queue.Decide), and the queue keeps its wave-mode
+// plan between decisions of one instant; Insert, Remove, SetJCT and
+// SetProgress are O(log n) (plus the shift of Queue.Decide's Eq. 7 sums). Jobs lays them out in a slice in EDF order for
 // Checker.Decide, O(n) the first time after a change. Once the storage has
 // grown to the largest queue, only Insert of an ID never seen may allocate
 // (the ID map). The zero value is an empty queue. A Queue is not safe for

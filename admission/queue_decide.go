@@ -4,30 +4,46 @@ import "fmt"
 
 // Decide decides whether to admit newJob, arriving at now, against the
 // queue's own jobs: the decision Checker.Decide(q.Jobs(), newJob, now, opt)
-// makes. In ModeStrict and ModePaper it takes O(log n) for n queued jobs
-// instead of one pass, from the queue's search tree (Eq. 7 needs each
-// queued job's prefix sum, which the tree keeps per subtree). The evidence
-// is then a summary: Checked holds the new job's Check (NewIndex 0) and,
-// when a queued job would be hurt, that job's Check after it (Blocking 1);
-// Admit, Reason, BlockingID and Probability are Checker.Decide's, and so
-// are those two Checks (see below for rounding). ModeWave and
-// ModeConfidence plan or sample every job and are passed to a Checker the
-// queue keeps, with full evidence.
+// makes, bit for bit, errors included.
 //
-// The tree sums JCTs in its own order, not one after another in EDF order,
-// so a prefix sum can differ from Checker.Decide's in the last bits; the
-// two decide alike except when a slack is within that rounding of 0 or of
-// the new job's JCT. With every time on a binary grid (multiples of a power
-// of two small enough that no sum rounds) they are identical
-// (TestPropQueueDecide).
+// In ModeStrict and ModePaper it takes O(log n) for n queued jobs instead
+// of one pass, from the queue's search tree, and the evidence is a
+// summary: Checked holds the new job's Check (NewIndex 0; Ahead gives its
+// place among the queued jobs) and, when a queued job would be hurt, that
+// job's Check after it (Blocking 1); Admit, Reason, BlockingID and
+// Probability are Checker.Decide's, and so are those two Checks. The Eq. 7
+// sums are formed as Checker.Decide forms them, one addition after another
+// in EDF order (the tree's own sums, formed in another order, may differ
+// in the last bits, and only propose the jobs to check): they are kept per
+// job and extended, one addition each, from the EDF place of the last
+// Insert, Remove or SetJCT as far as a decision reads, so a decision after
+// a change near the front of the queue costs up to O(n) additions once,
+// and once Queue.Decide has used them an Insert or Remove of a deadline
+// job shifts the kept JCTs, O(n) moves of 8 bytes.
+//
+// In ModeWave the evidence is full, as Checker.Decide's. The queue keeps
+// its plan of its own jobs (without a new job) for the time, cluster and
+// margin of the decision (see wavePlan); a decision with the same ones,
+// compared bit for bit, plans only the new job and the jobs after it in
+// EDF order, in two placements instead of the four Checker.Decide plans
+// them in, and not the jobs before it, whose evidence it copies. Insert,
+// Remove, SetProgress and edits through Jobs keep the plan up to the
+// changed job's place. A decision at another time, or on another cluster
+// or margin, plans every job again first: the plan's times are relative
+// to now, so a plan made at one time is not, to the bit, the plan at
+// another. The kept plan takes about 32 bytes per planned task and 72 per
+// deadline job. Task models must be functions of r (equal r, equal time).
+// ModeConfidence samples every job and is passed to a Checker the queue
+// keeps, with full evidence.
 //
 // Edits made through the slice Jobs returned are taken in first (O(n) once;
-// see Jobs). The decision allocates nothing (in ModeWave and ModeConfidence, once the Checker's
-// buffers fit). Errors are Checker.Decide's: now not finite; the new job's
-// Arrival, Deadline or JCT invalid; its ID already queued ("NewJob.ID",
-// naming the queued job's position); a queued deadline − now that overflows
-// ("Queue[k].Deadline"); an unknown Mode. The Decision's Checked aliases
-// the queue's buffer until the next Decide.
+// see Jobs). The decision allocates nothing once the queue's buffers fit.
+// Errors are Checker.Decide's: now not finite; the new job's Arrival,
+// Deadline or JCT invalid; its ID already queued ("NewJob.ID", naming the
+// queued job's position); a queued deadline − now that overflows
+// ("Queue[k].Deadline"); an unknown Mode; in wave mode those the package
+// doc lists. The Decision's Checked aliases the queue's buffer until the
+// next Decide.
 func (q *Queue) Decide(newJob Job, now float64, opt Options) (Decision, error) {
 	switch opt.Mode {
 	case ModeStrict, ModePaper:
