@@ -32,7 +32,9 @@ import "fmt"
 // or margin, plans every job again first: the plan's times are relative
 // to now, so a plan made at one time is not, to the bit, the plan at
 // another. The kept plan takes about 32 bytes per planned task and 72 per
-// deadline job. Task models must be functions of r (equal r, equal time).
+// deadline job. Task models must be functions of r (equal r, equal time)
+// and must not change while their job is queued, except through Jobs
+// (which compares them) or Remove and Insert.
 // ModeConfidence samples every job and is passed to a Checker the queue
 // keeps, with full evidence.
 //
