@@ -89,7 +89,7 @@
 //	BenchmarkCompute/apps=100/containers=1600       4.5–6.0 ms/op     844 allocs/op
 //	BenchmarkCompute/apps=1000/containers=1600      26–52 ms/op       6,606 allocs/op
 //	BenchmarkCompute/apps=10000/containers=50000    0.42–0.66 s/op    63,360 allocs/op
-//	                                                (0.13–0.15 s of CPU per pass)
+//	                                                (0.13–0.19 s of CPU per pass)
 //
 // Admission costs O(apps · log apps): each app's Eq. 6 estimate is
 // admission.JCTOn on the containers read once by admission.NewCapacities
