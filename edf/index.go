@@ -39,7 +39,7 @@ type node struct {
 	deadline, arrival   float64
 	id                  int64
 	read                float64 // Read90
-	theta               float64 // at risk from this time on (the index's need)
+	theta               float64 // at risk from this time on (the index's risk)
 	active              bool    // the job has a pending task
 	// Over the subtree's active jobs; +Inf when it has none.
 	minTheta, minRead float64
@@ -61,10 +61,22 @@ type jobType struct {
 	size      int
 	live      int32 // position in Queue.live
 	// Per-MP-call cache of TCT(r): valid when seen == Queue.call.
-	seen      uint64
-	inv, norm float64
-	valid     bool
+	seen           uint64
+	tct, inv, norm float64
+	valid          bool
 }
+
+// risk is what MP's at-risk test depends on besides the job: need = 1 +
+// Slack and the TCTError. The index keeps thresholds for one risk.
+type risk struct {
+	need float64
+	err  TCTError
+}
+
+// of returns the right-hand side of the at-risk test for n remaining
+// tasks, need·cover(n): need·n without TCTError, bit for bit as Eq. 3 with
+// slack.
+func (k risk) of(n float64) float64 { return k.need * k.err.cover(n) }
 
 // index is the queue's search structure.
 type index struct {
@@ -74,9 +86,9 @@ type index struct {
 	live       []int32 // types with at least one job
 	typeOf     map[typeKey]int32
 	comparable map[reflect.Type]bool
-	need       float64 // 1 + slack the thresholds are computed for
-	seq        uint64  // treap priority counter
-	call       uint64  // MP call counter for the TCT cache
+	risk       risk   // the at-risk test the thresholds are computed for
+	seq        uint64 // treap priority counter
+	call       uint64 // MP call counter for the TCT cache
 	edf, fifo  handleHeap
 }
 
