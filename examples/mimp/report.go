@@ -254,13 +254,12 @@ func protection(s *study, abl []ablationResult) protectionInfo {
 	}
 	g.Text = fmt.Sprintf("MP misses %.1f deadlines per trace, MP-paper %.1f and EDF %.1f; MP saves %.1f%% of EDF's task time, MP-paper %.1f%%. MP misses more than EDF on %d of %d traces, MP-paper on %d.",
 		g.MPMissed.Mean, g.MPPaperMissed.Mean, g.EDFMissed.Mean, g.MPSaving.Mean, g.MPPaperSaving.Mean, g.MPAbove, len(edf), g.MPPaperAbove)
+	g.Text += " MP-paper's at-risk test (Eq. 3)"
 	if e.Mean != 1 || e.Spread != 0 {
-		g.Text += fmt.Sprintf(" MP-paper's at-risk test (Eq. 3) takes each TCT at face value, while the mean task runs %.1f%% longer than predicted and one in %.0f more than %.2f× longer;",
+		g.Text += fmt.Sprintf(" takes each TCT at face value, while the mean task runs %.1f%% longer than predicted and one in %.0f more than %.2f× longer; and it",
 			100*(e.Mean-1), 1/(1-s.settings.confidence), e.Mean+e.Spread)
-	} else {
-		g.Text += " MP-paper's at-risk test (Eq. 3)"
 	}
-	g.Text += " it counts a slot's rate toward a job even when the one task that slot runs ends after the job's deadline, as a Pi task on a heavy VM (4× slower) can."
+	g.Text += " counts a slot's rate toward a job even when the one task that slot runs ends after the job's deadline, as a Pi task on a heavy VM (4× slower) can."
 	if a, ok := find(abl, "-errors none"); ok {
 		g.Text += fmt.Sprintf(" With exact estimates MP-paper misses %.1f, MP %.1f, EDF %.1f: the late-task rule alone removes what the fluid Eq. 3 misses there.", a.MPPaperMissed.Mean, a.MPMissed.Mean, a.EDFMissed.Mean)
 	}
