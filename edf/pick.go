@@ -149,10 +149,11 @@ func (q *Queue) ioFits(x float64) bool {
 // deadlines):
 //
 //  1. Among jobs with a pending task that are at risk — their pending plus
-//     running tasks, times 1 + opt.Slack, exceed Eq. 3's CompletableTasks
-//     with the slots they hold now — the one with the closest deadline
-//     (ties: earlier arrival, then smaller ID) whose new task the IO check
-//     allows. Reason at-risk.
+//     running tasks n, covered for opt.TCTError (n itself without it) and
+//     times 1 + opt.Slack, exceed Eq. 3's CompletableTasks with the slots
+//     they hold now — the one with the closest deadline (ties: earlier
+//     arrival, then smaller ID) whose new task the IO check allows. Reason
+//     at-risk.
 //  2. Otherwise (no at-risk job, or none the IO check allows), among all jobs
 //     with a pending task, the smallest NormTCT_j(r) (Eq. 2; ties: earlier
 //     deadline, earlier arrival, smaller ID) that the IO check allows.
@@ -165,21 +166,27 @@ func (q *Queue) ioFits(x float64) bool {
 //
 // A job whose model predicts a non-finite or non-positive time at r, or
 // whose task's rate or IO load would overflow a running sum, is never
-// offered the slot (Assign would refuse it). The result does not depend on
-// the order jobs were added. Errors (matching ErrBadInput): r outside [0, 1],
-// now NaN or infinite, opt.Slack NaN, infinite or negative. No allocation.
+// offered the slot (Assign would refuse it); with opt.TCTError neither is a
+// job the late-task rule refuses (its task would end after its deadline on
+// this slot but not on a dedicated one; TCTError's doc). The result does
+// not depend on the order jobs were added. Errors (matching ErrBadInput): r
+// outside [0, 1], now NaN or infinite, opt.Slack NaN, infinite or
+// negative, opt.TCTError neither zero nor with Mean finite and > 0 and
+// Spread finite and >= 0. No allocation.
 //
 // Cost: the queue groups its jobs by type (equal Model values with equal
 // TCT at the dedicated capacity) and keeps each type's jobs in a search
 // tree in EDF order (see Queue). MP evaluates each type's model once at r
 // and finds the type's first candidate in O(log n): with T types and n
 // jobs, O(T log n), whatever the number of running tasks. A job the IO
-// check or an overflow guard passes over costs O(log n) more. Models are
+// check or an overflow guard passes over costs O(log n) more; the
+// late-task rule costs one more search per type. Models are
 // taken to be pure: equal models give equal times. A model type that
 // cannot be compared with == (a func, map or slice, or an interface inside)
 // or a model that differs from itself (NaN inside) makes each such job its
-// own type. The first call with a Slack other than the previous call's
-// recomputes every job's at-risk threshold, O(n log n) once.
+// own type. The first call with a Slack or TCTError other than the
+// previous call's recomputes every job's at-risk threshold, O(n log n)
+// once.
 func (q *Queue) MP(r, now float64, opt MPOptions) (Decision, error) {
 	if err := checkMP(r, now, opt); err != nil {
 		return Decision{Job: NoJob}, err

@@ -385,8 +385,8 @@ func (s *jobState) atRisk(now float64, k risk) bool {
 
 // AtRisk reports whether job h is predicted to miss its deadline with its
 // current slots (Eq. 3: CompletableTasks < pending + running tasks), the
-// test of MP's step 1 with zero Slack. ok is false for an unknown handle or
-// a NaN/infinite now.
+// test of MP's step 1 with zero Slack and no TCTError. ok is false for an
+// unknown handle or a NaN/infinite now.
 func (q *Queue) AtRisk(h Handle, now float64) (atRisk, ok bool) {
 	return q.AtRiskSlack(h, now, 0)
 }
