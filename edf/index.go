@@ -67,16 +67,30 @@ type jobType struct {
 }
 
 // risk is what MP's at-risk test depends on besides the job: need = 1 +
-// Slack and the TCTError. The index keeps thresholds for one risk.
+// Slack and the TCTError's Mean and Spread, {1, 0} without one (Eq. 3's
+// cover, n, bit for bit). The index keeps thresholds for one risk.
 type risk struct {
-	need float64
-	err  TCTError
+	need, mean, spread float64
+}
+
+// newRisk returns the risk of MP's options.
+func newRisk(opt MPOptions) risk {
+	if !opt.TCTError.on() {
+		return risk{need: 1 + opt.Slack, mean: 1}
+	}
+	return risk{need: 1 + opt.Slack, mean: opt.TCTError.Mean, spread: opt.TCTError.Spread}
 }
 
 // of returns the right-hand side of the at-risk test for n remaining
-// tasks, need·cover(n): need·n without TCTError, bit for bit as Eq. 3 with
-// slack.
-func (k risk) of(n float64) float64 { return k.need * k.err.cover(n) }
+// tasks, need·cover(n) (TCTError.cover): need·n without TCTError, bit for
+// bit as Eq. 3 with slack (n·1 = n). It is small enough to inline into MP's
+// one pass.
+func (k risk) of(n float64) float64 {
+	if k.spread == 0 {
+		return k.need * (n * k.mean)
+	}
+	return k.need * (n*k.mean + math.Sqrt(n)*k.spread)
+}
 
 // index is the queue's search structure.
 type index struct {

@@ -236,7 +236,7 @@ func (l late) refuses(d, t, ded float64) bool {
 // mpIndexed is MP through the index, O(T log n) for T types. The caller
 // validated the arguments.
 func (q *Queue) mpIndexed(r, now float64, opt MPOptions) Decision {
-	if k := (risk{need: 1 + opt.Slack, err: opt.TCTError}); k != q.ix.risk {
+	if k := newRisk(opt); k != q.ix.risk {
 		q.setRisk(k) // the thresholds are for another Slack or TCTError
 	}
 	x := &q.ix
@@ -411,7 +411,7 @@ func (q *Queue) readOK(read90, norm float64, fits bool) bool {
 // as jobs (where it is the cheaper of the two) and as the oracle the index
 // is tested against. The caller validated the arguments.
 func (q *Queue) mpScan(r, now float64, opt MPOptions) Decision {
-	k := risk{need: 1 + opt.Slack, err: opt.TCTError}
+	k := newRisk(opt)
 	checkIO := !opt.NoIOCheck
 	lt := newLate(opt, now)
 	top, best := -1, -1

@@ -371,15 +371,15 @@ func (q *Queue) Status(h Handle) (st JobStatus, ok bool) {
 // need = 1 + slack, exceed what its current slots finish by the deadline.
 // Jobs without a deadline are never at risk.
 func (s *jobState) atRisk(now float64, k risk) bool {
-	if math.IsInf(s.Deadline, 1) {
-		return false
-	}
 	remaining := float64(s.Tasks + s.running)
 	if s.rate == 0 {
 		// No slot: 0 completable tasks (and no ∞·0 = NaN when the
-		// time left overflows to +Inf).
-		return remaining > 0
+		// time left overflows to +Inf); a job without deadline is not at
+		// risk.
+		return remaining > 0 && s.Deadline <= math.MaxFloat64
 	}
+	// A job without deadline has +Inf time left: +Inf < k.of(·) is false,
+	// whatever the cover.
 	return (s.Deadline-now)*s.rate < k.of(remaining)
 }
 
@@ -400,7 +400,7 @@ func (q *Queue) AtRiskSlack(h Handle, now, s float64) (atRisk, ok bool) {
 	if err != nil || math.IsNaN(now) || math.IsInf(now, 0) || !(s >= 0 && s <= math.MaxFloat64) {
 		return false, false
 	}
-	return st.atRisk(now, risk{need: 1 + s}), true
+	return st.atRisk(now, newRisk(MPOptions{Slack: s})), true
 }
 
 // threshold returns job s's at-risk threshold for the index's risk: MP's

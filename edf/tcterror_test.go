@@ -104,10 +104,10 @@ func TestMPTCTErrorByHand(t *testing.T) {
 			}
 		}
 		s, _ := q.state("h", h)
-		if got := s.atRisk(0, risk{need: 1}); got != c.mimp {
+		if got := s.atRisk(0, newRisk(MPOptions{})); got != c.mimp {
 			t.Errorf("%v s left: MIMP's test at risk = %v, want %v", c.left, got, c.mimp)
 		}
-		if got := s.atRisk(0, risk{need: 1, err: e}); got != c.with {
+		if got := s.atRisk(0, newRisk(MPOptions{TCTError: e})); got != c.with {
 			t.Errorf("%v s left: with %+v at risk = %v, want %v", c.left, e, got, c.with)
 		}
 		d := mustMP(t, q, 1, 0, MPOptions{TCTError: e})
@@ -172,7 +172,7 @@ func propTCTErrorExact(t *rapid.T) {
 	exact := TCTError{Mean: 1}
 	for _, h := range hs {
 		s, _ := q.state("h", h)
-		if a, b := s.atRisk(now, risk{need: 1 + slack}), s.atRisk(now, risk{need: 1 + slack, err: exact}); a != b {
+		if a, b := s.atRisk(now, newRisk(MPOptions{Slack: slack})), s.atRisk(now, newRisk(MPOptions{Slack: slack, TCTError: exact})); a != b {
 			t.Fatalf("job %d: at risk %v for MIMP, %v for an exact model", s.ID, a, b)
 		}
 	}
@@ -216,7 +216,7 @@ func propTCTErrorMonotone(t *rapid.T) {
 	e1 := TCTError{Mean: rapid.Float64Range(0.2, 3).Draw(t, "mean"), Spread: rapid.Float64Range(0, 3).Draw(t, "spread")}
 	e2 := TCTError{Mean: e1.Mean + rapid.Float64Range(0, 2).Draw(t, "dMean"), Spread: e1.Spread + rapid.Float64Range(0, 2).Draw(t, "dSpread")}
 	thresholds := func(e TCTError) []float64 {
-		q.setRisk(risk{need: 1 + slack, err: e})
+		q.setRisk(newRisk(MPOptions{Slack: slack, TCTError: e}))
 		out := make([]float64, len(hs))
 		for i, h := range hs {
 			out[i] = q.ix.nodes[h].theta
@@ -226,9 +226,9 @@ func propTCTErrorMonotone(t *rapid.T) {
 	th0, th1, th2 := thresholds(TCTError{}), thresholds(e1), thresholds(e2)
 	for i, h := range hs {
 		s, _ := q.state("h", h)
-		a0 := s.atRisk(now, risk{need: 1 + slack})
-		a1 := s.atRisk(now, risk{need: 1 + slack, err: e1})
-		a2 := s.atRisk(now, risk{need: 1 + slack, err: e2})
+		a0 := s.atRisk(now, newRisk(MPOptions{Slack: slack}))
+		a1 := s.atRisk(now, newRisk(MPOptions{Slack: slack, TCTError: e1}))
+		a2 := s.atRisk(now, newRisk(MPOptions{Slack: slack, TCTError: e2}))
 		if (a1 && !a2) || th2[i] > th1[i] {
 			t.Fatalf("job %d: at risk %v (θ %v) with %+v, %v (θ %v) with %+v", s.ID, a1, th1[i], e1, a2, th2[i], e2)
 		}
