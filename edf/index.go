@@ -82,9 +82,11 @@ func newRisk(opt MPOptions) risk {
 }
 
 // of returns the right-hand side of the at-risk test for n remaining
-// tasks, need·cover(n) (TCTError.cover): need·n without TCTError, bit for
-// bit as Eq. 3 with slack (n·1 = n). It is small enough to inline into MP's
-// one pass.
+// tasks, need·cover(n) with cover(n) = n·Mean + √n·Spread (TCTError's doc):
+// need·n without TCTError, bit for bit as Eq. 3 with slack (n·1 = n). Both
+// terms of cover are non-decreasing in Mean and Spread, so is their sum in
+// floating point; it is never NaN for a valid TCTError and n ≥ 0 (+Inf at
+// worst). It is small enough to inline into MP's one pass.
 func (k risk) of(n float64) float64 {
 	if k.spread == 0 {
 		return k.need * (n * k.mean)

@@ -62,13 +62,6 @@ type TCTError struct {
 // on reports whether e switches the protection on.
 func (e TCTError) on() bool { return e != TCTError{} }
 
-// cover returns how many predicted task times n remaining tasks are covered
-// by: n when e is off (Eq. 3), else n·Mean + √n·Spread (TCTError's doc;
-// MP computes it as risk.of). Both terms are non-decreasing in Mean and
-// Spread, so is their sum in floating point. It is never NaN for a valid e
-// and n ≥ 0 (+Inf at worst).
-func (e TCTError) cover(n float64) float64 { return newRisk(MPOptions{TCTError: e}).of(n) }
-
 // taskCover is cover(1), the factor a single task's predicted time is
 // covered by: Mean + Spread, the p-quantile of ν.
 func (e TCTError) taskCover() float64 { return e.Mean + e.Spread }
