@@ -122,19 +122,25 @@ func refGP(c Cluster, k int, o GPOptions) (victims []int, reasons []Reason, star
 	if dom == 0 {
 		dom = 0.9
 	}
-	queued, most := 0, 0
-	for _, j := range c.Jobs {
-		queued += j.Queued
-		most = max(most, j.Queued)
-	}
 	held := heldBy(c)
 	over := refOverflow(c)
 	need := k
 	chosen := map[int]bool{}
-	if o.Busy && float64(queued) > o.NTask && !(float64(most) > dom*float64(queued)) {
+	if o.Busy {
 		var cand []int
 		for j, job := range c.Jobs {
 			if !job.Long || !(float64(held[j]) > job.Share) {
+				continue
+			}
+			// Condition (3) and the 90% exception over the other jobs' queues.
+			others, most := 0, 0
+			for i, oj := range c.Jobs {
+				if i != j {
+					others += oj.Queued
+					most = max(most, oj.Queued)
+				}
+			}
+			if !(float64(others) > o.NTask) || float64(most) > dom*float64(others) {
 				continue
 			}
 			starving = append(starving, j)
