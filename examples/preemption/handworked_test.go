@@ -37,6 +37,26 @@ type handKill struct {
 	lost   float64
 }
 
+// checkVictims simulates jobs under pol, checks every victim (check time,
+// task ID, reason, work lost) against want, and returns the run.
+func checkVictims(t *testing.T, cfg Config, jobs []JobSpec, pol Policy, want []handKill) Result {
+	t.Helper()
+	var got []handKill
+	cfg.inspect = func(now float64, _ preempt.Cluster, _ []int, d preempt.Decision) {
+		for _, v := range d.Victims {
+			got = append(got, handKill{now, v.ID, v.Reason, v.WorkLost})
+		}
+	}
+	r, err := Simulate(cfg, jobs, pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("%v: victims %v, want %v", pol, got, want)
+	}
+	return r
+}
+
 // The victims and their elapsed time under both policies, worked out by hand
 // event by event.
 //
@@ -80,20 +100,7 @@ func TestHandWorkedVictims(t *testing.T) {
 		{GP, gp, 85, 40, []float64{300, 260, 100}},
 		{GPNoStarvation, gp, 85, 40, []float64{300, 260, 100}},
 	} {
-		cfg := handConfig()
-		var got []handKill
-		cfg.inspect = func(now float64, _ preempt.Cluster, _ []int, d preempt.Decision) {
-			for _, v := range d.Victims {
-				got = append(got, handKill{now, v.ID, v.Reason, v.WorkLost})
-			}
-		}
-		r, err := Simulate(cfg, handJobs(), tt.pol)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(got, tt.kills) {
-			t.Errorf("%v: victims %v, want %v", tt.pol, got, tt.kills)
-		}
+		r := checkVictims(t, handConfig(), handJobs(), tt.pol, tt.kills)
 		if r.WorkLost != tt.lost || r.LongLost != tt.longLost || r.LostBySource != [numSources]float64{tt.lost, 0, 0} ||
 			r.KillsBySource != [numSources]float64{float64(len(tt.kills)), 0, 0} || r.Episodes != 0 {
 			t.Errorf("%v: work lost %v (long job %v, by source %v, kills %v), %d episodes; want %v (%v), all min-share preemption, none",
@@ -173,20 +180,7 @@ func TestHandWorkedStarvation(t *testing.T) {
 		{GP, []handKill{{20, 7, preempt.MostRecent, 19}, {20, 0, preempt.MostRecent, 20}, {20, 1, preempt.MostRecent, 20}, {30, 2, preempt.StarvingLongJob, 30}},
 			[numSources]float64{59, 0, 30}, []float64{400, 220, 460, 60}, 1},
 	} {
-		cfg := starveConfig()
-		var got []handKill
-		cfg.inspect = func(now float64, _ preempt.Cluster, _ []int, d preempt.Decision) {
-			for _, v := range d.Victims {
-				got = append(got, handKill{now, v.ID, v.Reason, v.WorkLost})
-			}
-		}
-		r, err := Simulate(cfg, starveJobs(), tt.pol)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(got, tt.kills) {
-			t.Errorf("%v: victims %v, want %v", tt.pol, got, tt.kills)
-		}
+		r := checkVictims(t, starveConfig(), starveJobs(), tt.pol, tt.kills)
 		if r.LostBySource != tt.bySource || r.Episodes != 1 || r.ByReason[preempt.StarvingLongJob] != tt.starvKill || r.BeyondKills != 0 {
 			t.Errorf("%v: work lost by source %v, %d episodes, %d starvation kills (%d beyond k); want %v, 1, %d, 0",
 				tt.pol, r.LostBySource, r.Episodes, r.ByReason[preempt.StarvingLongJob], r.BeyondKills, tt.bySource, tt.starvKill)
