@@ -250,13 +250,14 @@ const (
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 const usage = `usage: preemption [-workload io|mixed] [-model per-job|two-pool] [-min-share-timeout S] [-fair-share-timeout S]
-                  [-starvation per-period|every-check] [-reps N] [-seed N] [-positions LIST] [-trace FILE]
+                  [-starvation per-period|every-check] [-starvation-within-k] [-reps N] [-seed N] [-positions LIST] [-trace FILE]
                   [-task-scale F] [-join-stage-scale F] [-json] [-plot DIR]
 
 Simulates GP §VI (100 workers × 4 map slots, 30% production jobs with an 80% minimum share) in busy
 (30 s mean gap) and idle (80 s) periods and compares the Hadoop 0.21 Fair Scheduler's preemption
 (baseline) with GP and with GP without its starvation rule: SNP, slowdown norms, unfairness, response
-time, work lost, starvation episodes, kills by reason and occupancy, means over seeds.`
+time, work lost (in all and by what each kill was made for), starvation episodes, kills by reason and
+occupancy, means over seeds.`
 
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := cli.NewFlagSet("preemption", usage, stderr)
@@ -264,6 +265,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	model := fs.String("model", "per-job", "Fair Scheduler model: per-job (each job its own pool) or two-pool (production / non-production pools)")
 	minTimeout := fs.Float64("min-share-timeout", 300, "minSharePreemptionTimeout in seconds (Hadoop's sample allocation file; its default Long.MAX_VALUE never preempts; 0 is an ablation)")
 	fairTimeout := fs.Float64("fair-share-timeout", 600, "fairSharePreemptionTimeout in seconds (Hadoop's sample allocation file; its default never preempts; 0 is an ablation)")
+	withinK := fs.Bool("starvation-within-k", false, "ablation: GP's starvation victims only fill the Fair Scheduler's k (Algorithm 1 line 5 as written kills them all, beyond k)")
 	starvation := fs.String("starvation", "per-period", "GP's starvation rule: per-period (judged over each 3-minute period, 50% of the onset overflow, all after 6 minutes) or every-check (judged every 20 s, 50% of the overflow at each check; ablation)")
 	reps := fs.Int("reps", defaultReps, "seeds per period and long-job position")
 	seed := fs.Uint64("seed", 1, "first seed")
@@ -317,6 +319,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *starvation == "every-check" {
 		cfg.Starvation = EveryCheck
 	}
+	cfg.StarvationWithinK = *withinK
 	o := Options{Reps: *reps, Seed: *seed, Positions: pos, Config: cfg, TaskScale: *taskScale, JoinStageScale: *joinScale}
 	if *workload == "mixed" {
 		o.Workload = Mixed

@@ -111,6 +111,7 @@ func TestDeterministicOutput(t *testing.T) {
 		"io":             nil,
 		"io two-pool":    {"-model", "two-pool"},
 		"io every-check": {"-starvation", "every-check"},
+		"io within k":    {"-starvation-within-k"},
 		"mixed":          {"-workload", "mixed"},
 		"google fixture": {"-trace", googleFixture(t)},
 		"swim":           {"-trace", filepath.Join(traceDir, "swim-facebook/FB-2009_samples_24_times_1hr_0.tsv")},

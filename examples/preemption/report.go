@@ -96,20 +96,23 @@ type Change struct {
 
 // Output is the -json document: everything the table shows.
 type Output struct {
-	Workload         string   `json:"workload"`
-	HFSModel         string   `json:"hfs_model"`
-	MinShareTimeout  float64  `json:"min_share_preemption_timeout_s"`
-	FairShareTimeout float64  `json:"fair_share_preemption_timeout_s"`
-	Starvation       string   `json:"starvation"`
-	Trace            string   `json:"trace,omitempty"`
-	TaskScale        float64  `json:"task_scale,omitempty"`
-	JoinStageScale   float64  `json:"join_stage_scale,omitempty"`
-	Seeds            int      `json:"seeds"`
-	FirstSeed        uint64   `json:"first_seed"`
-	Positions        []int    `json:"positions"`
-	Periods          []Row    `json:"periods"`
-	Cells            []Row    `json:"cells"`
-	Changes          []Change `json:"changes"`
+	Workload         string  `json:"workload"`
+	HFSModel         string  `json:"hfs_model"`
+	MinShareTimeout  float64 `json:"min_share_preemption_timeout_s"`
+	FairShareTimeout float64 `json:"fair_share_preemption_timeout_s"`
+	Starvation       string  `json:"starvation"`
+	// StarvationWithinK is the ablation that stops GP's starvation victims
+	// at the Fair Scheduler's k.
+	StarvationWithinK bool     `json:"starvation_within_k"`
+	Trace             string   `json:"trace,omitempty"`
+	TaskScale         float64  `json:"task_scale,omitempty"`
+	JoinStageScale    float64  `json:"join_stage_scale,omitempty"`
+	Seeds             int      `json:"seeds"`
+	FirstSeed         uint64   `json:"first_seed"`
+	Positions         []int    `json:"positions"`
+	Periods           []Row    `json:"periods"`
+	Cells             []Row    `json:"cells"`
+	Changes           []Change `json:"changes"`
 	// Paper holds the lines that set the result against GP's, and
 	// DiffersFromPaper the reasons where it differs.
 	Paper            []string `json:"paper"`
@@ -162,7 +165,7 @@ func Summarise(o Options, cells []Cell) Output {
 	out := Output{
 		Workload: o.Workload.String(), HFSModel: o.Config.Model.String(),
 		MinShareTimeout: o.Config.MinShareTimeout, FairShareTimeout: o.Config.FairShareTimeout,
-		Starvation: o.Config.Starvation.String(), Trace: o.TracePath,
+		Starvation: o.Config.Starvation.String(), StarvationWithinK: o.Config.StarvationWithinK, Trace: o.TracePath,
 		Seeds: o.Reps, FirstSeed: o.Seed, Positions: o.Positions,
 	}
 	if o.Workload == Mixed {
@@ -334,8 +337,12 @@ func findChange(out Output, period string, pol Policy) (Change, bool) {
 // per-position cells, the means per period and policy, the comparisons and
 // the lines against the paper.
 func PrintTable(w io.Writer, out Output) {
-	fmt.Fprintf(w, "Hadoop 0.21 Fair Scheduler, %s model; minSharePreemptionTimeout %g s, fairSharePreemptionTimeout %g s; starvation judged %s\n",
-		out.HFSModel, out.MinShareTimeout, out.FairShareTimeout, out.Starvation)
+	within := ""
+	if out.StarvationWithinK {
+		within = ", its victims within k (ablation)"
+	}
+	fmt.Fprintf(w, "Hadoop 0.21 Fair Scheduler, %s model; minSharePreemptionTimeout %g s, fairSharePreemptionTimeout %g s; starvation judged %s%s\n",
+		out.HFSModel, out.MinShareTimeout, out.FairShareTimeout, out.Starvation, within)
 	switch {
 	case out.Trace != "":
 		fmt.Fprintf(w, "workload: %s (ordinary jobs from %s)", out.Workload, out.Trace)

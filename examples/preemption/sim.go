@@ -65,6 +65,11 @@ type Config struct {
 	MinShareTimeout, FairShareTimeout float64
 	// Starvation is how GP judges a long job starving others.
 	Starvation StarvationRule
+	// StarvationWithinK, an ablation, stops GP's starvation victims at the
+	// Fair Scheduler's k (preempt.GPOptions.StarvationBeyondK false). False,
+	// the default, follows Algorithm 1 line 5 as written: every starvation
+	// victim is killed, beyond k and when k = 0.
+	StarvationWithinK bool
 
 	// inspect, when set (tests), sees every cluster handed to preempt and
 	// the decision; owner[j] is the simulated job behind Cluster.Jobs[j],

@@ -45,8 +45,8 @@ func (s *sim) judge(now float64, prodRunning int) (preempt.GPOptions, error) {
 		Timeout: s.cfg.Timeout,
 		// Algorithm 1 lines 3–6 as written: a starving long job's victims
 		// are returned even beyond k and when k = 0, "to make room for
-		// other jobs" (GP §VI-E).
-		StarvationBeyondK: true,
+		// other jobs" (GP §VI-E); the within-k ablation stops them at k.
+		StarvationBeyondK: !s.cfg.StarvationWithinK,
 	}
 	s.periodChecks++
 	s.ntaskSum += opt.NTask
