@@ -47,8 +47,11 @@
 // Work lost: with one-slot tasks and no starving long job, GP never loses
 // more work than Baseline freeing the same number of slots (it picks the
 // newest tasks of a superset of Baseline's candidates). With multi-slot tasks
-// that can fail (see TestGPMultiSlotCanLoseMore), and a starving long job's
-// victims are old by design.
+// that can fail (see TestGPMultiSlotCanLoseMore). A starving long job's
+// victims are old by design, and with StarvationBeyondK they are kills the
+// caller's k did not ask for: under a load where a long job often starves
+// others, GP can lose more work than Baseline in all while losing less for
+// k (examples/preemption reports the two apart).
 //
 // # Errors
 //

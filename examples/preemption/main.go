@@ -10,9 +10,12 @@
 // Fair Scheduler with its preemption off) and GP-no-starvation (GP without
 // its starvation rule). Per period and policy it reports, as means over the
 // runs, GP Table IV's SNP, slowdown norms l1 and l2, unfairness and average
-// response time, and the work lost, starvation episodes, kills by reason and
-// occupancy; and GP's change against the baseline with its range over seeds
-// and the share of paired runs it wins.
+// response time, and the work lost — in all and by what each kill was made
+// for (the Fair Scheduler's minimum-share or fair-share preemption, or GP's
+// starvation rule, and how much of the latter went beyond the Fair
+// Scheduler's k) — starvation episodes, kills by reason and occupancy; and
+// GP's change against the baseline with its range over seeds and the share
+// of paired runs it wins.
 //
 //	go run ./examples/preemption                  # table; 20 seeds × 3 positions, ≈ 30 s on 2 cores
 //	go run ./examples/preemption -json            # the whole report as JSON
@@ -33,8 +36,16 @@
 // (preemptTasks; preempt.Baseline). Fair shares are those of GP §VI-D in both
 // models: each class gets its minimum share capped by demand, the rest is
 // split equally up to demand, and the jobs of a class get max-min fair shares
-// of it. A free slot goes to the job of largest deficiency (GP §V;
-// preempt.DeficiencyOrder).
+// of it. A free slot goes first to the pools below their minimum share
+// (running < ⌊min(minShare, demand)⌋, Hadoop 0.21's FairShareComparator
+// "needy" pools; Hadoop 0.20's DeficitComparator puts them first too), the
+// lowest running/minimum share first; among the jobs left, to the job of
+// largest deficiency (GP §V; preempt.DeficiencyOrder); ties to the earlier
+// job. So the slots preemption frees reach the pools it frees them for: by
+// deficiency alone a pool below its minimum share waits behind any job
+// further below its fair share, and GP kills the same newly started task at
+// every check while the pool it preempts for goes without
+// (TestHandWorkedStarvation works such a case out by hand).
 //
 // -model per-job (default) puts each job in its own pool, whose minimum share
 // is its max-min part of its class's; -model two-pool has a production pool
@@ -68,10 +79,11 @@
 // the long job starves others is judged at the end of each 3-minute period,
 // over it: (1) it holds more than its fair share at the judgement; (2) more
 // than 80% of the period's 20 s occupancy samples have more than 90% of the
-// slots occupied; (3) the queued tasks, averaged over the period's checks,
-// exceed n_task, the period's mean of the slots not held by production jobs
-// (§V's π = 0.5 example: the queue below the slots available); the
-// 90%-of-queue exception of §VI-D is judged on the same means. At the onset
+// slots occupied; (3) the other jobs' queued tasks (not the long job's own),
+// averaged over the period's checks, exceed n_task, the period's mean of the
+// slots not held by production jobs (§V's π = 0.5 example: the queue below
+// the slots available); the 90%-of-queue exception of §VI-D is judged on the
+// same means of the other jobs. At the onset
 // GP kills ⌈50%⌉ of the long job's overflowing tasks, beyond k ("to make room
 // for other jobs", §VI-E), and nothing more until the starvation has lasted
 // T_timeout = 6 minutes ("after 2 periods"); from then on all of its
@@ -79,7 +91,10 @@
 // every-check (an ablation) judges at every 20 s check from the current
 // queue and kills 50% of what still overflows at each check until T_timeout.
 // Starvation is judged under every policy, so that episodes can be compared;
-// only GP acts on it.
+// only GP acts on it. -starvation-within-k (an ablation) stops the
+// starvation victims at k (preempt.GPOptions.StarvationBeyondK false): the
+// rule then only chooses which tasks fill the slots the Fair Scheduler asks
+// for.
 //
 // # Workloads
 //
