@@ -241,7 +241,7 @@ func TestJSONSchema(t *testing.T) {
 		got = append(got, r["period"].(string)+"/"+r["policy"].(string))
 	}
 	for _, c := range doc["changes"].([]any) {
-		for _, k := range []string{"work_lost_change_pct", "seed_work_lost_change_min_pct", "seed_work_lost_change_max_pct", "trigger_work_lost_change_pct"} {
+		for _, k := range []string{"work_lost_change_pct", "seed_work_lost_change_min_pct", "seed_work_lost_change_max_pct", "trigger_work_lost_change_pct", "seeds", "seeds_less_work_lost"} {
 			if _, ok := c.(map[string]any)[k]; !ok {
 				t.Errorf("change lacks %q: %v", k, c)
 			}

@@ -78,6 +78,10 @@ type Change struct {
 	WorkLostPct        Pct `json:"work_lost_change_pct"`
 	WorkLostSeedMinPct Pct `json:"seed_work_lost_change_min_pct"`
 	WorkLostSeedMaxPct Pct `json:"seed_work_lost_change_max_pct"`
+	// Seeds counts the seeds compared; SeedsLessWorkLost those where the
+	// policy lost less work than the baseline (summed over the positions).
+	Seeds             int `json:"seeds"`
+	SeedsLessWorkLost int `json:"seeds_less_work_lost"`
 	// TriggerWorkLostPct compares the work lost by the kills made for the
 	// Fair Scheduler's own preemption (min-share and fair-share sources),
 	// leaving out GP's starvation rule.
@@ -267,6 +271,12 @@ func compare(cells []Cell, rows []Row, period string, pol Policy) (Change, bool)
 		ch.SeedMinPct, ch.SeedMaxPct = math.Min(ch.SeedMinPct, d), math.Max(ch.SeedMaxPct, d)
 	}
 	ch.WorkLostSeedMinPct, ch.WorkLostSeedMaxPct = pctRange(lostG, lostB)
+	ch.Seeds = len(lostB)
+	for r := range lostB {
+		if lostG[r] < lostB[r] {
+			ch.SeedsLessWorkLost++
+		}
+	}
 	return ch, true
 }
 
@@ -385,9 +395,9 @@ func PrintTable(w io.Writer, out Output) {
 	tw.Flush()
 	fmt.Fprintln(w)
 	for _, c := range out.Changes {
-		fmt.Fprintf(w, "%s: %s vs baseline: SNP %+.1f%% (per seed %+.1f%% … %+.1f%%; per run %+.1f%% … %+.1f%%; higher in %d of %d paired runs), unfairness %v, avg response %+.1f%%, work lost %v (per seed %v … %v; for the Fair Scheduler's own preemption %v)\n",
+		fmt.Fprintf(w, "%s: %s vs baseline: SNP %+.1f%% (per seed %+.1f%% … %+.1f%%; per run %+.1f%% … %+.1f%%; higher in %d of %d paired runs), unfairness %v, avg response %+.1f%%, work lost %v (per seed %v … %v, less in %d of %d seeds; for the Fair Scheduler's own preemption %v)\n",
 			c.Period, c.Policy, c.SNPPct, c.SeedMinPct, c.SeedMaxPct, c.PairedMinPct, c.PairedMaxPct, c.Wins, c.PairedRuns, c.UnfairnessPct, c.AvgRespPct, c.WorkLostPct,
-			c.WorkLostSeedMinPct, c.WorkLostSeedMaxPct, c.TriggerWorkLostPct)
+			c.WorkLostSeedMinPct, c.WorkLostSeedMaxPct, c.SeedsLessWorkLost, c.Seeds, c.TriggerWorkLostPct)
 	}
 	fmt.Fprintln(w)
 	for _, l := range out.Paper {
@@ -449,8 +459,8 @@ func againstPaper(out Output) (paper, differs []string) {
 			if okN {
 				without = fmt.Sprintf("; without it GP loses %v against the baseline and changes SNP by %+.1f%% (GP-no-starvation)", noStarve.WorkLostPct, noStarve.SNPPct)
 			}
-			differs = append(differs, fmt.Sprintf("GP loses more work than the baseline (%v, per seed %v … %v), by design under this workload: its starvation rule (GP §V) kills the long job's overflowing tasks, half at the onset and all once starvation has lasted T_timeout, %.1f per busy run, %.1f of them in slots the Fair Scheduler did not ask for, losing %.0f slot·s%s. GP §VI-E saw the rule act once in all its experiments and credits GP with killing fewer long tasks: here GP kills %.0f long-job tasks per run, the baseline %.0f. The simulator charges a kill only the work lost (no task start-up, no re-read of input, no locality)",
-				ch.WorkLostPct, ch.WorkLostSeedMinPct, ch.WorkLostSeedMaxPct, gp.KillsBySource[SourceStarvation.String()], gp.BeyondKKills,
+			differs = append(differs, fmt.Sprintf("GP loses more work than the baseline (%v, per seed %v … %v, less in %d of %d seeds), by design under this workload: its starvation rule (GP §V) kills the long job's overflowing tasks, half at the onset and all once starvation has lasted T_timeout, %.1f per busy run, %.1f of them in slots the Fair Scheduler did not ask for, losing %.0f slot·s%s. GP §VI-E saw the rule act once in all its experiments and credits GP with killing fewer long tasks: here GP kills %.0f long-job tasks per run, the baseline %.0f. The simulator charges a kill only the work lost (no task start-up, no re-read of input, no locality)",
+				ch.WorkLostPct, ch.WorkLostSeedMinPct, ch.WorkLostSeedMaxPct, ch.SeedsLessWorkLost, ch.Seeds, gp.KillsBySource[SourceStarvation.String()], gp.BeyondKKills,
 				gp.WorkLostBySource[SourceStarvation.String()], without, gp.LongJobKills, base.LongJobKills))
 		}
 		if gp.StarvationEpisodes > 0.5 {
