@@ -17,7 +17,7 @@
 // GP's change against the baseline with its range over seeds and the share
 // of paired runs it wins.
 //
-//	go run ./examples/preemption                  # table; 20 seeds × 3 positions, ≈ 30 s on 2 cores
+//	go run ./examples/preemption                  # table; 20 seeds × 3 positions, ≈ 20 s of CPU (2 cores)
 //	go run ./examples/preemption -json            # the whole report as JSON
 //	go run ./examples/preemption -workload mixed  # GP §VI-B's mixed workload
 //	go run ./examples/preemption -model two-pool  # production / non-production pools
