@@ -35,13 +35,25 @@ const (
 	jobTypeGrammar  = "a job type is 1–63 lower-case letters, digits and '-', starting and ending with a letter or digit"
 )
 
+// ErrSyntax is matched (errors.Is) by every error the Parse functions and
+// ValidJobType return: the value breaks the grammar or the bounds.
+var ErrSyntax = errors.New("annotation: malformed value")
+
+// A syntaxError says what the grammar or the bound is.
+type syntaxError struct{ msg string }
+
+func (e *syntaxError) Error() string        { return e.msg }
+func (e *syntaxError) Is(target error) bool { return target == ErrSyntax }
+
+func syntax(format string, args ...any) error { return &syntaxError{fmt.Sprintf(format, args...)} }
+
 var (
-	errEmpty        = errors.New("empty; want " + deadlineGrammar)
-	errNotDeadline  = errors.New("neither " + deadlineGrammar)
-	errNotDuration  = errors.New("not a duration such as 45m")
-	errRelativeSpan = fmt.Errorf("a relative deadline must be a duration in (0s, %v]", MaxDuration)
-	errRuntimeSpan  = fmt.Errorf("a run time must be a duration in (0s, %v]", MaxDuration)
-	errJobType      = errors.New("not a job type: " + jobTypeGrammar)
+	errEmpty        = syntax("empty; want %s", deadlineGrammar)
+	errNotDeadline  = syntax("neither an RFC 3339 time (2026-11-24T18:00:00Z) nor a duration such as 90m")
+	errNotDuration  = syntax("not a duration such as 45m")
+	errRelativeSpan = syntax("a relative deadline must be a duration in (0s, %v]", MaxDuration)
+	errRuntimeSpan  = syntax("a run time must be a duration in (0s, %v]", MaxDuration)
+	errJobType      = syntax("not a job type: %s", jobTypeGrammar)
 )
 
 // ParseDeadline parses a schedkit.io/deadline value: an RFC 3339 time with
@@ -54,7 +66,7 @@ func ParseDeadline(v string, origin time.Time) (time.Time, error) {
 	}
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		if t.Year() < 1 {
-			return time.Time{}, fmt.Errorf("year %d out of range [1, 9999]", t.Year())
+			return time.Time{}, syntax("year %d out of range [1, 9999]", t.Year())
 		}
 		return t.UTC(), nil
 	}
@@ -119,21 +131,21 @@ func ValidJobType(name string) error {
 func ParseRates(v string) (map[string]float64, error) {
 	s := strings.TrimSpace(v)
 	if s == "" {
-		return nil, errors.New("empty; want type=rate[,type=rate...]")
+		return nil, syntax("empty; want type=rate[,type=rate...]")
 	}
 	out := map[string]float64{}
 	for _, part := range strings.Split(s, ",") {
 		name, val, ok := strings.Cut(strings.TrimSpace(part), "=")
 		name = strings.TrimSpace(name)
 		if !ok || name == "" {
-			return nil, fmt.Errorf("%q is not type=rate", part)
+			return nil, syntax("%q is not type=rate", part)
 		}
 		if _, dup := out[name]; dup {
-			return nil, fmt.Errorf("node type %q listed twice", name)
+			return nil, syntax("node type %q listed twice", name)
 		}
 		r, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
 		if err != nil || !ValidRate(r) {
-			return nil, fmt.Errorf("rate %q for node type %q must be a number in [%g, %g]", val, name, 1/MaxRate, MaxRate)
+			return nil, syntax("rate %q for node type %q must be a number in [%g, %g]", val, name, 1/MaxRate, MaxRate)
 		}
 		out[name] = r
 	}

@@ -140,28 +140,3 @@ func TestLookup(t *testing.T) {
 		t.Errorf("Lookup(runtime) found %d", layer)
 	}
 }
-
-// FuzzParse: no value panics, and every accepted value is in bounds.
-func FuzzParse(f *testing.F) {
-	for _, s := range []string{"90m", "2026-11-24T18:00:00Z", "tomorrow", "", "87600h", "-1s", "etl", "a=1"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if d, err := ParseDeadline(s, origin); err == nil && (d.Year() < 1 || d.Year() > 9999) {
-			t.Fatalf("ParseDeadline(%q) = %v out of range", s, d)
-		}
-		if d, err := ParseRuntime(s); err == nil && !(d > 0 && d <= MaxDuration) {
-			t.Fatalf("ParseRuntime(%q) = %v out of range", s, d)
-		}
-		if jt, err := ParseJobType(s); err == nil && ValidJobType(jt) != nil {
-			t.Fatalf("ParseJobType(%q) = %q", s, jt)
-		}
-		if rs, err := ParseRates(s); err == nil {
-			for k, r := range rs {
-				if k == "" || !ValidRate(r) {
-					t.Fatalf("ParseRates(%q): %q = %v", s, k, r)
-				}
-			}
-		}
-	})
-}

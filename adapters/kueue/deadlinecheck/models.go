@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedkit/schedkit/tct"
 
+	"github.com/schedkit/schedkit/adapters/internal/annotation"
 	"github.com/schedkit/schedkit/adapters/kueue/api/v1alpha1"
 )
 
@@ -61,6 +62,10 @@ func CompileModels(p *v1alpha1.DeadlineParameters) Models {
 	}
 	for i, jt := range p.Spec.JobTypes {
 		f := func(s string) string { return field(fmt.Sprintf("spec.jobTypes[%d]%s", i, s)) }
+		if err := annotation.ValidJobType(jt.Name); err != nil {
+			m.byType[jt.Name] = modelEntry{err: &InputError{Field: f(".name"), Value: jt.Name, Reason: err.Error()}}
+			continue
+		}
 		if _, dup := m.byType[jt.Name]; dup {
 			m.byType[jt.Name] = modelEntry{err: &InputError{Field: f(".name"), Value: jt.Name, Reason: "names a job type twice"}}
 			continue

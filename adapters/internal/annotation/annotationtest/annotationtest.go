@@ -192,3 +192,26 @@ func Check(t testing.TB, v Vector, got Want, errOf func(concept string) error) {
 		}
 	}
 }
+
+// Each runs fn as a subtest for every vector of the ecosystem, with the
+// vector's pod and Job annotations under that ecosystem's keys.
+func Each(t *testing.T, ecosystem string, fn func(t *testing.T, f File, v Vector, pod, job map[string]string)) {
+	t.Helper()
+	f, vs, err := Load(ecosystem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range vs {
+		t.Run(v.Name, func(t *testing.T) {
+			pod, err := f.Annotations(ecosystem, v.Pod)
+			if err != nil {
+				t.Fatal(err)
+			}
+			job, err := f.Annotations(ecosystem, v.Job)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fn(t, f, v, pod, job)
+		})
+	}
+}
