@@ -15,6 +15,7 @@ import (
 
 	"github.com/schedkit/schedkit/edf"
 
+	"github.com/schedkit/schedkit/adapters/internal/annotation"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
 )
 
@@ -22,7 +23,7 @@ var t0 = time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
 
 func TestKeyOf(t *testing.T) {
 	owner := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: "j", Namespace: "ns", UID: "job-uid",
-		CreationTimestamp: metav1.NewTime(t0), Annotations: map[string]string{podjob.AnnotationDeadline: "30m"}}}
+		CreationTimestamp: metav1.NewTime(t0), Annotations: map[string]string{annotation.Deadline: "30m"}}}
 	p := &v1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "pod-uid",
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: "batch/v1", Kind: "Job", Name: "j", UID: "job-uid", Controller: ptr.To(true)}}},
@@ -37,7 +38,7 @@ func TestKeyOf(t *testing.T) {
 	if k := KeyOf(p, nil, ts); k.Deadline != edf.NoDeadline {
 		t.Errorf("owner not found: deadline %v, want none", k.Deadline)
 	}
-	p.Annotations = map[string]string{podjob.AnnotationDeadline: "whenever"}
+	p.Annotations = map[string]string{annotation.Deadline: "whenever"}
 	if k := KeyOf(p, owner, ts); k.Deadline != edf.NoDeadline {
 		t.Errorf("malformed deadline: %v, want none", k.Deadline)
 	}
@@ -164,7 +165,7 @@ func BenchmarkCompare(b *testing.B) {
 
 func BenchmarkKeyOf(b *testing.B) {
 	p := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "u",
-		CreationTimestamp: metav1.NewTime(t0), Annotations: map[string]string{podjob.AnnotationDeadline: "2026-07-01T15:00:00Z"}}}
+		CreationTimestamp: metav1.NewTime(t0), Annotations: map[string]string{annotation.Deadline: "2026-07-01T15:00:00Z"}}}
 	b.ReportAllocs()
 	for b.Loop() {
 		KeyOf(p, nil, t0)

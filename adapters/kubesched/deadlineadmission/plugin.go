@@ -17,16 +17,21 @@
 //
 //   - each job's completion time if it ran alone (admission's JCT, MIMP Eq.
 //     6) is its run-time estimate: schedkit.io/runtime, else the args row
-//     of its schedkit.io/job-class, else args.defaultRuntime; a running job
+//     of its schedkit.io/job-type, else args.defaultRuntime; a running job
 //     has its estimate less the time since its first pod started left;
 //   - Eq. 7 runs the deadline jobs one after another in EDF order (deadline,
 //     creation, job ID), so a job is predicted to finish at now + the sum of
 //     the JCTs up to and including its own. Jobs that in fact run side by
 //     side on a large cluster finish sooner: the check is conservative.
 //
-// A deadline job without an estimate, with an unknown job class or with a
+// A deadline job without an estimate, with an unknown job type or with a
 // malformed annotation is rejected with a message naming what is missing.
-// Pods without a deadline pass untouched. A rejected pod is retried when an
+// Pods without a deadline pass untouched, and so do the pods of a workload
+// Kueue admitted (they carry Kueue's kueue.x-k8s.io/podset label, which
+// Kueue writes into the pod template only when it admits): Kueue is then
+// the admission layer — with the schedkit.io/deadline AdmissionCheck
+// (adapters/kueue) it has already checked the deadlines — and holding a pod
+// whose quota Kueue has reserved would only waste that quota. A rejected pod is retried when an
 // assigned pod is deleted or finishes (its job may have been the obstacle),
 // and in any case when the scheduler flushes its unschedulable pods (every
 // 5 minutes by default), which picks up an edited annotation.
@@ -50,12 +55,14 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	batchlisters "k8s.io/client-go/listers/batch/v1"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/utils/clock"
 
 	"github.com/schedkit/schedkit/admission"
 
+	"github.com/schedkit/schedkit/adapters/internal/annotation"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/owner"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
 )
@@ -92,12 +99,19 @@ func NewWithClock(c clock.PassiveClock) func(context.Context, runtime.Object, fw
 		if err != nil {
 			return nil, err
 		}
-		mode := admission.ModeStrict
-		if args.Mode == ModePaper {
-			mode = admission.ModePaper
-		}
-		return &Plugin{args: args, mode: mode, jobs: owner.NewResolver(h), clock: c}, nil
+		return NewPlugin(args, owner.NewResolver(h).Jobs, c), nil
 	}
+}
+
+// NewPlugin returns the plugin for args (decoded and validated by
+// DecodeArgs), finding pods' owning Jobs with jobs (nil: the pods' own
+// annotations only) and reading the time from c.
+func NewPlugin(args *Args, jobs batchlisters.JobLister, c clock.PassiveClock) *Plugin {
+	mode := admission.ModeStrict
+	if args.Mode == ModePaper {
+		mode = admission.ModePaper
+	}
+	return &Plugin{args: args, mode: mode, jobs: owner.Resolver{Jobs: jobs}, clock: c}
 }
 
 // Name returns Name.
@@ -105,8 +119,12 @@ func (pl *Plugin) Name() string { return Name }
 
 // PreFilter admits or rejects the pod's job (see the package doc).
 func (pl *Plugin) PreFilter(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+	if podjob.AdmittedByKueue(pod) {
+		klog.FromContext(ctx).V(4).Info("Pod of a workload Kueue admitted passes", "pod", klog.KObj(pod))
+		return nil, nil
+	}
 	job := pl.jobs.Job(pod)
-	if err := job.Err(podjob.AnnotationDeadline); err != nil {
+	if err := job.Err(annotation.Deadline); err != nil {
 		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, err.Error())
 	}
 	if !job.HasDeadline {

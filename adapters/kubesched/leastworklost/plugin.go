@@ -56,7 +56,9 @@
 // Each preemption records an event on the preemptor (reason
 // LeastWorkLostPreemption) naming the node, the victims with their run
 // times and the total work lost, with the work other candidate nodes would
-// have lost; and observes schedkit_preemption_work_lost_seconds (histogram),
+// have lost and, for each that would have lost no more, why it was passed
+// over (more PodDisruptionBudget violations, or a victim of higher
+// priority: EventMessage); and observes schedkit_preemption_work_lost_seconds (histogram),
 // schedkit_preemption_work_lost_seconds_total and
 // schedkit_preemption_victims_total, labelled by profile. Work lost is in
 // pod·seconds; a pod without status.startTime has run 0 s (kube's own
@@ -81,12 +83,10 @@
 package leastworklost
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -112,6 +112,8 @@ import (
 	"github.com/schedkit/schedkit/preempt"
 
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
+
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/words"
 )
 
 // Name is the plugin's name in the registry and in configurations.
@@ -367,7 +369,7 @@ func (e evaluatorInterface) SelectVictimsOnNode(ctx context.Context, state fwk.C
 	pods, violations, status := e.DefaultPreemption.SelectVictimsOnNode(ctx, state, preemptor, nodeInfo, victims, pdbs)
 	if status.IsSuccess() && len(pods) > 0 {
 		if d, err := state.Read(recordKey); err == nil {
-			d.(*record).add(nodeInfo.Node().Name, pods)
+			d.(*record).add(nodeInfo.Node().Name, pods, violations)
 		}
 	}
 	return pods, violations, status
@@ -416,16 +418,19 @@ type record struct {
 	nodes map[string]nodeVictims
 }
 
-type nodeVictims struct{ pods []*v1.Pod }
+type nodeVictims struct {
+	pods       []*v1.Pod
+	violations int64 // victims whose eviction violates a PodDisruptionBudget
+}
 
 const recordKey fwk.StateKey = Name + "/victims"
 
 func (r *record) Clone() fwk.StateData { return r }
 
-func (r *record) add(node string, pods []*v1.Pod) {
+func (r *record) add(node string, pods []*v1.Pod, violations int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.nodes[node] = nodeVictims{pods: pods}
+	r.nodes[node] = nodeVictims{pods: pods, violations: int64(violations)}
 }
 
 // report writes the event and observes the metrics for a preemption that
@@ -433,53 +438,31 @@ func (r *record) add(node string, pods []*v1.Pod) {
 func (pl *Plugin) report(ctx context.Context, pod *v1.Pod, node string, rec *record, t *rankTable) []*v1.Pod {
 	rec.mu.Lock()
 	chosen := rec.nodes[node].pods
-	type alt struct {
-		node string
-		lost float64
-	}
-	var others []alt
+	var others []Candidate
 	for n, v := range rec.nodes {
 		if n != node {
-			others = append(others, alt{n, t.sum(v.pods)})
+			others = append(others, candidate(n, v, t))
 		}
 	}
+	c := candidate(node, rec.nodes[node], t)
 	rec.mu.Unlock()
-	slices.SortFunc(others, func(a, b alt) int { return cmp.Or(cmp.Compare(a.lost, b.lost), cmp.Compare(a.node, b.node)) })
 
-	lost := t.sum(chosen)
-	victims := make([]string, len(chosen))
-	for i, v := range chosen {
-		victims[i] = fmt.Sprintf("%s/%s (%s)", v.Namespace, v.Name, seconds(t.workLost(v)))
-	}
-	msg := fmt.Sprintf("preempting %d lower-priority %s on node %s, work lost %s of run time: %s",
-		len(chosen), plural(len(chosen), "pod", "pods"), node, seconds(lost), strings.Join(victims, ", "))
-	if len(others) > 0 {
-		parts := make([]string, 0, 3)
-		for _, o := range others[:min(3, len(others))] {
-			parts = append(parts, fmt.Sprintf("%s %s", o.node, seconds(o.lost)))
-		}
-		msg += fmt.Sprintf("; other candidate nodes would lose %s", strings.Join(parts, ", "))
-		if len(others) > 3 {
-			msg += fmt.Sprintf(" and %d more", len(others)-3)
-		}
-	}
-	pl.fh.EventRecorder().Eventf(pod, nil, v1.EventTypeNormal, Name, "Preempting", msg)
-	klog.FromContext(ctx).V(2).Info("Least-work-lost preemption", "pod", klog.KObj(pod), "node", node, "victims", len(chosen), "workLostSeconds", lost)
+	pl.fh.EventRecorder().Eventf(pod, nil, v1.EventTypeNormal, Name, "Preempting", EventMessage(c, others))
+	klog.FromContext(ctx).V(2).Info("Least-work-lost preemption", "pod", klog.KObj(pod), "node", node, "victims", len(chosen), "workLostSeconds", c.WorkLost)
 
 	profile := pl.fh.ProfileName()
-	WorkLostSeconds.WithLabelValues(profile).Observe(lost)
-	WorkLostSecondsTotal.WithLabelValues(profile).Add(lost)
+	WorkLostSeconds.WithLabelValues(profile).Observe(c.WorkLost)
+	WorkLostSecondsTotal.WithLabelValues(profile).Add(c.WorkLost)
 	VictimsTotal.WithLabelValues(profile).Add(float64(len(chosen)))
 	return chosen
 }
 
-func seconds(s float64) string {
-	return time.Duration(math.Round(s) * float64(time.Second)).String()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
+// candidate summarises the victims chosen on one node for the event.
+func candidate(node string, v nodeVictims, t *rankTable) Candidate {
+	c := Candidate{Node: node, Violations: v.violations, HighestPriority: math.MinInt32, WorkLost: t.sum(v.pods)}
+	for _, p := range v.pods {
+		c.Victims = append(c.Victims, fmt.Sprintf("%s/%s (%s)", p.Namespace, p.Name, words.Seconds(t.workLost(p))))
+		c.HighestPriority = max(c.HighestPriority, corev1helpers.PodPriority(p))
 	}
-	return many
+	return c
 }

@@ -13,7 +13,7 @@ import (
 
 	ps "github.com/schedkit/schedkit/progressshare"
 
-	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
+	"github.com/schedkit/schedkit/adapters/internal/annotation"
 )
 
 // Args configures ProgressShare.
@@ -23,7 +23,7 @@ import (
 //	  args:
 //	    nodeTypeLabel: node.kubernetes.io/instance-type
 //	    maxDelay: 60s
-//	    jobClasses:
+//	    jobTypes:
 //	    - name: crypto
 //	      rates: {p4d.24xlarge: 3}
 type Args struct {
@@ -51,14 +51,14 @@ type Args struct {
 	// AffinityFactor ≥ 1.
 	AffinityBounded bool `json:"affinityBounded,omitempty"`
 
-	// JobClasses give rates by job class (schedkit.io/job-class) to jobs
+	// JobTypes give rates by job type (schedkit.io/job-type) to jobs
 	// without a schedkit.io/rates annotation.
-	JobClasses []JobClass `json:"jobClasses,omitempty"`
+	JobTypes []JobType `json:"jobTypes,omitempty"`
 }
 
-// A JobClass is one row of the rate table.
-type JobClass struct {
-	// Name is matched against schedkit.io/job-class; a DNS-1123 label.
+// A JobType is one row of the rate table.
+type JobType struct {
+	// Name is matched against schedkit.io/job-type; a DNS-1123 label.
 	Name string `json:"name"`
 	// Rates maps node types (label values) to the class's relative speed
 	// there, in [1e-6, 1e6]; node types not listed have rate 1.
@@ -110,10 +110,10 @@ func ValidateArgs(path *field.Path, args *Args) error {
 		errs = append(errs, field.Invalid(path.Child("affinityBounded"), true, "needs affinityFactor ≥ 1"))
 	}
 	seen := map[string]bool{}
-	for i, c := range args.JobClasses {
-		p := path.Child("jobClasses").Index(i)
-		for _, msg := range validation.IsDNS1123Label(c.Name) {
-			errs = append(errs, field.Invalid(p.Child("name"), c.Name, msg))
+	for i, c := range args.JobTypes {
+		p := path.Child("jobTypes").Index(i)
+		if err := annotation.ValidJobType(c.Name); err != nil {
+			errs = append(errs, field.Invalid(p.Child("name"), c.Name, err.Error()))
 		}
 		if seen[c.Name] {
 			errs = append(errs, field.Duplicate(p.Child("name"), c.Name))
@@ -135,8 +135,8 @@ func ValidateArgs(path *field.Path, args *Args) error {
 			for _, msg := range validation.IsValidLabelValue(t) {
 				errs = append(errs, field.Invalid(rp, t, msg))
 			}
-			if r := c.Rates[t]; !podjob.ValidRate(r) {
-				errs = append(errs, field.Invalid(rp, r, fmt.Sprintf("rate must be in [%g, %g]", 1/podjob.MaxRate, podjob.MaxRate)))
+			if r := c.Rates[t]; !annotation.ValidRate(r) {
+				errs = append(errs, field.Invalid(rp, r, fmt.Sprintf("rate must be in [%g, %g]", 1/annotation.MaxRate, annotation.MaxRate)))
 			}
 		}
 	}

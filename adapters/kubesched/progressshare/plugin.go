@@ -13,7 +13,7 @@
 // a type, the value of the nodeTypeLabel label. A job (pods with one
 // controller owner, package podjob) has a rate per node type:
 // schedkit.io/rates on the pod or its owning Job, else the rates of its
-// schedkit.io/job-class in the args, else 1 everywhere; types it does not
+// schedkit.io/job-type in the args, else 1 everywhere; types it does not
 // list run at 1. Its running pods are its assigned pods by node type, its
 // pending blocks its unassigned pods of the same scheduler, and its delay
 // the time since it last started a pod (or was created). Reading input
@@ -72,6 +72,7 @@ import (
 
 	ps "github.com/schedkit/schedkit/progressshare"
 
+	"github.com/schedkit/schedkit/adapters/internal/annotation"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/owner"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
 )
@@ -139,7 +140,7 @@ func (pl *Plugin) PreScore(ctx context.Context, state fwk.CycleState, pod *v1.Po
 		return fwk.AsStatus(err)
 	}
 	selfJob := pl.jobs.Job(pod)
-	if err := selfJob.Err(podjob.AnnotationRates); err != nil {
+	if err := selfJob.Err(annotation.Rates); err != nil {
 		pl.fh.EventRecorder().Eventf(pod, nil, v1.EventTypeWarning, Name, "Scoring", "ignoring rates: %v", err)
 	}
 	jobs, err := pl.pending(pod, selfJob)
@@ -226,13 +227,13 @@ func (pl *Plugin) pending(pod *v1.Pod, self podjob.Job) (map[types.UID]*JobState
 	return jobs, nil
 }
 
-// rates returns a job's rates: its annotation, else its class's, else nil.
+// rates returns a job's rates: its annotation, else its job type's, else nil.
 func (pl *Plugin) rates(j podjob.Job) map[string]float64 {
 	if j.Rates != nil {
 		return j.Rates
 	}
-	for _, c := range pl.args.JobClasses {
-		if c.Name == j.Class {
+	for _, c := range pl.args.JobTypes {
+		if c.Name == j.JobType {
 			return c.Rates
 		}
 	}
