@@ -203,16 +203,23 @@
 // for the kueue.x-k8s.io group in-process, with this controller, against
 // kube-apiserver v1.37.2 and etcd v3.7.0 built from source (envtest), with
 // Kueue's own CRDs. It shows: a feasible workload Ready and admitted, and its
-// quota released when it finishes; a hopeless one Rejected and deactivated
-// by Kueue with the check's message; a workload that would push an admitted
-// one past its deadline held with Retry (Kueue evicts, counts and requeues
-// it after requeueAfterSeconds) and admitted once the other finishes; ETAs
-// on pending workloads in annotations, message and the metrics endpoint,
-// moving up as the queue drains; malformed annotations rejected naming
-// field and value; a restart that loses no decision (the check comes back
-// as the cmd/schedkit-deadline binary, built and run with its flags and a
-// kubeconfig, serving /readyz and /metrics); the example YAML and RBAC
-// accepted by the API server and Kueue's webhooks.
+// quota released when it finishes; a hopeless one holding quota Rejected
+// and deactivated by Kueue with the check's message, the check's reason
+// back on its state after Kueue's eviction reset it, the state written by
+// the check's own server-side apply (its managedFields entry); hopeless
+// workloads waiting behind a full quota (late even alone, a deadline
+// already past) deactivated at once, never holding quota, with their ETA;
+// a workload that would push an admitted one past its deadline held with
+// Retry (Kueue evicts, counts and requeues it after requeueAfterSeconds)
+// and admitted once the other finishes; ETAs on pending workloads in
+// annotations, message and the metrics endpoint, moving up as the queue
+// drains; ETAs in Kueue's order, a high-priority workload predicted first
+// and admitted first although a deadline workload arrived before it;
+// malformed annotations rejected naming field and value; a restart that
+// loses no decision (the check comes back as the cmd/schedkit-deadline
+// binary, built and run with its flags and a kubeconfig, serving /readyz
+// and /metrics); the example YAML and RBAC accepted by the API server and
+// Kueue's webhooks.
 //
 // Not checked: Kueue's job integrations. Kueue's jobframework does not
 // build with k8s.io/api v0.37 (kubeflow trainer's generated OpenAPI uses
