@@ -3,7 +3,6 @@ package deadlinecheck
 import (
 	"errors"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -42,7 +41,7 @@ func TestAnnotationVectors(t *testing.T) {
 		}
 		got := annotationtest.Want{Deadline: w.Deadline, HasDeadline: w.HasDeadline(), Runtime: w.Runtime, HasRuntime: w.Runtime > 0, JobType: w.JobType}
 		if w.RunTime != nil {
-			got.Estimate, got.HasEstimate = time.Duration(math.Round(math.Exp(w.RunTime.Pod.Mu)))*time.Second, true
+			got.Estimate, got.HasEstimate = time.Duration(w.RunTime.Exact*float64(time.Second)), true
 		}
 		annotationtest.Check(t, v, got, func(concept string) error {
 			key := f.Keys[concept][annotationtest.Kubernetes]

@@ -14,7 +14,21 @@ import (
 var t0 = time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 
 func fixed(seconds float64) *RunTime {
-	return &RunTime{Pod: tct.Lognormal{Mu: math.Log(seconds)}, Source: "test"}
+	return &RunTime{Pod: tct.Lognormal{Mu: math.Log(seconds)}, Exact: seconds, Source: "test"}
+}
+
+// A run time exactly as long as the time to the deadline meets it (e^ln 30
+// is 30.000000000000004 s, so the model's exact value is used): Ready, as
+// kube-scheduler's DeadlineAdmission admits it too.
+func TestPlanExactTie(t *testing.T) {
+	w := Workload{Key: "ns/x", UID: "x", Created: t0, Phase: Deciding, Deadline: t0.Add(30 * time.Second), Pods: 1, Slots: 1, RunTime: fixed(30)}
+	outs, err := Plan(Queue{Name: "cq"}, []Workload{w}, t0, testConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := outs[0].Verdict; v == nil || v.State != kueue.CheckStateReady {
+		t.Errorf("%+v, want Ready", v)
+	}
 }
 
 func testConfig() Config {

@@ -237,6 +237,7 @@ func runTime(in annotations, models Models, maxExecSeconds *int32, w *Workload) 
 		}
 		return RunTime{
 			Pod:    tct.Lognormal{Mu: math.Log(d.Seconds()), Sigma: 0},
+			Exact:  d.Seconds(),
 			Source: fmt.Sprintf("%s %v", RuntimeAnnotation, d),
 		}, nil
 	}
