@@ -155,7 +155,7 @@ func gateAdmits(t fataler, newJob job, running []job, byKueue bool, now time.Tim
 			pods = append(pods, j.pod(i, true))
 		}
 	}
-	pl := deadlineadmission.NewPlugin(args, batchlisters.NewJobLister(jobs), clocktesting.NewFakePassiveClock(now))
+	pl := deadlineadmission.New(args, batchlisters.NewJobLister(jobs), clocktesting.NewFakePassiveClock(now))
 	_, st := pl.PreFilter(context.Background(), nil, newJob.pod(0, byKueue), []fwk.NodeInfo{framework.NewNodeInfo(pods...)})
 	return st.IsSuccess(), st.Message()
 }

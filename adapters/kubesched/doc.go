@@ -10,8 +10,15 @@
 //   - leastworklost: LeastWorkLostPreemption (PostFilter), preemption that
 //     evicts the most recently started lower-priority pods (preempt.GP's
 //     order) on the node where the least work is lost;
-//   - progressshare: ProgressShare (Score), nodes ranked by progressshare's
+//   - progressscore: ProgressShare (Score), nodes ranked by progressshare's
 //     Algorithm 2 and Pref so accelerators go to the jobs they speed up.
+//
+// Each plugin type is named after its plugin, in a folder of its own
+// (progressscore holds ProgressShare, apart from schedkit's progressshare
+// package it calls). Each args type fills its own defaults (SetDefaults)
+// and validates every field, the problems joined as kube's ValidateXxxArgs
+// join theirs (Validate); the registry's factories are written once, in
+// internal/factory: decode the pluginConfig args, default, validate, build.
 //
 // cmd/schedkit-scheduler is kube-scheduler with the four registered, and
 // config/ holds an example KubeSchedulerConfiguration and the RBAC the

@@ -9,6 +9,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	"pgregory.net/rapid"
@@ -145,11 +146,15 @@ func TestPropStrictWeakOrder(t *testing.T) { rapid.Check(t, propStrictWeakOrder)
 func TestPropAgreesWithEDF(t *testing.T)   { rapid.Check(t, propAgreesWithEDF) }
 
 func TestNoArgs(t *testing.T) {
-	if err := noArgs(nil); err != nil {
-		t.Errorf("nil args: %v", err)
+	for _, obj := range []runtime.Object{nil, &runtime.Unknown{}, &runtime.Unknown{Raw: []byte("{}")}, &runtime.Unknown{Raw: []byte("null")}} {
+		if _, err := DecodeArgs(obj); err != nil {
+			t.Errorf("%v: %v", obj, err)
+		}
 	}
-	if err := noArgs(&metav1.Status{}); err == nil {
-		t.Errorf("typed args accepted")
+	for _, obj := range []runtime.Object{&metav1.Status{}, &runtime.Unknown{Raw: []byte(`{"mode":"x"}`)}} {
+		if _, err := DecodeArgs(obj); err == nil {
+			t.Errorf("args %v accepted", obj)
+		}
 	}
 }
 

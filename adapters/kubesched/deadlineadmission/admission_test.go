@@ -25,7 +25,7 @@ func dur(d time.Duration) metav1.Duration { return metav1.Duration{Duration: d} 
 
 func TestValidateArgs(t *testing.T) {
 	good := &Args{Mode: ModeStrict, JobTypes: []JobType{{Name: "etl", Runtime: dur(time.Hour)}}}
-	if err := ValidateArgs(nil, good); err != nil {
+	if err := good.Validate(nil); err != nil {
 		t.Fatalf("good args: %v", err)
 	}
 	bad := &Args{
@@ -37,7 +37,7 @@ func TestValidateArgs(t *testing.T) {
 			{Name: "Not_A_Label", Runtime: dur(time.Hour)},
 		},
 	}
-	err := ValidateArgs(nil, bad)
+	err := bad.Validate(nil)
 	if err == nil {
 		t.Fatal("bad args accepted")
 	}

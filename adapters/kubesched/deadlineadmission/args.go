@@ -6,9 +6,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
 	"github.com/schedkit/schedkit/adapters/internal/annotation"
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/factory"
 )
 
 // Args configures DeadlineAdmission (pluginConfig args of the profile).
@@ -56,25 +56,20 @@ const (
 	ModePaper  = "Paper"
 )
 
-// DecodeArgs decodes the plugin's args (nil gives the defaults) and
-// validates them with ValidateArgs.
-func DecodeArgs(obj runtime.Object) (*Args, error) {
-	args := &Args{}
-	if err := frameworkruntime.DecodeInto(obj, args); err != nil {
-		return nil, fmt.Errorf("%s args: %w", Name, err)
-	}
+// DecodeArgs decodes the plugin's args (nil gives the defaults), fills
+// the defaults and validates them.
+func DecodeArgs(obj runtime.Object) (*Args, error) { return factory.Decode[Args](Name, obj) }
+
+// SetDefaults fills Mode (Strict).
+func (args *Args) SetDefaults() {
 	if args.Mode == "" {
 		args.Mode = ModeStrict
 	}
-	if err := ValidateArgs(field.NewPath("args"), args); err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
-	}
-	return args, nil
 }
 
-// ValidateArgs checks every field of args and returns all the problems
-// joined (a field.ErrorList aggregate, as kube's ValidateXxxArgs), or nil.
-func ValidateArgs(path *field.Path, args *Args) error {
+// Validate checks every field of args and returns all the problems joined
+// (a field.ErrorList aggregate, as kube's ValidateXxxArgs), or nil.
+func (args *Args) Validate(path *field.Path) error {
 	var errs field.ErrorList
 	switch args.Mode {
 	case ModeStrict, ModePaper:
@@ -85,16 +80,9 @@ func ValidateArgs(path *field.Path, args *Args) error {
 		errs = append(errs, field.Invalid(path.Child("defaultRuntime"), args.DefaultRuntime.String(),
 			fmt.Sprintf("must be in [0, %v]; 0 means no default", annotation.MaxDuration)))
 	}
-	seen := map[string]bool{}
+	errs = append(errs, factory.JobTypeNames(path.Child("jobTypes"), args.JobTypes, func(c JobType) string { return c.Name })...)
 	for i, c := range args.JobTypes {
 		p := path.Child("jobTypes").Index(i)
-		if err := annotation.ValidJobType(c.Name); err != nil {
-			errs = append(errs, field.Invalid(p.Child("name"), c.Name, err.Error()))
-		}
-		if seen[c.Name] {
-			errs = append(errs, field.Duplicate(p.Child("name"), c.Name))
-		}
-		seen[c.Name] = true
 		if d := c.Runtime.Duration; d <= 0 || d > annotation.MaxDuration {
 			errs = append(errs, field.Invalid(p.Child("runtime"), c.Runtime.String(),
 				fmt.Sprintf("must be in (0, %v]", annotation.MaxDuration)))

@@ -28,7 +28,7 @@ func TestAnnotationVectors(t *testing.T) {
 		for _, name := range slices.Sorted(maps.Keys(table)) {
 			args.JobTypes = append(args.JobTypes, JobType{Name: name, Runtime: metav1.Duration{Duration: table[name]}})
 		}
-		if err := ValidateArgs(nil, args); err != nil {
+		if err := args.Validate(nil); err != nil {
 			t.Fatal(err)
 		}
 		job := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "job", UID: "job-uid",

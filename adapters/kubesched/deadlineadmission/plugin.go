@@ -53,7 +53,6 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	batchlisters "k8s.io/client-go/listers/batch/v1"
 	"k8s.io/klog/v2"
@@ -70,8 +69,8 @@ import (
 // Name is the plugin's name in the registry and in configurations.
 const Name = "DeadlineAdmission"
 
-// Plugin is the DeadlineAdmission PreFilter plugin.
-type Plugin struct {
+// DeadlineAdmission is the DeadlineAdmission PreFilter plugin.
+type DeadlineAdmission struct {
 	args  *Args
 	mode  admission.Mode
 	jobs  owner.Resolver
@@ -82,43 +81,33 @@ type Plugin struct {
 }
 
 var (
-	_ fwk.PreFilterPlugin   = (*Plugin)(nil)
-	_ fwk.EnqueueExtensions = (*Plugin)(nil)
-	_ fwk.SignPlugin        = (*Plugin)(nil)
+	_ fwk.PreFilterPlugin   = (*DeadlineAdmission)(nil)
+	_ fwk.EnqueueExtensions = (*DeadlineAdmission)(nil)
+	_ fwk.SignPlugin        = (*DeadlineAdmission)(nil)
 )
 
-// New builds the plugin on the wall clock.
-func New(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
-	return NewWithClock(clock.RealClock{})(ctx, obj, h)
+// Build makes the plugin on the scheduler's handle (the factory.Build of
+// the registry).
+func Build(_ context.Context, args *Args, h fwk.Handle, c clock.PassiveClock) (fwk.Plugin, error) {
+	return New(args, owner.NewResolver(h).Jobs, c), nil
 }
 
-// NewWithClock returns a factory whose plugins read the time from c.
-func NewWithClock(c clock.PassiveClock) func(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
-	return func(_ context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
-		args, err := DecodeArgs(obj)
-		if err != nil {
-			return nil, err
-		}
-		return NewPlugin(args, owner.NewResolver(h).Jobs, c), nil
-	}
-}
-
-// NewPlugin returns the plugin for args (decoded and validated by
-// DecodeArgs), finding pods' owning Jobs with jobs (nil: the pods' own
-// annotations only) and reading the time from c.
-func NewPlugin(args *Args, jobs batchlisters.JobLister, c clock.PassiveClock) *Plugin {
+// New returns the plugin for args (decoded and validated by DecodeArgs),
+// finding pods' owning Jobs with jobs (nil: the pods' own annotations
+// only) and reading the time from c.
+func New(args *Args, jobs batchlisters.JobLister, c clock.PassiveClock) *DeadlineAdmission {
 	mode := admission.ModeStrict
 	if args.Mode == ModePaper {
 		mode = admission.ModePaper
 	}
-	return &Plugin{args: args, mode: mode, jobs: owner.Resolver{Jobs: jobs}, clock: c}
+	return &DeadlineAdmission{args: args, mode: mode, jobs: owner.Resolver{Jobs: jobs}, clock: c}
 }
 
 // Name returns Name.
-func (pl *Plugin) Name() string { return Name }
+func (pl *DeadlineAdmission) Name() string { return Name }
 
 // PreFilter admits or rejects the pod's job (see the package doc).
-func (pl *Plugin) PreFilter(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+func (pl *DeadlineAdmission) PreFilter(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
 	if podjob.AdmittedByKueue(pod) {
 		klog.FromContext(ctx).V(4).Info("Pod of a workload Kueue admitted passes", "pod", klog.KObj(pod))
 		return nil, nil
@@ -162,7 +151,7 @@ func (pl *Plugin) PreFilter(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, 
 
 // running collects the jobs with pods assigned to the nodes, and reports
 // whether the job with key self is among them.
-func (pl *Plugin) running(nodes []fwk.NodeInfo, self types.UID, now time.Time) ([]RunningJob, bool) {
+func (pl *DeadlineAdmission) running(nodes []fwk.NodeInfo, self types.UID, now time.Time) ([]RunningJob, bool) {
 	index := map[types.UID]int{}
 	var out []RunningJob
 	admitted := false
@@ -192,11 +181,11 @@ func (pl *Plugin) running(nodes []fwk.NodeInfo, self types.UID, now time.Time) (
 
 // PreFilterExtensions returns nil: admission does not depend on which node
 // the pods of other jobs are on.
-func (pl *Plugin) PreFilterExtensions() fwk.PreFilterExtensions { return nil }
+func (pl *DeadlineAdmission) PreFilterExtensions() fwk.PreFilterExtensions { return nil }
 
 // EventsToRegister asks for a retry when an assigned pod is deleted (or
 // finishes, which removes it from the scheduler's view).
-func (pl *Plugin) EventsToRegister(context.Context) ([]fwk.ClusterEventWithHint, error) {
+func (pl *DeadlineAdmission) EventsToRegister(context.Context) ([]fwk.ClusterEventWithHint, error) {
 	return []fwk.ClusterEventWithHint{
 		{Event: fwk.ClusterEvent{Resource: fwk.AssignedPod, ActionType: fwk.Delete}},
 	}, nil
@@ -205,7 +194,7 @@ func (pl *Plugin) EventsToRegister(context.Context) ([]fwk.ClusterEventWithHint,
 // SignPod refuses to sign pods of deadline jobs (their admission depends on
 // the running jobs and the time, so one pod's result cannot be reused for
 // another) and signs the others with no fragment (the plugin passes them).
-func (pl *Plugin) SignPod(_ context.Context, pod *v1.Pod) ([]fwk.SignFragment, *fwk.Status) {
+func (pl *DeadlineAdmission) SignPod(_ context.Context, pod *v1.Pod) ([]fwk.SignFragment, *fwk.Status) {
 	if _, has, err := pl.jobs.Deadline(pod); has || err != nil {
 		return nil, fwk.NewStatus(fwk.Unschedulable, "deadline admission depends on the running jobs")
 	}

@@ -93,7 +93,6 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	policy "k8s.io/api/policy/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -119,8 +118,8 @@ import (
 // Name is the plugin's name in the registry and in configurations.
 const Name = "LeastWorkLostPreemption"
 
-// Plugin is the LeastWorkLostPreemption plugin.
-type Plugin struct {
+// LeastWorkLostPreemption is the LeastWorkLostPreemption plugin.
+type LeastWorkLostPreemption struct {
 	fh        fwk.Handle
 	args      *Args
 	clock     clock.PassiveClock
@@ -150,87 +149,78 @@ type rankTable struct {
 }
 
 var (
-	_ fwk.PostFilterPlugin  = (*Plugin)(nil)
-	_ fwk.PreEnqueuePlugin  = (*Plugin)(nil)
-	_ fwk.EnqueueExtensions = (*Plugin)(nil)
+	_ fwk.PostFilterPlugin  = (*LeastWorkLostPreemption)(nil)
+	_ fwk.PreEnqueuePlugin  = (*LeastWorkLostPreemption)(nil)
+	_ fwk.EnqueueExtensions = (*LeastWorkLostPreemption)(nil)
 	_ preemption.Interface  = evaluatorInterface{}
 )
 
-// New builds the plugin on the wall clock.
-func New(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
-	return NewWithClock(clock.RealClock{})(ctx, obj, h)
-}
-
-// NewWithClock returns a factory whose plugins read the time from c.
-func NewWithClock(c clock.PassiveClock) func(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
-	return func(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
-		args, err := DecodeArgs(obj)
-		if err != nil {
-			return nil, err
-		}
-		fts := feature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
-		dp, err := defaultpreemption.New(ctx, &config.DefaultPreemptionArgs{
-			MinCandidateNodesPercentage: *args.MinCandidateNodesPercentage,
-			MinCandidateNodesAbsolute:   *args.MinCandidateNodesAbsolute,
-		}, h, fts)
-		if err != nil {
-			return nil, err
-		}
-		pl := &Plugin{fh: h, args: args, clock: c, dp: dp}
-		dp.MoreImportantVictim = pl.moreImportant
-		evict := dp.Executor.PreemptPod
-		dp.Executor.PreemptPod = func(ctx context.Context, cand preemption.Candidate, preemptor preemption.ExecutorPreemptor, victim *v1.Pod, pluginName string) (bool, error) {
-			if p := corev1helpers.PodPriority(victim); p >= preemptor.Priority() {
-				return false, fmt.Errorf("%s: refusing to evict %s/%s: its priority %d is not below the preemptor's %d", Name, victim.Namespace, victim.Name, p, preemptor.Priority())
-			}
-			inMemory, err := evict(ctx, cand, preemptor, victim, pluginName)
-			if err == nil && !inMemory {
-				pl.evicted.Store(victim.UID, struct{}{})
-			}
-			return inMemory, err
-		}
-		pl.evaluator = preemption.NewEvaluator(Name, h, evaluatorInterface{dp, pl}, dp.Executor)
-		pl.pods = h.SharedInformerFactory().Core().V1().Pods().Lister()
-		forget := func(obj any) {
-			if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-				obj = d.Obj
-			}
-			if p, ok := obj.(*v1.Pod); ok {
-				pl.victims.Delete(p.UID)
-				pl.evicted.Delete(p.UID)
-			}
-		}
-		if _, err := h.SharedInformerFactory().Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-			UpdateFunc: func(_, obj any) {
-				if p, ok := obj.(*v1.Pod); ok && p.Spec.NodeName != "" {
-					forget(p)
-				}
-			},
-			DeleteFunc: forget,
-		}); err != nil {
-			return nil, err
-		}
-		registerMetrics()
-		return pl, nil
+// Build makes the plugin on the scheduler's handle (the factory.Build of
+// the registry): kube's DefaultPreemption with the victim order, node order
+// and reporting described in the package doc.
+func Build(ctx context.Context, args *Args, h fwk.Handle, c clock.PassiveClock) (fwk.Plugin, error) {
+	fts := feature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
+	dp, err := defaultpreemption.New(ctx, &config.DefaultPreemptionArgs{
+		MinCandidateNodesPercentage: *args.MinCandidateNodesPercentage,
+		MinCandidateNodesAbsolute:   *args.MinCandidateNodesAbsolute,
+	}, h, fts)
+	if err != nil {
+		return nil, err
 	}
+	pl := &LeastWorkLostPreemption{fh: h, args: args, clock: c, dp: dp}
+	dp.MoreImportantVictim = pl.moreImportant
+	evict := dp.Executor.PreemptPod
+	dp.Executor.PreemptPod = func(ctx context.Context, cand preemption.Candidate, preemptor preemption.ExecutorPreemptor, victim *v1.Pod, pluginName string) (bool, error) {
+		if p := corev1helpers.PodPriority(victim); p >= preemptor.Priority() {
+			return false, fmt.Errorf("%s: refusing to evict %s/%s: its priority %d is not below the preemptor's %d", Name, victim.Namespace, victim.Name, p, preemptor.Priority())
+		}
+		inMemory, err := evict(ctx, cand, preemptor, victim, pluginName)
+		if err == nil && !inMemory {
+			pl.evicted.Store(victim.UID, struct{}{})
+		}
+		return inMemory, err
+	}
+	pl.evaluator = preemption.NewEvaluator(Name, h, evaluatorInterface{dp, pl}, dp.Executor)
+	pl.pods = h.SharedInformerFactory().Core().V1().Pods().Lister()
+	forget := func(obj any) {
+		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = d.Obj
+		}
+		if p, ok := obj.(*v1.Pod); ok {
+			pl.victims.Delete(p.UID)
+			pl.evicted.Delete(p.UID)
+		}
+	}
+	if _, err := h.SharedInformerFactory().Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		UpdateFunc: func(_, obj any) {
+			if p, ok := obj.(*v1.Pod); ok && p.Spec.NodeName != "" {
+				forget(p)
+			}
+		},
+		DeleteFunc: forget,
+	}); err != nil {
+		return nil, err
+	}
+	registerMetrics()
+	return pl, nil
 }
 
 // Name returns Name.
-func (pl *Plugin) Name() string { return Name }
+func (pl *LeastWorkLostPreemption) Name() string { return Name }
 
 // PreEnqueue holds a preemptor back while its victims are being evicted
 // (asynchronous preemption), as DefaultPreemption does.
-func (pl *Plugin) PreEnqueue(ctx context.Context, p *v1.Pod) *fwk.Status {
+func (pl *LeastWorkLostPreemption) PreEnqueue(ctx context.Context, p *v1.Pod) *fwk.Status {
 	return pl.dp.PreEnqueue(ctx, p)
 }
 
 // EventsToRegister is DefaultPreemption's.
-func (pl *Plugin) EventsToRegister(ctx context.Context) ([]fwk.ClusterEventWithHint, error) {
+func (pl *LeastWorkLostPreemption) EventsToRegister(ctx context.Context) ([]fwk.ClusterEventWithHint, error) {
 	return pl.dp.EventsToRegister(ctx)
 }
 
 // PostFilter preempts for pod (see the package doc).
-func (pl *Plugin) PostFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, m fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
+func (pl *LeastWorkLostPreemption) PostFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, m fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
 	defer schedmetrics.PreemptionAttempts.Inc()
 	if msg := pl.victimLeaving(pod); msg != "" {
 		return nil, fwk.NewStatus(fwk.Unschedulable, "preemption: "+msg)
@@ -262,7 +252,7 @@ func (pl *Plugin) PostFilter(ctx context.Context, state fwk.CycleState, pod *v1.
 // holds it, so a new dry run would pick victims to replace one that is
 // already going. Its removal from the snapshot requeues the pod. A victim
 // whose eviction failed does not hold the pod back.
-func (pl *Plugin) victimLeaving(pod *v1.Pod) string {
+func (pl *LeastWorkLostPreemption) victimLeaving(pod *v1.Pod) string {
 	v, ok := pl.victims.Load(pod.UID)
 	if !ok {
 		return ""
@@ -286,7 +276,7 @@ func (pl *Plugin) victimLeaving(pod *v1.Pod) string {
 
 // rankTable ranks every assigned pod of lower priority than the preemptor
 // with preempt.GP.
-func (pl *Plugin) rankTable(preemptor *v1.Pod, now time.Time) (*rankTable, error) {
+func (pl *LeastWorkLostPreemption) rankTable(preemptor *v1.Pod, now time.Time) (*rankTable, error) {
 	nodes, err := pl.fh.SnapshotSharedLister().NodeInfos().List()
 	if err != nil {
 		return nil, err
@@ -313,7 +303,7 @@ func (pl *Plugin) rankTable(preemptor *v1.Pod, now time.Time) (*rankTable, error
 // SelectVictimsOnNode: higher priority first, then later in preempt.GP's
 // order (older pods are more important, kept first). Pod groups, and pods
 // the table does not know, fall back to kube's MoreImportantVictim.
-func (pl *Plugin) moreImportant(a, b preemption.Victim) bool {
+func (pl *LeastWorkLostPreemption) moreImportant(a, b preemption.Victim) bool {
 	if a.Priority() != b.Priority() {
 		return a.Priority() > b.Priority()
 	}
@@ -353,7 +343,7 @@ func (t *rankTable) sum(pods []*v1.Pod) float64 {
 // count, node order and victim recording.
 type evaluatorInterface struct {
 	*defaultpreemption.DefaultPreemption
-	pl *Plugin
+	pl *LeastWorkLostPreemption
 }
 
 // GetOffsetAndNumCandidates starts at the first potential node (offset 0)
@@ -435,7 +425,7 @@ func (r *record) add(node string, pods []*v1.Pod, violations int) {
 
 // report writes the event and observes the metrics for a preemption that
 // chose node, and returns its victims.
-func (pl *Plugin) report(ctx context.Context, pod *v1.Pod, node string, rec *record, t *rankTable) []*v1.Pod {
+func (pl *LeastWorkLostPreemption) report(ctx context.Context, pod *v1.Pod, node string, rec *record, t *rankTable) []*v1.Pod {
 	rec.mu.Lock()
 	chosen := rec.nodes[node].pods
 	var others []Candidate

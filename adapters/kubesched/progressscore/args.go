@@ -1,4 +1,4 @@
-package progressshare
+package progressscore
 
 import (
 	"fmt"
@@ -9,11 +9,11 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
 	ps "github.com/schedkit/schedkit/progressshare"
 
 	"github.com/schedkit/schedkit/adapters/internal/annotation"
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/factory"
 )
 
 // Args configures ProgressShare.
@@ -71,28 +71,23 @@ const (
 	DefaultMaxDelay      = 60 * time.Second
 )
 
-// DecodeArgs decodes the args (nil gives the defaults), fills defaults and
-// validates them with ValidateArgs.
-func DecodeArgs(obj runtime.Object) (*Args, error) {
-	args := &Args{}
-	if err := frameworkruntime.DecodeInto(obj, args); err != nil {
-		return nil, fmt.Errorf("%s args: %w", Name, err)
-	}
+// DecodeArgs decodes the args (nil gives the defaults), fills the
+// defaults and validates them.
+func DecodeArgs(obj runtime.Object) (*Args, error) { return factory.Decode[Args](Name, obj) }
+
+// SetDefaults fills NodeTypeLabel and MaxDelay when unset.
+func (args *Args) SetDefaults() {
 	if args.NodeTypeLabel == "" {
 		args.NodeTypeLabel = DefaultNodeTypeLabel
 	}
 	if args.MaxDelay == nil {
 		args.MaxDelay = &metav1.Duration{Duration: DefaultMaxDelay}
 	}
-	if err := ValidateArgs(field.NewPath("args"), args); err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
-	}
-	return args, nil
 }
 
-// ValidateArgs checks every field (defaults filled) and returns all the
+// Validate checks every field (defaults filled) and returns all the
 // problems joined, as kube's ValidateXxxArgs do.
-func ValidateArgs(path *field.Path, args *Args) error {
+func (args *Args) Validate(path *field.Path) error {
 	var errs field.ErrorList
 	for _, msg := range validation.IsQualifiedName(args.NodeTypeLabel) {
 		errs = append(errs, field.Invalid(path.Child("nodeTypeLabel"), args.NodeTypeLabel, msg))
@@ -109,16 +104,9 @@ func ValidateArgs(path *field.Path, args *Args) error {
 	if args.AffinityBounded && args.AffinityFactor == 0 {
 		errs = append(errs, field.Invalid(path.Child("affinityBounded"), true, "needs affinityFactor ≥ 1"))
 	}
-	seen := map[string]bool{}
+	errs = append(errs, factory.JobTypeNames(path.Child("jobTypes"), args.JobTypes, func(c JobType) string { return c.Name })...)
 	for i, c := range args.JobTypes {
 		p := path.Child("jobTypes").Index(i)
-		if err := annotation.ValidJobType(c.Name); err != nil {
-			errs = append(errs, field.Invalid(p.Child("name"), c.Name, err.Error()))
-		}
-		if seen[c.Name] {
-			errs = append(errs, field.Duplicate(p.Child("name"), c.Name))
-		}
-		seen[c.Name] = true
 		if len(c.Rates) == 0 {
 			errs = append(errs, field.Required(p.Child("rates"), "at least one node type"))
 		}

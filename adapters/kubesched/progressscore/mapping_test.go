@@ -1,4 +1,4 @@
-package progressshare
+package progressscore
 
 import (
 	"fmt"
@@ -35,11 +35,11 @@ func TestValidateArgs(t *testing.T) {
 			{Name: "crypto"},
 		},
 	}
-	if err := ValidateArgs(nil, &Args{NodeTypeLabel: DefaultNodeTypeLabel, MaxDelay: &metav1.Duration{}, AffinityBounded: true}); err == nil ||
+	if err := (&Args{NodeTypeLabel: DefaultNodeTypeLabel, MaxDelay: &metav1.Duration{}, AffinityBounded: true}).Validate(nil); err == nil ||
 		!strings.Contains(err.Error(), "affinityBounded: Invalid value: true: needs affinityFactor ≥ 1") {
 		t.Errorf("affinityBounded without a factor: %v", err)
 	}
-	err = ValidateArgs(nil, bad)
+	err = bad.Validate(nil)
 	if err == nil {
 		t.Fatal("bad args accepted")
 	}
