@@ -236,17 +236,20 @@
 //
 // A plan draws pods × samples lognormals per workload; WorkCache keeps the
 // draws between plans (a waiting workload's never change; a running one's
-// at most once a second). Measured with go test -run '^$' -bench Plan
-// -benchtime 20x -cpu 1 ./deadlinecheck on the 2-core machine shared with
-// other builds (load average 11, so times are inflated several-fold):
+// at most once a second). The ETA replays Kueue's admission once per
+// sample: O(events × pending) with events ≤ workloads plus queue entries.
+// Measured with go test -run '^$' -bench Plan -benchtime 20x -count 2 -cpu
+// 1 ./deadlinecheck on the 2-core machine shared with other builds (load
+// average 10–16, so times are inflated several-fold and vary run to run):
 //
-//	Plan, 10 workloads × 4 pods, 1000 samples, cold         12–14 ms/op   204 allocs/op
-//	Plan, 100 workloads × 4 pods, 1000 samples, cold        99–159 ms/op  1760 allocs/op
-//	Plan, 100 workloads × 64 pods, 1000 samples, cold       1.2–1.8 s/op  2032 allocs/op
-//	Plan, 100 workloads × 4 pods, 100 samples, cold         8–9 ms/op     1758 allocs/op
-//	Plan, 10 workloads × 4 pods, 1000 samples, cached       1.6–2.3 ms/op 180 allocs/op
-//	Plan, 100 workloads × 64 pods, 1000 samples, cached     38–39 ms/op   1743 allocs/op
+//	Plan, 10 workloads × 4 pods, 1000 samples, cold         8–10 ms/op     229 allocs/op
+//	Plan, 100 workloads × 4 pods, 1000 samples, cold        100–120 ms/op  1852 allocs/op
+//	Plan, 100 workloads × 64 pods, 1000 samples, cold       1.0–1.4 s/op   2153 allocs/op
+//	Plan, 100 workloads × 4 pods, 100 samples, cold         11–14 ms/op    1850 allocs/op
+//	Plan, 10 workloads × 4 pods, 1000 samples, cached       1.7–1.8 ms/op  205 allocs/op
+//	Plan, 100 workloads × 64 pods, 1000 samples, cached     50–134 ms/op   1864 allocs/op
 //
-// A cached plan's cost is the admission decisions and the sorts behind the
-// quantiles.
+// A cached plan's cost is the admission decisions, the replay of Kueue's
+// admission (about 14 ms of the 50 in a profile of the last case) and the
+// sorts behind the quantiles (about 13 ms).
 package deadlinecheck

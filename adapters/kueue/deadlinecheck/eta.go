@@ -96,7 +96,7 @@ func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, 
 	for k := range starts {
 		starts[k] = make([]float64, samples)
 	}
-	var sim simulation
+	sim := newSimulation(jobs)
 	for s := range samples {
 		sim.run(running, jobs, q.StrictFIFO, s, starts)
 	}
@@ -142,11 +142,30 @@ func share(w Workload) float64 {
 // fitSlack absorbs rounding in sums of shares.
 const fitSlack = 1e-9
 
-// A simulation replays Kueue's admission for one sample; its slices are
-// reused from sample to sample.
+// A simulation replays Kueue's admission for one sample at a time over the
+// same jobs; its slices are reused from sample to sample.
 type simulation struct {
 	ends    endHeap
-	started []bool
+	waiting []int // jobs not started yet, in queue order
+	// entries are the times jobs enter the queue after now, ascending;
+	// minShare is the smallest share of a job: with less quota free no
+	// job can start.
+	entries  []float64
+	minShare float64
+}
+
+// newSimulation prepares a simulation of jobs.
+func newSimulation(jobs []etaJob) *simulation {
+	sim := &simulation{minShare: math.Inf(1)}
+	for _, j := range jobs {
+		sim.minShare = min(sim.minShare, j.share)
+		if j.notBefore > 0 {
+			sim.entries = append(sim.entries, j.notBefore)
+		}
+	}
+	slices.Sort(sim.entries)
+	sim.entries = slices.Compact(sim.entries)
+	return sim
 }
 
 // run fills starts[k][s] with job k's start in sample s (+Inf if it never
@@ -160,48 +179,49 @@ func (sim *simulation) run(running, jobs []etaJob, strict bool, s int, starts []
 			sim.ends.push(end{at: r.run[s], share: r.share})
 		}
 	}
-	sim.started = slices.Grow(sim.started[:0], len(jobs))[:len(jobs)]
-	clear(sim.started)
-	left := len(jobs)
+	sim.waiting = sim.waiting[:0]
+	for k := range jobs {
+		sim.waiting = append(sim.waiting, k)
+	}
+	entry := 0 // sim.entries[entry] is the next time a job enters the queue
 	for t := 0.0; ; {
-		for k := range jobs {
-			j := &jobs[k]
-			if sim.started[k] || j.notBefore > t {
-				continue
-			}
-			if j.share > free+fitSlack {
-				if strict && !j.ghost {
-					break
+		if free+fitSlack >= sim.minShare {
+			left := sim.waiting[:0]
+			blocked := false
+			for _, k := range sim.waiting {
+				j := &jobs[k]
+				if blocked || j.notBefore > t || j.share > free+fitSlack {
+					left = append(left, k)
+					blocked = blocked || (strict && !j.ghost && j.notBefore <= t)
+					continue
 				}
-				continue
+				starts[k][s] = t
+				// A job that takes no time holds nothing: every end is
+				// later than its start, so each instant gets one pass in
+				// queue order.
+				if !j.ghost && j.run != nil && j.run[s] > 0 {
+					free -= j.share
+					sim.ends.push(end{at: t + j.run[s], share: j.share})
+				}
 			}
-			sim.started[k] = true
-			starts[k][s] = t
-			left--
-			// A job that takes no time holds nothing: every end is later
-			// than its start, so each instant gets one pass in queue order.
-			if !j.ghost && j.run != nil && j.run[s] > 0 {
-				free -= j.share
-				sim.ends.push(end{at: t + j.run[s], share: j.share})
-			}
+			sim.waiting = left
 		}
-		if left == 0 {
+		if len(sim.waiting) == 0 {
 			return
+		}
+		for entry < len(sim.entries) && sim.entries[entry] <= t {
+			entry++
 		}
 		next := math.Inf(1)
 		if len(sim.ends) > 0 {
 			next = sim.ends[0].at
 		}
-		for k := range jobs {
-			if !sim.started[k] && jobs[k].notBefore > t {
-				next = min(next, jobs[k].notBefore)
-			}
+		if entry < len(sim.entries) {
+			next = min(next, sim.entries[entry])
 		}
 		if math.IsInf(next, 1) {
-			for k := range jobs {
-				if !sim.started[k] {
-					starts[k][s] = math.Inf(1)
-				}
+			for _, k := range sim.waiting {
+				starts[k][s] = math.Inf(1)
 			}
 			return
 		}
