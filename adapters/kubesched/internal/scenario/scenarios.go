@@ -98,8 +98,10 @@ func Admission(t *testing.T, b *Backend) {
 	etl := e.CreateJob("etl", map[string]string{annotation.Deadline: "3h", annotation.JobType: "etl"})
 	e.CreatePod(PodSpec{Name: "g", CPU: "1", Owner: etl})
 	e.CreatePod(PodSpec{Name: "h", CPU: "1", Annotations: map[string]string{annotation.Deadline: "3h", annotation.JobType: "nope"}})
-	// b's inputs, but Kueue admitted its workload: Kueue is the admission.
-	e.CreatePod(PodSpec{Name: "k", CPU: "1", Labels: map[string]string{"kueue.x-k8s.io/podset": "main"}, Annotations: ann(at(20*time.Minute), "15m")})
+	// e's inputs, but Kueue admitted its workload: Kueue is the admission.
+	// (Its malformed deadline also keeps it out of the others' decisions
+	// once it runs.)
+	e.CreatePod(PodSpec{Name: "k", CPU: "1", Labels: map[string]string{"kueue.x-k8s.io/podset": "main"}, Annotations: ann("tomorrow", "10m")})
 	e.StartScheduler()
 
 	e.WaitBound("d", "g", "k")
