@@ -402,9 +402,9 @@ if with schedkit-deadline; then
 	components_build_tree schedkit-deadline "$dir/bin/schedkit-deadline"
 	kubectl apply -k "$repo/adapters/kueue/config/default" >/dev/null
 	kubectl wait --for=condition=Established --timeout=60s crd/deadlineparameters.schedkit.io >/dev/null
-	run_deployment schedkit-deadline schedkit-deadline "$dir/bin/schedkit-deadline" \
+	run_deployment kueue-system schedkit-deadline "$dir/bin/schedkit-deadline" \
 		-metrics-bind-address="127.0.0.1:$p_dmetrics" -health-probe-bind-address="127.0.0.1:$p_dhealth" \
-		-leader-election-namespace=schedkit-deadline $deadline_flags
+		-leader-election-namespace=kueue-system $deadline_flags
 	wait_for "schedkit-deadline ready" 60 schedkit-deadline curl -fsS "http://127.0.0.1:$p_dhealth/readyz"
 fi
 if with schedkit-scheduler; then

@@ -29,7 +29,6 @@ const (
 	annDeadline   = "schedkit.io/deadline"
 	annJobType    = "schedkit.io/job-type"
 	annRuntime    = "schedkit.io/runtime"
-	annJobClass   = "schedkit.io/job-class"
 	annStartP50   = "schedkit.io/predicted-start-p50"
 	annFinishP90  = "schedkit.io/predicted-finish-p90"
 	annKwokDelay  = "pod-complete.stage.kwok.x-k8s.io/delay"

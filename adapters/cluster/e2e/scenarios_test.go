@@ -337,7 +337,7 @@ func near(a, b time.Time, tol time.Duration) bool {
 }
 
 // 6. A job three times faster on gpu-a100 nodes (the example profile's
-// job class crypto, ProgressShare) lands on the two GPU nodes although two
+// job type crypto, ProgressShare) lands on the two GPU nodes although two
 // equally free CPU nodes would fit it as well; a job with no rates then
 // takes the CPU nodes.
 func (cl *cluster) gpu(t *testing.T) {
@@ -345,7 +345,7 @@ func (cl *cluster) gpu(t *testing.T) {
 	gpu := corev1.ResourceList{"nvidia.com/gpu": resource.MustParse("1")}
 	s.nodes(node{name: "gpu-1", typ: "gpu-a100", cpu: "1", extra: gpu}, node{name: "gpu-2", typ: "gpu-a100", cpu: "1", extra: gpu},
 		node{name: "cpu-1", typ: "cpu-standard", cpu: "1"}, node{name: "cpu-2", typ: "cpu-standard", cpu: "1"})
-	crypto := s.job(jobSpec{name: "crypto", pods: 2, runFor: 10 * time.Second, ann: map[string]string{annJobClass: "crypto"}})
+	crypto := s.job(jobSpec{name: "crypto", pods: 2, runFor: 10 * time.Second, ann: map[string]string{annJobType: "crypto"}})
 	eventually(t, 30*time.Second, "crypto's pods bound", func() (bool, string) {
 		pods := s.pods(crypto)
 		return len(pods) == 2 && pods[0].Spec.NodeName != "" && pods[1].Spec.NodeName != "", fmt.Sprint(len(pods))
