@@ -31,6 +31,7 @@ const (
 	annRuntime    = "schedkit.io/runtime"
 	annStartP50   = "schedkit.io/predicted-start-p50"
 	annFinishP90  = "schedkit.io/predicted-finish-p90"
+	annRejection  = "schedkit.io/rejection"
 	annKwokDelay  = "pod-complete.stage.kwok.x-k8s.io/delay"
 	scenarioLabel = "schedkit.io/scenario"
 	instanceType  = "node.kubernetes.io/instance-type"
@@ -314,6 +315,16 @@ func (s *scenario) pods(job *batchv1.Job) []corev1.Pod {
 	}
 	slices.SortFunc(out, func(a, b corev1.Pod) int { return strings.Compare(a.Name, b.Name) })
 	return out
+}
+
+// podCondition returns the pod's condition of type c, or nil.
+func podCondition(p corev1.Pod, c corev1.PodConditionType) *corev1.PodCondition {
+	for i := range p.Status.Conditions {
+		if p.Status.Conditions[i].Type == c {
+			return &p.Status.Conditions[i]
+		}
+	}
+	return nil
 }
 
 // getJob reads job back.

@@ -177,10 +177,8 @@ func (cl *cluster) contract(t *testing.T) {
 		for _, p := range pods {
 			if p.Spec.NodeName == "" {
 				why := "not tried yet"
-				for _, c := range p.Status.Conditions {
-					if c.Type == corev1.PodScheduled {
-						why = c.Message
-					}
+				if c := podCondition(p, corev1.PodScheduled); c != nil {
+					why = c.Message
 				}
 				unbound = append(unbound, p.Name+": "+why)
 			}

@@ -13,6 +13,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
@@ -58,6 +59,7 @@ spec:
   - {name: fixed-10, lognormal: {meanSeconds: 10}}
   - {name: fixed-20, lognormal: {meanSeconds: 20}}
   - {name: fixed-60, lognormal: {meanSeconds: 60}}
+  - {name: fixed-120, lognormal: {meanSeconds: 120}}
   - {name: fixed-600, lognormal: {meanSeconds: 600}}
 ---
 apiVersion: kueue.x-k8s.io/v1beta2
@@ -155,18 +157,35 @@ func (cl *cluster) feasible(t *testing.T) {
 
 // 2. Pods waiting for one busy node are bound in EDF order, whatever the
 // order their Jobs came in: three one-pod Jobs (deadlines 30, 20 and 10
-// minutes, created in that order) wait behind a blocker; each runs 5 s.
+// minutes, created in that order; each runs 5 s) wait behind a blocker
+// until every one of them has been tried and found no room; then the
+// blocker's Job is deleted.
 func (cl *cluster) edfOrder(t *testing.T) {
 	s := cl.scenario(t, "edf")
 	s.nodes(node{name: "edf-1", typ: "cpu", cpu: "1"})
-	s.job(jobSpec{name: "blocker", pods: 1, runFor: 6 * time.Second})
+	blocker := s.job(jobSpec{name: "blocker", pods: 1})
 	eventually(t, 30*time.Second, "the blocker running", func() (bool, string) {
-		p, err := cl.cs.CoreV1().Pods(s.ns).List(t.Context(), metav1.ListOptions{})
-		return err == nil && len(p.Items) == 1 && p.Items[0].Status.Phase == corev1.PodRunning, fmt.Sprint(err)
+		p := s.pods(blocker)
+		return len(p) == 1 && p[0].Status.Phase == corev1.PodRunning, fmt.Sprintf("%d pods", len(p))
 	})
 	jobs := map[string]*batchv1.Job{}
 	for _, js := range []struct{ name, deadline string }{{"late", "30m"}, {"mid", "20m"}, {"early", "10m"}} {
 		jobs[js.name] = s.job(jobSpec{name: js.name, pods: 1, runFor: 5 * time.Second, ann: deadlineAnn(js.deadline, "", "5s")})
+	}
+	eventually(t, 60*time.Second, "the three pods tried and unschedulable", func() (bool, string) {
+		var waiting []string
+		for name, job := range jobs {
+			for _, p := range s.pods(job) {
+				c := podCondition(p, corev1.PodScheduled)
+				if p.Spec.NodeName == "" && c != nil && c.Status == corev1.ConditionFalse && c.Reason == corev1.PodReasonUnschedulable {
+					waiting = append(waiting, name)
+				}
+			}
+		}
+		return len(waiting) == 3, fmt.Sprintf("unschedulable: %v", waiting)
+	})
+	if err := cl.cs.BatchV1().Jobs(s.ns).Delete(s.ctx, blocker.Name, metav1.DeleteOptions{PropagationPolicy: ptr.To(metav1.DeletePropagationBackground)}); err != nil {
+		t.Fatal(err)
 	}
 	for _, name := range []string{"early", "mid", "late"} {
 		s.waitJobComplete(jobs[name], 90*time.Second)
@@ -197,63 +216,82 @@ func (cl *cluster) edfOrder(t *testing.T) {
 	}
 }
 
-// 3. A Job that cannot meet its deadline even alone is Rejected by the
-// check and Kueue deactivates its Workload: the Job stays suspended and no
-// pod is ever created.
+// 3. A Job that cannot meet its deadline is turned off at once, while it
+// still waits for quota behind a long Job, rather than when Kueue would
+// reserve quota for it: the check deactivates its Workload, puts its reason
+// where kubectl describe shows it first (schedkit.io/rejection, the
+// check's message, a DeadlineRejected event) and gives it its ETA; the Job
+// stays suspended and no pod is created.
+//
+// cq-hopeless has 1 cpu, held by blocker (running until deleted). late
+// needs 10 min before a 1 min deadline; past's deadline (an RFC 3339 time)
+// has already passed.
 func (cl *cluster) hopeless(t *testing.T) {
 	s := cl.scenario(t, "hopeless")
-	s.queue("cq-hopeless", "2", "", true, false)
+	s.nodes(node{name: "hopeless-1", typ: "cpu", cpu: "1"})
+	s.queue("cq-hopeless", "1", "", true, false)
 	s.localQueue("cq-hopeless")
-	job := s.job(jobSpec{name: "late", pods: 1, queue: "lq", runFor: 10 * time.Minute,
-		ann: deadlineAnn("1m", "fixed-600", "10m")})
-	wl := s.waitWorkload(job, 60*time.Second, "deactivated", func(wl *kueue.Workload) bool {
-		return wl.Spec.Active != nil && !*wl.Spec.Active && !condTrue(wl, kueue.WorkloadQuotaReserved)
-	})
-	ev := s.waitEvent(wl.Name, "DeadlineRejected", 30*time.Second)
-	want := regexp.MustCompile(`^Rejected: even started now with the quota to itself it would finish \S+ \(p50\) / \S+ \(p90\), after its deadline \S+: P\(on time\) = 0\.00 < 0\.90`)
-	if !want.MatchString(ev.Note) {
-		t.Errorf("DeadlineRejected event %q does not match %v", ev.Note, want)
-	}
-	if evicted := apiCondMessage(wl, kueue.WorkloadEvicted); !strings.Contains(evicted, "Rejected: even started now") {
-		t.Errorf("Evicted condition %q does not carry the check's reason", evicted)
-	}
-	time.Sleep(2 * time.Second)
-	if j := s.getJob(job); !ptr.Deref(j.Spec.Suspend, false) {
-		t.Error("the rejected Job was unsuspended")
-	}
-	if pods := s.pods(job); len(pods) != 0 {
-		t.Errorf("the rejected Job has %d pods", len(pods))
-	}
-}
-
-func apiCondMessage(wl *kueue.Workload, cond string) string {
-	for _, c := range wl.Status.Conditions {
-		if c.Type == cond {
-			return c.Message
+	blocker := s.job(jobSpec{name: "blocker", pods: 1, queue: "lq", ann: deadlineAnn("1h", "fixed-600", "10m")})
+	s.waitWorkload(blocker, 60*time.Second, "blocker admitted", func(wl *kueue.Workload) bool { return condTrue(wl, kueue.WorkloadAdmitted) })
+	pastDeadline := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)
+	late := s.job(jobSpec{name: "late", pods: 1, queue: "lq", runFor: 10 * time.Minute, ann: deadlineAnn("1m", "fixed-600", "10m")})
+	past := s.job(jobSpec{name: "past", pods: 1, queue: "lq", runFor: 10 * time.Second, ann: deadlineAnn(pastDeadline, "fixed-10", "10s")})
+	for job, reason := range map[*batchv1.Job]*regexp.Regexp{
+		late: regexp.MustCompile(`^Rejected: even started now with the quota to itself it would finish \S+ \(p50\) / \S+ \(p90\), after its deadline \S+: P\(on time\) = 0\.00 < 0\.90`),
+		past: regexp.MustCompile(`^Rejected: its deadline ` + regexp.QuoteMeta(pastDeadline) + ` has already passed \(annotation schedkit\.io/deadline = "` + regexp.QuoteMeta(pastDeadline) + `" on Job s-hopeless/past\)$`),
+	} {
+		wl := s.waitWorkload(job, 60*time.Second, "deactivated", func(wl *kueue.Workload) bool { return wl.Spec.Active != nil && !*wl.Spec.Active })
+		if c := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadQuotaReserved); c != nil && c.Status == metav1.ConditionTrue {
+			t.Errorf("%s: quota was reserved for it: %s", job.Name, describe(wl))
+		}
+		rejection := wl.Annotations[annRejection]
+		if !reason.MatchString(rejection) {
+			t.Errorf("%s: %s %q does not match %v", job.Name, annRejection, rejection, reason)
+		}
+		note := "Rejected and deactivated while waiting for quota: " + strings.TrimPrefix(rejection, "Rejected: ")
+		if msg := checkState(wl).Message; msg != note {
+			t.Errorf("%s: the check's message %q, want %q", job.Name, msg, note)
+		}
+		if ev := s.waitEvent(wl.Name, "DeadlineRejected", 30*time.Second); ev.Note != note || ev.Type != corev1.EventTypeWarning {
+			t.Errorf("%s: DeadlineRejected event %s %q, want Warning %q", job.Name, ev.Type, ev.Note, note)
+		}
+		if _, err := time.Parse(time.RFC3339, wl.Annotations[annStartP50]); err != nil {
+			t.Errorf("%s: no predicted start on the deactivated Workload: %v", job.Name, wl.Annotations)
 		}
 	}
-	return ""
+	time.Sleep(2 * time.Second)
+	for _, job := range []*batchv1.Job{late, past} {
+		if j := s.getJob(job); !ptr.Deref(j.Spec.Suspend, false) {
+			t.Errorf("the rejected Job %s was unsuspended", job.Name)
+		}
+		if pods := s.pods(job); len(pods) != 0 {
+			t.Errorf("the rejected Job %s has %d pods", job.Name, len(pods))
+		}
+	}
 }
 
 // 4. A Job that would push an admitted one past its deadline is held
 // (Retry) and admitted once that one has really finished.
 //
 // cq-held has 2 cpu and borrows up to 2 more from cq-held-lender (cohort
-// co-held). a (2 pods, modelled 60 s, deadline 70 s) is admitted on the
-// nominal quota with 10 s of slack; kwok runs its pods 10 s. c (2 pods of
-// 20 s, deadline 60 s, before a's) gets borrowed quota, but the check
-// plans on the nominal quota, where c ahead of a in EDF order leaves a
-// about 10 s late: Retry. When a's Job completes and its quota is freed, c
-// alone meets its deadline: Ready, admitted, run, complete.
+// co-held). a (2 pods, run time 120 s, deadline 160 s) is admitted on the
+// nominal quota if Kueue admits it within 40 s; kwok runs its pods 20 s.
+// c (2 pods of 60 s, deadline 110 s: before a's while c comes within 50 s
+// of a) gets borrowed quota, but the check plans on the nominal quota,
+// where c ahead of a in EDF order ends a 20 s after its deadline however
+// late a was admitted, and c behind a misses its own: Retry. When a's Job
+// completes and its quota is freed, c alone meets its deadline if that
+// happens within about 50 s of c's creation: Ready, admitted, run,
+// complete.
 func (cl *cluster) held(t *testing.T) {
 	s := cl.scenario(t, "held")
 	s.nodes(node{name: "held-1", typ: "cpu", cpu: "2"}, node{name: "held-2", typ: "cpu", cpu: "2"})
 	s.queue("cq-held-lender", "2", "co-held", false, false)
 	s.queue("cq-held", "2", "co-held", true, false)
 	s.localQueue("cq-held")
-	a := s.job(jobSpec{name: "a", pods: 2, queue: "lq", runFor: 10 * time.Second, ann: deadlineAnn("70s", "fixed-60", "60s")})
+	a := s.job(jobSpec{name: "a", pods: 2, queue: "lq", runFor: 20 * time.Second, ann: deadlineAnn("160s", "fixed-120", "120s")})
 	s.waitWorkload(a, 30*time.Second, "a admitted", func(wl *kueue.Workload) bool { return condTrue(wl, kueue.WorkloadAdmitted) })
-	c := s.job(jobSpec{name: "c", pods: 2, queue: "lq", runFor: 20 * time.Second, ann: deadlineAnn("60s", "fixed-20", "20s")})
+	c := s.job(jobSpec{name: "c", pods: 2, queue: "lq", runFor: 20 * time.Second, ann: deadlineAnn("110s", "fixed-60", "60s")})
 	wlc := s.waitWorkload(c, 30*time.Second, "c's Workload", func(*kueue.Workload) bool { return true })
 	ev := s.waitEvent(wlc.Name, "DeadlineRetry", 30*time.Second)
 	if !strings.Contains(ev.Note, "would push admitted s-held/") || !strings.Contains(ev.Note, "past its deadline") {
@@ -266,7 +304,7 @@ func (cl *cluster) held(t *testing.T) {
 		t.Errorf("c admitted at %v, before a completed at %v", at, aDone)
 	}
 	j := s.waitJobComplete(c, 60*time.Second)
-	if deadline := j.CreationTimestamp.Add(60 * time.Second); !j.Status.CompletionTime.Time.Before(deadline) {
+	if deadline := j.CreationTimestamp.Add(110 * time.Second); !j.Status.CompletionTime.Time.Before(deadline) {
 		t.Errorf("c completed at %v, after its deadline %v", j.Status.CompletionTime, deadline)
 	}
 }
@@ -337,14 +375,14 @@ func near(a, b time.Time, tol time.Duration) bool {
 }
 
 // 6. A job three times faster on gpu-a100 nodes (the example profile's
-// job type crypto, ProgressShare) lands on the two GPU nodes although two
-// equally free CPU nodes would fit it as well; a job with no rates then
-// takes the CPU nodes.
+// job type crypto, ProgressShare) lands on the two GPU nodes (1 cpu each)
+// although the two CPU nodes (4 cpu each) are emptier, which is what the
+// default scoring prefers; a job with no rates then takes the CPU nodes.
 func (cl *cluster) gpu(t *testing.T) {
 	s := cl.scenario(t, "gpu")
 	gpu := corev1.ResourceList{"nvidia.com/gpu": resource.MustParse("1")}
 	s.nodes(node{name: "gpu-1", typ: "gpu-a100", cpu: "1", extra: gpu}, node{name: "gpu-2", typ: "gpu-a100", cpu: "1", extra: gpu},
-		node{name: "cpu-1", typ: "cpu-standard", cpu: "1"}, node{name: "cpu-2", typ: "cpu-standard", cpu: "1"})
+		node{name: "cpu-1", typ: "cpu-standard", cpu: "4"}, node{name: "cpu-2", typ: "cpu-standard", cpu: "4"})
 	crypto := s.job(jobSpec{name: "crypto", pods: 2, runFor: 10 * time.Second, ann: map[string]string{annJobType: "crypto"}})
 	eventually(t, 30*time.Second, "crypto's pods bound", func() (bool, string) {
 		pods := s.pods(crypto)
