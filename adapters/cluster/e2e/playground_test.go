@@ -33,26 +33,25 @@ func readmeSteps(t *testing.T) []string {
 	if j := strings.Index(text, "\n#"); j >= 0 {
 		text = text[:j]
 	}
+	// Output samples are fenced as ```text; steps have no language.
 	var steps []string
 	for _, m := range regexp.MustCompile("(?s)\n```\n(.*?)```\n").FindAllStringSubmatch(text, -1) {
-		if !strings.HasPrefix(m[1], "JOB ") { // an output sample, not a step
-			steps = append(steps, m[1])
-		}
+		steps = append(steps, m[1])
 	}
 	return steps
 }
 
 // TestPlayground runs the README's playground steps as written (from the
 // repository root): start the cluster, submit the example Jobs, watch the
-// Workloads, see the pods, stop. Only the state directory and the ports
-// move (SCHEDKIT_CLUSTER_DIR, SCHEDKIT_CLUSTER_PORT_BASE, and the
-// directory in the export line), so that a playground a user runs on the
-// same machine is left alone. The watch step is repeated until its table
+// Workloads, read why one was rejected, see the pods, stop. Only the state
+// directory and the ports move (SCHEDKIT_CLUSTER_DIR,
+// SCHEDKIT_CLUSTER_PORT_BASE, and the directory in the export line), so
+// that a playground a user runs on the same machine is left alone. The watch step is repeated until its table
 // shows what the README says it shows.
 func TestPlayground(t *testing.T) {
 	steps := readmeSteps(t)
-	if len(steps) != 5 {
-		t.Fatalf("the playground section has %d steps, want 5 (start, submit, watch, pods, stop): %q", len(steps), steps)
+	if len(steps) != 6 {
+		t.Fatalf("the playground section has %d steps, want 6 (start, submit, watch, why, pods, stop): %q", len(steps), steps)
 	}
 	dir := filepath.Join(t.TempDir(), "playground")
 	root := filepath.Join(clusterDir(t), "..", "..")
@@ -73,7 +72,7 @@ func TestPlayground(t *testing.T) {
 	}
 	t.Cleanup(func() { stopCluster(t, dir) })
 
-	start, submit, watch, pods, stop := steps[0], steps[1], steps[2], steps[3], steps[4]
+	start, submit, watch, why, pods, stop := steps[0], steps[1], steps[2], steps[3], steps[4], steps[5]
 	if out, err := run(start); err != nil {
 		t.Fatalf("%s\n%v\n%s", start, err, out)
 	}
@@ -91,7 +90,15 @@ func TestPlayground(t *testing.T) {
 	})
 	t.Logf("%s\n%s", watch, table)
 	t.Logf("resident memory (MiB) with the example Jobs running: %s", (&cluster{dir: dir}).memory(t))
-	out, err := run(pods)
+	out, err := run(why)
+	if err != nil {
+		t.Fatalf("%s\n%v\n%s", why, err, out)
+	}
+	t.Logf("%s\n%s", why, out)
+	if want := regexp.MustCompile(`^late: Rejected: even started now with the quota to itself it would finish .*, after its deadline \S+: P\(on time\) = 0\.00 < 0\.90 .*\n$`); !want.MatchString(out) {
+		t.Errorf("the why step prints %q, want one line matching %v", out, want)
+	}
+	out, err = run(pods)
 	if err != nil {
 		t.Fatalf("%s\n%v\n%s", pods, err, out)
 	}

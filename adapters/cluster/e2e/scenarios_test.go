@@ -41,6 +41,7 @@ func TestCluster(t *testing.T) {
 	t.Run("GPUJobOnGPUNodes", cl.gpu)
 	t.Run("LeastWorkLostPreemption", cl.preemption)
 	t.Run("CheckAndGateAgree", cl.contract)
+	t.Run("BurstOfJobs", cl.burst)
 	// Run last: every component has done its work by now.
 	t.Run("NoRequestForbidden", cl.noForbidden)
 	t.Logf("resident memory (MiB) after the scenarios: %s", cl.memory(t))
