@@ -299,7 +299,8 @@ func (c *Controller) moveIntoReservation(ctx context.Context, app, q string) (st
 }
 
 // Pass is one read → plan → (write) cycle. It returns the plan and, unless
-// DryRun, the results of its writes.
+// DryRun, the results of its writes, the last of them the refresh of
+// reservation queues when one was needed (RefreshReservationQueues).
 func (c *Controller) Pass(ctx context.Context) (deadline.Plan, []Result, error) {
 	cl, err := c.Read(ctx)
 	if err != nil {
@@ -312,7 +313,14 @@ func (c *Controller) Pass(ctx context.Context) (deadline.Plan, []Result, error) 
 	if c.opt.DryRun {
 		return p, nil, nil
 	}
-	return p, c.Apply(ctx, p), nil
+	res := c.Apply(ctx, p)
+	if c.opt.Config.PlanQueue != "" && p.Scheduler == rm.SchedulerCapacity && ctx.Err() == nil {
+		if r, ok := c.RefreshReservationQueues(ctx); ok {
+			fmt.Fprintln(c.opt.Log, r)
+			res = append(res, r)
+		}
+	}
+	return p, res, nil
 }
 
 // Run makes a pass every interval until ctx is done, handing each plan to

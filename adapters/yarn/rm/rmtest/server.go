@@ -135,6 +135,8 @@ type Server struct {
 	appSeq   int
 	faults   []Fault
 	log      []Request
+	// nodeWrites counts POST nodes/{id}/resource.
+	nodeWrites int
 }
 
 // New starts a server; Close it when done.
@@ -323,6 +325,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte) {
 		s.appSub(w, r, parts[1], parts[2], body)
 	case rest == "/nodes" && r.Method == http.MethodGet:
 		s.getNodes(w, r)
+	case len(parts) == 3 && parts[0] == "nodes" && parts[2] == "resource" && r.Method == http.MethodPost:
+		s.setNodeResource(w, parts[1], body)
 	case rest == "/metrics" && r.Method == http.MethodGet:
 		s.getMetrics(w)
 	case rest == "/scheduler" && r.Method == http.MethodGet:
