@@ -312,8 +312,11 @@ func (c *Client) Nodes(ctx context.Context, states ...string) ([]Node, error) {
 // .updateNodeResource; the caller must be a YARN administrator,
 // yarn.admin.acl) and returns the resource the RM reported for the node
 // as it answered — the update itself is an event the RM handles right
-// after. The body is XML: Hadoop 3.5.0 reads a JSON ResourceOptionInfo
-// with no resource in it, which would set the node to zero. The Capacity
+// after. The body is XML, which has one form: Hadoop 3.5.0 reads JSON
+// wrapped in the root element, {"resourceOption":{…}} — the form its other
+// writes take — as a ResourceOptionInfo without a resource and sets the
+// node to 0 MB and 0 vcores (seen on its RM; the unwrapped form is read
+// right). The Capacity
 // Scheduler then recomputes every queue's effective resources
 // (CapacityScheduler.updateNodeAndQueueResource), even when the resource
 // is the node's own.

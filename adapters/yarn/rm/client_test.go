@@ -482,3 +482,54 @@ func TestStallAndCancel(t *testing.T) {
 		t.Errorf("connection refused: %v", err)
 	}
 }
+
+// TestSetNodeResource follows RMWebServices.updateNodeResource: a node's
+// own resource written back answers that resource and leaves the node as
+// it was; an unknown node is a 404; the scheduler's answer carries the
+// reservable queue under its full path.
+func TestSetNodeResource(t *testing.T) {
+	rmbackend.Each(t, rmbackend.Shared, func(t *testing.T, b rmbackend.Backend) {
+		c := b.Client(t, rm.Config{})
+		ctx := context.Background()
+		nodes, err := c.Nodes(ctx, rm.NodeRunning)
+		if err != nil || len(nodes) != rmbackend.Nodes {
+			t.Fatalf("nodes %+v, %v", nodes, err)
+		}
+		n := nodes[0]
+		own := rm.Resource{Memory: n.UsedMemoryMB + n.AvailMemoryMB, VCores: n.UsedVirtualCores + n.AvailableVirtualCores}
+		if own.Memory != rmbackend.NodeMB || own.VCores != rmbackend.NodeVCores {
+			t.Fatalf("node %s has <%d MB, %d vcores>", n.ID, own.Memory, own.VCores)
+		}
+		got, err := c.SetNodeResource(ctx, string(n.ID), own)
+		if err != nil || got != own {
+			t.Errorf("SetNodeResource(own) = %+v, %v; want %+v", got, err, own)
+		}
+		after, err := c.Nodes(ctx, rm.NodeRunning)
+		if err != nil || len(after) != rmbackend.Nodes {
+			t.Fatalf("nodes after: %+v, %v", after, err)
+		}
+		for _, m := range after {
+			if m.UsedMemoryMB+m.AvailMemoryMB != rmbackend.NodeMB || m.UsedVirtualCores+m.AvailableVirtualCores != rmbackend.NodeVCores {
+				t.Errorf("node %s after the write: %+v", m.ID, m)
+			}
+		}
+		_, err = c.SetNodeResource(ctx, "nowhere:1", own)
+		var e *rm.Error
+		if !errors.As(err, &e) || e.Status != 404 || !strings.Contains(e.Message, "nodeId, nowhere:1, is not found") {
+			t.Errorf("unknown node: %v", err)
+		}
+		if _, err := c.SetNodeResource(ctx, "a/b", own); err == nil {
+			t.Error("node ID with a slash: no error")
+		}
+		if _, err := c.SetNodeResource(ctx, string(n.ID), rm.Resource{Memory: 0, VCores: 8}); err == nil || !strings.Contains(err.Error(), "both must be ≥ 1") {
+			t.Errorf("zero memory: %v", err)
+		}
+		si, err := c.Scheduler(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q, ok := si.Queue("root." + rmbackend.PlanQueue); !ok || q.Name != rmbackend.PlanQueue {
+			t.Errorf("plan queue in the scheduler's answer: %+v, %v", q, ok)
+		}
+	})
+}

@@ -92,9 +92,12 @@ func (e usageError) Error() string { return e.err.Error() }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	var err error
-	if len(args) > 0 && args[0] == "import" {
+	switch {
+	case len(args) > 0 && args[0] == "import":
 		err = runImport(args[1:], stdout, stderr)
-	} else {
+	case len(args) > 0 && args[0] == "replay":
+		err = runReplay(args[1:], stdout, stderr)
+	default:
 		err = runController(args, stdout, stderr)
 	}
 	var ue usageError

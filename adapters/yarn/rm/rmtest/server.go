@@ -11,7 +11,10 @@
 // by user <user> with diagnostic message: …", writes without user.name
 // made as dr.who, reservation writes read only inside their root element
 // and answered inside one, unquoted numbers and arrays in the reservation
-// list, and the error texts. Where the real tier cannot reach (an app not
+// list, a reservation's queue reported with its capacity but no effective
+// resources until a node's resource is written (POST
+// nodes/{id}/resource, answered with the node's resource as it was), and
+// the error texts. Where the real tier cannot reach (an app not
 // yet ACCEPTED, the Fair and FIFO schedulers, the ReservationSystem off,
 // an authentication filter) it follows the RM source it cites, file and
 // method (RMWebServices.java for the REST layer, ClientRMService.java for

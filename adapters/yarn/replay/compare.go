@@ -1,0 +1,186 @@
+package replay
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schedkit/schedkit/adapters/yarn/controller"
+	"github.com/schedkit/schedkit/adapters/yarn/deadline"
+	"github.com/schedkit/schedkit/adapters/yarn/dshell"
+	"github.com/schedkit/schedkit/adapters/yarn/rm"
+	"github.com/schedkit/schedkit/adapters/yarn/trace"
+)
+
+// Configurations of a comparison.
+const (
+	Stock    = "stock"    // the Capacity Scheduler alone
+	Schedkit = "schedkit" // the Capacity Scheduler with the schedkit controller acting
+)
+
+// Compare configures a stock-versus-schedkit comparison.
+type Compare struct {
+	// Script is minirm.sh; Dir holds each configuration's cluster
+	// directory; Port is the clusters' REST port (one at a time).
+	Script string
+	Dir    string
+	Port   int
+	// Workload maps Jobs to the apps both configurations run. With
+	// MeasureAMStart, its AMStart is first measured on the stock run's
+	// fresh cluster (MeasureAMStart).
+	Workload       Workload
+	Jobs           []trace.SWIMJob
+	MeasureAMStart bool
+	// Model names the apps' job type; Controller is the controller's
+	// policy, its Catalog the workload's (Workload.Catalog).
+	Model      string
+	Controller deadline.Config
+	Interval   time.Duration
+	Grace      time.Duration
+	Log        io.Writer
+
+	apps []App
+}
+
+// A Result is one configuration's outcomes.
+type Result struct {
+	Config   string
+	Outcomes []Outcome
+	Summary  Summary
+	// Wall is how long the run took, cluster start and stop excluded.
+	Wall time.Duration
+	// ControllerLog is what the controller wrote (schedkit only).
+	ControllerLog string
+}
+
+// Do runs the apps once per configuration, stock first, each on a fresh
+// cluster (same nodes), stopping it afterwards. It returns the results
+// and the workload the apps came from (with the measured AMStart).
+func (c *Compare) Do(ctx context.Context) ([]Result, Workload, error) {
+	logw := c.Log
+	if logw == nil {
+		logw = io.Discard
+	}
+	var out []Result
+	for _, cfg := range []string{Stock, Schedkit} {
+		fmt.Fprintf(logw, "== %s: starting a fresh cluster\n", cfg)
+		cl, err := StartCluster(ctx, c.Script, filepath.Join(c.Dir, cfg), c.Port)
+		if err != nil {
+			return nil, c.Workload, err
+		}
+		if cfg == Stock {
+			err = c.prepare(ctx, cl, logw)
+		}
+		var res Result
+		if err == nil {
+			res, err = c.one(ctx, cfg, cl, logw)
+		}
+		if serr := cl.Stop(); err == nil && serr != nil {
+			err = serr
+		}
+		if err != nil {
+			return nil, c.Workload, fmt.Errorf("%s: %w", cfg, err)
+		}
+		out = append(out, res)
+	}
+	return out, c.Workload, nil
+}
+
+// prepare measures AMStart if asked and maps the jobs to apps and the
+// controller's catalog, once, for both configurations.
+func (c *Compare) prepare(ctx context.Context, cl *Cluster, logw io.Writer) error {
+	if c.MeasureAMStart {
+		client, err := rm.New(cl.URL, rm.Config{User: "schedkit"})
+		if err != nil {
+			return err
+		}
+		d, err := MeasureAMStart(ctx, client, cl.Env)
+		if err != nil {
+			return err
+		}
+		c.Workload.AMStart = d.Seconds()
+		fmt.Fprintf(logw, "== ApplicationMaster start measured: %.1f s\n", d.Seconds())
+	}
+	var err error
+	if c.apps, err = c.Workload.Apps(c.Jobs); err != nil {
+		return err
+	}
+	cat, err := c.Workload.Catalog(c.Model, c.apps)
+	if err != nil {
+		return err
+	}
+	c.Controller.Catalog = cat
+	return nil
+}
+
+// MeasureAMStart submits one DistributedShell app of one container of 1 s
+// to the idle cluster and returns the time from its submission until its
+// ApplicationMaster registered (RUNNING), then waits for it to end.
+func MeasureAMStart(ctx context.Context, c *rm.Client, env dshell.Env) (time.Duration, error) {
+	t0 := time.Now()
+	id, err := dshell.Submit(ctx, c, env, dshell.App{Name: "replay: ApplicationMaster start", Containers: 1, Sleep: time.Second})
+	if err != nil {
+		return 0, err
+	}
+	var d time.Duration
+	for end := t0.Add(5 * time.Minute); ; {
+		a, err := c.App(ctx, id)
+		if err != nil {
+			return 0, err
+		}
+		switch s := string(a.State); {
+		case s == rm.StateRunning && d == 0:
+			d = time.Since(t0)
+		case s == rm.StateFinished:
+			if d == 0 {
+				d = time.Since(t0)
+			}
+			return d, nil
+		case s == rm.StateFailed || s == rm.StateKilled:
+			return 0, fmt.Errorf("replay: the ApplicationMaster-start probe %s ended %s: %s", id, s, a.Diagnostics)
+		}
+		if time.Now().After(end) {
+			return 0, fmt.Errorf("replay: the ApplicationMaster-start probe %s is %s after 5 minutes", id, a.State)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+func (c *Compare) one(ctx context.Context, cfg string, cl *Cluster, logw io.Writer) (Result, error) {
+	client, err := rm.New(cl.URL, rm.Config{User: "schedkit"})
+	if err != nil {
+		return Result{}, err
+	}
+	r := Run{Client: client, Env: cl.Env, Apps: c.apps, Model: c.Model, Grace: c.Grace, Log: logw}
+	var clog strings.Builder
+	if cfg == Schedkit {
+		ctl, err := controller.New(client, controller.Options{Config: c.Controller, Log: &clog})
+		if err != nil {
+			return Result{}, err
+		}
+		r.Controller, r.Interval = ctl, c.Interval
+	}
+	fmt.Fprintf(logw, "== %s: replaying %d apps on %s\n", cfg, len(c.apps), cl.URL)
+	t0 := time.Now()
+	os, err := r.Do(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Config: cfg, Outcomes: os, Summary: Summarize(os), Wall: time.Since(t0), ControllerLog: clog.String()}, nil
+}
+
+// Table writes the results as a table: apps, deadlines met and missed,
+// the share of kept apps that missed, apps killed, container time.
+func Table(w io.Writer, rs []Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "configuration\tapps\tmet\tmissed\tkilled\tkept that missed\tcontainer-s\twall\t")
+	for _, r := range rs {
+		s := r.Summary
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.0f %%\t%d\t%.0f s\t\n", r.Config, s.Apps, s.Met, s.Missed, s.Killed,
+			100*s.KeptMissedShare(), s.ContainerSeconds, r.Wall.Seconds())
+	}
+	return tw.Flush()
+}
