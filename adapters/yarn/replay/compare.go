@@ -184,3 +184,40 @@ func Table(w io.Writer, rs []Result) error {
 	}
 	return tw.Flush()
 }
+
+// OutcomeTable writes one line per app: its job, maps, task time and
+// relative deadline, then per configuration how it ended — met, missed
+// (with how late, or how it ended) or killed — and its container time.
+func OutcomeTable(w io.Writer, rs []Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprint(tw, "job\tmaps\ttask s\tdeadline s")
+	for _, r := range rs {
+		fmt.Fprintf(tw, "\t%s\tcontainer-s", r.Config)
+	}
+	fmt.Fprintln(tw)
+	if len(rs) == 0 {
+		return tw.Flush()
+	}
+	for i, o := range rs[0].Outcomes {
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f", o.App.Job, o.App.Maps, o.App.Sleep.Seconds(), (o.App.Deadline - o.App.At).Seconds())
+		for _, r := range rs {
+			if i < len(r.Outcomes) {
+				fmt.Fprintf(tw, "\t%s\t%d", verdict(r.Outcomes[i]), r.Outcomes[i].ContainerSeconds)
+			}
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
+}
+
+func verdict(o Outcome) string {
+	switch {
+	case o.Met:
+		return fmt.Sprintf("met (%.0f s early)", (o.Deadline - o.Finished).Seconds())
+	case o.Killed:
+		return "killed"
+	case o.State == rm.StateFinished && o.FinalStatus == "SUCCEEDED":
+		return fmt.Sprintf("missed (%.0f s late)", (o.Finished - o.Deadline).Seconds())
+	}
+	return "missed (" + strings.ToLower(o.State) + ")"
+}

@@ -22,7 +22,7 @@ type replayOptions struct {
 	splitMB                                  int64
 	interval, grace                          time.Duration
 	w                                        replay.Workload
-	verbose                                  bool
+	verbose, perApp                          bool
 }
 
 func parseReplay(args []string, stderr io.Writer) (replayOptions, error) {
@@ -58,7 +58,8 @@ container time for each. Run from adapters/yarn. Flags:
 	fs.DurationVar(&o.grace, "grace", 2*time.Minute, "wait this long after the last deadline, then kill what runs")
 	fs.StringVar(&o.order, "order", deadline.OrderMP, `controller priority order: "mp" or "edf"`)
 	fs.StringVar(&o.planQueue, "reservation-queue", "", "controller's reservable queue (default: no reservations)")
-	fs.BoolVar(&o.verbose, "v", false, "log submissions and progress to standard error")
+	fs.BoolVar(&o.verbose, "v", false, "log submissions, progress and the controller's writes to standard error")
+	fs.BoolVar(&o.perApp, "apps", false, "also print how each app ended in each configuration")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, err
@@ -135,5 +136,12 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s: jobs submitted in [%g, %g) s: %d apps, %d map containers, submitted over %.0f s (time ÷ %g); task times TeraGen lognormal × %g; deadlines %g × alone time (ApplicationMaster start %.1f s)\n",
 		filepath.Base(o.tracePath), w.From, w.From+w.Span, len(rs[0].Outcomes), maps, last.Seconds(), w.Compress, w.TaskScale, w.DeadlineFactor, w.AMStart)
-	return replay.Table(stdout, rs)
+	if err := replay.Table(stdout, rs); err != nil {
+		return err
+	}
+	if o.perApp {
+		fmt.Fprintln(stdout)
+		return replay.OutcomeTable(stdout, rs)
+	}
+	return nil
 }
