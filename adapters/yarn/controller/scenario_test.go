@@ -61,6 +61,9 @@ func TestScenarioKillDryRunMalformed(t *testing.T) {
 		// deadline is hopeless.
 		hopeless := b.Submit(t, rmbackend.HeldQueue, 1, time.Minute, tags("+20s", 100)...)
 		bad := b.Submit(t, rmbackend.HeldQueue, 1, time.Minute, "schedkit.deadline=yesterday")
+		// The RM lists an app as ACCEPTED a moment after its submission.
+		b.Settle(t, hopeless, rm.StateAccepted)
+		b.Settle(t, bad, rm.StateAccepted)
 		dry := scenarioController(t, b, func(o *Options) { o.DryRun = true })
 		writes := 0
 		if b.Double != nil {
@@ -120,6 +123,7 @@ func TestScenarioReservationAndLifetime(t *testing.T) {
 		c := b.Client(t, rm.Config{})
 		ctx := context.Background()
 		id := b.Submit(t, rmbackend.HeldQueue, 4, 3*time.Second, tags("+10m", 4)...)
+		b.Settle(t, id, rm.StateAccepted)
 		ctl := scenarioController(t, b, func(o *Options) {
 			o.Config.PlanQueue = rmbackend.PlanQueue
 			o.Config.Lifetime, o.Config.LifetimeGrace = true, time.Minute

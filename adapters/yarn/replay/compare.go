@@ -2,10 +2,12 @@ package replay
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -25,7 +27,8 @@ const (
 // Compare configures a stock-versus-schedkit comparison.
 type Compare struct {
 	// Script is minirm.sh; Dir holds each configuration's cluster
-	// directory; Port is the clusters' REST port (one at a time).
+	// directory; Port and Port+5 are the clusters' REST ports (RPC on
+	// the next four of each).
 	Script string
 	Dir    string
 	Port   int
@@ -58,30 +61,44 @@ type Result struct {
 }
 
 // Do runs the apps once per configuration, stock first, each on a fresh
-// cluster (same nodes), stopping it afterwards. It returns the results
+// cluster of the same nodes. Both clusters start together (stock on Port,
+// schedkit on Port+5) and both stay up until both runs are over, so that
+// each run has the other, idle, cluster beside it. It returns the results
 // and the workload the apps came from (with the measured AMStart).
 func (c *Compare) Do(ctx context.Context) ([]Result, Workload, error) {
 	logw := c.Log
 	if logw == nil {
 		logw = io.Discard
 	}
+	cfgs := []string{Stock, Schedkit}
+	clusters := make([]*Cluster, len(cfgs))
+	errs := make([]error, len(cfgs))
+	var wg sync.WaitGroup
+	for i, cfg := range cfgs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fmt.Fprintf(logw, "== %s: starting a fresh cluster\n", cfg)
+			clusters[i], errs[i] = StartCluster(ctx, c.Script, filepath.Join(c.Dir, cfg), c.Port+5*i)
+		}()
+	}
+	wg.Wait()
+	defer func() {
+		for _, cl := range clusters {
+			if cl != nil {
+				cl.Stop()
+			}
+		}
+	}()
+	if err := errors.Join(errs...); err != nil {
+		return nil, c.Workload, err
+	}
+	if err := c.prepare(ctx, clusters[0], logw); err != nil {
+		return nil, c.Workload, fmt.Errorf("%s: %w", Stock, err)
+	}
 	var out []Result
-	for _, cfg := range []string{Stock, Schedkit} {
-		fmt.Fprintf(logw, "== %s: starting a fresh cluster\n", cfg)
-		cl, err := StartCluster(ctx, c.Script, filepath.Join(c.Dir, cfg), c.Port)
-		if err != nil {
-			return nil, c.Workload, err
-		}
-		if cfg == Stock {
-			err = c.prepare(ctx, cl, logw)
-		}
-		var res Result
-		if err == nil {
-			res, err = c.one(ctx, cfg, cl, logw)
-		}
-		if serr := cl.Stop(); err == nil && serr != nil {
-			err = serr
-		}
+	for i, cfg := range cfgs {
+		res, err := c.one(ctx, cfg, clusters[i], logw)
 		if err != nil {
 			return nil, c.Workload, fmt.Errorf("%s: %w", cfg, err)
 		}

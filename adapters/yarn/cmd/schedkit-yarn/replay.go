@@ -53,7 +53,7 @@ container time for each. Run from adapters/yarn. Flags:
 	fs.Uint64Var(&o.w.Seed, "seed", o.w.Seed, "seed of the task-time draws")
 	fs.StringVar(&o.minirm, "minirm", "minirm/minirm.sh", "the script that starts and stops a cluster")
 	fs.StringVar(&o.dir, "dir", filepath.Join(os.TempDir(), "schedkit-replay"), "directory of the clusters' state and logs")
-	fs.IntVar(&o.port, "port", 18288, "the clusters' REST port (RPC on the next four)")
+	fs.IntVar(&o.port, "port", 18288, "the stock cluster's REST port; the schedkit cluster's is port+5 (RPC on the next four of each)")
 	fs.DurationVar(&o.interval, "interval", 2*time.Second, "controller pass interval")
 	fs.DurationVar(&o.grace, "grace", 2*time.Minute, "wait this long after the last deadline, then kill what runs")
 	fs.StringVar(&o.order, "order", deadline.OrderMP, `controller priority order: "mp" or "edf"`)
