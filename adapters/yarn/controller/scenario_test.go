@@ -205,7 +205,7 @@ func TestScenarioPriorityOrder(t *testing.T) {
 		// the 16 slots; the two left run the ApplicationMasters of far
 		// and near, which register and ask for 12 containers each
 		// while the blocker holds the rest.
-		blocker := b.Submit(t, "default", 13, 45*time.Second)
+		blocker := b.Submit(t, "default", 13, time.Minute)
 		b.Settle(t, blocker, rm.StateRunning)
 		far := b.Submit(t, "default", 12, 3*time.Second, tags("+20m", 12)...)
 		near := b.Submit(t, "default", 12, 3*time.Second, tags("+5m", 12)...)
@@ -228,7 +228,7 @@ func TestScenarioPriorityOrder(t *testing.T) {
 		// The order is shown only if both still wait for containers
 		// behind the blocker now that their priorities are written.
 		if b.Double == nil && (string(ab.State) != rm.StateRunning || an.RunningContainers != 1 || af.RunningContainers != 1) {
-			t.Fatalf("the blocker (%s, %d containers) ended, or near (%d) or far (%d) got containers, before the priorities were written: its 45 s sleep is too short for this machine",
+			t.Fatalf("the blocker (%s, %d containers) ended, or near (%d) or far (%d) got containers, before the priorities were written: its 1 min sleep is too short for this machine",
 				ab.State, ab.RunningContainers, an.RunningContainers, af.RunningContainers)
 		}
 		b.Settle(t, blocker, rm.StateFinished)
