@@ -61,16 +61,23 @@ func (w Workload) Validate() error {
 	bad := func(field string, v any, want string) {
 		errs = append(errs, fmt.Errorf("replay: Workload.%s = %v: %s", field, v, want))
 	}
-	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-	if !(w.From >= 0) || !finite(w.From) {
-		bad("From", w.From, "must be finite and ≥ 0")
+	// atLeast checks a float field is finite and ≥ lo (> lo when strict).
+	atLeast := func(field string, v, lo float64, strict bool) {
+		ok := v >= lo && !(strict && v == lo) && !math.IsInf(v, 0)
+		if !ok {
+			op := "≥"
+			if strict {
+				op = ">"
+			}
+			bad(field, v, fmt.Sprintf("must be finite and %s %g", op, lo))
+		}
 	}
-	if !(w.Span > 0) || !finite(w.Span) {
-		bad("Span", w.Span, "must be finite and > 0")
-	}
-	if !(w.Compress >= 1) || !finite(w.Compress) {
-		bad("Compress", w.Compress, "must be finite and ≥ 1")
-	}
+	atLeast("From", w.From, 0, false)
+	atLeast("Span", w.Span, 0, true)
+	atLeast("Compress", w.Compress, 1, false)
+	atLeast("TaskScale", w.TaskScale, 0, true)
+	atLeast("AMStart", w.AMStart, 0, false)
+	atLeast("DeadlineFactor", w.DeadlineFactor, 1, false)
 	if w.Split < 1 {
 		bad("Split", w.Split, "must be ≥ 1")
 	}
@@ -80,17 +87,8 @@ func (w Workload) Validate() error {
 	if err := w.Task.Validate(); err != nil {
 		errs = append(errs, fmt.Errorf("replay: Workload.Task: %w", err))
 	}
-	if !(w.TaskScale > 0) || !finite(w.TaskScale) {
-		bad("TaskScale", w.TaskScale, "must be finite and > 0")
-	}
-	if !(w.AMStart >= 0) || !finite(w.AMStart) {
-		bad("AMStart", w.AMStart, "must be finite and ≥ 0")
-	}
 	if w.Slots < 2 {
 		bad("Slots", w.Slots, "must be ≥ 2 (one for the ApplicationMaster)")
-	}
-	if !(w.DeadlineFactor >= 1) || !finite(w.DeadlineFactor) {
-		bad("DeadlineFactor", w.DeadlineFactor, "must be finite and ≥ 1")
 	}
 	return errors.Join(errs...)
 }
