@@ -33,10 +33,23 @@ func readmeSteps(t *testing.T) []string {
 	if j := strings.Index(text, "\n#"); j >= 0 {
 		text = text[:j]
 	}
-	// Output samples are fenced as ```text; steps have no language.
+	// Steps are fenced code blocks without a language; output samples are
+	// fenced as ```text.
 	var steps []string
-	for _, m := range regexp.MustCompile("(?s)\n```\n(.*?)```\n").FindAllStringSubmatch(text, -1) {
-		steps = append(steps, m[1])
+	var block []string
+	inBlock, isStep := false, false
+	for _, line := range strings.Split(text, "\n") {
+		switch {
+		case !inBlock && strings.HasPrefix(line, "```"):
+			inBlock, isStep, block = true, line == "```", nil
+		case inBlock && line == "```":
+			inBlock = false
+			if isStep {
+				steps = append(steps, strings.Join(block, "\n")+"\n")
+			}
+		case inBlock:
+			block = append(block, line)
+		}
 	}
 	return steps
 }
