@@ -33,8 +33,8 @@ func readmeSteps(t *testing.T) []string {
 	if j := strings.Index(text, "\n#"); j >= 0 {
 		text = text[:j]
 	}
-	// Steps are fenced code blocks without a language; output samples are
-	// fenced as ```text.
+	// Steps are the fenced code blocks without a language; output samples
+	// (```text) and other commands (```sh) are not.
 	var steps []string
 	var block []string
 	inBlock, isStep := false, false
