@@ -33,8 +33,24 @@ bash "$here/yarn/minirm/minirm.sh" build
 if [ "${1:-}" = "-build" ]; then
 	exit 0
 fi
+# The cluster tier's clusters (adapters/cluster/up.sh) keep their state in
+# their tests' temporary directories: here under one directory of this run
+# (TMPDIR of adapters/cluster's tests). A test binary stopped by its
+# timeout runs no cleanup, so any cluster still up when this script exits
+# is stopped by its pids there.
+e2e_tmp=$(mktemp -d)
+stop_clusters() {
+	local p
+	for p in "$e2e_tmp"/*/*/*/pids; do
+		[ -d "$p" ] || continue
+		echo "== stopping the cluster left in $(dirname "$p")"
+		bash "$here/cluster/down.sh" -dir "$(dirname "$p")" || true
+	done
+	rm -rf "$e2e_tmp"
+}
+trap stop_clusters EXIT
 yarn_env=$(bash "$here/yarn/minirm/minirm.sh" start)
-trap 'bash "$here/yarn/minirm/minirm.sh" stop' EXIT
+trap 'bash "$here/yarn/minirm/minirm.sh" stop; stop_clusters' EXIT
 eval "$yarn_env"
 
 # The packages of a module that the e2e tag changes: those with real-tier
@@ -54,9 +70,11 @@ for mod in "$here"/*/go.mod; do
 		continue
 	fi
 	echo "== $name: go test -tags e2e -timeout 30m" $pkgs
+	tmp=${TMPDIR:-/tmp}
+	[ "$name" = cluster ] && tmp=$e2e_tmp
 	# The YARN replay runs two fresh clusters one after the other: more
 	# than go test's default 10 minutes on a busy machine.
 	# shellcheck disable=SC2086 # one argument per package
-	(cd "$dir" && go test -tags e2e -count=1 -timeout 30m $pkgs) || status=1
+	(cd "$dir" && TMPDIR=$tmp go test -tags e2e -count=1 -timeout 30m $pkgs) || status=1
 done
 exit $status
