@@ -1,0 +1,258 @@
+package tct
+
+import "math"
+
+// Search constants.
+const (
+	fitExactRel    = 1e-30  // objective ≤ fitExactRel·Σwy² counts as an exact fit
+	fitCollapseSep = 1.5e-8 // |β−δ| ≤ √ε·max(1,|β|): the rates have met
+	// fitCollapseGain is the term/data ratio beyond which half of
+	// float64's digits cancel; runs treat such points as unevaluable.
+	fitCollapseGain = 1e8
+	// A polish that ends on its budget having cut the SSE below
+	// fitPolishProgress of its start goes on, up to fitPolishMore times.
+	fitPolishMore     = 2
+	fitPolishProgress = 0.5
+	// fitDupTol is the distance (relative, see lmSettings.avoid) at which
+	// an exploratory run stops on reaching where an earlier run ended.
+	fitDupTol = 1e-2
+)
+
+// fitRun is one Levenberg–Marquardt run and where it started. Its result's
+// p is in (s, q) (see fitToSQ).
+type fitRun struct {
+	start [2]float64
+	kind  string
+	res   lmResult
+}
+
+// solve runs the whole search on loaded data and returns the model in the
+// caller's units with the search part of the report filled: the scan and
+// the residual starts, a Levenberg–Marquardt run from each start, the
+// polish of the best run, and the handling of b = d (see the package doc).
+func (w *fitWork) solve() (Exp2, FitReport) {
+	if w.constant {
+		return Exp2{A: w.yconst}, FitReport{Converged: true, Start: FitStart{Kind: "constant"}}
+	}
+	set := lmSettings{maxIter: w.maxIter, lo: [2]float64{w.lo, w.lo}, hi: [2]float64{w.hi, w.hi}, fAbs: fitExactRel * w.yy}
+
+	var scan fitScan
+	var table fitTable
+	w.buildScan(&scan)
+	w.scanTable(&scan, &table)
+	scanP, _, nScan := w.scanMinima(&scan, &table.plain, nil)
+	relaxP, _, nRelax := w.scanMinima(&scan, &table.relax, &table.step)
+	resP, nRes := w.residualStarts(&scan, set)
+
+	var runs [2*fitScanStarts + 6]fitRun
+	var found [2*fitScanStarts + 6]lmEnd // where runs ended, in rates
+	nruns, best := 0, -1
+	explore := set
+	explore.coarse = true
+	explore.avoidTol = fitDupTol
+	try := func(p [2]float64, kind string) {
+		for _, r := range runs[:nruns] {
+			if r.start == p {
+				return
+			}
+		}
+		explore.avoid = found[:nruns]
+		res := w.run(p, explore)
+		found[nruns] = lmEnd{fitFromSQ(res.p), res.f}
+		runs[nruns] = fitRun{start: p, kind: kind, res: res}
+		if best < 0 || res.f < runs[best].res.f {
+			best = nruns
+		}
+		nruns++
+	}
+	for _, p := range resP[:nRes] {
+		try(p, "residual")
+	}
+	for _, p := range scanP[:nScan] {
+		try(p, "scan")
+	}
+	for _, p := range relaxP[:nRelax] {
+		try(p, "relaxed")
+	}
+	if nRes > 0 {
+		try([2]float64{w.lo, resP[0][0]}, "spike")
+		try([2]float64{resP[0][0], w.hi}, "spike")
+	}
+
+	if best < 0 || math.IsInf(runs[best].res.f, 1) {
+		// No start could be evaluated (not expected: every projection of
+		// finite scaled data is finite).
+		return Exp2{A: w.meanY()}, FitReport{Start: FitStart{Kind: "constant"}, Evaluations: w.evals}
+	}
+	w.polish(&runs[best], set)
+	// A run that ended on its iteration budget has not reached a minimum
+	// yet (a long valley of nearly equal rates can take more than one
+	// budget): the lowest such run is polished too.
+	if runs[best].res.f > set.fAbs {
+		c := -1
+		for i, r := range runs[:nruns] {
+			if i != best && !r.res.converged && !r.res.dup && r.res.iters >= set.maxIter && (c < 0 || r.res.f < runs[c].res.f) {
+				c = i
+			}
+		}
+		if c >= 0 {
+			w.polish(&runs[c], set)
+			if runs[c].res.f < runs[best].res.f {
+				best = c
+			}
+		}
+	}
+	near := -1 // the lowest run that ended near b = d
+	for i, r := range runs[:nruns] {
+		if !math.IsInf(r.res.f, 1) && w.nearCollapse(r.res.p) && (near < 0 || r.res.f < runs[near].res.f) {
+			near = i
+		}
+	}
+	if runs[best].res.f > set.fAbs && near >= 0 {
+		// No stop at earlier results: the point near b = d is one, and the
+		// way to a lower basin passes close to it.
+		explore.avoid = nil
+		starts, fs, k := w.throughCollapse(runs[near].res, explore)
+		through := -1
+		for i, q := range starts[:k] {
+			if !(fs[i] < runs[best].res.f) {
+				break
+			}
+			res := w.run(fitFromSQ(q), explore)
+			runs[nruns] = fitRun{start: fitFromSQ(q), kind: "through", res: res}
+			if res.f < runs[best].res.f {
+				best, through = nruns, nruns
+			}
+			nruns++
+		}
+		if through >= 0 {
+			w.polish(&runs[through], set)
+		}
+	}
+	return w.finish(runs[best], runs[:nruns], set)
+}
+
+// Term sizes (FitReport.Cancellation) at which a run changes
+// parametrisation: beyond fitSQEnter it works in (s, q), below fitSQLeave
+// in the rates.
+const (
+	fitSQEnter = 8
+	fitSQLeave = 2
+)
+
+// run is a Levenberg–Marquardt run from the rates p, in the rates while
+// the terms are about the size of the data and in (s, q) while they
+// cancel (the rates heading for b = d, where the columns e^(β·t), e^(δ·t)
+// become parallel and the cosh/sinh basis of (s, q) keeps the projection
+// accurate), switching as the iterates cross (at most 4 times). It
+// refuses points whose terms exceed fitCollapseGain times the data. The
+// result's p is in (s, q).
+func (w *fitWork) run(p [2]float64, set lmSettings) lmResult {
+	q := fitToSQ(p)
+	set.leave = true
+	w.wall = true
+	defer func() { w.wall = false }()
+	var out lmResult
+	for k := 0; ; k++ {
+		s := set
+		s.maxIter = max(1, set.maxIter-out.iters)
+		var r lmResult
+		if w.sq {
+			s.sq = true
+			r = lmMinimize(w, q, s)
+		} else {
+			r = lmMinimize(w, fitFromSQ(q), s)
+			r.p = fitToSQ(r.p)
+		}
+		r.iters += out.iters
+		r.evals += out.evals
+		out = r
+		if !r.left || k == 4 || out.iters >= set.maxIter {
+			out.left = false
+			w.sq = false
+			return out
+		}
+		q = r.p
+		w.sq = !w.sq
+	}
+}
+
+// lmLeave reports whether a run should change parametrisation at the
+// point lmEval last evaluated (see run).
+func (w *fitWork) lmLeave() bool {
+	if w.sq {
+		return w.cancel < fitSQLeave
+	}
+	return w.cancel > fitSQEnter
+}
+
+// polish re-runs r from where it ended with the tight tolerances of set
+// and geodesic acceleration, and keeps the result if it is no worse. A
+// polish that ends on its iteration budget while still descending (its
+// last stretch cut the SSE below fitPolishProgress of where the stretch
+// began) goes on from its end point, up to fitPolishMore further
+// stretches: a long curved valley of nearly equal small rates (nearly
+// straight data) can take more than one budget to follow.
+func (w *fitWork) polish(r *fitRun, set lmSettings) {
+	set.accel = true
+	p := w.run(fitFromSQ(r.res.p), set)
+	from := r.res.f
+	for k := 0; k < fitPolishMore && !p.converged && p.f > set.fAbs && p.f < fitPolishProgress*from; k++ {
+		from = p.f
+		q := w.run(fitFromSQ(p.p), set)
+		if !(q.f <= p.f) {
+			break
+		}
+		q.iters += p.iters
+		q.evals += p.evals
+		p = q
+	}
+	if p.f <= r.res.f {
+		p.iters += r.res.iters
+		p.evals += r.res.evals
+		r.res = p
+	}
+}
+
+// finish turns the best run into the model and report: at or near b = d
+// it moves along b = d to the closest representable exp2 (relieve), and
+// when the rates have met it returns the best one-exponential fit
+// (resolveCollapse).
+func (w *fitWork) finish(best fitRun, runs []fitRun, set lmSettings) (Exp2, FitReport) {
+	rep := FitReport{Iterations: best.res.iters, Converged: best.res.converged}
+	rep.Start = FitStart{Kind: best.kind, B: best.start[0] / w.span, D: best.start[1] / w.span}
+	p, alpha, gamma := w.sqModel(best.res.p)
+	if w.cancellation(p, alpha, gamma) > fitRelieveFrom || w.collapsed(p, alpha, gamma) {
+		if r, ok := w.relieve(best.res, set); ok {
+			best.res = r
+			rep.Iterations, rep.Converged = r.iters, r.converged
+			p, alpha, gamma = w.sqModel(r.p)
+		}
+	}
+	single := false
+	if w.collapsed(p, alpha, gamma) {
+		var c fitRun
+		c, single = w.resolveCollapse(p, runs, set)
+		rep.Collapsed = true
+		rep.Iterations, rep.Converged = c.res.iters, c.res.converged
+		rep.Start = FitStart{Kind: c.kind, B: c.start[0] / w.span, D: c.start[1] / w.span}
+		if single {
+			p = c.res.p
+			w.single = true
+			w.lmEval(p)
+			w.single = false
+			alpha, gamma = w.alpha, 0
+		} else {
+			p, alpha, gamma = w.sqModel(c.res.p)
+		}
+	}
+	rep.Cancellation = w.cancellation(p, alpha, gamma)
+	rep.Evaluations = w.evals
+	m := w.toModel(p, alpha, gamma, single)
+	if m.Validate() != nil {
+		// Unreachable with the rate bounds; keep the promise of finite output.
+		m = Exp2{A: w.meanY()}
+		rep.Converged = false
+	}
+	return m, rep
+}
