@@ -16,6 +16,11 @@ const (
 	// fitDupTol is the distance (relative, see lmSettings.avoid) at which
 	// an exploratory run stops on reaching where an earlier run ended.
 	fitDupTol = 1e-2
+	// Every start after the first two gets fitRaceIter iterations; the
+	// fitRaceKeep lowest runs that stopped on that budget go on to the
+	// full one.
+	fitRaceIter = 10
+	fitRaceKeep = 3
 )
 
 // fitRun is one Levenberg–Marquardt run and where it started. Its result's
@@ -26,10 +31,27 @@ type fitRun struct {
 	res   lmResult
 }
 
+// fitMaxRuns bounds the runs of one search: two residual starts, the scan's
+// plain and relaxed minima, two spike starts and two from the separation
+// profile.
+const fitMaxRuns = 2 + 2*fitScanStarts + 2 + fitThroughRuns
+
 // solve runs the whole search on loaded data and returns the model in the
-// caller's units with the search part of the report filled: the scan and
-// the residual starts, a Levenberg–Marquardt run from each start, the
-// polish of the best run, and the handling of b = d (see the package doc).
+// caller's units with the search part of the report filled (see the
+// package doc for the order and the reasons):
+//
+//  1. the scan, and the starts it gives;
+//  2. full runs from the best residual start and the best relaxed minimum;
+//     if the better one settles well inside the exp2 family (interior),
+//     the search goes to 4;
+//  3. short runs (fitRaceIter iterations) from every other start, the
+//     fitRaceKeep lowest of those that stopped on that budget continued
+//     to the full one;
+//  4. the polish of the best run and of the lowest run that ended on its
+//     budget;
+//  5. unless the search settled in 2, the separation profile from the
+//     lowest run that ended near b = d, and runs from its lowest points;
+//  6. the handling of b = d (finish).
 func (w *fitWork) solve() (Exp2, FitReport) {
 	if w.constant {
 		return Exp2{A: w.yconst}, FitReport{Converged: true, Start: FitStart{Kind: "constant"}}
@@ -44,19 +66,19 @@ func (w *fitWork) solve() (Exp2, FitReport) {
 	relaxP, _, nRelax := w.scanMinima(&scan, &table.relax, &table.step)
 	resP, nRes := w.residualStarts(&scan, set)
 
-	var runs [2*fitScanStarts + 6]fitRun
-	var found [2*fitScanStarts + 6]lmEnd // where runs ended, in rates
+	var runs [fitMaxRuns]fitRun
+	var found [fitMaxRuns]lmEnd // where runs ended, in rates
 	nruns, best := 0, -1
 	explore := set
 	explore.coarse = true
 	explore.avoidTol = fitDupTol
-	try := func(p [2]float64, kind string) {
+	try := func(p [2]float64, kind string, budget int) {
 		for _, r := range runs[:nruns] {
 			if r.start == p {
 				return
 			}
 		}
-		explore.avoid = found[:nruns]
+		explore.avoid, explore.maxIter = found[:nruns], budget
 		res := w.run(p, explore)
 		found[nruns] = lmEnd{fitFromSQ(res.p), res.f}
 		runs[nruns] = fitRun{start: p, kind: kind, res: res}
@@ -65,25 +87,63 @@ func (w *fitWork) solve() (Exp2, FitReport) {
 		}
 		nruns++
 	}
-	for _, p := range resP[:nRes] {
-		try(p, "residual")
-	}
-	for _, p := range scanP[:nScan] {
-		try(p, "scan")
-	}
-	for _, p := range relaxP[:nRelax] {
-		try(p, "relaxed")
-	}
-	if nRes > 0 {
-		try([2]float64{w.lo, resP[0][0]}, "spike")
-		try([2]float64{resP[0][0], w.hi}, "spike")
-	}
 
+	// 2. The two best-ranked starts of the two kinds that rank a second
+	// term best, each with the full budget.
+	if nRes > 0 {
+		try(resP[0], "residual", set.maxIter)
+	}
+	if nRelax > 0 {
+		try(relaxP[0], "relaxed", set.maxIter)
+	}
+	settled := best >= 0 && w.interior(runs[best].res)
+	if !settled {
+		// 3. The other starts race.
+		race := min(set.maxIter, fitRaceIter)
+		for _, p := range resP[:nRes] {
+			try(p, "residual", race)
+		}
+		for _, p := range relaxP[:nRelax] {
+			try(p, "relaxed", race)
+		}
+		for _, p := range scanP[:nScan] {
+			try(p, "scan", race)
+		}
+		if nRes > 0 {
+			try([2]float64{w.lo, resP[0][0]}, "spike", race)
+			try([2]float64{resP[0][0], w.hi}, "spike", race)
+		}
+		var continued [fitMaxRuns]bool
+		for range fitRaceKeep {
+			c := -1
+			for i, r := range runs[:nruns] {
+				if !continued[i] && !r.res.converged && !r.res.dup && r.res.iters == race && (c < 0 || r.res.f < runs[c].res.f) {
+					c = i
+				}
+			}
+			if c < 0 || set.maxIter <= race {
+				break
+			}
+			continued[c] = true
+			s := explore
+			s.avoid, s.maxIter = nil, set.maxIter-race
+			if res := w.run(fitFromSQ(runs[c].res.p), s); res.f <= runs[c].res.f {
+				res.iters += runs[c].res.iters
+				res.evals += runs[c].res.evals
+				runs[c].res = res
+				if res.f < runs[best].res.f {
+					best = c
+				}
+			}
+		}
+	}
 	if best < 0 || math.IsInf(runs[best].res.f, 1) {
 		// No start could be evaluated (not expected: every projection of
 		// finite scaled data is finite).
 		return Exp2{A: w.meanY()}, FitReport{Start: FitStart{Kind: "constant"}, Evaluations: w.evals}
 	}
+
+	// 4. Polish.
 	w.polish(&runs[best], set)
 	// A run that ended on its iteration budget has not reached a minimum
 	// yet (a long valley of nearly equal rates can take more than one
@@ -102,16 +162,18 @@ func (w *fitWork) solve() (Exp2, FitReport) {
 			}
 		}
 	}
-	near := -1 // the lowest run that ended near b = d
+
+	// 5. The separation profile from the lowest run near b = d.
+	near := -1
 	for i, r := range runs[:nruns] {
 		if !math.IsInf(r.res.f, 1) && w.nearCollapse(r.res.p) && (near < 0 || r.res.f < runs[near].res.f) {
 			near = i
 		}
 	}
-	if runs[best].res.f > set.fAbs && near >= 0 {
+	if !settled && runs[best].res.f > set.fAbs && near >= 0 {
 		// No stop at earlier results: the point near b = d is one, and the
 		// way to a lower basin passes close to it.
-		explore.avoid = nil
+		explore.avoid, explore.maxIter = nil, set.maxIter
 		starts, fs, k := w.throughCollapse(runs[near].res, explore)
 		through := -1
 		for i, q := range starts[:k] {
@@ -255,4 +317,44 @@ func (w *fitWork) finish(best fitRun, runs []fitRun, set lmSettings) (Exp2, FitR
 		rep.Converged = false
 	}
 	return m, rep
+}
+
+// interior reports whether run r converged well inside the exp2 family:
+// rates at least 0.4 apart (t units) and inside the rate box, terms at
+// most 10 times the data and neither below 10⁻⁶ of it, and neither term so
+// steep that it falls by more than e^30 from an end point of the data to
+// the next point. Such a run is where the search settles (see solve); the
+// others are at or near the family's boundary (b = d, the rate box, a
+// negligible term), where a lower exp2 can lie beyond a ridge.
+func (w *fitWork) interior(r lmResult) bool {
+	if !r.converged || r.p[1] < 0.04 {
+		return false
+	}
+	p, alpha, gamma := w.sqModel(r.p)
+	if !(p[0] > w.lo && p[1] < w.hi) {
+		return false
+	}
+	t1 := math.Abs(alpha) * math.Exp(max(0, p[0]))
+	t2 := math.Abs(gamma) * math.Exp(max(0, p[1]))
+	if max(t1, t2) > 10 || min(t1, t2) < 1e-6 {
+		return false
+	}
+	// The data points next to the ends t = 0 and t = 1.
+	reach := [2]float64{1, 1}
+	for i := range w.n {
+		if ti := w.t[i]; w.sw[i] > 0 {
+			if ti > 0 {
+				reach[0] = min(reach[0], ti)
+			}
+			if ti < 1 {
+				reach[1] = min(reach[1], 1-ti)
+			}
+		}
+	}
+	for _, v := range p {
+		if -v*reach[0] > 30 || v*reach[1] > 30 {
+			return false
+		}
+	}
+	return true
 }
