@@ -216,10 +216,11 @@ func (w *fitWork) scanTable(s *fitScan, tb *fitTable) {
 // of the data (f ≥ Σwy²) is no start. A minimum on b = d starts at rates a
 // quarter of the narrower neighbouring interval apart around its rate.
 func (w *fitWork) scanMinima(s *fitScan, f *[fitScanMax][fitScanMax]float64, step *[fitScanMax][fitScanMax][2]float64) (p [fitScanStarts][2]float64, fs [fitScanStarts]float64, np int) {
-	for j := range s.n {
-		for k := j; k < s.n; k++ {
+	lo, hi := s.unsaturated()
+	for j := lo; j < hi; j++ {
+		for k := j; k < hi; k++ {
 			v := f[j][k]
-			if !(v < w.yy) || !fitScanLocalMin(f, s.n, j, k) {
+			if !(v < w.yy) || !fitScanLocalMin(f, lo, hi, j, k) {
 				continue
 			}
 			pos := np
@@ -259,14 +260,53 @@ func (w *fitWork) scanMinima(s *fitScan, f *[fitScanMax][fitScanMax]float64, ste
 	return p, fs, np
 }
 
+// fitScanEdgeArc is the arc bound (radians) within which a scanned column
+// counts as the column of a bound of the rate box (see unsaturated).
+const fitScanEdgeArc = 0.05
+
+// unsaturated returns the index range [lo, hi) of the scanned rates whose
+// columns lie more than fitScanEdgeArc from both bounds' columns (by the
+// arc bound), widened to include each bound itself. Rates beyond are the
+// box bound in effect, a term that fits an end point alone (the spike
+// starts cover them): as local minima of the table they would crowd out
+// the minima that matter.
+func (s *fitScan) unsaturated() (lo, hi int) {
+	lo, hi = 0, s.n
+	for arc := 0.0; lo+1 < s.n; lo++ {
+		if arc += s.scanArc(lo); !(arc < fitScanEdgeArc) {
+			break
+		}
+	}
+	for arc := 0.0; hi-1 > lo; hi-- {
+		if arc += s.scanArc(hi - 2); !(arc < fitScanEdgeArc) {
+			break
+		}
+	}
+	return lo, hi
+}
+
+// scanLowestPair returns the pair of distinct scanned rates with the
+// lowest plain entry, and that entry (+Inf if none could be evaluated).
+func (s *fitScan) scanLowestPair(tb *fitTable) (p [2]float64, f float64) {
+	f = math.Inf(1)
+	for j := range s.n {
+		for k := j + 1; k < s.n; k++ {
+			if tb.plain[j][k] < f {
+				p, f = [2]float64{s.rate[j], s.rate[k]}, tb.plain[j][k]
+			}
+		}
+	}
+	return p, f
+}
+
 // fitScanLocalMin reports whether table entry (j, k) is no larger than
 // any neighbour (ties with an earlier neighbour go to the earlier one).
-func fitScanLocalMin(f *[fitScanMax][fitScanMax]float64, n, j, k int) bool {
+func fitScanLocalMin(f *[fitScanMax][fitScanMax]float64, lo, hi, j, k int) bool {
 	v := f[j][k]
 	for dj := -1; dj <= 1; dj++ {
 		for dk := -1; dk <= 1; dk++ {
 			a, b := j+dj, k+dk
-			if (dj == 0 && dk == 0) || a < 0 || b >= n || a > b {
+			if (dj == 0 && dk == 0) || a < lo || b >= hi || a > b {
 				continue
 			}
 			if u := f[a][b]; u < v || (u == v && (a < j || (a == j && b < k))) {
@@ -383,4 +423,53 @@ func (w *fitWork) residualStarts(s *fitScan, set lmSettings) (p [2][2]float64, n
 		}
 	}
 	return p, np
+}
+
+// logSlope fits a single exponential ys = k·e^(β·t) to the points with
+// positive weight and t in [lo, hi) by a straight line through (t, ln|ys|),
+// and returns β. ok is false when the points there change sign, include a
+// zero, or have fewer than 2 distinct t.
+func (w *fitWork) logSlope(lo, hi float64) (float64, bool) {
+	var n, st, sl, stt, stl float64
+	sign := 0.0
+	for i := range w.n {
+		t := w.t[i]
+		if !(w.sw[i] > 0) || t < lo || t >= hi {
+			continue
+		}
+		y := w.ys[i]
+		if y == 0 || (sign != 0 && math.Signbit(y) != math.Signbit(sign)) {
+			return 0, false
+		}
+		sign = y
+		l := math.Log(math.Abs(y))
+		n++
+		st += t
+		sl += l
+		stt += t * t
+		stl += t * l
+	}
+	den := n*stt - st*st
+	if n < 2 || !(den > 1e-12*n*n) {
+		return 0, false
+	}
+	return (n*stl - st*sl) / den, true
+}
+
+// halvesStart returns the start of single-exponential fits (log-linear,
+// see logSlope) of the lower and of the upper half of the t range, rates
+// at least 1 apart (t units), and whether both fits exist. Where one term
+// dominates each half (a fast decay early, a slow one late, or the
+// reverse for growths) these are the two rates.
+func (w *fitWork) halvesStart() ([2]float64, bool) {
+	bl, okl := w.logSlope(0, 0.5)
+	bu, oku := w.logSlope(0.5, 1.0000001)
+	if !okl || !oku || !exp2Finite(bl) || !exp2Finite(bu) {
+		return [2]float64{}, false
+	}
+	if math.Abs(bl-bu) < 1 {
+		mid := (bl + bu) / 2
+		bl, bu = mid-0.5, mid+0.5
+	}
+	return [2]float64{min(max(bl, w.lo), w.hi), min(max(bu, w.lo), w.hi)}, true
 }

@@ -32,9 +32,9 @@ type fitRun struct {
 }
 
 // fitMaxRuns bounds the runs of one search: two residual starts, the scan's
-// plain and relaxed minima, two spike starts and two from the separation
-// profile.
-const fitMaxRuns = 2 + 2*fitScanStarts + 2 + fitThroughRuns
+// plain and relaxed minima and its lowest pair, the halves start, two
+// spike starts and two from the separation profile.
+const fitMaxRuns = 2 + 2*fitScanStarts + 1 + 1 + 2 + fitThroughRuns
 
 // solve runs the whole search on loaded data and returns the model in the
 // caller's units with the search part of the report filled (see the
@@ -65,6 +65,7 @@ func (w *fitWork) solve() (Exp2, FitReport) {
 	scanP, _, nScan := w.scanMinima(&scan, &table.plain, nil)
 	relaxP, _, nRelax := w.scanMinima(&scan, &table.relax, &table.step)
 	resP, nRes := w.residualStarts(&scan, set)
+	lowP, lowF := scan.scanLowestPair(&table)
 
 	var runs [fitMaxRuns]fitRun
 	var found [fitMaxRuns]lmEnd // where runs ended, in rates
@@ -96,7 +97,9 @@ func (w *fitWork) solve() (Exp2, FitReport) {
 	if nRelax > 0 {
 		try(relaxP[0], "relaxed", set.maxIter)
 	}
-	settled := best >= 0 && w.interior(runs[best].res)
+	// Settling needs a run no higher than the scan's lowest pair, so that
+	// the result never is (see the package doc).
+	settled := best >= 0 && runs[best].res.f <= lowF && w.interior(runs[best].res)
 	if !settled {
 		// 3. The other starts race.
 		race := min(set.maxIter, fitRaceIter)
@@ -108,6 +111,12 @@ func (w *fitWork) solve() (Exp2, FitReport) {
 		}
 		for _, p := range scanP[:nScan] {
 			try(p, "scan", race)
+		}
+		if !math.IsInf(lowF, 1) {
+			try(lowP, "scan", race)
+		}
+		if p, ok := w.halvesStart(); ok {
+			try(p, "halves", race)
 		}
 		if nRes > 0 {
 			try([2]float64{w.lo, resP[0][0]}, "spike", race)
@@ -319,11 +328,15 @@ func (w *fitWork) finish(best fitRun, runs []fitRun, set lmSettings) (Exp2, FitR
 	return m, rep
 }
 
+// fitSpikeReach is the decay, in e-folds, from an end point of the data to
+// the next point beyond which a term counts as a spike: it fits that end
+// point nearly alone, its rate barely determined.
+const fitSpikeReach = 10
+
 // interior reports whether run r converged well inside the exp2 family:
 // rates at least 0.4 apart (t units) and inside the rate box, terms at
-// most 10 times the data and neither below 10⁻⁶ of it, and neither term so
-// steep that it falls by more than e^30 from an end point of the data to
-// the next point. Such a run is where the search settles (see solve); the
+// most 10 times the data and neither below 10⁻⁶ of it, and no spike term
+// (see fitSpikeReach). Such a run is where the search settles (see solve); the
 // others are at or near the family's boundary (b = d, the rate box, a
 // negligible term), where a lower exp2 can lie beyond a ridge.
 func (w *fitWork) interior(r lmResult) bool {
@@ -352,7 +365,7 @@ func (w *fitWork) interior(r lmResult) bool {
 		}
 	}
 	for _, v := range p {
-		if -v*reach[0] > 30 || v*reach[1] > 30 {
+		if -v*reach[0] > fitSpikeReach || v*reach[1] > fitSpikeReach {
 			return false
 		}
 	}
