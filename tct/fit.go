@@ -58,7 +58,7 @@ type FitReport struct {
 	// over the data's x range, divided by max|y|: about 1 when the terms are
 	// well separated. Large values (≥ 10³) mean the fit approaches b = d
 	// with large opposite amplitudes: the curve is fine but A and C are
-	// ill-determined. NIST BoxBOD's best exp2 has 1.3·10⁵; collapse is
+	// ill-determined. NIST BoxBOD's best exp2 has about 10⁴; collapse is
 	// declared beyond 10⁸.
 	Cancellation float64
 	// Start is the start point of the winning run.
@@ -67,14 +67,16 @@ type FitReport struct {
 
 // FitStart is a start point of the rate search, in the units of x.
 type FitStart struct {
-	// Kind says where the start came from: "scan" (a local minimum of the
-	// scan's table of rate pairs), "relaxed" (a local minimum of the
+	// Kind says where the start came from (see the package doc):
+	// "residual" (the best one-exponential rate paired with the scanned
+	// rate that best fits its residual), "relaxed" (a local minimum of the
 	// scan's table with both rates free to first order, moved by that
-	// first-order step), "residual" (the best one-exponential rate paired
-	// with the scanned rate that best fits its residual), "spike" (the
-	// best one-exponential rate paired with a bound of the rate box),
-	// "through" (a point of the separation profile from a run that ended
-	// near b = d), "single" (the one-exponential fit used when the search
+	// first-order step), "scan" (a local minimum of the scan's table of
+	// rate pairs, or its lowest representable pair), "halves" (log-linear
+	// fits of the lower and upper half of the x range), "spike" (the best
+	// one-exponential rate paired with a bound of the rate box), "through"
+	// (a point of the separation profile from a run that ended near
+	// b = d), "single" (the one-exponential fit used when the search
 	// collapsed) or "constant" (all y equal; no search).
 	Kind string
 	// B and D are the start rates.
@@ -90,17 +92,20 @@ type FitStart struct {
 // fixed rates the best amplitudes are an exact two-column weighted linear
 // least-squares solve, so the search runs over the two rates only, in the
 // bounded box below. A scan covers the box: rates whose normalised columns
-// lie at most a bounded angle apart (see the package doc), every pair of
-// them and every limit b = d screened; Levenberg–Marquardt with Kaufman's
-// Jacobian of the projected residual runs from the scan's lowest local
-// minima (plain and with the rates free to first order), from the best
-// one-exponential fit paired with the scanned rate that best completes it
-// and with each bound of the box, and the best run is polished with tight
-// tolerances (so is the lowest other run that ended on its iteration
-// budget). From the lowest run that ended near b = d the rates are
-// followed apart (see the package doc). The lowest SSE wins; ties go to
-// the earlier start. The result is deterministic. The package doc states
-// what the scan guarantees and what the search reaches.
+// lie a bounded angle apart, every pair of them and every limit b = d
+// screened, plain and with both rates free to first order.
+// Levenberg–Marquardt with Kaufman's Jacobian of the projected residual runs
+// from the scan's lowest local minima and lowest representable pair, from
+// the best one-exponential fit paired with the scanned rate that best
+// completes it and with each bound of the box, and from log-linear fits of
+// the two halves of the data; it stops early when its first two runs settle
+// well inside the exp2 family. The best run is polished, and from the lowest
+// run that ended near b = d the rates are followed apart. The lowest SSE
+// wins; ties go to the earlier start; the result is deterministic. Unless
+// the fit collapses to b = d, its SSE is at most that of every pair of
+// scanned rates whose terms stay within 10⁸ times the data; the package doc
+// states what that guarantees, under which conditions, and what the search
+// reaches beyond it.
 //
 // Rates are kept within |B|·max|x| ≤ 300 and |B|·(max x − min x) ≤ 200 (the
 // same for D), so every returned parameter is finite and TCT is finite on

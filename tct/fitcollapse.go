@@ -10,7 +10,7 @@ import "math"
 // agree to √ε relative, or the two terms cancel each other by more than
 // fitCollapseGain (more than half of float64's digits lost). That is where
 // a least-squares path towards "one exponential plus t·e^(b·t)" ends.
-// Near-collapsed fits short of that (BoxBOD's best exp2 has terms 10⁵ times
+// Near-collapsed fits short of that (BoxBOD's best exp2 has terms about 10⁴ times
 // the data) are finite exp2 models and are kept.
 func (w *fitWork) collapsed(p [2]float64, alpha, gamma float64) bool {
 	if gamma == 0 || alpha == 0 {

@@ -17,47 +17,52 @@ const (
 	fitScanStarts = 3
 )
 
-// fitScan holds the scanned rates in increasing order, with their
-// columns (normalised √w·e^(rate·t), in the scratch slot col[k] of
-// fitWork.scanCol), the weighted mean of t under each column's squared
-// entries, and the projection of the weighted data on each column.
+// fitScan holds the scanned rates in increasing order.
 type fitScan struct {
-	n    int
-	rate [fitScanMax]float64
-	col  [fitScanMax]int // scratch slot of each rate's column
-	mean [fitScanMax]float64
-	proj [fitScanMax]float64
-	ok   [fitScanMax]bool // the column could be normalised
+	n int
+	r [fitScanMax]fitScanRate
+}
+
+// A fitScanRate is one scanned rate with what the scan keeps of its
+// normalised column c = √w·e^(rate·t)/‖√w·e^(rate·t)‖.
+type fitScanRate struct {
+	rate float64
+	slot int     // c is in fitWork.scanCol(slot)
+	mean float64 // the mean of t under the weights c²
+	proj float64 // the projection of the weighted data on c
+	norm float64 // ‖√w·e^(rate·t)‖
+	ok   bool    // c could be normalised
 }
 
 // scanColumn writes the normalised column √w·e^(rate·t) to c and returns
-// the mean of t under the weights c², the projection of √w·ys on c, and
-// whether c could be normalised (false only if it underflows or
-// overflows, which the rate bounds rule out for data that passed load).
-func (w *fitWork) scanColumn(rate float64, c []float64) (mean, proj float64, ok bool) {
+// the mean of t under the weights c², the projection of √w·ys on c, the
+// norm the column had, and whether c could be normalised (false only if
+// it underflows or overflows, which the rate bounds rule out for data
+// that passed load).
+func (w *fitWork) scanColumn(rate float64, c []float64) (mean, proj, nrm float64, ok bool) {
 	for i := range w.n {
 		c[i] = w.sw[i] * math.Exp(rate*w.t[i])
 	}
-	nrm := fitNorm(c)
+	nrm = fitNorm(c)
 	if !(nrm > 0) || math.IsInf(nrm, 0) {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	for i := range w.n {
 		c[i] /= nrm
 		mean += c[i] * c[i] * w.t[i]
 		proj += c[i] * w.sw[i] * w.ys[i]
 	}
-	return mean, proj, true
+	return mean, proj, nrm, true
 }
 
 // scanArc bounds the angle between the normalised columns of the scanned
 // rates k and k+1: √((r₂ − r₁)·(m₂ − m₁)/2), m the means of t (see the
 // package doc). It is +Inf when either column is unusable.
 func (s *fitScan) scanArc(k int) float64 {
-	if !s.ok[k] || !s.ok[k+1] {
+	if !s.r[k].ok || !s.r[k+1].ok {
 		return math.Inf(1)
 	}
-	return math.Sqrt((s.rate[k+1] - s.rate[k]) * max(0, s.mean[k+1]-s.mean[k]) / 2)
+	return math.Sqrt((s.r[k+1].rate - s.r[k].rate) * max(0, s.r[k+1].mean-s.r[k].mean) / 2)
 }
 
 // buildScan fills s with the rates lo, 0 and hi and then, while fewer than
@@ -66,14 +71,10 @@ func (s *fitScan) scanArc(k int) float64 {
 func (w *fitWork) buildScan(s *fitScan) {
 	s.n = 0
 	add := func(pos int, rate float64) {
-		slot := s.n
-		copy(s.rate[pos+1:s.n+1], s.rate[pos:s.n])
-		copy(s.col[pos+1:s.n+1], s.col[pos:s.n])
-		copy(s.mean[pos+1:s.n+1], s.mean[pos:s.n])
-		copy(s.proj[pos+1:s.n+1], s.proj[pos:s.n])
-		copy(s.ok[pos+1:s.n+1], s.ok[pos:s.n])
-		s.rate[pos], s.col[pos] = rate, slot
-		s.mean[pos], s.proj[pos], s.ok[pos] = w.scanColumn(rate, w.scanCol(slot))
+		copy(s.r[pos+1:s.n+1], s.r[pos:s.n])
+		r := fitScanRate{rate: rate, slot: s.n}
+		r.mean, r.proj, r.norm, r.ok = w.scanColumn(rate, w.scanCol(r.slot))
+		s.r[pos] = r
 		s.n++
 	}
 	add(0, w.lo)
@@ -89,7 +90,7 @@ func (w *fitWork) buildScan(s *fitScan) {
 		if split < 0 {
 			return
 		}
-		add(split+1, (s.rate[split]+s.rate[split+1])/2)
+		add(split+1, (s.r[split].rate+s.r[split+1].rate)/2)
 	}
 }
 
@@ -121,13 +122,13 @@ func (w *fitWork) scanTable(s *fitScan, tb *fitTable) {
 	v := w.r[:n]
 	var sd, pd [fitScanMax]float64 // σⱼ and dⱼᵀy
 	for j := range s.n {
-		if !s.ok[j] {
+		if !s.r[j].ok {
 			continue
 		}
-		cj := w.scanCol(s.col[j])
+		cj := w.scanCol(s.r[j].slot)
 		var ss, p float64
 		for i := range n {
-			d := (w.t[i] - s.mean[j]) * cj[i]
+			d := (w.t[i] - s.r[j].mean) * cj[i]
 			ss += d * d
 			p += d * w.sw[i] * w.ys[i]
 		}
@@ -140,22 +141,22 @@ func (w *fitWork) scanTable(s *fitScan, tb *fitTable) {
 		for k := j; k < s.n; k++ {
 			tb.plain[j][k], tb.relax[j][k] = math.Inf(1), math.Inf(1)
 		}
-		if !s.ok[j] || !(sd[j] > 0) {
+		if !s.r[j].ok || !(sd[j] > 0) {
 			continue
 		}
-		cj := w.scanCol(s.col[j])
-		one := w.yy - s.proj[j]*s.proj[j]
+		cj := w.scanCol(s.r[j].slot)
+		one := w.yy - s.r[j].proj*s.r[j].proj
 		two := one - pd[j]*pd[j]
 		tb.plain[j][j] = max(0, two)
 		// Relaxed b = d: the part of (t − mⱼ)²·cⱼ orthogonal to cⱼ and dⱼ.
 		for i := range n {
-			d := w.t[i] - s.mean[j]
+			d := w.t[i] - s.r[j].mean
 			v[i] = d * d * cj[i]
 		}
 		fitOrthogonalise(v, cj)
 		dj := w.u1[:n] // scratch: the unit tangent
 		for i := range n {
-			dj[i] = (w.t[i] - s.mean[j]) * cj[i] / sd[j]
+			dj[i] = (w.t[i] - s.r[j].mean) * cj[i] / sd[j]
 		}
 		fitOrthogonalise(v, dj)
 		if nv := fitNorm(v); nv > 0 {
@@ -167,10 +168,10 @@ func (w *fitWork) scanTable(s *fitScan, tb *fitTable) {
 			tb.relax[j][j] = max(0, two-p*p)
 		}
 		for k := j + 1; k < s.n; k++ {
-			if !s.ok[k] || !(sd[k] > 0) {
+			if !s.r[k].ok || !(sd[k] > 0) {
 				continue
 			}
-			ck := w.scanCol(s.col[k])
+			ck := w.scanCol(s.r[k].slot)
 			var s0, s1, s2 float64
 			for i := range n {
 				c := cj[i] * ck[i]
@@ -181,17 +182,17 @@ func (w *fitWork) scanTable(s *fitScan, tb *fitTable) {
 			}
 			w.evals++
 			if d := 1 - s0*s0; d > 1e-12 {
-				e := s.proj[k] - s0*s.proj[j]
+				e := s.r[k].proj - s0*s.r[j].proj
 				tb.plain[j][k] = max(0, one-e*e/d)
 			}
 			// G = [cⱼ dⱼ]ᵀ[cₖ dₖ].
-			mj, mk := s.mean[j], s.mean[k]
+			mj, mk := s.r[j].mean, s.r[k].mean
 			g := [2][2]float64{
 				{s0, (s1 - mk*s0) / sd[k]},
 				{(s1 - mj*s0) / sd[j], (s2 - (mj+mk)*s1 + mj*mk*s0) / (sd[j] * sd[k])},
 			}
-			zj := [2]float64{s.proj[j], pd[j]}
-			zk := [2]float64{s.proj[k], pd[k]}
+			zj := [2]float64{s.r[j].proj, pd[j]}
+			zk := [2]float64{s.r[k].proj, pd[k]}
 			e := [2]float64{zk[0] - g[0][0]*zj[0] - g[1][0]*zj[1], zk[1] - g[0][1]*zj[0] - g[1][1]*zj[1]}
 			m00 := 1 - g[0][0]*g[0][0] - g[1][0]*g[1][0]
 			m01 := -g[0][0]*g[0][1] - g[1][0]*g[1][1]
@@ -235,11 +236,11 @@ func (w *fitWork) scanMinima(s *fitScan, f *[fitScanMax][fitScanMax]float64, ste
 			for ; pos > 0 && v < fs[pos-1]; pos-- {
 				p[pos], fs[pos] = p[pos-1], fs[pos-1]
 			}
-			p[pos], fs[pos] = [2]float64{s.rate[j], s.rate[k]}, v
+			p[pos], fs[pos] = [2]float64{s.r[j].rate, s.r[k].rate}, v
 			if step != nil && j != k {
 				for c, jj := range [2]int{j, k} {
 					if d := step[j][k][c]; exp2Finite(d) {
-						lim := s.rate[min(jj+1, s.n-1)] - s.rate[max(jj-1, 0)]
+						lim := s.r[min(jj+1, s.n-1)].rate - s.r[max(jj-1, 0)].rate
 						p[pos][c] += min(max(d, -lim), lim)
 					}
 				}
@@ -247,10 +248,10 @@ func (w *fitWork) scanMinima(s *fitScan, f *[fitScanMax][fitScanMax]float64, ste
 			if j == k {
 				gap := math.Inf(1)
 				if j > 0 {
-					gap = s.rate[j] - s.rate[j-1]
+					gap = s.r[j].rate - s.r[j-1].rate
 				}
 				if j+1 < s.n {
-					gap = min(gap, s.rate[j+1]-s.rate[j])
+					gap = min(gap, s.r[j+1].rate-s.r[j].rate)
 				}
 				p[pos][0] -= gap / 8
 				p[pos][1] += gap / 8
@@ -285,14 +286,33 @@ func (s *fitScan) unsaturated() (lo, hi int) {
 	return lo, hi
 }
 
-// scanLowestPair returns the pair of distinct scanned rates with the
-// lowest plain entry, and that entry (+Inf if none could be evaluated).
-func (s *fitScan) scanLowestPair(tb *fitTable) (p [2]float64, f float64) {
+// scanLowestPair returns the representable pair of distinct scanned rates
+// with the lowest plain entry, and that entry (+Inf if there is none). A
+// pair is representable when its least-squares terms stay within
+// fitCollapseGain times the data, as every run's points must: with g the
+// inner product of the normalised columns and pⱼ, pₖ their projections of
+// the data, the coefficients on the normalised columns are
+// xₖ = (pₖ − g·pⱼ)/(1 − g²) and xⱼ = pⱼ − g·xₖ, and a term's largest size
+// over t ∈ [0, 1] is |x|·e^(max(0, rate))/‖√w·e^(rate·t)‖.
+func (w *fitWork) scanLowestPair(s *fitScan, tb *fitTable) (p [2]float64, f float64) {
 	f = math.Inf(1)
 	for j := range s.n {
+		cj := w.scanCol(s.r[j].slot)
 		for k := j + 1; k < s.n; k++ {
-			if tb.plain[j][k] < f {
-				p, f = [2]float64{s.rate[j], s.rate[k]}, tb.plain[j][k]
+			if !(tb.plain[j][k] < f) {
+				continue
+			}
+			ck := w.scanCol(s.r[k].slot)
+			var g float64
+			for i := range w.n {
+				g += cj[i] * ck[i]
+			}
+			xk := (s.r[k].proj - g*s.r[j].proj) / (1 - g*g)
+			xj := s.r[j].proj - g*xk
+			tj := math.Abs(xj) * math.Exp(max(0, s.r[j].rate)) / s.r[j].norm
+			tk := math.Abs(xk) * math.Exp(max(0, s.r[k].rate)) / s.r[k].norm
+			if max(tj, tk) <= fitCollapseGain {
+				p, f = [2]float64{s.r[j].rate, s.r[k].rate}, tb.plain[j][k]
 			}
 		}
 	}
@@ -324,7 +344,7 @@ func fitScanLocalMin(f *[fitScanMax][fitScanMax]float64, lo, hi, j, k int) bool 
 func (w *fitWork) singleRate(s *fitScan, set lmSettings) (float64, lmResult) {
 	best := -1
 	for k := range s.n {
-		if s.ok[k] && (best < 0 || s.proj[k]*s.proj[k] > s.proj[best]*s.proj[best]) {
+		if s.r[k].ok && (best < 0 || s.r[k].proj*s.r[k].proj > s.r[best].proj*s.r[best].proj) {
 			best = k
 		}
 	}
@@ -332,10 +352,10 @@ func (w *fitWork) singleRate(s *fitScan, set lmSettings) (float64, lmResult) {
 		return 0, lmResult{f: math.Inf(1)}
 	}
 	w.single = true
-	r := lmMinimize(w, [2]float64{s.rate[best], 0}, set)
+	r := lmMinimize(w, [2]float64{s.r[best].rate, 0}, set)
 	w.single = false
 	if math.IsInf(r.f, 1) {
-		return s.rate[best], r
+		return s.r[best].rate, r
 	}
 	return r.p[0], r
 }
@@ -364,7 +384,7 @@ func (w *fitWork) residualStarts(s *fitScan, set lmSettings) (p [2][2]float64, n
 	}
 	n := w.n
 	c, d, r := w.q1[:n], w.u1[:n], w.r[:n]
-	mean, _, ok := w.scanColumn(b1, c)
+	mean, _, _, ok := w.scanColumn(b1, c)
 	if !ok {
 		return p, 0
 	}
@@ -389,10 +409,10 @@ func (w *fitWork) residualStarts(s *fitScan, set lmSettings) (p [2][2]float64, n
 	fs := [2]float64{math.Inf(1), math.Inf(1)}
 	var vs [2]float64
 	for k := range s.n {
-		if !s.ok[k] {
+		if !s.r[k].ok {
 			continue
 		}
-		g := w.scanCol(s.col[k])
+		g := w.scanCol(s.r[k].slot)
 		var gc, gd, h float64
 		for i := range n {
 			gc += g[i] * c[i]
@@ -404,11 +424,11 @@ func (w *fitWork) residualStarts(s *fitScan, set lmSettings) (p [2][2]float64, n
 			continue
 		}
 		side := 0
-		if s.rate[k] > b1 {
+		if s.r[k].rate > b1 {
 			side = 1
 		}
 		if fk := max(0, f0-h*h/det); fk < fs[side] {
-			fs[side], vs[side] = fk, s.rate[k]
+			fs[side], vs[side] = fk, s.r[k].rate
 		}
 		w.evals++
 	}

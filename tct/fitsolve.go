@@ -36,21 +36,53 @@ type fitRun struct {
 // spike starts and two from the separation profile.
 const fitMaxRuns = 2 + 2*fitScanStarts + 1 + 1 + 2 + fitThroughRuns
 
+// fitRuns collects the runs of one search: the runs, where each ended (in
+// rates, for lmSettings.avoid) and the lowest.
+type fitRuns struct {
+	run   [fitMaxRuns]fitRun
+	found [fitMaxRuns]lmEnd
+	n     int
+	best  int // −1 before the first run
+}
+
+// add records run r and returns its index.
+func (rs *fitRuns) add(r fitRun) int {
+	i := rs.n
+	rs.run[i] = r
+	rs.found[i] = lmEnd{fitFromSQ(r.res.p), r.res.f}
+	if rs.best < 0 || r.res.f < rs.run[rs.best].res.f {
+		rs.best = i
+	}
+	rs.n++
+	return i
+}
+
+// lowest returns the index of the lowest run for which ok holds, or −1.
+func (rs *fitRuns) lowest(ok func(i int, r fitRun) bool) int {
+	c := -1
+	for i, r := range rs.run[:rs.n] {
+		if ok(i, r) && (c < 0 || r.res.f < rs.run[c].res.f) {
+			c = i
+		}
+	}
+	return c
+}
+
 // solve runs the whole search on loaded data and returns the model in the
 // caller's units with the search part of the report filled (see the
 // package doc for the order and the reasons):
 //
 //  1. the scan, and the starts it gives;
 //  2. full runs from the best residual start and the best relaxed minimum;
-//     if the better one settles well inside the exp2 family (interior),
-//     the search goes to 4;
-//  3. short runs (fitRaceIter iterations) from every other start, the
-//     fitRaceKeep lowest of those that stopped on that budget continued
+//     if the better one ends well inside the exp2 family (interior) and no
+//     higher than the scan's lowest pair, the search has settled;
+//  3. otherwise short runs (fitRaceIter iterations) from every other
+//     start, the fitRaceKeep lowest that stopped on that budget continued
 //     to the full one;
 //  4. the polish of the best run and of the lowest run that ended on its
 //     budget;
-//  5. unless the search settled in 2, the separation profile from the
-//     lowest run that ended near b = d, and runs from its lowest points;
+//  5. unless the search settled, the separation profile from the lowest
+//     run that ended near b = d, and runs from its lowest points;
 //  6. the handling of b = d (finish).
 func (w *fitWork) solve() (Exp2, FitReport) {
 	if w.constant {
@@ -64,44 +96,33 @@ func (w *fitWork) solve() (Exp2, FitReport) {
 	w.scanTable(&scan, &table)
 	scanP, _, nScan := w.scanMinima(&scan, &table.plain, nil)
 	relaxP, _, nRelax := w.scanMinima(&scan, &table.relax, &table.step)
+	lowP, lowF := w.scanLowestPair(&scan, &table)
 	resP, nRes := w.residualStarts(&scan, set)
-	lowP, lowF := scan.scanLowestPair(&table)
 
-	var runs [fitMaxRuns]fitRun
-	var found [fitMaxRuns]lmEnd // where runs ended, in rates
-	nruns, best := 0, -1
+	rs := fitRuns{best: -1}
 	explore := set
 	explore.coarse = true
 	explore.avoidTol = fitDupTol
 	try := func(p [2]float64, kind string, budget int) {
-		for _, r := range runs[:nruns] {
+		for _, r := range rs.run[:rs.n] {
 			if r.start == p {
 				return
 			}
 		}
-		explore.avoid, explore.maxIter = found[:nruns], budget
-		res := w.run(p, explore)
-		found[nruns] = lmEnd{fitFromSQ(res.p), res.f}
-		runs[nruns] = fitRun{start: p, kind: kind, res: res}
-		if best < 0 || res.f < runs[best].res.f {
-			best = nruns
-		}
-		nruns++
+		explore.avoid, explore.maxIter = rs.found[:rs.n], budget
+		rs.add(fitRun{start: p, kind: kind, res: w.run(p, explore)})
 	}
 
-	// 2. The two best-ranked starts of the two kinds that rank a second
-	// term best, each with the full budget.
+	// 2. The best starts of the two kinds that rank a second term best.
 	if nRes > 0 {
 		try(resP[0], "residual", set.maxIter)
 	}
 	if nRelax > 0 {
 		try(relaxP[0], "relaxed", set.maxIter)
 	}
-	// Settling needs a run no higher than the scan's lowest pair, so that
-	// the result never is (see the package doc).
-	settled := best >= 0 && runs[best].res.f <= lowF && w.interior(runs[best].res)
+	settled := rs.best >= 0 && rs.run[rs.best].res.f <= lowF && w.interior(rs.run[rs.best].res)
 	if !settled {
-		// 3. The other starts race.
+		// 3. The race.
 		race := min(set.maxIter, fitRaceIter)
 		for _, p := range resP[:nRes] {
 			try(p, "residual", race)
@@ -122,85 +143,99 @@ func (w *fitWork) solve() (Exp2, FitReport) {
 			try([2]float64{w.lo, resP[0][0]}, "spike", race)
 			try([2]float64{resP[0][0], w.hi}, "spike", race)
 		}
-		var continued [fitMaxRuns]bool
-		for range fitRaceKeep {
-			c := -1
-			for i, r := range runs[:nruns] {
-				if !continued[i] && !r.res.converged && !r.res.dup && r.res.iters == race && (c < 0 || r.res.f < runs[c].res.f) {
-					c = i
-				}
-			}
-			if c < 0 || set.maxIter <= race {
-				break
-			}
-			continued[c] = true
-			s := explore
-			s.avoid, s.maxIter = nil, set.maxIter-race
-			if res := w.run(fitFromSQ(runs[c].res.p), s); res.f <= runs[c].res.f {
-				res.iters += runs[c].res.iters
-				res.evals += runs[c].res.evals
-				runs[c].res = res
-				if res.f < runs[best].res.f {
-					best = c
-				}
-			}
-		}
+		w.continueRace(&rs, race, explore, set.maxIter)
 	}
-	if best < 0 || math.IsInf(runs[best].res.f, 1) {
+	if rs.best < 0 || math.IsInf(rs.run[rs.best].res.f, 1) {
 		// No start could be evaluated (not expected: every projection of
 		// finite scaled data is finite).
 		return Exp2{A: w.meanY()}, FitReport{Start: FitStart{Kind: "constant"}, Evaluations: w.evals}
 	}
-
 	// 4. Polish.
-	w.polish(&runs[best], set)
-	// A run that ended on its iteration budget has not reached a minimum
-	// yet (a long valley of nearly equal rates can take more than one
-	// budget): the lowest such run is polished too.
-	if runs[best].res.f > set.fAbs {
-		c := -1
-		for i, r := range runs[:nruns] {
-			if i != best && !r.res.converged && !r.res.dup && r.res.iters >= set.maxIter && (c < 0 || r.res.f < runs[c].res.f) {
-				c = i
-			}
-		}
-		if c >= 0 {
-			w.polish(&runs[c], set)
-			if runs[c].res.f < runs[best].res.f {
-				best = c
-			}
-		}
-	}
-
-	// 5. The separation profile from the lowest run near b = d.
-	near := -1
-	for i, r := range runs[:nruns] {
-		if !math.IsInf(r.res.f, 1) && w.nearCollapse(r.res.p) && (near < 0 || r.res.f < runs[near].res.f) {
-			near = i
-		}
-	}
-	if !settled && runs[best].res.f > set.fAbs && near >= 0 {
-		// No stop at earlier results: the point near b = d is one, and the
-		// way to a lower basin passes close to it.
+	w.polish(&rs.run[rs.best], set)
+	w.polishUnfinished(&rs, set)
+	// 5. Through b = d.
+	if !settled {
 		explore.avoid, explore.maxIter = nil, set.maxIter
-		starts, fs, k := w.throughCollapse(runs[near].res, explore)
-		through := -1
-		for i, q := range starts[:k] {
-			if !(fs[i] < runs[best].res.f) {
-				break
-			}
-			res := w.run(fitFromSQ(q), explore)
-			runs[nruns] = fitRun{start: fitFromSQ(q), kind: "through", res: res}
-			if res.f < runs[best].res.f {
-				best, through = nruns, nruns
-			}
-			nruns++
+		w.continueThrough(&rs, explore, set)
+	}
+	return w.finish(rs.run[rs.best], rs.run[:rs.n], set)
+}
+
+// continueRace lets the fitRaceKeep lowest runs that stopped on the race's
+// budget go on to the whole one, maxIter, lowest first; a run whose way
+// on ends higher keeps its end.
+func (w *fitWork) continueRace(rs *fitRuns, race int, set lmSettings, maxIter int) {
+	if maxIter <= race {
+		return
+	}
+	var continued [fitMaxRuns]bool
+	for range fitRaceKeep {
+		c := rs.lowest(func(i int, r fitRun) bool {
+			return !continued[i] && !r.res.converged && !r.res.dup && r.res.iters == race
+		})
+		if c < 0 {
+			return
 		}
-		if through >= 0 {
-			w.polish(&runs[through], set)
+		continued[c] = true
+		set.avoid, set.maxIter = nil, maxIter-race
+		r := &rs.run[c]
+		if res := w.run(fitFromSQ(r.res.p), set); res.f <= r.res.f {
+			res.iters += r.res.iters
+			res.evals += r.res.evals
+			r.res = res
+			if res.f < rs.run[rs.best].res.f {
+				rs.best = c
+			}
 		}
 	}
-	return w.finish(runs[best], runs[:nruns], set)
+}
+
+// polishUnfinished polishes the lowest run other than the best that ended
+// on its iteration budget: it has not reached a minimum yet (a long
+// valley of nearly equal rates can take more than one budget).
+func (w *fitWork) polishUnfinished(rs *fitRuns, set lmSettings) {
+	if rs.run[rs.best].res.f <= set.fAbs {
+		return
+	}
+	c := rs.lowest(func(i int, r fitRun) bool {
+		return i != rs.best && !r.res.converged && !r.res.dup && r.res.iters >= set.maxIter
+	})
+	if c < 0 {
+		return
+	}
+	w.polish(&rs.run[c], set)
+	if rs.run[c].res.f < rs.run[rs.best].res.f {
+		rs.best = c
+	}
+}
+
+// continueThrough profiles the separation from the lowest run that ended
+// near b = d (see throughCollapse) and runs from the profile's lowest
+// points that lie below the best run, polishing a run that wins. Runs
+// here do not stop at earlier results: the point near b = d is one, and
+// the way to a lower basin passes close to it.
+func (w *fitWork) continueThrough(rs *fitRuns, explore, set lmSettings) {
+	if rs.run[rs.best].res.f <= set.fAbs {
+		return
+	}
+	near := rs.lowest(func(_ int, r fitRun) bool { return !math.IsInf(r.res.f, 1) && w.nearCollapse(r.res.p) })
+	if near < 0 {
+		return
+	}
+	starts, fs, k := w.throughCollapse(rs.run[near].res, explore)
+	through := -1
+	for i, q := range starts[:k] {
+		if !(fs[i] < rs.run[rs.best].res.f) {
+			break
+		}
+		p := fitFromSQ(q)
+		if j := rs.add(fitRun{start: p, kind: "through", res: w.run(p, explore)}); rs.best == j {
+			through = j
+		}
+	}
+	if through >= 0 {
+		w.polish(&rs.run[through], set)
+	}
 }
 
 // Term sizes (FitReport.Cancellation) at which a run changes

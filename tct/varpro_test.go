@@ -109,7 +109,7 @@ func TestFitScanTable(t *testing.T) {
 	c1, c2 := make([]float64, w.n), make([]float64, w.n)
 	checked := 0
 	for j := range s.n {
-		m, _, _ := w.scanColumn(s.rate[j], c1)
+		m, _, _, _ := w.scanColumn(s.r[j].rate, c1)
 		var sd float64
 		for i, c := range c1 {
 			sd += c * c * (w.t[i] - m) * (w.t[i] - m)
@@ -120,12 +120,12 @@ func TestFitScanTable(t *testing.T) {
 			w2 := 1.0
 			if j == k {
 				w.sq = true
-				want, _, _, ok = w.lmEval([2]float64{s.rate[j], 0})
+				want, _, _, ok = w.lmEval([2]float64{s.r[j].rate, 0})
 				w.sq = false
 				w2 = sd
 			} else {
-				want, _, _, ok = w.lmEval([2]float64{s.rate[j], s.rate[k]})
-				w.scanColumn(s.rate[k], c2)
+				want, _, _, ok = w.lmEval([2]float64{s.r[j].rate, s.r[k].rate})
+				w.scanColumn(s.r[k].rate, c2)
 				g := 0.0
 				for i := range c1 {
 					g += c1[i] * c2[i]
@@ -134,13 +134,13 @@ func TestFitScanTable(t *testing.T) {
 			}
 			got := tb.plain[j][k]
 			if !ok || !(got >= 0) || math.IsInf(got, 0) {
-				t.Errorf("rates %v %v: table %v, lmEval ok %v", s.rate[j], s.rate[k], got, ok)
+				t.Errorf("rates %v %v: table %v, lmEval ok %v", s.r[j].rate, s.r[k].rate, got, ok)
 				continue
 			}
 			if w2 > 1e-2 {
 				checked++
 				if math.Abs(got-want) > 1e-9*w.yy {
-					t.Errorf("rates %v %v: table %v, lmEval %v", s.rate[j], s.rate[k], got, want)
+					t.Errorf("rates %v %v: table %v, lmEval %v", s.r[j].rate, s.r[k].rate, got, want)
 				}
 			}
 		}
@@ -150,7 +150,7 @@ func TestFitScanTable(t *testing.T) {
 	}
 	x := make([]float64, 25)
 	y := make([]float64, 25)
-	rate := s.rate[s.n/2-2] // a decay, in units of the span 4
+	rate := s.r[s.n/2-2].rate // a decay, in units of the span 4
 	for i := range x {
 		x[i] = 4 * float64(i) / 24
 		y[i] = (1 + 2*x[i]) * math.Exp(rate*x[i]/4)
@@ -163,7 +163,7 @@ func TestFitScanTable(t *testing.T) {
 	w2.scanTable(&s, &tb)
 	found := false
 	for j := range s.n {
-		if s.rate[j] == rate {
+		if s.r[j].rate == rate {
 			found = true
 			if !(tb.plain[j][j] <= 1e-20*w2.yy) {
 				t.Errorf("b = d at rate %v: SSE %v, want exact", rate, tb.plain[j][j])
