@@ -181,8 +181,7 @@ func (w *fitWork) scanTable(s *fitScan, tb *fitTable) {
 				s2 += t * t * c
 			}
 			w.evals++
-			if d := 1 - s0*s0; d > 1e-12 {
-				e := s.r[k].proj - s0*s.r[j].proj
+			if e, d, ok := w.scanPair(s, j, k, s0); ok {
 				tb.plain[j][k] = max(0, one-e*e/d)
 			}
 			// G = [cⱼ dⱼ]ᵀ[cₖ dₖ].
@@ -286,6 +285,28 @@ func (s *fitScan) unsaturated() (lo, hi int) {
 	return lo, hi
 }
 
+// scanPair returns, for the scanned rates j and k with g the inner product
+// of their columns cⱼ and cₖ, the projection of the data on the part of cₖ
+// orthogonal to cⱼ, e = pₖ − g·pⱼ, and that part's squared norm d = 1 − g².
+// Where the columns are nearly parallel (1 − g² < 10⁻⁴) both come from
+// that part itself, orthogonalised twice, so that they keep their relative
+// accuracy; ok is false where the columns are parallel to working
+// precision (d ≤ 10⁻²⁶, lmEval's rank test).
+func (w *fitWork) scanPair(s *fitScan, j, k int, g float64) (e, d float64, ok bool) {
+	if d = 1 - g*g; d >= 1e-4 {
+		return s.r[k].proj - g*s.r[j].proj, d, true
+	}
+	cj, ck, v := w.scanCol(s.r[j].slot), w.scanCol(s.r[k].slot), w.r[:w.n]
+	copy(v, ck)
+	fitOrthogonalise(v, cj)
+	e, d = 0, 0
+	for i, vi := range v {
+		e += vi * w.sw[i] * w.ys[i]
+		d += vi * vi
+	}
+	return e, d, d > 1e-26
+}
+
 // scanLowestPair returns the representable pair of distinct scanned rates
 // with the lowest plain entry, and that entry (+Inf if there is none). A
 // pair is representable when its least-squares terms stay within
@@ -307,7 +328,8 @@ func (w *fitWork) scanLowestPair(s *fitScan, tb *fitTable) (p [2]float64, f floa
 			for i := range w.n {
 				g += cj[i] * ck[i]
 			}
-			xk := (s.r[k].proj - g*s.r[j].proj) / (1 - g*g)
+			e, d, _ := w.scanPair(s, j, k, g)
+			xk := e / d
 			xj := s.r[j].proj - g*xk
 			tj := math.Abs(xj) * math.Exp(max(0, s.r[j].rate)) / s.r[j].norm
 			tk := math.Abs(xk) * math.Exp(max(0, s.r[k].rate)) / s.r[k].norm

@@ -178,3 +178,73 @@ func propFitBelowScan(t *rapid.T) {
 }
 
 func TestPropFitBelowScan(t *testing.T) { rapid.Check(t, propFitBelowScan) }
+
+// TestFitBelowScanRegressions holds rapid's counterexamples to
+// propFitBelowScan, drawn as exp2PropData draws them (span 10, no offset):
+// in both the scan's lowest pair is two steep growths whose columns both
+// sit on the last point, nearly parallel.
+func TestFitBelowScanRegressions(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		truth  Exp2 // per unit of x, span 10
+		jitter []float64
+		noise  float64
+		e      []float64
+	}{
+		{
+			// The table's normal-equation form lost the pair (1 − g²
+			// below 10⁻¹²) and the search settled above it.
+			name:   "lowest pair of nearly parallel columns, 5 points",
+			truth:  Exp2{A: 10, B: 0.1, C: 10, D: 0.775},
+			jitter: []float64{0.45, 0.45, 0.45, -0.45, 0.0625},
+			noise:  0.03,
+			e:      []float64{1, 0.5, -1, 1, 1},
+		},
+		{
+			// The run from the lowest pair switched to (s, q), whose basis
+			// is poor for rates 100 apart, and ended above its start.
+			name:   "run from the lowest pair switches basis, 9 points",
+			truth:  Exp2{A: -10, B: 1.2, C: 10, D: 0.1},
+			jitter: []float64{0.45, 0.45, 0.45, 0.45, 0.45, 0.45, 0.45, 0.0625, 0.25},
+			noise:  0.3,
+			e:      []float64{-0.25, 1, 0.25, 0.25, 0.125, 0.125, -1, 1, 1},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			n := len(tt.jitter)
+			x, y := make([]float64, n), make([]float64, n)
+			ymax := 0.0
+			for i := range x {
+				x[i] = 10 * (float64(i) + tt.jitter[i]) / float64(n-1)
+				y[i] = tt.truth.TCT(x[i])
+				ymax = max(ymax, math.Abs(y[i]))
+			}
+			for i := range y {
+				y[i] += tt.noise * ymax * tt.e[i]
+			}
+			var w fitWork
+			if err := w.load(x, y, FitOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			var s fitScan
+			w.buildScan(&s)
+			lowest := math.Inf(1)
+			w.wall = true
+			for j := range s.n {
+				for k := j + 1; k < s.n; k++ {
+					if f, _, _, ok := w.lmEval([2]float64{s.r[j].rate, s.r[k].rate}); ok {
+						lowest = min(lowest, f)
+					}
+				}
+			}
+			w.wall = false
+			_, rep, err := FitExp2(x, y, FitOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if scale := w.ymax * w.ymax; rep.Collapsed || rep.SSE > (lowest*(1+1e-6)+1e-9*w.yy)*scale {
+				t.Errorf("SSE %v above the scan's lowest pair %v: %+v", rep.SSE, lowest*scale, rep)
+			}
+		})
+	}
+}

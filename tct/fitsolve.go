@@ -251,8 +251,10 @@ const (
 // cancel (the rates heading for b = d, where the columns e^(β·t), e^(δ·t)
 // become parallel and the cosh/sinh basis of (s, q) keeps the projection
 // accurate), switching as the iterates cross (at most 4 times). It
-// refuses points whose terms exceed fitCollapseGain times the data. The
-// result's p is in (s, q).
+// refuses points whose terms exceed fitCollapseGain times the data. A run
+// never ends above its start: a part that ends above where the previous
+// part left off (the other basis evaluating the same point less accurately)
+// is dropped and the run ends there. The result's p is in (s, q).
 func (w *fitWork) run(p [2]float64, set lmSettings) lmResult {
 	q := fitToSQ(p)
 	set.leave = true
@@ -272,6 +274,14 @@ func (w *fitWork) run(p [2]float64, set lmSettings) lmResult {
 		}
 		r.iters += out.iters
 		r.evals += out.evals
+		if k > 0 && !(r.f <= out.f) {
+			// The other parametrisation evaluates the same point less
+			// accurately (its basis is poor there): keep the way so far.
+			out.iters, out.evals = r.iters, r.evals
+			out.left, out.converged = false, false
+			w.sq = false
+			return out
+		}
 		out = r
 		if !r.left || k == 4 || out.iters >= set.maxIter {
 			out.left = false
