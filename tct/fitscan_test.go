@@ -152,18 +152,7 @@ func fitPlaneSin(a1, a2, b1, b2 []float64) float64 {
 // already ended below it.
 func propFitBelowScan(t *rapid.T) {
 	w, x, y := fitScanPropWork(t)
-	var s fitScan
-	w.buildScan(&s)
-	lowest := math.Inf(1)
-	w.wall = true
-	for j := range s.n {
-		for k := j + 1; k < s.n; k++ {
-			if f, _, _, ok := w.lmEval([2]float64{s.r[j].rate, s.r[k].rate}); ok {
-				lowest = min(lowest, f)
-			}
-		}
-	}
-	w.wall = false
+	lowest := fitScanLowestSSE(w)
 	_, rep, err := FitExp2(x, y, FitOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -178,6 +167,25 @@ func propFitBelowScan(t *rapid.T) {
 }
 
 func TestPropFitBelowScan(t *testing.T) { rapid.Check(t, propFitBelowScan) }
+
+// fitScanLowestSSE returns the lowest projected SSE (lmEval, scaled units)
+// over the pairs of distinct scanned rates whose terms stay within
+// fitCollapseGain times the data, +Inf if there is none.
+func fitScanLowestSSE(w *fitWork) float64 {
+	var s fitScan
+	w.buildScan(&s)
+	lowest := math.Inf(1)
+	w.wall = true
+	for j := range s.n {
+		for k := j + 1; k < s.n; k++ {
+			if f, _, _, ok := w.lmEval([2]float64{s.r[j].rate, s.r[k].rate}); ok {
+				lowest = min(lowest, f)
+			}
+		}
+	}
+	w.wall = false
+	return lowest
+}
 
 // TestFitBelowScanRegressions holds rapid's counterexamples to
 // propFitBelowScan, drawn as exp2PropData draws them (span 10, no offset):
@@ -226,18 +234,7 @@ func TestFitBelowScanRegressions(t *testing.T) {
 			if err := w.load(x, y, FitOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			var s fitScan
-			w.buildScan(&s)
-			lowest := math.Inf(1)
-			w.wall = true
-			for j := range s.n {
-				for k := j + 1; k < s.n; k++ {
-					if f, _, _, ok := w.lmEval([2]float64{s.r[j].rate, s.r[k].rate}); ok {
-						lowest = min(lowest, f)
-					}
-				}
-			}
-			w.wall = false
+			lowest := fitScanLowestSSE(&w)
 			_, rep, err := FitExp2(x, y, FitOptions{})
 			if err != nil {
 				t.Fatal(err)
