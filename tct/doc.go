@@ -109,8 +109,8 @@
 //   - halves: log-linear fits of the lower and the upper half of the data;
 //   - spike: the one-exponential rate paired with each bound of the box (a
 //     term that fits one end point alone). Scanned rates whose columns lie
-//     within 0.05 rad of a bound's are that bound in effect and are left out
-//     of the tables' local minima.
+//     within 0.05 rad of a bound's are that bound in effect: of them only
+//     the one nearest the interior takes part in the tables' local minima.
 //
 // The best residual and relaxed starts run first with the whole iteration
 // budget. If the better one converged well inside the exp2 family — rates at

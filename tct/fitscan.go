@@ -113,7 +113,7 @@ type fitTable struct {
 // scanTable fills t. With cⱼ, cₖ the stored columns, g = cⱼᵀcₖ and pⱼ, pₖ
 // their projections of the data, a plain entry is
 // Σwy² − pⱼ² − (pₖ − g·pⱼ)²/(1 − g²): one inner product of two stored
-// columns. A relaxed entry adds dⱼ = (t − mⱼ)·cⱼ/σⱼ, the unit tangent of
+// columns (and for nearly parallel columns one more pass, see scanPair). A relaxed entry adds dⱼ = (t − mⱼ)·cⱼ/σⱼ, the unit tangent of
 // the column (mⱼ and σⱼ the mean and standard deviation of t under the
 // weights cⱼ²), whose inner products with cₖ and dₖ follow from Σt·cⱼcₖ
 // and Σt²·cⱼcₖ.
@@ -264,12 +264,13 @@ func (w *fitWork) scanMinima(s *fitScan, f *[fitScanMax][fitScanMax]float64, ste
 // counts as the column of a bound of the rate box (see unsaturated).
 const fitScanEdgeArc = 0.05
 
-// unsaturated returns the index range [lo, hi) of the scanned rates whose
-// columns lie more than fitScanEdgeArc from both bounds' columns (by the
-// arc bound), widened to include each bound itself. Rates beyond are the
-// box bound in effect, a term that fits an end point alone (the spike
-// starts cover them): as local minima of the table they would crowd out
-// the minima that matter.
+// unsaturated returns the index range [lo, hi) of the scanned rates that
+// take part in the tables' local minima. The rates whose columns lie
+// within fitScanEdgeArc of a bound's column (by the arc bound, summed over
+// the intervals) are that bound in effect, a term that fits an end point
+// alone (the spike starts cover it); of each such run of rates only the
+// one nearest the interior stays, so that their near-equal table entries
+// do not crowd out the minima that matter.
 func (s *fitScan) unsaturated() (lo, hi int) {
 	lo, hi = 0, s.n
 	for arc := 0.0; lo+1 < s.n; lo++ {
