@@ -147,7 +147,9 @@
 // the noise, or the two may cancel; 5 to 50 points; no noise, or noise
 // 10⁻⁶ to 30% of max|y|. A fit misses when its SSE is above the
 // generating parameters' SSE by more than rounding (for exact data: above
-// 10⁻²⁰·Σy²). The long runs of the sweep, 150 000 draws each, are
+// 10⁻²⁰·Σy²). The sweep of 150 000 draws finds no miss with seed 20240518
+// (0 of 21 480 exact-data draws, 0 of 128 520 noisy) nor with seed 7 (0 of
+// 21 432 and 0 of 128 568), about 200 s of CPU each:
 //
 //	go test -run 'TestFitExp2Sweep$' -exp2.sweep 150000 -v ./tct
 //	go test -run 'TestFitExp2Sweep$' -exp2.sweep 150000 -exp2.sweepseed 7 -v ./tct
@@ -367,9 +369,8 @@
 //	MaxLogMu, MaxSigma     a Lognormal's |Mu| ≤ 50 and Sigma ≤ 10
 //	MaxElapsed = 1e12 s    every elapsed time of a JobState
 //
-// A fit at MaxFitPoints takes about 1.5 s of CPU and 224 MiB in its two
-// allocations (TestLimitsFit, BenchmarkFitExp2AtLimit: 4.6 s of wall time
-// at a load average of 10 on 2 shared cores); time and memory grow
-// linearly with the points below it. Percentile, Read90, RMSE and NRMSE
+// A fit at MaxFitPoints takes 248 MiB in its two allocations and a few
+// seconds of CPU (TestLimitsFit, BenchmarkFitExp2AtLimit); time and memory
+// grow linearly with the points below it. Percentile, Read90, RMSE and NRMSE
 // read or copy their slices once (time O(n log n) at most, memory O(n)).
 package tct
