@@ -666,6 +666,16 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 			y:        []float64{12579.132936730166, 3.4778773426051084e+06, 6.449387903517521e+07, 3.0297759312286148e+10, 6.453553022867745e+12},
 		},
 		{
+			// rapid seeds 17, 21 and 22, exact data: a decay at −30/span
+			// with a third of the other term's size, 5 points; it
+			// contributes 5.5·10⁻⁴ of its size at the second point, and a
+			// box-edge term fitting the first point alone comes within
+			// 6·10⁻¹⁰ of the data.
+			name:  "steep decay seen by two points, exact, 5 points",
+			truth: Exp2{A: 3.1622776601683795, B: -3, C: -10, D: -0.1},
+			x:     []float64{1.125, 3.625, 6.125, 8.625, 11.125},
+		},
+		{
 			// rapid, noise 30%: runs can end at different points of b = d
 			// (s = 6.4, 9.0, 10.2 per span, SSE up to 2.5 × the generating
 			// one); the lowest point of b = d, s = 5.3, lies below the

@@ -397,7 +397,9 @@ func (w *fitWork) singleRate(s *fitScan, set lmSettings) (float64, lmResult) {
 // and the first rate free to first order keeps a grid mismatch of the
 // large term from swamping the small one. Pairs whose columns are nearly
 // parallel (1 − (gᵥᵀc)² − (gᵥᵀd)² ≤ 10⁻⁴) are skipped: they are a local
-// expansion of the first rate, not a second term. It reads the scan's
+// expansion of the first rate, not a second term; so are the rates left out
+// of the tables' local minima (see unsaturated), the bounds among them,
+// which the spike starts pair with the first rate. It reads the scan's
 // stored columns, so it runs before the runs reuse their slots.
 func (w *fitWork) residualStarts(s *fitScan, set lmSettings) (p [2][2]float64, np int) {
 	set.coarse = true
@@ -431,7 +433,8 @@ func (w *fitWork) residualStarts(s *fitScan, set lmSettings) (p [2][2]float64, n
 	}
 	fs := [2]float64{math.Inf(1), math.Inf(1)}
 	var vs [2]float64
-	for k := range s.n {
+	lo, hi := s.unsaturated()
+	for k := lo; k < hi; k++ {
 		if !s.r[k].ok {
 			continue
 		}
