@@ -3,7 +3,9 @@
 # the Go module proxy (no binary downloads) into a cache directory once, then
 # runs, in every adapter module (adapters/*/go.mod), the packages that have
 # tests with the build tag e2e, with KUBEBUILDER_ASSETS pointing at that
-# directory. (The other packages' tests are the fast tier, run by CI first.)
+# directory, and Hadoop's ResourceManager running for the YARN adapter
+# (adapters/yarn/minirm). (The other packages' tests are the fast tier, run
+# by CI first.)
 #
 #   bash adapters/test-e2e.sh            build (if needed) and test
 #   bash adapters/test-e2e.sh -build     only build the binaries
@@ -81,9 +83,16 @@ fi
 "$assets/etcd" --version | sed -n 1p # sed reads it all: no SIGPIPE under pipefail
 export KUBEBUILDER_ASSETS=$assets
 
+# YARN: Hadoop's own ResourceManager (MiniYARNCluster) for adapters/yarn's
+# real tier, built with Maven (cached in ~/.m2) and started here; stopped
+# when this script exits. A cluster that cannot start fails the run.
+bash "$here/yarn/minirm/minirm.sh" build
 if [ "${1:-}" = "-build" ]; then
 	exit 0
 fi
+yarn_env=$(bash "$here/yarn/minirm/minirm.sh" start)
+trap 'bash "$here/yarn/minirm/minirm.sh" stop' EXIT
+eval "$yarn_env"
 
 # The packages of a module that the e2e tag changes: those with real-tier
 # test files. The others' tests are the fast tier, which CI runs already.

@@ -22,6 +22,10 @@ func TestSteadyStateAllocs(t *testing.T) {
 		_ = queue.Insert(j)
 	}
 	big, bigJob := benchIndexed(100000, 0), benchNewJob(100000, 0)
+	var waveQueue Queue
+	for _, j := range qw {
+		_ = waveQueue.Insert(j)
+	}
 	cases := map[string]func(){
 		"Queue.Decide strict, 100,000 jobs": func() { _, _ = big.Decide(bigJob, 100000, Options{Mode: ModeStrict}) },
 		"Queue.Decide paper, 100,000 jobs":  func() { _, _ = big.Decide(bigJob, 100000, Options{Mode: ModePaper}) },
@@ -29,6 +33,11 @@ func TestSteadyStateAllocs(t *testing.T) {
 		"Decide paper":                      func() { _, _ = c.Decide(q, job, 1000, Options{Mode: ModePaper}) },
 		"Decide wave, 1,000 jobs, 10,000 slots": func() {
 			if d, err := c.Decide(qw, jobW, 0, optW); err != nil || !d.Admit {
+				t.Fatal(d.Reason, err)
+			}
+		},
+		"Queue.Decide wave, 1,000 jobs, 10,000 slots, plan kept": func() {
+			if d, err := waveQueue.Decide(jobW, 0, optW); err != nil || !d.Admit {
 				t.Fatal(d.Reason, err)
 			}
 		},

@@ -120,6 +120,105 @@ func BenchmarkJCT(b *testing.B) {
 	}
 }
 
+// BenchmarkJCTCluster is one pass of a YARN controller's Eq. 6 estimates:
+// 10,000 apps of six exp2 job types with 1 to 200 remaining tasks each, on
+// 50,000 containers, through JCT over the slice (via=JCT) and through
+// JCTOn over the cluster read once (via=JCTOn, NewCapacities included),
+// on dedicated containers (every R = 1) and on four node types in blocks.
+func BenchmarkJCTCluster(b *testing.B) {
+	types := []exp2{{20, -2, 5, -0.5}, {30, -1, 2, -0.2}, {15, -3, 10, -1}, {50, -0.3, 1, 0}, {25, -2.5, 3, -0.7}, {40, -1.5, 4, -0.1}}
+	const apps, slots = 10000, 50000
+	for _, kinds := range []int{1, 4} {
+		cluster := make([]float64, slots)
+		for i := range cluster {
+			cluster[i] = 1 - float64(i*kinds/slots)/5
+		}
+		name := fmt.Sprintf("apps=%d/slots=%d/nodetypes=%d", apps, slots, kinds)
+		b.Run(name+"/via=JCT", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for a := range apps {
+					if _, err := JCT(types[a%6], 1+a%200, cluster); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+		b.Run(name+"/via=JCTOn", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				caps, err := NewCapacities(cluster)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for a := range apps {
+					if _, err := JCTOn(types[a%6], 1+a%200, caps); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkStrictPass is a YARN controller's admission pass in strict
+// mode: of 10,000 deadline apps on 50,000 containers, the two thirds that
+// run are queued, and each of the others, in submission order, is decided
+// against the queue and queued when admitted; JCTs are JCTOn's. Through
+// Checker.Decide on q.Jobs() (via=checker) and through Queue.Decide
+// (via=queue), which decide alike, bit for bit (TestPropQueueDecide).
+func BenchmarkStrictPass(b *testing.B) {
+	const apps = 10000
+	cluster := make([]float64, 50000)
+	for i := range cluster {
+		cluster[i] = 1
+	}
+	caps, _ := NewCapacities(cluster)
+	m := exp2{A: 10}
+	jobs := make([]Job, apps)
+	for i := range jobs {
+		jct, err := JCTOn(m, 20+i%200, caps)
+		if err != nil {
+			b.Fatal(err)
+		}
+		jobs[i] = Job{ID: int64(i + 1), Arrival: -float64(i % 600), Deadline: float64(60 + (i*37)%3600), JCT: jct}
+	}
+	for _, via := range []string{"checker", "queue"} {
+		b.Run(fmt.Sprintf("apps=%d/via=%s", apps, via), func(b *testing.B) {
+			var q Queue
+			var c Checker
+			b.ReportAllocs()
+			for b.Loop() {
+				q.Reset()
+				for i, j := range jobs {
+					if i%3 != 0 {
+						if err := q.Insert(j); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				for i := 0; i < apps; i += 3 {
+					var d Decision
+					var err error
+					if via == "checker" {
+						d, err = c.Decide(q.Jobs(), jobs[i], 0, Options{Mode: ModeStrict})
+					} else {
+						d, err = q.Decide(jobs[i], 0, Options{Mode: ModeStrict})
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					if d.Admit {
+						if err := q.Insert(jobs[i]); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
 func BenchmarkQueueInsertRemove(b *testing.B) {
 	q, job := benchIndexed(1000, 0), benchNewJob(1000, 0)
 	b.ReportAllocs()
@@ -161,19 +260,63 @@ func waveBench(n, s int) ([]Job, Job, Options) {
 	return q, job, Options{Cluster: cluster, Margin: 1.1}
 }
 
+// BenchmarkDecideWave: one wave decision on 10,000 slots (40 on the
+// smallest queue) as the queue grows, the new job's deadline at the front
+// of the queue, in the middle or at the end (after every queued deadline),
+// through Checker.Decide on the queue's slice (via=checker: every job
+// planned on every decision, the reference) and through Queue.Decide with
+// its plan of the queue kept (via=queue: the decisions of one instant) or
+// rebuilt on every decision (via=queue-cold: now alternates between 0 and
+// 0.5, as when every arrival comes at a new time).
 func BenchmarkDecideWave(b *testing.B) {
-	for _, size := range [][2]int{{20, 40}, {1000, 10000}, {100000, 10000}} {
-		b.Run(fmt.Sprintf("jobs=%d/slots=%d", size[0], size[1]), func(b *testing.B) {
-			q, job, opt := waveBench(size[0], size[1])
-			var c Checker
-			if d, err := c.Decide(q, job, 0, opt); err != nil || !d.Admit { // grow the buffers
-				b.Fatal(d.Reason, err)
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := c.Decide(q, job, 0, opt); err != nil {
+	for _, size := range [][2]int{{20, 40}, {1000, 10000}, {10000, 10000}, {100000, 10000}} {
+		n := size[0]
+		b.Run(fmt.Sprintf("jobs=%d/slots=%d", n, size[1]), func(b *testing.B) {
+			jobs, job, opt := waveBench(n, size[1])
+			var q Queue
+			for _, j := range jobs {
+				if err := q.Insert(j); err != nil {
 					b.Fatal(err)
 				}
+			}
+			for _, at := range []struct {
+				name     string
+				deadline float64
+			}{{"front", 1e6 - 1}, {"middle", job.Deadline}, {"end", 1e6 + 100*float64(n)}} {
+				job.Deadline = at.deadline
+				b.Run("at="+at.name+"/via=checker", func(b *testing.B) {
+					var c Checker
+					if _, err := c.Decide(jobs, job, 0, opt); err != nil { // grow the buffers
+						b.Fatal(err)
+					}
+					b.ReportAllocs()
+					for b.Loop() {
+						if _, err := c.Decide(jobs, job, 0, opt); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+				b.Run("at="+at.name+"/via=queue", func(b *testing.B) {
+					if _, err := q.Decide(job, 0, opt); err != nil { // plan the queue
+						b.Fatal(err)
+					}
+					b.ReportAllocs()
+					for b.Loop() {
+						if _, err := q.Decide(job, 0, opt); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+				b.Run("at="+at.name+"/via=queue-cold", func(b *testing.B) {
+					now := 0.0
+					b.ReportAllocs()
+					for b.Loop() {
+						now = 0.5 - now
+						if _, err := q.Decide(job, now, opt); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
 			}
 		})
 	}

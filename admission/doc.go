@@ -32,8 +32,11 @@
 // whole cluster: nRemaining · Σ_i TCT_j(R_i) / n² over every slot's residual
 // capacity R_i. The caller computes it per job (JCT takes any Model, such as
 // tct.Exp2, without importing tct) and passes it in Job.JCT for paper and
-// strict mode. Eq. 7 then treats the deadline jobs as running one after
-// another in EDF order: job k completes Σ_{i≤k} JCT_i after now.
+// strict mode. For many jobs on one cluster, NewCapacities reads the
+// cluster once and JCTOn gives JCT's value, bit for bit, without a walk
+// over every slot per job (see Performance). Eq. 7 then treats the
+// deadline jobs as running one after another in EDF order: job k completes
+// Σ_{i≤k} JCT_i after now.
 //
 // # Why wave mode is the default
 //
@@ -162,7 +165,9 @@
 // at MaxJobs paper, strict and confidence mode keep one Check per job and,
 // with a warmed Checker, allocate nothing; a wave decision at MaxSlots and
 // MaxPlannedTasks at once takes about 1.2 s of CPU and 84 MiB of scratch
-// (allocated once by a Checker; 2 shared cores, load average 12). Job IDs,
+// (allocated once by a Checker; 2 shared cores, load average 12).
+// Queue.Decide's wave plan keeps about 32 bytes per planned task and 72 per
+// deadline job (about 150 MB at MaxPlannedTasks and MaxJobs). Job IDs,
 // Tasks below the planned bound and slices read once (JCT's cluster) have
 // no bound of their own.
 //
@@ -172,45 +177,118 @@
 // from the Queue's search tree (index.go): a treap in EDF order whose
 // subtrees carry the Σ JCT of their deadline jobs and the least and greatest
 // deadline − Eq. 7 prefix counted from the subtree's start. The new job's
-// prefix is one descent; the first queued job after it whose slack lies in
-// [0, JCT_new) — protected and hurt — is a search that skips every subtree
-// whose jobs are all late already or all keep JCT_new of slack. Each subtree
-// mixing late jobs with others on the way adds O(log n). The tree is the
-// Queue's storage: Insert, Remove, SetJCT and SetProgress update one path,
-// O(log n); Jobs lays the jobs out in a slice in EDF order, O(n) the first
-// time after a change. The tree sums in its own order; with times on a
-// binary grid its decisions equal the pass's exactly
-// (TestPropQueueDecide, TestPropQueueDecideFeasible, at
-// -rapid.checks=10000), otherwise they differ only where a slack is within
-// rounding of 0 or of the new job's JCT (TestPropQueueDecideRounding).
+// place is one descent; the queued jobs after it that may be protected and
+// hurt (slack in [0, JCT_new]) are found by a search that skips every
+// subtree whose jobs are all late already or all keep JCT_new of slack,
+// the band widened by a bound on how far the tree's sums, formed in tree
+// order, can be from the pass's (8 roundings of 2^−53 of the largest
+// magnitude per job; the tree's depth and the pass's additions account for
+// at most 5n + 12). Each candidate is then decided with Eq. 7's sums as
+// Checker.Decide forms them, one addition after another in EDF order,
+// which the Queue keeps per job and extends on demand from the last
+// change: the decision and its Checks are Checker.Decide's, bit for bit
+// (TestPropQueueDecide, TestPropQueueDecideFeasible, and
+// TestPropQueueDecideExact with deadlines on the rounding boundary, at
+// -rapid.checks=10000). Each subtree mixing late jobs with others on the
+// way adds O(log n). The tree is the Queue's storage: Insert, Remove,
+// SetJCT and SetProgress update one path, O(log n) (and, once Queue.Decide
+// has used the sums, Insert and Remove shift the kept JCTs: O(n) moves of 8
+// bytes); Jobs lays the jobs out in a slice in EDF order, O(n) the first
+// time after a change.
 //
 // Checker.Decide is one pass over the queue, O(len(queue)), in paper and
 // strict mode; confidence mode O((len(queue)+1)·N) with N samples. Wave
 // mode, O(S log S + J·G + T (log S + log G)) for S slots in G groups of
 // equal residual capacity, J deadline jobs and T of their pending tasks,
 // plans four schedules (first free and end first, with and without the new
-// job; the jobs before it twice): a decision for each arrival, not each
-// heartbeat.
+// job; the jobs before it twice).
 //
-// Measured with go test -run '^$' -bench 'Decide|QueueInsert' -count 3
-// -cpu 1 ./admission on 2 AMD EPYC cores with nothing else running (load
-// average 1.5–2.4, the benchmark included); ranges over the three runs,
-// allocation counts exact and pinned by TestSteadyStateAllocs:
+// Queue.Decide in wave mode keeps the plan of its own jobs, without a new
+// job, for the time, cluster and margin of its decisions (queue_wave.go):
+// each job's evidence and completions in both placements, the slot and end
+// of every task placed, and every slot's free time at checkpoints 2S tasks
+// apart. A decision with the same time, cluster and margin (compared bit
+// for bit, O(S)) restores the state before the new job's EDF place from
+// the last checkpoint and the tasks logged since (O(S) plus the tasks
+// since the checkpoint, about 2S), copies the evidence of the jobs before it, and plans only the
+// new job and the jobs after it, with the new job, first free and end
+// first; their completions without it are read from the plan. The next
+// placement of a plan depends only on each slot's free time (ties go to
+// the lowest slot index, a unique key), so the restored state plans as the
+// planner that reached it: TestPropQueueWave checks every Queue.Decide
+// against Checker.Decide on the same jobs, bit for bit and errors
+// included, through Insert, Remove, SetProgress and edits through Jobs
+// (each drops the plan from the changed job's place on) and decisions that
+// keep or change the time, cluster and margin. This serves the decisions
+// of one instant: arrivals handled at one time against one view of the
+// cluster (a scheduler can decide every arrival of a round at the round's
+// time), or pending jobs decided again. A decision at another time, or on
+// another cluster or margin, first plans every job again and costs about
+// what Checker.Decide costs (the column "replanned" below): the plan's
+// times are relative to now, so a plan made at one time is not, to the
+// bit, the plan at another.
+//
+// The CPU time of one wave decision on 10,000 slots (BenchmarkDecideWave:
+// 10 pending tasks per job, a tenth of the jobs without a deadline, the
+// new job's deadline before every queued one, in the middle of the queue,
+// or after every one), measured with go test -run '^$' -bench
+// '^BenchmarkDecideWave$/^jobs=N$/^slots=10000$/^at=P$/^via=V$' -benchtime
+// Kx -cpu 1 ./admission, each variant in its own process, as the
+// difference of the user and system time (/usr/bin/time) of K decisions
+// and of one, K from 3 to 101, two runs interleaved, on 2 AMD EPYC cores
+// shared with other work (load average 13–20: wall times were inflated
+// several-fold and varied by up to 3× between runs, so CPU times are
+// given; they are inflated too, by the contention for caches). The ratio
+// is Checker.Decide over Queue.Decide with its plan kept, run by run:
+//
+//	jobs     new job   Checker.Decide  Queue.Decide, kept  ratio      replanned
+//	1,000    front     10–12 ms        4.5–4.9 ms          2.0–2.7×   11.5 ms
+//	1,000    middle    6.5–8.0 ms      2.6–2.9 ms          2.5–2.8×   8.5–10 ms
+//	1,000    end       6.0–6.5 ms      0.4–0.5 ms          12–16×     7.0–7.5 ms
+//	10,000   front     116–128 ms      48–53 ms            2.4×       106–116 ms
+//	10,000   middle    78–84 ms        25–27 ms            2.9–3.4×   64–80 ms
+//	10,000   end       46–60 ms        1.0 ms              46–60×     58–60 ms
+//	100,000  front     0.93–1.21 s     0.39–0.41 s         2.4–2.9×   0.74–0.86 s
+//	100,000  middle    0.42–0.67 s     0.24 s              1.7–2.7×   0.71–0.75 s
+//	100,000  end       0.39–0.44 s     2–16 ms             28–190×    0.46–0.48 s
+//
+// Checker.Decide plans the jobs before the new one twice and those after it
+// four times; the kept plan, those after it twice and those before it not
+// at all, so the gain is about 2× with the new job first, 3× in the middle,
+// and, with the new job last, the O(S) restore and the copy of the
+// evidence against a plan of every job. Every figure allocates nothing
+// once the buffers fit (TestSteadyStateAllocs).
+//
+// The same way, in the same period (K up to 200,000):
 //
 //	                                  jobs=10        jobs=1,000    jobs=100,000
-//	strict, Queue.Decide (tree)       94–102 ns      0.27–0.31 µs  0.35–0.41 µs
-//	strict, Checker.Decide (pass)     0.34–0.35 µs   29–34 µs      4.6–4.8 ms
-//	paper, Queue.Decide (tree)        69–72 ns       0.17–0.19 µs  0.21–0.23 µs
-//	paper, Checker.Decide (pass)      0.27 µs        26–32 µs      4.5–5.5 ms
+//	strict, Queue.Decide (tree)       0.4–0.6 µs     1.0 µs        1.2–1.8 µs
+//	strict, Checker.Decide (pass)     0.25–0.35 µs   43–45 µs      24–26 ms
+//	paper, Queue.Decide (tree)        < 0.5 µs       0.35–0.45 µs  0.5–0.9 µs
+//	paper, Checker.Decide (pass)      0.5–0.7 µs     15–68 µs      23–27 ms
+//	Queue Insert+Remove, 1,000 jobs   0.7–0.8 µs
 //
-//	Decide, wave, 20 jobs × 10 pending tasks, 40 slots          21–22 µs     0 allocs/op
-//	Decide, wave, 1,000 jobs × 10 pending tasks, 10,000 slots   4.3–4.6 ms   0 allocs/op
-//	Decide, wave, 100,000 jobs × 10 pending tasks, 10,000 slots 0.35 s       0 allocs/op
-//	DecideConfidence, 10 jobs × 1,000 samples                   20–24 µs     0 allocs/op
-//	DecideConfidence, 1,000 jobs × 100 samples                  0.19–0.21 ms 0 allocs/op
-//	Queue Insert+Remove, 1,000 jobs                             0.37–0.50 µs 0 allocs/op
+// (Interleaved with a variant deciding from the tree's sums alone, whose
+// numbers may differ from the pass's in the last bits: 0.4–0.6 µs at 1,000
+// jobs and 0.7–1.1 µs at 100,000, against 0.5–0.9 and 1.0–1.1 µs.) On a quieter machine (load average
+// 1.5–2.4, wall time, -count 3): Checker.Decide in strict mode 0.34 µs, 29–34
+// µs and 4.6–4.8 ms at 10, 1,000 and 100,000 jobs; wave mode 21–22 µs for
+// 20 jobs × 10 tasks on 40 slots and 4.3–4.6 ms for 1,000 jobs on 10,000
+// slots; DecideConfidence 20–24 µs for 10 jobs × 1,000 samples and
+// 0.19–0.21 ms for 1,000 jobs × 100 samples; JCT, 40 slots, exp2 model,
+// 0.70 µs; MarginAt, lognormal, 36–55 ns (0 allocs/op).
 //
-// Every Decide figure allocates nothing. Measured earlier on a quieter
-// machine: JCT, 40 slots, exp2 model, 0.70 µs; MarginAt, lognormal, 36–55 ns
-// (0 allocs/op).
+// Eq. 6 for many jobs on one cluster: JCTOn over NewCapacities' runs of
+// equal residual capacity gives JCT's value bit for bit (addRepeated adds a
+// run of equal task times in O(log) float operations: within a binade each
+// addition adds the same multiple of the spacing once one addition has
+// fixed the parity, so the additions that stay in the binade are one
+// multiplication; TestPropAddRepeated and TestPropJCTOn, ties and
+// subnormals included). A YARN controller's pass over 10,000 apps of six
+// exp2 types on 50,000 dedicated containers (BenchmarkJCTCluster, the same
+// way): 18 s of CPU through JCT, 6 ms through JCTOn, 0.6 µs an app. Its
+// admission pass in strict mode (BenchmarkStrictPass: 6,667 running apps
+// queued, 3,333 decided in submission order and queued when admitted):
+// 7.0 s of CPU through Checker.Decide on q.Jobs(), 25 ms through
+// Queue.Decide, the same decisions.
 package admission

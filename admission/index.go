@@ -20,10 +20,11 @@ import "math"
 // path, O(log n), and no range of prefix sums is rewritten.
 //
 // Sums are formed in the tree's order, not one after another in EDF order as
-// Decide's pass forms them, so a prefix may differ from the pass's in the
-// last bits; the two decide alike unless a slack is within that rounding of
-// 0 or of the new job's JCT (exactly alike when every sum is exact, as with
-// times on a binary grid: TestPropQueueDecide).
+// Checker.Decide's pass forms them, so a prefix may differ from the pass's
+// in the last bits. Queue.Decide therefore uses the tree only to find the
+// new job's place and to propose the queued jobs whose slack lies within a
+// rounding bound of the band where a job is hurt (band), and decides with
+// the pass's own sums (eq7Sums).
 
 // An anode is one job in the index.
 type anode struct {
@@ -257,6 +258,50 @@ func (x *qindex) prefix(j *Job) (sum float64, rank int) {
 	return sum, rank
 }
 
+// nodeAt returns the node at EDF position rank (0 first), or -1.
+func (x *qindex) nodeAt(rank int) int32 {
+	for v := x.top(); v >= 0; {
+		n := &x.nodes[v]
+		left := 0
+		if n.left >= 0 {
+			left = int(x.nodes[n.left].size)
+		}
+		switch {
+		case rank < left:
+			v = n.left
+		case rank == left:
+			return v
+		default:
+			rank -= left + 1
+			v = n.right
+		}
+	}
+	return -1
+}
+
+// next returns the node after v in EDF order, or -1.
+func (x *qindex) next(v int32) int32 {
+	if r := x.nodes[v].right; r >= 0 {
+		for x.nodes[r].left >= 0 {
+			r = x.nodes[r].left
+		}
+		return r
+	}
+	for p := x.nodes[v].parent; p >= 0; v, p = p, x.nodes[p].parent {
+		if x.nodes[p].left == v {
+			return p
+		}
+	}
+	return -1
+}
+
+// deadlineJobs returns the number of jobs with a deadline: they come first
+// in EDF order, before every job without one.
+func (x *qindex) deadlineJobs() int {
+	_, n := x.prefix(&Job{ID: math.MinInt64, Arrival: math.Inf(-1), Deadline: math.Inf(1)})
+	return n
+}
+
 // rankOf returns node v's position in EDF order.
 func (x *qindex) rankOf(v int32) int {
 	rank := 0
@@ -274,21 +319,20 @@ func (x *qindex) rankOf(v int32) int {
 	return rank
 }
 
-// hurt returns the first deadline job after j in EDF order whose slack at
-// now without j, u − now, lies in [0, x): protected (on time without j) and
-// late with it. off is the JCT sum of the deadline jobs before the subtree
-// at v; after tells whether the whole subtree comes after j. It also
-// returns that job's prefix without j. -1 if none.
+// band returns the first deadline job after j in EDF order whose slack at
+// now without j, D − now − (its prefix), as the tree's sums give it, lies
+// in [lo, hi], or -1. off is the JCT sum of the deadline jobs before the
+// subtree at v; after tells whether the whole subtree comes after j.
 //
-// A subtree is skipped when every deadline job in it is late already
-// (maxU − off < now) or keeps at least x of slack (minU − off ≥ now + x);
-// otherwise it is searched left first. Cost: O(log n) plus O(log n) for
-// each subtree that mixes late jobs with others before the answer.
-func (x *qindex) hurt(v int32, off float64, after bool, j *Job, now, jct float64) (int32, float64) {
+// A subtree is skipped when every deadline job in it has slack below lo
+// (maxU − off − now < lo) or above hi (minU − off − now > hi); otherwise
+// it is searched left first. Cost: O(log n) plus O(log n) for each subtree
+// that mixes slacks below lo with others before the answer.
+func (x *qindex) band(v int32, off float64, after bool, j *Job, now, lo, hi float64) int32 {
 	for v >= 0 {
 		n := &x.nodes[v]
-		if after && (n.maxU-off < now || n.minU-off >= now+jct) {
-			return -1, 0
+		if after && (n.maxU-off-now < lo || n.minU-off-now > hi) {
+			return -1
 		}
 		lsum := 0.0
 		if l := n.left; l >= 0 {
@@ -303,17 +347,17 @@ func (x *qindex) hurt(v int32, off float64, after bool, j *Job, now, jct float64
 			off, v = here, n.right
 			continue
 		}
-		if k, p := x.hurt(n.left, off, after, j, now, jct); k >= 0 {
-			return k, p
+		if k := x.band(n.left, off, after, j, now, lo, hi); k >= 0 {
+			return k
 		}
-		if n.job.HasDeadline() { // Decide's test: on time without j, late with it
-			if dk := n.job.Deadline - now; here <= dk && !(here+jct <= dk) {
-				return v, here
+		if n.job.HasDeadline() {
+			if s := n.job.Deadline - now - here; s >= lo && s <= hi {
+				return v
 			}
 		}
 		off, v, after = here, n.right, true
 	}
-	return -1, 0
+	return -1
 }
 
 // firstOverflow returns the first deadline job in EDF order whose deadline

@@ -1,9 +1,6 @@
 package admission
 
-import (
-	"fmt"
-	"reflect"
-)
+import "reflect"
 
 // A Model predicts a job's task completion time: TCT(r) is the time in
 // seconds one task of the job takes on a slot with residual CPU capacity r in
@@ -42,30 +39,46 @@ type Model interface {
 // JCT is generic so that a concrete model such as tct.Exp2 is called without
 // boxing: it allocates nothing. It is O(len(cluster)); callers compute it on
 // arrival and when a job's remaining tasks or the cluster change, and pass the
-// result in Job.JCT.
+// result in Job.JCT. To estimate many jobs on one cluster, read the cluster
+// once with NewCapacities and call JCTOn: the same result, without a walk
+// over every slot per job.
 func JCT[M Model](m M, nRemaining int, cluster []float64) (float64, error) {
-	if nilModel(m) {
-		return 0, &ValueError{Field: "Model", Value: 0, Reason: "nil model (a nil interface or a nil pointer, map, func or channel)"}
-	}
-	if nRemaining < 0 {
-		return 0, &ValueError{Field: "nRemaining", Value: float64(nRemaining), Reason: "must be >= 0"}
+	if err := checkJCTArgs(m, nRemaining); err != nil {
+		return 0, err
 	}
 	sum := 0.0
 	n := 0
 	for i, r := range cluster {
 		if !(r >= 0 && r <= 1) {
-			return 0, &ValueError{Field: fmt.Sprintf("Cluster[%d]", i), Value: r, Reason: "residual capacity must be in [0, 1]"}
+			return 0, capacityError(i, r)
 		}
 		if r == 0 {
 			continue
 		}
 		t := m.TCT(r)
 		if !(t >= 0 && t <= MaxDuration) {
-			return 0, &ValueError{Field: fmt.Sprintf("TCT(Cluster[%d])", i), Value: t, Reason: "model must give a task time in [0, MaxDuration]"}
+			return 0, tctError(i, t)
 		}
 		sum += t
 		n++
 	}
+	return eq6(sum, n, nRemaining)
+}
+
+// checkJCTArgs checks JCT's model and task count.
+func checkJCTArgs[M Model](m M, nRemaining int) error {
+	if nilModel(m) {
+		return &ValueError{Field: "Model", Value: 0, Reason: "nil model (a nil interface or a nil pointer, map, func or channel)"}
+	}
+	if nRemaining < 0 {
+		return &ValueError{Field: "nRemaining", Value: float64(nRemaining), Reason: "must be >= 0"}
+	}
+	return nil
+}
+
+// eq6 finishes Eq. 6 from the sum of the task times over the n usable
+// slots, added in cluster order.
+func eq6(sum float64, n, nRemaining int) (float64, error) {
 	if n == 0 {
 		return 0, ErrNoCapacity
 	}

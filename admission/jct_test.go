@@ -41,11 +41,20 @@ func TestJCTHandWorked(t *testing.T) {
 		// 3 tasks on two dedicated slots (the third has no capacity):
 		// 3 · (50+50) / 2² = 75, i.e. 1.5 waves of 50 s.
 		{"three tasks two slots", 3, []float64{1, 1, 0.0}, 75},
+		// Zero slots inside a run of dedicated ones: one run of 5 for JCTOn.
+		{"zero slots inside a run", 10, []float64{1, 0, 1, 1, 0, 1, 1}, 100},
 	}
 	for _, tt := range tests {
 		got, err := JCT(m, tt.n, tt.cluster)
 		if err != nil || got != tt.want {
 			t.Errorf("%s: JCT = %v, %v; want %v", tt.name, got, err, tt.want)
+		}
+		caps, err := NewCapacities(tt.cluster)
+		if err != nil {
+			t.Fatalf("%s: NewCapacities: %v", tt.name, err)
+		}
+		if got, err := JCTOn(m, tt.n, caps); err != nil || got != tt.want {
+			t.Errorf("%s: JCTOn = %v, %v; want %v", tt.name, got, err, tt.want)
 		}
 	}
 	// exp2 with A=10, B=-1, C=D=0 on r = 1 and r = 0.5, 2 tasks:
@@ -60,6 +69,7 @@ func TestJCTHandWorked(t *testing.T) {
 func TestJCTBadInput(t *testing.T) {
 	m := linear{A: 100, B: -50}
 	var nilModel Model
+	ok, _ := NewCapacities([]float64{0.5, 1, 1})
 	tests := []struct {
 		name    string
 		run     func() (float64, error)
@@ -83,19 +93,43 @@ func TestJCTBadInput(t *testing.T) {
 		{"model beyond MaxDuration", func() (float64, error) { return JCT(linear{A: math.MaxFloat64}, 1, []float64{1}) }, "TCT(Cluster[0])", ErrBadInput},
 		{"nil func model", func() (float64, error) { return JCT(modelFunc(nil), 1, []float64{1}) }, "Model", ErrBadInput},
 		{"nil func model in interface", func() (float64, error) { return JCT(Model(modelFunc(nil)), 1, []float64{1}) }, "Model", ErrBadInput},
+		{"NewCapacities NaN capacity", func() (float64, error) { _, err := NewCapacities([]float64{1, math.NaN()}); return 0, err }, "Cluster[1]", ErrBadInput},
+		{"NewCapacities capacity above 1", func() (float64, error) { _, err := NewCapacities([]float64{1.5}); return 0, err }, "Cluster[0]", ErrBadInput},
+		{"NewCapacities negative capacity", func() (float64, error) { _, err := NewCapacities([]float64{1, 1, -0.1}); return 0, err }, "Cluster[2]", ErrBadInput},
+		{"NewCapacities -Inf capacity", func() (float64, error) { _, err := NewCapacities([]float64{math.Inf(-1)}); return 0, err }, "Cluster[0]", ErrBadInput},
+		{"JCTOn nil model", func() (float64, error) { return JCTOn(nilModel, 1, ok) }, "Model", ErrBadInput},
+		{"JCTOn nil pointer model", func() (float64, error) { return JCTOn((*exp2)(nil), 1, ok) }, "Model", ErrBadInput},
+		{"JCTOn negative tasks", func() (float64, error) { return JCTOn(m, -1, ok) }, "nRemaining", ErrBadInput},
+		{"JCTOn zero value", func() (float64, error) { return JCTOn(m, 1, Capacities{}) }, "Cluster", ErrNoCapacity},
+		{"JCTOn all slots busy", func() (float64, error) {
+			c, _ := NewCapacities([]float64{0, 0})
+			return JCTOn(m, 1, c)
+		}, "Cluster", ErrNoCapacity},
+		// The second run starts at slot 1: the first slot with a bad time.
+		{"JCTOn model NaN on a run", func() (float64, error) { return JCTOn(modelFunc(nanAtOne), 1, ok) }, "TCT(Cluster[1])", ErrBadInput},
+		{"JCTOn model negative", func() (float64, error) { return JCTOn(linear{A: -1}, 1, ok) }, "TCT(Cluster[0])", ErrBadInput},
+		{"JCTOn beyond MaxDuration", func() (float64, error) { return JCTOn(linear{A: MaxDuration}, math.MaxInt, ok) }, "JCT", ErrBadInput},
 	}
 	for _, tt := range tests {
 		got, err := tt.run()
-		if !errors.Is(err, tt.wantErr) || !errors.Is(err, ErrBadInput) || got != 0 {
-			t.Errorf("%s: got %v, %v; want %v", tt.name, got, err, tt.wantErr)
-			continue
-		}
-		var ve *ValueError
-		if !errors.As(err, &ve) || ve.Field != tt.field {
-			t.Errorf("%s: err %v, want field %q", tt.name, err, tt.field)
-		}
-		if tt.field == "Model" && ve.Value != 0 { // issue 19: was NaN
-			t.Errorf("%s: nil-model error carries value %v, want 0", tt.name, ve.Value)
-		}
+		checkBadInput(t, tt.name, got, err, tt.wantErr, tt.field)
+	}
+}
+
+// checkBadInput checks a bad-input table's row: a zero result and a
+// *ValueError matching ErrBadInput and wantErr, naming field. A nil-model
+// error carries the value 0.
+func checkBadInput(t *testing.T, name string, got float64, err, wantErr error, field string) {
+	t.Helper()
+	if !errors.Is(err, wantErr) || !errors.Is(err, ErrBadInput) || got != 0 {
+		t.Errorf("%s: got %v, %v; want %v", name, got, err, wantErr)
+		return
+	}
+	var ve *ValueError
+	if !errors.As(err, &ve) || ve.Field != field {
+		t.Errorf("%s: err %v, want field %q", name, err, field)
+	}
+	if field == "Model" && ve.Value != 0 { // issue 19: was NaN
+		t.Errorf("%s: nil-model error carries value %v, want 0", name, ve.Value)
 	}
 }

@@ -40,7 +40,20 @@ type plan struct {
 	heap     []planSlot
 	key      []float64 // key[g]: group g's top slot's free time, + times[g] if endFirst
 	tree     []int32   // tournament: tree[1] is the winning group; leaves at [G, 2G)
+	// rec, when set, receives the slot and end of every task placed: the
+	// Queue keeps them to restore the plan as it was before any job.
+	rec *planLog
 }
+
+// A planLog is the tasks a plan placed, in order: the slot (index in
+// Options.Cluster) each went to and when it ends there.
+type planLog struct {
+	slot []int32
+	end  []float64
+}
+
+// truncate keeps the first n tasks.
+func (g *planLog) truncate(n int) { g.slot, g.end = g.slot[:n], g.end[:n] }
 
 // A planSlot is one heap entry.
 type planSlot struct {
@@ -98,16 +111,24 @@ func (p *plan) reset(l *layout, cluster []Slot, now float64) {
 			at++
 		}
 		gr.lo, gr.hi = lo, at
+	}
+	p.heapify()
+	n := len(l.groups)
+	l.times = slices.Grow(l.times[:0], n)[:n]
+	p.key = slices.Grow(p.key[:0], n)[:n]
+	p.tree = slices.Grow(p.tree[:0], 2*n)[:2*n]
+}
+
+// heapify restores the heap order of every group's slots.
+func (p *plan) heapify() {
+	for g := range p.l.groups {
+		gr := &p.l.groups[g]
 		if n := gr.hi - gr.lo; n > 1 {
 			for h := (n - 2) / 4; h >= 0; h-- {
 				p.down(gr, h)
 			}
 		}
 	}
-	n := len(l.groups)
-	l.times = slices.Grow(l.times[:0], n)[:n]
-	p.key = slices.Grow(p.key[:0], n)[:n]
-	p.tree = slices.Grow(p.tree[:0], 2*n)[:2*n]
 }
 
 // copyFrom makes p an independent copy of q, with q's slots and placement.
@@ -196,6 +217,9 @@ func (p *plan) place(j *Job, now float64) (done, span float64) {
 		first = min(first, top.free)
 		end := top.free + times[win]
 		top.free = end
+		if p.rec != nil {
+			p.rec.slot, p.rec.end = append(p.rec.slot, top.slot), append(p.rec.end, end)
+		}
 		p.down(gr, 0)
 		p.key[win] = p.keyOf(win)
 		for v := (n + int(win)) / 2; v >= 1; v /= 2 {

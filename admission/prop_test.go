@@ -411,6 +411,14 @@ func propQueueAny(t *rapid.T) {
 			}
 			delete(model, id)
 		},
+		"ahead": func(t *rapid.T) {
+			j := Job{ID: rapid.Int64Range(0, 8).Draw(t, "id"), Arrival: anyFloat().Draw(t, "arr"), Deadline: anyFloat().Draw(t, "dl")}
+			n, err := q.Ahead(j)
+			valid := j.Arrival-j.Arrival == 0 && j.Deadline >= -math.MaxFloat64
+			if (err == nil) != valid || err != nil && !errors.Is(err, ErrBadInput) || n < 0 || n > q.Len() {
+				t.Fatalf("Ahead(%+v) = %d, %v", j, n, err)
+			}
+		},
 		"setjct": func(t *rapid.T) {
 			id := rapid.Int64Range(0, 8).Draw(t, "id")
 			jct := anyFloat().Draw(t, "jct")

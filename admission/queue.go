@@ -3,8 +3,9 @@ package admission
 // Queue keeps admitted, unfinished jobs in strict EDF order (CompareEDF), the
 // order Decide and DecideConfidence expect, so a scheduler never sorts on the
 // decision path. The jobs live in a search tree that answers paper and
-// strict mode in O(log n) (Queue.Decide); Insert, Remove, SetJCT and
-// SetProgress are O(log n). Jobs lays them out in a slice in EDF order for
+// strict mode in O(log n) (Queue.Decide), and the queue keeps its wave-mode
+// plan between decisions of one instant; Insert, Remove, SetJCT and
+// SetProgress are O(log n) (plus the shift of Queue.Decide's Eq. 7 sums). Jobs lays them out in a slice in EDF order for
 // Checker.Decide, O(n) the first time after a change. Once the storage has
 // grown to the largest queue, only Insert of an ID never seen may allocate
 // (the ID map). The zero value is an empty queue. A Queue is not safe for
@@ -26,8 +27,10 @@ type Queue struct {
 	jobs    []Job
 	stale   bool
 	out     bool
-	checks  []Check // Decide's evidence
-	checker Checker // for the modes Decide passes to a Checker
+	checks  []Check  // Decide's evidence
+	checker Checker  // for what Decide passes to a Checker
+	wave    wavePlan // wave mode's plan of the queued jobs
+	sums    eq7Sums  // Eq. 7's prefix sums as Checker.Decide forms them
 }
 
 // Jobs returns the queued jobs in EDF order (O(n) the first time after an
@@ -39,16 +42,25 @@ type Queue struct {
 // Queue.Decide takes the changes in (O(n)); changing ID, Arrival or
 // Deadline is not.
 func (q *Queue) Jobs() []Job {
+	jobs := q.ordered()
+	q.out = true
+	return jobs
+}
+
+// ordered is Jobs without handing the slice out, for the Queue's own
+// Checker, which only reads it.
+func (q *Queue) ordered() []Job {
 	q.syncBack()
 	if q.stale || len(q.jobs) != len(q.ix.byID) {
 		q.jobs = q.ix.appendInOrder(q.jobs[:0], q.ix.top())
 		q.stale = false
 	}
-	q.out = true
 	return q.jobs
 }
 
-// syncBack takes in the caller's edits to the slice Jobs handed out.
+// syncBack takes in the caller's edits to the slice Jobs handed out. An
+// edit of a deadline job's Tasks, Model or RunningUntil drops the wave
+// plan from that job on.
 func (q *Queue) syncBack() {
 	if !q.out {
 		return
@@ -61,11 +73,28 @@ func (q *Queue) syncBack() {
 			continue // the caller changed an ID, which Jobs forbids
 		}
 		n := &q.ix.nodes[v].job
+		if j.Tasks != n.Tasks || !sameBits(j.RunningUntil, n.RunningUntil) || !sameModel(j.Model, n.Model) {
+			q.wave.edited = true
+			q.dropFrom(v)
+		}
 		n.Samples, n.Tasks, n.Model, n.RunningUntil = j.Samples, j.Tasks, j.Model, j.RunningUntil
 		if j.JCT != n.JCT && validateJCT(j, k) == nil {
-			q.ix.setJCT(v, j.JCT)
+			q.setJCT(v, j.JCT)
 		}
 	}
+}
+
+// Ahead returns the number of queued deadline jobs that come before j in
+// EDF order (CompareEDF): for a new job with a deadline, its index in the
+// evidence Checker.Decide gives (Decision.NewIndex), which Queue.Decide's
+// summary does not carry. O(log n). A *ValueError matching ErrBadInput if
+// j's Arrival is not finite or its Deadline is NaN or -Inf.
+func (q *Queue) Ahead(j Job) (int, error) {
+	if err := validateJob(&j, -1); err != nil {
+		return 0, err
+	}
+	_, n := q.ix.prefix(&j)
+	return min(n, q.ix.deadlineJobs()), nil
 }
 
 // Len returns the number of queued jobs.
@@ -75,6 +104,8 @@ func (q *Queue) Len() int { return len(q.ix.byID) }
 func (q *Queue) Reset() {
 	q.jobs, q.stale, q.out = q.jobs[:0], false, false
 	q.ix.reset()
+	q.wave.drop(0)
+	q.sums.on = false
 }
 
 // Insert adds j at its EDF position. It returns a *ValueError matching
@@ -99,7 +130,10 @@ func (q *Queue) Insert(j Job) error {
 		return &ValueError{Field: "Queue.Len", Value: float64(q.Len()), Reason: "the queue holds MaxJobs = 2^18 jobs"}
 	}
 	q.syncBack()
-	q.ix.insert(&j)
+	if r, ok := q.deadlineRank(q.ix.insert(&j)); ok {
+		q.wave.drop(r)
+		q.sums.insert(r, j.JCT)
+	}
 	q.stale = true
 	return nil
 }
@@ -111,6 +145,10 @@ func (q *Queue) Remove(id int64) bool {
 		return false
 	}
 	q.syncBack()
+	if r, ok := q.deadlineRank(v); ok {
+		q.wave.drop(r)
+		q.sums.remove(r)
+	}
 	q.ix.remove(v)
 	q.stale = true
 	return true
@@ -132,6 +170,9 @@ func (q *Queue) SetProgress(id int64, tasks int, runningUntil float64) error {
 		return err
 	}
 	n := &q.ix.nodes[v].job
+	if n.Tasks != tasks || !sameBits(n.RunningUntil, runningUntil) {
+		q.dropFrom(v)
+	}
 	n.Tasks, n.RunningUntil = tasks, runningUntil
 	if k := q.slot(v); k >= 0 {
 		q.jobs[k].Tasks, q.jobs[k].RunningUntil = tasks, runningUntil
@@ -153,11 +194,28 @@ func (q *Queue) SetJCT(id int64, jct float64) error {
 	if err := validateJCT(&j, q.ix.rankOf(v)); err != nil {
 		return err
 	}
-	q.ix.setJCT(v, jct)
+	q.setJCT(v, jct)
 	if k := q.slot(v); k >= 0 {
 		q.jobs[k].JCT = jct
 	}
 	return nil
+}
+
+// setJCT changes node v's JCT in the tree and in the Eq. 7 sums.
+func (q *Queue) setJCT(v int32, jct float64) {
+	if r, ok := q.deadlineRank(v); ok {
+		q.sums.set(r, jct)
+	}
+	q.ix.setJCT(v, jct)
+}
+
+// deadlineRank returns node v's EDF position if it has a deadline: its
+// index among the deadline jobs, which come first.
+func (q *Queue) deadlineRank(v int32) (int, bool) {
+	if !q.ix.nodes[v].job.HasDeadline() {
+		return 0, false
+	}
+	return q.ix.rankOf(v), true
 }
 
 // slot returns node v's position in the slice Jobs handed out, or -1 when

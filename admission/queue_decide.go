@@ -4,35 +4,55 @@ import "fmt"
 
 // Decide decides whether to admit newJob, arriving at now, against the
 // queue's own jobs: the decision Checker.Decide(q.Jobs(), newJob, now, opt)
-// makes. In ModeStrict and ModePaper it takes O(log n) for n queued jobs
-// instead of one pass, from the queue's search tree (Eq. 7 needs each
-// queued job's prefix sum, which the tree keeps per subtree). The evidence
-// is then a summary: Checked holds the new job's Check (NewIndex 0) and,
-// when a queued job would be hurt, that job's Check after it (Blocking 1);
-// Admit, Reason, BlockingID and Probability are Checker.Decide's, and so
-// are those two Checks (see below for rounding). ModeWave and
-// ModeConfidence plan or sample every job and are passed to a Checker the
-// queue keeps, with full evidence.
+// makes, bit for bit, errors included.
 //
-// The tree sums JCTs in its own order, not one after another in EDF order,
-// so a prefix sum can differ from Checker.Decide's in the last bits; the
-// two decide alike except when a slack is within that rounding of 0 or of
-// the new job's JCT. With every time on a binary grid (multiples of a power
-// of two small enough that no sum rounds) they are identical
-// (TestPropQueueDecide).
+// In ModeStrict and ModePaper it takes O(log n) for n queued jobs instead
+// of one pass, from the queue's search tree, and the evidence is a
+// summary: Checked holds the new job's Check (NewIndex 0; Ahead gives its
+// place among the queued jobs) and, when a queued job would be hurt, that
+// job's Check after it (Blocking 1); Admit, Reason, BlockingID and
+// Probability are Checker.Decide's, and so are those two Checks. The Eq. 7
+// sums are formed as Checker.Decide forms them, one addition after another
+// in EDF order (the tree's own sums, formed in another order, may differ
+// in the last bits, and only propose the jobs to check): they are kept per
+// job and extended, one addition each, from the EDF place of the last
+// Insert, Remove or SetJCT as far as a decision reads, so a decision after
+// a change near the front of the queue costs up to O(n) additions once,
+// and once Queue.Decide has used them an Insert or Remove of a deadline
+// job shifts the kept JCTs, O(n) moves of 8 bytes.
+//
+// In ModeWave the evidence is full, as Checker.Decide's. The queue keeps
+// its plan of its own jobs (without a new job) for the time, cluster and
+// margin of the decision (see wavePlan); a decision with the same ones,
+// compared bit for bit, plans only the new job and the jobs after it in
+// EDF order, in two placements instead of the four Checker.Decide plans
+// them in, and not the jobs before it, whose evidence it copies. Insert,
+// Remove, SetProgress and edits through Jobs keep the plan up to the
+// changed job's place. A decision at another time, or on another cluster
+// or margin, plans every job again first: the plan's times are relative
+// to now, so a plan made at one time is not, to the bit, the plan at
+// another. The kept plan takes about 32 bytes per planned task and 72 per
+// deadline job. Task models must be functions of r (equal r, equal time)
+// and must not change while their job is queued, except through Jobs
+// (which compares them) or Remove and Insert.
+// ModeConfidence samples every job and is passed to a Checker the queue
+// keeps, with full evidence.
 //
 // Edits made through the slice Jobs returned are taken in first (O(n) once;
-// see Jobs). The decision allocates nothing (in ModeWave and ModeConfidence, once the Checker's
-// buffers fit). Errors are Checker.Decide's: now not finite; the new job's
-// Arrival, Deadline or JCT invalid; its ID already queued ("NewJob.ID",
-// naming the queued job's position); a queued deadline − now that overflows
-// ("Queue[k].Deadline"); an unknown Mode. The Decision's Checked aliases
-// the queue's buffer until the next Decide.
+// see Jobs). The decision allocates nothing once the queue's buffers fit.
+// Errors are Checker.Decide's: now not finite; the new job's Arrival,
+// Deadline or JCT invalid; its ID already queued ("NewJob.ID", naming the
+// queued job's position); a queued deadline − now that overflows
+// ("Queue[k].Deadline"); an unknown Mode; in wave mode those the package
+// doc lists. The Decision's Checked aliases the queue's buffer until the
+// next Decide.
 func (q *Queue) Decide(newJob Job, now float64, opt Options) (Decision, error) {
 	switch opt.Mode {
 	case ModeStrict, ModePaper:
+	case ModeWave:
+		return q.decideWave(newJob, now, opt)
 	default:
-		return q.checker.Decide(q.Jobs(), newJob, now, opt)
+		return q.checker.Decide(q.ordered(), newJob, now, opt)
 	}
 	q.syncBack()
 	hasDeadline, dNew, err := validateEq7(&newJob, now)
@@ -65,24 +85,70 @@ func (q *Queue) Decide(newJob Job, now float64, opt Options) (Decision, error) {
 		dec.Reason, dec.Checked = ReasonNoDeadline, checks
 		return dec, nil
 	}
-	sum, _ := x.prefix(&newJob)
-	sumW := sum + newJob.JCT
+	_, p := x.prefix(&newJob)
+	if !q.sums.on {
+		q.sums.start(x)
+	}
+	sumW := q.sums.at(p-1) + newJob.JCT
 	dec.NewIndex = 0
 	checks = append(checks, newCheck(&newJob, newJob.JCT, sumW, dNew, true, true))
 	switch {
 	case !(sumW <= dNew):
 		dec.Admit, dec.Reason, dec.Blocking, dec.Probability = false, ReasonNewJobLate, 0, 0
 	case opt.Mode == ModeStrict:
-		if v, here := x.hurt(x.top(), 0, false, &newJob, now, newJob.JCT); v >= 0 {
+		if v, sum := q.firstHurt(&newJob, p, sumW, now); v >= 0 {
 			n := &x.nodes[v].job
-			checks = append(checks, newCheck(n, n.JCT, here+newJob.JCT, n.Deadline-now, false, true))
+			checks = append(checks, newCheck(n, n.JCT, sum, n.Deadline-now, false, true))
 			dec.Admit, dec.Reason, dec.Blocking, dec.Probability = false, ReasonQueuedJobHurt, 1, 0
 		}
 	}
 	q.checks = checks
 	dec.Checked = checks
-	if dec.Blocking >= 0 {
-		dec.BlockingID = checks[dec.Blocking].ID
-	}
+	dec.finish(checks)
 	return dec, nil
 }
+
+// firstHurt returns the first deadline job after newJob in EDF order that
+// meets its deadline without it and misses it with it, as Checker.Decide's
+// pass decides (its sums one addition after another in EDF order), and
+// that job's Eq. 7 sum with newJob; -1 if none. p is the number of
+// deadline jobs before newJob and sumW its own sum.
+//
+// The tree proposes the candidates: the jobs whose slack without newJob,
+// from the tree's sums, lies within eps of [0, JCT_new]. eps bounds how far
+// the tree's sums and the pass's may each be from the exact real sums (8
+// rounding errors of at most 2^−53 of the largest magnitude per job, far
+// more than the (5n + 12) the tree's depth ≤ n and the pass's additions
+// can add up to), so every job the pass finds hurt is a candidate. Each
+// candidate is then decided with the pass's own sums, in EDF order.
+func (q *Queue) firstHurt(newJob *Job, p int, sumW, now float64) (int32, float64) {
+	x := &q.ix
+	d := len(q.sums.jct)
+	if p == d {
+		return -1, 0
+	}
+	mag := abs(now) + newJob.JCT + x.nodes[x.top()].sum +
+		max(abs(x.nodes[x.nodeAt(0)].job.Deadline), abs(x.nodes[x.nodeAt(d-1)].job.Deadline))
+	eps := mag * float64(16*d+64) * 0x1p-53
+	t, sum := p-1, sumW // sum is the pass's sum with newJob up to deadline job t
+	after := newJob
+	for {
+		v := x.band(x.top(), 0, false, after, now, -eps, newJob.JCT+eps)
+		if v < 0 {
+			return -1, 0
+		}
+		k := x.rankOf(v)
+		for t < k {
+			t++
+			sum += q.sums.jct[t]
+		}
+		j := &x.nodes[v].job
+		if dk := j.Deadline - now; q.sums.at(k) <= dk && !(sum <= dk) {
+			return v, sum
+		}
+		after = j
+	}
+}
+
+// abs is |x| (math.Abs, for float64 values known not to be NaN).
+func abs(x float64) float64 { return max(x, -x) }

@@ -29,20 +29,8 @@ import "fmt"
 // Slack, JCT) is from the later of those, and from first free for every
 // other job.
 func (c *Checker) decideWave(queue []Job, newJob Job, now float64, opt Options) (Decision, error) {
-	if err := validateNow(now); err != nil {
-		return Decision{}, err
-	}
-	margin := opt.Margin
-	if margin == 0 {
-		margin = 1
-	}
-	if !(margin > 0 && margin <= MaxMargin) {
-		return Decision{}, &ValueError{Field: "Options.Margin", Value: opt.Margin, Reason: "must be 0 (meaning 1) or in (0, MaxMargin]"}
-	}
-	if err := validateJob(&newJob, -1); err != nil {
-		return Decision{}, err
-	}
-	if err := validateProgress(&newJob, -1); err != nil {
+	margin, err := waveArgs(&newJob, now, opt)
+	if err != nil {
 		return Decision{}, err
 	}
 	if err := validateCluster(opt.Cluster, now); err != nil {
@@ -51,7 +39,7 @@ func (c *Checker) decideWave(queue []Job, newJob Job, now float64, opt Options) 
 	if !newJob.HasDeadline() {
 		return c.admitNoDeadline(queue, newJob.ID, ModeWave, withProgress)
 	}
-	dec := Decision{Admit: true, Mode: ModeWave, Reason: ReasonFits, NewIndex: -1, Blocking: -1, Probability: 1}
+	dec := waveDecision()
 	dNew, err := relDeadline(&newJob, -1, now)
 	if err != nil {
 		return Decision{}, err
@@ -82,13 +70,7 @@ func (c *Checker) decideWave(queue []Job, newJob Job, now float64, opt Options) 
 		if err := c.layout.taskTimes(&newJob, -1, margin); err != nil {
 			return err
 		}
-		done, span := ffW.place(&newJob, now)
-		efW.place(&newJob, now)
-		dec.NewIndex = len(checks)
-		checks = append(checks, newCheck(&newJob, span, done, dNew, true, true))
-		if !(done <= dNew) {
-			dec.Admit, dec.Reason, dec.Blocking, dec.Probability = false, ReasonNewJobLate, dec.NewIndex, 0
-		}
+		checks = dec.placeNew(ffW, efW, &newJob, now, dNew, checks)
 		return nil
 	}
 	for k := range queue {
@@ -123,18 +105,7 @@ func (c *Checker) decideWave(queue []Job, newJob Job, now float64, opt Options) 
 		}
 		ffAlone, _ := ffWO.place(j, now)
 		efAlone, _ := efWO.place(j, now)
-		// Protected if on time without the new job in either placement;
-		// then judged by the later of its completions with the new job
-		// among the placements in which it was on time.
-		ffOK, efOK := ffAlone <= dk, efAlone <= dk
-		if efOK && (!ffOK || efDone > done) {
-			done, span = efDone, efSpan
-		}
-		protected := ffOK || efOK
-		checks = append(checks, newCheck(j, span, done, dk, false, protected))
-		if protected && !(done <= dk) && dec.Admit {
-			dec.Admit, dec.Reason, dec.Blocking, dec.Probability = false, ReasonQueuedJobHurt, len(checks)-1, 0
-		}
+		checks = dec.judge(j, dk, done, span, efDone, efSpan, ffAlone, efAlone, checks)
 	}
 	if !placed {
 		if err := placeNew(); err != nil {
@@ -142,11 +113,79 @@ func (c *Checker) decideWave(queue []Job, newJob Job, now float64, opt Options) 
 		}
 	}
 	c.checks = checks
+	dec.finish(checks)
+	return dec, nil
+}
+
+// waveArgs checks what a wave decision needs before the cluster: now, the
+// margin and the new job's own fields. It returns the margin in effect (0
+// means 1).
+func waveArgs(newJob *Job, now float64, opt Options) (margin float64, err error) {
+	if err := validateNow(now); err != nil {
+		return 0, err
+	}
+	margin = opt.Margin
+	if margin == 0 {
+		margin = 1
+	}
+	if !(margin > 0 && margin <= MaxMargin) {
+		return 0, &ValueError{Field: "Options.Margin", Value: opt.Margin, Reason: "must be 0 (meaning 1) or in (0, MaxMargin]"}
+	}
+	if err := validateJob(newJob, -1); err != nil {
+		return 0, err
+	}
+	if err := validateProgress(newJob, -1); err != nil {
+		return 0, err
+	}
+	return margin, nil
+}
+
+// waveDecision is a wave decision before any job is judged: admitted.
+func waveDecision() Decision {
+	return Decision{Admit: true, Mode: ModeWave, Reason: ReasonFits, NewIndex: -1, Blocking: -1, Probability: 1}
+}
+
+// placeNew plans the new job in the first-free plan ff and the end-first
+// plan ef (its task times are in their layout), appends its evidence to
+// checks and rejects it if it completes after its deadline (dNew after
+// now).
+func (dec *Decision) placeNew(ff, ef *plan, j *Job, now, dNew float64, checks []Check) []Check {
+	done, span := ff.place(j, now)
+	ef.place(j, now)
+	dec.NewIndex = len(checks)
+	checks = append(checks, newCheck(j, span, done, dNew, true, true))
+	if !(done <= dNew) {
+		dec.Admit, dec.Reason, dec.Blocking, dec.Probability = false, ReasonNewJobLate, dec.NewIndex, 0
+	}
+	return checks
+}
+
+// judge appends the evidence for queued deadline job j after the new one
+// in EDF order and rejects the new job if j is hurt. dk is j's deadline −
+// now; done and span its completion and span with the new job first free,
+// efDone and efSpan end first; ffAlone and efAlone its completions without
+// the new job. It is protected if on time without the new job in either
+// placement, and then judged by the later of its completions with the new
+// job among the placements in which it was on time.
+func (dec *Decision) judge(j *Job, dk, done, span, efDone, efSpan, ffAlone, efAlone float64, checks []Check) []Check {
+	ffOK, efOK := ffAlone <= dk, efAlone <= dk
+	if efOK && (!ffOK || efDone > done) {
+		done, span = efDone, efSpan
+	}
+	protected := ffOK || efOK
+	checks = append(checks, newCheck(j, span, done, dk, false, protected))
+	if protected && !(done <= dk) && dec.Admit {
+		dec.Admit, dec.Reason, dec.Blocking, dec.Probability = false, ReasonQueuedJobHurt, len(checks)-1, 0
+	}
+	return checks
+}
+
+// finish sets the evidence and the blocking job's ID.
+func (dec *Decision) finish(checks []Check) {
 	dec.Checked = checks
 	if dec.Blocking >= 0 {
 		dec.BlockingID = checks[dec.Blocking].ID
 	}
-	return dec, nil
 }
 
 // validateCluster checks wave mode's slots: at most MaxSlots, each R in

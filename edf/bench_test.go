@@ -39,14 +39,28 @@ var benchSizes = []struct{ jobs, slots, types int }{
 	{10, 100, 6}, {1000, 10000, 6}, {100000, 1000000, 6}, {1000, 10000, 1000},
 }
 
+// paperError is the TCTError of MIMP §6.3.1's errors at confidence 0.97
+// as the case study draws them (examples/internal/hadoopsim).
+var paperError = TCTError{Mean: 1.075, Spread: 1.1}
+
 // BenchmarkMP: at now = 0 no job is at risk (step 2, best fit); at now =
-// 9,900 about one job in fifty is (step 1).
+// 9,900 about one job in fifty is (step 1). The cases with error= run with
+// MPOptions.TCTError: the at-risk test's cover and the late-task rule.
 func BenchmarkMP(b *testing.B) {
+	type mpCase struct {
+		slack, now float64
+		err        TCTError
+	}
+	cases := []mpCase{{0, 0, TCTError{}}, {1, 0, TCTError{}}, {0, 9900, TCTError{}}, {0, 0, paperError}, {0, 9900, paperError}}
 	for _, sz := range benchSizes {
 		q := benchQueue(b, sz.jobs, sz.slots, sz.types)
-		for _, c := range []struct{ slack, now float64 }{{0, 0}, {1, 0}, {0, 9900}} {
-			b.Run(fmt.Sprintf("jobs=%d/slots=%d/types=%d/slack=%g/now=%g", sz.jobs, sz.slots, sz.types, c.slack, c.now), func(b *testing.B) {
-				opt := MPOptions{Slack: c.slack}
+		for _, c := range cases {
+			name := fmt.Sprintf("jobs=%d/slots=%d/types=%d/slack=%g/now=%g", sz.jobs, sz.slots, sz.types, c.slack, c.now)
+			if c.err.on() {
+				name += fmt.Sprintf("/error=%g+%g", c.err.Mean, c.err.Spread)
+			}
+			b.Run(name, func(b *testing.B) {
+				opt := MPOptions{Slack: c.slack, TCTError: c.err}
 				if _, err := q.MP(0.4, c.now, opt); err != nil { // thresholds for this slack
 					b.Fatal(err)
 				}
@@ -115,7 +129,10 @@ func TestHotPathsAllocateNothing(t *testing.T) {
 	R := []float64{1, 0.5, 0, 0.2}
 	var m Model = exp2{20, -2, 5, -0.5} // converted once: the conversion itself allocates
 	for name, f := range map[string]func(){
-		"MP":   func() { _, _ = q.MP(0.4, 0, MPOptions{}) },
+		"MP": func() { _, _ = q.MP(0.4, 0, MPOptions{}) },
+		"MP with TCTError": func() {
+			_, _ = q.MP(0.4, 9900, MPOptions{TCTError: paperError})
+		},
 		"EDF":  func() { q.EDF() },
 		"FIFO": func() { q.FIFO() },
 		"Assign+Release": func() {

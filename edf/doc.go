@@ -17,6 +17,10 @@
 //     O(1), MP O(T log n) for T job types, Assign and Release O(log n).
 //     Each returns a Decision with the job and a Reason (idle, order,
 //     at-risk, best-fit, io-skip) for an adapter's log.
+//   - TCTError, MP's option to protect deadlines against its models'
+//     estimation error, and ErrorAt, which derives it from a distribution of
+//     real/predicted task times (tct.Distribution, tct.Lognormal) at a
+//     confidence.
 //   - MinimumSlots (Rao–Reddy Eq. 10) with explicit no-estimate and
 //     infeasible results, and Algorithm2, Rao–Reddy's scheduler as a slot
 //     picker.
@@ -41,6 +45,22 @@
 //     noise and whole waves push jobs over; s > 0 buys that margin with
 //     efficiency (fewer best-fit placements, more total task time; large s
 //     approaches EDF). MPOptions.Slack's comment has the details.
+//   - MP can protect deadlines against the estimation error of its models
+//     (MPOptions.TCTError, beyond MIMP), derived from a distribution of
+//     ν = real/predicted task time at a confidence p by ErrorAt: Mean = E[ν],
+//     Spread = Q_p(ν) − Mean. It enters MP twice. Eq. 3 takes each TCT at
+//     face value; with the error, a job's n remaining tasks are covered by
+//     n·Mean + √n·Spread predicted task times (one task at its p-quantile,
+//     the sum of n independent errors with a spread growing as √n). And
+//     Eq. 3 counts a slot's rate toward a job even when the one task the
+//     slot would run ends after the job's deadline: the late-task rule
+//     gives no job a slot where its task, at (Mean + Spread) times its
+//     predicted time, would end after the deadline while on a dedicated
+//     slot it would end in time (TCTError's doc has the derivation). In the
+//     MIMP case study (examples/mimp: MIMP §6.3.1's errors, p = 0.97, seeds
+//     1–10) MIMP's MP misses 3.7 deadlines per trace, EDF 0.9 and MP with
+//     TCTError 0.9, which saves 3.8% of EDF's task time where MIMP's MP
+//     saves 3.6%; over seeds 11–1010, 6.39, 2.21 and 1.47.
 //   - MP's IO check applies in both steps by default (MPOptions switch it off
 //     in step 1 or entirely). If no at-risk job passes the IO check, MP falls
 //     through to the best-fit step (a lighter job may still use the slot) and
@@ -49,7 +69,8 @@
 //   - Tie-breaks, all ending on the unique job ID: FIFO (arrival, ID); EDF and
 //     MP step 1 (deadline, arrival, ID), jobs without deadline last; MP step 2
 //     (NormTCT, deadline, arrival, ID). Decisions never depend on insertion
-//     order.
+//     order. A job the late-task rule refuses is not a candidate for the
+//     slot: it is not the "first choice" an io-skip reason refers to.
 //   - DataNodes{Count: 0} means no data-node model (the IO check passes).
 //   - The index (see "Decisions at scale") never changes an answer: the
 //     pickers decide bit for bit as one pass over the jobs does.
@@ -65,7 +86,8 @@
 // Everything is deterministic and allocation-free on the decision path
 // (pinned by TestHotPathsAllocateNothing). No function panics on caller
 // data: NaN, ±Inf, negative counts, capacities outside [0, 1], nil models,
-// unknown handles and stale tasks give an error matching ErrBadInput (a
+// unknown handles, stale tasks and nil or failing error distributions give
+// an error matching ErrBadInput (a
 // *ValueError naming the field at fault; unknown handles also match
 // ErrUnknownJob, a job without pending task ErrNoPendingTask, a nil model
 // ErrNilModel).
@@ -111,24 +133,32 @@
 //     O(T log n) for T types, however many tasks run. Each job that the IO
 //     check or an overflow guard passes over adds O(log n).
 //   - A job's at-risk threshold θ_j is the earliest float64 time from which
-//     MP's test (D_j − now)·ρ_j < (1 + s)·n_j holds (n_j its pending plus
-//     running tasks, ρ_j its rate sum). The test is monotone in now, so θ_j
-//     is found exactly by a search over float64 values starting at
-//     D_j − (1 + s)·n_j/ρ_j, and "θ_j ≤ now" is the test itself, bit for
-//     bit. θ_j changes only when the job's tasks start or end (Assign,
-//     Release: O(log n)). The queue keeps thresholds for the Slack of the
-//     last MP call; a call with another Slack recomputes them all, O(n).
+//     MP's test (D_j − now)·ρ_j < (1 + s)·cover(n_j) holds (n_j its pending
+//     plus running tasks, ρ_j its rate sum, cover(n) = n without TCTError).
+//     The test is monotone in now, so θ_j is found exactly by a search over
+//     float64 values starting at D_j − (1 + s)·cover(n_j)/ρ_j, and "θ_j ≤
+//     now" is the test itself, bit for bit. θ_j changes only when the job's
+//     tasks start or end (Assign, Release: O(log n)). The queue keeps
+//     thresholds for the Slack and TCTError of the last MP call; a call with
+//     others recomputes them all, O(n).
+//   - The late-task rule refuses, per type, the jobs due in [lo, hi) with
+//     lo = now + TCT(Dedicated)·c and hi = now + TCT(r)·c: a band of
+//     deadlines, so of EDF order. The first candidate outside it is the
+//     first one due before lo, else the first one due at hi or later: two
+//     searches of the type's tree, each O(log n), so the rule adds O(T log n)
+//     whatever the number of jobs it refuses.
 //   - A queue with more than one type per two jobs (every job its own model)
 //     gains nothing from types: MP then makes one pass over the jobs (the
 //     oracle the index is checked against), which gives the same answers.
 //
 // TestPropIndexMatchesOracle checks, over random queues and random
 // sequences of adds, removals, task starts and ends and MP calls (random
-// slots, times — including each job's exact threshold and its float
-// neighbours —, slacks and IO options; data nodes tight enough that the IO
-// check falls through to step 2), that FIFO, EDF and MP decide exactly as
-// the one-pass pickers do, every Decision field bit for bit; it passes at
-// -rapid.checks=10000.
+// slots, times — including each job's exact threshold, the times that put
+// its deadline at an edge of the late-task band, and their float
+// neighbours —, slacks, TCTErrors and IO options; data nodes tight enough
+// that the IO check falls through to step 2), that FIFO, EDF and MP decide
+// exactly as the one-pass pickers do, every Decision field bit for bit; it
+// passes at -rapid.checks=10000.
 //
 // Models must be pure (equal models give equal times), as the one-pass
 // pickers assume of one model across calls. A model that cannot be
@@ -158,6 +188,19 @@
 // six types MP makes the one pass (more than one type per two jobs), so the
 // two rows agree. With 1,000 jobs of 1,000 types MP also makes the one
 // pass: 32–40 µs (2.4–2.8 µs at now 9,900).
+//
+// MPOptions.TCTError (the case study's, Mean 1.075 and Spread 1.1: the
+// BenchmarkMP cases named error=) adds the late-task rule's second search
+// per type. Measured beside MP without it in one run (go test -run '^$'
+// -bench 'BenchmarkMP$' -count 6 -cpu 1 ./edf, medians) on the same 2
+// cores at load average 17–20 with other builds running, so every figure
+// is several times the table's: 1,000 jobs 4.3 against 3.6 µs at now 0
+// and 4.0 against 2.5 µs at now 9,900; 100,000 jobs 5.8 against 5.6 µs
+// and 6.1 against 4.4 µs; the one pass (1,000 types) 0.22 against 0.31 ms
+// and 21 against 19 µs. MP without TCTError decides as fast as without
+// the field (benchstat over 10 alternating runs of the one pass and the
+// index at 1,000 jobs: no difference at p < 0.05). Allocation-free with
+// either.
 //
 // # Limits
 //

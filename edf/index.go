@@ -39,7 +39,7 @@ type node struct {
 	deadline, arrival   float64
 	id                  int64
 	read                float64 // Read90
-	theta               float64 // at risk from this time on (the index's need)
+	theta               float64 // at risk from this time on (the index's risk)
 	active              bool    // the job has a pending task
 	// Over the subtree's active jobs; +Inf when it has none.
 	minTheta, minRead float64
@@ -61,9 +61,37 @@ type jobType struct {
 	size      int
 	live      int32 // position in Queue.live
 	// Per-MP-call cache of TCT(r): valid when seen == Queue.call.
-	seen      uint64
-	inv, norm float64
-	valid     bool
+	seen           uint64
+	tct, inv, norm float64
+	valid          bool
+}
+
+// risk is what MP's at-risk test depends on besides the job: need = 1 +
+// Slack and the TCTError's Mean and Spread, {1, 0} without one (Eq. 3's
+// cover, n, bit for bit). The index keeps thresholds for one risk.
+type risk struct {
+	need, mean, spread float64
+}
+
+// newRisk returns the risk of MP's options.
+func newRisk(opt MPOptions) risk {
+	if !opt.TCTError.on() {
+		return risk{need: 1 + opt.Slack, mean: 1}
+	}
+	return risk{need: 1 + opt.Slack, mean: opt.TCTError.Mean, spread: opt.TCTError.Spread}
+}
+
+// of returns the right-hand side of the at-risk test for n remaining
+// tasks, need·cover(n) with cover(n) = n·Mean + √n·Spread (TCTError's doc):
+// need·n without TCTError, bit for bit as Eq. 3 with slack (n·1 = n). Both
+// terms of cover are non-decreasing in Mean and Spread, so is their sum in
+// floating point; it is never NaN for a valid TCTError and n ≥ 0 (+Inf at
+// worst). It is small enough to inline into MP's one pass.
+func (k risk) of(n float64) float64 {
+	if k.spread == 0 {
+		return k.need * (n * k.mean)
+	}
+	return k.need * (n*k.mean + math.Sqrt(n)*k.spread)
 }
 
 // index is the queue's search structure.
@@ -74,9 +102,9 @@ type index struct {
 	live       []int32 // types with at least one job
 	typeOf     map[typeKey]int32
 	comparable map[reflect.Type]bool
-	need       float64 // 1 + slack the thresholds are computed for
-	seq        uint64  // treap priority counter
-	call       uint64  // MP call counter for the TCT cache
+	risk       risk   // the at-risk test the thresholds are computed for
+	seq        uint64 // treap priority counter
+	call       uint64 // MP call counter for the TCT cache
 	edf, fifo  handleHeap
 }
 

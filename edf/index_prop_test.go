@@ -58,9 +58,11 @@ func oracleJob(t *rapid.T, pool []Model, id int64) Job {
 // propIndexMatchesOracle: after every step of a random sequence of adds,
 // removals, task starts and ends, the indexed FIFO, EDF and MP decide
 // exactly (every field, bit for bit) as the one-pass pickers do, for
-// random slots, times, slacks and IO-check options; MP's times include each
-// job's exact at-risk threshold and its float neighbours. The data nodes
-// are tight, so the IO check passes jobs over and falls through to step 2.
+// random slots, times, slacks, TCTErrors and IO-check options; MP's times
+// include each job's exact at-risk threshold and the times that put its
+// deadline at an edge of the late-task band, with their float neighbours.
+// The data nodes are tight, so the IO check passes jobs over and falls
+// through to step 2.
 func propIndexMatchesOracle(t *rapid.T) {
 	dn := DataNodes{}
 	if rapid.IntRange(0, 3).Draw(t, "io") > 0 {
@@ -133,7 +135,7 @@ func propIndexMatchesOracle(t *rapid.T) {
 		"mpAssign": func(t *rapid.T) { // as a scheduler would: pick, then start
 			r := fraction(false).Draw(t, "r")
 			now := float64(rapid.IntRange(0, 1000).Draw(t, "now"))
-			opt := MPOptions{Slack: rapid.SampledFrom(slacks).Draw(t, "slack")}
+			opt := MPOptions{Slack: rapid.SampledFrom(slacks).Draw(t, "slack"), TCTError: tctError().Draw(t, "tctError")}
 			compareMP(t, r, now, opt)
 			d, _ := q.MP(r, now, opt)
 			if d.Job == NoJob {
@@ -161,14 +163,22 @@ func propIndexMatchesOracle(t *rapid.T) {
 				NoIOCheck:       rapid.IntRange(0, 3).Draw(t, "noIO") == 0,
 				NoIOCheckAtRisk: rapid.Bool().Draw(t, "noIOAtRisk"),
 				Slack:           rapid.SampledFrom(append(slacks, rapid.Float64Range(0, 5).Draw(t, "anySlack"))).Draw(t, "slack"),
+				TCTError:        tctError().Draw(t, "tctError"),
 			}
 			now := float64(rapid.IntRange(-100, 1100).Draw(t, "now"))
-			if len(hs) > 0 && rapid.Bool().Draw(t, "atThreshold") {
-				// Exactly at a job's threshold, or one float either side.
-				q.MP(r, 0, opt) // the thresholds for this slack
-				th := q.ix.nodes[hs[rapid.IntRange(0, len(hs)-1).Draw(t, "which")]].theta
-				if !math.IsInf(th, 0) {
-					now = []float64{math.Nextafter(th, math.Inf(-1)), th, math.Nextafter(th, math.Inf(1))}[rapid.IntRange(0, 2).Draw(t, "side")]
+			if len(hs) > 0 {
+				h := hs[rapid.IntRange(0, len(hs)-1).Draw(t, "which")]
+				side := rapid.IntRange(-1, 1).Draw(t, "side")
+				switch s, _ := q.state("h", h); rapid.IntRange(0, 2).Draw(t, "at") {
+				case 1: // exactly at a job's threshold, or one float either side
+					q.MP(r, 0, opt) // the thresholds for this slack and error
+					now = nextTo(q.ix.nodes[h].theta, side, now)
+				case 2: // a job's deadline at an edge of the late-task band
+					if tt := s.Model.TCT(r); opt.TCTError.on() && validTime(tt) {
+						c := opt.TCTError.taskCover()
+						edge := []float64{s.dedicated, tt}[rapid.IntRange(0, 1).Draw(t, "edge")]
+						now = nextTo(s.Deadline-edge*c, side, now)
+					}
 				}
 			}
 			compareMP(t, r, now, opt)
@@ -182,6 +192,18 @@ func propIndexMatchesOracle(t *rapid.T) {
 			}
 		},
 	})
+}
+
+// nextTo returns x (side 0) or its float neighbour below (−1) or above
+// (+1), or dflt when x is not finite.
+func nextTo(x float64, side int, dflt float64) float64 {
+	switch {
+	case math.IsInf(x, 0) || math.IsNaN(x):
+		return dflt
+	case side == 0:
+		return x
+	}
+	return math.Nextafter(x, float64(side)*math.Inf(1))
 }
 
 func TestPropIndexMatchesOracle(t *testing.T) { rapid.Check(t, propIndexMatchesOracle) }

@@ -30,13 +30,14 @@ var ErrNilModel = errors.New("edf: nil model")
 // per model (at Queue.Add, not on the MP path), leaves no half-updated
 // state behind, and does not turn a genuine bug inside a non-nil model into
 // a bad-input error. reflect.ValueOf on an interface allocates nothing.
-func nilModel(m Model) bool {
-	if m == nil {
-		return true
-	}
-	switch v := reflect.ValueOf(m); v.Kind() {
+func nilModel(m Model) bool { return m == nil || nilValue(m) }
+
+// nilValue reports whether the non-nil interface value v holds a nil
+// pointer, map, func or channel (nilModel's and ErrorAt's test).
+func nilValue(v any) bool {
+	switch rv := reflect.ValueOf(v); rv.Kind() {
 	case reflect.Pointer, reflect.Map, reflect.Func, reflect.Chan, reflect.UnsafePointer:
-		return v.IsNil()
+		return rv.IsNil()
 	}
 	return false
 }

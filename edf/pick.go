@@ -97,7 +97,7 @@ func (q *Queue) FIFO() Decision { return q.order(q.ix.fifo.top()) }
 func (q *Queue) EDF() Decision { return q.order(q.ix.edf.top()) }
 
 // MPOptions tunes MP. The zero value is MIMP's MP with the IO check in
-// both steps and no slack.
+// both steps, no slack and no protection against estimation error.
 type MPOptions struct {
 	// NoIOCheck switches the Eq. 5 data-node check off entirely.
 	NoIOCheck bool
@@ -122,6 +122,16 @@ type MPOptions struct {
 	// at risk and MP degenerates to EDF with an IO check. Jobs without a
 	// deadline are never at risk, whatever s.
 	Slack float64
+	// TCTError is the estimation error of the models that MP protects
+	// deadlines against (beyond MIMP; the TCTError type has the
+	// derivation): step 1's at-risk test covers a job's n remaining tasks
+	// by n·Mean + √n·Spread predicted task times instead of n, and the
+	// late-task rule keeps a deadline job off a slot where its task would
+	// end after the deadline at (Mean + Spread) times its predicted time
+	// while a dedicated slot would end it in time. ErrorAt derives it from
+	// a distribution of real/predicted task times at a confidence. The
+	// zero value is MIMP's MP.
+	TCTError TCTError
 }
 
 // ioFits is MP's data-node test: the running tasks' IO spread evenly over
@@ -139,10 +149,11 @@ func (q *Queue) ioFits(x float64) bool {
 // deadlines):
 //
 //  1. Among jobs with a pending task that are at risk — their pending plus
-//     running tasks, times 1 + opt.Slack, exceed Eq. 3's CompletableTasks
-//     with the slots they hold now — the one with the closest deadline
-//     (ties: earlier arrival, then smaller ID) whose new task the IO check
-//     allows. Reason at-risk.
+//     running tasks n, covered for opt.TCTError (n itself without it) and
+//     times 1 + opt.Slack, exceed Eq. 3's CompletableTasks with the slots
+//     they hold now — the one with the closest deadline (ties: earlier
+//     arrival, then smaller ID) whose new task the IO check allows. Reason
+//     at-risk.
 //  2. Otherwise (no at-risk job, or none the IO check allows), among all jobs
 //     with a pending task, the smallest NormTCT_j(r) (Eq. 2; ties: earlier
 //     deadline, earlier arrival, smaller ID) that the IO check allows.
@@ -155,21 +166,27 @@ func (q *Queue) ioFits(x float64) bool {
 //
 // A job whose model predicts a non-finite or non-positive time at r, or
 // whose task's rate or IO load would overflow a running sum, is never
-// offered the slot (Assign would refuse it). The result does not depend on
-// the order jobs were added. Errors (matching ErrBadInput): r outside [0, 1],
-// now NaN or infinite, opt.Slack NaN, infinite or negative. No allocation.
+// offered the slot (Assign would refuse it); with opt.TCTError neither is a
+// job the late-task rule refuses (its task would end after its deadline on
+// this slot but not on a dedicated one; TCTError's doc). The result does
+// not depend on the order jobs were added. Errors (matching ErrBadInput): r
+// outside [0, 1], now NaN or infinite, opt.Slack NaN, infinite or
+// negative, opt.TCTError neither zero nor with Mean finite and > 0 and
+// Spread finite and >= 0. No allocation.
 //
 // Cost: the queue groups its jobs by type (equal Model values with equal
 // TCT at the dedicated capacity) and keeps each type's jobs in a search
 // tree in EDF order (see Queue). MP evaluates each type's model once at r
 // and finds the type's first candidate in O(log n): with T types and n
 // jobs, O(T log n), whatever the number of running tasks. A job the IO
-// check or an overflow guard passes over costs O(log n) more. Models are
+// check or an overflow guard passes over costs O(log n) more; the
+// late-task rule costs one more search per type. Models are
 // taken to be pure: equal models give equal times. A model type that
 // cannot be compared with == (a func, map or slice, or an interface inside)
 // or a model that differs from itself (NaN inside) makes each such job its
-// own type. The first call with a Slack other than the previous call's
-// recomputes every job's at-risk threshold, O(n log n) once.
+// own type. The first call with a Slack or TCTError other than the
+// previous call's recomputes every job's at-risk threshold, O(n log n)
+// once.
 func (q *Queue) MP(r, now float64, opt MPOptions) (Decision, error) {
 	if err := checkMP(r, now, opt); err != nil {
 		return Decision{Job: NoJob}, err
@@ -191,20 +208,44 @@ func checkMP(r, now float64, opt MPOptions) error {
 	if !(opt.Slack >= 0 && opt.Slack <= math.MaxFloat64) {
 		return &ValueError{Field: "MPOptions.Slack", Value: opt.Slack, Reason: "must be finite and >= 0"}
 	}
-	return nil
+	return opt.TCTError.check()
+}
+
+// late is MP's late-task rule for one call: when on, a job with deadline D
+// whose task takes t on this slot and ded on a dedicated one is refused the
+// slot iff lo ≤ D < hi (lateBand, with c = TCTError.taskCover()).
+type late struct {
+	on     bool
+	now, c float64
+}
+
+func newLate(opt MPOptions, now float64) late {
+	return late{on: opt.TCTError.on(), now: now, c: opt.TCTError.taskCover()}
+}
+
+// refuses reports whether the rule keeps a job with deadline d, whose task
+// takes t here and ded on a dedicated slot, off this slot.
+func (l late) refuses(d, t, ded float64) bool {
+	if !l.on {
+		return false
+	}
+	lo, hi := lateBand(l.now, t, ded, l.c)
+	return d >= lo && d < hi
 }
 
 // mpIndexed is MP through the index, O(T log n) for T types. The caller
 // validated the arguments.
 func (q *Queue) mpIndexed(r, now float64, opt MPOptions) Decision {
-	if need := 1 + opt.Slack; need != q.ix.need { // (1 + s): the at-risk threshold per remaining task
-		q.setNeed(need)
+	if k := newRisk(opt); k != q.ix.risk {
+		q.setRisk(k) // the thresholds are for another Slack or TCTError
 	}
 	x := &q.ix
 	x.call++
 	checkIO := !opt.NoIOCheck
+	lt := newLate(opt, now)
 	// Step 1: per type, its first at-risk job in EDF order that passes the
-	// load guards (top) and the IO check (best); then the first over types.
+	// load guards and the late-task rule (top) and the IO check (best);
+	// then the first over types.
 	top, best := NoJob, NoJob
 	var bestNorm float64
 	for _, ti := range x.live {
@@ -215,7 +256,7 @@ func (q *Queue) mpIndexed(r, now float64, opt MPOptions) Decision {
 		if !q.typeLoad(ty, r) {
 			continue
 		}
-		th := q.first(ty.root, now, ty, false)
+		th := q.firstOutside(ty, now, false, lt)
 		if th == NoJob {
 			continue
 		}
@@ -224,7 +265,7 @@ func (q *Queue) mpIndexed(r, now float64, opt MPOptions) Decision {
 		}
 		bh := th
 		if checkIO && !opt.NoIOCheckAtRisk && !q.ioFits(x.nodes[th].read/ty.norm) {
-			bh = q.first(ty.root, now, ty, true)
+			bh = q.firstOutside(ty, now, true, lt)
 		}
 		if bh != NoJob && (best == NoJob || x.before(bh, best)) {
 			best, bestNorm = bh, ty.norm
@@ -250,7 +291,7 @@ func (q *Queue) mpIndexed(r, now float64, opt MPOptions) Decision {
 		if !q.typeLoad(ty, r) {
 			continue
 		}
-		th := q.first(ty.root, math.Inf(1), ty, false)
+		th := q.firstOutside(ty, math.Inf(1), false, lt)
 		if th == NoJob {
 			continue
 		}
@@ -259,7 +300,7 @@ func (q *Queue) mpIndexed(r, now float64, opt MPOptions) Decision {
 		}
 		bh := th
 		if checkIO && !q.ioFits(x.nodes[th].read/ty.norm) {
-			bh = q.first(ty.root, math.Inf(1), ty, true)
+			bh = q.firstOutside(ty, math.Inf(1), true, lt)
 		}
 		if bh != NoJob && (best == NoJob || x.fitter(ty.norm, bh, bestNorm, best)) {
 			best, bestNorm = bh, ty.norm
@@ -283,9 +324,9 @@ func (x *index) fitter(na float64, a Handle, nb float64, b Handle) bool {
 	return x.before(a, b)
 }
 
-// typeLoad evaluates the type's model at r once per MP call: its task rate
-// 1/TCT(r) and NormTCT (Eq. 2), as taskLoad computes them for each of its
-// jobs. It reports whether the model gives a usable time there.
+// typeLoad evaluates the type's model at r once per MP call: its task time
+// TCT(r), rate 1/TCT(r) and NormTCT (Eq. 2), as taskLoad computes them for
+// each of its jobs. It reports whether the model gives a usable time there.
 func (q *Queue) typeLoad(ty *jobType, r float64) bool {
 	if ty.seen == q.ix.call {
 		return ty.valid
@@ -296,26 +337,53 @@ func (q *Queue) typeLoad(ty *jobType, r float64) bool {
 	if !ty.valid {
 		return false
 	}
-	ty.inv, ty.norm = 1/t, t/ty.dedicated
+	ty.tct, ty.inv, ty.norm = t, 1/t, t/ty.dedicated
 	ty.valid = validTime(ty.norm)
 	return ty.valid
 }
 
+// firstOutside is first over the type's whole tree, leaving out the jobs
+// the late-task rule refuses: those with a deadline in [lo, hi) (lateBand).
+// EDF order is deadline-major, so the jobs due before lo all come before
+// those due at hi or later: the first of the former, else the first of the
+// latter.
+func (q *Queue) firstOutside(ty *jobType, bound float64, fits bool, lt late) Handle {
+	if lt.on {
+		if lo, hi := lateBand(lt.now, ty.tct, ty.dedicated, lt.c); lo < hi {
+			if h := q.first(ty.root, bound, ty, fits, math.Inf(-1), math.Nextafter(lo, math.Inf(-1))); h != NoJob {
+				return h
+			}
+			return q.first(ty.root, bound, ty, fits, hi, math.Inf(1))
+		}
+	}
+	return q.first(ty.root, bound, ty, fits, math.Inf(-1), math.Inf(1))
+}
+
 // first returns the first job in EDF order below h whose task on the slot
-// MP may offer: it has a pending task, is at risk by bound (θ ≤ bound; +Inf
-// takes every job), its IO load Read90/NormTCT does not overflow the data
-// nodes' sum, nor its rate the job's (taskLoad's guards), and with fits,
-// the IO check allows it. The Read90 tests are monotone in Read90 and θ ≤
-// bound in θ, so a subtree whose least θ or least Read90 fails holds no
-// candidate and is skipped. NoJob if none.
-func (q *Queue) first(h Handle, bound float64, ty *jobType, fits bool) Handle {
+// MP may offer: its deadline lies in [dmin, dmax], it has a pending task,
+// is at risk by bound (θ ≤ bound; +Inf takes every job), its IO load
+// Read90/NormTCT does not overflow the data nodes' sum, nor its rate the
+// job's (taskLoad's guards), and with fits, the IO check allows it. The
+// Read90 tests are monotone in Read90 and θ ≤ bound in θ, so a subtree
+// whose least θ or least Read90 fails holds no candidate and is skipped;
+// the tree is in EDF order, so a node due before dmin takes its left
+// subtree with it, and one due after dmax its right subtree. NoJob if none.
+func (q *Queue) first(h Handle, bound float64, ty *jobType, fits bool, dmin, dmax float64) Handle {
 	x := &q.ix
 	for h != NoJob {
 		n := &x.nodes[h]
 		if !(n.minTheta <= bound) || !q.readOK(n.minRead, ty.norm, fits) {
 			return NoJob
 		}
-		if c := q.first(n.left, bound, ty, fits); c != NoJob {
+		if n.deadline < dmin {
+			h = n.right
+			continue
+		}
+		if n.deadline > dmax {
+			h = n.left
+			continue
+		}
+		if c := q.first(n.left, bound, ty, fits, dmin, dmax); c != NoJob {
 			return c
 		}
 		if n.active && n.theta <= bound && q.readOK(n.read, ty.norm, fits) &&
@@ -343,20 +411,21 @@ func (q *Queue) readOK(read90, norm float64, fits bool) bool {
 // as jobs (where it is the cheaper of the two) and as the oracle the index
 // is tested against. The caller validated the arguments.
 func (q *Queue) mpScan(r, now float64, opt MPOptions) Decision {
-	need := 1 + opt.Slack
+	k := newRisk(opt)
 	checkIO := !opt.NoIOCheck
+	lt := newLate(opt, now)
 	top, best := -1, -1
 	var bestNorm, bestIO float64
 	for i := range q.jobs {
 		s := &q.jobs[i]
-		if s.Tasks <= 0 || !s.atRisk(now, need) {
+		if s.Tasks <= 0 || !s.atRisk(now, k) {
 			continue
 		}
 		if best >= 0 && !earlier(s, &q.jobs[best]) {
 			continue
 		}
-		_, norm, io, fault := q.taskLoad(s, r)
-		if fault != loadOK {
+		t, _, norm, io, fault := q.taskLoad(s, r)
+		if fault != loadOK || lt.refuses(s.Deadline, t, s.dedicated) {
 			continue
 		}
 		if top < 0 || earlier(s, &q.jobs[top]) {
@@ -384,8 +453,8 @@ func (q *Queue) mpScan(r, now float64, opt MPOptions) Decision {
 		if s.Tasks <= 0 {
 			continue
 		}
-		_, norm, io, fault := q.taskLoad(s, r)
-		if fault != loadOK {
+		t, _, norm, io, fault := q.taskLoad(s, r)
+		if fault != loadOK || lt.refuses(s.Deadline, t, s.dedicated) {
 			continue
 		}
 		if top < 0 || fitter(norm, s, topNorm, &q.jobs[top]) {

@@ -268,6 +268,13 @@ func TestQueueBadInput(t *testing.T) {
 		{"MP slack NaN", func() error { _, e := q.MP(1, 0, MPOptions{Slack: nan}); return e }, "MPOptions.Slack", nil},
 		{"MP slack -0.1", func() error { _, e := q.MP(1, 0, MPOptions{Slack: -0.1}); return e }, "MPOptions.Slack", nil},
 		{"MP slack +Inf", func() error { _, e := q.MP(1, 0, MPOptions{Slack: inf}); return e }, "MPOptions.Slack", nil},
+		{"MP TCTError mean NaN", func() error { _, e := q.MP(1, 0, MPOptions{TCTError: TCTError{Mean: nan}}); return e }, "MPOptions.TCTError.Mean", nil},
+		{"MP TCTError mean -1", func() error { _, e := q.MP(1, 0, MPOptions{TCTError: TCTError{Mean: -1, Spread: 1}}); return e }, "MPOptions.TCTError.Mean", nil},
+		{"MP TCTError mean +Inf", func() error { _, e := q.MP(1, 0, MPOptions{TCTError: TCTError{Mean: inf}}); return e }, "MPOptions.TCTError.Mean", nil},
+		{"MP TCTError spread without mean", func() error { _, e := q.MP(1, 0, MPOptions{TCTError: TCTError{Spread: 1}}); return e }, "MPOptions.TCTError.Mean", nil},
+		{"MP TCTError spread -0.5", func() error { _, e := q.MP(1, 0, MPOptions{TCTError: TCTError{Mean: 1, Spread: -0.5}}); return e }, "MPOptions.TCTError.Spread", nil},
+		{"MP TCTError spread NaN", func() error { _, e := q.MP(1, 0, MPOptions{TCTError: TCTError{Mean: 1, Spread: nan}}); return e }, "MPOptions.TCTError.Spread", nil},
+		{"MP TCTError spread +Inf", func() error { _, e := q.MP(1, 0, MPOptions{TCTError: TCTError{Mean: 1, Spread: inf}}); return e }, "MPOptions.TCTError.Spread", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -169,7 +169,7 @@ func propMP(t *rapid.T) {
 		q2.jobs[q2.pos[h]].running, q2.jobs[q2.pos[h]].rate = s.running, s.rate
 	}
 	q2.io, q2.nTasks = q.io, q.nTasks
-	q2.setNeed(q2.ix.need) // the running state was set by hand: recompute the thresholds
+	q2.setRisk(q2.ix.risk) // the running state was set by hand: recompute the thresholds
 	d2, _ := q2.MP(r, now, opt)
 	if d2.ID != d.ID || d2.Reason != d.Reason {
 		t.Fatalf("order changed the pick: %+v vs %+v", d, d2)

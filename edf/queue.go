@@ -125,7 +125,7 @@ func NewQueue(cfg Config) (*Queue, error) {
 	if c := cfg.DataNodes.Capacity; !(c >= 0 && c <= math.MaxFloat64) {
 		return nil, &ValueError{Field: "Config.DataNodes.Capacity", Value: c, Reason: "must be finite and >= 0"}
 	}
-	return &Queue{cfg: cfg, ix: index{need: 1, fifo: handleHeap{fifo: true}}}, nil
+	return &Queue{cfg: cfg, ix: index{risk: risk{need: 1}, fifo: handleHeap{fifo: true}}}, nil
 }
 
 // Len returns the number of queued jobs.
@@ -240,20 +240,20 @@ func (q *Queue) Assign(h Handle, r float64) (Task, error) {
 	if s.Tasks <= 0 {
 		return Task{}, &ValueError{Field: "Job.Tasks", Value: 0, Reason: "job has no pending task", kind: ErrNoPendingTask}
 	}
-	inv, _, io, fault := q.taskLoad(s, r)
+	t, inv, _, io, fault := q.taskLoad(s, r)
 	switch fault {
 	case loadOK:
 	case loadIO:
 		return Task{}, &ValueError{Field: "Job.Read90", Value: s.Read90,
 			Reason: fmt.Sprintf("the task's IO load Read90/NormTCT(r) = %v (Eq. 5) would overflow the data nodes' IO sum %v", io, q.io)}
 	case loadNorm:
-		return Task{}, &ValueError{Field: "Job.Model.TCT(r)", Value: s.Model.TCT(r),
+		return Task{}, &ValueError{Field: "Job.Model.TCT(r)", Value: t,
 			Reason: fmt.Sprintf("NormTCT = TCT(r)/TCT(Dedicated) with TCT(Dedicated) = %v overflows", s.dedicated)}
 	case loadRate:
-		return Task{}, &ValueError{Field: "Job.Model.TCT(r)", Value: s.Model.TCT(r),
+		return Task{}, &ValueError{Field: "Job.Model.TCT(r)", Value: t,
 			Reason: "the task's rate 1/TCT(r) would overflow the job's rate sum (Eq. 3)"}
 	default:
-		return Task{}, &ValueError{Field: "Job.Model.TCT(r)", Value: s.Model.TCT(r), Reason: "model predicts a non-finite or non-positive task time"}
+		return Task{}, &ValueError{Field: "Job.Model.TCT(r)", Value: t, Reason: "model predicts a non-finite or non-positive task time"}
 	}
 	task := Task{Job: h, R: r, id: s.ID, inv: inv, io: io}
 	s.Tasks--
@@ -278,7 +278,8 @@ const (
 )
 
 // taskLoad returns what a new task of job s on a slot with residual
-// capacity r would add: its rate 1/TCT_j(r) (one term of Eq. 3 divided by
+// capacity r would take and add: its time t = TCT_j(r), its rate 1/TCT_j(r)
+// (one term of Eq. 3 divided by
 // t_remaining), NormTCT_j(r) (Eq. 2) and IO_j(r) = Read90/NormTCT_j(r)
 // (Eq. 5). fault is not loadOK when the model predicts no finite positive
 // time at r, or when a value or the job's rate sum or the data nodes' IO sum
@@ -286,23 +287,23 @@ const (
 // (Assign), so no running sum can become +Inf or, on release, NaN. MP and
 // Assign share it, so the IO that MP checks is exactly the IO that Assign
 // records; io is set whenever it was computed, for Assign's error message.
-func (q *Queue) taskLoad(s *jobState, r float64) (inv, norm, io float64, fault loadFault) {
-	t := s.Model.TCT(r)
+func (q *Queue) taskLoad(s *jobState, r float64) (t, inv, norm, io float64, fault loadFault) {
+	t = s.Model.TCT(r)
 	if !validTime(t) {
-		return 0, 0, 0, loadTime
+		return t, 0, 0, 0, loadTime
 	}
 	inv, norm = 1/t, t/s.dedicated
 	if !validTime(norm) {
-		return 0, 0, 0, loadNorm
+		return t, 0, 0, 0, loadNorm
 	}
 	if !(s.rate+inv <= math.MaxFloat64) {
-		return 0, 0, 0, loadRate
+		return t, 0, 0, 0, loadRate
 	}
 	io = s.Read90 / norm
 	if !(q.io+io <= math.MaxFloat64) {
-		return 0, 0, io, loadIO
+		return t, 0, 0, io, loadIO
 	}
-	return inv, norm, io, loadOK
+	return t, inv, norm, io, loadOK
 }
 
 // Release records that task t ended. With completed false (the task failed
@@ -366,26 +367,26 @@ func (q *Queue) Status(h Handle) (st JobStatus, ok bool) {
 }
 
 // atRisk is the Eq. 3 test with the incremental rate: the job's remaining
-// tasks (pending plus running) times need = 1 + slack exceed what its
-// current slots finish by the deadline. Jobs without a deadline are never at
-// risk.
-func (s *jobState) atRisk(now, need float64) bool {
-	if math.IsInf(s.Deadline, 1) {
-		return false
-	}
+// tasks (pending plus running), covered for k's TCTError and times k's
+// need = 1 + slack, exceed what its current slots finish by the deadline.
+// Jobs without a deadline are never at risk.
+func (s *jobState) atRisk(now float64, k risk) bool {
 	remaining := float64(s.Tasks + s.running)
 	if s.rate == 0 {
 		// No slot: 0 completable tasks (and no ∞·0 = NaN when the
-		// time left overflows to +Inf).
-		return remaining > 0
+		// time left overflows to +Inf); a job without deadline is not at
+		// risk.
+		return remaining > 0 && s.Deadline <= math.MaxFloat64
 	}
-	return (s.Deadline-now)*s.rate < need*remaining
+	// A job without deadline has +Inf time left: +Inf < k.of(·) is false,
+	// whatever the cover.
+	return (s.Deadline-now)*s.rate < k.of(remaining)
 }
 
 // AtRisk reports whether job h is predicted to miss its deadline with its
 // current slots (Eq. 3: CompletableTasks < pending + running tasks), the
-// test of MP's step 1 with zero Slack. ok is false for an unknown handle or
-// a NaN/infinite now.
+// test of MP's step 1 with zero Slack and no TCTError. ok is false for an
+// unknown handle or a NaN/infinite now.
 func (q *Queue) AtRisk(h Handle, now float64) (atRisk, ok bool) {
 	return q.AtRiskSlack(h, now, 0)
 }
@@ -399,11 +400,11 @@ func (q *Queue) AtRiskSlack(h Handle, now, s float64) (atRisk, ok bool) {
 	if err != nil || math.IsNaN(now) || math.IsInf(now, 0) || !(s >= 0 && s <= math.MaxFloat64) {
 		return false, false
 	}
-	return st.atRisk(now, 1+s), true
+	return st.atRisk(now, newRisk(MPOptions{Slack: s})), true
 }
 
-// threshold returns job s's at-risk threshold for the index's need: MP's
-// step-1 test s.atRisk(now, need) holds iff now >= threshold, for every
+// threshold returns job s's at-risk threshold for the index's risk: MP's
+// step-1 test s.atRisk(now, risk) holds iff now >= threshold, for every
 // finite now (+Inf: never at risk; -Inf: always).
 func (q *Queue) threshold(s *jobState) float64 {
 	if math.IsInf(s.Deadline, 1) {
@@ -416,7 +417,7 @@ func (q *Queue) threshold(s *jobState) float64 {
 		}
 		return math.Inf(1)
 	}
-	return riskFrom(s.Deadline, s.rate, q.ix.need*remaining)
+	return riskFrom(s.Deadline, s.rate, q.ix.risk.of(remaining))
 }
 
 // indexAdd puts the job at handle h into the index.
@@ -467,11 +468,11 @@ func (q *Queue) indexRefresh(s *jobState) {
 	}
 }
 
-// setNeed recomputes every job's at-risk threshold for MP's need = 1 +
-// Slack and the trees' minima: O(n).
-func (q *Queue) setNeed(need float64) {
+// setRisk recomputes every job's at-risk threshold for MP's need = 1 +
+// Slack and TCTError, and the trees' minima: O(n).
+func (q *Queue) setRisk(k risk) {
 	x := &q.ix
-	x.need = need
+	x.risk = k
 	for i := range q.jobs {
 		s := &q.jobs[i]
 		x.nodes[s.handle].theta = q.threshold(s)

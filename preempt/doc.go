@@ -12,7 +12,8 @@
 //     cluster-wide, which kills short, young tasks instead of long ones.
 //   - Starvation (§V) needs all three conditions (Starves): the long job holds
 //     more than its share; the cluster is busy, kept by OccupancyWindow from
-//     the caller's occupancy samples; and the queued slots exceed n_task
+//     the caller's occupancy samples; and the slots queued by the other
+//     jobs (not the long job's own) exceed n_task
 //     (NTask, from Little's law, Eq. 1–2; ExpectedANP). GraduatedKill kills
 //     half of the overflowing tasks until starvation has lasted T_timeout,
 //     then all of them; QueueDominated is the 90%-of-queue exception of §VI.
@@ -46,8 +47,11 @@
 // Work lost: with one-slot tasks and no starving long job, GP never loses
 // more work than Baseline freeing the same number of slots (it picks the
 // newest tasks of a superset of Baseline's candidates). With multi-slot tasks
-// that can fail (see TestGPMultiSlotCanLoseMore), and a starving long job's
-// victims are old by design.
+// that can fail (see TestGPMultiSlotCanLoseMore). A starving long job's
+// victims are old by design, and with StarvationBeyondK they are kills the
+// caller's k did not ask for: under a load where a long job often starves
+// others, GP can lose more work than Baseline in all while losing less for
+// k (examples/preemption reports the two apart).
 //
 // # Errors
 //
@@ -78,6 +82,11 @@
 //     stops at k so a decision always frees k slots, unless
 //     GPOptions.StarvationBeyondK asks for the line as written (victims
 //     beyond k, and at a check with k = 0).
+//   - Condition (3) and the 90%-of-queue exception are judged for each long
+//     job over the queued demand of the other jobs: Algorithm 1 asks whether
+//     long jobs "starve other jobs", and a long job's own queued tasks —
+//     its starvation victims among them, queued again — are not others
+//     waiting.
 //   - The graduated kill rounds up (⌈50% · overflow⌉), so a starving job with
 //     one overflowing task loses it.
 //   - The busy test counts samples, not time: feed samples at a fixed period.
@@ -121,8 +130,9 @@
 //	MaxWindowSamples = 2²⁰  samples one OccupancyWindow holds
 //
 // k, Job.Queued and GraduatedKill's overflow may be any int ≥ 0 (work and
-// memory follow the tasks, not k; queued demand is summed in float64), and
-// shares, StarvingFor and timeouts any finite float64 ≥ 0. At all the limits
+// memory follow the tasks, not k; queued demand is summed exactly in 128
+// bits and compared in float64), and shares, StarvingFor and timeouts any
+// finite float64 ≥ 0. At all the limits
 // at once (every task a victim, k = MaxInt) Baseline and GP take about half
 // a second of CPU each (2.0–2.3 s of wall time at a load average of 16 on
 // 2 cores) and a Workspace of 69–77 MiB: 9 bytes per task and 20 per job of

@@ -10,8 +10,9 @@ type GPOptions struct {
 	// Busy is starvation condition (2), normally OccupancyWindow.Busy.
 	Busy bool
 	// NTask is condition (3)'s threshold n_task (see NTask): a long job
-	// starves others only while the queued slots, Σ Job.Queued, exceed it.
-	// NaN is bad input; +Inf disables starvation.
+	// starves others only while the slots queued by the other jobs (Σ
+	// Job.Queued over every job but the long job itself) exceed it. NaN is
+	// bad input; +Inf disables starvation.
 	NTask float64
 	// Timeout is T_timeout in seconds, finite and ≥ 0: a job starving
 	// others for less than this loses only KillFraction of its overflowing
@@ -20,8 +21,9 @@ type GPOptions struct {
 	// KillFraction in (0, 1]; zero means DefaultKillFraction (50%).
 	KillFraction float64
 	// DominantFraction in (0, 1]; zero means DefaultDominantFraction (90%):
-	// when one job holds more than this fraction of the queued demand, no
-	// long job is treated as starving (QueueDominated).
+	// when one job holds more than this fraction of the demand queued by
+	// the jobs other than a long job, that long job is not treated as
+	// starving them (QueueDominated).
 	DominantFraction float64
 	// StarvationBeyondK follows Algorithm 1 lines 3–6 as written: every
 	// starvation victim (after the graduated kill) is returned, even beyond
@@ -50,8 +52,9 @@ func (o GPOptions) validate() error {
 // Cluster.Now):
 //
 //  1. Every long job (Job.Long) that starves others (Starves: it holds more
-//     than its share, opt.Busy, and Σ Job.Queued > opt.NTask), unless one
-//     job holds more than opt.DominantFraction of the queued demand
+//     than its share, opt.Busy, and the other jobs' queued slots, Σ
+//     Job.Queued over every job but itself, exceed opt.NTask), unless one of
+//     those jobs holds more than opt.DominantFraction of their queued demand
 //     (QueueDominated), offers its newest GraduatedKill(…) overflowing tasks
 //     (see Baseline for "overflowing"), Job.StarvingFor against opt.Timeout.
 //     These are taken first, newest first across jobs, Reason
@@ -104,17 +107,16 @@ func (w *Workspace) GP(c Cluster, k int, opt GPOptions) (Decision, error) {
 		dom = DefaultDominantFraction
 	}
 	w.reset(c, k)
-	queued, most := 0.0, 0.0
-	for _, j := range c.Jobs {
-		queued += float64(j.Queued)
-		most = max(most, float64(j.Queued))
-	}
-	starvation := opt.Busy && queued > opt.NTask && !(queued > 0 && most > dom*queued)
 	need := k
-	if starvation {
+	if opt.Busy {
+		q := sumQueued(c.Jobs)
 		w.starving = reserve(w.starving, len(c.Jobs))
 		for j, job := range c.Jobs {
 			if !job.Long || !(w.held[j] > job.Share) {
+				continue
+			}
+			others, most := q.others(j, job.Queued)
+			if !(others > opt.NTask) || (others > 0 && most > dom*others) {
 				continue
 			}
 			w.starving = append(w.starving, j)

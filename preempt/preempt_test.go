@@ -78,8 +78,31 @@ func TestHandWorked(t *testing.T) {
 			c.Jobs[2].Queued = 40
 			return c
 		}, 2, true, busy, []int64{6, 5}, []Reason{MostRecent, MostRecent}, 2, 15},
+		// The others' queue is exact next to a huge own queue: 3 + 4 = 7 >
+		// n_task 6 beside math.MaxInt (a float64 sum would round 7 away).
+		{"GP own queue MaxInt", func() Cluster {
+			c := handCluster()
+			c.Jobs[0].Queued = math.MaxInt
+			return c
+		}, 2, true, GPOptions{Busy: true, NTask: 6, Timeout: 360}, []int64{4, 6}, []Reason{StarvingLongJob, MostRecent}, 2, 60 + 5},
 		// Queue not above n_task: no starvation.
 		{"GP short queue", handCluster, 1, true, GPOptions{Busy: true, NTask: 7}, []int64{6}, []Reason{MostRecent}, 1, 5},
+		// The long job's own 5 queued slots are not others starving: the
+		// others queue 3 + 4 = 7, not above n_task 7 (all jobs' 12 would be).
+		{"GP own queue not counted", func() Cluster {
+			c := handCluster()
+			c.Jobs[0].Queued = 5
+			return c
+		}, 1, true, GPOptions{Busy: true, NTask: 7}, []int64{6}, []Reason{MostRecent}, 1, 5},
+		// Nor does it dilute the 90% exception: job 2 holds 40 of the others'
+		// 43 queued slots (93%), dominated; with job 0's 10 it would be 40 of
+		// 53 (75%).
+		{"GP own queue, dominated", func() Cluster {
+			c := handCluster()
+			c.Jobs[0].Queued = 10
+			c.Jobs[2].Queued = 40
+			return c
+		}, 2, true, busy, []int64{6, 5}, []Reason{MostRecent, MostRecent}, 2, 15},
 		{"k=0", handCluster, 0, true, busy, nil, nil, 0, 0},
 		// Ties on start: lower job first, then lower task ID.
 		{"ties", func() Cluster {

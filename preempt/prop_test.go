@@ -122,19 +122,25 @@ func refGP(c Cluster, k int, o GPOptions) (victims []int, reasons []Reason, star
 	if dom == 0 {
 		dom = 0.9
 	}
-	queued, most := 0, 0
-	for _, j := range c.Jobs {
-		queued += j.Queued
-		most = max(most, j.Queued)
-	}
 	held := heldBy(c)
 	over := refOverflow(c)
 	need := k
 	chosen := map[int]bool{}
-	if o.Busy && float64(queued) > o.NTask && !(float64(most) > dom*float64(queued)) {
+	if o.Busy {
 		var cand []int
 		for j, job := range c.Jobs {
 			if !job.Long || !(float64(held[j]) > job.Share) {
+				continue
+			}
+			// Condition (3) and the 90% exception over the other jobs' queues.
+			others, most := 0, 0
+			for i, oj := range c.Jobs {
+				if i != j {
+					others += oj.Queued
+					most = max(most, oj.Queued)
+				}
+			}
+			if !(float64(others) > o.NTask) || float64(most) > dom*float64(others) {
 				continue
 			}
 			starving = append(starving, j)
@@ -507,7 +513,32 @@ func propScalars(t *rapid.T) {
 	}
 }
 
+// A job does not starve itself: with one long job, its own queued demand
+// (any value up to math.MaxInt) changes nothing GP decides.
+func propOwnQueue(t *rapid.T) {
+	c := genCluster(t, rapid.Bool().Draw(t, "oneSlot"))
+	long := rapid.IntRange(0, len(c.Jobs)-1).Draw(t, "long")
+	for j := range c.Jobs {
+		c.Jobs[j].Long = j == long
+	}
+	k := rapid.IntRange(0, 60).Draw(t, "k")
+	o := genOptions(t)
+	a, err := GP(c, k, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Jobs[long].Queued = rapid.OneOf(rapid.IntRange(0, 100), rapid.Just(math.MaxInt)).Draw(t, "ownQueued")
+	b, err := GP(c, k, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(a.Victims, b.Victims) || !slices.Equal(a.Starving, b.Starving) {
+		t.Fatalf("the long job's own queue changed the decision: %v %v → %v %v", a.Victims, a.Starving, b.Victims, b.Starving)
+	}
+}
+
 func TestPropBaseline(t *testing.T)              { rapid.Check(t, propBaseline) }
+func TestPropOwnQueue(t *testing.T)              { rapid.Check(t, propOwnQueue) }
 func TestPropGP(t *testing.T)                    { rapid.Check(t, propGP) }
 func TestPropGPNoWorseThanBaseline(t *testing.T) { rapid.Check(t, propGPNoWorseThanBaseline) }
 func TestPropBadCluster(t *testing.T)            { rapid.Check(t, propBadCluster) }
@@ -519,6 +550,7 @@ func TestPropScalars(t *testing.T)               { rapid.Check(t, propScalars) }
 
 func FuzzBaseline(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propBaseline)) }
 func FuzzGP(f *testing.F)              { f.Fuzz(rapid.MakeFuzz(propGP)) }
+func FuzzOwnQueue(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propOwnQueue)) }
 func FuzzGPNoWorse(f *testing.F)       { f.Fuzz(rapid.MakeFuzz(propGPNoWorseThanBaseline)) }
 func FuzzBadCluster(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propBadCluster)) }
 func FuzzOccupancyWindow(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propOccupancy)) }

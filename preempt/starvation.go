@@ -21,8 +21,11 @@ const (
 //  1. the job holds more slots than its fair share: held > share;
 //  2. the cluster is busy (for more than t% of the window more than p% of
 //     slots were occupied; see OccupancyWindow.Busy);
-//  3. the slots requested by the queued jobs exceed n_task: queued > nTask
-//     (see NTask).
+//  3. the slots requested by the other jobs' queued tasks exceed n_task:
+//     queued > nTask (see NTask). queued leaves out the long job's own
+//     queued tasks: a job does not starve itself, and counting them would
+//     let each starvation kill, which queues the victims again, feed the
+//     condition that caused it.
 //
 // Both comparisons are strict. NaN in share, queued or nTask makes the
 // answer false.
@@ -102,7 +105,8 @@ func graduatedKill(overflow int, starvingFor, timeout, fraction float64) int {
 // it holds, GP kills no long-job task to serve the queue, because a long
 // queue made by one large job is not starvation. queued[j] ≥ 0 is job j's
 // queued slots, len(queued) ≤ MaxJobs; fraction ∈ (0, 1]. An empty or
-// all-zero queue is not dominated.
+// all-zero queue is not dominated. To judge a long job, pass the queues of
+// the other jobs, as GP does (see Starves).
 func QueueDominated(queued []int, fraction float64) (bool, error) {
 	if !(fraction > 0 && fraction <= 1) {
 		return false, bad("fraction", fraction, "must be in (0, 1]")

@@ -21,7 +21,9 @@ type Job struct {
 	Share float64
 	// Queued is the number of slots requested by the job's tasks waiting to
 	// be scheduled (its queued demand), ≥ 0. Starvation condition (3) and the
-	// 90%-of-queue exception sum it over all jobs.
+	// 90%-of-queue exception, judged for a long job, sum it over the other
+	// jobs: a long job's own queued tasks (its killed tasks among them) are
+	// not others starving.
 	Queued int
 	// Long marks a long job (GP §V leaves the classification to the caller,
 	// e.g. Mantri-style estimates). Only long jobs can starve others.

@@ -148,32 +148,40 @@ var ablations = []ablation{
 		modify:  func(s settings) settings { s.read90 = "p90"; return s }},
 }
 
-// ablationResult is EDF and MP under one ablation, over the same seeds.
+// ablationResult is EDF, MP-paper and MP under one ablation, over the same
+// seeds.
 type ablationResult struct {
 	ablation
-	Saving    stat `json:"mp_saving_pct"`
-	EDFHours  stat `json:"edf_total_task_hours"`
-	MPHours   stat `json:"mp_total_task_hours"`
-	EDFMissed stat `json:"edf_missed"`
-	MPMissed  stat `json:"mp_missed"`
+	Saving        stat `json:"mp_saving_pct"`
+	EDFHours      stat `json:"edf_total_task_hours"`
+	MPHours       stat `json:"mp_total_task_hours"`
+	EDFMissed     stat `json:"edf_missed"`
+	MPMissed      stat `json:"mp_missed"`
+	MPPaperSaving stat `json:"mp_paper_saving_pct"`
+	MPPaperMissed stat `json:"mp_paper_missed"`
 }
 
-// runAblations runs EDF and MP under each ablation that applies to base.
+// ablationPolicies are the policies each ablation runs (EDF only when the
+// ablation changes what EDF does).
+var ablationPolicies = []hadoopsim.Policy{hadoopsim.MPPaper, hadoopsim.MP}
+
+// runAblations runs EDF, MP-paper and MP under each ablation that applies
+// to base.
 func runAblations(o options, base *study, trace []byte, prog *cli.Progress) ([]ablationResult, error) {
 	var out []ablationResult
 	for _, a := range ablations {
 		if !a.applies(base.settings) {
 			continue
 		}
-		pol := []hadoopsim.Policy{hadoopsim.MP}
+		pol := ablationPolicies
 		if a.edfToo {
-			pol = []hadoopsim.Policy{hadoopsim.EDF, hadoopsim.MP}
+			pol = append([]hadoopsim.Policy{hadoopsim.EDF}, pol...)
 		}
 		s, err := runStudy(o, a.modify(base.settings), trace, pol, prog)
 		if err != nil {
 			return nil, err
 		}
-		edf, mp := base.of(hadoopsim.EDF), s.of(hadoopsim.MP)
+		edf, paper, mp := base.of(hadoopsim.EDF), s.of(hadoopsim.MPPaper), s.of(hadoopsim.MP)
 		if a.edfToo {
 			edf = s.of(hadoopsim.EDF)
 		}
@@ -182,7 +190,8 @@ func runAblations(o options, base *study, trace []byte, prog *cli.Progress) ([]a
 		out = append(out, ablationResult{ablation: a,
 			Saving:   statOf(savings(edf, mp)),
 			EDFHours: statOf(over(edf, hours)), MPHours: statOf(over(mp, hours)),
-			EDFMissed: statOf(over(edf, missed)), MPMissed: statOf(over(mp, missed))})
+			EDFMissed: statOf(over(edf, missed)), MPMissed: statOf(over(mp, missed)),
+			MPPaperSaving: statOf(savings(edf, paper)), MPPaperMissed: statOf(over(paper, missed))})
 	}
 	return out, nil
 }
@@ -192,7 +201,7 @@ func ablationRuns(s settings, seeds int) int {
 	n := 0
 	for _, a := range ablations {
 		if a.applies(s) {
-			n += seeds
+			n += len(ablationPolicies) * seeds
 			if a.edfToo {
 				n += seeds
 			}

@@ -15,10 +15,12 @@ const usage = `usage: mimp [-seed N] [-seeds K] [-sensitivity | -sweep] [-capaci
             [-offer heartbeat|cluster-order] [-read90 mean|p90] [-noiocheck] [-confidence P]
             [-trace FILE [-window S] [-maxmaps N]] [-json] [-plot DIR]
 
-Runs the MIMP case study (MIMP §6.6, Table 3) under FIFO, EDF, MP, MP+AC,
-MP+AC-paper and MP+AC-strict on K traces (seeds N … N+K−1) and prints mean
-[min–max] over them, where MP's saving over EDF comes from, and where the
-result differs from the paper. -sensitivity repeats EDF and MP over
+Runs the MIMP case study (MIMP §6.6, Table 3) under FIFO, EDF, MP-paper
+(MIMP's MP), MP (MIMP's MP protecting deadlines against the models'
+errors), MP+AC, MP+AC-paper and MP+AC-strict on K traces (seeds N …
+N+K−1) and prints mean [min–max] over them, where MP's saving over EDF
+comes from, what the deadline protection trades, and where the result
+differs from the paper. -sensitivity repeats EDF and MP over
 data-node capacities; -sweep runs the overload experiment of MIMP §6.5
 (Fig. 11) at loads 0.5–3 on the same K seeds and sums them.
 
@@ -56,8 +58,9 @@ type settings struct {
 	offer     string  // "heartbeat" or "cluster-order"
 	read90    string  // "mean" or "p90"
 	noIOCheck bool
-	// confidence is the quantile of actual/predicted task time MP+AC's
-	// margin is (hadoopsim.AdmissionMargin).
+	// confidence is the confidence MP's deadline protection
+	// (hadoopsim.PredictionError.MPError) and MP+AC's margin (the quantile of
+	// actual/predicted task time, hadoopsim.AdmissionMargin) are derived at.
 	confidence float64
 }
 
@@ -85,7 +88,11 @@ func (s settings) apply(sc *hadoopsim.Scenario) error {
 		if err != nil {
 			return err
 		}
-		sc.Margin = m
+		e, err := s.predictionError().MPError(s.confidence)
+		if err != nil {
+			return err
+		}
+		sc.Margin, sc.TCTError = m, e
 	}
 	if s.capacity == 0 {
 		sc.Cluster.DataNodes = 0
@@ -129,7 +136,7 @@ func (s settings) describeOthers() string {
 		io = "MP's IO check off"
 	}
 	if s.confidence != defaultSettings.confidence {
-		io += fmt.Sprintf("; MP+AC's margin at confidence %g", s.confidence)
+		io += fmt.Sprintf("; MP's deadline protection and MP+AC's margin at confidence %g", s.confidence)
 	}
 	offer := "free slots offered in heartbeat order (a random VM order per dispatch)"
 	if s.offer == "cluster-order" {
@@ -155,7 +162,7 @@ func parse(args []string, stderr io.Writer) (o options, code int, done bool) {
 	fs.StringVar(&o.offer, "offer", defaultSettings.offer, "order free slots are offered in: heartbeat (random per dispatch) or cluster-order (fastest first)")
 	fs.StringVar(&o.read90, "read90", defaultSettings.read90, "the scheduler's Eq. 5 read rate: mean or p90 (the 90th percentile)")
 	fs.BoolVar(&o.noIOCheck, "noiocheck", false, "switch MP's data-node IO check (Eq. 5) off")
-	fs.Float64Var(&o.confidence, "confidence", defaultSettings.confidence, "MP+AC's margin is this `quantile` of the scheduler's actual/predicted task time, in [0.5, 1]")
+	fs.Float64Var(&o.confidence, "confidence", defaultSettings.confidence, "MP's deadline protection and MP+AC's margin are derived at this `quantile` of the scheduler's actual/predicted task time, in [0.5, 1]")
 	if code, done := cli.Parse(fs, args); done {
 		return o, code, true
 	}

@@ -107,13 +107,13 @@ var (
 // faithfulSeeds are the traces the shape tests run on.
 const faithfulSeeds = 6
 
-// faithful runs FIFO, EDF and MP with every ablation on seeds 1–6 under
-// the default (faithful) settings, once per test binary.
+// faithful runs FIFO, EDF, MP-paper and MP with every ablation on seeds
+// 1–6 under the default (faithful) settings, once per test binary.
 func faithful(t *testing.T) (*study, []ablationResult) {
 	t.Helper()
 	faithfulOnce.Do(func() {
 		o := options{seed: 1, seeds: faithfulSeeds, settings: defaultSettings}
-		faithfulS, faithfulErr = runStudy(o, o.settings, nil, []hadoopsim.Policy{hadoopsim.FIFO, hadoopsim.EDF, hadoopsim.MP}, nil)
+		faithfulS, faithfulErr = runStudy(o, o.settings, nil, []hadoopsim.Policy{hadoopsim.FIFO, hadoopsim.EDF, hadoopsim.MPPaper, hadoopsim.MP}, nil)
 		if faithfulErr == nil {
 			faithfulAbl, faithfulErr = runAblations(o, faithfulS, nil, nil)
 		}
@@ -206,26 +206,53 @@ func TestSavingGrowsAsDataNodesShrink(t *testing.T) {
 	}
 }
 
+// TestMPKeepsDeadlines is the bar of MP's deadline protection on the
+// traces the command runs by default (seeds 1–10, faithful settings): MP
+// misses no more deadlines than EDF over them, fewer than MP-paper, and
+// uses less total task time than EDF on every trace.
+func TestMPKeepsDeadlines(t *testing.T) {
+	o := options{seed: 1, seeds: defaultSeeds, settings: defaultSettings}
+	s, err := runStudy(o, o.settings, nil, []hadoopsim.Policy{hadoopsim.EDF, hadoopsim.MPPaper, hadoopsim.MP}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edf, paper, mp := s.of(hadoopsim.EDF), s.of(hadoopsim.MPPaper), s.of(hadoopsim.MP)
+	var missedE, missedP, missedM int
+	for k, seed := range s.seeds {
+		t.Logf("seed %d: missed EDF %d, MP-paper %d, MP %d; hours EDF %.2f, MP %.2f", seed, edf[k].Missed, paper[k].Missed, mp[k].Missed, edf[k].TaskHours, mp[k].TaskHours)
+		missedE, missedP, missedM = missedE+edf[k].Missed, missedP+paper[k].Missed, missedM+mp[k].Missed
+		if !(mp[k].TaskHours < edf[k].TaskHours) {
+			t.Errorf("seed %d: MP %.2f h not below EDF %.2f h", seed, mp[k].TaskHours, edf[k].TaskHours)
+		}
+	}
+	if missedM > missedE || missedM >= missedP {
+		t.Errorf("missed over seeds 1–%d: MP %d, EDF %d, MP-paper %d: want MP <= EDF and MP < MP-paper", defaultSeeds, missedM, missedE, missedP)
+	}
+}
+
 // TestErrorsAreThePapers: the scheduler's realised TCT prediction errors on
-// MP's tasks are MIMP §6.3.1's within 0.03 on every trace; MP finishes jobs
-// nearer their deadlines than EDF (lower 5th-percentile slack), which is
-// why those errors cost it more deadlines; the literal 90th-percentile
-// Read90 makes MP's IO check hold tasks back and miss many more.
+// MP's tasks are MIMP §6.3.1's within 0.03 on every trace; MP-paper
+// finishes jobs nearer their deadlines than EDF (lower 5th-percentile
+// slack), which is why those errors cost it more deadlines, and MP, which
+// protects deadlines against them, finishes them earlier than MP-paper;
+// the literal 90th-percentile Read90 makes MP's IO check hold tasks back
+// and miss many more.
 func TestErrorsAreThePapers(t *testing.T) {
 	s, abl := faithful(t)
-	edf, mp := s.of(hadoopsim.EDF), s.of(hadoopsim.MP)
-	var slackE, slackM, missedM float64
+	edf, paper, mp := s.of(hadoopsim.EDF), s.of(hadoopsim.MPPaper), s.of(hadoopsim.MP)
+	var slackE, slackP, slackM, missedM float64
 	for k := range mp {
 		e := mp[k].Errors
 		if math.Abs(e.OverShare-0.57) > 0.03 || math.Abs(e.MeanOver-0.35) > 0.03 || math.Abs(e.MeanUnder-0.29) > 0.03 {
 			t.Errorf("seed %d: realised errors %+v", s.seeds[k], e)
 		}
 		slackE += slackP5(&s.scen[k], edf[k])
+		slackP += slackP5(&s.scen[k], paper[k])
 		slackM += slackP5(&s.scen[k], mp[k])
 		missedM += float64(mp[k].Missed)
 	}
-	if !(slackM < slackE) {
-		t.Errorf("5th-percentile slack: MP %.1f, EDF %.1f (sums)", slackM, slackE)
+	if !(slackP < slackE && slackP < slackM) {
+		t.Errorf("5th-percentile slack: MP-paper %.1f, MP %.1f, EDF %.1f (sums)", slackP, slackM, slackE)
 	}
 	p90, ok := find(abl, "-read90 p90")
 	if !ok || !(p90.MPMissed.Mean > 3*missedM/float64(len(mp))) {
@@ -246,6 +273,7 @@ func TestJSON(t *testing.T) {
 		Settings map[string]any   `json:"settings"`
 		Policies []map[string]any `json:"policies"`
 		MPSaving map[string]any   `json:"mp_saving"`
+		Guard    map[string]any   `json:"mp_deadline_protection"`
 		Abl      []map[string]any `json:"ablations"`
 		Terms    []string         `json:"terms"`
 		Differs  []string         `json:"differs_from_paper"`
@@ -271,12 +299,17 @@ func TestJSON(t *testing.T) {
 			t.Errorf("%s: prediction_error missing", p["name"])
 		}
 	}
-	if want := []string{"FIFO", "EDF", "MP", "MP+AC", "MP+AC-paper", "MP+AC-strict"}; !reflect.DeepEqual(names, want) {
+	if want := []string{"FIFO", "EDF", "MP-paper", "MP", "MP+AC", "MP+AC-paper", "MP+AC-strict"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("names %v, want %v", names, want)
 	}
 	for _, k := range []string{"percent", "hours", "io_slowdown_avoided_hours", "run_time_saved_hours", "paper_percent", "sources"} {
 		if got.MPSaving[k] == nil {
 			t.Errorf("mp_saving.%s missing", k)
+		}
+	}
+	for _, k := range []string{"confidence", "tct_error_mean", "tct_error_spread", "edf_missed", "mp_paper_missed", "mp_missed", "mp_paper_saving_pct", "mp_saving_pct", "mp_paper_traces_above_edf", "mp_traces_above_edf", "text"} {
+		if got.Guard[k] == nil {
+			t.Errorf("mp_deadline_protection.%s missing", k)
 		}
 	}
 	if len(got.Abl) != len(ablations) || len(got.Terms) == 0 || len(got.Differs) == 0 || got.Settings["node_capacity_mb_s"] != 60.0 {
@@ -288,7 +321,7 @@ func TestJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := b.String()
-	for _, s := range []string{"of which IO slowdown", "Tasks on overloaded data nodes", "MP's saving over EDF", "Terms:", "MP: Maximum Progress", "AC: admission control", "TCT: task completion time", "Differs from the paper because:", "FIFO misses"} {
+	for _, s := range []string{"of which IO slowdown", "Tasks on overloaded data nodes", "MP's saving over EDF", "MP's deadline protection", "MP-paper (without)", "MP (with)", "Terms:", "MP-paper: Maximum Progress", "MP: MP-paper protecting deadlines", "AC: admission control", "TCT: task completion time", "Differs from the paper because:", "FIFO misses"} {
 		if !strings.Contains(text, s) {
 			t.Errorf("text output lacks %q", s)
 		}
@@ -351,7 +384,7 @@ func TestTraceAndPlot(t *testing.T) {
 	if err := plotSensitivity(dir, rows); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"fig11.png", "sensitivity.png", "fig15_FIFO.png", "fig15_EDF.png", "fig15_MP.png", "fig15_MP-AC.png", "fig15_MP-AC-paper.png", "fig15_MP-AC-strict.png"} {
+	for _, f := range []string{"fig11.png", "sensitivity.png", "fig15_FIFO.png", "fig15_EDF.png", "fig15_MP-paper.png", "fig15_MP.png", "fig15_MP-AC.png", "fig15_MP-AC-paper.png", "fig15_MP-AC-strict.png"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
@@ -361,16 +394,16 @@ func TestTraceAndPlot(t *testing.T) {
 // TestSweepKeepsPromise is admission's promise on the sweep as the command
 // runs it (the default seeds, every load, the faithful settings): at every
 // load at most 3% of the jobs MP+AC admits miss their deadline, and at the
-// highest load MP+AC meets at least twice as many deadlines as the better
-// of MP and EDF. (Only the runs the two claims need: MP+AC at every load,
-// EDF and MP at the highest.)
+// highest load MP+AC meets at least twice as many deadlines as the best of
+// EDF, MP-paper and MP. (Only the runs the two claims need: MP+AC at every
+// load, EDF, MP-paper and MP at the highest.)
 func TestSweepKeepsPromise(t *testing.T) {
 	top := SweepLoads[len(SweepLoads)-1]
 	ac, err := sweep(1, defaultSeeds, defaultSettings, SweepLoads, []hadoopsim.Policy{hadoopsim.MPAC}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, err := sweep(1, defaultSeeds, defaultSettings, []float64{top}, []hadoopsim.Policy{hadoopsim.EDF, hadoopsim.MP}, nil)
+	base, err := sweep(1, defaultSeeds, defaultSettings, []float64{top}, []hadoopsim.Policy{hadoopsim.EDF, hadoopsim.MPPaper, hadoopsim.MP}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,7 +461,7 @@ func TestSweepOutput(t *testing.T) {
 	for _, p := range got.Sweep[:len(SweepPolicies)] {
 		names = append(names, p["policy"].(string))
 	}
-	if want := []string{"EDF", "MP", "MP+AC", "MP+AC-paper", "MP+AC-strict"}; !reflect.DeepEqual(names, want) {
+	if want := []string{"EDF", "MP-paper", "MP", "MP+AC", "MP+AC-paper", "MP+AC-strict"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("policies %v, want %v", names, want)
 	}
 	code, text, _ := runArgs("-sweep", "-seeds", "1")

@@ -152,6 +152,24 @@ func (s *sim) classRunning() [2]int {
 	return r
 }
 
+// needyRatio reports whether job i's pool (the job itself in the per-job
+// model, its class pool in the two-pool model) is needy — it runs fewer than
+// m = ⌊min(minShare, demand)⌋ tasks — and its running / max(m, 1). Hadoop
+// 0.21's FairShareComparator offers a free slot to needy pools before any
+// other, the lowest ratio first (Hadoop 0.20's DeficitComparator also puts
+// them first): that is how the slots preemption frees reach the pools it
+// frees them for. classRun is the tasks each class pool runs.
+func (s *sim) needyRatio(i int, classRun [2]int) (float64, bool) {
+	j := &s.jobs[i]
+	u, r := &j.fs, float64(j.running)
+	if s.cfg.Model == TwoPool {
+		p := poolOf(j)
+		u, r = &s.class[p], float64(classRun[p])
+	}
+	m := math.Floor(math.Min(u.minShare, u.demand))
+	return r / math.Max(m, 1), r < m
+}
+
 // updateTimers is Hadoop 0.21's updatePreemptionVariables, run after every
 // event (Hadoop: every 0.5 s): a pool not starved for its minimum share
 // (running < ⌊min(minShare, demand)⌋) or for its fair share (running <
@@ -184,18 +202,26 @@ func (s *sim) updateTimers(now float64) {
 // FairShareTimeout up to ⌊min(fairShare, demand)⌋; it needs the larger. It
 // marks the jobs of the pools being preempted for (protected: HFS takes
 // victims only from pools above their fair share, and a task of such a pool
-// would hand its slot back to the same pool).
+// would hand its slot back to the same pool), and splits the slots asked for
+// in s.need by the timeout that asks for more of each pool's (the minimum
+// share's on a tie).
 func (s *sim) trigger(now float64) int {
+	s.need = [2]int{}
 	need := func(u *fsPool, running int) int {
 		r := float64(running)
-		due := 0.0
+		dueMin, dueFair := 0.0, 0.0
 		if now-u.lastAtMin > s.cfg.MinShareTimeout {
-			due = math.Floor(math.Min(u.minShare, u.demand)) - r
+			dueMin = math.Floor(math.Min(u.minShare, u.demand)) - r
 		}
 		if now-u.lastAtHalf > s.cfg.FairShareTimeout {
-			due = math.Max(due, math.Floor(math.Min(u.share, u.demand))-r)
+			dueFair = math.Floor(math.Min(u.share, u.demand)) - r
 		}
-		u.need = max(0, int(due))
+		u.need = max(0, int(math.Max(dueMin, dueFair)))
+		if dueFair > dueMin {
+			s.need[SourceFairShare] += u.need
+		} else {
+			s.need[SourceMinShare] += u.need
+		}
 		return u.need
 	}
 	k := 0

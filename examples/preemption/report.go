@@ -41,10 +41,20 @@ type Row struct {
 	// Kills is the mean number of tasks killed per run by reason
 	// (preempt.Reason names: "overflow", "starving long job", "most
 	// recent").
-	Kills         map[string]float64 `json:"kills"`
-	LongJobKills  float64            `json:"long_job_kills"`
-	SmallJobKills float64            `json:"small_job_kills"` // of jobs with ≤ 10 maps
-	JobsInSystem  float64            `json:"jobs_in_system"`
+	Kills map[string]float64 `json:"kills"`
+	// WorkLostBySource and KillsBySource split the work lost (slot·s) and
+	// the kills per run by what they were made for (Source names:
+	// "min-share preemption" and "fair-share preemption", the Fair
+	// Scheduler's trigger; "starvation rule", GP step 1). BeyondKKills and
+	// BeyondKWorkLost are the starvation rule's kills beyond the Fair
+	// Scheduler's k (Algorithm 1 line 5), and their work.
+	WorkLostBySource map[string]float64 `json:"work_lost_by_source_slot_s"`
+	KillsBySource    map[string]float64 `json:"kills_by_source"`
+	BeyondKKills     float64            `json:"starvation_kills_beyond_k"`
+	BeyondKWorkLost  float64            `json:"starvation_work_lost_beyond_k_slot_s"`
+	LongJobKills     float64            `json:"long_job_kills"`
+	SmallJobKills    float64            `json:"small_job_kills"` // of jobs with ≤ 10 maps
+	JobsInSystem     float64            `json:"jobs_in_system"`
 	// Occupancy and NonProdOccupancy are the fractions of the slots held by
 	// all jobs and by non-production jobs, means over the checks up to the
 	// last counted arrival (GP §VI-E: "almost 90%" non-production when
@@ -61,8 +71,22 @@ type Change struct {
 	UnfairnessPct Pct     `json:"unfairness_change_pct"`
 	AvgRespPct    float64 `json:"avg_response_change_pct"`
 	// WorkLostPct is null in -json (n/a in the table) when the baseline
-	// lost nothing and the policy did.
-	WorkLostPct Pct `json:"work_lost_change_pct"`
+	// lost nothing and the policy did; WorkLostSeedMinPct and
+	// WorkLostSeedMaxPct are its range over the seeds (each seed's work
+	// lost summed over the long-job positions) leaving out the seeds where
+	// the baseline lost nothing and the policy did; null when that leaves
+	// none.
+	WorkLostPct        Pct `json:"work_lost_change_pct"`
+	WorkLostSeedMinPct Pct `json:"seed_work_lost_change_min_pct"`
+	WorkLostSeedMaxPct Pct `json:"seed_work_lost_change_max_pct"`
+	// Seeds counts the seeds compared; SeedsLessWorkLost those where the
+	// policy lost less work than the baseline (summed over the positions).
+	Seeds             int `json:"seeds"`
+	SeedsLessWorkLost int `json:"seeds_less_work_lost"`
+	// TriggerWorkLostPct compares the work lost by the kills made for the
+	// Fair Scheduler's own preemption (min-share and fair-share sources),
+	// leaving out GP's starvation rule.
+	TriggerWorkLostPct Pct `json:"trigger_work_lost_change_pct"`
 	// PairedRuns counts the runs with the same jobs under both policies;
 	// Wins those where the policy's SNP is higher than the baseline's.
 	PairedRuns int `json:"paired_runs"`
@@ -77,20 +101,23 @@ type Change struct {
 
 // Output is the -json document: everything the table shows.
 type Output struct {
-	Workload         string   `json:"workload"`
-	HFSModel         string   `json:"hfs_model"`
-	MinShareTimeout  float64  `json:"min_share_preemption_timeout_s"`
-	FairShareTimeout float64  `json:"fair_share_preemption_timeout_s"`
-	Starvation       string   `json:"starvation"`
-	Trace            string   `json:"trace,omitempty"`
-	TaskScale        float64  `json:"task_scale,omitempty"`
-	JoinStageScale   float64  `json:"join_stage_scale,omitempty"`
-	Seeds            int      `json:"seeds"`
-	FirstSeed        uint64   `json:"first_seed"`
-	Positions        []int    `json:"positions"`
-	Periods          []Row    `json:"periods"`
-	Cells            []Row    `json:"cells"`
-	Changes          []Change `json:"changes"`
+	Workload         string  `json:"workload"`
+	HFSModel         string  `json:"hfs_model"`
+	MinShareTimeout  float64 `json:"min_share_preemption_timeout_s"`
+	FairShareTimeout float64 `json:"fair_share_preemption_timeout_s"`
+	Starvation       string  `json:"starvation"`
+	// StarvationWithinK is the ablation that stops GP's starvation victims
+	// at the Fair Scheduler's k.
+	StarvationWithinK bool     `json:"starvation_within_k"`
+	Trace             string   `json:"trace,omitempty"`
+	TaskScale         float64  `json:"task_scale,omitempty"`
+	JoinStageScale    float64  `json:"join_stage_scale,omitempty"`
+	Seeds             int      `json:"seeds"`
+	FirstSeed         uint64   `json:"first_seed"`
+	Positions         []int    `json:"positions"`
+	Periods           []Row    `json:"periods"`
+	Cells             []Row    `json:"cells"`
+	Changes           []Change `json:"changes"`
 	// Paper holds the lines that set the result against GP's, and
 	// DiffersFromPaper the reasons where it differs.
 	Paper            []string `json:"paper"`
@@ -101,10 +128,14 @@ var reasons = []preempt.Reason{preempt.Overflow, preempt.StarvingLongJob, preemp
 
 // mean averages runs into a row.
 func mean(period string, pol Policy, runs []Result) Row {
-	r := Row{Period: period, Policy: pol.String(), Runs: len(runs), Kills: map[string]float64{}}
+	r := Row{Period: period, Policy: pol.String(), Runs: len(runs), Kills: map[string]float64{},
+		WorkLostBySource: map[string]float64{}, KillsBySource: map[string]float64{}}
 	n := float64(len(runs))
 	for _, reason := range reasons {
 		r.Kills[reason.String()] = 0
+	}
+	for _, src := range sources {
+		r.WorkLostBySource[src.String()], r.KillsBySource[src.String()] = 0, 0
 	}
 	for _, x := range runs {
 		m := x.Metrics
@@ -119,6 +150,12 @@ func mean(period string, pol Policy, runs []Result) Row {
 		for _, reason := range reasons {
 			r.Kills[reason.String()] += float64(x.ByReason[reason]) / n
 		}
+		for _, src := range sources {
+			r.WorkLostBySource[src.String()] += x.LostBySource[src] / n
+			r.KillsBySource[src.String()] += x.KillsBySource[src] / n
+		}
+		r.BeyondKKills += float64(x.BeyondKills) / n
+		r.BeyondKWorkLost += x.BeyondLost / n
 		r.LongJobKills += float64(x.LongKills) / n
 		r.SmallJobKills += float64(x.SmallKills) / n
 		r.JobsInSystem += x.MeanJobs / n
@@ -133,7 +170,7 @@ func Summarise(o Options, cells []Cell) Output {
 	out := Output{
 		Workload: o.Workload.String(), HFSModel: o.Config.Model.String(),
 		MinShareTimeout: o.Config.MinShareTimeout, FairShareTimeout: o.Config.FairShareTimeout,
-		Starvation: o.Config.Starvation.String(), Trace: o.TracePath,
+		Starvation: o.Config.Starvation.String(), StarvationWithinK: o.Config.StarvationWithinK, Trace: o.TracePath,
 		Seeds: o.Reps, FirstSeed: o.Seed, Positions: o.Positions,
 	}
 	if o.Workload == Mixed {
@@ -193,9 +230,10 @@ func compare(cells []Cell, rows []Row, period string, pol Policy) (Change, bool)
 		Period: period, Policy: pol.String(),
 		SNPPct: pct(g.SNP, b.SNP), UnfairnessPct: Pct(pct(g.Unfairness, b.Unfairness)),
 		AvgRespPct: pct(g.AvgResp, b.AvgResp), WorkLostPct: Pct(pct(g.WorkLost, b.WorkLost)),
-		PairedMinPct: math.Inf(1), PairedMaxPct: math.Inf(-1),
+		TriggerWorkLostPct: Pct(pct(triggerLost(g), triggerLost(b))),
+		PairedMinPct:       math.Inf(1), PairedMaxPct: math.Inf(-1),
 	}
-	var seedB, seedG []float64 // Σ SNP per seed over positions
+	var seedB, seedG, lostB, lostG []float64 // Σ SNP and work lost per seed over positions
 	for _, cb := range cells {
 		if cb.Period != period || cb.Policy != Baseline {
 			continue
@@ -214,9 +252,12 @@ func compare(cells []Cell, rows []Row, period string, pol Policy) (Change, bool)
 				ch.PairedMinPct, ch.PairedMaxPct = math.Min(ch.PairedMinPct, d), math.Max(ch.PairedMaxPct, d)
 				for len(seedB) <= r {
 					seedB, seedG = append(seedB, 0), append(seedG, 0)
+					lostB, lostG = append(lostB, 0), append(lostG, 0)
 				}
 				seedB[r] += sb
 				seedG[r] += sg
+				lostB[r] += cb.Runs[r].WorkLost
+				lostG[r] += cg.Runs[r].WorkLost
 			}
 		}
 	}
@@ -230,7 +271,39 @@ func compare(cells []Cell, rows []Row, period string, pol Policy) (Change, bool)
 		}
 		ch.SeedMinPct, ch.SeedMaxPct = math.Min(ch.SeedMinPct, d), math.Max(ch.SeedMaxPct, d)
 	}
+	ch.WorkLostSeedMinPct, ch.WorkLostSeedMaxPct = pctRange(lostG, lostB)
+	ch.Seeds = len(lostB)
+	for r := range lostB {
+		if lostG[r] < lostB[r] {
+			ch.SeedsLessWorkLost++
+		}
+	}
 	return ch, true
+}
+
+// pctRange is the range of the changes from base[r] to x[r] in percent over
+// the r where the change is defined (base[r] ≠ 0, or both 0); NaN
+// (undefined) bounds when it is defined for none, 0 for no seeds.
+func pctRange(x, base []float64) (lo, hi Pct) {
+	if len(x) == 0 {
+		return 0, 0
+	}
+	l, h := math.Inf(1), math.Inf(-1)
+	for r := range x {
+		if d := pct(x[r], base[r]); !math.IsNaN(d) {
+			l, h = math.Min(l, d), math.Max(h, d)
+		}
+	}
+	if l > h {
+		return Pct(math.NaN()), Pct(math.NaN())
+	}
+	return Pct(l), Pct(h)
+}
+
+// triggerLost is a row's work lost by the kills made for the Fair
+// Scheduler's own preemption.
+func triggerLost(r Row) float64 {
+	return r.WorkLostBySource[SourceMinShare.String()] + r.WorkLostBySource[SourceFairShare.String()]
 }
 
 // pct is the change from base to x in percent: 0 when both are 0, NaN when
@@ -277,8 +350,12 @@ func findChange(out Output, period string, pol Policy) (Change, bool) {
 // per-position cells, the means per period and policy, the comparisons and
 // the lines against the paper.
 func PrintTable(w io.Writer, out Output) {
-	fmt.Fprintf(w, "Hadoop 0.21 Fair Scheduler, %s model; minSharePreemptionTimeout %g s, fairSharePreemptionTimeout %g s; starvation judged %s\n",
-		out.HFSModel, out.MinShareTimeout, out.FairShareTimeout, out.Starvation)
+	within := ""
+	if out.StarvationWithinK {
+		within = ", its victims within k (ablation)"
+	}
+	fmt.Fprintf(w, "Hadoop 0.21 Fair Scheduler, %s model; minSharePreemptionTimeout %g s, fairSharePreemptionTimeout %g s; starvation judged %s%s\n",
+		out.HFSModel, out.MinShareTimeout, out.FairShareTimeout, out.Starvation, within)
 	switch {
 	case out.Trace != "":
 		fmt.Fprintf(w, "workload: %s (ordinary jobs from %s)", out.Workload, out.Trace)
@@ -308,10 +385,22 @@ func PrintTable(w io.Writer, out Output) {
 			r.LongJobKills, r.JobsInSystem, 100*r.Occupancy, 100*r.NonProdOccupancy)
 	}
 	tw.Flush()
+	fmt.Fprintf(w, "\nwork lost by source, slot·s per run (kills per run), same means:\n")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "period\tpolicy\tmin-share preemption\tfair-share preemption\tstarvation rule\tof which beyond k\ttotal\t\n")
+	for _, r := range out.Periods {
+		fmt.Fprintf(tw, "%s\t%s", r.Period, r.Policy)
+		for _, src := range sources {
+			fmt.Fprintf(tw, "\t%.0f (%.1f)", r.WorkLostBySource[src.String()], r.KillsBySource[src.String()])
+		}
+		fmt.Fprintf(tw, "\t%.0f (%.1f)\t%.0f\t\n", r.BeyondKWorkLost, r.BeyondKKills, r.WorkLost)
+	}
+	tw.Flush()
 	fmt.Fprintln(w)
 	for _, c := range out.Changes {
-		fmt.Fprintf(w, "%s: %s vs baseline: SNP %+.1f%% (per seed %+.1f%% … %+.1f%%; per run %+.1f%% … %+.1f%%; higher in %d of %d paired runs), unfairness %v, avg response %+.1f%%, work lost %v\n",
-			c.Period, c.Policy, c.SNPPct, c.SeedMinPct, c.SeedMaxPct, c.PairedMinPct, c.PairedMaxPct, c.Wins, c.PairedRuns, c.UnfairnessPct, c.AvgRespPct, c.WorkLostPct)
+		fmt.Fprintf(w, "%s: %s vs baseline: SNP %+.1f%% (per seed %+.1f%% … %+.1f%%; per run %+.1f%% … %+.1f%%; higher in %d of %d paired runs), unfairness %v, avg response %+.1f%%, work lost %v (per seed %v … %v, less in %d of %d seeds; for the Fair Scheduler's own preemption %v)\n",
+			c.Period, c.Policy, c.SNPPct, c.SeedMinPct, c.SeedMaxPct, c.PairedMinPct, c.PairedMaxPct, c.Wins, c.PairedRuns, c.UnfairnessPct, c.AvgRespPct, c.WorkLostPct,
+			c.WorkLostSeedMinPct, c.WorkLostSeedMaxPct, c.SeedsLessWorkLost, c.Seeds, c.TriggerWorkLostPct)
 	}
 	fmt.Fprintln(w)
 	for _, l := range out.Paper {
@@ -331,6 +420,9 @@ const legend = `legend: SNP = geometric mean of ANP = ideal/actual response time
   maps; occupancy = share of the slots held (all jobs / non-production jobs), mean over the checks up
   to the last counted arrival. baseline = the Fair Scheduler's own preemption; GP = GP on the Fair
   Scheduler with its preemption off; GP-no-starvation = GP without its starvation rule.
+  work lost by source: what each kill was made for: min-share / fair-share preemption = the slots the
+  Fair Scheduler's trigger asks for (k; a check asking for both splits its kills in proportion),
+  starvation rule = GP step 1; beyond k = starvation kills in slots the Fair Scheduler did not ask for.
 
 `
 
@@ -362,9 +454,22 @@ func againstPaper(out Output) (paper, differs []string) {
 		case ch.SNPPct < 10:
 			differs = append(differs, fmt.Sprintf("busy SNP %+.1f%%, not about +15%%", ch.SNPPct))
 		}
-		if !(ch.WorkLostPct <= 0) {
-			differs = append(differs, fmt.Sprintf("GP loses %.0f slot·s of work per run (%v) and kills %.0f long-job tasks, against the baseline's %.0f slot·s and %.0f: GP §VI-E credits GP with killing fewer long tasks; here its starvation rule kills the long job's overflow, and the simulator charges a kill only the lost work (no task start-up, no re-read of input, no locality)",
-				gp.WorkLost, ch.WorkLostPct, gp.LongJobKills, base.WorkLost, base.LongJobKills))
+		paper = append(paper, fmt.Sprintf("busy work lost per run by source: baseline %.0f slot·s (min-share preemption %.0f, fair-share %.0f); GP %.0f: %.0f for the Fair Scheduler's preemption (%v against the baseline's: GP's newest victims, GP §V), %.0f by its starvation rule (%.1f kills, %.1f of them beyond the Fair Scheduler's k)",
+			base.WorkLost, base.WorkLostBySource[SourceMinShare.String()], base.WorkLostBySource[SourceFairShare.String()],
+			gp.WorkLost, triggerLost(gp), ch.TriggerWorkLostPct, gp.WorkLostBySource[SourceStarvation.String()], gp.KillsBySource[SourceStarvation.String()], gp.BeyondKKills))
+		starv := gp.WorkLostBySource[SourceStarvation.String()]
+		if !(ch.WorkLostPct <= 0) && !(starv >= gp.WorkLost-base.WorkLost) {
+			differs = append(differs, fmt.Sprintf("GP loses more work than the baseline (%v), and not through its starvation rule alone (%.0f slot·s per busy run): its kills for the Fair Scheduler's own preemption lose %v against the baseline's",
+				ch.WorkLostPct, starv, ch.TriggerWorkLostPct))
+		}
+		if !(ch.WorkLostPct <= 0) && starv >= gp.WorkLost-base.WorkLost {
+			without := ""
+			if okN {
+				without = fmt.Sprintf("; without the rule (GP-no-starvation) the work lost changes by %v against the baseline's and SNP by %+.1f%%", noStarve.WorkLostPct, noStarve.SNPPct)
+			}
+			differs = append(differs, fmt.Sprintf("GP loses more work than the baseline (%v, per seed %v … %v, less in %d of %d seeds), by design under this workload: its starvation rule (GP §V) kills the long job's overflowing tasks, half at the onset and all once starvation has lasted T_timeout, %.1f per busy run, %.1f of them in slots the Fair Scheduler did not ask for, losing %.0f slot·s%s. GP §VI-E saw the rule act once in all its experiments and credits GP with killing fewer long tasks: here GP kills %.0f long-job tasks per run, the baseline %.0f. The simulator charges a kill only the work lost (no task start-up, no re-read of input, no locality)",
+				ch.WorkLostPct, ch.WorkLostSeedMinPct, ch.WorkLostSeedMaxPct, ch.SeedsLessWorkLost, ch.Seeds, gp.KillsBySource[SourceStarvation.String()], gp.BeyondKKills,
+				starv, without, gp.LongJobKills, base.LongJobKills))
 		}
 		if gp.StarvationEpisodes > 0.5 {
 			differs = append(differs, fmt.Sprintf("a long job starves others %.2f times per busy run, not once in all experiments: Table III offers about 0.92 of the 400 slots at the busy rate and the long job alone 0.40, so whenever it holds its 250 slots the others queue", gp.StarvationEpisodes))

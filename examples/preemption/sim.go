@@ -65,6 +65,11 @@ type Config struct {
 	MinShareTimeout, FairShareTimeout float64
 	// Starvation is how GP judges a long job starving others.
 	Starvation StarvationRule
+	// StarvationWithinK, an ablation, stops GP's starvation victims at the
+	// Fair Scheduler's k (preempt.GPOptions.StarvationBeyondK false). False,
+	// the default, follows Algorithm 1 line 5 as written: every starvation
+	// victim is killed, beyond k and when k = 0.
+	StarvationWithinK bool
 
 	// inspect, when set (tests), sees every cluster handed to preempt and
 	// the decision; owner[j] is the simulated job behind Cluster.Jobs[j],
@@ -109,10 +114,18 @@ type Result struct {
 	Kills              int     // tasks killed
 	// ByReason counts the kills by preempt.Reason (index 1 overflow, 2
 	// starving long job, 3 most recent).
-	ByReason  [4]int
-	LongKills int     // tasks of the long job killed
-	LongLost  float64 // slot·s lost by the long job
-	ProdKills int     // tasks of production jobs killed
+	ByReason [4]int
+	// LostBySource and KillsBySource are the work lost (slot·s) and the
+	// kills by what they were made for (see Source and account; a kill
+	// freed for both kinds of Fair Scheduler preemption counts in part for
+	// each). BeyondKills and BeyondLost are the starvation rule's kills
+	// beyond the Fair Scheduler's k, and their work.
+	LostBySource, KillsBySource [numSources]float64
+	BeyondKills                 int
+	BeyondLost                  float64
+	LongKills                   int     // tasks of the long job killed
+	LongLost                    float64 // slot·s lost by the long job
+	ProdKills                   int     // tasks of production jobs killed
 	// ProtectedKills counts victims from a job or pool the check was
 	// freeing slots for: always 0 (preempt's NoPreempt), kept as a check.
 	ProtectedKills int
@@ -203,12 +216,16 @@ type sim struct {
 	byClass  [2][]classJob
 	wf       []classJob // scratch for waterFill
 	act      []int      // jobs with queued tasks, for schedule
+	pick     []int      // positions in act of the jobs schedule chooses among
 	actShare []float64
 	actRun   []int
-	cluster  preempt.Cluster
-	owner    []int // simulated job behind each cluster job
-	cidx     []int // cluster index of each simulated job, or −1
-	pools    preempt.Cluster
+	// need is the slots the Fair Scheduler's trigger asks for at this
+	// check, by the timeout that made each pool preempt.
+	need    [2]int
+	cluster preempt.Cluster
+	owner   []int // simulated job behind each cluster job
+	cidx    []int // cluster index of each simulated job, or −1
+	pools   preempt.Cluster
 	// period sums for the starvation judgement
 	periodChecks float64
 	ntaskSum     float64
@@ -339,34 +356,47 @@ func (s *sim) complete(i int, now float64) {
 	}
 }
 
-// schedule gives free slots, one at a time, to the queued job with the
-// largest deficiency (GP §V; preempt.DeficiencyOrder over the jobs with
-// queued tasks, ties to the earlier job).
+// schedule gives free slots, one at a time, to a job with queued tasks, as
+// the Fair Scheduler orders them (needyRatio): the jobs whose pool is below
+// its minimum share first, the pool furthest below it (lowest running /
+// minimum share) before the others; among the jobs left, the one of largest
+// deficiency (GP §V; preempt.DeficiencyOrder, ties to the earlier job).
 func (s *sim) schedule(now float64) error {
 	if s.free == 0 {
 		return nil
 	}
-	s.act, s.actShare, s.actRun = s.act[:0], s.actShare[:0], s.actRun[:0]
+	s.act = s.act[:0]
 	for _, i := range s.live {
-		if j := &s.jobs[i]; j.queued() > 0 {
+		if s.jobs[i].queued() > 0 {
 			s.act = append(s.act, i)
-			s.actShare = append(s.actShare, s.shares[i])
-			s.actRun = append(s.actRun, j.running)
 		}
 	}
+	classRun := s.classRunning()
 	for s.free > 0 && len(s.act) > 0 {
+		best := math.Inf(1) // lowest ratio of a needy pool
+		for _, i := range s.act {
+			if r, ok := s.needyRatio(i, classRun); ok {
+				best = math.Min(best, r)
+			}
+		}
+		s.pick, s.actShare, s.actRun = s.pick[:0], s.actShare[:0], s.actRun[:0]
+		for a, i := range s.act {
+			if r, ok := s.needyRatio(i, classRun); math.IsInf(best, 1) || (ok && r == best) {
+				s.pick = append(s.pick, a)
+				s.actShare = append(s.actShare, s.shares[i])
+				s.actRun = append(s.actRun, s.jobs[i].running)
+			}
+		}
 		var err error
 		if s.order, err = preempt.DeficiencyOrder(s.actShare, s.actRun, s.order); err != nil {
 			return err
 		}
-		a := s.order[0]
+		a := s.pick[s.order[0]]
 		i := s.act[a]
 		s.launch(i, now)
-		s.actRun[a]++
+		classRun[poolOf(&s.jobs[i])]++
 		if s.jobs[i].queued() == 0 {
 			s.act = append(s.act[:a], s.act[a+1:]...)
-			s.actShare = append(s.actShare[:a], s.actShare[a+1:]...)
-			s.actRun = append(s.actRun[:a], s.actRun[a+1:]...)
 		}
 	}
 	return nil
@@ -436,6 +466,7 @@ func (s *sim) check(now float64) error {
 	if len(d.Victims) > 0 {
 		s.res.Checks++
 	}
+	s.account(k, d)
 	for _, v := range d.Victims {
 		t := &s.tasks[v.ID]
 		j := &s.jobs[t.job]

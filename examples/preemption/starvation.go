@@ -45,8 +45,8 @@ func (s *sim) judge(now float64, prodRunning int) (preempt.GPOptions, error) {
 		Timeout: s.cfg.Timeout,
 		// Algorithm 1 lines 3–6 as written: a starving long job's victims
 		// are returned even beyond k and when k = 0, "to make room for
-		// other jobs" (GP §VI-E).
-		StarvationBeyondK: true,
+		// other jobs" (GP §VI-E); the within-k ablation stops them at k.
+		StarvationBeyondK: !s.cfg.StarvationWithinK,
 	}
 	s.periodChecks++
 	s.ntaskSum += opt.NTask
@@ -67,20 +67,22 @@ func (s *sim) judge(now float64, prodRunning int) (preempt.GPOptions, error) {
 		s.periodChecks, s.ntaskSum = 0, 0
 	}
 	busy := s.win.Busy(s.cfg.BusyTime)
-	queued := s.queuedScratch()
-	total := 0
-	for _, q := range queued {
-		total += q
-	}
-	dominated, err := preempt.QueueDominated(queued, preempt.DefaultDominantFraction)
-	if err != nil {
-		return opt, err
-	}
 	opt.Busy = busy
 	for c, i := range s.owner {
 		j := &s.jobs[i]
 		if !j.spec.Long {
 			continue
+		}
+		// Condition (3) and the 90%-of-queue exception over the other jobs'
+		// queues, as preempt.GP judges them.
+		queued := s.queuedOthers(c)
+		total := 0
+		for _, q := range queued {
+			total += q
+		}
+		dominated, err := preempt.QueueDominated(queued, preempt.DefaultDominantFraction)
+		if err != nil {
+			return opt, err
 		}
 		st := !dominated && preempt.Starves(j.running, s.shares[i], busy, total, opt.NTask)
 		if !st {
@@ -118,11 +120,14 @@ func (s *sim) judge(now float64, prodRunning int) (preempt.GPOptions, error) {
 	return opt, nil
 }
 
-// queuedScratch returns the cluster jobs' Queued values in reusable memory.
-func (s *sim) queuedScratch() []int {
+// queuedOthers returns the Queued values of the cluster jobs other than
+// cluster job c, in reusable memory.
+func (s *sim) queuedOthers(c int) []int {
 	s.queued = s.queued[:0]
-	for _, j := range s.cluster.Jobs {
-		s.queued = append(s.queued, j.Queued)
+	for k, j := range s.cluster.Jobs {
+		if k != c {
+			s.queued = append(s.queued, j.Queued)
+		}
 	}
 	return s.queued
 }

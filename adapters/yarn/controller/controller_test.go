@@ -106,11 +106,11 @@ func TestPassWrites(t *testing.T) {
 		t.Errorf("0004 after the pass: %+v", a4)
 	}
 	a3, _ := s.App("application_1_0003")
-	if a3.Queue != "reservation_1700000000000_0001" || a3.Priority != 10 {
+	if a3.Queue != "root.dedicated.reservation_1700000000000_0001" || a3.Priority != 10 {
 		t.Errorf("0003 after the pass: queue %q priority %d", a3.Queue, a3.Priority)
 	}
 	arr, dl, name, n, minc, dur, ok := s.Reservation("reservation_1700000000000_0001")
-	if !ok || arr != t0.UnixMilli() || dl != t0.UnixMilli()+25000 || name != "schedkit/application_1_0003" || n != 10 || minc != 8 || dur > 25000 {
+	if !ok || arr != t0.UnixMilli() || dl != t0.UnixMilli()+25000 || name != "schedkit/application_1_0003" || n != 10+1 || minc != 8+1 || dur > 25000 {
 		t.Errorf("reservation %v %v %q %v %v %v %v", arr, dl, name, n, minc, dur, ok)
 	}
 	for seq, want := range map[int]int64{1: 8, 2: 9, 6: 0} {
@@ -118,7 +118,7 @@ func TestPassWrites(t *testing.T) {
 			t.Errorf("priority of %s: %d, want %d", a.ID, a.Priority, want)
 		}
 	}
-	if !strings.Contains(log.String(), "ok kill application_1_0004") || !strings.Contains(log.String(), "app moved to queue reservation_1700000000000_0001") {
+	if !strings.Contains(log.String(), "ok kill application_1_0004") || !strings.Contains(log.String(), "app moved to queue root.dedicated.reservation_1700000000000_0001") {
 		t.Errorf("log:\n%s", log)
 	}
 	writes := len(s.Writes())

@@ -31,12 +31,16 @@ func admit(jobs []*job, slots int, cfg Config, views map[int64]*AppPlan, p *Plan
 	for i := range cluster {
 		cluster[i] = 1
 	}
+	caps, err := admission.NewCapacities(cluster)
+	if err != nil {
+		return nil, fmt.Errorf("deadline: %d slots: %w", slots, err)
+	}
 	byKey := map[int64]*job{}
 	var q admission.Queue
 	var candidates []*job
 	for _, j := range jobs {
 		byKey[j.key] = j
-		jct, err := admission.JCT(j.typ.TCT(), j.remaining, cluster)
+		jct, err := admission.JCTOn(j.typ.TCT(), j.remaining, caps)
 		if err != nil {
 			return nil, fmt.Errorf("deadline: %s: JCT: %w", j.app.ID, err) // Config.Validate checked the model
 		}
@@ -53,10 +57,9 @@ func admit(jobs []*job, slots int, cfg Config, views map[int64]*AppPlan, p *Plan
 	slices.SortStableFunc(candidates, func(a, b *job) int {
 		return cmp.Or(cmp.Compare(a.app.StartedTime, b.app.StartedTime), compareAppID(a.id, b.id))
 	})
-	var ck admission.Checker
 	for _, j := range candidates {
 		nj := admission.Job{ID: j.key, Arrival: j.arrival, Deadline: j.deadline, JCT: views[j.key].JCT}
-		d, err := ck.Decide(q.Jobs(), nj, 0, admission.Options{Mode: admission.ModeStrict})
+		d, err := q.Decide(nj, 0, admission.Options{Mode: admission.ModeStrict})
 		if err != nil {
 			return nil, fmt.Errorf("deadline: %s: admission: %w", j.app.ID, err)
 		}
@@ -67,7 +70,11 @@ func admit(jobs []*job, slots int, cfg Config, views map[int64]*AppPlan, p *Plan
 			}
 			continue
 		}
-		diag, verdict := diagnose(d, j, byKey, slots)
+		ahead, err := q.Ahead(nj)
+		if err != nil {
+			return nil, fmt.Errorf("deadline: %s: admission: %w", j.app.ID, err)
+		}
+		diag, verdict := diagnose(d, ahead, j, byKey, slots)
 		views[j.key].Verdict = verdict
 		kind := KindKill
 		if cfg.ReportOnly {
@@ -81,8 +88,9 @@ func admit(jobs []*job, slots int, cfg Config, views map[int64]*AppPlan, p *Plan
 }
 
 // diagnose writes the one-line diagnostic of a rejection: what was
-// decided, the number behind it, what it protects.
-func diagnose(d admission.Decision, j *job, byKey map[int64]*job, slots int) (diag, verdict string) {
+// decided, the number behind it, what it protects. ahead is the number of
+// admitted apps before j in EDF order.
+func diagnose(d admission.Decision, ahead int, j *job, byKey map[int64]*job, slots int) (diag, verdict string) {
 	self := d.Checked[d.NewIndex]
 	switch d.Reason {
 	case admission.ReasonQueuedJobHurt:
@@ -93,13 +101,13 @@ func diagnose(d admission.Decision, j *job, byKey map[int64]*job, slots int) (di
 				hurt.app.ID, stamp(hurt.spec.Deadline), -h.Slack, slots, stamp(j.spec.Deadline)),
 			"hurts " + hurt.app.ID
 	default: // admission.ReasonNewJobLate
-		ahead := ""
-		if d.NewIndex > 0 {
-			ahead = fmt.Sprintf(" after %.0f s of %d admitted apps ahead in EDF order", self.Prefix-self.JCT, d.NewIndex)
+		after := ""
+		if ahead > 0 {
+			after = fmt.Sprintf(" after %.0f s of %d admitted apps ahead in EDF order", self.Prefix-self.JCT, ahead)
 		}
 		return fmt.Sprintf("schedkit: not admitted: predicted to finish %.0f s from now, %.0f s after its deadline %s "+
 				"(%.0f s alone on the %d containers%s: MIMP Eq. 6-7)",
-				self.Prefix, -self.Slack, stamp(j.spec.Deadline), self.JCT, slots, ahead),
+				self.Prefix, -self.Slack, stamp(j.spec.Deadline), self.JCT, slots, after),
 			"late"
 	}
 }

@@ -7,11 +7,11 @@ import (
 	"github.com/schedkit/schedkit/adapters/yarn/rm"
 )
 
-// benchCluster has n deadline apps, a third ACCEPTED, on 100 nodes of 16
+// benchCluster has n deadline apps, a third ACCEPTED, on nodes nodes of 16
 // containers, no reservations.
-func benchCluster(n int) Cluster {
+func benchCluster(n, nodes int) Cluster {
 	c := Cluster{Now: now, Scheduler: rm.SchedulerCapacity}
-	for i := range 100 {
+	for i := range nodes {
 		c.Nodes = append(c.Nodes, node(fmt.Sprintf("n%d", i), "RUNNING", 16384, 16))
 	}
 	for i := range n {
@@ -27,9 +27,10 @@ func benchCluster(n int) Cluster {
 // BenchmarkCompute is one controller pass's planning without
 // reservations (those add Monte-Carlo predictions per ACCEPTED app).
 func BenchmarkCompute(b *testing.B) {
-	for _, n := range []int{100, 1000} {
-		b.Run(fmt.Sprintf("apps=%d", n), func(b *testing.B) {
-			c, cfg := benchCluster(n), testConfig()
+	for _, size := range [][2]int{{100, 100}, {1000, 100}, {10000, 3125}} {
+		n, nodes := size[0], size[1]
+		b.Run(fmt.Sprintf("apps=%d/containers=%d", n, 16*nodes), func(b *testing.B) {
+			c, cfg := benchCluster(n, nodes), testConfig()
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := Compute(c, cfg); err != nil {

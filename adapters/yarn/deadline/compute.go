@@ -13,7 +13,7 @@ import (
 //  1. Map each ACCEPTED or RUNNING app with a schedkit.deadline tag to
 //     schedkit's inputs (see the package doc); an app whose tags, model or
 //     numbers cannot be used is rejected with the reason and left alone.
-//  2. Admission (admission.Checker.Decide, ModeStrict): RUNNING apps, and
+//  2. Admission (admission.Queue.Decide, ModeStrict): RUNNING apps, and
 //     ACCEPTED apps already in their reservation, are admitted; each other
 //     ACCEPTED app, oldest first, is admitted if it meets its deadline and
 //     no admitted app that meets its deadline would miss it, else it is
@@ -39,7 +39,7 @@ func Compute(c Cluster, cfg Config) (Plan, error) {
 		app rm.App
 		id  appID
 	}
-	var apps []parsed
+	apps := make([]parsed, 0, len(c.Apps))
 	idOf := map[string]appID{}
 	for _, a := range c.Apps {
 		st := string(a.State)
@@ -59,7 +59,7 @@ func Compute(c Cluster, cfg Config) (Plan, error) {
 		apps = append(apps, parsed{a, id})
 	}
 	slices.SortFunc(apps, func(x, y parsed) int { return compareAppID(x.id, y.id) })
-	var jobs []*job
+	jobs := make([]*job, 0, len(apps))
 	for i, a := range apps {
 		j, err := mapApp(a.app, a.id, c.Now, cfg)
 		if err != nil {
@@ -78,7 +78,7 @@ func Compute(c Cluster, cfg Config) (Plan, error) {
 
 	resQueue := reservationQueues(c, cfg)
 	for _, j := range jobs {
-		_, j.reserved = resQueue[string(j.app.Queue)]
+		j.reserved = inReservation(resQueue, string(j.app.Queue))
 	}
 	if p.Slots == 0 && len(jobs) > 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("no RUNNING node has room for a %d MB, %d vcore container: no admission, kill or reservation this pass", cfg.ContainerMB, cfg.ContainerVCores))
@@ -154,6 +154,9 @@ func Compute(c Cluster, cfg Config) (Plan, error) {
 		}
 	}
 
+	if len(jobs) > 0 {
+		p.Apps = make([]AppPlan, 0, len(jobs))
+	}
 	for _, j := range order {
 		p.Apps = append(p.Apps, *views[j.key])
 	}

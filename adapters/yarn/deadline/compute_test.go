@@ -271,7 +271,8 @@ func TestComputeReservations(t *testing.T) {
 		pr, _ := d.ProbWithin(25)
 		return pr
 	}
-	w := int(rq.NumContainers)
+	// One container of the reservation is the ApplicationMaster's.
+	w := int(rq.NumContainers) - 1
 	if prob(w) < cfg.Confidence || (w > 1 && prob(w-1) >= cfg.Confidence) {
 		t.Errorf("%d containers: P = %v, with %d: %v", w, prob(w), w-1, prob(w-1))
 	}
@@ -285,7 +286,7 @@ func TestComputeReservations(t *testing.T) {
 	}
 	// Rao–Reddy Eq. 10: A = 20 × 10 = 200 s, C = 25 s: n_m = ⌈200/25⌉ = 8.
 	ms, _ := edf.MinimumSlots(edf.SlotEstimate{MapTasks: 20, CompletedMaps: 100, MeanMapTime: 10, TimeLeft: 25})
-	if rq.MinConcurrency != 8 || ms.Map != 8 || !ms.Meets(int(rq.MinConcurrency), 0) {
+	if rq.MinConcurrency != 8+1 || ms.Map != 8 || !ms.Meets(int(rq.MinConcurrency)-1, 0) {
 		t.Errorf("min-concurrency %d, Rao–Reddy Eq. 10 says %+v", rq.MinConcurrency, ms)
 	}
 	del, ok := find(p, KindDeleteReservation, "")

@@ -62,7 +62,11 @@
 //     phases; at most the cluster's slots); each lasts the Confidence
 //     quantile of the completion time with that many (tct.Predict); the
 //     minimum concurrency is edf.MinimumSlots' map plus reduce slots
-//     (Rao–Reddy Eq. 10 with the type's mean task times), capped at the containers.
+//     (Rao–Reddy Eq. 10 with the type's mean task times), capped at the
+//     containers. Both are asked for with one container more, for the
+//     ApplicationMaster: an app moved into a reservation's queue runs its
+//     ApplicationMaster there too, and on Hadoop 3.5.0 an app whose
+//     reservation holds only its task containers never starts.
 //     Arrival is now, deadline the app's, interpreter R_ALL, name
 //     "schedkit/<application ID>" — how the controller finds its
 //     reservations again and the only ones it deletes (once their app has
@@ -77,24 +81,37 @@
 // # Performance
 //
 // A pass without reservations, measured with go test -run '^$' -bench
-// Compute -cpu 1 -benchtime 20x on 2 shared AMD EPYC cores at load average
-// 9.4 (times inflated by other builds; 10 profiled passes of 1,000 apps
-// took 44 ms of CPU each):
+// Compute -cpu 1 -benchtime 10x (20x below 10,000 apps) on 2 shared AMD
+// EPYC cores at load average 15–18 (other builds and tests running: wall
+// times are inflated several-fold, so the process's CPU time from
+// /usr/bin/time is given too), a third of the apps ACCEPTED:
 //
-//	BenchmarkCompute/apps=100    (1,600 slots)   8.8 ms/op   804 allocs/op
-//	BenchmarkCompute/apps=1000   (1,600 slots)   138 ms/op   6,548 allocs/op
+//	BenchmarkCompute/apps=100/containers=1600       4.5–6.0 ms/op     844 allocs/op
+//	BenchmarkCompute/apps=1000/containers=1600      26–52 ms/op       6,606 allocs/op
+//	BenchmarkCompute/apps=10000/containers=50000    0.42–0.66 s/op    63,360 allocs/op
+//	                                                (0.13–0.19 s of CPU per pass)
 //
-// Three quarters of it is admission.JCT, whose Eq. 6 sums the task time
-// over every slot for every app: O(apps × slots), although every YARN slot
-// here is the same dedicated container. Each reservation adds tct's
-// Monte-Carlo predictions: about log₂(slots) + 2 of Config.Runs runs each
-// (the demo's one reservation, 192 maps on 32 slots at 500 runs, takes
-// about 0.1 s).
+// Admission costs O(apps · log apps): each app's Eq. 6 estimate is
+// admission.JCTOn on the containers read once by admission.NewCapacities
+// (one run of dedicated containers: O(log containers) per app instead of
+// a walk over every container), and each ACCEPTED app is decided by
+// admission.Queue.Decide, O(log apps) on the admitted apps' search tree.
+// Both give what admission.JCT and Checker.Decide give, bit for bit
+// (admission's TestPropJCTOn and TestPropQueueDecideExact), so the plan is
+// the same as with them; with them (a walk over every container per app,
+// a pass over every admitted app per ACCEPTED one), the same benchmark
+// took 82–113 s of wall time and 24 s of CPU per pass at 10,000 apps, and
+// 50 ms and 0.45 s at 100 and 1,000, run interleaved with the figures
+// above. At 10,000 apps about 40% of a pass is the ranking (edf.Queue's MP
+// picks and removals), 35% admission, 8% mapping the apps. Each
+// reservation adds tct's Monte-Carlo predictions: about log₂(slots) + 2 of
+// Config.Runs runs each (the demo's one reservation, 192 maps on 32 slots
+// at 500 runs, takes about 0.1 s).
 //
 // # What it is checked against
 //
 // The package is tested on hand-worked clusters and, through package
-// controller, against package rmtest — a test double that follows the
-// documented REST behaviour and the RM source — not against a running
-// ResourceManager, which cannot run where schedkit is tested.
+// controller, against package rmtest and, in the real tier, Hadoop
+// 3.5.0's ResourceManager (see package controller for what was shown
+// there and what was not).
 package deadline

@@ -46,6 +46,20 @@ func reservationQueues(c Cluster, cfg Config) map[string]rm.Reservation {
 	return out
 }
 
+// inReservation reports whether an app's queue, as the RM reports it, is
+// the queue of a listed reservation. Hadoop 3.5's Capacity Scheduler
+// reports the queue's full path, root.<plan>.<reservation ID>, where
+// ReservationQueue names it by the ID alone (the name a move takes); a
+// queue matches by its full name or by its leaf, the part after the last
+// dot (YARN queue names hold no dots).
+func inReservation(resQueue map[string]rm.Reservation, queue string) bool {
+	if _, ok := resQueue[queue]; ok {
+		return true
+	}
+	_, ok := resQueue[queue[strings.LastIndexByte(queue, '.')+1:]]
+	return ok
+}
+
 // sizing is a reservation's shape for one app.
 type sizing struct {
 	containers, minConcurrency int
@@ -175,8 +189,8 @@ func reserve(c Cluster, cfg Config, jobs []*job, killed map[int64]bool, views ma
 			Arrival: rm.Int64(c.Now), Deadline: rm.Int64(j.spec.Deadline), Name: rm.String(ReservationPrefix + j.app.ID),
 			Requests: rm.ReservationRequests{Interpreter: rm.InterpreterAll, Request: rm.List[rm.ReservationRequest]{{
 				Capability:     rm.Resource{Memory: rm.Int64(cfg.ContainerMB), VCores: rm.Int64(cfg.ContainerVCores)},
-				NumContainers:  rm.Int64(s.containers),
-				MinConcurrency: rm.Int64(s.minConcurrency),
+				NumContainers:  rm.Int64(s.containers + 1),
+				MinConcurrency: rm.Int64(s.minConcurrency + 1),
 				Duration:       rm.Int64(sToMs(s.duration)),
 			}}},
 		}
@@ -184,9 +198,9 @@ func reserve(c Cluster, cfg Config, jobs []*job, killed map[int64]bool, views ma
 		if s.minSlots.Status == edf.SlotsFeasible {
 			minNote = fmt.Sprintf("Rao–Reddy Eq. 10 minimum %d map + %d reduce slots", s.minSlots.Map, s.minSlots.Reduce)
 		}
-		reason := fmt.Sprintf("%d containers × %.0f s, at least %d at once: P(done within %.0f s) = %.2f ≥ %.2f with %d (tct, %d runs); %s",
+		reason := fmt.Sprintf("%d containers × %.0f s, at least %d at once, each with one more for the ApplicationMaster: P(done within %.0f s) = %.2f ≥ %.2f with %d (tct, %d runs); %s",
 			s.containers, s.duration, s.minConcurrency, left, s.prob, cfg.Confidence, s.containers, cfg.Runs, minNote)
-		v.Reservation = fmt.Sprintf("reserve %d×%.0f s (min %d)", s.containers, s.duration, s.minConcurrency)
+		v.Reservation = fmt.Sprintf("reserve %d+1×%.0f s (min %d+1)", s.containers, s.duration, s.minConcurrency)
 		a := Action{Kind: KindReserve, App: j.app.ID, Reservation: def, Queue: cfg.PlanQueue, Reason: reason}
 		if r, ok := mine[j.app.ID]; ok {
 			a.ReservationID = string(r.ID)
@@ -194,7 +208,7 @@ func reserve(c Cluster, cfg Config, jobs []*job, killed map[int64]bool, views ma
 			for _, q := range r.Definition.Requests.Request {
 				have += int64(q.NumContainers)
 			}
-			a.Update = have < int64(s.containers)
+			a.Update = have < int64(s.containers+1)
 			if !a.Update {
 				a.Reservation = nil
 				a.Reason = fmt.Sprintf("its reservation holds %d containers, enough for the %d it needs now", have, s.containers)

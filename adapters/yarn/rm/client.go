@@ -366,9 +366,13 @@ func (c *Client) SetPriority(ctx context.Context, id string, p int64) (int64, er
 
 // Kill asks the RM to kill application id with the given diagnostics
 // (PUT apps/{id}/state, state KILLED). done is true when the RM answered
-// 200 (the app is in a final state: killed now, or already finished), false
-// when it answered 202 Accepted (the kill is under way; state is the state
-// before it). An app that has already finished is not changed.
+// 200 (the app is in a final state: killed now, or already finished),
+// false when it answered 202 Accepted (the kill is under way). state is
+// what the RM answered: the app's internal state (RMAppState) at that
+// moment — ACCEPTED, KILLING or KILLED after a kill, FINISHING or FINISHED
+// for an app that finished — not always a YarnApplicationState.
+// An app that has already finished is not changed. The RM records the diagnostics as "Application <id> was
+// killed by user <user> with diagnostic message: <diagnostics>".
 func (c *Client) Kill(ctx context.Context, id, diagnostics string) (state string, done bool, err error) {
 	path, err := appPath(id, "state")
 	if err != nil {
@@ -438,8 +442,10 @@ func (c *Client) SetLifetime(ctx context.Context, id string, expiry time.Time) (
 }
 
 // MoveQueue moves application id to queue (PUT apps/{id}/queue) and returns
-// the queue the RM reports afterwards. Moving an app into a reservation's
-// queue puts it under the reservation.
+// the queue the RM reports afterwards: under the Capacity Scheduler of
+// Hadoop 3.5 the full path (root.default for "default",
+// root.dedicated.<reservation ID> for a reservation's queue). Moving an
+// app into a reservation's queue puts it under the reservation.
 func (c *Client) MoveQueue(ctx context.Context, id, queue string) (string, error) {
 	path, err := appPath(id, "queue")
 	if err != nil {
@@ -461,40 +467,64 @@ func (c *Client) MoveQueue(ctx context.Context, id, queue string) (string, error
 }
 
 // NewReservation obtains a reservation ID (POST reservation/new-reservation).
+// Hadoop 3.5 wraps the answer in a "new-reservation" object, the
+// documented example does not; both decode.
 func (c *Client) NewReservation(ctx context.Context) (string, error) {
-	var out struct {
+	type idOnly struct {
 		ID String `json:"reservation-id"`
+	}
+	var out struct {
+		idOnly
+		Wrapped *idOnly `json:"new-reservation"`
 	}
 	if _, err := c.do(ctx, request{method: http.MethodPost, path: "/ws/v1/cluster/reservation/new-reservation"}, &out); err != nil {
 		return "", err
 	}
-	if out.ID == "" {
+	id := out.ID
+	if out.Wrapped != nil && id == "" {
+		id = out.Wrapped.ID
+	}
+	if id == "" {
 		return "", errors.New("rm: POST /ws/v1/cluster/reservation/new-reservation: answer has no reservation-id")
 	}
-	return string(out.ID), nil
+	return string(id), nil
+}
+
+// postReservation sends a reservation write. Hadoop 3.5's web services
+// read the body only inside its root element (root, e.g.
+// "reservation-submission-context"), and answer as if the body were empty
+// otherwise; the documented examples and earlier releases send it bare.
+// The wrapped body goes first; when the RM answers that the body's
+// content is missing (emptyMsg), the bare one is sent.
+func (c *Client) postReservation(ctx context.Context, op, root string, body any, emptyMsg string) error {
+	path := "/ws/v1/cluster/reservation/" + op
+	_, err := c.do(ctx, request{method: http.MethodPost, path: path, body: map[string]any{root: body}}, nil)
+	var e *Error
+	if errors.As(err, &e) && e.Status == http.StatusBadRequest && strings.Contains(e.Message, emptyMsg) {
+		_, err = c.do(ctx, request{method: http.MethodPost, path: path, body: body}, nil)
+	}
+	return err
 }
 
 // SubmitReservation submits a reservation (POST reservation/submit). The RM
 // accepts a resubmission of the same ID with the same definition.
 func (c *Client) SubmitReservation(ctx context.Context, s ReservationSubmission) error {
-	_, err := c.do(ctx, request{method: http.MethodPost, path: "/ws/v1/cluster/reservation/submit", body: s}, nil)
-	return err
+	return c.postReservation(ctx, "submit", "reservation-submission-context", s, "Input ReservationDefinition should not be null")
 }
 
 // UpdateReservation replaces a reservation's definition (POST
 // reservation/update); on failure the old reservation stays.
 func (c *Client) UpdateReservation(ctx context.Context, u ReservationUpdate) error {
-	_, err := c.do(ctx, request{method: http.MethodPost, path: "/ws/v1/cluster/reservation/update", body: u}, nil)
-	return err
+	return c.postReservation(ctx, "update", "reservation-update-context", u, "Input ReservationDefinition should not be null")
 }
 
-// DeleteReservation cancels a reservation (POST reservation/delete).
+// DeleteReservation cancels a reservation (POST reservation/delete). An
+// unknown ID is a 400.
 func (c *Client) DeleteReservation(ctx context.Context, id string) error {
 	body := struct {
 		ID string `json:"reservation-id"`
 	}{id}
-	_, err := c.do(ctx, request{method: http.MethodPost, path: "/ws/v1/cluster/reservation/delete", body: body}, nil)
-	return err
+	return c.postReservation(ctx, "delete", "reservation-delete-context", body, "Missing reservation id")
 }
 
 // ReservationFilter selects reservations in ListReservations.

@@ -3,10 +3,12 @@ package rm_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/schedkit/schedkit/adapters/yarn/internal/rmbackend"
 	"github.com/schedkit/schedkit/adapters/yarn/rm"
 	"github.com/schedkit/schedkit/adapters/yarn/rm/rmtest"
 )
@@ -51,62 +53,67 @@ func TestNewValidates(t *testing.T) {
 	}
 }
 
-// TestReads covers the GET endpoints against the answers shaped like the
-// documentation's examples (RMWebServices.getApps, getApp, getNodes,
-// getClusterMetricsInfo, getSchedulerInfo).
-func TestReads(t *testing.T) {
-	s, c := newPair(t, rmtest.Config{})
-	ctx := context.Background()
-	apps, err := c.Apps(ctx, rm.AppsFilter{})
-	if err != nil || apps != nil {
-		t.Fatalf("no apps: %v, %v ({\"apps\":null} decodes to none)", apps, err)
-	}
-	s.AddApp(app("application_1_0001", "RUNNING", 3))
-	s.AddApp(app("application_1_0002", "FINISHED", 0))
-	s.AddApp(rmtest.App{ID: "application_1_0003", State: "ACCEPTED", Tags: []string{"tag1"}})
-	s.AddNode(rmtest.Node{ID: "h1:1234", Host: "h1", UsedMB: 1024, AvailMB: 7168, UsedVCores: 1, AvailVCores: 7})
-	s.AddNode(rmtest.Node{ID: "h2:1234", Host: "h2", State: "LOST"})
+// The contract tests below run, from the same code, against every backend
+// of the build (internal/rmbackend): the test double, and Hadoop 3.5.0's
+// ResourceManager in the real tier. Each asserts what both answer.
 
-	apps, err = c.Apps(ctx, rm.AppsFilter{States: []string{"accepted", "RUNNING"}})
-	if err != nil || len(apps) != 2 || apps[0].ID != "application_1_0001" || apps[0].Priority() != 3 || apps[0].Tags()[1] != "other" {
-		t.Fatalf("Apps(ACCEPTED,RUNNING) = %+v, %v", apps, err)
-	}
-	// ClientRMService.getApplications: an app matches if it carries any of
-	// the tags.
-	if apps, err = c.Apps(ctx, rm.AppsFilter{Tags: []string{"TAG1", "nope"}, Limit: 5}); err != nil || len(apps) != 1 || apps[0].ID != "application_1_0003" {
-		t.Errorf("Apps(tags) = %+v, %v", apps, err)
-	}
-	// ApplicationsRequestBuilder rejects an unknown state: 400, final.
-	_, err = c.Apps(ctx, rm.AppsFilter{States: []string{"SLEEPING"}})
-	var e *rm.Error
-	if !errors.As(err, &e) || e.Status != 400 || e.Exception != "BadRequestException" || !strings.Contains(e.Message, "Invalid application-state") {
-		t.Errorf("unknown state: %v", err)
-	}
-	a, err := c.App(ctx, "application_1_0002")
-	if err != nil || string(a.State) != "FINISHED" || string(a.FinalStatus) != "UNDEFINED" {
-		t.Errorf("App = %+v, %v", a, err)
-	}
-	// RMWebServices.getRMAppForAppId: NotFoundException, 404.
-	if _, err := c.App(ctx, "application_1_0009"); !errors.Is(err, rm.ErrNotFound) || !strings.Contains(err.Error(), "app with id: application_1_0009 not found") {
-		t.Errorf("unknown app: %v", err)
-	}
-	if _, err := c.App(ctx, "../apps"); err == nil {
-		t.Error("a path-breaking app ID was sent")
-	}
-	nodes, err := c.Nodes(ctx, "RUNNING")
-	if err != nil || len(nodes) != 1 || nodes[0].AvailMemoryMB != 7168 || nodes[0].UsedVirtualCores != 1 {
-		t.Errorf("Nodes(RUNNING) = %+v, %v", nodes, err)
-	}
-	m, err := c.Metrics(ctx)
-	if err != nil || m.AppsRunning != 1 || m.AppsCompleted != 1 || m.TotalMB != 8192 || m.ActiveNodes != 1 || m.TotalNodes != 2 {
-		t.Errorf("Metrics = %+v, %v", m, err)
-	}
-	si, err := c.Scheduler(ctx)
-	if err != nil || si.Type != rm.SchedulerCapacity {
-		t.Errorf("Scheduler = %+v, %v", si, err)
-	}
-	if len(s.Writes()) != 0 {
-		t.Errorf("reads wrote: %+v", s.Writes())
+// TestReads covers the GET endpoints (RMWebServices.getApps, getApp,
+// getNodes, getClusterMetricsInfo, getSchedulerInfo).
+func TestReads(t *testing.T) {
+	for _, b := range rmbackend.All(t) {
+		t.Run(b.Name, func(t *testing.T) {
+			c := b.Client(t, rm.Config{})
+			ctx := context.Background()
+			tag := fmt.Sprintf("reads-%d", time.Now().UnixNano())
+			running := b.Submit(t, "default", 1, 10*time.Minute, tag, "schedkit.deadline=+1h")
+			held := b.Submit(t, rmbackend.HeldQueue, 1, time.Second, tag)
+			b.Settle(t, running, rm.StateRunning)
+			apps, err := c.Apps(ctx, rm.AppsFilter{States: []string{"accepted", "RUNNING"}, Tags: []string{strings.ToUpper(tag), "nope"}, Limit: 50})
+			if err != nil || len(apps) != 2 {
+				t.Fatalf("Apps(ACCEPTED,RUNNING, tag) = %+v, %v", apps, err)
+			}
+			byID := map[string]rm.App{}
+			for _, a := range apps {
+				byID[a.ID] = a
+			}
+			// Tags are stored lower-cased and listed sorted; the queue is
+			// reported as its full path.
+			if a := byID[running]; string(a.State) != rm.StateRunning || string(a.Queue) != "root.default" ||
+				string(a.ApplicationTags) != tag+",schedkit.deadline=+1h" || a.RunningContainers < 1 {
+				t.Errorf("running app = %+v", a)
+			}
+			if a := byID[held]; string(a.State) != rm.StateAccepted || string(a.Queue) != "root."+rmbackend.HeldQueue {
+				t.Errorf("held app = %+v", a)
+			}
+			// ApplicationsRequestBuilder rejects an unknown state: 400, final.
+			_, err = c.Apps(ctx, rm.AppsFilter{States: []string{"SLEEPING"}})
+			var e *rm.Error
+			if !errors.As(err, &e) || e.Status != 400 || e.Exception != "BadRequestException" || !strings.Contains(e.Message, "Invalid application-state SLEEPING") {
+				t.Errorf("unknown state: %v", err)
+			}
+			// RMWebServices.getRMAppForAppId: NotFoundException, 404.
+			if _, err := c.App(ctx, "application_1_0009"); !errors.Is(err, rm.ErrNotFound) || !strings.Contains(err.Error(), "app with id: application_1_0009 not found") {
+				t.Errorf("unknown app: %v", err)
+			}
+			if _, err := c.App(ctx, "nonsense"); !errors.As(err, &e) || e.Status != 400 || !strings.Contains(e.Message, "Invalid ApplicationId prefix: nonsense") {
+				t.Errorf("malformed app ID: %v", err)
+			}
+			if _, err := c.App(ctx, "../apps"); err == nil {
+				t.Error("a path-breaking app ID was sent")
+			}
+			nodes, err := c.Nodes(ctx, "RUNNING")
+			if err != nil || len(nodes) != rmbackend.Nodes || nodes[0].AvailMemoryMB+nodes[0].UsedMemoryMB != rmbackend.NodeMB {
+				t.Errorf("Nodes(RUNNING) = %+v, %v", nodes, err)
+			}
+			m, err := c.Metrics(ctx)
+			if err != nil || m.AppsRunning < 1 || m.TotalMB != rmbackend.Nodes*rmbackend.NodeMB || m.ActiveNodes != rmbackend.Nodes {
+				t.Errorf("Metrics = %+v, %v", m, err)
+			}
+			si, err := c.Scheduler(ctx)
+			if err != nil || si.Type != rm.SchedulerCapacity {
+				t.Errorf("Scheduler = %+v, %v", si, err)
+			}
+		})
 	}
 }
 
@@ -123,37 +130,51 @@ func TestSchedulerTypes(t *testing.T) {
 // TestPriority follows RMWebServices.updateApplicationPriority and
 // ClientRMService.updateApplicationPriority.
 func TestPriority(t *testing.T) {
+	for _, b := range rmbackend.All(t) {
+		t.Run(b.Name, func(t *testing.T) {
+			c := b.Client(t, rm.Config{})
+			ctx := context.Background()
+			running := b.Submit(t, "default", 1, 10*time.Minute)
+			done := b.Submit(t, "default", 1, time.Second)
+			b.Settle(t, running, rm.StateRunning)
+			b.Settle(t, done, rm.StateFinished)
+			// An active app under the Capacity Scheduler: set, capped at
+			// yarn.cluster.max-application-priority
+			// (CapacityScheduler.checkAndGetApplicationPriority).
+			if got, err := c.SetPriority(ctx, running, 4); err != nil || got != 4 {
+				t.Errorf("SetPriority 4 = %d, %v", got, err)
+			}
+			if got, err := c.SetPriority(ctx, running, 15); err != nil || got != rmbackend.MaxPriority {
+				t.Errorf("SetPriority 15 with max %d = %d, %v; want the cap", rmbackend.MaxPriority, got, err)
+			}
+			if a, err := c.App(ctx, running); err != nil || a.Priority() != rmbackend.MaxPriority {
+				t.Errorf("priority read back: %d, %v", a.Priority(), err)
+			}
+			// A FINISHED app: the update is skipped and succeeds, nothing
+			// changes (COMPLETED_APP_STATES).
+			if got, err := c.SetPriority(ctx, done, 7); err != nil || got != 0 {
+				t.Errorf("SetPriority on FINISHED = %d, %v; want success with the old 0", got, err)
+			}
+			if _, err := c.SetPriority(ctx, "application_1_0099", 1); !errors.Is(err, rm.ErrNotFound) {
+				t.Errorf("unknown app: %v", err)
+			}
+		})
+	}
+}
+
+// TestPriorityDouble covers what the minicluster's configuration does not
+// reach, checked against the RM source only: an app not yet ACCEPTED, and
+// the Fair Scheduler.
+func TestPriorityDouble(t *testing.T) {
 	s, c := newPair(t, rmtest.Config{MaxPriority: 5})
 	ctx := context.Background()
-	s.AddApp(app("application_1_0001", "RUNNING", 0))
-	s.AddApp(app("application_1_0002", "FINISHED", 2))
 	s.AddApp(app("application_1_0003", "SUBMITTED", 0))
-	// An active app under the Capacity Scheduler: set, capped at
-	// yarn.cluster.max-application-priority
-	// (CapacityScheduler.checkAndGetApplicationPriority).
-	if got, err := c.SetPriority(ctx, "application_1_0001", 4); err != nil || got != 4 {
-		t.Errorf("SetPriority 4 = %d, %v", got, err)
-	}
-	if got, err := c.SetPriority(ctx, "application_1_0001", 9); err != nil || got != 5 {
-		t.Errorf("SetPriority 9 with max 5 = %d, %v; want the cap 5", got, err)
-	}
-	// A FINISHED app: the update is skipped and succeeds, nothing changes
-	// (COMPLETED_APP_STATES in ClientRMService.updateApplicationPriority).
-	if got, err := c.SetPriority(ctx, "application_1_0002", 7); err != nil || got != 2 {
-		t.Errorf("SetPriority on FINISHED = %d, %v; want success with the old 2", got, err)
-	}
-	if a, _ := s.App("application_1_0002"); a.Priority != 2 {
-		t.Errorf("FINISHED app's priority changed to %d", a.Priority)
-	}
 	// A SUBMITTED app: YarnException that modifyApplicationPriority does
 	// not recognise, rethrown: 503, retried, then given up.
 	_, err := c.SetPriority(ctx, "application_1_0003", 1)
 	var e *rm.Error
 	if !errors.As(err, &e) || e.Status != 503 || !strings.Contains(e.Message, "SUBMITTED state cannot update priority") || !strings.Contains(err.Error(), "gave up after 4 attempts") {
 		t.Errorf("SetPriority on SUBMITTED: %v", err)
-	}
-	if _, err := c.SetPriority(ctx, "application_1_0099", 1); !errors.Is(err, rm.ErrNotFound) {
-		t.Errorf("unknown app: %v", err)
 	}
 	// Fair Scheduler: AbstractYarnScheduler.updateApplicationPriority keeps
 	// the old priority; the answer says so.
@@ -167,74 +188,107 @@ func TestPriority(t *testing.T) {
 // TestKill follows RMWebServices.updateAppState and killApp over
 // ClientRMService.forceKillApplication.
 func TestKill(t *testing.T) {
-	s, c := newPair(t, rmtest.Config{})
-	ctx := context.Background()
+	for _, b := range rmbackend.All(t) {
+		t.Run(b.Name, func(t *testing.T) {
+			c := b.Client(t, rm.Config{})
+			ctx := context.Background()
+			held := b.Submit(t, rmbackend.HeldQueue, 1, time.Second)
+			done := b.Submit(t, "default", 1, time.Second)
+			running := b.Submit(t, "default", 1, 10*time.Minute)
+			b.Settle(t, done, rm.StateFinished)
+			b.Settle(t, running, rm.StateRunning)
+			state, finished, err := c.Kill(ctx, held, "schedkit: too late")
+			// 202 with the app's internal state when the RM answered:
+			// ACCEPTED, KILLING or KILLED, as the kill event is handled.
+			if err != nil || finished || state == "" {
+				t.Errorf("Kill ACCEPTED = %q, done %v, %v; want 202 with a state", state, finished, err)
+			}
+			b.Settle(t, held, rm.StateKilled)
+			a, err := c.App(ctx, held)
+			want := "Application " + held + " was killed by user schedkit with diagnostic message: schedkit: too late"
+			if err != nil || string(a.FinalStatus) != rm.StateKilled || string(a.Diagnostics) != want {
+				t.Errorf("after the kill: %+v, %v; want the diagnostics %q", a, err, want)
+			}
+			// Repeating the PUT on the killed app: same state, 200.
+			if state, finished, err = c.Kill(ctx, held, "again"); err != nil || !finished || state != rm.StateKilled {
+				t.Errorf("second Kill = %q, %v, %v", state, finished, err)
+			}
+			// A finished app is left as it is: 200 with its state (the
+			// RM's internal one, FINISHING until the AM's container has
+			// exited, then FINISHED).
+			if state, finished, err = c.Kill(ctx, done, "x"); err != nil || !finished || !strings.HasPrefix(state, "FINISH") {
+				t.Errorf("Kill FINISHED = %q, %v, %v", state, finished, err)
+			}
+			// Without user.name the write is made as the static web user.
+			anon, _ := rm.New(b.URL, rm.Config{MaxAttempts: 1})
+			if _, _, err := anon.Kill(ctx, running, "anonymous"); err != nil {
+				t.Errorf("anonymous kill: %v", err)
+			}
+			b.Settle(t, running, rm.StateKilled)
+			if a, _ := c.App(ctx, running); !strings.Contains(string(a.Diagnostics), "killed by user dr.who") {
+				t.Errorf("anonymous kill's diagnostics: %q", a.Diagnostics)
+			}
+		})
+	}
+	// Behind an authentication filter a write needs a user: 401.
+	s, _ := newPair(t, rmtest.Config{RequireUser: true})
 	s.AddApp(app("application_1_0001", "ACCEPTED", 0))
-	s.AddApp(app("application_1_0002", "FINISHED", 0))
-	state, done, err := c.Kill(ctx, "application_1_0001", "schedkit: too late")
-	if err != nil || done || state != "ACCEPTED" {
-		t.Errorf("Kill ACCEPTED = %q, done %v, %v; want 202 with the state before", state, done, err)
-	}
-	if a, _ := s.App("application_1_0001"); a.State != "KILLED" || a.FinalStatus != "KILLED" || a.Diagnostics != "schedkit: too late" {
-		t.Errorf("after the kill: %+v", a)
-	}
-	// Repeating the PUT on the killed app: same state, 200.
-	if state, done, err = c.Kill(ctx, "application_1_0001", "again"); err != nil || !done || state != "KILLED" {
-		t.Errorf("second Kill = %q, %v, %v", state, done, err)
-	}
-	// A finished app is left as it is (isAppFinalStateStored): 200.
-	if state, done, err = c.Kill(ctx, "application_1_0002", "x"); err != nil || !done || state != "FINISHED" {
-		t.Errorf("Kill FINISHED = %q, %v, %v", state, done, err)
-	}
-	if a, _ := s.App("application_1_0002"); a.State != "FINISHED" || a.Diagnostics != "" {
-		t.Errorf("FINISHED app changed: %+v", a)
-	}
-	// Writes need a user (RMWebServices.initForWritableEndpoints): 401.
 	anon, _ := rm.New(s.URL, rm.Config{MaxAttempts: 1})
-	_, _, err = anon.Kill(ctx, "application_1_0001", "")
+	_, _, err := anon.Kill(context.Background(), "application_1_0001", "")
 	var e *rm.Error
 	if !errors.As(err, &e) || e.Status != 401 || e.Exception != "AuthorizationException" {
-		t.Errorf("anonymous kill: %v", err)
+		t.Errorf("anonymous kill behind a filter: %v", err)
 	}
 }
 
 // TestQueueAndTimeout follows RMWebServices.updateAppQueue/moveApp and
-// updateApplicationTimeout/updateApplicationTimeouts with
-// RMServerUtils.validateISO8601AndConvertToLocalTimeEpoch.
+// updateApplicationTimeout/updateApplicationTimeouts.
 func TestQueueAndTimeout(t *testing.T) {
-	s, c := newPair(t, rmtest.Config{Queues: []string{"default", "fast"}})
-	ctx := context.Background()
-	s.AddApp(app("application_1_0001", "RUNNING", 0))
-	s.AddApp(app("application_1_0002", "KILLED", 0))
-	if q, err := c.MoveQueue(ctx, "application_1_0001", "fast"); err != nil || q != "fast" {
-		t.Errorf("MoveQueue = %q, %v", q, err)
-	}
-	// A final app cannot move: moveApp answers a plain-text 400.
-	_, err := c.MoveQueue(ctx, "application_1_0002", "fast")
-	var e *rm.Error
-	if !errors.As(err, &e) || e.Status != 400 || e.Body != "App in KILLED state cannot be moved." {
-		t.Errorf("move KILLED: %v", err)
-	}
-	ts, err := c.Timeouts(ctx, "application_1_0001")
-	if err != nil || len(ts) != 1 || ts[0].ExpiryTime != "UNLIMITED" || ts[0].RemainingTimeInSeconds != -1 {
-		t.Errorf("Timeouts unset = %+v, %v", ts, err)
-	}
-	to, err := c.SetLifetime(ctx, "application_1_0001", t0.Add(90*time.Second))
-	if err != nil || to.RemainingTimeInSeconds != 90 || !strings.HasPrefix(string(to.ExpiryTime), "2024-06-10T12:01:30.000") {
-		t.Errorf("SetLifetime = %+v, %v", to, err)
-	}
-	if a, _ := s.App("application_1_0001"); a.LifetimeExpiry != t0.Add(90*time.Second).UnixMilli() {
-		t.Errorf("lifetime stored %d", a.LifetimeExpiry)
-	}
-	// An expiry in the past: YarnException without a ParseException cause,
-	// rethrown: 503 with the RM's message.
-	_, err = c.SetLifetime(ctx, "application_1_0001", t0.Add(-time.Minute))
-	if !errors.As(err, &e) || e.Status != 503 || !strings.Contains(e.Message, "Expire time is less than current time") {
-		t.Errorf("past expiry: %v", err)
-	}
-	// A completed app is left unchanged, 200.
-	if to, err = c.SetLifetime(ctx, "application_1_0002", t0.Add(time.Hour)); err != nil || to.ExpiryTime != "UNLIMITED" {
-		t.Errorf("SetLifetime on KILLED = %+v, %v", to, err)
+	for _, b := range rmbackend.All(t) {
+		t.Run(b.Name, func(t *testing.T) {
+			c := b.Client(t, rm.Config{MaxAttempts: 2})
+			ctx := context.Background()
+			held := b.Submit(t, rmbackend.HeldQueue, 1, 10*time.Minute)
+			killed := b.Submit(t, rmbackend.HeldQueue, 1, time.Second)
+			if _, _, err := c.Kill(ctx, killed, "x"); err != nil {
+				t.Fatal(err)
+			}
+			b.Settle(t, killed, rm.StateKilled)
+			ts, err := c.Timeouts(ctx, held)
+			if err != nil || len(ts) != 1 || ts[0].ExpiryTime != "UNLIMITED" || ts[0].RemainingTimeInSeconds != -1 {
+				t.Errorf("Timeouts unset = %+v, %v", ts, err)
+			}
+			expiry := time.Now().Add(90 * time.Second)
+			to, err := c.SetLifetime(ctx, held, expiry)
+			if err != nil || to.RemainingTimeInSeconds < 85 || to.RemainingTimeInSeconds > 90 || !strings.HasPrefix(string(to.ExpiryTime), expiry.Format("2006-01-02T15:04:05")[:16]) {
+				t.Errorf("SetLifetime = %+v, %v", to, err)
+			}
+			// An expiry in the past: YarnException, rethrown: 503.
+			_, err = c.SetLifetime(ctx, held, time.Now().Add(-time.Minute))
+			var e *rm.Error
+			if !errors.As(err, &e) || e.Status != 503 || !strings.Contains(e.Message, "Expire time is less than current time") {
+				t.Errorf("past expiry: %v", err)
+			}
+			// A queue that does not exist: 503 naming it.
+			if _, err := c.MoveQueue(ctx, held, "nosuch"); !errors.As(err, &e) || e.Status != 503 || !strings.Contains(e.Message, "The specified Queue: nosuch doesn't exist") {
+				t.Errorf("move to an unknown queue: %v", err)
+			}
+			// The reservable queue stands for its default reservation
+			// queue, which does not exist.
+			if _, err := c.MoveQueue(ctx, held, rmbackend.PlanQueue); !errors.As(err, &e) || e.Status != 503 || !strings.Contains(e.Message, rmbackend.PlanQueue+"-default doesn't exist") {
+				t.Errorf("move to the plan queue: %v", err)
+			}
+			// A final app cannot move: moveApp answers a plain-text 400.
+			if _, err := c.MoveQueue(ctx, killed, "default"); !errors.As(err, &e) || e.Status != 400 || e.Body != "App in KILLED state cannot be moved." {
+				t.Errorf("move KILLED: %v", err)
+			}
+			if q, err := c.MoveQueue(ctx, held, "default"); err != nil || q != "root.default" {
+				t.Errorf("MoveQueue = %q, %v; want the full path", q, err)
+			}
+			if q, err := c.MoveQueue(ctx, held, "root.default"); err != nil || q != "root.default" {
+				t.Errorf("MoveQueue to the same queue = %q, %v", q, err)
+			}
+		})
 	}
 }
 
@@ -242,97 +296,110 @@ func TestQueueAndTimeout(t *testing.T) {
 // submitReservation, updateReservation, deleteReservation and
 // listReservation over ClientRMService and ReservationInputValidator.
 func TestReservations(t *testing.T) {
+	for _, b := range rmbackend.All(t) {
+		t.Run(b.Name, func(t *testing.T) {
+			c := b.Client(t, rm.Config{MaxAttempts: 2})
+			ctx := context.Background()
+			held := b.Submit(t, rmbackend.HeldQueue, 1, 10*time.Minute)
+			// The queue parameter defaults to "default", not a plan queue: 400.
+			if _, err := c.ListReservations(ctx, rm.ReservationFilter{}); err == nil || !strings.Contains(err.Error(), "not managed by reservation system") {
+				t.Errorf("list of queue default: %v", err)
+			}
+			id, err := c.NewReservation(ctx)
+			if err != nil || !strings.HasPrefix(id, "reservation_") {
+				t.Fatalf("NewReservation = %q, %v", id, err)
+			}
+			now := time.Now().UnixMilli()
+			def := rm.ReservationDefinition{Arrival: rm.Int64(now), Deadline: rm.Int64(now + 600000), Name: rm.String("schedkit/" + held),
+				Requests: rm.ReservationRequests{Interpreter: rm.InterpreterAll, Request: rm.List[rm.ReservationRequest]{{
+					Capability: rm.Resource{Memory: 256, VCores: 1}, NumContainers: 4, MinConcurrency: 2, Duration: 300000}}}}
+			sub := rm.ReservationSubmission{Queue: rmbackend.PlanQueue, ID: id, Definition: def}
+			if err := c.SubmitReservation(ctx, sub); err != nil {
+				t.Fatalf("SubmitReservation: %v", err)
+			}
+			t.Cleanup(func() { c.DeleteReservation(context.Background(), id) })
+			// The same ID and definition again: accepted, nothing new.
+			if err := c.SubmitReservation(ctx, sub); err != nil {
+				t.Errorf("resubmission: %v", err)
+			}
+			res, err := c.ListReservations(ctx, rm.ReservationFilter{Queue: rmbackend.PlanQueue, ID: id, IncludeAllocations: true})
+			if err != nil || len(res) != 1 || res[0].ID != rm.String(id) || res[0].Definition.Requests.Request[0].NumContainers != 4 ||
+				res[0].Definition.Name != def.Name || len(res[0].Allocations) == 0 {
+				t.Fatalf("list = %+v, %v", res, err)
+			}
+			// The app moves into the reservation's queue, named by its ID
+			// (AbstractSchedulerPlanFollower.getReservationQueueName) and
+			// reported as its path under the plan queue.
+			// Hadoop's plan follower creates the queue at its next step
+			// (1 s); until then the move is refused.
+			q, err := c.MoveQueue(ctx, held, id)
+			for end := time.Now().Add(5 * time.Second); err != nil && strings.Contains(err.Error(), "doesn't exist") && time.Now().Before(end); {
+				time.Sleep(500 * time.Millisecond)
+				q, err = c.MoveQueue(ctx, held, id)
+			}
+			if err != nil || q != "root."+rmbackend.PlanQueue+"."+id {
+				t.Errorf("move into the reservation: %q, %v", q, err)
+			}
+			bad := []struct {
+				name string
+				mod  func(*rm.ReservationSubmission)
+				want string
+			}{
+				{"deadline past", func(s *rm.ReservationSubmission) { s.Definition.Deadline = rm.Int64(now - 1) }, "is the past"},
+				{"duration longer than the window", func(s *rm.ReservationSubmission) {
+					s.Definition.Requests.Request[0].Duration = 700000
+				}, "must  be greater or equal to the minimum resource duration"},
+				{"gang above capacity", func(s *rm.ReservationSubmission) {
+					s.Definition.Requests.Request[0].MinConcurrency = rmbackend.PlanContainers + 3
+					s.Definition.Requests.Request[0].NumContainers = rmbackend.PlanContainers + 3
+				}, "largest gang"},
+				{"not a plan queue", func(s *rm.ReservationSubmission) { s.Queue = "default" }, "not managed by reservation system"},
+				{"no requests", func(s *rm.ReservationSubmission) { s.Definition.Requests.Request = nil }, "at least one ReservationRequest"},
+			}
+			for _, bb := range bad {
+				id2, err := c.NewReservation(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s2 := rm.ReservationSubmission{Queue: rmbackend.PlanQueue, ID: id2, Definition: def}
+				s2.Definition.Requests.Request = append(rm.List[rm.ReservationRequest](nil), def.Requests.Request...)
+				bb.mod(&s2)
+				err = c.SubmitReservation(ctx, s2)
+				var e *rm.Error
+				if !errors.As(err, &e) || e.Status != 400 || !strings.Contains(e.Message, bb.want) {
+					t.Errorf("%s: %v, want a 400 saying %q", bb.name, err, bb.want)
+				}
+			}
+			upd := def
+			upd.Requests.Request = rm.List[rm.ReservationRequest]{{Capability: rm.Resource{Memory: 256, VCores: 1}, NumContainers: 6, MinConcurrency: 2, Duration: 300000}}
+			if err := c.UpdateReservation(ctx, rm.ReservationUpdate{ID: id, Definition: upd}); err != nil {
+				t.Errorf("UpdateReservation: %v", err)
+			}
+			if res, err := c.ListReservations(ctx, rm.ReservationFilter{Queue: rmbackend.PlanQueue, ID: id}); err != nil || len(res) != 1 || res[0].Definition.Requests.Request[0].NumContainers != 6 {
+				t.Errorf("after the update: %+v, %v", res, err)
+			}
+			if err := c.DeleteReservation(ctx, id); err != nil {
+				t.Errorf("DeleteReservation: %v", err)
+			}
+			if err := c.DeleteReservation(ctx, id); err == nil || !strings.Contains(err.Error(), "does not exist in the plan") {
+				t.Errorf("delete twice: %v", err)
+			}
+		})
+	}
+}
+
+// TestReservationsOff: with the ReservationSystem off
+// (ClientRMService.checkReservationSytem) list is a 400 and
+// new-reservation a 503 from the YarnRuntimeException wrapper. Checked
+// against the RM source only: the minicluster runs with the system on.
+func TestReservationsOff(t *testing.T) {
 	ctx := context.Background()
-	// ReservationSystem off (ClientRMService.checkReservationSytem): list is
-	// a 400, new-reservation a 503 from the YarnRuntimeException wrapper.
 	_, off := newPair(t, rmtest.Config{})
 	if _, err := off.ListReservations(ctx, rm.ReservationFilter{Queue: "dedicated"}); !rm.IsReservationSystemOff(err) {
 		t.Errorf("list with the system off: %v", err)
 	}
 	if _, err := off.NewReservation(ctx); !rm.IsReservationSystemOff(err) {
 		t.Errorf("new-reservation with the system off: %v", err)
-	}
-
-	s, c := newPair(t, rmtest.Config{PlanQueue: "dedicated", PlanContainers: 10})
-	s.AddApp(app("application_1_0001", "ACCEPTED", 0))
-	if res, err := c.ListReservations(ctx, rm.ReservationFilter{Queue: "dedicated"}); err != nil || len(res) != 0 {
-		t.Errorf("empty list = %+v, %v", res, err)
-	}
-	// The queue parameter defaults to "default", not a plan queue: 400.
-	if _, err := c.ListReservations(ctx, rm.ReservationFilter{}); err == nil || !strings.Contains(err.Error(), "not managed by reservation system") {
-		t.Errorf("list of queue default: %v", err)
-	}
-	id, err := c.NewReservation(ctx)
-	if err != nil || id != "reservation_1700000000000_0001" {
-		t.Fatalf("NewReservation = %q, %v", id, err)
-	}
-	now := t0.UnixMilli()
-	def := rm.ReservationDefinition{Arrival: rm.Int64(now), Deadline: rm.Int64(now + 600000), Name: "schedkit/application_1_0001",
-		Requests: rm.ReservationRequests{Interpreter: rm.InterpreterAll, Request: rm.List[rm.ReservationRequest]{{
-			Capability: rm.Resource{Memory: 1024, VCores: 1}, NumContainers: 4, MinConcurrency: 2, Duration: 300000}}}}
-	sub := rm.ReservationSubmission{Queue: "dedicated", ID: id, Definition: def}
-	if err := c.SubmitReservation(ctx, sub); err != nil {
-		t.Fatalf("SubmitReservation: %v", err)
-	}
-	// The same ID and definition again: accepted, nothing new.
-	if err := c.SubmitReservation(ctx, sub); err != nil {
-		t.Errorf("resubmission: %v", err)
-	}
-	other := sub
-	other.Definition.Requests.Request = rm.List[rm.ReservationRequest]{{Capability: rm.Resource{Memory: 1024, VCores: 1}, NumContainers: 5, MinConcurrency: 1, Duration: 1000}}
-	if err := c.SubmitReservation(ctx, other); err == nil || !strings.Contains(err.Error(), "different reservation definition") {
-		t.Errorf("same ID, other definition: %v", err)
-	}
-	// One reservation: the list writes it as an object with quoted numbers.
-	res, err := c.ListReservations(ctx, rm.ReservationFilter{Queue: "dedicated", IncludeAllocations: true})
-	if err != nil || len(res) != 1 || res[0].ID != rm.String(id) || res[0].Definition.Requests.Request[0].NumContainers != 4 || len(res[0].Allocations) != 1 {
-		t.Fatalf("list = %+v, %v", res, err)
-	}
-	// The app moves into the reservation's queue, named by its ID under
-	// the Capacity Scheduler (AbstractSchedulerPlanFollower.getReservationQueueName).
-	if q, err := c.MoveQueue(ctx, "application_1_0001", id); err != nil || q != id {
-		t.Errorf("move into the reservation: %q, %v", q, err)
-	}
-	bad := []struct {
-		name string
-		mod  func(*rm.ReservationSubmission)
-		want string
-	}{
-		{"deadline past", func(s *rm.ReservationSubmission) { s.Definition.Deadline = rm.Int64(now - 1) }, "is the past"},
-		{"duration longer than the window", func(s *rm.ReservationSubmission) {
-			s.Definition.Requests.Request[0].Duration = 700000
-		}, "must  be greater or equal to the minimum resource duration"},
-		{"gang above capacity", func(s *rm.ReservationSubmission) { s.Definition.Requests.Request[0].MinConcurrency = 11 }, "largest gang"},
-		{"no capacity left", func(s *rm.ReservationSubmission) { s.Definition.Requests.Request[0].NumContainers = 19 }, "could not find a valid allocation"},
-		{"not a plan queue", func(s *rm.ReservationSubmission) { s.Queue = "default" }, "not managed by reservation system"},
-		{"no requests", func(s *rm.ReservationSubmission) { s.Definition.Requests.Request = nil }, "at least one ReservationRequest"},
-	}
-	for _, b := range bad {
-		s2 := rm.ReservationSubmission{Queue: "dedicated", ID: "reservation_1700000000000_0099", Definition: def}
-		s2.Definition.Requests.Request = append(rm.List[rm.ReservationRequest](nil), def.Requests.Request...)
-		b.mod(&s2)
-		err := c.SubmitReservation(ctx, s2)
-		var e *rm.Error
-		if !errors.As(err, &e) || e.Status != 400 || !strings.Contains(e.Message, b.want) {
-			t.Errorf("%s: %v, want a 400 saying %q", b.name, err, b.want)
-		}
-	}
-	upd := def
-	upd.Requests.Request = rm.List[rm.ReservationRequest]{{Capability: rm.Resource{Memory: 1024, VCores: 1}, NumContainers: 6, MinConcurrency: 2, Duration: 300000}}
-	if err := c.UpdateReservation(ctx, rm.ReservationUpdate{ID: id, Definition: upd}); err != nil {
-		t.Errorf("UpdateReservation: %v", err)
-	}
-	if _, _, _, n, _, _, _ := s.Reservation(id); n != 6 {
-		t.Errorf("after update %d containers", n)
-	}
-	if err := c.UpdateReservation(ctx, rm.ReservationUpdate{ID: "reservation_1700000000000_0077", Definition: upd}); err == nil || !strings.Contains(err.Error(), "is unknown") {
-		t.Errorf("update unknown: %v", err)
-	}
-	if err := c.DeleteReservation(ctx, id); err != nil {
-		t.Errorf("DeleteReservation: %v", err)
-	}
-	if err := c.DeleteReservation(ctx, id); err == nil || !strings.Contains(err.Error(), "is unknown") {
-		t.Errorf("delete twice: %v", err)
 	}
 }
 

@@ -33,11 +33,24 @@
 //
 // # What it is checked against
 //
-// There is no ResourceManager in the test environment (Hadoop is not
-// packaged for it and Maven Central is out of reach), so this package is
-// checked against the documented REST behaviour, not against a running
-// ResourceManager: package rmtest is a stateful test double whose answers
-// are shaped like the JSON examples of ResourceManagerRest.md and whose
-// behaviour (status codes, error bodies, what a write to a finished app
-// does) follows the RM source it cites, file and method, in its comments.
+// The tests of this package are contract tests: the same test code runs
+// against package rmtest, the test double, and — in the real tier
+// (go test -tags e2e, with the RM that minirm/minirm.sh starts; see
+// adapters/test-e2e.sh) — against Hadoop 3.5.0's own ResourceManager
+// (MiniYARNCluster from hadoop-client-minicluster, Capacity Scheduler,
+// ReservationSystem on) with real DistributedShell applications. Checked
+// against Hadoop 3.5.0: the app list and its filters (states, tags,
+// limit), one app, an unknown and a malformed app ID, nodes, metrics,
+// the scheduler type, application submission, priorities (the cap at
+// yarn.cluster.max-application-priority, a finished app unchanged), kill
+// (202 and 200 answers, the recorded diagnostics, a write without
+// user.name made as dr.who), queue moves (full paths, unknown queue, the
+// reservable queue itself, a finished app), LIFETIME timeouts (set, in
+// the past), and every reservation endpoint (new-reservation, submit,
+// resubmit, list, update, delete, delete twice, and the refusals: past
+// deadline, duration longer than the window, gang above the plan's
+// capacity, not a plan queue, no requests). Checked against the RM source
+// only, through the double: an app not yet ACCEPTED, the Fair and FIFO
+// schedulers, an RM behind an authentication filter, the
+// ReservationSystem off, 5xx retries and stalls (fault injection).
 package rm

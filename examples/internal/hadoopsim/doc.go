@@ -1,9 +1,12 @@
 // Package hadoopsim is the discrete-event simulation of the MIMP case study
 // (MIMP §6.6, Table 3) and admission experiment (§6.5, Fig. 11): a Hadoop
 // cluster whose map slots share hosts with web servers, a trace of deadline
-// jobs, and the FIFO, EDF, MP, MP+AC, MP+AC-paper and MP+AC-strict
-// schedulers from packages edf and admission (the simulation makes no
-// scheduling or admission decision of its own). It builds on the shared
+// jobs, and the FIFO, EDF, MP-paper, MP, MP+AC, MP+AC-paper and
+// MP+AC-strict schedulers from packages edf and admission (the simulation
+// makes no scheduling or admission decision of its own). MP-paper is MIMP's
+// MP as printed; MP is the same picker protecting deadlines against the
+// scheduler's estimation error (edf.MPOptions.TCTError, from
+// Scenario.TCTError). It builds on the shared
 // event queue examples/internal/des.
 //
 // The simulation keeps two sets of numbers apart: the world (what tasks
@@ -80,7 +83,12 @@
 //     each slot's current r), data-node overload, the heartbeat order, and
 //     MP's best-fit choices (it plans EDF). A new admission variant is a
 //     Policy constant, its String and a case in Policy.admission
-//     (policy.go); MP's options are in run.mpOptions (offer.go).
+//     (policy.go); MP's options are in Policy.mpOptions (policy.go).
+//   - MP's deadline protection, from the scheduler's error model only:
+//     Scenario.TCTError is PredictionError.MPError at AdmissionConfidence,
+//     edf.ErrorAt of the same 2^15 draws of ν = actual/predicted that give
+//     MP+AC's margin: Mean = E[ν] ≈ 1.075 and Mean + Spread = the 0.97
+//     quantile ≈ 2.17 under PaperError, {Mean: 1} with exact estimates.
 //
 // The Fig. 11 sweep (SweepScenario) uses 30-minute traces of Pi and TeraSort
 // only, with arrival rates scaled to an offered utilization and deadlines

@@ -6,8 +6,12 @@ import (
 	"math/rand/v2"
 
 	"github.com/schedkit/schedkit/admission"
+	"github.com/schedkit/schedkit/edf"
 	"github.com/schedkit/schedkit/tct"
 )
+
+// tct's distributions are what edf.ErrorAt reads MP's TCTError from.
+var _ edf.ErrorDistribution = tct.Distribution{}
 
 // tct's distributions are what admission.MarginAt reads a margin from.
 var _ admission.Quantiler = tct.Distribution{}
@@ -117,37 +121,60 @@ func (e PredictionError) timeWeightedCDF(v float64) float64 {
 	return m / e.MeanRatio()
 }
 
-// AdmissionConfidence is the confidence MP+AC's margin is derived at: each
-// planned task time covers the task's real time with probability 0.97,
-// one minus the 3% of the jobs it admits that an admission controller
-// promising "admitted means on time" may let miss.
+// AdmissionConfidence is the confidence MP+AC's margin and MP's TCTError
+// are derived at: each planned task time covers the task's real time with
+// probability 0.97, one minus the 3% of the jobs it admits that an
+// admission controller promising "admitted means on time" may let miss;
+// and MP expects a job's remaining tasks to finish by its deadline with
+// that probability.
 const AdmissionConfidence = 0.97
 
-// marginDraws is the number of ratios AdmissionMargin draws.
+// marginDraws is the number of ratios ratioDistribution draws.
 const marginDraws = 1 << 15
 
-// AdmissionMargin returns MP+AC's margin (Scenario.Margin) for a scheduler
-// whose TCT models err as e says, at confidence p: the p-quantile of the
-// ratio ν = actual / predicted task time, estimated from 2^15 draws of ν
-// (a fixed stream, so the result is a constant of e and p) as a
-// tct.Distribution and passed to admission.MarginAt. For PaperError at
-// AdmissionConfidence it is about 2.17: under-predicted tasks run up to
-// 1/(1 − 2·0.29) = 2.38 times their prediction. The zero PredictionError
-// gives 1. Errors: an invalid e, or p outside [0, 1].
-func (e PredictionError) AdmissionMargin(p float64) (float64, error) {
+// ratioDistribution returns 2^15 draws of ν = actual / predicted task time
+// under e as a tct.Distribution: a fixed stream, so what is read from it is
+// a constant of e. Errors: an invalid e.
+func (e PredictionError) ratioDistribution() (tct.Distribution, error) {
 	if err := e.Validate(); err != nil {
-		return 0, err
+		return tct.Distribution{}, err
 	}
 	rng := rand.New(rand.NewPCG(0xAD, 0x3A6))
 	ratios := make([]float64, marginDraws)
 	for i := range ratios {
 		ratios[i] = e.ratio(rng)
 	}
-	d, err := tct.NewDistribution(ratios)
+	return tct.NewDistribution(ratios)
+}
+
+// AdmissionMargin returns MP+AC's margin (Scenario.Margin) for a scheduler
+// whose TCT models err as e says, at confidence p: the p-quantile of the
+// ratio ν = actual / predicted task time, estimated from 2^15 draws of ν
+// (ratioDistribution) and passed to admission.MarginAt. For PaperError at
+// AdmissionConfidence it is about 2.17: under-predicted tasks run up to
+// 1/(1 − 2·0.29) = 2.38 times their prediction. The zero PredictionError
+// gives 1. Errors: an invalid e, or p outside [0, 1].
+func (e PredictionError) AdmissionMargin(p float64) (float64, error) {
+	d, err := e.ratioDistribution()
 	if err != nil {
 		return 0, err
 	}
 	return admission.MarginAt(d, p)
+}
+
+// MPError returns the estimation error MP protects deadlines against
+// (Scenario.TCTError, edf.MPOptions.TCTError) for a scheduler whose TCT
+// models err as e says, at confidence p: edf.ErrorAt of the same 2^15 draws
+// of ν as AdmissionMargin, so Mean is their mean and Mean + Spread their
+// p-quantile, the margin. For PaperError at AdmissionConfidence it is
+// about {Mean: 1.075, Spread: 1.10}; the zero PredictionError gives
+// {Mean: 1}, an exact model. Errors: an invalid e, or p outside [0, 1].
+func (e PredictionError) MPError(p float64) (edf.TCTError, error) {
+	d, err := e.ratioDistribution()
+	if err != nil {
+		return edf.TCTError{}, err
+	}
+	return edf.ErrorAt(d, p)
 }
 
 // ReadQuantile is the share of a dedicated worker's time below which its

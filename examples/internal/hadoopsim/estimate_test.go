@@ -72,3 +72,26 @@ func TestAdmissionMargin(t *testing.T) {
 		t.Errorf("SweepScenario's margin %v", s.Margin)
 	}
 }
+
+// TestMPError: MP's TCTError under PaperError at AdmissionConfidence has
+// Mean = E[ν] = MeanRatio ≈ 1.0752 and Mean + Spread = the 0.97 quantile
+// 2.1717 (TestAdmissionMargin), each within 0.01 of 2^15 draws; exact
+// estimates give {Mean: 1}; CaseStudy and SweepScenario carry it.
+func TestMPError(t *testing.T) {
+	e, err := PaperError.MPError(AdmissionConfidence)
+	if err != nil || math.Abs(e.Mean-PaperError.MeanRatio()) > 0.01 || math.Abs(e.Mean+e.Spread-2.1717) > 0.01 {
+		t.Errorf("PaperError: %+v, %v; want mean %.4f, mean + spread 2.1717", e, err, PaperError.MeanRatio())
+	}
+	if z, err := (PredictionError{}).MPError(AdmissionConfidence); err != nil || z.Mean != 1 || z.Spread != 0 {
+		t.Errorf("exact estimates: %+v, %v; want {Mean: 1}", z, err)
+	}
+	if _, err := PaperError.MPError(1.5); err == nil {
+		t.Error("p = 1.5 accepted")
+	}
+	if _, err := (PredictionError{OverShare: 2}).MPError(0.9); err == nil {
+		t.Error("an invalid error model accepted")
+	}
+	if c, s := CaseStudy(1, PaperError), SweepScenario(1, 1, PaperError); c.TCTError != e || s.TCTError != e {
+		t.Errorf("scenarios carry %+v and %+v, want %+v", c.TCTError, s.TCTError, e)
+	}
+}

@@ -53,6 +53,4 @@ func (r *run) pick(sl int, now float64) (edf.Decision, error) {
 }
 
 // mpOptions are the options MP runs with under this scenario and policy.
-func (r *run) mpOptions() edf.MPOptions {
-	return edf.MPOptions{NoIOCheck: r.s.NoIOCheck, Slack: r.p.slack(r.margin())}
-}
+func (r *run) mpOptions() edf.MPOptions { return r.p.mpOptions(r.s, r.margin()) }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/admission"
+	"github.com/schedkit/schedkit/edf"
 )
 
 // Policy is a job scheduler of the case study.
@@ -12,17 +13,18 @@ type Policy int
 const (
 	FIFO       Policy = iota // MIMP §5.2 FIFO
 	EDF                      // MIMP §5.2 EDF
-	MP                       // MIMP §5.2 Maximum Progress, IO check on
-	MPAC                     // MP with wave-aware admission (admission.ModeWave) and MP's slack
+	MPPaper                  // MIMP §5.2 Maximum Progress as printed, IO check on
+	MP                       // MPPaper protecting deadlines against the models' errors (Scenario.TCTError)
+	MPAC                     // MIMP's MP with wave-aware admission (admission.ModeWave) and MP's slack
 	MPACPaper                // MP with the paper's admission rule (Eq. 6–7)
 	MPACStrict               // MP with strict Eq. 6–7 admission (every queued deadline checked)
 	numPolicies
 )
 
 // Policies lists every policy in the order of MIMP Table 3 plus admission.
-var Policies = []Policy{FIFO, EDF, MP, MPAC, MPACPaper, MPACStrict}
+var Policies = []Policy{FIFO, EDF, MPPaper, MP, MPAC, MPACPaper, MPACStrict}
 
-// String returns "FIFO", "EDF", "MP", "MP+AC", "MP+AC-paper" or
+// String returns "FIFO", "EDF", "MP-paper", "MP", "MP+AC", "MP+AC-paper" or
 // "MP+AC-strict".
 func (p Policy) String() string {
 	switch p {
@@ -30,6 +32,8 @@ func (p Policy) String() string {
 		return "FIFO"
 	case EDF:
 		return "EDF"
+	case MPPaper:
+		return "MP-paper"
 	case MP:
 		return "MP"
 	case MPAC:
@@ -69,12 +73,19 @@ func (p Policy) admission(margin float64) (opt admission.Options, ok bool) {
 	return admission.Options{}, false
 }
 
-// slack is MP's at-risk slack under policy p (edf.MPOptions.Slack): Margin
-// − 1 for MP+AC, so MP keeps each job ahead of the plan admission checked
-// it against; 0 (the paper's MP) for the others.
-func (p Policy) slack(margin float64) float64 {
-	if p == MPAC {
-		return max(0, margin-1)
+// mpOptions are MP's options under policy p in scenario s (margin is its
+// Margin, 0 read as 1): MP protects deadlines against s.TCTError
+// (edf.MPOptions.TCTError); MP+AC keeps slack Margin − 1
+// (edf.MPOptions.Slack), so MP keeps each job ahead of the plan admission
+// checked it against; MP-paper, MP+AC-paper and MP+AC-strict run the
+// paper's MP. Every MP checks data-node IO unless s.NoIOCheck.
+func (p Policy) mpOptions(s *Scenario, margin float64) edf.MPOptions {
+	opt := edf.MPOptions{NoIOCheck: s.NoIOCheck}
+	switch p {
+	case MP:
+		opt.TCTError = s.TCTError
+	case MPAC:
+		opt.Slack = max(0, margin-1)
 	}
-	return 0
+	return opt
 }

@@ -2,6 +2,8 @@ package hadoopsim
 
 import (
 	"math/rand/v2"
+
+	"github.com/schedkit/schedkit/edf"
 )
 
 // Case-study constants (MIMP §6.6): a 2.5 h trace of 174 jobs.
@@ -27,7 +29,8 @@ func LastArrival(jobs []JobSpec) float64 {
 // CaseStudyTypes over 2.5 h conditioned on 174 jobs, task factors from e,
 // the scheduler's estimates from e (WithEstimates), web-load streams and
 // heartbeat order from the same seed, Fig. 15 recording over the first 10
-// minutes, MP+AC's margin from e (AdmissionMargin at AdmissionConfidence).
+// minutes, MP+AC's margin and MP's TCTError from e at AdmissionConfidence
+// (AdmissionMargin, MPError).
 // The arrivals depend on seed only, not on e. It panics only if e
 // is invalid (PredictionError.Validate).
 func CaseStudy(seed uint64, e PredictionError) Scenario {
@@ -46,6 +49,7 @@ func CaseStudy(seed uint64, e PredictionError) Scenario {
 		Horizon:     LastArrival(jobs) + Drain,
 		RecordUntil: 600,
 		Margin:      margin(e),
+		TCTError:    mpError(e),
 	}
 }
 
@@ -115,12 +119,21 @@ func SweepScenario(seed uint64, load float64, e PredictionError) Scenario {
 		jt := deadlines[[]int{0, 2}[jobs[i].Type]]
 		jobs[i].Deadline = jobs[i].Arrival + jt.Period
 	}
-	return Scenario{Cluster: c, Types: types, Jobs: jobs, Seed: seed, Horizon: LastArrival(jobs) + Drain, Margin: margin(e)}
+	return Scenario{Cluster: c, Types: types, Jobs: jobs, Seed: seed, Horizon: LastArrival(jobs) + Drain, Margin: margin(e), TCTError: mpError(e)}
 }
 
 // margin is e's AdmissionMargin at AdmissionConfidence; e was validated.
 func margin(e PredictionError) float64 {
 	m, err := e.AdmissionMargin(AdmissionConfidence)
+	if err != nil {
+		panic(err) // only e can be bad here
+	}
+	return m
+}
+
+// mpError is e's MPError at AdmissionConfidence; e was validated.
+func mpError(e PredictionError) edf.TCTError {
+	m, err := e.MPError(AdmissionConfidence)
 	if err != nil {
 		panic(err) // only e can be bad here
 	}

@@ -60,6 +60,12 @@ type Scenario struct {
 	// otherwise in [1, admission.MaxMargin]. CaseStudy and SweepScenario
 	// set it with AdmissionMargin. MP+AC-paper and MP+AC-strict ignore it.
 	Margin float64
+	// TCTError is the estimation error MP protects deadlines against
+	// (edf.MPOptions.TCTError; the other policies ignore it): zero is the
+	// paper's MP; otherwise Mean finite and > 0, Spread finite and >= 0.
+	// CaseStudy and SweepScenario set it with PredictionError.MPError at
+	// AdmissionConfidence.
+	TCTError edf.TCTError
 	// RecordUntil (s): record slot allocation changes up to this time
 	// (MIMP Fig. 15); 0 records nothing.
 	RecordUntil float64

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedkit/schedkit/edf"
 	"github.com/schedkit/schedkit/tct"
 	"pgregory.net/rapid"
 
@@ -499,6 +500,10 @@ func TestRunBadScenarios(t *testing.T) {
 		{"Margin 0.5", func(s *Scenario) { s.Margin = 0.5 }, "Margin"},
 		{"Margin NaN", func(s *Scenario) { s.Margin = nan }, "Margin"},
 		{"Margin above admission.MaxMargin", func(s *Scenario) { s.Margin = 1e4 }, "Margin"},
+		{"TCTError mean NaN", func(s *Scenario) { s.TCTError.Mean = nan }, "TCTError"},
+		{"TCTError spread without mean", func(s *Scenario) { s.TCTError = edf.TCTError{Spread: 1} }, "TCTError"},
+		{"TCTError spread -1", func(s *Scenario) { s.TCTError.Spread = -1 }, "TCTError"},
+		{"TCTError spread +Inf", func(s *Scenario) { s.TCTError.Spread = inf }, "TCTError"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := base
@@ -627,7 +632,8 @@ func TestIOCheckMatchesWorld(t *testing.T) {
 // fuzzScenario builds a small scenario from fuzzed numbers (web bands,
 // data-node capacity, a job type's world and estimated models and read
 // rates, arrivals, deadlines, map counts and factors), some NaN, infinite,
-// negative or extreme.
+// negative or extreme; two seeds in three give MP the case study's
+// TCTError.
 func fuzzScenario(webLow, webHigh, capacity, a, b, c, read float64, maps int, arrival, deadline, noise float64, seed uint64) Scenario {
 	maps = min(max(maps, -1), 50) // bound the work per input
 	if arrival > 1e4 {
@@ -641,6 +647,9 @@ func fuzzScenario(webLow, webHigh, capacity, a, b, c, read float64, maps int, ar
 	s := Scenario{
 		Cluster: Cluster{VMs: []VMClass{Dedicated, {"x", webLow, webHigh}}, SlotsPerVM: 2, WebPeriod: 60, DataNodes: 1, NodeCapacity: capacity},
 		Types:   types, Seed: seed, RecordUntil: 100, Offer: OfferOrder(seed % 2),
+	}
+	if seed%3 != 0 { // MP protects deadlines against the case study's errors
+		s.TCTError = mpError(PaperError)
 	}
 	rng := rand.New(rand.NewPCG(seed, 7))
 	for i := range 4 {

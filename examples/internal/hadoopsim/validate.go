@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/schedkit/schedkit/admission"
+	"github.com/schedkit/schedkit/edf"
 	"github.com/schedkit/schedkit/tct"
 )
 
@@ -80,8 +81,9 @@ func checkModel(field string, m tct.Exp2) error {
 //     type, 0 ≤ Maps ≤ MaxJobMaps, an Arrival in [0, MaxTime], a Deadline in
 //     [0, MaxDeadline] or +Inf, and a factor in [MinNoise, MaxNoise] per map;
 //   - a Horizon in [LastArrival(Jobs), MaxTime], RecordUntil in [0, MaxTime],
-//     a Margin of 0 or in [1, admission.MaxMargin], a known Offer, and at
-//     most MaxWebDraws web-load redraws.
+//     a Margin of 0 or in [1, admission.MaxMargin], a TCTError that is zero
+//     or has Mean finite and > 0 and Spread finite and >= 0, a known Offer,
+//     and at most MaxWebDraws web-load redraws.
 //
 // Run calls it; the error names the first bad field and its value.
 func (s *Scenario) Validate() error {
@@ -160,6 +162,9 @@ func (s *Scenario) Validate() error {
 	}
 	if !(s.Margin == 0 || s.Margin >= 1 && s.Margin <= admission.MaxMargin) {
 		return fmt.Errorf("hadoopsim: Margin = %v: want 0 (meaning 1) or in [1, %g]", s.Margin, float64(admission.MaxMargin))
+	}
+	if e := s.TCTError; e != (edf.TCTError{}) && !(e.Mean > 0 && finite(e.Mean) && e.Spread >= 0 && finite(e.Spread)) {
+		return fmt.Errorf("hadoopsim: TCTError = %+v: want zero (the paper's MP) or Mean finite and > 0, Spread finite and >= 0", e)
 	}
 	if s.Offer != OfferHeartbeat && s.Offer != OfferClusterOrder {
 		return fmt.Errorf("hadoopsim: Offer = %d: want OfferHeartbeat or OfferClusterOrder", int(s.Offer))

@@ -252,7 +252,7 @@ func runController(args []string, stdout, stderr io.Writer) error {
 		cfg.HTTPClient = &http.Client{Transport: rec}
 	}
 	if o.user == "" && !o.dryRun {
-		fmt.Fprintln(stderr, "schedkit-yarn: no -user: the RM refuses writes without an authenticated user unless a filter in front of it provides one")
+		fmt.Fprintln(stderr, "schedkit-yarn: no -user: writes go as the RM's static web user (dr.who), or are refused by an authentication filter in front of it")
 	}
 	client, err := rm.New(url, cfg)
 	if err != nil {

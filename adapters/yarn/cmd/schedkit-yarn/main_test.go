@@ -123,8 +123,9 @@ func TestLiveOnceAndRecord(t *testing.T) {
 	if a, _ := s.App("application_1718000000000_0007"); a.State != "KILLED" || !strings.Contains(a.Diagnostics, "miss its deadline") {
 		t.Errorf("0007 after the live pass: %+v", a)
 	}
-	// Without a user the RM refuses the writes: exit 1, every failure named.
-	s2 := demoServer()
+	// Without a user an RM behind an authentication filter refuses the
+	// writes: exit 1, every failure named.
+	s2 := demoServerUser(true)
 	defer s2.Close()
 	code, out, stderr = runArgs("-rm", s2.URL, "-once", "-user", "")
 	if code != 1 || !strings.Contains(stderr, "no -user") || !strings.Contains(stderr, "writes failed") || !strings.Contains(stderr, "AuthorizationException") {

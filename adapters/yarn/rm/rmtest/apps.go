@@ -22,7 +22,10 @@ func completed(state string) bool {
 // tracks.
 func active(state string) bool { return state == "ACCEPTED" || state == "RUNNING" }
 
-// appJSON renders an app like the documented app object (dao/AppInfo).
+// appJSON renders an app as Hadoop 3.5.0's RM does (dao/AppInfo): the
+// queue as its full path (root.default), the priority under "priority"
+// (the documented examples name it "applicationPriority"), and -1 for the
+// containers and resources of an app that has finished.
 func appJSON(a *App) map[string]any {
 	trackingUI := "ApplicationMaster"
 	if a.State == "NEW" || a.State == "NEW_SAVING" || a.State == "SUBMITTED" || a.State == "ACCEPTED" {
@@ -42,7 +45,7 @@ func appJSON(a *App) map[string]any {
 		"id":                     a.ID,
 		"user":                   a.User,
 		"name":                   a.Name,
-		"queue":                  a.Queue,
+		"queue":                  fullQueue(a.Queue),
 		"state":                  a.State,
 		"finalStatus":            a.FinalStatus,
 		"progress":               a.Progress,
@@ -54,16 +57,34 @@ func appJSON(a *App) map[string]any {
 		"startedTime":            a.StartedTime,
 		"finishedTime":           a.FinishedTime,
 		"elapsedTime":            elapsed,
-		"allocatedMB":            a.AllocatedMB,
-		"allocatedVCores":        a.AllocatedVCores,
-		"runningContainers":      a.RunningContainers,
+		"allocatedMB":            ifActive(a, a.AllocatedMB),
+		"allocatedVCores":        ifActive(a, a.AllocatedVCores),
+		"runningContainers":      ifActive(a, a.RunningContainers),
 		"memorySeconds":          0,
 		"vcoreSeconds":           0,
 		"unmanagedApplication":   "false",
-		"applicationPriority":    a.Priority,
+		"priority":               a.Priority,
 		"appNodeLabelExpression": "",
 		"amNodeLabelExpression":  "",
 	}
+}
+
+// ifActive is v for an app that has not finished, -1 for one that has
+// (AppInfo reports no usage of a finished app).
+func ifActive(a *App, v int64) int64 {
+	if completed(a.State) {
+		return -1
+	}
+	return v
+}
+
+// fullQueue is a queue's path as Hadoop 3.5.0's RM reports an app's queue:
+// "default" is root.default.
+func fullQueue(q string) string {
+	if q == "" || q == "root" || strings.HasPrefix(q, "root.") {
+		return q
+	}
+	return "root." + q
 }
 
 // getApps is RMWebServices.getApps: states (comma-separated, any case;
@@ -76,13 +97,13 @@ func (s *Server) getApps(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	var states []string
 	for _, v := range q["states"] {
-		for _, st := range strings.Split(v, ",") {
-			st = strings.ToUpper(strings.TrimSpace(st))
+		for _, orig := range strings.Split(v, ",") {
+			st := strings.ToUpper(strings.TrimSpace(orig))
 			if st == "" {
 				continue
 			}
 			if !slices.Contains(appStates, st) {
-				badRequest(w, fmt.Sprintf("Invalid application-state %s specified. It should be one of %v", strings.ToLower(st), appStates))
+				badRequest(w, fmt.Sprintf("Invalid application-state %s specified. It should be one of %v", strings.TrimSpace(orig), appStates))
 				return
 			}
 			states = append(states, st)
@@ -115,7 +136,7 @@ func (s *Server) getApps(w http.ResponseWriter, r *http.Request) {
 		if len(states) > 0 && !slices.Contains(states, a.State) {
 			continue
 		}
-		if queue != "" && a.Queue != queue {
+		if queue != "" && fullQueue(a.Queue) != fullQueue(queue) {
 			continue
 		}
 		if len(tags) > 0 && !slices.ContainsFunc(a.Tags, func(t string) bool { return slices.Contains(tags, strings.ToLower(t)) }) {
@@ -139,9 +160,12 @@ func (s *Server) lookup(w http.ResponseWriter, id string) (*App, bool) {
 	a, ok := s.apps[id]
 	if !ok {
 		if !strings.HasPrefix(id, "application_") {
-			// WebAppUtils.parseApplicationId: a malformed ID is a
-			// BadRequestException.
-			badRequest(w, "Invalid ApplicationId: "+id)
+			// ApplicationId.fromString's message, answered as a
+			// BadRequestException without the "java.lang.Exception: "
+			// prefix (Hadoop 3.5.0).
+			remoteException(w, http.StatusBadRequest, "BadRequestException",
+				"Invalid ApplicationId prefix: "+id+". The valid ApplicationId should start with prefix application",
+				"org.apache.hadoop.yarn.webapp.BadRequestException")
 			return nil, false
 		}
 		notFound(w, "app with id: "+id+" not found")
@@ -170,6 +194,15 @@ func (s *Server) getField(w http.ResponseWriter, id, key string, field func(*App
 	if a, ok := s.lookup(w, id); ok {
 		writeJSON(w, http.StatusOK, map[string]any{key: field(a)})
 	}
+}
+
+// caller is the user a write is made as: user.name, or the static web user
+// dr.who (hadoop.http.staticuser.user's default) without one.
+func caller(r *http.Request) string {
+	if u := r.URL.Query().Get("user.name"); u != "" {
+		return u
+	}
+	return "dr.who"
 }
 
 // decode reads a JSON request body into v, answering a BadRequestException
@@ -203,12 +236,15 @@ func (s *Server) open(w http.ResponseWriter, id string, body []byte, in any) (*A
 //   - KILLED on an app whose final state is stored (FINISHED, FAILED,
 //     KILLED): 200 with its state, nothing changed;
 //   - KILLED on any other app: the kill event is dispatched and the answer
-//     is 202 Accepted with the state before the kill and a Location header
-//     (isKillCompleted is false for a managed AM); the app then reaches
-//     KILLED with the request's diagnostics;
+//     is 202 Accepted with the app's internal state afterwards (RMAppState:
+//     KILLING, or KILLED if the kill has already gone through; Hadoop 3.5.0
+//     answers these, not a YarnApplicationState) and a Location header; the
+//     app then reaches KILLED with the diagnostics "Application <id> was
+//     killed by user <user> with diagnostic message: <diagnostics>";
 //   - any other target: BadRequestException "Only 'KILLED' is allowed as a
 //     target state." (the documented bad-request example).
 func (s *Server) putState(w http.ResponseWriter, r *http.Request, id string, body []byte) {
+	user := caller(r)
 	var in struct {
 		State       string `json:"state"`
 		Diagnostics string `json:"diagnostics"`
@@ -230,13 +266,12 @@ func (s *Server) putState(w http.ResponseWriter, r *http.Request, id string, bod
 		writeJSON(w, http.StatusOK, map[string]any{"state": a.State})
 		return
 	}
-	before := a.State
 	a.State, a.FinalStatus = "KILLED", "KILLED"
 	a.FinishedTime = s.cfg.Now().UnixMilli()
 	a.RunningContainers, a.AllocatedMB, a.AllocatedVCores = 0, 0, 0
-	a.Diagnostics = in.Diagnostics
+	a.Diagnostics = "Application " + a.ID + " was killed by user " + user + " with diagnostic message: " + in.Diagnostics
 	w.Header().Set("Location", "http://"+r.Host+r.URL.Path)
-	writeJSON(w, http.StatusAccepted, map[string]any{"state": before})
+	writeJSON(w, http.StatusAccepted, map[string]any{"state": "KILLING"})
 }
 
 // putPriority is RMWebServices.updateApplicationPriority and
@@ -298,14 +333,15 @@ func (s *Server) putPriority(w http.ResponseWriter, id string, body []byte) {
 //   - the same queue: 200, nothing done;
 //   - an app in a final state: "App in FINISHED state cannot be moved.",
 //     which moveApp answers as a plain-text 400;
-//   - an unknown target queue: the scheduler's YarnException is rethrown,
-//     503 from GenericExceptionHandler;
-//   - otherwise the app moves: 200 {"queue": target}.
+//   - a queue that does not exist: the scheduler's YarnException "The
+//     specified Queue: X doesn't exist", rethrown, 503 from
+//     GenericExceptionHandler; the reservable queue itself stands for its
+//     default reservation queue, "<plan>-default" (Hadoop 3.5.0);
+//   - otherwise the app moves: 200 with the queue's full path.
 //
-// Reservation queues exist while their reservation does and are named as
-// AbstractSchedulerPlanFollower.getReservationQueueName names them: the
-// reservation ID under the Capacity Scheduler, "root.<plan>.<ID>" under the
-// Fair Scheduler (FairSchedulerPlanFollower).
+// A target is a leaf queue by name or path (default, root.default) or a
+// live reservation's queue by the reservation ID or its path
+// (root.<plan>.<ID>, AbstractSchedulerPlanFollower.getReservationQueueName).
 func (s *Server) putQueue(w http.ResponseWriter, id string, body []byte) {
 	var in struct {
 		Queue string `json:"queue"`
@@ -315,35 +351,43 @@ func (s *Server) putQueue(w http.ResponseWriter, id string, body []byte) {
 		return
 	}
 	defer unlock()
-	if a.Queue == in.Queue {
-		writeJSON(w, http.StatusOK, map[string]any{"queue": a.Queue})
+	target, known := s.resolveQueue(in.Queue)
+	if known && fullQueue(a.Queue) == target {
+		writeJSON(w, http.StatusOK, map[string]any{"queue": target})
 		return
 	}
 	if completed(a.State) {
 		writeText(w, http.StatusBadRequest, "App in "+a.State+" state cannot be moved.")
 		return
 	}
-	if !s.queueExists(in.Queue) {
+	if !known {
 		unavailable(w, "UndeclaredThrowableException", "java.lang.reflect.UndeclaredThrowableException",
-			"Failed to move application "+id+" to queue "+in.Queue+": target queue does not exist")
+			"The specified Queue: "+target+" doesn't exist")
 		return
 	}
-	a.Queue = in.Queue
-	writeJSON(w, http.StatusOK, map[string]any{"queue": a.Queue})
+	a.Queue = target
+	writeJSON(w, http.StatusOK, map[string]any{"queue": target})
 }
 
-// queueExists reports a leaf queue or a live reservation queue. The caller
-// holds s.mu.
-func (s *Server) queueExists(q string) bool {
-	if slices.Contains(s.cfg.Queues, q) {
-		return true
-	}
-	for _, id := range s.resOrder {
-		if s.reservationQueue(id) == q {
-			return true
+// resolveQueue returns the full path of the queue q names and whether it
+// exists; for an unknown q, the name the RM's error gives. The caller holds
+// s.mu.
+func (s *Server) resolveQueue(q string) (string, bool) {
+	full := fullQueue(q)
+	for _, l := range s.cfg.Queues {
+		if fullQueue(l) == full {
+			return full, true
 		}
 	}
-	return false
+	for _, id := range s.resOrder {
+		if rq := s.reservationQueue(id); rq != "" && (q == id || full == rq) {
+			return rq, true
+		}
+	}
+	if p := s.cfg.PlanQueue; p != "" && full == fullQueue(p) {
+		return strings.TrimPrefix(p, "root.") + "-default", false
+	}
+	return q, false
 }
 
 // timeoutJSON is RMWebServices.constructAppTimeoutDao: LIFETIME with
@@ -380,8 +424,9 @@ func (s *Server) getTimeouts(w http.ResponseWriter, id string) {
 //   - no type or no expiryTime: plain-text 400 "Timeout type or ExpiryTime
 //     is null.";
 //   - an app in a completed state: nothing changes, 200 with its timeout;
-//   - an expiry that is not ISO 8601 (yyyy-MM-dd'T'HH:mm:ss.SSSZ): the
-//     YarnException has a ParseException cause, answered as plain-text 400;
+//   - an expiry that is not ISO 8601 (yyyy-MM-dd'T'HH:mm:ss.SSSZ):
+//     java.time's DateTimeParseException, which GenericExceptionHandler
+//     does not map: 503 (Hadoop 3.5.0);
 //   - an expiry before the RM's clock: YarnException without a cause,
 //     rethrown, 503;
 //   - otherwise the LIFETIME timeout is set: 200 {"timeout":{…}}.
@@ -411,7 +456,8 @@ func (s *Server) putTimeout(w http.ResponseWriter, id string, body []byte) {
 	}
 	t, err := time.Parse("2006-01-02T15:04:05.000-0700", *in.Timeout.ExpiryTime)
 	if err != nil {
-		writeText(w, http.StatusBadRequest, "Expire time is not in ISO8601 format. ISO8601 supported format is yyyy-MM-dd'T'HH:mm:ss.SSSZ. Configured timeout value is "+*in.Timeout.ExpiryTime)
+		unavailable(w, "DateTimeParseException", "java.time.format.DateTimeParseException",
+			"Text '"+*in.Timeout.ExpiryTime+"' could not be parsed")
 		return
 	}
 	now := s.cfg.Now()

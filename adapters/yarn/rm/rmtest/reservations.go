@@ -1,6 +1,7 @@
 package rmtest
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -43,23 +44,21 @@ type reservation struct {
 // .refreshScheduler); a later one when the plan follower reaches it.
 const planFollowerStep = 1000
 
-// reservationQueue is the queue a live reservation's apps run in
-// (AbstractSchedulerPlanFollower.getReservationQueueName: the ID under the
-// Capacity Scheduler; FairSchedulerPlanFollower: "root.<plan>.<ID>"), or ""
+// reservationQueue is the full path of the queue a live reservation's apps
+// run in, root.<plan>.<ID> — the reservation ID under the plan queue
+// (AbstractSchedulerPlanFollower.getReservationQueueName; an app moved
+// there reports this path under Hadoop 3.5.0's Capacity Scheduler) — or ""
 // before the reservation's arrival. The caller holds s.mu.
 func (s *Server) reservationQueue(id string) string {
 	r, ok := s.res[id]
 	if !ok || s.cfg.Now().UnixMilli() < r.def.Arrival-planFollowerStep {
 		return ""
 	}
-	if s.cfg.Scheduler == "fairScheduler" {
-		return "root." + r.queue + "." + id
-	}
-	return id
+	return fullQueue(r.queue) + "." + id
 }
 
-// ReservationQueue returns the queue apps of reservation id run in, "" if
-// there is no such live reservation.
+// ReservationQueue returns the full path of the queue apps of reservation
+// id run in, "" if there is no such live reservation.
 func (s *Server) ReservationQueue(id string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -118,12 +117,28 @@ func (s *Server) reservation(w http.ResponseWriter, r *http.Request, op string, 
 
 const reservationOff = "Reservation is not enabled. Please enable & try again"
 
+// unwrap returns the content of a write's root element (Hadoop 3.5.0's
+// web services read a reservation write only inside it: e.g.
+// {"reservation-submission-context":{…}}); a body without it is read as
+// empty, as the RM does.
+func unwrap(body []byte, root string) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(body, &m) != nil {
+		return body
+	}
+	if inner, ok := m[root]; ok {
+		return inner
+	}
+	return []byte("{}")
+}
+
 // newReservation is RMWebServices.createNewReservation over
 // ClientRMService.getNewReservation. With the ReservationSystem off,
 // checkReservationSytem's YarnException is wrapped in a
 // YarnRuntimeException, which GenericExceptionHandler answers 503 with the
 // cause's message. Otherwise {"reservation-id":"reservation_<ts>_<seq>"}
-// (ReservationId.toString, sequence zero-padded to 4 digits).
+// (ReservationId.toString, sequence zero-padded to 4 digits), wrapped as
+// Hadoop 3.5.0 writes it: {"new-reservation":{"reservation-id":…}}.
 func (s *Server) newReservation(w http.ResponseWriter) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -132,7 +147,8 @@ func (s *Server) newReservation(w http.ResponseWriter) {
 		return
 	}
 	s.resSeq++
-	writeJSON(w, http.StatusOK, map[string]any{"reservation-id": fmt.Sprintf("reservation_%d_%04d", s.cfg.ClusterTimestamp, s.resSeq)})
+	writeJSON(w, http.StatusOK, map[string]any{"new-reservation": map[string]any{
+		"reservation-id": fmt.Sprintf("reservation_%d_%04d", s.cfg.ClusterTimestamp, s.resSeq)}})
 }
 
 // validate is RMWebServices.createReservationSubmissionRequest's defence
@@ -206,7 +222,7 @@ func (s *Server) submitReservation(w http.ResponseWriter, r *http.Request, body 
 		ID    string      `json:"reservation-id"`
 		Def   *definition `json:"reservation-definition"`
 	}
-	if !decode(w, body, &in) {
+	if !decode(w, unwrap(body, "reservation-submission-context"), &in) {
 		return
 	}
 	s.mu.Lock()
@@ -261,13 +277,13 @@ func (s *Server) submitReservation(w http.ResponseWriter, r *http.Request, body 
 // updateReservation is RMWebServices.updateReservation over
 // ClientRMService.updateReservation and ReservationInputValidator
 // .validateReservationUpdateRequest: try-and-swap, a failure leaves the
-// old reservation. 200 with an empty ReservationUpdateResponseInfo.
+// old reservation. 200 with {"reservation-update-response":{}}.
 func (s *Server) updateReservation(w http.ResponseWriter, body []byte) {
 	var in struct {
 		ID  *string     `json:"reservation-id"`
 		Def *definition `json:"reservation-definition"`
 	}
-	if !decode(w, body, &in) {
+	if !decode(w, unwrap(body, "reservation-update-context"), &in) {
 		return
 	}
 	s.mu.Lock()
@@ -298,27 +314,36 @@ func (s *Server) updateReservation(w http.ResponseWriter, body []byte) {
 		return
 	}
 	old.def = *in.Def
-	writeJSON(w, http.StatusOK, map[string]any{})
+	writeJSON(w, http.StatusOK, map[string]any{"reservation-update-response": map[string]any{}})
 }
 
 // deleteReservation is RMWebServices.deleteReservation over
-// ClientRMService.deleteReservation: an unknown ID is refused (400), a
-// known one cancelled, 200 with an empty ReservationDeleteResponseInfo.
+// ClientRMService.deleteReservation (Hadoop 3.5.0): no ID is a
+// BadRequestException "Missing reservation id…", an unknown one the
+// plan's IllegalArgumentException (400), a known one is cancelled, 200
+// with {"reservation-delete-response":{}}.
 func (s *Server) deleteReservation(w http.ResponseWriter, body []byte) {
 	var in struct {
 		ID string `json:"reservation-id"`
 	}
-	if !decode(w, body, &in) {
+	if !decode(w, unwrap(body, "reservation-delete-context"), &in) {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if in.ID == "" {
+		remoteException(w, http.StatusBadRequest, "BadRequestException",
+			"Missing reservation id. Please try again by specifying a reservation id.",
+			"org.apache.hadoop.yarn.webapp.BadRequestException")
+		return
+	}
 	if s.cfg.PlanQueue == "" {
 		badRequest(w, reservationOff)
 		return
 	}
 	if _, ok := s.res[in.ID]; !ok {
-		badRequest(w, "The specified reservation with ID: "+in.ID+" is unknown. Please try again with a valid reservation.")
+		remoteException(w, http.StatusBadRequest, "IllegalArgumentException",
+			"The specified Reservation with ID "+in.ID+" does not exist in the plan", "java.lang.IllegalArgumentException")
 		return
 	}
 	delete(s.res, in.ID)
@@ -328,21 +353,21 @@ func (s *Server) deleteReservation(w http.ResponseWriter, body []byte) {
 			break
 		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{})
+	writeJSON(w, http.StatusOK, map[string]any{"reservation-delete-response": map[string]any{}})
 }
 
-// q quotes a number as the reservation list does (dao/ReservationListInfo
-// is rendered with Jersey's mapped notation, which writes every value as a
-// string — the documented example).
-func q(n int64) string { return strconv.FormatInt(n, 10) }
+// q is a number of the reservation list. Hadoop 3.5.0 writes numbers as
+// numbers; the documented example (Jersey 1's mapped notation) quotes
+// them, which package rm decodes too.
+func q(n int64) int64 { return n }
 
 // listReservations is RMWebServices.listReservation over
 // ClientRMService.listReservations: queue (default "default") must be a
 // plan queue, else 400; reservation-id selects one; otherwise the
 // reservations ending after start-time and starting before end-time
-// (unbounded when -1). Numbers are quoted and a single reservation is
-// written as an object, not a one-element array, as in the documented
-// example; none gives {}.
+// (unbounded when -1). As Hadoop 3.5.0 writes it: numbers unquoted, the
+// reservations and their requests always as arrays, {} when there is none
+// (the documented example writes a single one as a bare object).
 func (s *Server) listReservations(w http.ResponseWriter, r *http.Request) {
 	qs := r.URL.Query()
 	queue := qs.Get("queue")
@@ -389,9 +414,6 @@ func (s *Server) listReservations(w http.ResponseWriter, r *http.Request) {
 			})
 		}
 		var reqJSON any = reqs
-		if len(reqs) == 1 {
-			reqJSON = reqs[0]
-		}
 		entry := map[string]any{
 			"acceptance-time": q(res.accepted),
 			"user":            res.user,
@@ -409,23 +431,20 @@ func (s *Server) listReservations(w http.ResponseWriter, r *http.Request) {
 		if allocs {
 			first := res.def.Requests.Request[0]
 			waves := (first.NumContainers + max(first.MinConcurrency, 1) - 1) / max(first.MinConcurrency, 1)
-			entry["resource-allocations"] = map[string]any{
+			entry["resource-allocations"] = []any{map[string]any{
 				"resource": map[string]any{
 					"memory": q(first.Capability.Memory * first.MinConcurrency),
 					"vCores": q(first.Capability.VCores * first.MinConcurrency),
 				},
 				"startTime": q(res.def.Arrival),
 				"endTime":   q(res.def.Arrival + waves*first.Duration),
-			}
+			}}
 		}
 		out = append(out, entry)
 	}
-	switch len(out) {
-	case 0:
+	if len(out) == 0 {
 		writeJSON(w, http.StatusOK, map[string]any{})
-	case 1:
-		writeJSON(w, http.StatusOK, map[string]any{"reservations": out[0]})
-	default:
-		writeJSON(w, http.StatusOK, map[string]any{"reservations": out})
+		return
 	}
+	writeJSON(w, http.StatusOK, map[string]any{"reservations": out})
 }

@@ -1,17 +1,26 @@
 // Package rmtest is a stateful test double of the YARN ResourceManager's
 // REST API for tests of package rm and of the controllers built on it.
 //
-// It is not a ResourceManager. No Hadoop can run where schedkit is tested,
-// so this server reproduces the documented REST behaviour instead: its
-// answers are shaped like the JSON examples of Hadoop's
-// ResourceManagerRest.md (field names, wrappers, the reservation list's
-// quoted numbers and one-element lists written as bare objects), and what
-// each endpoint does follows the RM source, cited per handler as file and
+// Its answers are Hadoop 3.5.0's: the contract tests of packages rm and
+// controller run the same code against it and against Hadoop 3.5.0's
+// ResourceManager (the real tier), and every difference they showed was
+// settled here or in the client — full queue paths (root.default,
+// root.<plan>.<reservation ID>), the priority under "priority", -1
+// containers for a finished app, a kill answered 202 with the RM's
+// internal state (KILLING) and recorded as "Application <id> was killed
+// by user <user> with diagnostic message: …", writes without user.name
+// made as dr.who, reservation writes read only inside their root element
+// and answered inside one, unquoted numbers and arrays in the reservation
+// list, and the error texts. Where the real tier cannot reach (an app not
+// yet ACCEPTED, the Fair and FIFO schedulers, the ReservationSystem off,
+// an authentication filter) it follows the RM source it cites, file and
 // method (RMWebServices.java for the REST layer, ClientRMService.java for
 // the checks behind it, GenericExceptionHandler.java for the mapping of
-// exceptions to statuses and RemoteException bodies). Scheduling itself is
-// not simulated: apps change state only when a test says so or when a
-// kill, a queue move or a reservation acts on them.
+// exceptions to statuses and RemoteException bodies). Scheduling itself
+// is not simulated: apps change state only when a test says so (SetState)
+// or when a kill, a queue move or a reservation acts on them, and a
+// reservation's queue exists at once (Hadoop's appears at the plan
+// follower's next step, which the controller waits for).
 //
 // Faults are injected per path prefix: a status code answered a number of
 // times, a stall before answering, or a malformed body.
@@ -81,10 +90,13 @@ type Config struct {
 	ClusterTimestamp int64
 	// Now is the RM's clock; nil means time.Now.
 	Now func() time.Time
-	// AllowAnonymous accepts writes without a user.name; by default a write
-	// without one is refused as the RM refuses it without an authentication
-	// filter (RMWebServices.initForWritableEndpoints).
-	AllowAnonymous bool
+	// RequireUser refuses a write without a user.name with 401, as an RM
+	// with an authentication filter in front of its web services does
+	// (RMWebServices.initForWritableEndpoints finds no caller). By default
+	// a write without one is made as the static web user dr.who, as on an
+	// RM whose only filter is the default StaticUserWebFilter
+	// (hadoop.http.staticuser.user) — Hadoop 3.5.0's MiniYARNCluster does so.
+	RequireUser bool
 }
 
 // Request is one request the server received.
@@ -120,6 +132,7 @@ type Server struct {
 	res      map[string]*reservation
 	resOrder []string
 	resSeq   int
+	appSeq   int
 	faults   []Fault
 	log      []Request
 }
@@ -287,7 +300,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte) {
 	}
 	rest := strings.TrimPrefix(p, base)
 	write := r.Method != http.MethodGet
-	if write && !s.cfg.AllowAnonymous && r.URL.Query().Get("user.name") == "" {
+	if write && s.cfg.RequireUser && r.URL.Query().Get("user.name") == "" {
 		// RMWebServices.initForWritableEndpoints: no caller UGI →
 		// AuthorizationException, which GenericExceptionHandler maps
 		// to 401.
@@ -300,6 +313,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte) {
 	switch {
 	case rest == "/apps" && r.Method == http.MethodGet:
 		s.getApps(w, r)
+	case rest == "/apps" && r.Method == http.MethodPost:
+		s.submitApp(w, r, body)
+	case rest == "/apps/new-application" && r.Method == http.MethodPost:
+		s.newApplication(w)
 	case len(parts) == 2 && parts[0] == "apps" && r.Method == http.MethodGet:
 		s.getApp(w, parts[1])
 	case len(parts) == 3 && parts[0] == "apps":
