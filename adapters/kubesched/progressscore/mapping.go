@@ -82,6 +82,42 @@ func NewCluster(nodes []Node) (Cluster, error) {
 	return c, nil
 }
 
+// fill sets dst to job j's progressshare input but LastLaunch: weight 1,
+// its rates and running counts by node type (capped at the type's slots,
+// which slots gives) and its pending blocks (blocks, at least
+// max(j.Pending, 1) of them). It reuses dst's Rates and Running.
+func (c Cluster) fill(j JobState, slots []int, blocks []ps.Block, dst *ps.Job) {
+	dst.Weight = 1
+	dst.Rates = slices.Grow(dst.Rates[:0], len(c.Types))[:len(c.Types)]
+	dst.Running = slices.Grow(dst.Running[:0], len(c.Types))[:len(c.Types)]
+	for t, name := range c.Types {
+		dst.Rates[t] = 1
+		if r, ok := j.Rates[name]; ok {
+			dst.Rates[t] = r
+		}
+		dst.Running[t] = min(j.Running[name], slots[t])
+	}
+	dst.Pending = blocks[:max(j.Pending, 1)]
+}
+
+// Blocks returns n pending blocks (at least 1), each one replica on the
+// first node: reading input costs nothing here, so every block is alike.
+func (c Cluster) Blocks(n int) []ps.Block {
+	out := make([]ps.Block, max(n, 1))
+	replicas := []int{c.Slots[0].Node}
+	for i := range out {
+		out[i].Replicas = replicas
+	}
+	return out
+}
+
+// relative is time t on progressshare's clock, where now is 0: minus the
+// seconds from t to now, at least 0 (t after now counts as now) and at
+// most ps.MaxTime.
+func relative(t, now time.Time) float64 {
+	return -math.Min(math.Max(now.Sub(t).Seconds(), 0), ps.MaxTime)
+}
+
 // SlotsOfType counts the slots of each type.
 func (c Cluster) SlotsOfType() []int {
 	out := make([]int, len(c.Types))
@@ -112,31 +148,14 @@ func (c Cluster) Jobs(jobs []JobState, self types.UID, now time.Time) ([]ps.Job,
 		return cmp.Or(a.Created.Compare(b.Created), strings.Compare(a.Ref, b.Ref), cmp.Compare(a.Key, b.Key))
 	})
 	slots := c.SlotsOfType()
-	block := ps.Block{Replicas: []int{c.Slots[0].Node}}
 	out := make([]ps.Job, len(sorted))
 	selfIndex := -1
 	for i, j := range sorted {
 		if j.Key == self {
 			selfIndex = i
 		}
-		pj := ps.Job{
-			Weight:     1,
-			Rates:      make([]float64, len(c.Types)),
-			Running:    make([]int, len(c.Types)),
-			Pending:    make([]ps.Block, max(j.Pending, 1)),
-			LastLaunch: -math.Min(math.Max(now.Sub(j.LastLaunch).Seconds(), 0), ps.MaxTime),
-		}
-		for t, name := range c.Types {
-			pj.Rates[t] = 1
-			if r, ok := j.Rates[name]; ok {
-				pj.Rates[t] = r
-			}
-			pj.Running[t] = min(j.Running[name], slots[t])
-		}
-		for b := range pj.Pending {
-			pj.Pending[b] = block
-		}
-		out[i] = pj
+		c.fill(j, slots, c.Blocks(j.Pending), &out[i])
+		out[i].LastLaunch = relative(j.LastLaunch, now)
 	}
 	return out, selfIndex
 }
