@@ -292,6 +292,13 @@ func PreemptionEqualPriority(t *testing.T, b *Backend) {
 // gpu-a100) and the sort Job (no rates) have two one-CPU pods each. The
 // crypto pods land on the GPU nodes and the sort pods on the others, whichever
 // job's pods the queue offers first (cryptoFirst).
+//
+// The first job's pods have the higher priority, so the queue offers both
+// of them before the other job's: the informer delivers pods in no fixed
+// order, and with the jobs interleaved the outcome is a tie that
+// Algorithm 2 does not settle (a sort pod offered while sort runs nothing
+// and crypto one pod is behind in progress share and takes any slot, a GPU
+// as readily as a CPU node).
 func ProgressShare(t *testing.T, b *Backend, cryptoFirst bool) {
 	e := NewEnv(t, b)
 	e.CreatePriorityClasses()
@@ -304,13 +311,14 @@ func ProgressShare(t *testing.T, b *Backend, cryptoFirst bool) {
 	}
 	crypto := e.CreateJob("crypto", map[string]string{annotation.JobType: "crypto"})
 	sort := e.CreateJob("sort", nil)
-	cp, sp := "b-crypto-", "a-sort-" // pods leave the queue in name order
+	cp, sp := "crypto-", "sort-"
+	cprio, sprio := Low, High
 	if cryptoFirst {
-		cp, sp = "a-crypto-", "b-sort-"
+		cprio, sprio = High, Low
 	}
 	for i := range 2 {
-		e.CreatePod(PodSpec{Name: fmt.Sprint(cp, i), CPU: "1", Owner: crypto})
-		e.CreatePod(PodSpec{Name: fmt.Sprint(sp, i), CPU: "1", Owner: sort})
+		e.CreatePod(PodSpec{Name: fmt.Sprint(cp, i), CPU: "1", Owner: crypto, Priority: cprio})
+		e.CreatePod(PodSpec{Name: fmt.Sprint(sp, i), CPU: "1", Owner: sort, Priority: sprio})
 	}
 	e.StartScheduler()
 
