@@ -327,6 +327,13 @@ func (v *View) Changes(f func(key types.UID, j *Job)) (nodesChanged, reset bool)
 	return nodesChanged, reset
 }
 
+// EachJob calls f for every job the tally holds, in no particular order.
+func (v *View) EachJob(f func(key types.UID, j *Job)) {
+	for key, j := range v.t.jobs {
+		f(key, j)
+	}
+}
+
 // Nodes returns the known nodes, in no particular order.
 func (v *View) Nodes() []Node {
 	out := make([]Node, 0, v.t.knownNodes)

@@ -9,6 +9,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	tt "github.com/schedkit/schedkit/adapters/kubesched/internal/tally/tallytest"
 )
 
 func pendingPod(uid string) *v1.Pod {
@@ -21,8 +23,8 @@ func pendingPod(uid string) *v1.Pod {
 // changed keys, then reports a reset with every job it holds, and nothing
 // once read.
 func TestChangesReset(t *testing.T) {
-	w := newWorld()
-	tl := New(ours, typeLabel, w.mapJob)
+	w := tt.New()
+	tl := New(ours, typeLabel, w.MapJob)
 	tl.Set(pendingPod("keep"))
 	tl.Read(func(v *View) { v.Changes(func(types.UID, *Job) {}) })
 	for i := range 3000 {
