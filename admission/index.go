@@ -20,7 +20,7 @@ import "math"
 // path, O(log n), and no range of prefix sums is rewritten.
 //
 // Sums are formed in the tree's order, not one after another in EDF order as
-// Checker.Decide's pass forms them, so a prefix may differ from the pass's
+// Workspace.Decide's pass forms them, so a prefix may differ from the pass's
 // in the last bits. Queue.Decide therefore uses the tree only to find the
 // new job's place and to propose the queued jobs whose slack lies within a
 // rounding bound of the band where a job is hurt (band), and decides with
@@ -29,6 +29,7 @@ import "math"
 // An anode is one job in the index.
 type anode struct {
 	left, right, parent int32 // -1 for none
+	first               int32 // the slot of one of its running tasks (Queue.slots), -1 for none
 	prio                uint64
 	job                 Job // its JCT counts only for a deadline job
 	size                int32
@@ -147,7 +148,7 @@ func (x *qindex) insert(j *Job) int32 {
 		x.nodes = append(x.nodes, anode{})
 	}
 	x.seq++
-	x.nodes[v] = anode{left: -1, right: -1, parent: -1, prio: splitmix64(x.seq), job: *j}
+	x.nodes[v] = anode{left: -1, right: -1, parent: -1, first: -1, prio: splitmix64(x.seq), job: *j}
 	x.pull(v)
 	if x.byID == nil {
 		x.byID = map[int64]int32{}

@@ -40,12 +40,12 @@ func limitQueue() []Job {
 // TestLimits runs each of admission's size limits at the limit and one
 // beyond: MaxJobs in every mode's queue and in a Queue, MaxSamples in
 // confidence mode, MaxSlots and MaxPlannedTasks in wave mode. At the limit
-// the decision is finite and, with a warmed Checker, allocation-free; one
+// the decision is finite and, with a warmed Workspace, allocation-free; one
 // beyond is refused naming the field.
 func TestLimits(t *testing.T) {
 	queue := limitQueue()
 	newJob := Job{ID: 0, Arrival: 0, Deadline: 3 * MaxDuration, JCT: 1, Samples: []float64{1}}
-	var c Checker
+	var c Workspace
 	for _, mode := range []Mode{ModeStrict, ModePaper, ModeConfidence} {
 		opt := Options{Mode: mode, Confidence: 0.5}
 		d, err := c.Decide(queue[:MaxJobs], newJob, 0, opt)
@@ -80,11 +80,11 @@ func TestLimits(t *testing.T) {
 		return []Job{{ID: 1, Deadline: 1000, Samples: samples[:n]}}
 	}
 	big := Job{ID: 2, Deadline: 500, Samples: samples[:MaxSamples]}
-	if d, err := c.DecideConfidence(withSamples(MaxSamples), big, 0, 0.5); err != nil || notFinite(d) {
+	if d, err := c.Decide(withSamples(MaxSamples), big, 0, Options{Mode: ModeConfidence, Confidence: 0.5}); err != nil || notFinite(d) {
 		t.Fatalf("DecideConfidence at MaxSamples: %+v, %v", d.Probability, err)
 	}
 	big.Samples = samples
-	_, err := c.DecideConfidence(withSamples(MaxSamples+1), big, 0, 0.5)
+	_, err := c.Decide(withSamples(MaxSamples+1), big, 0, Options{Mode: ModeConfidence, Confidence: 0.5})
 	wantField(t, err, "len(NewJob.Samples)")
 
 	// Wave mode at MaxSlots slots and MaxPlannedTasks tasks: about 1.2 s of
@@ -92,7 +92,7 @@ func TestLimits(t *testing.T) {
 	// the refusals run (CI runs this test without it too).
 	cluster := make([]Slot, MaxSlots+1)
 	for i := range cluster {
-		cluster[i] = Slot{R: 1, FreeAt: float64(i % 7)}
+		cluster[i] = Slot{R: 1, Busy: true, FreeAt: float64(i % 7)}
 	}
 	wave := Options{Mode: ModeWave, Cluster: cluster[:MaxSlots]}
 	job := Job{ID: 1, Deadline: MaxDuration, Tasks: MaxPlannedTasks, Model: linear{A: 1}}

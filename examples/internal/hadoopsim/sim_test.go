@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedkit/schedkit/admission"
 	"github.com/schedkit/schedkit/edf"
 	"github.com/schedkit/schedkit/tct"
 	"pgregory.net/rapid"
@@ -274,7 +275,7 @@ func TestWorldConservesBytes(t *testing.T) {
 // same residual capacity; different VMs draw their own.
 func TestWebLoadPerVM(t *testing.T) {
 	c := CaseStudyCluster()
-	r := &run{s: &Scenario{Cluster: c}, slotR: make([]float64, c.Slots())}
+	r := &run{s: &Scenario{Cluster: c}, cluster: make([]admission.Slot, c.Slots())}
 	rng := rand.New(rand.NewPCG(1, 2))
 	distinct := map[float64]bool{}
 	for range 50 {
@@ -282,7 +283,7 @@ func TestWebLoadPerVM(t *testing.T) {
 			r.setWeb(v, rng)
 		}
 		for v := range c.VMs {
-			a, b := r.slotR[2*v], r.slotR[2*v+1]
+			a, b := r.cluster[2*v].R, r.cluster[2*v+1].R
 			if a != b {
 				t.Fatalf("VM %d: slots at %v and %v", v, a, b)
 			}
