@@ -10,8 +10,15 @@
 //   - leastworklost: LeastWorkLostPreemption (PostFilter), preemption that
 //     evicts the most recently started lower-priority pods (preempt.GP's
 //     order) on the node where the least work is lost;
-//   - progressshare: ProgressShare (Score), nodes ranked by progressshare's
+//   - progressscore: ProgressShare (Score), nodes ranked by progressshare's
 //     Algorithm 2 and Pref so accelerators go to the jobs they speed up.
+//
+// Each plugin type is named after its plugin, in a folder of its own
+// (progressscore holds ProgressShare, apart from schedkit's progressshare
+// package it calls). Each args type fills its own defaults (SetDefaults)
+// and validates every field, the problems joined as kube's ValidateXxxArgs
+// join theirs (Validate); the registry's factories are written once, in
+// internal/factory: decode the pluginConfig args, default, validate, build.
 //
 // cmd/schedkit-scheduler is kube-scheduler with the four registered, and
 // config/ holds an example KubeSchedulerConfiguration and the RBAC the
@@ -30,8 +37,11 @@
 // Jobs describe themselves with annotations on the pod or its owning
 // batch/v1 Job (package internal/podjob): schedkit.io/deadline (RFC 3339
 // time, or a duration after the Job's creation), schedkit.io/runtime (run
-// time), schedkit.io/job-class (a row of a plugin's args table) and
-// schedkit.io/rates (relative speed per node type, "a100=3").
+// time), schedkit.io/job-type (a row of a plugin's args table) and
+// schedkit.io/rates (relative speed per node type, "a100=3"). The keys,
+// their grammar and bounds, and which value wins, are the contract the
+// Kueue adapter reads too (adapters/internal/annotation); the tests of
+// both read its shared test vectors.
 //
 // # Tests
 //
@@ -52,8 +62,8 @@
 //     then priority, then the pods without deadline;
 //   - DeadlineAdmission: the pod that would make a running deadline job
 //     late, the hopeless one, and the malformed, unestimated and
-//     unknown-class ones end PodScheduled=False with the exact reason; the
-//     feasible ones (estimate from the pod, from a Job's class) are bound;
+//     unknown-job-type ones end PodScheduled=False with the exact reason; the
+//     feasible ones (estimate from the pod, from a Job's job type) are bound;
 //   - LeastWorkLostPreemption: one cluster, both profiles: DefaultPreemption
 //     evicts a 60-minute-old pod (3,600 s lost), LeastWorkLostPreemption
 //     the two youngest (300 s), with the event and metric checked; a PDB

@@ -6,8 +6,9 @@ import (
 
 	"github.com/schedkit/schedkit/adapters/kubesched/deadline"
 	"github.com/schedkit/schedkit/adapters/kubesched/deadlineadmission"
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/factory"
 	"github.com/schedkit/schedkit/adapters/kubesched/leastworklost"
-	"github.com/schedkit/schedkit/adapters/kubesched/progressshare"
+	"github.com/schedkit/schedkit/adapters/kubesched/progressscore"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 )
 
@@ -32,9 +33,9 @@ func PluginsWithClock(c clock.PassiveClock) []app.Option {
 // scheduler.New's WithFrameworkOutOfTreeRegistry.
 func Registry(c clock.PassiveClock) frameworkruntime.Registry {
 	return frameworkruntime.Registry{
-		deadline.Name:          deadline.New,
-		deadlineadmission.Name: deadlineadmission.NewWithClock(c),
-		leastworklost.Name:     leastworklost.NewWithClock(c),
-		progressshare.Name:     progressshare.NewWithClock(c),
+		deadline.Name:          factory.New[deadline.Args](deadline.Name, deadline.Build, c),
+		deadlineadmission.Name: factory.New[deadlineadmission.Args](deadlineadmission.Name, deadlineadmission.Build, c),
+		leastworklost.Name:     factory.New[leastworklost.Args](leastworklost.Name, leastworklost.Build, c),
+		progressscore.Name:     factory.New[progressscore.Args](progressscore.Name, progressscore.Build, c),
 	}
 }

@@ -9,12 +9,14 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/edf"
 
+	"github.com/schedkit/schedkit/adapters/internal/annotation"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
 )
 
@@ -22,7 +24,7 @@ var t0 = time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
 
 func TestKeyOf(t *testing.T) {
 	owner := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: "j", Namespace: "ns", UID: "job-uid",
-		CreationTimestamp: metav1.NewTime(t0), Annotations: map[string]string{podjob.AnnotationDeadline: "30m"}}}
+		CreationTimestamp: metav1.NewTime(t0), Annotations: map[string]string{annotation.Deadline: "30m"}}}
 	p := &v1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "pod-uid",
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: "batch/v1", Kind: "Job", Name: "j", UID: "job-uid", Controller: ptr.To(true)}}},
@@ -37,7 +39,7 @@ func TestKeyOf(t *testing.T) {
 	if k := KeyOf(p, nil, ts); k.Deadline != edf.NoDeadline {
 		t.Errorf("owner not found: deadline %v, want none", k.Deadline)
 	}
-	p.Annotations = map[string]string{podjob.AnnotationDeadline: "whenever"}
+	p.Annotations = map[string]string{annotation.Deadline: "whenever"}
 	if k := KeyOf(p, owner, ts); k.Deadline != edf.NoDeadline {
 		t.Errorf("malformed deadline: %v, want none", k.Deadline)
 	}
@@ -144,11 +146,15 @@ func TestPropStrictWeakOrder(t *testing.T) { rapid.Check(t, propStrictWeakOrder)
 func TestPropAgreesWithEDF(t *testing.T)   { rapid.Check(t, propAgreesWithEDF) }
 
 func TestNoArgs(t *testing.T) {
-	if err := noArgs(nil); err != nil {
-		t.Errorf("nil args: %v", err)
+	for _, obj := range []runtime.Object{nil, &runtime.Unknown{}, &runtime.Unknown{Raw: []byte("{}")}, &runtime.Unknown{Raw: []byte("null")}} {
+		if _, err := DecodeArgs(obj); err != nil {
+			t.Errorf("%v: %v", obj, err)
+		}
 	}
-	if err := noArgs(&metav1.Status{}); err == nil {
-		t.Errorf("typed args accepted")
+	for _, obj := range []runtime.Object{&metav1.Status{}, &runtime.Unknown{Raw: []byte(`{"mode":"x"}`)}} {
+		if _, err := DecodeArgs(obj); err == nil {
+			t.Errorf("args %v accepted", obj)
+		}
 	}
 }
 
@@ -164,7 +170,7 @@ func BenchmarkCompare(b *testing.B) {
 
 func BenchmarkKeyOf(b *testing.B) {
 	p := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "u",
-		CreationTimestamp: metav1.NewTime(t0), Annotations: map[string]string{podjob.AnnotationDeadline: "2026-07-01T15:00:00Z"}}}
+		CreationTimestamp: metav1.NewTime(t0), Annotations: map[string]string{annotation.Deadline: "2026-07-01T15:00:00Z"}}}
 	b.ReportAllocs()
 	for b.Loop() {
 		KeyOf(p, nil, t0)

@@ -43,16 +43,20 @@ package deadline
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/schedkit/schedkit/edf"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/client-go/tools/cache"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/utils/clock"
 
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/factory"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/owner"
 )
 
@@ -80,11 +84,9 @@ type cachedKey struct {
 
 var _ fwk.QueueSortPlugin = (*Deadline)(nil)
 
-// New builds the plugin. It takes no args; any given are an error.
-func New(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
-	if err := noArgs(obj); err != nil {
-		return nil, err
-	}
+// Build makes the plugin on the scheduler's handle (the factory.Build of
+// the registry). It takes no args.
+func Build(ctx context.Context, _ *Args, h fwk.Handle, _ clock.PassiveClock) (fwk.Plugin, error) {
 	pl := &Deadline{ctx: ctx, jobs: owner.NewResolver(h)}
 	pl.jobsSynced = h.SharedInformerFactory().Batch().V1().Jobs().Informer().HasSynced
 	_, err := h.SharedInformerFactory().Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -153,12 +155,23 @@ func (pl *Deadline) waitForJobs() {
 	}
 }
 
-func noArgs(obj runtime.Object) error {
-	if obj == nil {
+// Args are the plugin's args: it takes none, and any given are an error.
+type Args struct{}
+
+// UnmarshalJSON accepts only an empty object or null.
+func (*Args) UnmarshalJSON(b []byte) error {
+	switch strings.TrimSpace(string(b)) {
+	case "{}", "null":
 		return nil
 	}
-	if u, ok := obj.(*runtime.Unknown); ok && (len(u.Raw) == 0 || string(u.Raw) == "{}" || string(u.Raw) == "null") {
-		return nil
-	}
-	return fmt.Errorf("%s takes no args, got %T", Name, obj)
+	return fmt.Errorf("%s takes no args, got %s", Name, b)
 }
+
+// SetDefaults does nothing: there are no args.
+func (*Args) SetDefaults() {}
+
+// Validate accepts the empty args.
+func (*Args) Validate(*field.Path) error { return nil }
+
+// DecodeArgs checks that the profile gives no args.
+func DecodeArgs(obj runtime.Object) (*Args, error) { return factory.Decode[Args](Name, obj) }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/schedkit/schedkit/admission"
 
+	"github.com/schedkit/schedkit/adapters/internal/annotation"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
 )
 
@@ -23,29 +24,29 @@ var t0 = time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
 func dur(d time.Duration) metav1.Duration { return metav1.Duration{Duration: d} }
 
 func TestValidateArgs(t *testing.T) {
-	good := &Args{Mode: ModeStrict, JobClasses: []JobClass{{Name: "etl", Runtime: dur(time.Hour)}}}
-	if err := ValidateArgs(nil, good); err != nil {
+	good := &Args{Mode: ModeStrict, JobTypes: []JobType{{Name: "etl", Runtime: dur(time.Hour)}}}
+	if err := good.Validate(nil); err != nil {
 		t.Fatalf("good args: %v", err)
 	}
 	bad := &Args{
 		Mode:           "Lenient",
 		DefaultRuntime: dur(-time.Minute),
-		JobClasses: []JobClass{
+		JobTypes: []JobType{
 			{Name: "etl", Runtime: dur(time.Hour)},
 			{Name: "etl", Runtime: dur(0)},
 			{Name: "Not_A_Label", Runtime: dur(time.Hour)},
 		},
 	}
-	err := ValidateArgs(nil, bad)
+	err := bad.Validate(nil)
 	if err == nil {
 		t.Fatal("bad args accepted")
 	}
 	for _, want := range []string{
 		`mode: Unsupported value: "Lenient"`,
 		"defaultRuntime: Invalid value",
-		`jobClasses[1].name: Duplicate value: "etl"`,
-		"jobClasses[1].runtime: Invalid value",
-		`jobClasses[2].name: Invalid value: "Not_A_Label"`,
+		`jobTypes[1].name: Duplicate value: "etl"`,
+		"jobTypes[1].runtime: Invalid value",
+		`jobTypes[2].name: Invalid value: "Not_A_Label"`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not report %q", err, want)
@@ -55,21 +56,21 @@ func TestValidateArgs(t *testing.T) {
 
 func TestDecodeArgs(t *testing.T) {
 	args, err := DecodeArgs(nil)
-	if err != nil || args.Mode != ModeStrict || len(args.JobClasses) != 0 {
+	if err != nil || args.Mode != ModeStrict || len(args.JobTypes) != 0 {
 		t.Fatalf("nil args = %+v, %v; want strict defaults", args, err)
 	}
-	args, err = DecodeArgs(&runtime.Unknown{Raw: []byte(`{"mode":"Paper","jobClasses":[{"name":"etl","runtime":"20m"}],"defaultRuntime":"1h"}`)})
-	if err != nil || args.Mode != ModePaper || args.JobClasses[0].Runtime.Duration != 20*time.Minute || args.DefaultRuntime.Duration != time.Hour {
+	args, err = DecodeArgs(&runtime.Unknown{Raw: []byte(`{"mode":"Paper","jobTypes":[{"name":"etl","runtime":"20m"}],"defaultRuntime":"1h"}`)})
+	if err != nil || args.Mode != ModePaper || args.JobTypes[0].Runtime.Duration != 20*time.Minute || args.DefaultRuntime.Duration != time.Hour {
 		t.Fatalf("decoded %+v, %v", args, err)
 	}
-	if _, err := DecodeArgs(&runtime.Unknown{Raw: []byte(`{"mode":"x","jobClasses":[{"name":"","runtime":"0s"}]}`)}); err == nil ||
-		!strings.Contains(err.Error(), "mode") || !strings.Contains(err.Error(), "jobClasses[0].name") || !strings.Contains(err.Error(), "jobClasses[0].runtime") {
+	if _, err := DecodeArgs(&runtime.Unknown{Raw: []byte(`{"mode":"x","jobTypes":[{"name":"","runtime":"0s"}]}`)}); err == nil ||
+		!strings.Contains(err.Error(), "mode") || !strings.Contains(err.Error(), "jobTypes[0].name") || !strings.Contains(err.Error(), "jobTypes[0].runtime") {
 		t.Fatalf("bad args error %v does not name every field", err)
 	}
 }
 
 func TestEstimate(t *testing.T) {
-	args := &Args{JobClasses: []JobClass{{Name: "etl", Runtime: dur(20 * time.Minute)}}, DefaultRuntime: dur(time.Hour)}
+	args := &Args{JobTypes: []JobType{{Name: "etl", Runtime: dur(20 * time.Minute)}}, DefaultRuntime: dur(time.Hour)}
 	tests := []struct {
 		name    string
 		job     podjob.Job
@@ -77,11 +78,11 @@ func TestEstimate(t *testing.T) {
 		source  string
 		wantErr string
 	}{
-		{"annotation", podjob.Job{HasRuntime: true, Runtime: 5 * time.Minute, Class: "etl"}, 5 * time.Minute, podjob.AnnotationRuntime, ""},
-		{"class", podjob.Job{Class: "etl"}, 20 * time.Minute, "job class etl", ""},
+		{"annotation", podjob.Job{HasRuntime: true, Runtime: 5 * time.Minute, JobType: "etl"}, 5 * time.Minute, annotation.Runtime, ""},
+		{"job type", podjob.Job{JobType: "etl"}, 20 * time.Minute, "job type etl", ""},
 		{"default", podjob.Job{}, time.Hour, "defaultRuntime", ""},
-		{"unknown class", podjob.Job{Ref: "Job ns/j", Class: "ml"}, 0, "", `Job ns/j has schedkit.io/job-class="ml", which the DeadlineAdmission args do not list`},
-		{"malformed", podjob.Job{Problems: map[string]*podjob.AnnotationError{podjob.AnnotationRuntime: {Object: "pod ns/p", Annotation: podjob.AnnotationRuntime, Value: "x", Reason: "bad"}}}, 0, "", `pod ns/p: annotation schedkit.io/runtime="x": bad`},
+		{"unknown job type", podjob.Job{Ref: "Job ns/j", JobType: "ml"}, 0, "", `Job ns/j has schedkit.io/job-type="ml", which the DeadlineAdmission args do not list`},
+		{"malformed", podjob.Job{Problems: map[string]*podjob.AnnotationError{annotation.Runtime: {Object: "pod ns/p", Annotation: annotation.Runtime, Value: "x", Reason: "bad"}}}, 0, "", `pod ns/p: annotation schedkit.io/runtime="x": bad`},
 	}
 	for _, tt := range tests {
 		got, source, err := Estimate(tt.job, args)
@@ -95,7 +96,7 @@ func TestEstimate(t *testing.T) {
 			t.Errorf("%s: %v from %q (%v), want %v from %q", tt.name, got, source, err, tt.want, tt.source)
 		}
 	}
-	if _, _, err := Estimate(podjob.Job{Ref: "Pod ns/p"}, &Args{}); err == nil || err.Error() != "Pod ns/p has a deadline but no run-time estimate: set schedkit.io/runtime or schedkit.io/job-class" {
+	if _, _, err := Estimate(podjob.Job{Ref: "Pod ns/p"}, &Args{}); err == nil || err.Error() != "Pod ns/p has a deadline but no run-time estimate: set schedkit.io/runtime or schedkit.io/job-type" {
 		t.Errorf("no estimate: %v", err)
 	}
 }

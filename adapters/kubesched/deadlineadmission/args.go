@@ -5,11 +5,10 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
-	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
+	"github.com/schedkit/schedkit/adapters/internal/annotation"
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/factory"
 )
 
 // Args configures DeadlineAdmission (pluginConfig args of the profile).
@@ -19,7 +18,7 @@ import (
 //	  args:
 //	    mode: Strict
 //	    defaultRuntime: 0s
-//	    jobClasses:
+//	    jobTypes:
 //	    - name: etl
 //	      runtime: 20m
 type Args struct {
@@ -30,23 +29,24 @@ type Args struct {
 	// (admission.ModePaper, MIMP Eq. 7 as printed).
 	Mode string `json:"mode,omitempty"`
 
-	// JobClasses are run-time estimates by job class: a deadline job whose
-	// pod or owning Job has schedkit.io/job-class: NAME and no
+	// JobTypes are run-time estimates by job type: a deadline job whose
+	// pod or owning Job has schedkit.io/job-type: NAME and no
 	// schedkit.io/runtime is estimated to run Runtime. Names are unique.
-	JobClasses []JobClass `json:"jobClasses,omitempty"`
+	JobTypes []JobType `json:"jobTypes,omitempty"`
 
 	// DefaultRuntime is the estimate for a deadline job with neither
-	// schedkit.io/runtime nor a job class. Zero (the default) has none: such
+	// schedkit.io/runtime nor a job type. Zero (the default) has none: such
 	// a job is rejected with a message asking for an estimate, because its
 	// deadline cannot be checked.
 	DefaultRuntime metav1.Duration `json:"defaultRuntime,omitempty"`
 }
 
-// A JobClass is one row of the run-time table.
-type JobClass struct {
-	// Name is matched against schedkit.io/job-class; a DNS-1123 label.
+// A JobType is one row of the run-time table.
+type JobType struct {
+	// Name is matched against schedkit.io/job-type; a DNS-1123 label.
 	Name string `json:"name"`
-	// Runtime is the run time of a job of this class, in (0, 100 years].
+	// Runtime is the run time of a job of this type, in
+	// (0, annotation.MaxDuration].
 	Runtime metav1.Duration `json:"runtime"`
 }
 
@@ -56,48 +56,36 @@ const (
 	ModePaper  = "Paper"
 )
 
-// DecodeArgs decodes the plugin's args (nil gives the defaults) and
-// validates them with ValidateArgs.
-func DecodeArgs(obj runtime.Object) (*Args, error) {
-	args := &Args{}
-	if err := frameworkruntime.DecodeInto(obj, args); err != nil {
-		return nil, fmt.Errorf("%s args: %w", Name, err)
-	}
+// DecodeArgs decodes the plugin's args (nil gives the defaults), fills
+// the defaults and validates them.
+func DecodeArgs(obj runtime.Object) (*Args, error) { return factory.Decode[Args](Name, obj) }
+
+// SetDefaults fills Mode (Strict).
+func (args *Args) SetDefaults() {
 	if args.Mode == "" {
 		args.Mode = ModeStrict
 	}
-	if err := ValidateArgs(field.NewPath("args"), args); err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
-	}
-	return args, nil
 }
 
-// ValidateArgs checks every field of args and returns all the problems
-// joined (a field.ErrorList aggregate, as kube's ValidateXxxArgs), or nil.
-func ValidateArgs(path *field.Path, args *Args) error {
+// Validate checks every field of args and returns all the problems joined
+// (a field.ErrorList aggregate, as kube's ValidateXxxArgs), or nil.
+func (args *Args) Validate(path *field.Path) error {
 	var errs field.ErrorList
 	switch args.Mode {
 	case ModeStrict, ModePaper:
 	default:
 		errs = append(errs, field.NotSupported(path.Child("mode"), args.Mode, []string{ModeStrict, ModePaper}))
 	}
-	if d := args.DefaultRuntime.Duration; d < 0 || d > podjob.MaxDuration {
+	if d := args.DefaultRuntime.Duration; d < 0 || d > annotation.MaxDuration {
 		errs = append(errs, field.Invalid(path.Child("defaultRuntime"), args.DefaultRuntime.String(),
-			fmt.Sprintf("must be in [0, %v]; 0 means no default", podjob.MaxDuration)))
+			fmt.Sprintf("must be in [0, %v]; 0 means no default", annotation.MaxDuration)))
 	}
-	seen := map[string]bool{}
-	for i, c := range args.JobClasses {
-		p := path.Child("jobClasses").Index(i)
-		for _, msg := range validation.IsDNS1123Label(c.Name) {
-			errs = append(errs, field.Invalid(p.Child("name"), c.Name, msg))
-		}
-		if seen[c.Name] {
-			errs = append(errs, field.Duplicate(p.Child("name"), c.Name))
-		}
-		seen[c.Name] = true
-		if d := c.Runtime.Duration; d <= 0 || d > podjob.MaxDuration {
+	errs = append(errs, factory.JobTypeNames(path.Child("jobTypes"), args.JobTypes, func(c JobType) string { return c.Name })...)
+	for i, c := range args.JobTypes {
+		p := path.Child("jobTypes").Index(i)
+		if d := c.Runtime.Duration; d <= 0 || d > annotation.MaxDuration {
 			errs = append(errs, field.Invalid(p.Child("runtime"), c.Runtime.String(),
-				fmt.Sprintf("must be in (0, %v]", podjob.MaxDuration)))
+				fmt.Sprintf("must be in (0, %v]", annotation.MaxDuration)))
 		}
 	}
 	return errs.ToAggregate()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/admission"
 
+	"github.com/schedkit/schedkit/adapters/internal/annotation"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
 )
 
@@ -18,30 +19,33 @@ type RunningJob struct {
 	Started time.Time
 }
 
-// Estimate returns a job's run-time estimate and where it came from: the
-// schedkit.io/runtime annotation, else the args row of its job class, else
-// args.DefaultRuntime. A job with none, or with a class the args do not
+// Estimate returns a job's run-time estimate and where it came from, in the
+// contract's order (package annotation): the schedkit.io/runtime
+// annotation, else the args row of its schedkit.io/job-type, else
+// args.DefaultRuntime. A job with none, or with a job type the args do not
 // list, gets an error saying so; a malformed annotation gets its
 // *podjob.AnnotationError.
 func Estimate(j podjob.Job, args *Args) (time.Duration, string, error) {
-	if err := j.Err(podjob.AnnotationRuntime); err != nil {
-		return 0, "", err
+	for _, key := range []string{annotation.Runtime, annotation.JobType} {
+		if err := j.Err(key); err != nil {
+			return 0, "", err
+		}
 	}
 	if j.HasRuntime {
-		return j.Runtime, podjob.AnnotationRuntime, nil
+		return j.Runtime, annotation.Runtime, nil
 	}
-	if j.Class != "" {
-		for _, c := range args.JobClasses {
-			if c.Name == j.Class {
-				return c.Runtime.Duration, "job class " + c.Name, nil
+	if j.JobType != "" {
+		for _, c := range args.JobTypes {
+			if c.Name == j.JobType {
+				return c.Runtime.Duration, "job type " + c.Name, nil
 			}
 		}
-		return 0, "", fmt.Errorf("%s has %s=%q, which the %s args do not list", j.Ref, podjob.AnnotationJobClass, j.Class, Name)
+		return 0, "", fmt.Errorf("%s has %s=%q, which the %s args do not list", j.Ref, annotation.JobType, j.JobType, Name)
 	}
 	if args.DefaultRuntime.Duration > 0 {
 		return args.DefaultRuntime.Duration, "defaultRuntime", nil
 	}
-	return 0, "", fmt.Errorf("%s has a deadline but no run-time estimate: set %s or %s", j.Ref, podjob.AnnotationRuntime, podjob.AnnotationJobClass)
+	return 0, "", fmt.Errorf("%s has a deadline but no run-time estimate: set %s or %s", j.Ref, annotation.Runtime, annotation.JobType)
 }
 
 // Remaining is a running job's estimated time left at now: its run-time

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/admission"
+
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/words"
 )
 
 // Message is the one-line reason a rejected pod gets (it becomes the
@@ -21,26 +23,15 @@ func Message(d admission.Decision, in Input) string {
 	switch d.Reason {
 	case admission.ReasonQueuedJobHurt:
 		return fmt.Sprintf("admitting %s would make running %s finish at %s (in %s), %s after its deadline %s; rejected to protect %s",
-			in.Refs[in.New.ID], in.Refs[b.ID], stamp(finish), span(b.Prefix), span(late), stamp(b.Deadline), in.Refs[b.ID])
+			in.Refs[in.New.ID], in.Refs[b.ID], stamp(finish), words.Seconds(b.Prefix), words.Seconds(late), stamp(b.Deadline), in.Refs[b.ID])
 	default: // ReasonNewJobLate
 		ahead := d.NewIndex
 		return fmt.Sprintf("%s would finish at %s (in %s, after %d running deadline %s ahead of it in EDF order), %s after its deadline %s",
-			in.Refs[b.ID], stamp(finish), span(b.Prefix), ahead, plural(ahead, "job", "jobs"), span(late), stamp(b.Deadline))
+			in.Refs[b.ID], stamp(finish), words.Seconds(b.Prefix), ahead, words.Plural(ahead, "job", "jobs"), words.Seconds(late), stamp(b.Deadline))
 	}
 }
 
 func stamp(sec float64) string {
 	s := math.Floor(sec)
 	return time.Unix(int64(s), int64((sec-s)*1e9)).UTC().Format(time.RFC3339)
-}
-
-func span(sec float64) string {
-	return time.Duration(math.Round(sec) * float64(time.Second)).String()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

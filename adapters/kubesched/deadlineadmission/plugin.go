@@ -17,16 +17,21 @@
 //
 //   - each job's completion time if it ran alone (admission's JCT, MIMP Eq.
 //     6) is its run-time estimate: schedkit.io/runtime, else the args row
-//     of its schedkit.io/job-class, else args.defaultRuntime; a running job
+//     of its schedkit.io/job-type, else args.defaultRuntime; a running job
 //     has its estimate less the time since its first pod started left;
 //   - Eq. 7 runs the deadline jobs one after another in EDF order (deadline,
 //     creation, job ID), so a job is predicted to finish at now + the sum of
 //     the JCTs up to and including its own. Jobs that in fact run side by
 //     side on a large cluster finish sooner: the check is conservative.
 //
-// A deadline job without an estimate, with an unknown job class or with a
+// A deadline job without an estimate, with an unknown job type or with a
 // malformed annotation is rejected with a message naming what is missing.
-// Pods without a deadline pass untouched. A rejected pod is retried when an
+// Pods without a deadline pass untouched, and so do the pods of a workload
+// Kueue admitted (they carry Kueue's kueue.x-k8s.io/podset label, which
+// Kueue writes into the pod template only when it admits): Kueue is then
+// the admission layer — with the schedkit.io/deadline AdmissionCheck
+// (adapters/kueue) it has already checked the deadlines — and holding a pod
+// whose quota Kueue has reserved would only waste that quota. A rejected pod is retried when an
 // assigned pod is deleted or finishes (its job may have been the obstacle),
 // and in any case when the scheduler flushes its unschedulable pods (every
 // 5 minutes by default), which picks up an edited annotation.
@@ -48,14 +53,15 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	batchlisters "k8s.io/client-go/listers/batch/v1"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/utils/clock"
 
 	"github.com/schedkit/schedkit/admission"
 
+	"github.com/schedkit/schedkit/adapters/internal/annotation"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/owner"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
 )
@@ -63,8 +69,8 @@ import (
 // Name is the plugin's name in the registry and in configurations.
 const Name = "DeadlineAdmission"
 
-// Plugin is the DeadlineAdmission PreFilter plugin.
-type Plugin struct {
+// DeadlineAdmission is the DeadlineAdmission PreFilter plugin.
+type DeadlineAdmission struct {
 	args  *Args
 	mode  admission.Mode
 	jobs  owner.Resolver
@@ -75,38 +81,39 @@ type Plugin struct {
 }
 
 var (
-	_ fwk.PreFilterPlugin   = (*Plugin)(nil)
-	_ fwk.EnqueueExtensions = (*Plugin)(nil)
-	_ fwk.SignPlugin        = (*Plugin)(nil)
+	_ fwk.PreFilterPlugin   = (*DeadlineAdmission)(nil)
+	_ fwk.EnqueueExtensions = (*DeadlineAdmission)(nil)
+	_ fwk.SignPlugin        = (*DeadlineAdmission)(nil)
 )
 
-// New builds the plugin on the wall clock.
-func New(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
-	return NewWithClock(clock.RealClock{})(ctx, obj, h)
+// Build makes the plugin on the scheduler's handle (the factory.Build of
+// the registry).
+func Build(_ context.Context, args *Args, h fwk.Handle, c clock.PassiveClock) (fwk.Plugin, error) {
+	return New(args, owner.NewResolver(h).Jobs, c), nil
 }
 
-// NewWithClock returns a factory whose plugins read the time from c.
-func NewWithClock(c clock.PassiveClock) func(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
-	return func(_ context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
-		args, err := DecodeArgs(obj)
-		if err != nil {
-			return nil, err
-		}
-		mode := admission.ModeStrict
-		if args.Mode == ModePaper {
-			mode = admission.ModePaper
-		}
-		return &Plugin{args: args, mode: mode, jobs: owner.NewResolver(h), clock: c}, nil
+// New returns the plugin for args (decoded and validated by DecodeArgs),
+// finding pods' owning Jobs with jobs (nil: the pods' own annotations
+// only) and reading the time from c.
+func New(args *Args, jobs batchlisters.JobLister, c clock.PassiveClock) *DeadlineAdmission {
+	mode := admission.ModeStrict
+	if args.Mode == ModePaper {
+		mode = admission.ModePaper
 	}
+	return &DeadlineAdmission{args: args, mode: mode, jobs: owner.Resolver{Jobs: jobs}, clock: c}
 }
 
 // Name returns Name.
-func (pl *Plugin) Name() string { return Name }
+func (pl *DeadlineAdmission) Name() string { return Name }
 
 // PreFilter admits or rejects the pod's job (see the package doc).
-func (pl *Plugin) PreFilter(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+func (pl *DeadlineAdmission) PreFilter(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+	if podjob.AdmittedByKueue(pod) {
+		klog.FromContext(ctx).V(4).Info("Pod of a workload Kueue admitted passes", "pod", klog.KObj(pod))
+		return nil, nil
+	}
 	job := pl.jobs.Job(pod)
-	if err := job.Err(podjob.AnnotationDeadline); err != nil {
+	if err := job.Err(annotation.Deadline); err != nil {
 		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, err.Error())
 	}
 	if !job.HasDeadline {
@@ -144,7 +151,7 @@ func (pl *Plugin) PreFilter(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, 
 
 // running collects the jobs with pods assigned to the nodes, and reports
 // whether the job with key self is among them.
-func (pl *Plugin) running(nodes []fwk.NodeInfo, self types.UID, now time.Time) ([]RunningJob, bool) {
+func (pl *DeadlineAdmission) running(nodes []fwk.NodeInfo, self types.UID, now time.Time) ([]RunningJob, bool) {
 	index := map[types.UID]int{}
 	var out []RunningJob
 	admitted := false
@@ -174,11 +181,11 @@ func (pl *Plugin) running(nodes []fwk.NodeInfo, self types.UID, now time.Time) (
 
 // PreFilterExtensions returns nil: admission does not depend on which node
 // the pods of other jobs are on.
-func (pl *Plugin) PreFilterExtensions() fwk.PreFilterExtensions { return nil }
+func (pl *DeadlineAdmission) PreFilterExtensions() fwk.PreFilterExtensions { return nil }
 
 // EventsToRegister asks for a retry when an assigned pod is deleted (or
 // finishes, which removes it from the scheduler's view).
-func (pl *Plugin) EventsToRegister(context.Context) ([]fwk.ClusterEventWithHint, error) {
+func (pl *DeadlineAdmission) EventsToRegister(context.Context) ([]fwk.ClusterEventWithHint, error) {
 	return []fwk.ClusterEventWithHint{
 		{Event: fwk.ClusterEvent{Resource: fwk.AssignedPod, ActionType: fwk.Delete}},
 	}, nil
@@ -187,7 +194,7 @@ func (pl *Plugin) EventsToRegister(context.Context) ([]fwk.ClusterEventWithHint,
 // SignPod refuses to sign pods of deadline jobs (their admission depends on
 // the running jobs and the time, so one pod's result cannot be reused for
 // another) and signs the others with no fragment (the plugin passes them).
-func (pl *Plugin) SignPod(_ context.Context, pod *v1.Pod) ([]fwk.SignFragment, *fwk.Status) {
+func (pl *DeadlineAdmission) SignPod(_ context.Context, pod *v1.Pod) ([]fwk.SignFragment, *fwk.Status) {
 	if _, has, err := pl.jobs.Deadline(pod); has || err != nil {
 		return nil, fwk.NewStatus(fwk.Unschedulable, "deadline admission depends on the running jobs")
 	}

@@ -1,11 +1,10 @@
 package leastworklost
 
 import (
-	"fmt"
-
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/factory"
 )
 
 // Args configures LeastWorkLostPreemption. The fields mean what they mean
@@ -36,13 +35,13 @@ const (
 	DefaultMinCandidateNodesAbsolute   = 100
 )
 
-// DecodeArgs decodes the args (nil gives the defaults), fills defaults and
-// validates them with ValidateArgs.
-func DecodeArgs(obj runtime.Object) (*Args, error) {
-	args := &Args{}
-	if err := frameworkruntime.DecodeInto(obj, args); err != nil {
-		return nil, fmt.Errorf("%s args: %w", Name, err)
-	}
+// DecodeArgs decodes the args (nil gives the defaults), fills the
+// defaults and validates them.
+func DecodeArgs(obj runtime.Object) (*Args, error) { return factory.Decode[Args](Name, obj) }
+
+// SetDefaults fills the unset fields with DefaultMinCandidateNodesPercentage
+// and DefaultMinCandidateNodesAbsolute.
+func (args *Args) SetDefaults() {
 	if args.MinCandidateNodesPercentage == nil {
 		v := int32(DefaultMinCandidateNodesPercentage)
 		args.MinCandidateNodesPercentage = &v
@@ -51,15 +50,11 @@ func DecodeArgs(obj runtime.Object) (*Args, error) {
 		v := int32(DefaultMinCandidateNodesAbsolute)
 		args.MinCandidateNodesAbsolute = &v
 	}
-	if err := ValidateArgs(field.NewPath("args"), args); err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
-	}
-	return args, nil
 }
 
-// ValidateArgs checks every field (defaults filled) and returns all the
+// Validate checks every field (defaults filled) and returns all the
 // problems joined, as kube's ValidateDefaultPreemptionArgs does.
-func ValidateArgs(path *field.Path, args *Args) error {
+func (args *Args) Validate(path *field.Path) error {
 	var errs field.ErrorList
 	pp, ap := path.Child("minCandidateNodesPercentage"), path.Child("minCandidateNodesAbsolute")
 	if args.MinCandidateNodesPercentage == nil {

@@ -56,7 +56,9 @@
 // Each preemption records an event on the preemptor (reason
 // LeastWorkLostPreemption) naming the node, the victims with their run
 // times and the total work lost, with the work other candidate nodes would
-// have lost; and observes schedkit_preemption_work_lost_seconds (histogram),
+// have lost and, for each that would have lost no more, why it was passed
+// over (more PodDisruptionBudget violations, or a victim of higher
+// priority: EventMessage); and observes schedkit_preemption_work_lost_seconds (histogram),
 // schedkit_preemption_work_lost_seconds_total and
 // schedkit_preemption_victims_total, labelled by profile. Work lost is in
 // pod·seconds; a pod without status.startTime has run 0 s (kube's own
@@ -81,19 +83,16 @@
 package leastworklost
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	policy "k8s.io/api/policy/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -112,13 +111,15 @@ import (
 	"github.com/schedkit/schedkit/preempt"
 
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
+
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/words"
 )
 
 // Name is the plugin's name in the registry and in configurations.
 const Name = "LeastWorkLostPreemption"
 
-// Plugin is the LeastWorkLostPreemption plugin.
-type Plugin struct {
+// LeastWorkLostPreemption is the LeastWorkLostPreemption plugin.
+type LeastWorkLostPreemption struct {
 	fh        fwk.Handle
 	args      *Args
 	clock     clock.PassiveClock
@@ -148,87 +149,78 @@ type rankTable struct {
 }
 
 var (
-	_ fwk.PostFilterPlugin  = (*Plugin)(nil)
-	_ fwk.PreEnqueuePlugin  = (*Plugin)(nil)
-	_ fwk.EnqueueExtensions = (*Plugin)(nil)
+	_ fwk.PostFilterPlugin  = (*LeastWorkLostPreemption)(nil)
+	_ fwk.PreEnqueuePlugin  = (*LeastWorkLostPreemption)(nil)
+	_ fwk.EnqueueExtensions = (*LeastWorkLostPreemption)(nil)
 	_ preemption.Interface  = evaluatorInterface{}
 )
 
-// New builds the plugin on the wall clock.
-func New(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
-	return NewWithClock(clock.RealClock{})(ctx, obj, h)
-}
-
-// NewWithClock returns a factory whose plugins read the time from c.
-func NewWithClock(c clock.PassiveClock) func(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
-	return func(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
-		args, err := DecodeArgs(obj)
-		if err != nil {
-			return nil, err
-		}
-		fts := feature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
-		dp, err := defaultpreemption.New(ctx, &config.DefaultPreemptionArgs{
-			MinCandidateNodesPercentage: *args.MinCandidateNodesPercentage,
-			MinCandidateNodesAbsolute:   *args.MinCandidateNodesAbsolute,
-		}, h, fts)
-		if err != nil {
-			return nil, err
-		}
-		pl := &Plugin{fh: h, args: args, clock: c, dp: dp}
-		dp.MoreImportantVictim = pl.moreImportant
-		evict := dp.Executor.PreemptPod
-		dp.Executor.PreemptPod = func(ctx context.Context, cand preemption.Candidate, preemptor preemption.ExecutorPreemptor, victim *v1.Pod, pluginName string) (bool, error) {
-			if p := corev1helpers.PodPriority(victim); p >= preemptor.Priority() {
-				return false, fmt.Errorf("%s: refusing to evict %s/%s: its priority %d is not below the preemptor's %d", Name, victim.Namespace, victim.Name, p, preemptor.Priority())
-			}
-			inMemory, err := evict(ctx, cand, preemptor, victim, pluginName)
-			if err == nil && !inMemory {
-				pl.evicted.Store(victim.UID, struct{}{})
-			}
-			return inMemory, err
-		}
-		pl.evaluator = preemption.NewEvaluator(Name, h, evaluatorInterface{dp, pl}, dp.Executor)
-		pl.pods = h.SharedInformerFactory().Core().V1().Pods().Lister()
-		forget := func(obj any) {
-			if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-				obj = d.Obj
-			}
-			if p, ok := obj.(*v1.Pod); ok {
-				pl.victims.Delete(p.UID)
-				pl.evicted.Delete(p.UID)
-			}
-		}
-		if _, err := h.SharedInformerFactory().Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-			UpdateFunc: func(_, obj any) {
-				if p, ok := obj.(*v1.Pod); ok && p.Spec.NodeName != "" {
-					forget(p)
-				}
-			},
-			DeleteFunc: forget,
-		}); err != nil {
-			return nil, err
-		}
-		registerMetrics()
-		return pl, nil
+// Build makes the plugin on the scheduler's handle (the factory.Build of
+// the registry): kube's DefaultPreemption with the victim order, node order
+// and reporting described in the package doc.
+func Build(ctx context.Context, args *Args, h fwk.Handle, c clock.PassiveClock) (fwk.Plugin, error) {
+	fts := feature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
+	dp, err := defaultpreemption.New(ctx, &config.DefaultPreemptionArgs{
+		MinCandidateNodesPercentage: *args.MinCandidateNodesPercentage,
+		MinCandidateNodesAbsolute:   *args.MinCandidateNodesAbsolute,
+	}, h, fts)
+	if err != nil {
+		return nil, err
 	}
+	pl := &LeastWorkLostPreemption{fh: h, args: args, clock: c, dp: dp}
+	dp.MoreImportantVictim = pl.moreImportant
+	evict := dp.Executor.PreemptPod
+	dp.Executor.PreemptPod = func(ctx context.Context, cand preemption.Candidate, preemptor preemption.ExecutorPreemptor, victim *v1.Pod, pluginName string) (bool, error) {
+		if p := corev1helpers.PodPriority(victim); p >= preemptor.Priority() {
+			return false, fmt.Errorf("%s: refusing to evict %s/%s: its priority %d is not below the preemptor's %d", Name, victim.Namespace, victim.Name, p, preemptor.Priority())
+		}
+		inMemory, err := evict(ctx, cand, preemptor, victim, pluginName)
+		if err == nil && !inMemory {
+			pl.evicted.Store(victim.UID, struct{}{})
+		}
+		return inMemory, err
+	}
+	pl.evaluator = preemption.NewEvaluator(Name, h, evaluatorInterface{dp, pl}, dp.Executor)
+	pl.pods = h.SharedInformerFactory().Core().V1().Pods().Lister()
+	forget := func(obj any) {
+		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = d.Obj
+		}
+		if p, ok := obj.(*v1.Pod); ok {
+			pl.victims.Delete(p.UID)
+			pl.evicted.Delete(p.UID)
+		}
+	}
+	if _, err := h.SharedInformerFactory().Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		UpdateFunc: func(_, obj any) {
+			if p, ok := obj.(*v1.Pod); ok && p.Spec.NodeName != "" {
+				forget(p)
+			}
+		},
+		DeleteFunc: forget,
+	}); err != nil {
+		return nil, err
+	}
+	registerMetrics()
+	return pl, nil
 }
 
 // Name returns Name.
-func (pl *Plugin) Name() string { return Name }
+func (pl *LeastWorkLostPreemption) Name() string { return Name }
 
 // PreEnqueue holds a preemptor back while its victims are being evicted
 // (asynchronous preemption), as DefaultPreemption does.
-func (pl *Plugin) PreEnqueue(ctx context.Context, p *v1.Pod) *fwk.Status {
+func (pl *LeastWorkLostPreemption) PreEnqueue(ctx context.Context, p *v1.Pod) *fwk.Status {
 	return pl.dp.PreEnqueue(ctx, p)
 }
 
 // EventsToRegister is DefaultPreemption's.
-func (pl *Plugin) EventsToRegister(ctx context.Context) ([]fwk.ClusterEventWithHint, error) {
+func (pl *LeastWorkLostPreemption) EventsToRegister(ctx context.Context) ([]fwk.ClusterEventWithHint, error) {
 	return pl.dp.EventsToRegister(ctx)
 }
 
 // PostFilter preempts for pod (see the package doc).
-func (pl *Plugin) PostFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, m fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
+func (pl *LeastWorkLostPreemption) PostFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, m fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
 	defer schedmetrics.PreemptionAttempts.Inc()
 	if msg := pl.victimLeaving(pod); msg != "" {
 		return nil, fwk.NewStatus(fwk.Unschedulable, "preemption: "+msg)
@@ -260,7 +252,7 @@ func (pl *Plugin) PostFilter(ctx context.Context, state fwk.CycleState, pod *v1.
 // holds it, so a new dry run would pick victims to replace one that is
 // already going. Its removal from the snapshot requeues the pod. A victim
 // whose eviction failed does not hold the pod back.
-func (pl *Plugin) victimLeaving(pod *v1.Pod) string {
+func (pl *LeastWorkLostPreemption) victimLeaving(pod *v1.Pod) string {
 	v, ok := pl.victims.Load(pod.UID)
 	if !ok {
 		return ""
@@ -284,7 +276,7 @@ func (pl *Plugin) victimLeaving(pod *v1.Pod) string {
 
 // rankTable ranks every assigned pod of lower priority than the preemptor
 // with preempt.GP.
-func (pl *Plugin) rankTable(preemptor *v1.Pod, now time.Time) (*rankTable, error) {
+func (pl *LeastWorkLostPreemption) rankTable(preemptor *v1.Pod, now time.Time) (*rankTable, error) {
 	nodes, err := pl.fh.SnapshotSharedLister().NodeInfos().List()
 	if err != nil {
 		return nil, err
@@ -311,7 +303,7 @@ func (pl *Plugin) rankTable(preemptor *v1.Pod, now time.Time) (*rankTable, error
 // SelectVictimsOnNode: higher priority first, then later in preempt.GP's
 // order (older pods are more important, kept first). Pod groups, and pods
 // the table does not know, fall back to kube's MoreImportantVictim.
-func (pl *Plugin) moreImportant(a, b preemption.Victim) bool {
+func (pl *LeastWorkLostPreemption) moreImportant(a, b preemption.Victim) bool {
 	if a.Priority() != b.Priority() {
 		return a.Priority() > b.Priority()
 	}
@@ -351,7 +343,7 @@ func (t *rankTable) sum(pods []*v1.Pod) float64 {
 // count, node order and victim recording.
 type evaluatorInterface struct {
 	*defaultpreemption.DefaultPreemption
-	pl *Plugin
+	pl *LeastWorkLostPreemption
 }
 
 // GetOffsetAndNumCandidates starts at the first potential node (offset 0)
@@ -367,7 +359,7 @@ func (e evaluatorInterface) SelectVictimsOnNode(ctx context.Context, state fwk.C
 	pods, violations, status := e.DefaultPreemption.SelectVictimsOnNode(ctx, state, preemptor, nodeInfo, victims, pdbs)
 	if status.IsSuccess() && len(pods) > 0 {
 		if d, err := state.Read(recordKey); err == nil {
-			d.(*record).add(nodeInfo.Node().Name, pods)
+			d.(*record).add(nodeInfo.Node().Name, pods, violations)
 		}
 	}
 	return pods, violations, status
@@ -416,70 +408,51 @@ type record struct {
 	nodes map[string]nodeVictims
 }
 
-type nodeVictims struct{ pods []*v1.Pod }
+type nodeVictims struct {
+	pods       []*v1.Pod
+	violations int64 // victims whose eviction violates a PodDisruptionBudget
+}
 
 const recordKey fwk.StateKey = Name + "/victims"
 
 func (r *record) Clone() fwk.StateData { return r }
 
-func (r *record) add(node string, pods []*v1.Pod) {
+func (r *record) add(node string, pods []*v1.Pod, violations int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.nodes[node] = nodeVictims{pods: pods}
+	r.nodes[node] = nodeVictims{pods: pods, violations: int64(violations)}
 }
 
 // report writes the event and observes the metrics for a preemption that
 // chose node, and returns its victims.
-func (pl *Plugin) report(ctx context.Context, pod *v1.Pod, node string, rec *record, t *rankTable) []*v1.Pod {
+func (pl *LeastWorkLostPreemption) report(ctx context.Context, pod *v1.Pod, node string, rec *record, t *rankTable) []*v1.Pod {
 	rec.mu.Lock()
 	chosen := rec.nodes[node].pods
-	type alt struct {
-		node string
-		lost float64
-	}
-	var others []alt
+	var others []Candidate
 	for n, v := range rec.nodes {
 		if n != node {
-			others = append(others, alt{n, t.sum(v.pods)})
+			others = append(others, candidate(n, v, t))
 		}
 	}
+	c := candidate(node, rec.nodes[node], t)
 	rec.mu.Unlock()
-	slices.SortFunc(others, func(a, b alt) int { return cmp.Or(cmp.Compare(a.lost, b.lost), cmp.Compare(a.node, b.node)) })
 
-	lost := t.sum(chosen)
-	victims := make([]string, len(chosen))
-	for i, v := range chosen {
-		victims[i] = fmt.Sprintf("%s/%s (%s)", v.Namespace, v.Name, seconds(t.workLost(v)))
-	}
-	msg := fmt.Sprintf("preempting %d lower-priority %s on node %s, work lost %s of run time: %s",
-		len(chosen), plural(len(chosen), "pod", "pods"), node, seconds(lost), strings.Join(victims, ", "))
-	if len(others) > 0 {
-		parts := make([]string, 0, 3)
-		for _, o := range others[:min(3, len(others))] {
-			parts = append(parts, fmt.Sprintf("%s %s", o.node, seconds(o.lost)))
-		}
-		msg += fmt.Sprintf("; other candidate nodes would lose %s", strings.Join(parts, ", "))
-		if len(others) > 3 {
-			msg += fmt.Sprintf(" and %d more", len(others)-3)
-		}
-	}
-	pl.fh.EventRecorder().Eventf(pod, nil, v1.EventTypeNormal, Name, "Preempting", msg)
-	klog.FromContext(ctx).V(2).Info("Least-work-lost preemption", "pod", klog.KObj(pod), "node", node, "victims", len(chosen), "workLostSeconds", lost)
+	pl.fh.EventRecorder().Eventf(pod, nil, v1.EventTypeNormal, Name, "Preempting", EventMessage(c, others))
+	klog.FromContext(ctx).V(2).Info("Least-work-lost preemption", "pod", klog.KObj(pod), "node", node, "victims", len(chosen), "workLostSeconds", c.WorkLost)
 
 	profile := pl.fh.ProfileName()
-	WorkLostSeconds.WithLabelValues(profile).Observe(lost)
-	WorkLostSecondsTotal.WithLabelValues(profile).Add(lost)
+	WorkLostSeconds.WithLabelValues(profile).Observe(c.WorkLost)
+	WorkLostSecondsTotal.WithLabelValues(profile).Add(c.WorkLost)
 	VictimsTotal.WithLabelValues(profile).Add(float64(len(chosen)))
 	return chosen
 }
 
-func seconds(s float64) string {
-	return time.Duration(math.Round(s) * float64(time.Second)).String()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
+// candidate summarises the victims chosen on one node for the event.
+func candidate(node string, v nodeVictims, t *rankTable) Candidate {
+	c := Candidate{Node: node, Violations: v.violations, HighestPriority: math.MinInt32, WorkLost: t.sum(v.pods)}
+	for _, p := range v.pods {
+		c.Victims = append(c.Victims, fmt.Sprintf("%s/%s (%s)", p.Namespace, p.Name, words.Seconds(t.workLost(p))))
+		c.HighestPriority = max(c.HighestPriority, corev1helpers.PodPriority(p))
 	}
-	return many
+	return c
 }

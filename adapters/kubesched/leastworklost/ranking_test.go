@@ -35,7 +35,7 @@ func TestValidateArgs(t *testing.T) {
 		{"missing", Args{}, []string{"minCandidateNodesPercentage: Required", "minCandidateNodesAbsolute: Required"}},
 	}
 	for _, tt := range tests {
-		err := ValidateArgs(nil, &tt.args)
+		err := (&tt.args).Validate(nil)
 		if (err == nil) != (tt.want == nil) {
 			t.Errorf("%s: %v", tt.name, err)
 			continue
@@ -174,7 +174,7 @@ func victim(t *testing.T, p *v1.Pod, prio int32) preemption.Victim {
 // the older pod is the more important, whatever the table of another
 // preemption said.
 func TestMoreImportant(t *testing.T) {
-	pl := &Plugin{}
+	pl := &LeastWorkLostPreemption{}
 	old, young := mkPod("old", "j", time.Hour, true), mkPod("young", "j", time.Minute, true)
 	var ws preempt.Workspace
 	ranks, err := Ranks([]*v1.Pod{old, young}, t0, &ws)

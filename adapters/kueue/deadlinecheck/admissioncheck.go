@@ -9,9 +9,12 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
+	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+	kueueac "sigs.k8s.io/kueue/client-go/applyconfiguration/kueue/v1beta2"
 
 	"github.com/schedkit/schedkit/adapters/kueue/api/v1alpha1"
 )
@@ -26,6 +29,7 @@ const ControllerName = "schedkit.io/deadline"
 // inactive until each of its checks is Active.
 type checkReconciler struct {
 	client client.Client
+	clock  clock.PassiveClock
 }
 
 func (r *checkReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
@@ -56,9 +60,16 @@ func (r *checkReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	if cur != nil && cur.Status == cond.Status && cur.Reason == cond.Reason && cur.Message == cond.Message && cur.ObservedGeneration == cond.ObservedGeneration {
 		return reconcile.Result{}, nil
 	}
-	orig := ac.DeepCopy()
-	apimeta.SetStatusCondition(&ac.Status.Conditions, cond)
-	err = r.client.Status().Patch(ctx, ac, client.MergeFromWithOptions(orig, client.MergeFromWithOptimisticLock{}))
+	ltt := metav1.NewTime(r.clock.Now())
+	if cur != nil && cur.Status == cond.Status {
+		ltt = cur.LastTransitionTime
+	}
+	// Server-side apply of the Active condition only (conditions are a map
+	// keyed by type), field owner ControllerName.
+	apply := kueueac.AdmissionCheck(ac.Name).WithResourceVersion(ac.ResourceVersion).WithStatus(kueueac.AdmissionCheckStatus().WithConditions(
+		metav1ac.Condition().WithType(cond.Type).WithStatus(cond.Status).WithReason(cond.Reason).WithMessage(cond.Message).
+			WithObservedGeneration(cond.ObservedGeneration).WithLastTransitionTime(ltt)))
+	err = r.client.Status().Apply(ctx, apply, client.FieldOwner(ControllerName), client.ForceOwnership)
 	return reconcile.Result{}, client.IgnoreNotFound(err)
 }
 

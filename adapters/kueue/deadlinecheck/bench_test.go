@@ -43,7 +43,7 @@ func BenchmarkPlan(b *testing.B) {
 			cfg.Samples = c.samples
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Plan("cq", ws, t0, cfg, nil); err != nil {
+				if _, err := Plan(Queue{Name: "cq"}, ws, t0, cfg, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -60,12 +60,12 @@ func BenchmarkPlanCached(b *testing.B) {
 			cfg := testConfig()
 			cfg.Samples = c.samples
 			cache := NewWorkCache()
-			if _, err := Plan("cq", ws, t0, cfg, cache); err != nil {
+			if _, err := Plan(Queue{Name: "cq"}, ws, t0, cfg, cache); err != nil {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Plan("cq", ws, t0, cfg, cache); err != nil {
+				if _, err := Plan(Queue{Name: "cq"}, ws, t0, cfg, cache); err != nil {
 					b.Fatal(err)
 				}
 			}

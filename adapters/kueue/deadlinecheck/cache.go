@@ -28,6 +28,7 @@ type workKey struct {
 	executed time.Duration
 	slots    int
 	pod      tct.Lognormal
+	exact    float64
 	samples  int
 	seed     uint64
 }
@@ -63,7 +64,7 @@ func (g *generation) work(w Workload, n int, seed uint64) (work, error) {
 	if g == nil {
 		return drawWork(w, n, seed)
 	}
-	k := workKey{uid: w.UID, left: w.Pods - w.Done, executed: w.Executed, slots: w.Slots, pod: w.RunTime.Pod, samples: n, seed: seed}
+	k := workKey{uid: w.UID, left: w.Pods - w.Done, executed: w.Executed, slots: w.Slots, pod: w.RunTime.Pod, exact: w.RunTime.Exact, samples: n, seed: seed}
 	if wk, ok := g.next[k]; ok {
 		return wk, nil
 	}

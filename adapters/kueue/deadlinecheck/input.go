@@ -3,21 +3,28 @@ package deadlinecheck
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
+
+	"github.com/schedkit/schedkit/adapters/internal/annotation"
 )
 
-// Annotation keys a user writes, on the Workload or on the object that owns
-// it (the batch/v1 Job, JobSet, …); the Workload's own annotation wins.
+// Annotation keys a user writes, on the Job's pod template, on the Workload
+// or on the object that owns it (the batch/v1 Job, JobSet, …): the
+// schedkit contract of every Kubernetes adapter (package
+// adapters/internal/annotation), so the kube-scheduler plugins read the
+// same Job the same way.
 const (
-	// DeadlineAnnotation is the workload's deadline: an absolute RFC 3339
-	// time ("2026-11-24T18:00:00Z") or a positive Go duration ("90m",
-	// "2h30m") counted from the creation of the object that carries the
-	// annotation.
-	DeadlineAnnotation = "schedkit.io/deadline"
+	// DeadlineAnnotation is the workload's deadline: an RFC 3339 time
+	// ("2026-11-24T18:00:00Z") or a Go duration in (0, ten years] ("90m",
+	// "2h30m") counted from the job's creation.
+	DeadlineAnnotation = annotation.Deadline
+	// RuntimeAnnotation is the job's run time from start to finish (a Go
+	// duration); every pod of the workload is taken to run that long, side
+	// by side. It wins over the job type's model.
+	RuntimeAnnotation = annotation.Runtime
 	// JobTypeAnnotation names the job type whose run-time model in the
 	// check's DeadlineParameters applies to the workload's pods.
-	JobTypeAnnotation = "schedkit.io/job-type"
+	JobTypeAnnotation = annotation.JobType
 )
 
 // Annotations the check writes on every pending Workload behind it: the
@@ -30,7 +37,14 @@ const (
 	FinishP90Annotation = "schedkit.io/predicted-finish-p90"
 )
 
-// ETAAnnotations lists the annotations the check writes, in a fixed order.
+// RejectionAnnotation is the check's rejection message, written on a
+// Workload the check rejects before it acts: Kueue deactivates a rejected
+// workload and its eviction resets the check's state and message, so the
+// check puts the message back on its (Pending) state from here, and
+// kubectl describe shows it among the annotations too.
+const RejectionAnnotation = "schedkit.io/rejection"
+
+// ETAAnnotations lists the ETA annotations the check writes, in a fixed order.
 var ETAAnnotations = [...]string{StartP50Annotation, StartP90Annotation, FinishP50Annotation, FinishP90Annotation}
 
 // An InputError reports a value a user wrote that the check cannot use: an
@@ -40,35 +54,41 @@ type InputError struct {
 	Field  string // e.g. `annotation schedkit.io/deadline`
 	Value  string // the value as written
 	Reason string // what is wrong with it
+	// Err is the annotation contract's error when the value breaks its
+	// grammar or bounds (errors.Is(err, annotation.ErrSyntax)); nil when
+	// the value is well formed but unusable here (a job type the
+	// DeadlineParameters do not list, a bad model).
+	Err error
 }
 
 func (e *InputError) Error() string {
 	return fmt.Sprintf("%s = %q: %s", e.Field, e.Value, e.Reason)
 }
 
-// ErrNoEstimate means a workload has no run-time model: no job type
-// annotation, no default job type and no spec.maximumExecutionTimeSeconds.
-var ErrNoEstimate = errors.New("no run-time estimate: no " + JobTypeAnnotation +
+// Unwrap returns Err.
+func (e *InputError) Unwrap() error { return e.Err }
+
+// syntaxError is the InputError of an annotation whose value breaks the
+// contract's grammar or bounds.
+func syntaxError(key, value string, err error) *InputError {
+	return &InputError{Field: "annotation " + key, Value: value, Reason: err.Error(), Err: err}
+}
+
+// ErrNoEstimate means a workload has no run-time model: no run-time or job
+// type annotation, no default job type and no
+// spec.maximumExecutionTimeSeconds.
+var ErrNoEstimate = errors.New("no run-time estimate: no " + RuntimeAnnotation + " or " + JobTypeAnnotation +
 	" annotation, no defaultJobType in the check's DeadlineParameters and no spec.maximumExecutionTimeSeconds")
 
-// ParseDeadline reads a deadline annotation: an RFC 3339 time, or a
-// positive Go duration added to created (the creation time of the object
-// that carries the annotation). Surrounding spaces are ignored. Anything
-// else is an *InputError naming the annotation and the value.
+// ParseDeadline reads a deadline annotation with the contract's parser: an
+// RFC 3339 time, or a duration added to created (the job's creation).
+// Anything else is an *InputError naming the annotation and the value.
 func ParseDeadline(value string, created time.Time) (time.Time, error) {
-	v := strings.TrimSpace(value)
-	if t, err := time.Parse(time.RFC3339, v); err == nil {
-		return t, nil
+	t, err := annotation.ParseDeadline(value, created)
+	if err != nil {
+		return time.Time{}, syntaxError(DeadlineAnnotation, value, err)
 	}
-	if d, err := time.ParseDuration(v); err == nil {
-		if d <= 0 {
-			return time.Time{}, &InputError{Field: "annotation " + DeadlineAnnotation, Value: value,
-				Reason: "a relative deadline must be a positive duration"}
-		}
-		return created.Add(d), nil
-	}
-	return time.Time{}, &InputError{Field: "annotation " + DeadlineAnnotation, Value: value,
-		Reason: "not an RFC 3339 time (2026-11-24T18:00:00Z) or a positive duration (90m)"}
+	return t, nil
 }
 
 // formatTime is how every time appears in messages and annotations.

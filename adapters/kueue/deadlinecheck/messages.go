@@ -44,6 +44,11 @@ func finishes(now time.Time, xs []float64) string {
 	return fmt.Sprintf("%s (p50) / %s (p90)", formatTime(at(now, p50)), formatTime(at(now, p90)))
 }
 
+func rejectDeadlinePassed(w Workload) *Verdict {
+	return &Verdict{State: kueue.CheckStateRejected, Reason: ReasonDeadlinePassed, Message: fmt.Sprintf(
+		"Rejected: its deadline %s has already passed (%s)", formatTime(w.Deadline), w.DeadlineFrom)}
+}
+
 func rejectLateAlone(w Workload, wk *work, now time.Time, prob, p float64) *Verdict {
 	return &Verdict{State: kueue.CheckStateRejected, Reason: ReasonLateAlone, Message: fmt.Sprintf(
 		"Rejected: even started now with the quota to itself it would finish %s, after its deadline %s: P(on time) = %.2f < %.2f (%s, %s)",
@@ -83,7 +88,11 @@ func pendingETA(e ETA) string {
 	} else {
 		b.WriteString(", no run-time estimate for its finish")
 	}
-	if !e.Deadline.IsZero() {
+	switch {
+	case e.Deadline.IsZero():
+	case e.HasFinish() && e.FinishP50.After(e.Deadline):
+		fmt.Fprintf(&b, ", after its deadline %s at this place in the queue", formatTime(e.Deadline))
+	default:
 		fmt.Fprintf(&b, ", deadline %s", formatTime(e.Deadline))
 	}
 	return b.String()
@@ -97,8 +106,21 @@ func podsLeft(w Workload) string {
 	return fmt.Sprintf("%d pods", left)
 }
 
-// toBeRejected turns a rejection of a workload still waiting for quota into
-// its Pending note.
-func toBeRejected(msg string) string {
-	return "Pending; will be Rejected once Kueue reserves quota: " + strings.TrimPrefix(msg, "Rejected: ")
+// rejectionNotePrefix starts the check message of every deactivated
+// workload the check rejected.
+const rejectionNotePrefix = "Rejected and deactivated "
+
+func isRejectionNote(msg string) bool { return strings.HasPrefix(msg, rejectionNotePrefix) }
+
+// deactivatedNote is the check message of a waiting workload the check
+// deactivates: its rejection, said to be final for this submission.
+func deactivatedNote(rejection string) string {
+	return rejectionNotePrefix + "while waiting for quota: " + strings.TrimPrefix(rejection, "Rejected: ")
+}
+
+// restoredNote is the check message the check puts back on a workload
+// Kueue deactivated after the check rejected it (Kueue's eviction resets
+// the message to "Reset to Pending after eviction. Previously: Rejected").
+func restoredNote(rejection string) string {
+	return rejectionNotePrefix + "by Kueue: " + strings.TrimPrefix(rejection, "Rejected: ")
 }

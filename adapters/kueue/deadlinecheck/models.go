@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedkit/schedkit/tct"
 
+	"github.com/schedkit/schedkit/adapters/internal/annotation"
 	"github.com/schedkit/schedkit/adapters/kueue/api/v1alpha1"
 )
 
@@ -20,7 +21,13 @@ const maxLogSpan = 600
 // duration in seconds (tct.Lognormal; Sigma = 0 is a fixed time), and where
 // it came from, for messages.
 type RunTime struct {
-	Pod    tct.Lognormal
+	Pod tct.Lognormal
+	// Exact is the run time in seconds as given when the model has no
+	// spread (Pod.Sigma 0), 0 otherwise: draws use it rather than
+	// e^Pod.Mu, which rounds (e^ln 30 is 30.000000000000004), so that a
+	// run time exactly as long as the time to a deadline meets it, as it
+	// does for the kube-scheduler plugins.
+	Exact  float64
 	Source string // e.g. `job type "etl"`, `spec.maximumExecutionTimeSeconds 3600`
 }
 
@@ -61,6 +68,10 @@ func CompileModels(p *v1alpha1.DeadlineParameters) Models {
 	}
 	for i, jt := range p.Spec.JobTypes {
 		f := func(s string) string { return field(fmt.Sprintf("spec.jobTypes[%d]%s", i, s)) }
+		if err := annotation.ValidJobType(jt.Name); err != nil {
+			m.byType[jt.Name] = modelEntry{err: &InputError{Field: f(".name"), Value: jt.Name, Reason: err.Error()}}
+			continue
+		}
 		if _, dup := m.byType[jt.Name]; dup {
 			m.byType[jt.Name] = modelEntry{err: &InputError{Field: f(".name"), Value: jt.Name, Reason: "names a job type twice"}}
 			continue
@@ -131,6 +142,7 @@ func (m Models) For(jobType string, jobTypeSet bool, maxExecSeconds *int32) (Run
 		}
 		return RunTime{
 			Pod:    tct.Lognormal{Mu: math.Log(float64(s)), Sigma: 0},
+			Exact:  float64(s),
 			Source: fmt.Sprintf("spec.maximumExecutionTimeSeconds %d", s),
 		}, nil
 	}
@@ -149,7 +161,11 @@ func lognormalModel(l v1alpha1.LognormalModel, field string) (RunTime, error) {
 	if err != nil {
 		return RunTime{}, &InputError{Field: field, Value: fmt.Sprintf("mean %s, sd %s", fmtFloat(l.MeanSeconds), fmtFloat(l.StdDevSeconds)), Reason: err.Error()}
 	}
-	return RunTime{Pod: ln}, nil
+	rt := RunTime{Pod: ln}
+	if ln.Sigma == 0 {
+		rt.Exact = l.MeanSeconds
+	}
+	return rt, nil
 }
 
 func exp2Model(e v1alpha1.Exp2Model, r float64, field string) (RunTime, error) {
@@ -165,7 +181,11 @@ func exp2Model(e v1alpha1.Exp2Model, r float64, field string) (RunTime, error) {
 	if !(e.Sigma >= 0) || math.IsInf(e.Sigma, 1) || math.Log(t)+40*e.Sigma > maxLogSpan {
 		return RunTime{}, &InputError{Field: field + ".sigma", Value: fmtFloat(e.Sigma), Reason: "must be a finite number >= 0 small enough that draws do not overflow"}
 	}
-	return RunTime{Pod: tct.Lognormal{Mu: math.Log(t), Sigma: e.Sigma}}, nil
+	rt := RunTime{Pod: tct.Lognormal{Mu: math.Log(t), Sigma: e.Sigma}}
+	if e.Sigma == 0 {
+		rt.Exact = t
+	}
+	return rt, nil
 }
 
 func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

@@ -61,14 +61,15 @@ func (c Config) Validate() error {
 type Reason string
 
 const (
-	ReasonFits        Reason = "Fits"        // Ready: every protected deadline holds at the confidence
-	ReasonNoDeadline  Reason = "NoDeadline"  // Ready: no deadline to check
-	ReasonBadInput    Reason = "BadInput"    // Rejected: malformed annotation or model
-	ReasonNoEstimate  Reason = "NoEstimate"  // Rejected: a deadline but no run-time model
-	ReasonNeverFits   Reason = "NeverFits"   // Rejected: a pod does not fit the nominal quota
-	ReasonLateAlone   Reason = "LateAlone"   // Rejected: misses its deadline even alone, started now
-	ReasonLateInQueue Reason = "LateInQueue" // Retry: misses its own deadline behind the promised workloads
-	ReasonHurts       Reason = "Hurts"       // Retry: would push a promised workload past its deadline
+	ReasonFits           Reason = "Fits"           // Ready: every protected deadline holds at the confidence
+	ReasonNoDeadline     Reason = "NoDeadline"     // Ready: no deadline to check
+	ReasonBadInput       Reason = "BadInput"       // Rejected: malformed annotation or model
+	ReasonNoEstimate     Reason = "NoEstimate"     // Rejected: a deadline but no run-time model
+	ReasonNeverFits      Reason = "NeverFits"      // Rejected: a pod does not fit the nominal quota
+	ReasonDeadlinePassed Reason = "DeadlinePassed" // Rejected: the deadline is already past
+	ReasonLateAlone      Reason = "LateAlone"      // Rejected: misses its deadline even alone, started now
+	ReasonLateInQueue    Reason = "LateInQueue"    // Retry: misses its own deadline behind the promised workloads
+	ReasonHurts          Reason = "Hurts"          // Retry: would push a promised workload past its deadline
 )
 
 // A Verdict is the check's decision on one workload.
@@ -96,20 +97,43 @@ func (e ETA) HasFinish() bool { return !e.FinishP50.IsZero() }
 
 // An Outcome is what the check does about one workload.
 type Outcome struct {
-	Key     string
-	Verdict *Verdict // nil: no decision now
-	ETA     *ETA     // nil: not pending, or no prediction possible
-	// Note is the Pending check message when Verdict is nil: the ETA in
-	// words, or why there is none. Empty for promised workloads.
+	Key string
+	// Verdict is the decision to write on the check; nil: none now. With
+	// Deactivate it is the rejection of a workload still waiting for quota,
+	// for its message and event; the check's state then stays Pending.
+	Verdict *Verdict
+	// Deactivate: the check deactivates the workload now (spec.active
+	// false): it is waiting for quota and the check already knows it will
+	// reject it.
+	Deactivate bool
+	ETA        *ETA // nil: not pending, or no prediction possible
+	// Note is the Pending check message when there is no verdict to write:
+	// the ETA in words, why there is none, or the rejection of a
+	// deactivated workload. Empty for promised workloads.
 	Note string
 }
 
-// Plan decides, for the workloads behind one check in one ClusterQueue (cq
-// names it in messages), which are Ready, Retry or Rejected, and predicts
-// when every pending one starts and finishes. It is pure: equal inputs
-// give equal outcomes, bit for bit; the outcomes come in the order of ws.
+// A Queue is the ClusterQueue a plan is for.
+type Queue struct {
+	Name string
+	// StrictFIFO is Kueue's queueingStrategy StrictFIFO: a workload that
+	// does not fit the free quota holds back those behind it. False is
+	// BestEffortFIFO (Kueue's default): those behind it that fit go first.
+	StrictFIFO bool
+}
+
+// QueueOf returns the Queue of a ClusterQueue.
+func QueueOf(cq *kueue.ClusterQueue) Queue {
+	return Queue{Name: cq.Name, StrictFIFO: cq.Spec.QueueingStrategy == kueue.StrictFIFO}
+}
+
+// Plan decides, for the workloads behind one check in one ClusterQueue,
+// which are Ready, Retry or Rejected, which waiting ones to deactivate, and
+// predicts when every pending one starts and finishes. It is pure: equal
+// inputs give equal outcomes, bit for bit; the outcomes come in the order
+// of ws.
 //
-// The model is admission's confidence mode (MIMP §5.3, Eq. 7, with
+// The decisions are admission's confidence mode (MIMP §5.3, Eq. 7, with
 // completion-time samples): the ClusterQueue's nominal quota is a pool of
 // slots, one per pod of the workload's mean request (each workload has its
 // own Slots), serving the deadline workloads one after another in EDF
@@ -119,17 +143,18 @@ type Outcome struct {
 //
 //  1. A malformed deadline or model, or a deadline without any run-time
 //     model, is Rejected naming the field and value. So is a workload with
-//     a deadline whose pod does not fit the nominal quota.
+//     a deadline whose pod does not fit the nominal quota, and one whose
+//     deadline has already passed, naming the annotation.
 //  2. Without a deadline: Ready (admission admits it, ReasonNoDeadline).
 //  3. Alone: admission.DecideConfidence on an empty queue with the
 //     workload's own run time (its pods in parallel, started now). Failing
 //     it at the confidence means it can never meet its deadline: Rejected.
 //
-// Steps 1 and 3 run for workloads still waiting for quota too, but their
-// verdict goes into the Pending note ("will be Rejected once Kueue reserves
-// quota: …"): Kueue deactivates a workload for a Rejected check only once
-// it holds quota, and never reserves quota for one whose check is already
-// Rejected, which would leave it pending for good.
+// Steps 1 and 3 run for workloads still waiting for quota too. Kueue acts
+// on a Rejected check only once it has reserved quota (before that it only
+// keeps the workload out of its queue, pending for good), so a waiting
+// workload the check would reject is deactivated at once (Deactivate), its
+// rejection in its check message and event.
 //
 //  4. With quota reserved: admission.DecideConfidence with the promised
 //     (Ready) deadline workloads' fluid samples as the queue. Admitted:
@@ -138,20 +163,21 @@ type Outcome struct {
 //     finishes, no later than its latest start at the confidence, within
 //     [MinRetry, MaxRetry].
 //
-// ETA of a pending workload k (waiting, or just sent to Retry): it starts
-// when the promised workloads' fluid work and that of the pending
-// workloads before it in EDF order is done, start_k = now + Σ fluid, and
-// finishes its own run time later, finish_k = start_k + own_k, per sample;
-// the p50 and p90 of those samples (tct type-7 quantiles) are the ETA.
-// Pending work without a run-time estimate adds nothing to later ETAs.
+// The ETAs follow the order Kueue admits in, not EDF (see ETAs): the
+// workloads holding quota run their remaining time; the pending ones wait
+// in Kueue's queue order (priority, then queue-order timestamp) and start
+// as the queue's strategy lets them into the free nominal quota. A
+// workload about to be deactivated gets its ETA at its place in that
+// queue, and takes no quota from the others.
 //
 // cache, when not nil, keeps the samples of each workload between plans of
 // the same queue (see WorkCache); the outcomes are the same with or
 // without it. The samples are never modified after drawing.
-func Plan(cq string, ws []Workload, now time.Time, cfg Config, cache *WorkCache) ([]Outcome, error) {
+func Plan(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) ([]Outcome, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	cq := q.Name
 	gen := cache.begin(cq)
 	n := len(ws)
 	outs := make([]Outcome, n)
@@ -177,7 +203,7 @@ func Plan(cq string, ws []Workload, now time.Time, cfg Config, cache *WorkCache)
 		if w.HasDeadline() {
 			jobs[i].Deadline = seconds(w.Deadline.Sub(now))
 		}
-		if w.Problem == nil && w.Blocked == nil && w.usable() {
+		if w.Phase != Deactivated && w.Problem == nil && w.Blocked == nil && w.usable() {
 			wk, err := gen.work(w, cfg.Samples, cfg.Seed)
 			if err != nil {
 				problems[i] = err
@@ -189,7 +215,7 @@ func Plan(cq string, ws []Workload, now time.Time, cfg Config, cache *WorkCache)
 
 	// The promised workloads: their deadlines are protected, their work is
 	// ahead of every pending workload.
-	var q admission.Queue
+	var q0 admission.Queue
 	var promised []*work
 	for _, i := range order {
 		if ws[i].Phase != Promised {
@@ -198,7 +224,7 @@ func Plan(cq string, ws []Workload, now time.Time, cfg Config, cache *WorkCache)
 		if works[i] != nil {
 			promised = append(promised, works[i])
 			if ws[i].HasDeadline() {
-				if err := q.Insert(withSamples(jobs[i], works[i].fluid)); err != nil {
+				if err := q0.Insert(withSamples(jobs[i], works[i].fluid)); err != nil {
 					return nil, fmt.Errorf("promised workload %s: %w", ws[i].Key, err)
 				}
 			}
@@ -207,8 +233,15 @@ func Plan(cq string, ws []Workload, now time.Time, cfg Config, cache *WorkCache)
 
 	pending := make([]int, 0, n)
 	for _, i := range order {
-		if ws[i].Phase != Promised {
+		switch ws[i].Phase {
+		case Waiting, Deciding:
 			pending = append(pending, i)
+		case Deactivated:
+			// Kueue's eviction of a workload the check rejected replaced
+			// the check's message with its own: put the rejection back.
+			if r := ws[i].Rejection; r != "" && !isRejectionNote(ws[i].CheckMessage) {
+				outs[i].Note = restoredNote(r)
+			}
 		}
 	}
 	slices.SortFunc(pending, func(a, b int) int { return admission.CompareEDF(jobs[a], jobs[b]) })
@@ -244,6 +277,8 @@ func Plan(cq string, ws []Workload, now time.Time, cfg Config, cache *WorkCache)
 			}
 		case w.Pods > 0 && w.Slots == 0:
 			outs[i].Verdict = rejectNeverFits(cq, w)
+		case !w.Deadline.After(now):
+			outs[i].Verdict = rejectDeadlinePassed(w)
 		default:
 			wk := works[i]
 			alone, err := checker.DecideConfidence(nil, withSamples(jobs[i], wk.own), 0, p)
@@ -258,7 +293,7 @@ func Plan(cq string, ws []Workload, now time.Time, cfg Config, cache *WorkCache)
 				break
 			}
 			job := withSamples(jobs[i], wk.fluid)
-			d, err := checker.DecideConfidence(q.Jobs(), job, 0, p)
+			d, err := checker.DecideConfidence(q0.Jobs(), job, 0, p)
 			if err != nil {
 				return nil, fmt.Errorf("workload %s: %w", w.Key, err)
 			}
@@ -270,7 +305,7 @@ func Plan(cq string, ws []Workload, now time.Time, cfg Config, cache *WorkCache)
 					}
 				}
 				outs[i].Verdict = ready(cq, w, wk, now, d.Probability, p, protected)
-				if err := q.Insert(job); err != nil {
+				if err := q0.Insert(job); err != nil {
 					return nil, fmt.Errorf("workload %s: %w", w.Key, err)
 				}
 				promised = append(promised, wk)
@@ -278,63 +313,23 @@ func Plan(cq string, ws []Workload, now time.Time, cfg Config, cache *WorkCache)
 			}
 			after := retryAfter(promised, wk, jobs[i].Deadline, p, cfg)
 			if d.BlockingID == job.ID {
-				finish := finishInQueue(q.Jobs(), job)
+				finish := finishInQueue(q0.Jobs(), job)
 				outs[i].Verdict = retryLate(w, finish, now, d.Checked[d.NewIndex].PMeet, p, after)
 			} else {
 				b := ws[idx[d.BlockingID]]
 				outs[i].Verdict = retryHurts(w, wk, b, now, d.Checked[d.Blocking].PMeet, p, after)
 			}
 		}
-	}
-
-	// ETAs of the pending workloads, in EDF order behind the promised work.
-	ahead := make([]float64, cfg.Samples)
-	for _, wk := range promised {
-		addTo(ahead, wk.fluid)
-	}
-	start := make([]float64, cfg.Samples)
-	finish := make([]float64, cfg.Samples)
-	for _, i := range pending {
-		w := ws[i]
-		if v := outs[i].Verdict; (v != nil && v.State != kueue.CheckStateRetry) || w.Blocked != nil {
-			continue
-		}
-		if w.Pods > 0 && w.Slots == 0 {
-			outs[i].Note = pendingNeverFits(cq, w)
-			continue
-		}
-		copy(start, ahead)
-		eta := &ETA{Deadline: w.Deadline}
-		s50, s90, err := quantiles(start)
-		if err != nil {
-			return nil, fmt.Errorf("workload %s: %w", w.Key, err)
-		}
-		eta.StartP50, eta.StartP90 = at(now, s50), at(now, s90)
-		if wk := works[i]; wk != nil {
-			for s := range finish {
-				finish[s] = start[s] + wk.own[s]
-			}
-			f50, f90, err := quantiles(finish)
-			if err != nil {
-				return nil, fmt.Errorf("workload %s: %w", w.Key, err)
-			}
-			eta.FinishP50, eta.FinishP90 = at(now, f50), at(now, f90)
-			addTo(ahead, wk.fluid)
-		}
-		outs[i].ETA = eta
-		if outs[i].Verdict == nil {
-			outs[i].Note = pendingETA(*eta)
+		// A waiting workload the check would reject is deactivated now:
+		// Kueue acts on a Rejected check only once it holds quota.
+		if v := outs[i].Verdict; v != nil && !deciding {
+			outs[i].Deactivate = true
+			outs[i].Note = deactivatedNote(v.Message)
 		}
 	}
 
-	// Kueue acts on a check only once it has reserved quota (before that
-	// a Rejected check leaves the workload inadmissible but never
-	// deactivated), so a waiting workload is told now and rejected then.
-	for _, i := range pending {
-		if v := outs[i].Verdict; v != nil && ws[i].Phase == Waiting {
-			outs[i].Verdict = nil
-			outs[i].Note = toBeRejected(v.Message)
-		}
+	if err := etas(q, ws, works, outs, now, cfg.Samples); err != nil {
+		return nil, err
 	}
 	cache.end(cq, gen)
 	return outs, nil

@@ -32,6 +32,8 @@ func workloadsGen(fixedTimes bool) *rapid.Generator[[]Workload] {
 				Phase:   rapid.SampledFrom([]Phase{Waiting, Deciding, Deciding, Promised}).Draw(t, "phase"),
 				Slots:   queueSlots,
 			}
+			w.QueueTime = w.Created
+			w.Priority = int32(rapid.IntRange(0, 2).Draw(t, "priority"))
 			if rapid.IntRange(0, 3).Draw(t, "other pod size?") == 0 {
 				w.Slots = rapid.IntRange(0, 8).Draw(t, "slots")
 			}
@@ -86,7 +88,8 @@ func propConfig(t *rapid.T) Config {
 func propPlan(t *rapid.T) {
 	ws := workloadsGen(rapid.Bool().Draw(t, "fixed")).Draw(t, "workloads")
 	cfg := propConfig(t)
-	outs, err := Plan("cq", ws, t0, cfg, nil)
+	strict := rapid.Bool().Draw(t, "strict FIFO")
+	outs, err := Plan(Queue{Name: "cq", StrictFIFO: strict}, ws, t0, cfg, nil)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}
@@ -107,14 +110,14 @@ func propPlan(t *rapid.T) {
 				t.Fatalf("%s promised got %+v", w.Key, o)
 			}
 		case Waiting:
-			if v != nil {
-				t.Fatalf("%s waiting got %s", w.Key, v.State)
+			if v != nil && (!o.Deactivate || v.State != kueue.CheckStateRejected) {
+				t.Fatalf("%s waiting got %s (deactivate %v)", w.Key, v.State, o.Deactivate)
 			}
-			if w.Problem != nil && !strings.Contains(o.Note, w.Problem.Error()) {
-				t.Fatalf("%s waiting with problem %v: note %q", w.Key, w.Problem, o.Note)
+			if w.Problem != nil && (!o.Deactivate || !strings.Contains(o.Note, w.Problem.Error())) {
+				t.Fatalf("%s waiting with problem %v: deactivate %v, note %q", w.Key, w.Problem, o.Deactivate, o.Note)
 			}
-			if strings.HasPrefix(o.Note, "Pending; will be Rejected") && o.ETA != nil {
-				t.Fatalf("%s to be rejected has an ETA", w.Key)
+			if o.Deactivate && !strings.HasPrefix(o.Note, "Rejected and deactivated while waiting for quota: ") {
+				t.Fatalf("%s deactivated with note %q", w.Key, o.Note)
 			}
 		case Deciding:
 			if v == nil {
@@ -142,8 +145,11 @@ func propPlan(t *rapid.T) {
 				t.Fatalf("%s Ready with problem %v", w.Key, w.Problem)
 			}
 		}
+		if o.Deactivate && w.Phase != Waiting {
+			t.Fatalf("%s %v deactivated", w.Key, w.Phase)
+		}
 		if e := o.ETA; e != nil {
-			if v != nil && v.State != kueue.CheckStateRetry {
+			if v != nil && v.State != kueue.CheckStateRetry && !o.Deactivate {
 				t.Fatalf("%s has an ETA and verdict %s", w.Key, v.State)
 			}
 			if e.StartP50.Before(t0) || e.StartP90.Before(e.StartP50) {
@@ -152,7 +158,7 @@ func propPlan(t *rapid.T) {
 			if e.HasFinish() && (e.FinishP50.Before(e.StartP50) || e.FinishP90.Before(e.FinishP50) || e.FinishP90.Before(e.StartP90)) {
 				t.Fatalf("%s ETA out of order: %+v", w.Key, *e)
 			}
-			if e.HasFinish() != (w.RunTime != nil) || !e.Deadline.Equal(w.Deadline) {
+			if e.HasFinish() != (w.RunTime != nil && w.Problem == nil) || !e.Deadline.Equal(w.Deadline) {
 				t.Fatalf("%s ETA %+v for run time %v, deadline %v", w.Key, *e, w.RunTime, w.Deadline)
 			}
 		}
@@ -161,18 +167,22 @@ func propPlan(t *rapid.T) {
 		}
 	}
 
-	// Starts never go back along the EDF order of the pending workloads.
-	var pend []int
-	for i, o := range outs {
-		if o.ETA != nil {
-			pend = append(pend, i)
+	// StrictFIFO: starts never go back along Kueue's order of the waiting
+	// workloads that stay in the queue (those being deactivated hold no
+	// one back, those sent to Retry enter it later).
+	if strict {
+		var pend []int
+		for i, o := range outs {
+			if o.ETA != nil && o.Verdict == nil {
+				pend = append(pend, i)
+			}
 		}
-	}
-	slices.SortFunc(pend, func(a, b int) int { return admission.CompareEDF(edfJob(outs, ws, a), edfJob(outs, ws, b)) })
-	for k := 1; k < len(pend); k++ {
-		a, b := outs[pend[k-1]].ETA, outs[pend[k]].ETA
-		if b.StartP50.Before(a.StartP50) || b.StartP90.Before(a.StartP90) {
-			t.Fatalf("%s starts before %s although it comes later in EDF order: %+v vs %+v", ws[pend[k]].Key, ws[pend[k-1]].Key, *b, *a)
+		slices.SortFunc(pend, func(a, b int) int { return KueueOrder(ws[a], ws[b]) })
+		for k := 1; k < len(pend); k++ {
+			a, b := outs[pend[k-1]].ETA, outs[pend[k]].ETA
+			if b.StartP50.Before(a.StartP50) || b.StartP90.Before(a.StartP90) {
+				t.Fatalf("%s starts before %s although it comes later in Kueue's order: %+v vs %+v", ws[pend[k]].Key, ws[pend[k-1]].Key, *b, *a)
+			}
 		}
 	}
 
@@ -180,7 +190,7 @@ func propPlan(t *rapid.T) {
 	// without a cache, cold or warm.
 	cache := NewWorkCache()
 	for _, order := range [][]Workload{ws, rapid.Permutation(ws).Draw(t, "perm")} {
-		again, err := Plan("cq", order, t0, cfg, cache)
+		again, err := Plan(Queue{Name: "cq", StrictFIFO: strict}, order, t0, cfg, cache)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +213,7 @@ func edfJob(_ []Outcome, ws []Workload, i int) admission.Job {
 }
 
 func sameOutcome(a, b Outcome) bool {
-	if a.Key != b.Key || a.Note != b.Note || (a.Verdict == nil) != (b.Verdict == nil) || (a.ETA == nil) != (b.ETA == nil) {
+	if a.Key != b.Key || a.Note != b.Note || a.Deactivate != b.Deactivate || (a.Verdict == nil) != (b.Verdict == nil) || (a.ETA == nil) != (b.ETA == nil) {
 		return false
 	}
 	if a.Verdict != nil && *a.Verdict != *b.Verdict {
@@ -222,7 +232,7 @@ func sameOutcome(a, b Outcome) bool {
 func propPlanSafety(t *rapid.T) {
 	ws := workloadsGen(true).Draw(t, "workloads")
 	cfg := propConfig(t)
-	outs, err := Plan("cq", ws, t0, cfg, nil)
+	outs, err := Plan(Queue{Name: "cq", StrictFIFO: rapid.Bool().Draw(t, "strict FIFO")}, ws, t0, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"sync"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -19,6 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+	kueueac "sigs.k8s.io/kueue/client-go/applyconfiguration/kueue/v1beta2"
 
 	"github.com/schedkit/schedkit/adapters/kueue/api/v1alpha1"
 )
@@ -60,12 +63,12 @@ type queueReconciler struct {
 	refresh  time.Duration // how often ETAs are recomputed without events
 	tol      time.Duration // an ETA annotation moves only by at least this much
 
-	// written remembers, per workload UID, the resourceVersion a workload
-	// had when the check last wrote its state: while the cache still shows
-	// that version it has not seen the write, and deciding on it could
+	// written remembers, per workload UID, the resourceVersions a workload
+	// had before the check's last writes to it: while the cache still shows
+	// one of them it has not seen the writes, and deciding on it could
 	// admit two workloads that each fit only without the other.
 	mu      sync.Mutex
-	written map[types.UID]string
+	written map[types.UID][]string
 	// badKinds remembers owner kinds that could not be read, for a while.
 	badKinds map[schema.GroupVersionKind]badKind
 }
@@ -107,6 +110,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	// again at most once a second.
 	now := r.clock.Now().Truncate(time.Second)
 	quota := Quota(cq)
+	queue := QueueOf(cq)
 	etas := map[string]ETA{}
 	names := map[string][2]string{}
 	var errs []error
@@ -128,7 +132,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 			views = append(views, w)
 			objs = append(objs, wl)
 		}
-		outs, err := Plan(cq.Name, views, now, r.cfg, r.cache)
+		outs, err := Plan(queue, views, now, r.cfg, r.cache)
 		if err != nil {
 			return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
 		}
@@ -144,7 +148,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 			case err != nil:
 				errs = append(errs, fmt.Errorf("workload %s: %w", o.Key, err))
 			}
-			if o.ETA != nil {
+			if o.ETA != nil && !o.Deactivate {
 				etas[o.Key] = *o.ETA
 				names[o.Key] = [2]string{objs[i].Namespace, objs[i].Name}
 			}
@@ -244,11 +248,11 @@ func (r *queueReconciler) stale(wls []*kueue.Workload) bool {
 	defer r.mu.Unlock()
 	stale := false
 	for _, wl := range wls {
-		rv, ok := r.written[wl.UID]
+		rvs, ok := r.written[wl.UID]
 		if !ok {
 			continue
 		}
-		if rv == wl.ResourceVersion {
+		if slices.Contains(rvs, wl.ResourceVersion) {
 			stale = true
 		} else {
 			delete(r.written, wl.UID)
@@ -257,10 +261,15 @@ func (r *queueReconciler) stale(wls []*kueue.Workload) bool {
 	return stale
 }
 
-func (r *queueReconciler) wrote(uid types.UID, before string) {
+// wrote records that the check wrote to a workload whose resourceVersion
+// was before; first says whether it is the first write of this reconcile.
+func (r *queueReconciler) wrote(uid types.UID, before string, first bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.written[uid] = before
+	if first {
+		r.written[uid] = nil
+	}
+	r.written[uid] = append(r.written[uid], before)
 }
 
 // ownerTimeout bounds a read of an owner's metadata: the first read of a
@@ -271,14 +280,14 @@ const ownerTimeout = 5 * time.Second
 // fast, instead of waiting ownerTimeout again for every workload.
 const badOwnerKindFor = time.Minute
 
-// owner returns the metadata of wl's controlling owner when wl lacks one
-// of the user's annotations; nil when it has both, has no owner, or the
-// owner is gone. An error says the owner exists but cannot be read (most
-// often: no get/list/watch permission on its kind).
+// owner returns the metadata of wl's controlling owner when Map needs it
+// (NeedsOwner: a key of the contract missing from its pod templates and its
+// own annotations, or a relative deadline, counted from the owner's
+// creation); nil when it does not, has no owner, or the owner is gone. An
+// error says the owner exists but cannot be read (most often: no
+// get/list/watch permission on its kind).
 func (r *queueReconciler) owner(ctx context.Context, wl *kueue.Workload) (*metav1.ObjectMeta, error) {
-	_, hasDeadline := wl.Annotations[DeadlineAnnotation]
-	_, hasType := wl.Annotations[JobTypeAnnotation]
-	if hasDeadline && hasType {
+	if !NeedsOwner(wl) {
 		return nil, nil
 	}
 	ref := metav1.GetControllerOf(wl)
@@ -315,39 +324,86 @@ func (r *queueReconciler) owner(ctx context.Context, wl *kueue.Workload) (*metav
 	return &m.ObjectMeta, nil
 }
 
-// act writes one outcome: a decision on the check, or the Pending message
-// and the ETA annotations.
+// act writes one outcome: a decision on the check (a rejection first in
+// RejectionAnnotation), a deactivation, the Pending message, and the
+// check's annotations.
 func (r *queueReconciler) act(ctx context.Context, cq string, check kueue.AdmissionCheckReference, wl *kueue.Workload, w Workload, o Outcome, now time.Time) error {
 	st := CheckState(wl, check)
+	w0 := writer{r: r, wl: wl}
 	switch {
-	case o.Verdict != nil:
+	case w.Phase == Deactivated:
+		// Only the rejection message, put back after Kueue's eviction
+		// reset it; the last ETA stays as it was.
+		if o.Note != "" && st.Message != o.Note {
+			_, err := w0.setCheck(ctx, check, kueue.CheckStatePending, o.Note, 0, now)
+			return err
+		}
+		return nil
+	case o.Deactivate:
 		v := o.Verdict
-		wrote, err := r.setCheck(ctx, wl, check, v.State, v.Message, v.RequeueAfter, now)
-		if err != nil || !wrote {
+		if _, err := w0.setCheck(ctx, check, kueue.CheckStatePending, o.Note, 0, now); err != nil {
+			return err
+		}
+		if err := w0.setMeta(ctx, o.ETA, v.Message, true); err != nil {
 			return err
 		}
 		r.metrics.decided(cq, v)
-		kind := "Normal"
+		r.recorder.Eventf(wl, nil, corev1.EventTypeWarning, "Deadline"+string(v.State), "Deactivate", "%s", truncate(o.Note, maxEventNote))
+		return nil
+	case o.Verdict != nil:
+		v := o.Verdict
+		rejection := ""
 		if v.State == kueue.CheckStateRejected {
-			kind = "Warning"
+			rejection = v.Message
+			if err := w0.setMeta(ctx, o.ETA, rejection, false); err != nil {
+				return err
+			}
 		}
-		r.recorder.Eventf(wl, nil, kind, "Deadline"+string(v.State), "AdmissionCheck", "%s", truncate(v.Message, maxEventNote))
+		wrote, err := w0.setCheck(ctx, check, v.State, v.Message, v.RequeueAfter, now)
+		if err != nil {
+			return err
+		}
+		if wrote {
+			r.metrics.decided(cq, v)
+			kind := corev1.EventTypeNormal
+			if v.State == kueue.CheckStateRejected {
+				kind = corev1.EventTypeWarning
+			}
+			r.recorder.Eventf(wl, nil, kind, "Deadline"+string(v.State), "AdmissionCheck", "%s", truncate(v.Message, maxEventNote))
+		}
+		return w0.setMeta(ctx, o.ETA, rejection, false)
 	case o.Note != "" && st.State == kueue.CheckStatePending:
 		if st.Message != o.Note && (o.ETA == nil || !etaClose(wl.Annotations, *o.ETA, r.tol) || !isPendingNote(st.Message)) {
-			if _, err := r.setCheck(ctx, wl, check, kueue.CheckStatePending, o.Note, 0, now); err != nil {
+			if _, err := w0.setCheck(ctx, check, kueue.CheckStatePending, o.Note, 0, now); err != nil {
 				return err
 			}
 		}
 	}
-	return r.setETA(ctx, wl, o.ETA)
+	return w0.setMeta(ctx, o.ETA, "", false)
 }
 
-// setCheck writes the check's state on wl's status with an optimistic
-// lock: if the workload changed since it was read, the write fails and the
-// ClusterQueue is reconciled again. It reports whether it wrote (nothing is
-// written when the check already says so).
-func (r *queueReconciler) setCheck(ctx context.Context, wl *kueue.Workload, check kueue.AdmissionCheckReference, state kueue.CheckState, msg string, after time.Duration, now time.Time) (bool, error) {
-	orig := wl.DeepCopy()
+// A writer writes one workload's outcome, remembering the resourceVersions
+// it wrote over for the stale guard.
+type writer struct {
+	r      *queueReconciler
+	wl     *kueue.Workload
+	writes int
+}
+
+func (w *writer) wrote(before string) {
+	w.r.wrote(w.wl.UID, before, w.writes == 0)
+	w.writes++
+}
+
+// setCheck writes the check's state on the workload's status by
+// server-side apply, as Kueue's own admission-check controllers do: the
+// check's entry only (admissionChecks is a map keyed by name), field owner
+// ControllerName, with the resourceVersion it was computed from, so that
+// if the workload changed since it was read the write fails and the
+// ClusterQueue is reconciled again. It reports whether it wrote (nothing
+// is written when the check already says so).
+func (w *writer) setCheck(ctx context.Context, check kueue.AdmissionCheckReference, state kueue.CheckState, msg string, after time.Duration, now time.Time) (bool, error) {
+	wl := w.wl
 	st := CheckState(wl, check)
 	msg = truncate(msg, maxMessage)
 	var requeue *int32
@@ -355,44 +411,67 @@ func (r *queueReconciler) setCheck(ctx context.Context, wl *kueue.Workload, chec
 		s := int32(min(after.Seconds(), math.MaxInt32))
 		requeue = &s
 	}
-	if st.State == state && st.Message == msg && equalPtr(st.RequeueAfterSeconds, requeue) {
+	if st == nil {
+		return false, fmt.Errorf("workload %s/%s no longer carries check %s", wl.Namespace, wl.Name, check)
+	}
+	// requeueAfterSeconds is the check's only in Retry: Kueue keeps it
+	// through its eviction's reset (for the backoff), and an apply that
+	// leaves it out does not take it from Kueue.
+	if st.State == state && st.Message == msg && (state != kueue.CheckStateRetry || equalPtr(st.RequeueAfterSeconds, requeue)) {
 		return false, nil
 	}
-	if st.State != state {
-		st.State = state
-		st.LastTransitionTime = metav1.NewTime(now)
+	ltt := st.LastTransitionTime
+	if st.State != state || ltt.IsZero() {
+		ltt = metav1.NewTime(now)
 	}
-	st.Message = msg
-	st.RequeueAfterSeconds = requeue
-	before := orig.ResourceVersion
-	if err := r.client.Status().Patch(ctx, wl, client.MergeFromWithOptions(orig, client.MergeFromWithOptimisticLock{})); err != nil {
+	entry := kueueac.AdmissionCheckState().WithName(check).WithState(state).WithMessage(msg).WithLastTransitionTime(ltt)
+	if requeue != nil {
+		entry.WithRequeueAfterSeconds(*requeue)
+	}
+	apply := kueueac.Workload(wl.Name, wl.Namespace).WithUID(wl.UID).WithResourceVersion(wl.ResourceVersion).
+		WithStatus(kueueac.WorkloadStatus().WithAdmissionChecks(entry))
+	before := wl.ResourceVersion
+	if err := w.r.client.Status().Apply(ctx, apply, client.FieldOwner(ControllerName), client.ForceOwnership); err != nil {
 		return false, err
 	}
-	r.wrote(wl.UID, before)
+	w.wrote(before)
+	st.State, st.Message, st.RequeueAfterSeconds, st.LastTransitionTime = state, msg, requeue, ltt
+	if apply.ResourceVersion != nil {
+		wl.ResourceVersion = *apply.ResourceVersion
+	}
 	return true, nil
 }
 
-// setETA writes (or, with e nil, removes) the ETA annotations, unless every
-// value is already within the tolerance.
-func (r *queueReconciler) setETA(ctx context.Context, wl *kueue.Workload, e *ETA) error {
+// setMeta writes the check's annotations: the ETA ones (e; nil removes
+// them; left alone while every value is within the tolerance), the
+// rejection (RejectionAnnotation; "" removes it) and, with deactivate,
+// spec.active false. The deactivation carries the resourceVersion the
+// outcome was computed from: a workload that changed meanwhile (say, Kueue
+// reserved quota for it) is reconciled again rather than deactivated.
+func (w *writer) setMeta(ctx context.Context, e *ETA, rejection string, deactivate bool) error {
+	wl := w.wl
 	want := etaAnnotations(e)
-	if e != nil && etaClose(wl.Annotations, *e, r.tol) {
-		return nil
-	}
-	changed := false
-	for _, k := range ETAAnnotations {
-		v, has := want[k]
+	keepETA := e != nil && etaClose(wl.Annotations, *e, w.r.tol)
+	changed := deactivate
+	set := func(k, v string, has bool) {
 		cur, had := wl.Annotations[k]
 		if has != had || v != cur {
 			changed = true
 		}
 	}
+	if !keepETA {
+		for _, k := range ETAAnnotations {
+			v, has := want[k]
+			set(k, v, has)
+		}
+	}
+	set(RejectionAnnotation, rejection, rejection != "")
 	if !changed {
 		return nil
 	}
 	orig := wl.DeepCopy()
-	for _, k := range ETAAnnotations {
-		if v, ok := want[k]; ok {
+	put := func(k, v string, has bool) {
+		if has {
 			if wl.Annotations == nil {
 				wl.Annotations = map[string]string{}
 			}
@@ -401,7 +480,27 @@ func (r *queueReconciler) setETA(ctx context.Context, wl *kueue.Workload, e *ETA
 			delete(wl.Annotations, k)
 		}
 	}
-	return client.IgnoreNotFound(r.client.Patch(ctx, wl, client.MergeFrom(orig)))
+	if !keepETA {
+		for _, k := range ETAAnnotations {
+			v, has := want[k]
+			put(k, v, has)
+		}
+	}
+	put(RejectionAnnotation, rejection, rejection != "")
+	var patch client.Patch = client.MergeFrom(orig)
+	if deactivate {
+		wl.Spec.Active = new(false)
+		patch = client.MergeFromWithOptions(orig, client.MergeFromWithOptimisticLock{})
+	}
+	before := wl.ResourceVersion
+	if err := w.r.client.Patch(ctx, wl, patch); err != nil {
+		if deactivate {
+			return err
+		}
+		return client.IgnoreNotFound(err)
+	}
+	w.wrote(before)
+	return nil
 }
 
 func etaAnnotations(e *ETA) map[string]string {

@@ -2,6 +2,7 @@ package deadlinecheck
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -26,6 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+	kueueac "sigs.k8s.io/kueue/client-go/applyconfiguration/kueue/v1beta2"
 
 	"github.com/schedkit/schedkit/adapters/kueue/api/v1alpha1"
 )
@@ -41,13 +44,65 @@ func testScheme(t *testing.T) *runtime.Scheme {
 	return s
 }
 
-func newFakeClient(t *testing.T, objs ...client.Object) client.WithWatch {
+// fakeBuilder is controller-runtime's fake client over objs, with the
+// reconciler's indexes, funcs intercepting its calls and, unless funcs
+// does, the check's server-side applies done as strategic merge patches
+// (applyAsMerge). The real tier runs the same writes as server-side
+// applies against a real API server.
+func fakeBuilder(t *testing.T, funcs interceptor.Funcs, objs ...client.Object) *fake.ClientBuilder {
+	if funcs.SubResourceApply == nil {
+		funcs.SubResourceApply = applyAsMerge(nil)
+	}
 	return fake.NewClientBuilder().WithScheme(testScheme(t)).WithObjects(objs...).
 		WithStatusSubresource(&kueue.Workload{}, &kueue.AdmissionCheck{}, &kueue.ClusterQueue{}).
 		WithIndex(&kueue.Workload{}, IndexWorkloadQueue, WorkloadQueueIndex).
 		WithIndex(&kueue.Workload{}, IndexWorkloadClusterQueue, WorkloadClusterQueueIndex).
 		WithIndex(&kueue.LocalQueue{}, IndexLocalQueueClusterQueue, LocalQueueClusterQueueIndex).
-		Build()
+		WithInterceptorFuncs(funcs)
+}
+
+func newFakeClient(t *testing.T, objs ...client.Object) client.WithWatch {
+	return fakeBuilder(t, interceptor.Funcs{}, objs...).Build()
+}
+
+// applyAsMerge stands in for the API server's server-side apply of a
+// status subresource in the fast tier, as Kueue's own unit tests do: the
+// applied configuration becomes a strategic merge patch (admissionChecks
+// and conditions merge by name and type, as their list-map keys make them
+// merge under apply; a resourceVersion in it still makes a stale write
+// conflict), and the result is read back into the configuration. Each
+// call's options are appended to applied, when not nil.
+func applyAsMerge(applied *[]client.SubResourceApplyOptions) func(context.Context, client.Client, string, runtime.ApplyConfiguration, ...client.SubResourceApplyOption) error {
+	return func(ctx context.Context, c client.Client, sub string, ac runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
+		if applied != nil {
+			o := client.SubResourceApplyOptions{}
+			o.ApplyOpts(opts)
+			*applied = append(*applied, o)
+		}
+		data, err := json.Marshal(ac)
+		if err != nil {
+			return err
+		}
+		u := &unstructured.Unstructured{}
+		if err := json.Unmarshal(data, u); err != nil {
+			return err
+		}
+		o, err := c.Scheme().New(u.GroupVersionKind())
+		if err != nil {
+			return err
+		}
+		obj := o.(client.Object)
+		obj.SetName(u.GetName())
+		obj.SetNamespace(u.GetNamespace())
+		if err := c.SubResource(sub).Patch(ctx, obj, client.RawPatch(types.StrategicMergePatchType, data)); err != nil {
+			return err
+		}
+		out, err := json.Marshal(obj)
+		if err != nil {
+			return err
+		}
+		return json.Unmarshal(out, ac)
+	}
 }
 
 type rig struct {
@@ -69,7 +124,7 @@ func newRig(t *testing.T, c client.WithWatch) *rig {
 	rec := events.NewFakeRecorder(100)
 	return &rig{c: c, clock: clk, rec: rec, reg: reg, r: &queueReconciler{
 		client: c, recorder: rec, clock: clk, cfg: testConfig(), metrics: m, cache: NewWorkCache(),
-		refresh: 30 * time.Second, tol: 30 * time.Second, written: map[types.UID]string{},
+		refresh: 30 * time.Second, tol: 30 * time.Second, written: map[types.UID][]string{},
 		badKinds: map[schema.GroupVersionKind]badKind{},
 	}}
 }
@@ -159,9 +214,9 @@ func TestReconcileDecides(t *testing.T) {
 		"a":         {kueue.CheckStateReady, ""},
 		"b":         {kueue.CheckStateReady, "Ready: predicted finish 2026-11-24T12:10:00Z (p50) / 2026-11-24T12:10:00Z (p90), deadline 2026-11-24T12:11:40Z; P(it and the 1 later admitted deadline in ClusterQueue cq hold) = 1.00 >= 0.90"},
 		"hopeless":  {kueue.CheckStateRejected, "Rejected: even started now with the quota to itself it would finish 2026-11-24T12:10:00Z (p50) / 2026-11-24T12:10:00Z (p90), after its deadline 2026-11-24T12:04:00Z"},
-		"malformed": {kueue.CheckStatePending, `Pending; will be Rejected once Kueue reserves quota: annotation schedkit.io/deadline = "tomorrow": not an RFC 3339 time`},
+		"malformed": {kueue.CheckStatePending, `Rejected and deactivated while waiting for quota: annotation schedkit.io/deadline = "tomorrow": neither an RFC 3339 time`},
 		"free":      {kueue.CheckStateReady, "Ready: no schedkit.io/deadline annotation"},
-		"waiting":   {kueue.CheckStatePending, "Pending: predicted start 2026-11-24T12:06:40Z (p50)"},
+		"waiting":   {kueue.CheckStatePending, "Pending: predicted start 2026-11-24T12:08:20Z (p50)"},
 	}
 	for name, w := range want {
 		st := CheckState(g.workload(t, name), testCheck)
@@ -172,11 +227,12 @@ func TestReconcileDecides(t *testing.T) {
 			t.Errorf("%s: last transition %v, want now", name, st.LastTransitionTime)
 		}
 	}
-	// waiting: promised a 250 + b 150 = 400 s ahead; 2 pods of 600 s.
+	// waiting: half the quota (2 of 4 cpu) for 600 s. a holds half for
+	// 500 s more, b a quarter for 600 s: waiting starts when a ends.
 	ann := g.workload(t, "waiting").Annotations
 	for k, v := range map[string]string{
-		StartP50Annotation: "2026-11-24T12:06:40Z", StartP90Annotation: "2026-11-24T12:06:40Z",
-		FinishP50Annotation: "2026-11-24T12:16:40Z", FinishP90Annotation: "2026-11-24T12:16:40Z",
+		StartP50Annotation: "2026-11-24T12:08:20Z", StartP90Annotation: "2026-11-24T12:08:20Z",
+		FinishP50Annotation: "2026-11-24T12:18:20Z", FinishP90Annotation: "2026-11-24T12:18:20Z",
 	} {
 		if ann[k] != v {
 			t.Errorf("waiting: %s = %q, want %q", k, ann[k], v)
@@ -185,7 +241,16 @@ func TestReconcileDecides(t *testing.T) {
 	if _, ok := g.workload(t, "b").Annotations[StartP50Annotation]; ok {
 		t.Error("a Ready workload got ETA annotations")
 	}
-	if n := testutil.ToFloat64(g.r.metrics.start.WithLabelValues("cq", "ns", "waiting", "0.5")); n != float64(t0.Add(400*time.Second).Unix()) {
+	// The hopeless one keeps its reason in an annotation (Kueue's eviction
+	// will reset the check); the malformed one, still waiting for quota,
+	// is deactivated with it.
+	if got := g.workload(t, "hopeless").Annotations[RejectionAnnotation]; !strings.HasPrefix(got, "Rejected: even started now") {
+		t.Errorf("hopeless: %s = %q", RejectionAnnotation, got)
+	}
+	if m := g.workload(t, "malformed"); m.Spec.Active == nil || *m.Spec.Active || !strings.HasPrefix(m.Annotations[RejectionAnnotation], `Rejected: annotation schedkit.io/deadline = "tomorrow"`) {
+		t.Errorf("malformed: active %v, %s = %q", m.Spec.Active, RejectionAnnotation, m.Annotations[RejectionAnnotation])
+	}
+	if n := testutil.ToFloat64(g.r.metrics.start.WithLabelValues("cq", "ns", "waiting", "0.5")); n != float64(t0.Add(500*time.Second).Unix()) {
 		t.Errorf("start metric %v", n)
 	}
 	if n := testutil.ToFloat64(g.r.metrics.decisions.WithLabelValues("cq", "Rejected", string(ReasonLateAlone))); n != 1 {
@@ -194,8 +259,8 @@ func TestReconcileDecides(t *testing.T) {
 	if n := testutil.ToFloat64(g.r.metrics.pending.WithLabelValues("cq")); n != 1 {
 		t.Errorf("pending %v, want 1", n)
 	}
-	if len(g.rec.Events) != 3 {
-		t.Errorf("%d events, want 3 (one per decision)", len(g.rec.Events))
+	if len(g.rec.Events) != 4 {
+		t.Errorf("%d events, want 4 (one per decision and deactivation)", len(g.rec.Events))
 	}
 
 	// Reconciling the same state again changes nothing: no writes, no events.
@@ -223,7 +288,7 @@ func TestReconcileDecides(t *testing.T) {
 			t.Errorf("restart rewrote %s", n)
 		}
 	}
-	if n := testutil.ToFloat64(g2.r.metrics.finish.WithLabelValues("cq", "ns", "waiting", "0.9")); n != float64(t0.Add(1000*time.Second).Unix()) {
+	if n := testutil.ToFloat64(g2.r.metrics.finish.WithLabelValues("cq", "ns", "waiting", "0.9")); n != float64(t0.Add(1100*time.Second).Unix()) {
 		t.Errorf("restarted finish metric %v", n)
 	}
 }
@@ -277,8 +342,8 @@ func TestReconcileRetry(t *testing.T) {
 	}
 	g.clock.SetTime(t0.Add(50 * time.Second))
 	g.reconcile(t)
-	if st := CheckState(g.workload(t, "c"), testCheck); st.State != kueue.CheckStateReady || st.RequeueAfterSeconds != nil {
-		t.Errorf("after a finished, c is %s (requeue %v): want Ready", st.State, st.RequeueAfterSeconds)
+	if st := CheckState(g.workload(t, "c"), testCheck); st.State != kueue.CheckStateReady || !strings.HasPrefix(st.Message, "Ready: ") {
+		t.Errorf("after a finished, c is %s %q: want Ready", st.State, st.Message)
 	}
 }
 
@@ -334,6 +399,7 @@ func TestReconcileETATolerance(t *testing.T) {
 	a := wl("a", 4, kueue.CheckStateReady, true, map[string]string{JobTypeAnnotation: "fixed"})
 	a.Status.Conditions = append(a.Status.Conditions, cond(kueue.WorkloadAdmitted, metav1.ConditionTrue, t0))
 	p := wl("p", 1, kueue.CheckStatePending, false, fixedType("2h"))
+	p.CreationTimestamp = metav1.NewTime(t0.Add(-2 * time.Minute)) // ahead of a in Kueue's queue
 	g := newRig(t, newFakeClient(t, append(cluster(), a, p)...))
 	g.reconcile(t)
 	w := g.workload(t, "p")
@@ -362,15 +428,20 @@ func TestReconcileETATolerance(t *testing.T) {
 }
 
 func TestStaleGuard(t *testing.T) {
-	r := &queueReconciler{written: map[types.UID]string{}}
+	r := &queueReconciler{written: map[types.UID][]string{}}
 	w := &kueue.Workload{ObjectMeta: metav1.ObjectMeta{UID: "u", ResourceVersion: "5"}}
-	r.wrote("u", "5")
-	if !r.stale([]*kueue.Workload{w}) {
-		t.Error("cache at the version before our write is not stale")
+	// Two writes in one reconcile: from 5 to 6, then from 6 to 7.
+	r.wrote("u", "5", true)
+	r.wrote("u", "6", false)
+	for _, rv := range []string{"5", "6"} {
+		w.ResourceVersion = rv
+		if !r.stale([]*kueue.Workload{w}) {
+			t.Errorf("cache at version %s, before our last write, is not stale", rv)
+		}
 	}
-	w.ResourceVersion = "6"
+	w.ResourceVersion = "7"
 	if r.stale([]*kueue.Workload{w}) || len(r.written) != 0 {
-		t.Error("cache past our write still stale")
+		t.Error("cache past our writes still stale")
 	}
 }
 
@@ -385,7 +456,7 @@ func TestAdmissionCheckActive(t *testing.T) {
 	bare := &kueue.AdmissionCheck{ObjectMeta: metav1.ObjectMeta{Name: "bare"}, Spec: kueue.AdmissionCheckSpec{ControllerName: ControllerName}}
 	other := &kueue.AdmissionCheck{ObjectMeta: metav1.ObjectMeta{Name: "other"}, Spec: kueue.AdmissionCheckSpec{ControllerName: "kueue.x-k8s.io/provisioning-request"}}
 	c := newFakeClient(t, append(objs, missing, wrongKind, bare, other)...)
-	r := &checkReconciler{client: c}
+	r := &checkReconciler{client: c, clock: clocktesting.NewFakePassiveClock(t0)}
 	for _, name := range []string{string(testCheck), "missing", "wrong", "bare", "other"} {
 		if _, err := r.Reconcile(context.Background(), reconcile.Request{NamespacedName: types.NamespacedName{Name: name}}); err != nil {
 			t.Fatal(err)
@@ -445,18 +516,12 @@ func TestMetricsRegisteredTwice(t *testing.T) {
 func TestReconcileOwnerUnreadable(t *testing.T) {
 	w := wl("owned", 1, kueue.CheckStatePending, true, nil)
 	w.OwnerReferences = []metav1.OwnerReference{{APIVersion: "jobset.x-k8s.io/v1alpha2", Kind: "JobSet", Name: "js", UID: "js-uid", Controller: ptr(true)}}
-	c := fake.NewClientBuilder().WithScheme(testScheme(t)).
-		WithObjects(append(cluster(), w, wl("other", 1, kueue.CheckStatePending, true, fixedType("1h")))...).
-		WithStatusSubresource(&kueue.Workload{}, &kueue.AdmissionCheck{}, &kueue.ClusterQueue{}).
-		WithIndex(&kueue.Workload{}, IndexWorkloadQueue, WorkloadQueueIndex).
-		WithIndex(&kueue.Workload{}, IndexWorkloadClusterQueue, WorkloadClusterQueueIndex).
-		WithIndex(&kueue.LocalQueue{}, IndexLocalQueueClusterQueue, LocalQueueClusterQueueIndex).
-		WithInterceptorFuncs(interceptor.Funcs{Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, o client.Object, opts ...client.GetOption) error {
-			if m, ok := o.(*metav1.PartialObjectMetadata); ok && m.Kind == "JobSet" {
-				return apierrors.NewForbidden(schema.GroupResource{Group: "jobset.x-k8s.io", Resource: "jobsets"}, key.Name, errors.New("no RBAC"))
-			}
-			return c.Get(ctx, key, o, opts...)
-		}}).Build()
+	c := fakeBuilder(t, interceptor.Funcs{Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, o client.Object, opts ...client.GetOption) error {
+		if m, ok := o.(*metav1.PartialObjectMetadata); ok && m.Kind == "JobSet" {
+			return apierrors.NewForbidden(schema.GroupResource{Group: "jobset.x-k8s.io", Resource: "jobsets"}, key.Name, errors.New("no RBAC"))
+		}
+		return c.Get(ctx, key, o, opts...)
+	}}, append(cluster(), w, wl("other", 1, kueue.CheckStatePending, true, fixedType("1h")))...).Build()
 	g := newRig(t, c)
 	g.reconcile(t)
 	st := CheckState(g.workload(t, "owned"), testCheck)
@@ -476,18 +541,12 @@ func TestReconcileOwnerUnreadable(t *testing.T) {
 // error: the queue is looked at again shortly, and the other workloads'
 // outcomes are written.
 func TestReconcileConflict(t *testing.T) {
-	c := fake.NewClientBuilder().WithScheme(testScheme(t)).
-		WithObjects(append(cluster(), wl("x", 1, kueue.CheckStatePending, true, fixedType("1h")), wl("y", 1, kueue.CheckStatePending, true, fixedType("1h")))...).
-		WithStatusSubresource(&kueue.Workload{}, &kueue.AdmissionCheck{}, &kueue.ClusterQueue{}).
-		WithIndex(&kueue.Workload{}, IndexWorkloadQueue, WorkloadQueueIndex).
-		WithIndex(&kueue.Workload{}, IndexWorkloadClusterQueue, WorkloadClusterQueueIndex).
-		WithIndex(&kueue.LocalQueue{}, IndexLocalQueueClusterQueue, LocalQueueClusterQueueIndex).
-		WithInterceptorFuncs(interceptor.Funcs{SubResourcePatch: func(ctx context.Context, c client.Client, sub string, o client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
-			if o.GetName() == "x" {
-				return apierrors.NewConflict(schema.GroupResource{Group: "kueue.x-k8s.io", Resource: "workloads"}, "x", errors.New("changed"))
-			}
-			return c.SubResource(sub).Patch(ctx, o, p, opts...)
-		}}).Build()
+	c := fakeBuilder(t, interceptor.Funcs{SubResourceApply: func(ctx context.Context, c client.Client, sub string, o runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
+		if ac, ok := o.(*kueueac.WorkloadApplyConfiguration); ok && *ac.Name == "x" {
+			return apierrors.NewConflict(schema.GroupResource{Group: "kueue.x-k8s.io", Resource: "workloads"}, "x", errors.New("changed"))
+		}
+		return applyAsMerge(nil)(ctx, c, sub, o, opts...)
+	}}, append(cluster(), wl("x", 1, kueue.CheckStatePending, true, fixedType("1h")), wl("y", 1, kueue.CheckStatePending, true, fixedType("1h")))...).Build()
 	g := newRig(t, c)
 	if res := g.reconcile(t); res.RequeueAfter != staleRetry {
 		t.Errorf("requeue after %v, want %v", res.RequeueAfter, staleRetry)
@@ -497,5 +556,103 @@ func TestReconcileConflict(t *testing.T) {
 	}
 	if st := CheckState(g.workload(t, "y"), testCheck); st.State != kueue.CheckStateReady {
 		t.Errorf("y: %s %q", st.State, st.Message)
+	}
+}
+
+// A waiting workload the check would reject is deactivated at once, with
+// its ETA, its reason on the (Pending) check, in RejectionAnnotation and in
+// a Warning event; a deadline already past is named with its annotation.
+func TestReconcileDeactivatesHopeless(t *testing.T) {
+	job := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "job", UID: "job-uid",
+		CreationTimestamp: metav1.NewTime(t0.Add(-time.Hour)), Annotations: fixedType("30m")}}
+	w := wl("late", 1, kueue.CheckStatePending, false, nil)
+	w.OwnerReferences = []metav1.OwnerReference{{APIVersion: "batch/v1", Kind: "Job", Name: "job", UID: "job-uid", Controller: ptr(true)}}
+	g := newRig(t, newFakeClient(t, append(cluster(), job, w)...))
+	g.reconcile(t)
+	got := g.workload(t, "late")
+	reason := `its deadline 2026-11-24T11:30:00Z has already passed (annotation schedkit.io/deadline = "30m" on Job ns/job)`
+	if st := CheckState(got, testCheck); st.State != kueue.CheckStatePending || st.Message != "Rejected and deactivated while waiting for quota: "+reason {
+		t.Errorf("check %s %q", st.State, st.Message)
+	}
+	if got.Spec.Active == nil || *got.Spec.Active || got.Annotations[RejectionAnnotation] != "Rejected: "+reason {
+		t.Errorf("active %v, %s = %q", got.Spec.Active, RejectionAnnotation, got.Annotations[RejectionAnnotation])
+	}
+	if got.Annotations[StartP50Annotation] != "2026-11-24T12:00:00Z" || got.Annotations[FinishP50Annotation] != "2026-11-24T12:10:00Z" {
+		t.Errorf("ETA annotations %v", got.Annotations)
+	}
+	select {
+	case e := <-g.rec.Events:
+		if !strings.HasPrefix(e, "Warning DeadlineRejected Rejected and deactivated while waiting for quota: its deadline") {
+			t.Errorf("event %q", e)
+		}
+	default:
+		t.Error("no event")
+	}
+	// Deactivated, it is left alone: the next reconcile writes nothing.
+	rv := got.ResourceVersion
+	g.reconcile(t)
+	if g.workload(t, "late").ResourceVersion != rv {
+		t.Error("a deactivated workload was written again")
+	}
+}
+
+// After Kueue deactivates a workload the check rejected, its eviction
+// resets the check to Pending with its own message; the check puts its
+// rejection back there, once.
+func TestReconcileRestoresRejection(t *testing.T) {
+	g := newRig(t, newFakeClient(t, append(cluster(), wl("hopeless", 1, kueue.CheckStatePending, true, fixedType("5m")))...))
+	g.reconcile(t)
+	w := g.workload(t, "hopeless")
+	rejection := CheckState(w, testCheck).Message
+	if CheckState(w, testCheck).State != kueue.CheckStateRejected || w.Annotations[RejectionAnnotation] != rejection {
+		t.Fatalf("not rejected: %+v, %q", CheckState(w, testCheck), w.Annotations[RejectionAnnotation])
+	}
+	// What Kueue does: deactivate, evict, reset the check.
+	ctx := context.Background()
+	w.Spec.Active = ptr(false)
+	if err := g.c.Update(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	w = g.workload(t, "hopeless")
+	*CheckState(w, testCheck) = kueue.AdmissionCheckState{Name: testCheck, State: kueue.CheckStatePending,
+		Message: "Reset to Pending after eviction. Previously: Rejected", LastTransitionTime: metav1.NewTime(t0)}
+	w.Status.Conditions = []metav1.Condition{cond(kueue.WorkloadEvicted, metav1.ConditionTrue, t0)}
+	if err := g.c.Status().Update(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	g.reconcile(t)
+	w = g.workload(t, "hopeless")
+	want := "Rejected and deactivated by Kueue: " + strings.TrimPrefix(rejection, "Rejected: ")
+	if st := CheckState(w, testCheck); st.State != kueue.CheckStatePending || st.Message != want {
+		t.Errorf("check %s %q, want Pending %q", st.State, st.Message, want)
+	}
+	rv := w.ResourceVersion
+	g.reconcile(t)
+	if g.workload(t, "hopeless").ResourceVersion != rv {
+		t.Error("the restored message was written again")
+	}
+}
+
+// The check writes its state by server-side apply as its own field
+// manager, forcing ownership as Kueue's controllers do, with only its own
+// entry of status.admissionChecks: the other check's entry is kept. (The
+// real tier checks the API server's managedFields.)
+func TestReconcileServerSideApply(t *testing.T) {
+	other := kueue.AdmissionCheckState{Name: "other-check", State: kueue.CheckStatePending, Message: "someone else's", LastTransitionTime: metav1.NewTime(t0)}
+	w := wl("x", 1, kueue.CheckStatePending, true, fixedType("1h"))
+	w.Status.AdmissionChecks = append(w.Status.AdmissionChecks, other)
+	var applied []client.SubResourceApplyOptions
+	c := fakeBuilder(t, interceptor.Funcs{SubResourceApply: applyAsMerge(&applied)}, append(cluster(), w)...).Build()
+	g := newRig(t, c)
+	g.reconcile(t)
+	got := g.workload(t, "x")
+	if st := CheckState(got, testCheck); st.State != kueue.CheckStateReady {
+		t.Fatalf("x: %s %q", st.State, st.Message)
+	}
+	if st := CheckState(got, "other-check"); st == nil || st.Message != "someone else's" {
+		t.Errorf("the other check's state was changed: %+v", st)
+	}
+	if len(applied) != 1 || applied[0].FieldManager != ControllerName || applied[0].Force == nil || !*applied[0].Force {
+		t.Errorf("applies %+v, want one by field manager %s with force", applied, ControllerName)
 	}
 }

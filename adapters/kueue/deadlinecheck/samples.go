@@ -34,7 +34,8 @@ func seedOf(uid string) uint64 {
 // drawWork draws n samples of w's remaining run time. Each remaining pod
 // takes a draw of w.RunTime.Pod conditioned on having run w.Executed
 // already (tct.Lognormal.DrawRemaining, Lee thesis §5.4.2): every pod not
-// yet finished is taken to have run as long as the workload.
+// yet finished is taken to have run as long as the workload. A model
+// without spread gives its exact time less the time executed.
 func drawWork(w Workload, n int, seed uint64) (work, error) {
 	out := work{own: make([]float64, n), fluid: make([]float64, n)}
 	rng := rand.New(rand.NewPCG(seed, seedOf(string(w.UID))))
@@ -44,9 +45,12 @@ func drawWork(w Workload, n int, seed uint64) (work, error) {
 	for s := range n {
 		sum, longest := 0.0, 0.0
 		for range left {
-			d, err := w.RunTime.Pod.DrawRemaining(elapsed, rng)
-			if err != nil {
-				return work{}, err
+			d := max(w.RunTime.Exact-elapsed, 0)
+			if w.RunTime.Exact == 0 {
+				var err error
+				if d, err = w.RunTime.Pod.DrawRemaining(elapsed, rng); err != nil {
+					return work{}, err
+				}
 			}
 			sum += d
 			longest = max(longest, d)

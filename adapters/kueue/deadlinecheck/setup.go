@@ -82,7 +82,7 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 		Watches(&v1alpha1.DeadlineParameters{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, o client.Object) []reconcile.Request {
 			return checksUsing(ctx, c, o.GetName())
 		})).
-		Complete(&checkReconciler{client: c}); err != nil {
+		Complete(&checkReconciler{client: c, clock: opts.Clock}); err != nil {
 		return err
 	}
 	r := &queueReconciler{
@@ -94,7 +94,7 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 		cache:    NewWorkCache(),
 		refresh:  opts.ETARefresh,
 		tol:      opts.ETATolerance,
-		written:  map[types.UID]string{},
+		written:  map[types.UID][]string{},
 		badKinds: map[schema.GroupVersionKind]badKind{},
 	}
 	return ctrl.NewControllerManagedBy(mgr).

@@ -1,6 +1,8 @@
 package deadlinecheck
 
 import (
+	"fmt"
+	"math"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -8,6 +10,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+
+	"github.com/schedkit/schedkit/adapters/internal/annotation"
+	"github.com/schedkit/schedkit/tct"
 )
 
 // Phase is where a workload behind the check stands.
@@ -15,9 +20,8 @@ type Phase int
 
 const (
 	// Waiting: no quota reserved yet (or a decision other than Ready that
-	// Kueue has not acted on): it gets an ETA, or a note that it will be
-	// rejected once it holds quota (malformed input, or it cannot meet its
-	// deadline even alone).
+	// Kueue has not acted on): it gets an ETA, and is deactivated at once
+	// when the check already knows it will reject it.
 	Waiting Phase = iota
 	// Deciding: Kueue reserved quota and the check is Pending: it gets a
 	// decision.
@@ -25,6 +29,9 @@ const (
 	// Promised: the check is Ready and the workload holds quota (running
 	// once Admitted): its deadline is protected.
 	Promised
+	// Deactivated: spec.active is false and the check is Pending. The
+	// check only keeps its rejection message on it (Workload.Rejection).
+	Deactivated
 )
 
 func (p Phase) String() string {
@@ -35,6 +42,8 @@ func (p Phase) String() string {
 		return "deciding"
 	case Promised:
 		return "promised"
+	case Deactivated:
+		return "deactivated"
 	}
 	return "phase?"
 }
@@ -47,8 +56,19 @@ type Workload struct {
 	Created time.Time
 	Phase   Phase
 
+	// Priority and QueueTime place the workload in Kueue's queue: higher
+	// priority first, then earlier QueueTime, then UID (KueueOrder).
+	Priority  int32
+	QueueTime time.Time
+	// NotBefore is when Kueue requeues a workload in backoff
+	// (status.requeueState.requeueAt); zero: now.
+	NotBefore time.Time
+
 	// Deadline is the absolute deadline; zero when the workload has none.
-	Deadline time.Time
+	// DeadlineFrom names where it was read, for messages:
+	// `annotation schedkit.io/deadline = "90m" on Job ns/train`.
+	Deadline     time.Time
+	DeadlineFrom string
 
 	Pods     int           // pods over all pod sets
 	Done     int           // pods finished (status.reclaimablePods)
@@ -58,19 +78,29 @@ type Workload struct {
 	Pod   corev1.ResourceList
 	Slots int
 
-	// RunTime is the pod run-time model; nil when there is none (Problem
-	// then says why: ErrNoEstimate or an *InputError).
-	RunTime *RunTime
+	// Runtime is the schedkit.io/runtime annotation (0: none) and JobType
+	// the schedkit.io/job-type annotation ("": none), as read.
+	Runtime time.Duration
+	JobType string
+	// RunTime is the pod run-time model; nil when there is none
+	// (NoRunTime then says why: ErrNoEstimate or an *InputError).
+	RunTime   *RunTime
+	NoRunTime error
 	// Problem is a reason to reject the workload whatever the queue: a
-	// malformed deadline (an *InputError) or a bad or unknown model. A
-	// missing model (ErrNoEstimate) counts only for a workload with a
-	// deadline.
+	// malformed deadline (an *InputError), or a deadline with no usable
+	// run-time model (NoRunTime). A workload without a deadline is never
+	// rejected for its model: it only gets no finish in its ETA.
 	Problem error
 	// Blocked is why the check cannot read the workload's inputs (its
 	// owner's annotations could not be read): it is not decided on and its
 	// check stays Pending with this reason, until the controller can read
 	// them (an operator's problem, not the user's input).
 	Blocked error
+
+	// Rejection is the check's last rejection message
+	// (RejectionAnnotation), and CheckMessage the check's current message.
+	Rejection    string
+	CheckMessage string
 }
 
 // HasDeadline reports whether w has a deadline.
@@ -89,25 +119,39 @@ func CheckState(wl *kueue.Workload, check kueue.AdmissionCheckReference) *kueue.
 	return nil
 }
 
-// Map derives the check's view of wl: its phase, deadline, pods, work done,
-// capacity in pod units and run-time model. owner is the metadata of wl's
-// controlling owner (nil when none or unknown); its annotations apply when
-// wl lacks them. quota is the ClusterQueue's (Quota). ok is false when wl
-// is not the check's concern: it does not carry the check, is finished,
-// deactivated, or its check is already Rejected.
+// Map derives the check's view of wl: its phase, place in Kueue's queue,
+// deadline, pods, work done, capacity in pod units and run-time model.
+// owner is the metadata of wl's controlling owner (nil when none or
+// unknown). quota is the ClusterQueue's (Quota). ok is false when wl is not
+// the check's concern: it does not carry the check, is finished or being
+// deleted, its check is Rejected (Kueue is acting on it), or it is
+// deactivated with a check that is not Pending.
+//
+// The annotations follow the contract of every schedkit adapter (package
+// adapters/internal/annotation): a value in the pod template (the first pod
+// set carrying the key) wins over the Workload's, which wins over its
+// owner's; a relative deadline counts from the job's creation, the owner's
+// creationTimestamp when the owner is known, else the Workload's. The run
+// time is schedkit.io/runtime, else the model of schedkit.io/job-type, else
+// the check's default job type, else spec.maximumExecutionTimeSeconds.
 //
 // Map is pure: equal inputs give equal outputs.
 func Map(wl *kueue.Workload, owner *metav1.ObjectMeta, check kueue.AdmissionCheckReference, quota corev1.ResourceList, models Models, now time.Time) (w Workload, ok bool) {
 	state := CheckState(wl, check)
 	if state == nil || state.State == kueue.CheckStateRejected ||
-		apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadFinished) ||
-		(wl.Spec.Active != nil && !*wl.Spec.Active) || wl.DeletionTimestamp != nil {
+		apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadFinished) || wl.DeletionTimestamp != nil {
 		return Workload{}, false
 	}
 	w = Workload{
-		Key:     wl.Namespace + "/" + wl.Name,
-		UID:     wl.UID,
-		Created: wl.CreationTimestamp.Time,
+		Key:          wl.Namespace + "/" + wl.Name,
+		UID:          wl.UID,
+		Created:      wl.CreationTimestamp.Time,
+		Rejection:    wl.Annotations[RejectionAnnotation],
+		CheckMessage: state.Message,
+	}
+	if wl.Spec.Active != nil && !*wl.Spec.Active {
+		w.Phase = Deactivated
+		return w, state.State == kueue.CheckStatePending
 	}
 	// An evicted workload is losing its quota (Kueue resets its checks to
 	// Pending and requeues it): it is waiting again, never decided on.
@@ -121,18 +165,21 @@ func Map(wl *kueue.Workload, owner *metav1.ObjectMeta, check kueue.AdmissionChec
 	default:
 		w.Phase = Waiting
 	}
+	w.Priority, w.QueueTime = QueuePlace(wl)
+	if rs := wl.Status.RequeueState; rs != nil && rs.RequeueAt != nil {
+		w.NotBefore = rs.RequeueAt.Time
+	}
 
-	// Deadline and job type: the Workload's annotation, else its owner's.
-	deadline, created, hasDeadline := annotation(wl, owner, DeadlineAnnotation)
-	if hasDeadline {
-		d, err := ParseDeadline(deadline, created)
+	in := readAnnotations(wl, owner)
+	if in.deadline.found {
+		d, err := ParseDeadline(in.deadline.value, in.origin)
 		if err != nil {
 			w.Problem = err
 		} else {
 			w.Deadline = d
+			w.DeadlineFrom = fmt.Sprintf("annotation %s = %q on %s", DeadlineAnnotation, in.deadline.value, in.deadline.from)
 		}
 	}
-	jobType, _, hasJobType := annotation(wl, owner, JobTypeAnnotation)
 
 	w.Pod, w.Pods = PodRequest(wl)
 	for _, r := range wl.Status.ReclaimablePods {
@@ -156,26 +203,122 @@ func Map(wl *kueue.Workload, owner *metav1.ObjectMeta, check kueue.AdmissionChec
 		}
 	}
 
-	rt, err := models.For(jobType, hasJobType, wl.Spec.MaximumExecutionTimeSeconds)
-	switch {
-	case err == nil:
+	rt, err := runTime(in, models, wl.Spec.MaximumExecutionTimeSeconds, &w)
+	if err != nil {
+		w.NoRunTime = err
+	} else {
 		w.RunTime = &rt
-	case w.Problem == nil && (err != ErrNoEstimate || w.HasDeadline()):
-		w.Problem = err
+	}
+	if w.Problem == nil && w.HasDeadline() && w.NoRunTime != nil {
+		w.Problem = w.NoRunTime
 	}
 	return w, true
 }
 
-// annotation returns the value of key on wl, else on owner, with the
-// creation time of the object that carries it.
-func annotation(wl *kueue.Workload, owner *metav1.ObjectMeta, key string) (string, time.Time, bool) {
-	if v, ok := wl.Annotations[key]; ok {
-		return v, wl.CreationTimestamp.Time, true
-	}
-	if owner != nil {
-		if v, ok := owner.Annotations[key]; ok {
-			return v, owner.CreationTimestamp.Time, true
+// runTime is the contract's run-time estimate: schedkit.io/runtime (every
+// pod runs that long), else the job type's model (the annotation's, else
+// the default job type's), else spec.maximumExecutionTimeSeconds.
+func runTime(in annotations, models Models, maxExecSeconds *int32, w *Workload) (RunTime, error) {
+	if v := in.jobType; v.found {
+		if jt, err := annotation.ParseJobType(v.value); err == nil {
+			w.JobType = jt
 		}
 	}
-	return "", time.Time{}, false
+	if v := in.runtime; v.found {
+		d, err := annotation.ParseRuntime(v.value)
+		if err != nil {
+			return RunTime{}, syntaxError(RuntimeAnnotation, v.value, err)
+		}
+		w.Runtime = d
+		if v := in.jobType; v.found && w.JobType == "" {
+			// A malformed job type is reported even when the run time wins.
+			_, err := annotation.ParseJobType(v.value)
+			return RunTime{}, syntaxError(JobTypeAnnotation, v.value, err)
+		}
+		return RunTime{
+			Pod:    tct.Lognormal{Mu: math.Log(d.Seconds()), Sigma: 0},
+			Exact:  d.Seconds(),
+			Source: fmt.Sprintf("%s %v", RuntimeAnnotation, d),
+		}, nil
+	}
+	if v := in.jobType; v.found {
+		jt, err := annotation.ParseJobType(v.value)
+		if err != nil {
+			return RunTime{}, syntaxError(JobTypeAnnotation, v.value, err)
+		}
+		return models.For(jt, true, maxExecSeconds)
+	}
+	return models.For("", false, maxExecSeconds)
+}
+
+// A found annotation value and the object it came from, for messages.
+type found struct {
+	value string
+	from  string // "pod template of pod set main", "Workload ns/w", "Job ns/j"
+	found bool
+}
+
+type annotations struct {
+	deadline, runtime, jobType found
+	origin                     time.Time // the job's creation
+}
+
+// readAnnotations looks the contract's keys up in wl's pod templates, wl
+// and owner, in that order.
+func readAnnotations(wl *kueue.Workload, owner *metav1.ObjectMeta) annotations {
+	in := annotations{origin: wl.CreationTimestamp.Time}
+	var ownerAnn map[string]string
+	ownerName := ""
+	if owner != nil {
+		ownerAnn = owner.Annotations
+		in.origin = owner.CreationTimestamp.Time
+		if ref := metav1.GetControllerOfNoCopy(wl); ref != nil {
+			ownerName = fmt.Sprintf("%s %s/%s", ref.Kind, wl.Namespace, ref.Name)
+		}
+	}
+	get := func(key string) found {
+		// The pod template: the first pod set that carries the key.
+		for _, ps := range wl.Spec.PodSets {
+			if v, ok := ps.Template.Annotations[key]; ok {
+				return found{value: v, from: "pod template of pod set " + string(ps.Name), found: true}
+			}
+		}
+		v, layer, ok := annotation.Lookup(key, wl.Annotations, ownerAnn)
+		switch {
+		case !ok:
+			return found{}
+		case layer == 0:
+			return found{value: v, from: "Workload " + wl.Namespace + "/" + wl.Name, found: true}
+		default:
+			return found{value: v, from: ownerName, found: true}
+		}
+	}
+	in.deadline, in.runtime, in.jobType = get(DeadlineAnnotation), get(RuntimeAnnotation), get(JobTypeAnnotation)
+	return in
+}
+
+// NeedsOwner reports whether Map needs wl's owner: some key of the contract
+// is missing from its pod templates and its own annotations, or its
+// deadline is relative (counted from the owner's creation).
+func NeedsOwner(wl *kueue.Workload) bool {
+	in := readAnnotations(wl, nil)
+	return !in.deadline.found || !in.runtime.found || !in.jobType.found || annotation.IsRelative(in.deadline.value)
+}
+
+// QueuePlace returns what places wl in its ClusterQueue's queue, as Kueue
+// v0.19's queue orders it with its default configuration and feature
+// gates: its priority (spec.priority; 0 when unset), then its queue-order
+// timestamp: when it was last evicted by an admission check or by the
+// PodsReady timeout (requeuingTimestamp: Eviction, the default), else its
+// creation.
+func QueuePlace(wl *kueue.Workload) (priority int32, queueTime time.Time) {
+	if wl.Spec.Priority != nil {
+		priority = *wl.Spec.Priority
+	}
+	queueTime = wl.CreationTimestamp.Time
+	if c := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadEvicted); c != nil && c.Status == metav1.ConditionTrue &&
+		(c.Reason == kueue.WorkloadEvictedByAdmissionCheck || c.Reason == kueue.WorkloadEvictedByPodsReadyTimeout) {
+		queueTime = c.LastTransitionTime.Time
+	}
+	return priority, queueTime
 }

@@ -71,9 +71,19 @@ func TestMap(t *testing.T) {
 	// The Workload's own annotation wins over the owner's.
 	wl.Annotations = map[string]string{DeadlineAnnotation: "2026-11-24T15:00:00Z"}
 	w, _ = Map(wl, owner, testCheck, quota, m, t0)
-	if !w.Deadline.Equal(time.Date(2026, 11, 24, 15, 0, 0, 0, time.UTC)) || w.RunTime == nil {
+	if !w.Deadline.Equal(time.Date(2026, 11, 24, 15, 0, 0, 0, time.UTC)) || w.RunTime == nil ||
+		w.DeadlineFrom != `annotation schedkit.io/deadline = "2026-11-24T15:00:00Z" on Workload ns/dec` {
 		t.Errorf("workload annotation did not win: %+v", w)
 	}
+	// The pod template's wins over both; relative, it counts from the
+	// owner's creation.
+	wl.Spec.PodSets[0].Template.Annotations = map[string]string{DeadlineAnnotation: "45m", RuntimeAnnotation: "20m"}
+	w, _ = Map(wl, owner, testCheck, quota, m, t0)
+	if !w.Deadline.Equal(t0.Add(15*time.Minute)) || w.RunTime == nil || w.RunTime.Source != "schedkit.io/runtime 20m0s" ||
+		w.Runtime != 20*time.Minute || w.JobType != "etl" || w.DeadlineFrom != `annotation schedkit.io/deadline = "45m" on pod template of pod set main` {
+		t.Errorf("pod template annotation did not win: %+v", w)
+	}
+	wl.Spec.PodSets[0].Template.Annotations = nil
 
 	// Malformed deadline: a problem naming the annotation.
 	wl = workload("bad", kueue.CheckStatePending)
@@ -89,6 +99,13 @@ func TestMap(t *testing.T) {
 	if !errors.As(w.Problem, &ie) || ie.Field != "DeadlineParameters models spec.jobTypes[1].lognormal.meanSeconds" {
 		t.Errorf("broken model mapped to %+v", w)
 	}
+	// Without a deadline a broken model is no reason to reject: the
+	// workload only has no run time.
+	wl.Annotations = map[string]string{JobTypeAnnotation: "broken"}
+	w, _ = Map(wl, nil, testCheck, quota, m, t0)
+	if w.Problem != nil || w.RunTime != nil || !errors.As(w.NoRunTime, &ie) {
+		t.Errorf("broken model without a deadline mapped to %+v", w)
+	}
 	// A deadline without any model: ErrNoEstimate; without a deadline, fine.
 	wl.Annotations = map[string]string{DeadlineAnnotation: "1h"}
 	if w, _ = Map(wl, nil, testCheck, quota, m, t0); !errors.Is(w.Problem, ErrNoEstimate) {
@@ -103,12 +120,22 @@ func TestMap(t *testing.T) {
 		t.Errorf("fallback mapped to %+v", w)
 	}
 
+	// Deactivated with the check Pending: only its rejection matters.
+	wl = workload("off", kueue.CheckStatePending)
+	wl.Spec.Active = ptr(false)
+	wl.Annotations = map[string]string{RejectionAnnotation: "Rejected: late", DeadlineAnnotation: "soon"}
+	wl.Status.AdmissionChecks[0].Message = "Reset to Pending after eviction. Previously: Rejected"
+	if w, ok := Map(wl, nil, testCheck, quota, m, t0); !ok || w.Phase != Deactivated || w.Rejection != "Rejected: late" ||
+		w.CheckMessage != "Reset to Pending after eviction. Previously: Rejected" || w.Problem != nil {
+		t.Errorf("deactivated workload mapped to %+v, %v", w, ok)
+	}
+
 	// Not the check's concern.
 	for name, wl := range map[string]*kueue.Workload{
 		"finished": workload("f", kueue.CheckStateReady, cond(kueue.WorkloadFinished, metav1.ConditionTrue, t0)),
 		"rejected": workload("r", kueue.CheckStateRejected),
-		"inactive": func() *kueue.Workload {
-			w := workload("i", kueue.CheckStatePending)
+		"inactive and Ready": func() *kueue.Workload {
+			w := workload("i", kueue.CheckStateReady)
 			w.Spec.Active = ptr(false)
 			return w
 		}(),
@@ -149,7 +176,7 @@ func TestMap(t *testing.T) {
 // workloadGen draws Workloads with the fields Map reads.
 func workloadGen() *rapid.Generator[*kueue.Workload] {
 	deadlines := []string{"", "90m", "2026-11-24T18:00:00Z", "-1h", "soon", "0s"}
-	types := []string{"", "etl", "broken", "nope"}
+	types := []string{"", "etl", "broken", "nope", "Bad_Type"}
 	return rapid.Custom(func(t *rapid.T) *kueue.Workload {
 		state := rapid.SampledFrom([]kueue.CheckState{kueue.CheckStatePending, kueue.CheckStateReady, kueue.CheckStateRetry, kueue.CheckStateRejected}).Draw(t, "state")
 		wl := workload(fmt.Sprintf("w%d", rapid.IntRange(0, 99).Draw(t, "name")), state)
@@ -164,7 +191,11 @@ func workloadGen() *rapid.Generator[*kueue.Workload] {
 		for _, c := range []string{kueue.WorkloadQuotaReserved, kueue.WorkloadAdmitted, kueue.WorkloadFinished, kueue.WorkloadEvicted} {
 			if rapid.Bool().Draw(t, c) {
 				ago := time.Duration(rapid.IntRange(0, 3600).Draw(t, c+" ago")) * time.Second
-				wl.Status.Conditions = append(wl.Status.Conditions, cond(c, metav1.ConditionTrue, t0.Add(-ago)))
+				cd := cond(c, metav1.ConditionTrue, t0.Add(-ago))
+				if c == kueue.WorkloadEvicted {
+					cd.Reason = rapid.SampledFrom([]string{"Test", kueue.WorkloadEvictedByAdmissionCheck, kueue.WorkloadEvictedByPodsReadyTimeout, kueue.WorkloadEvictedByPreemption}).Draw(t, "evicted by")
+				}
+				wl.Status.Conditions = append(wl.Status.Conditions, cd)
 			}
 		}
 		if rapid.Bool().Draw(t, "accumulated?") {
@@ -172,6 +203,9 @@ func workloadGen() *rapid.Generator[*kueue.Workload] {
 		}
 		if len(wl.Spec.PodSets) > 0 && rapid.Bool().Draw(t, "reclaimable?") {
 			wl.Status.ReclaimablePods = []kueue.ReclaimablePod{{Name: wl.Spec.PodSets[0].Name, Count: int32(rapid.IntRange(0, 9).Draw(t, "reclaimable"))}}
+		}
+		if rapid.Bool().Draw(t, "priority?") {
+			wl.Spec.Priority = ptr(int32(rapid.IntRange(-10, 10).Draw(t, "priority")))
 		}
 		if rapid.Bool().Draw(t, "max exec?") {
 			wl.Spec.MaximumExecutionTimeSeconds = ptr(int32(rapid.IntRange(-5, 7200).Draw(t, "max exec")))
@@ -238,15 +272,21 @@ func propMap(t *rapid.T) {
 	d, hasD := wl.Annotations[DeadlineAnnotation]
 	jt := wl.Annotations[JobTypeAnnotation]
 	badD := hasD && (d == "-1h" || d == "soon" || d == "0s")
-	badModel := jt == "broken" || jt == "nope" || (jt == "" && wl.Spec.MaximumExecutionTimeSeconds != nil && *wl.Spec.MaximumExecutionTimeSeconds <= 0)
+	badModel := jt == "broken" || jt == "nope" || jt == "Bad_Type" || (jt == "" && wl.Spec.MaximumExecutionTimeSeconds != nil && *wl.Spec.MaximumExecutionTimeSeconds <= 0)
 	noModel := jt == "" && wl.Spec.MaximumExecutionTimeSeconds == nil
-	wantProblem := badD || badModel || (hasD && noModel)
+	wantProblem := badD || (hasD && (badModel || noModel))
 	if (w.Problem != nil) != wantProblem {
 		t.Fatalf("problem %v, want one: %v (deadline %q, job type %q)", w.Problem, wantProblem, d, jt)
 	}
 	var ie *InputError
-	if (badD || badModel) && !errors.As(w.Problem, &ie) {
+	if badD && !errors.As(w.Problem, &ie) {
 		t.Fatalf("problem %v is not an input error", w.Problem)
+	}
+	if badModel && !errors.As(w.NoRunTime, &ie) {
+		t.Fatalf("no run time %v is not an input error", w.NoRunTime)
+	}
+	if p, qt := QueuePlace(wl); w.Priority != p || !w.QueueTime.Equal(qt) {
+		t.Fatalf("queue place %d %v, want %d %v", w.Priority, w.QueueTime, p, qt)
 	}
 	if w.HasDeadline() != (hasD && !badD) || (w.RunTime != nil) != !(badModel || noModel) {
 		t.Fatalf("deadline %v, run time %v for %q, %q", w.Deadline, w.RunTime, d, jt)

@@ -49,8 +49,10 @@ func TestKueueDeadlineCheck(t *testing.T) {
 
 	t.Run("FeasibleAdmittedAndRuns", e.feasible)
 	t.Run("HopelessRejectedAndDeactivated", e.hopeless)
+	t.Run("HopelessDeactivatedWhileWaiting", e.hopelessWaiting)
 	t.Run("HeldWithRetryUntilCapacityFrees", e.retry)
 	t.Run("ETAOnPendingMovesAsQueueDrains", e.eta)
+	t.Run("ETAFollowsKueuesOrder", e.etaOrder)
 	t.Run("MalformedAnnotationRejected", e.malformed)
 	t.Run("RestartLosesNoDecision", e.restart)
 	t.Run("ExampleYAMLApplies", e.example)
@@ -134,6 +136,13 @@ func (e *env) waitActive(t *testing.T, cq string) {
 // created here as Kueue's own scheduler tests create theirs.)
 func (e *env) submit(t *testing.T, ns, name string, pods int32, ann map[string]string) *kueue.Workload {
 	t.Helper()
+	return e.submitWith(t, ns, name, pods, ann, nil)
+}
+
+// submitWith is submit with the workload's spec edited by edit (a priority
+// class, say) before it is created.
+func (e *env) submitWith(t *testing.T, ns, name string, pods int32, ann map[string]string, edit func(*kueue.WorkloadSpec)) *kueue.Workload {
+	t.Helper()
 	job := &batchv1.Job{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Annotations: ann,
 			Labels: map[string]string{"kueue.x-k8s.io/queue-name": "lq"}},
@@ -158,6 +167,9 @@ func (e *env) submit(t *testing.T, ns, name string, pods int32, ann map[string]s
 				Containers:    []corev1.Container{container()},
 			}}}},
 		},
+	}
+	if edit != nil {
+		edit(&wl.Spec)
 	}
 	create(t, e.c, wl)
 	return wl
@@ -289,19 +301,51 @@ func (e *env) waitEvent(t *testing.T, ns, name, reason string) string {
 }
 
 // waitDeactivated waits until Kueue has deactivated a workload for the
-// check's rejection, and checks that Kueue's record of why (its Evicted
-// condition) carries the check's message.
-func (e *env) waitDeactivated(t *testing.T, ns, name, msg string) {
+// check's rejection (msg, "Rejected: …"), checks that Kueue's record of why
+// (its Evicted condition) carries the check's message, and that the check
+// put its reason back on its state once Kueue's eviction had reset it.
+func (e *env) waitDeactivated(t *testing.T, ns, name, msg string) *kueue.Workload {
 	t.Helper()
-	waitFor(t, 30*time.Second, fmt.Sprintf("Kueue to deactivate %s/%s", ns, name), func() (bool, string) {
-		wl := e.get(t, ns, name)
+	var wl *kueue.Workload
+	restored := "Rejected and deactivated by Kueue: " + strings.TrimPrefix(msg, "Rejected: ")
+	waitFor(t, 30*time.Second, fmt.Sprintf("Kueue to deactivate %s/%s and the check to restore its reason", ns, name), func() (bool, string) {
+		wl = e.get(t, ns, name)
 		ev := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadEvicted)
-		ok := wl.Spec.Active != nil && !*wl.Spec.Active && ev != nil && strings.Contains(ev.Message, msg) && !isTrue(wl, kueue.WorkloadQuotaReserved)
-		return ok, fmt.Sprintf("active %v, evicted %+v", wl.Spec.Active, ev)
+		st := check(wl)
+		ok := wl.Spec.Active != nil && !*wl.Spec.Active && ev != nil && strings.Contains(ev.Message, msg) && !isTrue(wl, kueue.WorkloadQuotaReserved) &&
+			st.State == kueue.CheckStatePending && st.Message == restored && wl.Annotations[deadlinecheck.RejectionAnnotation] == msg
+		return ok, fmt.Sprintf("active %v, evicted %+v, check %+v, annotations %v", wl.Spec.Active, ev, st, wl.Annotations)
 	})
-	if isTrue(e.get(t, ns, name), kueue.WorkloadAdmitted) {
+	if isTrue(wl, kueue.WorkloadAdmitted) {
 		t.Errorf("%s/%s was admitted", ns, name)
 	}
+	return wl
+}
+
+// waitRejected waits for the check to reject a workload, whichever way it
+// meets it: waiting for quota (the check deactivates it) or holding quota
+// (Rejected, then Kueue deactivates it). It returns the reason, checks
+// that the workload ends deactivated, never admitted, with the reason on
+// its check and in its annotation, and returns the workload.
+func (e *env) waitRejected(t *testing.T, ns, name string) (string, *kueue.Workload) {
+	t.Helper()
+	note := e.waitEvent(t, ns, name, "DeadlineRejected")
+	if reason, ok := strings.CutPrefix(note, "Rejected and deactivated while waiting for quota: "); ok {
+		var wl *kueue.Workload
+		waitFor(t, 30*time.Second, fmt.Sprintf("the check to deactivate %s/%s", ns, name), func() (bool, string) {
+			wl = e.get(t, ns, name)
+			st := check(wl)
+			ok := wl.Spec.Active != nil && !*wl.Spec.Active && st.State == kueue.CheckStatePending && st.Message == note &&
+				wl.Annotations[deadlinecheck.RejectionAnnotation] == "Rejected: "+reason
+			return ok, fmt.Sprintf("active %v, check %+v, annotations %v", wl.Spec.Active, st, wl.Annotations)
+		})
+		if isTrue(wl, kueue.WorkloadAdmitted) {
+			t.Errorf("%s/%s was admitted", ns, name)
+		}
+		return reason, wl
+	}
+	wl := e.waitDeactivated(t, ns, name, note)
+	return strings.TrimPrefix(note, "Rejected: "), wl
 }
 
 func annotationTime(t *testing.T, wl *kueue.Workload, key string) time.Time {
@@ -364,17 +408,65 @@ func (e *env) feasible(t *testing.T) {
 	})
 }
 
-// 2. A workload that cannot meet its deadline even alone is Rejected with
-// the numbers, and Kueue deactivates it.
+// 2. A workload holding quota that cannot meet its deadline even alone is
+// Rejected with the numbers; Kueue deactivates it, and the check puts its
+// reason back on its state after Kueue's eviction reset it. (The check is
+// stopped until Kueue has reserved the quota, so that it meets the
+// workload holding quota.) The check's state is its own server-side apply.
 func (e *env) hopeless(t *testing.T) {
 	e.queue(t, "s2", "4", "")
+	e.stopCheck()
 	e.submit(t, "s2", "late", 1, annotations("2m", "fixed-600"))
+	e.waitCond(t, "s2", "late", kueue.WorkloadQuotaReserved)
+	e.startCheck(t)
 	msg := e.waitEvent(t, "s2", "late", "DeadlineRejected")
 	want := regexp.MustCompile(`^Rejected: even started now with the quota to itself it would finish \S+Z \(p50\) / \S+Z \(p90\), after its deadline \S+Z: P\(on time\) = 0\.00 < 0\.90 \(job type "fixed-600", 1 pod\)$`)
 	if !want.MatchString(msg) {
 		t.Errorf("Rejected message %q does not match %v", msg, want)
 	}
-	e.waitDeactivated(t, "s2", "late", msg)
+	wl := e.waitDeactivated(t, "s2", "late", msg)
+	var applied bool
+	for _, m := range wl.ManagedFields {
+		if m.Manager == deadlinecheck.ControllerName && m.Operation == metav1.ManagedFieldsOperationApply && m.Subresource == "status" &&
+			m.FieldsV1 != nil && strings.Contains(string(m.FieldsV1.Raw), fmt.Sprintf(`"k:{\"name\":\"%s\"}"`, checkName)) {
+			applied = true
+		}
+	}
+	if !applied {
+		t.Errorf("no server-side apply of the check's entry by %s in %+v", deadlinecheck.ControllerName, wl.ManagedFields)
+	}
+}
+
+// 2b. A workload waiting for quota that the check already knows it will
+// reject is deactivated at once, with its ETA, rather than left waiting
+// behind the long job: late even alone, or with a deadline already past
+// (named with the annotation it was read from).
+func (e *env) hopelessWaiting(t *testing.T) {
+	e.queue(t, "s7", "1", "")
+	e.submit(t, "s7", "blocker", 1, annotations("1h", "fixed-600"))
+	blocker := e.waitCond(t, "s7", "blocker", kueue.WorkloadAdmitted)
+	e.submit(t, "s7", "late", 1, annotations("5m", "fixed-600"))
+	e.submit(t, "s7", "past", 1, annotations("2020-01-01T00:00:00Z", "fixed-60"))
+	for name, want := range map[string]*regexp.Regexp{
+		"late": regexp.MustCompile(`^even started now with the quota to itself it would finish \S+Z \(p50\) / \S+Z \(p90\), after its deadline \S+Z: P\(on time\) = 0\.00 < 0\.90 \(job type "fixed-600", 1 pod\)$`),
+		"past": regexp.MustCompile(`^its deadline 2020-01-01T00:00:00Z has already passed \(annotation schedkit\.io/deadline = "2020-01-01T00:00:00Z" on Job s7/past\)$`),
+	} {
+		note := e.waitEvent(t, "s7", name, "DeadlineRejected")
+		reason, ok := strings.CutPrefix(note, "Rejected and deactivated while waiting for quota: ")
+		if !ok || !want.MatchString(reason) {
+			t.Errorf("%s: event %q, want the deactivation with a reason matching %v", name, note, want)
+		}
+		_, wl := e.waitRejected(t, "s7", name)
+		for _, c := range wl.Status.Conditions {
+			if c.Type == kueue.WorkloadQuotaReserved && c.Status == metav1.ConditionTrue {
+				t.Errorf("%s held quota", name)
+			}
+		}
+		// Its ETA, written with the deactivation: behind the blocker.
+		if got := annotationTime(t, wl, deadlinecheck.StartP50Annotation); !near(got, admittedAt(t, blocker).Add(600*time.Second), 10*time.Second) {
+			t.Errorf("%s: predicted start %v, want about the blocker's end %v", name, got, admittedAt(t, blocker).Add(600*time.Second))
+		}
+	}
 }
 
 // 3. A workload that would push an admitted one past its deadline is held
@@ -514,6 +606,45 @@ func (e *env) eta(t *testing.T) {
 	})
 }
 
+// 4b. The ETA follows the order Kueue admits in, not deadlines: cq-s8 has
+// 2 cpu, held by a (2 pods of 600 s). b (2 pods of 200 s, deadline 2 h)
+// arrives first; d (2 pods of 60 s, no deadline) later but with a
+// WorkloadPriorityClass of value 100. EDF would serve b first; Kueue serves
+// priority first, and the ETAs say so: d starts when a ends and b after d.
+// When a finishes, Kueue admits d, not b.
+func (e *env) etaOrder(t *testing.T) {
+	e.queue(t, "s8", "2", "")
+	create(t, e.c, &kueue.WorkloadPriorityClass{ObjectMeta: metav1.ObjectMeta{Name: "s8-high"}, Value: 100})
+	e.submit(t, "s8", "a", 2, annotations("1h", "fixed-600"))
+	a := e.waitCond(t, "s8", "a", kueue.WorkloadAdmitted)
+	ta := admittedAt(t, a)
+	e.submit(t, "s8", "b", 2, annotations("2h", "fixed-200"))
+	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(1100 * time.Millisecond)))
+	e.submitWith(t, "s8", "d", 2, annotations("", "fixed-60"), func(s *kueue.WorkloadSpec) {
+		s.PriorityClassRef = kueue.NewWorkloadPriorityClassRef("s8-high")
+		s.Priority = ptr(int32(100))
+	})
+	const tol = 10 * time.Second
+	waitFor(t, 30*time.Second, "ETAs in Kueue's order on s8/b and s8/d", func() (bool, string) {
+		b, d := e.get(t, "s8", "b"), e.get(t, "s8", "d")
+		ds, err1 := time.Parse(time.RFC3339, d.Annotations[deadlinecheck.StartP50Annotation])
+		bs, err2 := time.Parse(time.RFC3339, b.Annotations[deadlinecheck.StartP50Annotation])
+		ok := err1 == nil && err2 == nil && near(ds, ta.Add(600*time.Second), tol) && near(bs, ta.Add(660*time.Second), tol)
+		return ok, fmt.Sprintf("d %v, b %v; want d at %v, b at %v", d.Annotations, b.Annotations, ta.Add(600*time.Second), ta.Add(660*time.Second))
+	})
+	e.finish(t, "s8", "a")
+	waitFor(t, 30*time.Second, "Kueue to admit s8/d before s8/b", func() (bool, string) {
+		b, d := e.get(t, "s8", "b"), e.get(t, "s8", "d")
+		if isTrue(b, kueue.WorkloadQuotaReserved) && !isTrue(d, kueue.WorkloadQuotaReserved) {
+			t.Fatalf("Kueue reserved quota for b before d: b %v, d %v", condSummary(b), condSummary(d))
+		}
+		return isTrue(d, kueue.WorkloadAdmitted), fmt.Sprintf("b %v, d %v", condSummary(b), condSummary(d))
+	})
+	if b := e.get(t, "s8", "b"); isTrue(b, kueue.WorkloadQuotaReserved) {
+		t.Errorf("b holds quota beside d: %v", condSummary(b))
+	}
+}
+
 // metricValue finds one series in a text exposition.
 func metricValue(text, series string) (float64, bool) {
 	for _, line := range strings.Split(text, "\n") {
@@ -526,20 +657,20 @@ func metricValue(text, series string) (float64, bool) {
 }
 
 // 5. A malformed annotation is Rejected with the field and value named,
-// Kueue deactivates the workload, and the check keeps serving the others.
+// the workload is deactivated (by the check while it waits for quota, or
+// by Kueue once it holds some), and the check keeps serving the others.
 func (e *env) malformed(t *testing.T) {
 	e.queue(t, "s5", "4", "")
 	e.submit(t, "s5", "bad-deadline", 1, annotations("next tuesday", "fixed-60"))
 	e.submit(t, "s5", "bad-type", 1, annotations("1h", "etl"))
 	e.submit(t, "s5", "good", 1, annotations("1h", "fixed-60"))
 	for name, want := range map[string]string{
-		"bad-deadline": `Rejected: annotation schedkit.io/deadline = "next tuesday": not an RFC 3339 time (2026-11-24T18:00:00Z) or a positive duration (90m)`,
-		"bad-type":     `Rejected: annotation schedkit.io/job-type = "etl": names no job type of DeadlineParameters models (fixed-200, fixed-60, fixed-600, random)`,
+		"bad-deadline": `annotation schedkit.io/deadline = "next tuesday": neither an RFC 3339 time (2026-11-24T18:00:00Z) nor a duration such as 90m`,
+		"bad-type":     `annotation schedkit.io/job-type = "etl": names no job type of DeadlineParameters models (fixed-200, fixed-60, fixed-600, random)`,
 	} {
-		if got := e.waitEvent(t, "s5", name, "DeadlineRejected"); got != want {
-			t.Errorf("%s: message\n%s\nwant\n%s", name, got, want)
+		if got, _ := e.waitRejected(t, "s5", name); got != want {
+			t.Errorf("%s: reason\n%s\nwant\n%s", name, got, want)
 		}
-		e.waitDeactivated(t, "s5", name, want)
 	}
 	e.waitCond(t, "s5", "good", kueue.WorkloadAdmitted)
 }
@@ -551,14 +682,15 @@ func (e *env) malformed(t *testing.T) {
 // cq-s6 has 3 cpu: a (2 pods of 600 s) is admitted, r (hopeless) is
 // rejected and deactivated. With the check down, b (2 pods of 600 s)
 // arrives; it does not fit beside a. The restarted check gives b the ETA
-// that needs a's admission time and model, read back from the API server,
-// and leaves a's and r's decisions as they were.
+// that needs a's admission time and model, read back from the API server
+// (b starts when a frees its 2 cpu), and leaves a's and r's decisions as
+// they were.
 func (e *env) restart(t *testing.T) {
 	e.queue(t, "s6", "3", "")
 	e.submit(t, "s6", "a", 2, annotations("1h", "fixed-600"))
 	a := e.waitCond(t, "s6", "a", kueue.WorkloadAdmitted)
 	e.submit(t, "s6", "r", 1, annotations("1m", "fixed-600"))
-	e.waitDeactivated(t, "s6", "r", e.waitEvent(t, "s6", "r", "DeadlineRejected"))
+	e.waitRejected(t, "s6", "r")
 	a, r := e.get(t, "s6", "a"), e.get(t, "s6", "r")
 
 	e.stopCheck()
@@ -572,8 +704,8 @@ func (e *env) restart(t *testing.T) {
 	// The check comes back as its own process: cmd/schedkit-deadline.
 	metricsAddr, stop := e.runManager(t)
 	defer func() { stop(); e.startCheck(t) }()
-	// start = a's admission + 2·600/3 s of a's work on 3 slots.
-	wantStart := admittedAt(t, a).Add(400 * time.Second)
+	// start = a's admission + its 600 s.
+	wantStart := admittedAt(t, a).Add(600 * time.Second)
 	waitFor(t, 30*time.Second, "s6/b's ETA after the restart", func() (bool, string) {
 		b = e.get(t, "s6", "b")
 		s, err := time.Parse(time.RFC3339, b.Annotations[deadlinecheck.StartP50Annotation])
@@ -607,10 +739,8 @@ func (e *env) restart(t *testing.T) {
 // example's parameters, and the example Job's annotations decide its
 // Workload.
 func (e *env) example(t *testing.T) {
-	for _, f := range []string{"../config/rbac/role.yaml", "../config/samples/deadline-check.yaml"} {
-		if f == "../config/rbac/role.yaml" {
-			create(t, e.c, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "kueue-system"}})
-		}
+	create(t, e.c, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "kueue-system"}})
+	for _, f := range []string{"../config/rbac/service_account.yaml", "../config/rbac/role.yaml", "../config/rbac/role_binding.yaml", "../config/samples/deadline-check.yaml"} {
 		for _, o := range readObjects(t, f) {
 			if err := e.c.Create(context.Background(), o); err != nil {
 				t.Fatalf("%s: creating %s %s: %v", f, o.GetKind(), o.GetName(), err)

@@ -1,27 +1,19 @@
 // Package podjob maps a pod, and the batch/v1 Job that owns it, to the job the
-// schedkit plugins reason about: its identity, creation time, deadline, run-time
-// estimate, job class and per-node-type rates, all read from annotations.
+// schedkit plugins reason about: its identity, creation time, deadline, run
+// time, job type and per-node-type rates, all read from annotations.
 //
 // Everything here is a pure function of the objects passed in: no lister, no
 // clock. The plugins look the owner up and pass it.
 //
 // # Annotations
 //
-// A value on the pod wins over the same annotation on its owning Job, so a
-// Job's pod template can carry them (pods inherit template annotations) as
-// well as the Job's own metadata.
-//
-//   - schedkit.io/deadline: an RFC 3339 time ("2026-07-01T12:00:00Z") or a
-//     positive Go duration ("90m", "2h30m") after the job's creation. The
-//     job's creation is its owning Job's creationTimestamp when the pod has
-//     one, else the pod's own, so every pod of a Job gets the same deadline.
-//   - schedkit.io/runtime: a positive Go duration, the job's run time from
-//     start to finish when it runs (admission's JCT, see package deadline).
-//   - schedkit.io/job-class: the name of a row in a plugin's args table
-//     (run times for DeadlineAdmission, rates for ProgressShare).
-//   - schedkit.io/rates: per-node-type relative speeds, "a100=3,t4=1.5": the
-//     job runs 3 times faster on a node whose type label is a100 than on a
-//     type it does not list (rate 1).
+// The keys, their grammar and bounds are the adapters' one contract,
+// package adapters/internal/annotation: schedkit.io/deadline,
+// schedkit.io/runtime, schedkit.io/job-type and schedkit.io/rates. A value
+// on the pod wins over the same key on its owning Job (pods inherit their
+// template's annotations), and a relative deadline counts from the job's
+// creation: its owning Job's creationTimestamp when the pod has one, else
+// the pod's own, so every pod of a Job gets the same deadline.
 //
 // # Jobs
 //
@@ -35,27 +27,15 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
-	"strconv"
-	"strings"
 	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-)
 
-// Annotation keys.
-const (
-	AnnotationDeadline = "schedkit.io/deadline"
-	AnnotationRuntime  = "schedkit.io/runtime"
-	AnnotationJobClass = "schedkit.io/job-class"
-	AnnotationRates    = "schedkit.io/rates"
+	"github.com/schedkit/schedkit/adapters/internal/annotation"
 )
-
-// MaxRate bounds a rate in schedkit.io/rates (and in args tables) from above,
-// and 1/MaxRate from below, so that every ratio of rates stays finite.
-const MaxRate = 1e6
 
 // A Job is the job a pod belongs to, as the plugins see it.
 type Job struct {
@@ -76,8 +56,8 @@ type Job struct {
 	// Runtime is set when HasRuntime.
 	Runtime    time.Duration
 	HasRuntime bool
-	// Class is schedkit.io/job-class, "" when absent.
-	Class string
+	// JobType is schedkit.io/job-type, "" when absent.
+	JobType string
 	// Rates is schedkit.io/rates parsed, nil when absent.
 	Rates map[string]float64
 
@@ -105,6 +85,17 @@ type AnnotationError struct {
 
 func (e *AnnotationError) Error() string {
 	return fmt.Sprintf("%s: annotation %s=%q: %s", e.Object, e.Annotation, e.Value, e.Reason)
+}
+
+// KueuePodSetLabel is the label Kueue writes into the pod template of a
+// workload when it admits it (the name of the pod set).
+const KueuePodSetLabel = "kueue.x-k8s.io/podset"
+
+// AdmittedByKueue reports whether the pod belongs to a workload Kueue has
+// admitted: it carries KueuePodSetLabel.
+func AdmittedByKueue(pod *v1.Pod) bool {
+	_, ok := pod.Labels[KueuePodSetLabel]
+	return ok
 }
 
 // Owner returns the name of the pod's controller owner when it is a batch/v1
@@ -154,23 +145,27 @@ func Of(pod *v1.Pod, owner *batchv1.Job) Job {
 	}
 	d, has, err := DeadlineOf(pod, owner)
 	if err != nil {
-		j.Problems = map[string]*AnnotationError{AnnotationDeadline: err}
+		j.Problems = map[string]*AnnotationError{annotation.Deadline: err}
 	} else {
 		j.Deadline, j.HasDeadline = d, has
 	}
-	if v, m, ok := lookup(pod, owner, AnnotationRuntime); ok {
-		if d, err := ParseRuntime(v); err != nil {
-			record(m, AnnotationRuntime, v, err)
+	if v, m, ok := lookup(pod, owner, annotation.Runtime); ok {
+		if d, err := annotation.ParseRuntime(v); err != nil {
+			record(m, annotation.Runtime, v, err)
 		} else {
 			j.Runtime, j.HasRuntime = d, true
 		}
 	}
-	if v, _, ok := lookup(pod, owner, AnnotationJobClass); ok {
-		j.Class = strings.TrimSpace(v)
+	if v, m, ok := lookup(pod, owner, annotation.JobType); ok {
+		if jt, err := annotation.ParseJobType(v); err != nil {
+			record(m, annotation.JobType, v, err)
+		} else {
+			j.JobType = jt
+		}
 	}
-	if v, m, ok := lookup(pod, owner, AnnotationRates); ok {
-		if r, err := ParseRates(v); err != nil {
-			record(m, AnnotationRates, v, err)
+	if v, m, ok := lookup(pod, owner, annotation.Rates); ok {
+		if r, err := annotation.ParseRates(v); err != nil {
+			record(m, annotation.Rates, v, err)
 		} else {
 			j.Rates = r
 		}
@@ -187,7 +182,7 @@ func DeadlineOf(pod *v1.Pod, owner *batchv1.Job) (time.Time, bool, *AnnotationEr
 			owner = nil
 		}
 	}
-	v, m, ok := lookup(pod, owner, AnnotationDeadline)
+	v, m, ok := lookup(pod, owner, annotation.Deadline)
 	if !ok {
 		return time.Time{}, false, nil
 	}
@@ -195,9 +190,9 @@ func DeadlineOf(pod *v1.Pod, owner *batchv1.Job) (time.Time, bool, *AnnotationEr
 	if owner != nil {
 		created = owner.CreationTimestamp.Time
 	}
-	d, err := ParseDeadline(v, created)
+	d, err := annotation.ParseDeadline(v, created)
 	if err != nil {
-		return time.Time{}, false, problem(pod, m, AnnotationDeadline, v, err)
+		return time.Time{}, false, problem(pod, m, annotation.Deadline, v, err)
 	}
 	return d, true, nil
 }
@@ -205,15 +200,19 @@ func DeadlineOf(pod *v1.Pod, owner *batchv1.Job) (time.Time, bool, *AnnotationEr
 // lookup finds an annotation on the pod, else on its owner; from tells
 // which (see source).
 func lookup(pod *v1.Pod, owner *batchv1.Job, key string) (value string, from *metav1.ObjectMeta, ok bool) {
-	if v, ok := pod.Annotations[key]; ok {
-		return v, &pod.ObjectMeta, true
-	}
+	var ownerAnn map[string]string
 	if owner != nil {
-		if v, ok := owner.Annotations[key]; ok {
-			return v, &owner.ObjectMeta, true
-		}
+		ownerAnn = owner.Annotations
 	}
-	return "", nil, false
+	v, layer, ok := annotation.Lookup(key, pod.Annotations, ownerAnn)
+	switch {
+	case !ok:
+		return "", nil, false
+	case layer == 0:
+		return v, &pod.ObjectMeta, true
+	default:
+		return v, &owner.ObjectMeta, true
+	}
 }
 
 // problem builds the AnnotationError for a value read from m.
@@ -224,75 +223,6 @@ func problem(pod *v1.Pod, m *metav1.ObjectMeta, key, value string, err error) *A
 	}
 	return &AnnotationError{Object: kind + " " + m.Namespace + "/" + m.Name, Annotation: key, Value: value, Reason: err.Error()}
 }
-
-// MaxDuration bounds relative deadlines and run times: 100 years.
-const MaxDuration = 100 * 365 * 24 * time.Hour
-
-// ParseDeadline parses a schedkit.io/deadline value: an RFC 3339 time, or a
-// positive Go duration of at most MaxDuration added to created.
-func ParseDeadline(v string, created time.Time) (time.Time, error) {
-	s := strings.TrimSpace(v)
-	if s == "" {
-		return time.Time{}, fmt.Errorf("empty; want an RFC 3339 time or a duration such as 90m")
-	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		if t.Year() < 1 || t.Year() > 9999 {
-			return time.Time{}, fmt.Errorf("year %d out of range", t.Year())
-		}
-		return t, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("neither an RFC 3339 time nor a duration such as 90m")
-	}
-	if d <= 0 || d > MaxDuration {
-		return time.Time{}, fmt.Errorf("relative deadline must be in (0, %v]", MaxDuration)
-	}
-	return created.Add(d), nil
-}
-
-// ParseRuntime parses a schedkit.io/runtime value: a positive Go duration of
-// at most MaxDuration.
-func ParseRuntime(v string) (time.Duration, error) {
-	d, err := time.ParseDuration(strings.TrimSpace(v))
-	if err != nil {
-		return 0, fmt.Errorf("not a duration such as 45m")
-	}
-	if d <= 0 || d > MaxDuration {
-		return 0, fmt.Errorf("must be in (0, %v]", MaxDuration)
-	}
-	return d, nil
-}
-
-// ParseRates parses a schedkit.io/rates value, "type=rate[,type=rate...]":
-// node type names (label values, non-empty, each once) with rates in
-// [1/MaxRate, MaxRate].
-func ParseRates(v string) (map[string]float64, error) {
-	s := strings.TrimSpace(v)
-	if s == "" {
-		return nil, fmt.Errorf("empty; want type=rate[,type=rate...]")
-	}
-	out := map[string]float64{}
-	for _, part := range strings.Split(s, ",") {
-		name, val, ok := strings.Cut(strings.TrimSpace(part), "=")
-		name = strings.TrimSpace(name)
-		if !ok || name == "" {
-			return nil, fmt.Errorf("%q is not type=rate", part)
-		}
-		if _, dup := out[name]; dup {
-			return nil, fmt.Errorf("node type %q listed twice", name)
-		}
-		r, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
-		if err != nil || !ValidRate(r) {
-			return nil, fmt.Errorf("rate %q for node type %q must be a number in [%g, %g]", val, name, 1/MaxRate, MaxRate)
-		}
-		out[name] = r
-	}
-	return out, nil
-}
-
-// ValidRate reports whether r is a usable relative rate, in [1/MaxRate, MaxRate].
-func ValidRate(r float64) bool { return r >= 1/MaxRate && r <= MaxRate }
 
 // Seconds converts a time to seconds since the Unix epoch, the clock every
 // schedkit input of these plugins uses. It is exact to well below a

@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -11,7 +12,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/component-base/metrics/testutil"
 
-	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
+	"github.com/schedkit/schedkit/adapters/internal/annotation"
 	"github.com/schedkit/schedkit/adapters/kubesched/leastworklost"
 )
 
@@ -45,20 +46,20 @@ func EDFOrder(t *testing.T, b *Backend) {
 	for r := 1; r <= 6; r++ {
 		e.CreateNode(fmt.Sprintf("n%d", r), "1", map[string]string{"rank": fmt.Sprint(r)})
 	}
-	ten := map[string]string{podjob.AnnotationRuntime: "10m"}
+	ten := map[string]string{annotation.Runtime: "10m"}
 	with := func(extra map[string]string) map[string]string {
 		m := maps.Clone(ten)
 		maps.Copy(m, extra)
 		return m
 	}
-	job := e.CreateJob("early-job", map[string]string{podjob.AnnotationDeadline: "30m"})
+	job := e.CreateJob("early-job", map[string]string{annotation.Deadline: "30m"})
 	late := stamp(e.T0.Add(3 * time.Hour))
 	// Created in the reverse of the expected order, so FIFO would invert it.
 	e.CreatePod(PodSpec{Name: "none", CPU: "1", Affinity: preferRank(6)})
 	e.CreatePod(PodSpec{Name: "urgent", CPU: "1", Priority: High, Affinity: preferRank(6)})
-	e.CreatePod(PodSpec{Name: "late", CPU: "1", Annotations: with(map[string]string{podjob.AnnotationDeadline: late}), Affinity: preferRank(6)})
-	e.CreatePod(PodSpec{Name: "late-high", CPU: "1", Priority: High, Annotations: with(map[string]string{podjob.AnnotationDeadline: late}), Affinity: preferRank(6)})
-	e.CreatePod(PodSpec{Name: "mid", CPU: "1", Annotations: with(map[string]string{podjob.AnnotationDeadline: "1h"}), Affinity: preferRank(6)})
+	e.CreatePod(PodSpec{Name: "late", CPU: "1", Annotations: with(map[string]string{annotation.Deadline: late}), Affinity: preferRank(6)})
+	e.CreatePod(PodSpec{Name: "late-high", CPU: "1", Priority: High, Annotations: with(map[string]string{annotation.Deadline: late}), Affinity: preferRank(6)})
+	e.CreatePod(PodSpec{Name: "mid", CPU: "1", Annotations: with(map[string]string{annotation.Deadline: "1h"}), Affinity: preferRank(6)})
 	e.CreatePod(PodSpec{Name: "early", CPU: "1", Owner: job, Annotations: ten, Affinity: preferRank(6)})
 	e.StartScheduler()
 
@@ -72,8 +73,9 @@ func EDFOrder(t *testing.T, b *Backend) {
 // Admission: a running deadline job a (30 min left, deadline in 40 min)
 // and pods arriving beside it. DeadlineAdmission rejects the one that would
 // make a late, the hopeless one, and those it cannot check; it admits the
-// feasible ones, with estimates from the pod and from the args' job class
-// via the owning Job.
+// feasible ones, with estimates from the pod and from the args' job type
+// via the owning Job, and the pod of a workload Kueue admitted (its
+// kueue.x-k8s.io/podset label), although on its own it would be held.
 func Admission(t *testing.T, b *Backend) {
 	e := NewEnv(t, b)
 	e.CreatePriorityClasses()
@@ -81,9 +83,9 @@ func Admission(t *testing.T, b *Backend) {
 	e.CreateNode("n2", "4", nil)
 	at := func(d time.Duration) string { return stamp(e.T0.Add(d)) }
 	ann := func(deadline, runtime string) map[string]string {
-		m := map[string]string{podjob.AnnotationDeadline: deadline}
+		m := map[string]string{annotation.Deadline: deadline}
 		if runtime != "" {
-			m[podjob.AnnotationRuntime] = runtime
+			m[annotation.Runtime] = runtime
 		}
 		return m
 	}
@@ -93,20 +95,24 @@ func Admission(t *testing.T, b *Backend) {
 	e.CreatePod(PodSpec{Name: "d", CPU: "1", Annotations: ann(at(2*time.Hour), "30m")})
 	e.CreatePod(PodSpec{Name: "e", CPU: "1", Annotations: ann("tomorrow", "10m")})
 	e.CreatePod(PodSpec{Name: "f", CPU: "1", Annotations: ann("3h", "")})
-	etl := e.CreateJob("etl", map[string]string{podjob.AnnotationDeadline: "3h", podjob.AnnotationJobClass: "etl"})
+	etl := e.CreateJob("etl", map[string]string{annotation.Deadline: "3h", annotation.JobType: "etl"})
 	e.CreatePod(PodSpec{Name: "g", CPU: "1", Owner: etl})
-	e.CreatePod(PodSpec{Name: "h", CPU: "1", Annotations: map[string]string{podjob.AnnotationDeadline: "3h", podjob.AnnotationJobClass: "nope"}})
+	e.CreatePod(PodSpec{Name: "h", CPU: "1", Annotations: map[string]string{annotation.Deadline: "3h", annotation.JobType: "nope"}})
+	// e's inputs, but Kueue admitted its workload: Kueue is the admission.
+	// (Its malformed deadline also keeps it out of the others' decisions
+	// once it runs.)
+	e.CreatePod(PodSpec{Name: "k", CPU: "1", Labels: map[string]string{"kueue.x-k8s.io/podset": "main"}, Annotations: ann("tomorrow", "10m")})
 	e.StartScheduler()
 
-	e.WaitBound("d", "g")
+	e.WaitBound("d", "g", "k")
 	want := map[string]string{
 		"b": fmt.Sprintf("admitting Pod default/b would make running Pod default/a finish at %s (in 45m0s), 5m0s after its deadline %s; rejected to protect Pod default/a",
 			at(45*time.Minute), at(40*time.Minute)),
 		"c": fmt.Sprintf("Pod default/c would finish at %s (in 15m0s, after 0 running deadline jobs ahead of it in EDF order), 5m0s after its deadline %s",
 			at(15*time.Minute), at(10*time.Minute)),
-		"e": `pod default/e: annotation schedkit.io/deadline="tomorrow": neither an RFC 3339 time nor a duration such as 90m`,
-		"f": "Pod default/f has a deadline but no run-time estimate: set schedkit.io/runtime or schedkit.io/job-class",
-		"h": `Pod default/h has schedkit.io/job-class="nope", which the DeadlineAdmission args do not list`,
+		"e": `pod default/e: annotation schedkit.io/deadline="tomorrow": neither an RFC 3339 time (2026-11-24T18:00:00Z) nor a duration such as 90m`,
+		"f": "Pod default/f has a deadline but no run-time estimate: set schedkit.io/runtime or schedkit.io/job-type",
+		"h": `Pod default/h has schedkit.io/job-type="nope", which the DeadlineAdmission args do not list`,
 	}
 	for _, name := range slices.Sorted(maps.Keys(want)) {
 		c := e.WaitUnschedulable(name)
@@ -263,6 +269,12 @@ func PreemptionPDB(t *testing.T, newBackend func(*testing.T) *Backend) {
 		if !slices.Equal(r.Victims, []string{"a-old"}) || r.Node != "n-a" {
 			t.Errorf("with PDBs over every pod of n-b, LeastWorkLostPreemption evicted %v for node %s; want [a-old] on n-a", r.Victims, r.Node)
 		}
+		// n-b would lose less than a-old's hour, and the event says why it
+		// was passed over.
+		want := regexp.MustCompile(`; other candidate nodes would lose n-b \S+ \(passed over: [12] PodDisruptionBudget violations?, n-a has 0\)$`)
+		if !want.MatchString(r.Event) {
+			t.Errorf("event on the preemptor %q: want it to match %s", r.Event, want)
+		}
 	})
 }
 
@@ -280,6 +292,13 @@ func PreemptionEqualPriority(t *testing.T, b *Backend) {
 // gpu-a100) and the sort Job (no rates) have two one-CPU pods each. The
 // crypto pods land on the GPU nodes and the sort pods on the others, whichever
 // job's pods the queue offers first (cryptoFirst).
+//
+// The first job's pods have the higher priority, so the queue offers both
+// of them before the other job's: the informer delivers pods in no fixed
+// order, and with the jobs interleaved the outcome is a tie that
+// Algorithm 2 does not settle (a sort pod offered while sort runs nothing
+// and crypto one pod is behind in progress share and takes any slot, a GPU
+// as readily as a CPU node).
 func ProgressShare(t *testing.T, b *Backend, cryptoFirst bool) {
 	e := NewEnv(t, b)
 	e.CreatePriorityClasses()
@@ -290,15 +309,16 @@ func ProgressShare(t *testing.T, b *Backend, cryptoFirst bool) {
 	for _, n := range []string{"cpu-1", "cpu-2"} {
 		e.CreateNode(n, "1", map[string]string{label: "cpu-standard"})
 	}
-	crypto := e.CreateJob("crypto", map[string]string{podjob.AnnotationJobClass: "crypto"})
+	crypto := e.CreateJob("crypto", map[string]string{annotation.JobType: "crypto"})
 	sort := e.CreateJob("sort", nil)
-	cp, sp := "b-crypto-", "a-sort-" // pods leave the queue in name order
+	cp, sp := "crypto-", "sort-"
+	cprio, sprio := Low, High
 	if cryptoFirst {
-		cp, sp = "a-crypto-", "b-sort-"
+		cprio, sprio = High, Low
 	}
 	for i := range 2 {
-		e.CreatePod(PodSpec{Name: fmt.Sprint(cp, i), CPU: "1", Owner: crypto})
-		e.CreatePod(PodSpec{Name: fmt.Sprint(sp, i), CPU: "1", Owner: sort})
+		e.CreatePod(PodSpec{Name: fmt.Sprint(cp, i), CPU: "1", Owner: crypto, Priority: cprio})
+		e.CreatePod(PodSpec{Name: fmt.Sprint(sp, i), CPU: "1", Owner: sort, Priority: sprio})
 	}
 	e.StartScheduler()
 

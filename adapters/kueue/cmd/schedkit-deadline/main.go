@@ -15,6 +15,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"time"
 
@@ -40,6 +41,8 @@ func main() {
 // flags are the command line, validated before any work.
 type flags struct {
 	kubeconfig    string
+	qps           float64
+	burst         int
 	cfg           deadlinecheck.Config
 	etaRefresh    time.Duration
 	etaTolerance  time.Duration
@@ -70,6 +73,8 @@ Flags:
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&f.kubeconfig, "kubeconfig", "", "path to a kubeconfig; empty: $KUBECONFIG, in-cluster config, then ~/.kube/config")
+	fs.Float64Var(&f.qps, "kube-api-qps", 0, "client-side limit on requests per second to the API server, whichever way the kubeconfig is found; 0: no client-side limit (the API server's priority and fairness applies), as controller-runtime's default")
+	fs.IntVar(&f.burst, "kube-api-burst", 0, "requests allowed at once above -kube-api-qps; 0: twice -kube-api-qps, rounded up")
 	fs.Float64Var(&f.cfg.Confidence, "confidence", f.cfg.Confidence, "probability in (0, 1] with which every protected deadline must hold for Ready")
 	fs.IntVar(&f.cfg.Samples, "samples", f.cfg.Samples, fmt.Sprintf("Monte-Carlo draws of each workload's run time, in [1, %d]", deadlinecheck.MaxSamples))
 	fs.Uint64Var(&f.cfg.Seed, "seed", f.cfg.Seed, "seed of the Monte-Carlo draws (each workload's draws also depend on its UID)")
@@ -102,6 +107,12 @@ Flags:
 	if f.etaTolerance < 0 || f.etaTolerance > time.Hour {
 		errs = append(errs, fmt.Errorf("eta-tolerance = %v: must be in [0s, 1h]", f.etaTolerance))
 	}
+	if !(f.qps >= 0 && f.qps <= maxQPS) {
+		errs = append(errs, fmt.Errorf("kube-api-qps = %v: must be in [0, %d]", f.qps, maxQPS))
+	}
+	if f.burst < 0 || f.burst > maxBurst {
+		errs = append(errs, fmt.Errorf("kube-api-burst = %d: must be in [0, %d]", f.burst, maxBurst))
+	}
 	if f.verbosity < 0 || f.verbosity > 10 {
 		errs = append(errs, fmt.Errorf("v = %d: must be in [0, 10]", f.verbosity))
 	}
@@ -120,7 +131,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	log := zap.New(zap.WriteTo(stderr), zap.Level(zapcore.Level(-f.verbosity)))
 	ctrl.SetLogger(log)
 
-	cfg, err := restConfig(f.kubeconfig)
+	cfg, err := restConfig(f.kubeconfig, f.qps, f.burst)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedkit-deadline: kubeconfig: %v\n", err)
 		return 1
@@ -165,9 +176,39 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func restConfig(path string) (*rest.Config, error) {
+// Bounds of the client rate-limit flags.
+const (
+	maxQPS   = 100_000
+	maxBurst = 1_000_000
+)
+
+// restConfig loads the kubeconfig (the file at path, else controller-
+// runtime's search: $KUBECONFIG, in-cluster, ~/.kube/config) and sets its
+// client-side rate limit from the flags, so that both ways of finding the
+// kubeconfig give the same client. qps 0 turns the client-side limiter off
+// (rest.Config.QPS < 0), which is controller-runtime's default: the API
+// server's priority and fairness limits the controller instead. client-go's
+// own default (5 requests/s, burst 10) is never used: in a burst of
+// workloads it delays the check's answers by seconds.
+func restConfig(path string, qps float64, burst int) (*rest.Config, error) {
+	var cfg *rest.Config
+	var err error
 	if path != "" {
-		return clientcmd.BuildConfigFromFlags("", path)
+		cfg, err = clientcmd.BuildConfigFromFlags("", path)
+	} else {
+		cfg, err = ctrl.GetConfig()
 	}
-	return ctrl.GetConfig()
+	if err != nil {
+		return nil, err
+	}
+	cfg.RateLimiter = nil
+	cfg.QPS, cfg.Burst = -1, 0
+	if qps > 0 {
+		cfg.QPS = float32(qps)
+		cfg.Burst = burst
+		if burst == 0 {
+			cfg.Burst = int(math.Ceil(2 * qps))
+		}
+	}
+	return cfg, nil
 }

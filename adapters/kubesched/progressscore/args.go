@@ -1,4 +1,4 @@
-package progressshare
+package progressscore
 
 import (
 	"fmt"
@@ -9,11 +9,11 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
 	ps "github.com/schedkit/schedkit/progressshare"
 
-	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
+	"github.com/schedkit/schedkit/adapters/internal/annotation"
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/factory"
 )
 
 // Args configures ProgressShare.
@@ -23,7 +23,7 @@ import (
 //	  args:
 //	    nodeTypeLabel: node.kubernetes.io/instance-type
 //	    maxDelay: 60s
-//	    jobClasses:
+//	    jobTypes:
 //	    - name: crypto
 //	      rates: {p4d.24xlarge: 3}
 type Args struct {
@@ -51,14 +51,14 @@ type Args struct {
 	// AffinityFactor ≥ 1.
 	AffinityBounded bool `json:"affinityBounded,omitempty"`
 
-	// JobClasses give rates by job class (schedkit.io/job-class) to jobs
+	// JobTypes give rates by job type (schedkit.io/job-type) to jobs
 	// without a schedkit.io/rates annotation.
-	JobClasses []JobClass `json:"jobClasses,omitempty"`
+	JobTypes []JobType `json:"jobTypes,omitempty"`
 }
 
-// A JobClass is one row of the rate table.
-type JobClass struct {
-	// Name is matched against schedkit.io/job-class; a DNS-1123 label.
+// A JobType is one row of the rate table.
+type JobType struct {
+	// Name is matched against schedkit.io/job-type; a DNS-1123 label.
 	Name string `json:"name"`
 	// Rates maps node types (label values) to the class's relative speed
 	// there, in [1e-6, 1e6]; node types not listed have rate 1.
@@ -71,28 +71,23 @@ const (
 	DefaultMaxDelay      = 60 * time.Second
 )
 
-// DecodeArgs decodes the args (nil gives the defaults), fills defaults and
-// validates them with ValidateArgs.
-func DecodeArgs(obj runtime.Object) (*Args, error) {
-	args := &Args{}
-	if err := frameworkruntime.DecodeInto(obj, args); err != nil {
-		return nil, fmt.Errorf("%s args: %w", Name, err)
-	}
+// DecodeArgs decodes the args (nil gives the defaults), fills the
+// defaults and validates them.
+func DecodeArgs(obj runtime.Object) (*Args, error) { return factory.Decode[Args](Name, obj) }
+
+// SetDefaults fills NodeTypeLabel and MaxDelay when unset.
+func (args *Args) SetDefaults() {
 	if args.NodeTypeLabel == "" {
 		args.NodeTypeLabel = DefaultNodeTypeLabel
 	}
 	if args.MaxDelay == nil {
 		args.MaxDelay = &metav1.Duration{Duration: DefaultMaxDelay}
 	}
-	if err := ValidateArgs(field.NewPath("args"), args); err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
-	}
-	return args, nil
 }
 
-// ValidateArgs checks every field (defaults filled) and returns all the
+// Validate checks every field (defaults filled) and returns all the
 // problems joined, as kube's ValidateXxxArgs do.
-func ValidateArgs(path *field.Path, args *Args) error {
+func (args *Args) Validate(path *field.Path) error {
 	var errs field.ErrorList
 	for _, msg := range validation.IsQualifiedName(args.NodeTypeLabel) {
 		errs = append(errs, field.Invalid(path.Child("nodeTypeLabel"), args.NodeTypeLabel, msg))
@@ -109,16 +104,9 @@ func ValidateArgs(path *field.Path, args *Args) error {
 	if args.AffinityBounded && args.AffinityFactor == 0 {
 		errs = append(errs, field.Invalid(path.Child("affinityBounded"), true, "needs affinityFactor ≥ 1"))
 	}
-	seen := map[string]bool{}
-	for i, c := range args.JobClasses {
-		p := path.Child("jobClasses").Index(i)
-		for _, msg := range validation.IsDNS1123Label(c.Name) {
-			errs = append(errs, field.Invalid(p.Child("name"), c.Name, msg))
-		}
-		if seen[c.Name] {
-			errs = append(errs, field.Duplicate(p.Child("name"), c.Name))
-		}
-		seen[c.Name] = true
+	errs = append(errs, factory.JobTypeNames(path.Child("jobTypes"), args.JobTypes, func(c JobType) string { return c.Name })...)
+	for i, c := range args.JobTypes {
+		p := path.Child("jobTypes").Index(i)
 		if len(c.Rates) == 0 {
 			errs = append(errs, field.Required(p.Child("rates"), "at least one node type"))
 		}
@@ -135,8 +123,8 @@ func ValidateArgs(path *field.Path, args *Args) error {
 			for _, msg := range validation.IsValidLabelValue(t) {
 				errs = append(errs, field.Invalid(rp, t, msg))
 			}
-			if r := c.Rates[t]; !podjob.ValidRate(r) {
-				errs = append(errs, field.Invalid(rp, r, fmt.Sprintf("rate must be in [%g, %g]", 1/podjob.MaxRate, podjob.MaxRate)))
+			if r := c.Rates[t]; !annotation.ValidRate(r) {
+				errs = append(errs, field.Invalid(rp, r, fmt.Sprintf("rate must be in [%g, %g]", 1/annotation.MaxRate, annotation.MaxRate)))
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package progressshare_test
+package progressscore_test
 
 import (
 	"testing"

@@ -1,4 +1,5 @@
-// Package progressshare is the ProgressShare Score plugin: for jobs that run
+// Package progressscore is the ProgressShare Score plugin (named apart from
+// schedkit's progressshare package, whose decisions it calls): for jobs that run
 // at different speeds on different node types (a GPU job 3 times faster on
 // one accelerator model), it prefers the nodes where the job's rate,
 // relative to its own rates across the cluster, is highest, and it orders
@@ -13,7 +14,7 @@
 // a type, the value of the nodeTypeLabel label. A job (pods with one
 // controller owner, package podjob) has a rate per node type:
 // schedkit.io/rates on the pod or its owning Job, else the rates of its
-// schedkit.io/job-class in the args, else 1 everywhere; types it does not
+// schedkit.io/job-type in the args, else 1 everywhere; types it does not
 // list run at 1. Its running pods are its assigned pods by node type, its
 // pending blocks its unassigned pods of the same scheduler, and its delay
 // the time since it last started a pod (or was created). Reading input
@@ -52,7 +53,7 @@
 // for 100 pending jobs on 1,000 nodes of two types (110,000 slots) took
 // 0.6–0.9 ms per pod (BenchmarkScore, go test -bench . -benchtime 100x
 // -cpu 1, 2 cores shared with other builds at load average 16).
-package progressshare
+package progressscore
 
 import (
 	"context"
@@ -63,7 +64,6 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/klog/v2"
@@ -72,6 +72,7 @@ import (
 
 	ps "github.com/schedkit/schedkit/progressshare"
 
+	"github.com/schedkit/schedkit/adapters/internal/annotation"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/owner"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
 )
@@ -79,8 +80,8 @@ import (
 // Name is the plugin's name in the registry and in configurations.
 const Name = "ProgressShare"
 
-// Plugin is the ProgressShare Score plugin.
-type Plugin struct {
+// ProgressShare is the ProgressShare Score plugin.
+type ProgressShare struct {
 	fh    fwk.Handle
 	args  *Args
 	clock clock.PassiveClock
@@ -94,33 +95,23 @@ type Plugin struct {
 }
 
 var (
-	_ fwk.PreScorePlugin = (*Plugin)(nil)
-	_ fwk.ScorePlugin    = (*Plugin)(nil)
-	_ fwk.SignPlugin     = (*Plugin)(nil)
+	_ fwk.PreScorePlugin = (*ProgressShare)(nil)
+	_ fwk.ScorePlugin    = (*ProgressShare)(nil)
+	_ fwk.SignPlugin     = (*ProgressShare)(nil)
 )
 
-// New builds the plugin on the wall clock.
-func New(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
-	return NewWithClock(clock.RealClock{})(ctx, obj, h)
-}
-
-// NewWithClock returns a factory whose plugins read the time from c.
-func NewWithClock(c clock.PassiveClock) func(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
-	return func(_ context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
-		args, err := DecodeArgs(obj)
-		if err != nil {
-			return nil, err
-		}
-		return &Plugin{
-			fh: h, args: args, clock: c,
-			jobs: owner.NewResolver(h),
-			pods: h.SharedInformerFactory().Core().V1().Pods().Lister(),
-		}, nil
-	}
+// Build makes the plugin on the scheduler's handle (the factory.Build of
+// the registry).
+func Build(_ context.Context, args *Args, h fwk.Handle, c clock.PassiveClock) (fwk.Plugin, error) {
+	return &ProgressShare{
+		fh: h, args: args, clock: c,
+		jobs: owner.NewResolver(h),
+		pods: h.SharedInformerFactory().Core().V1().Pods().Lister(),
+	}, nil
 }
 
 // Name returns Name.
-func (pl *Plugin) Name() string { return Name }
+func (pl *ProgressShare) Name() string { return Name }
 
 const stateKey fwk.StateKey = Name
 
@@ -132,14 +123,14 @@ type scores struct {
 func (s *scores) Clone() fwk.StateData { return s }
 
 // PreScore computes the score of every node type for the pod.
-func (pl *Plugin) PreScore(ctx context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) *fwk.Status {
+func (pl *ProgressShare) PreScore(ctx context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) *fwk.Status {
 	now := pl.clock.Now()
 	nodes, err := pl.fh.SnapshotSharedLister().NodeInfos().List()
 	if err != nil {
 		return fwk.AsStatus(err)
 	}
 	selfJob := pl.jobs.Job(pod)
-	if err := selfJob.Err(podjob.AnnotationRates); err != nil {
+	if err := selfJob.Err(annotation.Rates); err != nil {
 		pl.fh.EventRecorder().Eventf(pod, nil, v1.EventTypeWarning, Name, "Scoring", "ignoring rates: %v", err)
 	}
 	jobs, err := pl.pending(pod, selfJob)
@@ -185,7 +176,7 @@ func (pl *Plugin) PreScore(ctx context.Context, state fwk.CycleState, pod *v1.Po
 }
 
 // pending groups the unassigned pods of the pod's scheduler by job.
-func (pl *Plugin) pending(pod *v1.Pod, self podjob.Job) (map[types.UID]*JobState, error) {
+func (pl *ProgressShare) pending(pod *v1.Pod, self podjob.Job) (map[types.UID]*JobState, error) {
 	all, err := pl.pods.List(labels.Everything())
 	if err != nil {
 		return nil, err
@@ -226,13 +217,13 @@ func (pl *Plugin) pending(pod *v1.Pod, self podjob.Job) (map[types.UID]*JobState
 	return jobs, nil
 }
 
-// rates returns a job's rates: its annotation, else its class's, else nil.
-func (pl *Plugin) rates(j podjob.Job) map[string]float64 {
+// rates returns a job's rates: its annotation, else its job type's, else nil.
+func (pl *ProgressShare) rates(j podjob.Job) map[string]float64 {
 	if j.Rates != nil {
 		return j.Rates
 	}
-	for _, c := range pl.args.JobClasses {
-		if c.Name == j.Class {
+	for _, c := range pl.args.JobTypes {
+		if c.Name == j.JobType {
 			return c.Rates
 		}
 	}
@@ -252,7 +243,7 @@ func anyRates(jobs map[types.UID]*JobState) bool {
 
 // index rebuilds the cluster and its progressshare.Scheduler when the
 // nodes, their types or capacities changed.
-func (pl *Plugin) index(nodes []fwk.NodeInfo) error {
+func (pl *ProgressShare) index(nodes []fwk.NodeInfo) error {
 	list := make([]Node, len(nodes))
 	h := fnv.New64a()
 	for i, n := range nodes {
@@ -279,7 +270,7 @@ func (pl *Plugin) index(nodes []fwk.NodeInfo) error {
 }
 
 // Score returns the score PreScore computed for the node's type.
-func (pl *Plugin) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod, n fwk.NodeInfo) (int64, *fwk.Status) {
+func (pl *ProgressShare) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod, n fwk.NodeInfo) (int64, *fwk.Status) {
 	d, err := state.Read(stateKey)
 	if err != nil {
 		return 0, fwk.AsStatus(fmt.Errorf("%s: reading PreScore state: %w", Name, err))
@@ -289,10 +280,10 @@ func (pl *Plugin) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod, n fw
 }
 
 // ScoreExtensions returns nil: scores are already in [0, 100].
-func (pl *Plugin) ScoreExtensions() fwk.ScoreExtensions { return nil }
+func (pl *ProgressShare) ScoreExtensions() fwk.ScoreExtensions { return nil }
 
 // SignPod refuses to sign: a pod's scores depend on the other jobs' running
 // and pending pods, which change with every placement.
-func (pl *Plugin) SignPod(context.Context, *v1.Pod) ([]fwk.SignFragment, *fwk.Status) {
+func (pl *ProgressShare) SignPod(context.Context, *v1.Pod) ([]fwk.SignFragment, *fwk.Status) {
 	return nil, fwk.NewStatus(fwk.Unschedulable, "progress-share scores depend on the other jobs")
 }

@@ -1,6 +1,6 @@
 //go:build e2e
 
-package progressshare_test
+package progressscore_test
 
 import (
 	"testing"

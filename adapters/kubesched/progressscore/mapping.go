@@ -1,4 +1,4 @@
-package progressshare
+package progressscore
 
 import (
 	"cmp"

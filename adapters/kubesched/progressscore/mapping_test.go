@@ -1,4 +1,4 @@
-package progressshare
+package progressscore
 
 import (
 	"fmt"
@@ -22,35 +22,35 @@ func TestValidateArgs(t *testing.T) {
 	if err != nil || args.NodeTypeLabel != DefaultNodeTypeLabel || args.MaxDelay.Duration != DefaultMaxDelay {
 		t.Fatalf("defaults: %+v, %v", args, err)
 	}
-	args, err = DecodeArgs(&runtime.Unknown{Raw: []byte(`{"nodeTypeLabel":"example.com/gpu","maxDelay":"0s","jobClasses":[{"name":"crypto","rates":{"a100":3}}]}`)})
-	if err != nil || args.NodeTypeLabel != "example.com/gpu" || args.MaxDelay.Duration != 0 || args.JobClasses[0].Rates["a100"] != 3 {
+	args, err = DecodeArgs(&runtime.Unknown{Raw: []byte(`{"nodeTypeLabel":"example.com/gpu","maxDelay":"0s","jobTypes":[{"name":"crypto","rates":{"a100":3}}]}`)})
+	if err != nil || args.NodeTypeLabel != "example.com/gpu" || args.MaxDelay.Duration != 0 || args.JobTypes[0].Rates["a100"] != 3 {
 		t.Fatalf("decoded %+v, %v", args, err)
 	}
 	bad := &Args{
 		NodeTypeLabel:  "not a label",
 		AffinityFactor: 0.5,
 		MaxDelay:       &metav1.Duration{Duration: -time.Second},
-		JobClasses: []JobClass{
+		JobTypes: []JobType{
 			{Name: "crypto", Rates: map[string]float64{"a100": 0, "": 2}},
 			{Name: "crypto"},
 		},
 	}
-	if err := ValidateArgs(nil, &Args{NodeTypeLabel: DefaultNodeTypeLabel, MaxDelay: &metav1.Duration{}, AffinityBounded: true}); err == nil ||
+	if err := (&Args{NodeTypeLabel: DefaultNodeTypeLabel, MaxDelay: &metav1.Duration{}, AffinityBounded: true}).Validate(nil); err == nil ||
 		!strings.Contains(err.Error(), "affinityBounded: Invalid value: true: needs affinityFactor ≥ 1") {
 		t.Errorf("affinityBounded without a factor: %v", err)
 	}
-	err = ValidateArgs(nil, bad)
+	err = bad.Validate(nil)
 	if err == nil {
 		t.Fatal("bad args accepted")
 	}
 	for _, want := range []string{
 		`nodeTypeLabel: Invalid value: "not a label"`,
 		"maxDelay: Invalid value",
-		"jobClasses[0].rates[a100]: Invalid value: 0",
-		"jobClasses[0].rates[]: Invalid value",
-		`jobClasses[1].name: Duplicate value: "crypto"`,
+		"jobTypes[0].rates[a100]: Invalid value: 0",
+		"jobTypes[0].rates[]: Invalid value",
+		`jobTypes[1].name: Duplicate value: "crypto"`,
 		"affinityFactor: Invalid value: 0.5",
-		"jobClasses[1].rates: Required value",
+		"jobTypes[1].rates: Required value",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not report %q", err, want)

@@ -1,0 +1,80 @@
+package leastworklost
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/words"
+)
+
+// A Candidate is one node the preemption dry-ran, as the event reports it:
+// the victims chosen there, with the numbers the node order
+// (OrderedScoreFuncs) compares.
+type Candidate struct {
+	Node string
+	// Victims are "namespace/name (run time)" in eviction order.
+	Victims []string
+	// Violations is the number of victims whose eviction violates a
+	// PodDisruptionBudget.
+	Violations int64
+	// HighestPriority is the highest priority among the victims.
+	HighestPriority int32
+	// WorkLost is the victims' total run time in seconds.
+	WorkLost float64
+}
+
+// maxOthers is how many other candidate nodes the event names.
+const maxOthers = 3
+
+// EventMessage is the note of the LeastWorkLostPreemption event: the chosen
+// node, its victims and the work lost; then up to maxOthers other candidate
+// nodes, least work lost first (ties: node name), each with why it was
+// passed over when it would have lost no more than the chosen node: the
+// first criterion of the node order on which it comes after the chosen one
+// (more PodDisruptionBudget violations, a higher-priority victim, more
+// victims, or the node name).
+func EventMessage(chosen Candidate, others []Candidate) string {
+	n := len(chosen.Victims)
+	msg := fmt.Sprintf("preempting %d lower-priority %s on node %s, work lost %s of run time: %s",
+		n, words.Plural(n, "pod", "pods"), chosen.Node, words.Seconds(chosen.WorkLost), strings.Join(chosen.Victims, ", "))
+	if len(others) == 0 {
+		return msg
+	}
+	others = slices.Clone(others)
+	slices.SortFunc(others, func(a, b Candidate) int {
+		return cmp.Or(cmp.Compare(millis(a.WorkLost), millis(b.WorkLost)), cmp.Compare(a.Node, b.Node))
+	})
+	parts := make([]string, 0, maxOthers)
+	for _, o := range others[:min(maxOthers, len(others))] {
+		part := fmt.Sprintf("%s %s", o.Node, words.Seconds(o.WorkLost))
+		if millis(o.WorkLost) <= millis(chosen.WorkLost) {
+			part += " (passed over: " + passedOver(chosen, o) + ")"
+		}
+		parts = append(parts, part)
+	}
+	msg += "; other candidate nodes would lose " + strings.Join(parts, ", ")
+	if len(others) > maxOthers {
+		msg += fmt.Sprintf(" and %d more", len(others)-maxOthers)
+	}
+	return msg
+}
+
+// passedOver says on which criterion of the node order o comes after
+// chosen, given that o loses no more work.
+func passedOver(chosen, o Candidate) string {
+	switch {
+	case o.Violations != chosen.Violations:
+		return fmt.Sprintf("%d PodDisruptionBudget %s, %s has %d", o.Violations, words.Plural(int(o.Violations), "violation", "violations"), chosen.Node, chosen.Violations)
+	case o.HighestPriority != chosen.HighestPriority:
+		return fmt.Sprintf("a victim of priority %d, %s's highest is %d", o.HighestPriority, chosen.Node, chosen.HighestPriority)
+	case millis(o.WorkLost) != millis(chosen.WorkLost):
+		// Not reached: the order ranks less work lost first.
+		return "less work lost ranks first"
+	case len(o.Victims) != len(chosen.Victims):
+		return fmt.Sprintf("the same work lost with %d victims, %s has %d", len(o.Victims), chosen.Node, len(chosen.Victims))
+	default:
+		return fmt.Sprintf("the same work lost and victims, %s comes first by name", chosen.Node)
+	}
+}

@@ -1,0 +1,282 @@
+package deadlinecheck
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+)
+
+// KueueOrder compares two pending workloads as Kueue v0.19's ClusterQueue
+// queue orders them (its default configuration): higher Priority first,
+// then earlier QueueTime, then UID.
+func KueueOrder(a, b Workload) int {
+	return cmp.Or(cmp.Compare(b.Priority, a.Priority), a.QueueTime.Compare(b.QueueTime), cmp.Compare(a.UID, b.UID))
+}
+
+// An etaJob is one workload in the ETA simulation.
+type etaJob struct {
+	// share is the fraction of the nominal quota it holds while it runs:
+	// its pods left over its Slots, at most 1 (a workload larger than the
+	// nominal quota is taken to need all of it).
+	share float64
+	// run is, per sample, its (remaining) run time once started; nil when
+	// it has no run-time estimate (it then takes no time).
+	run []float64
+	// notBefore is when it enters the queue, seconds from now.
+	notBefore float64
+	// ghost: it is predicted at its place in the queue, but holds no quota
+	// and holds no one back (it is being deactivated).
+	ghost bool
+}
+
+// etas predicts the start and finish of every pending workload, writing
+// outcome ETAs and Pending notes. The model is Kueue's admission on the
+// ClusterQueue's nominal quota, sample by sample (the workloads' Monte-
+// Carlo run times): the workloads holding quota (promised, and those Ready
+// in this plan) run their remaining time; the pending ones (waiting, and
+// those sent to Retry, requeued behind their backoff with the eviction as
+// their queue time) wait in Kueue's queue order (KueueOrder). Whenever quota
+// frees (a workload finishes) or a workload enters the queue, Kueue's
+// strategy admits: StrictFIFO takes workloads from the head while the head
+// fits the free quota; BestEffortFIFO takes, in order, every workload that
+// fits. A workload fits when its share (pods left / Slots) is at most the
+// free share of the quota. The p50 and p90 of the samples (tct type-7
+// quantiles) are the ETA.
+//
+// Approximations, all documented in the package doc: shares of different
+// pod shapes are summed (each on its own bottleneck resource), borrowing
+// from a cohort is not counted, workloads of the ClusterQueue not behind
+// the check are not seen, a workload with quota but no run-time estimate
+// is taken to free its quota at once, and admission itself is instant.
+func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, samples int) error {
+	var running []etaJob
+	var pend []int // indexes into ws, in Kueue order
+	for i, w := range ws {
+		o := &outs[i]
+		switch {
+		case w.Phase == Deactivated || w.Blocked != nil:
+		case w.Phase == Promised || (o.Verdict != nil && o.Verdict.State == kueue.CheckStateReady && !o.Deactivate):
+			if works[i] != nil {
+				running = append(running, etaJob{share: share(w), run: works[i].own})
+			}
+		case w.Pods > 0 && w.Slots == 0:
+			if o.Verdict == nil {
+				o.Note = pendingNeverFits(q.Name, w)
+			}
+		case o.Verdict == nil || o.Deactivate || o.Verdict.State == kueue.CheckStateRetry:
+			pend = append(pend, i)
+		}
+	}
+	if len(pend) == 0 {
+		return nil
+	}
+	place := func(i int) Workload {
+		w := ws[i]
+		if v := outs[i].Verdict; v != nil && v.State == kueue.CheckStateRetry && !outs[i].Deactivate {
+			// Kueue evicts it now and requeues it after RequeueAfter, its
+			// eviction its new queue time.
+			w.QueueTime, w.NotBefore = now, now.Add(v.RequeueAfter)
+		}
+		return w
+	}
+	slices.SortFunc(pend, func(a, b int) int { return KueueOrder(place(a), place(b)) })
+	jobs := make([]etaJob, len(pend))
+	for k, i := range pend {
+		w := place(i)
+		jobs[k] = etaJob{share: share(w), ghost: outs[i].Deactivate, notBefore: max(0, seconds(w.NotBefore.Sub(now)))}
+		if works[i] != nil {
+			jobs[k].run = works[i].own
+		}
+	}
+	starts := make([][]float64, len(jobs))
+	for k := range starts {
+		starts[k] = make([]float64, samples)
+	}
+	sim := newSimulation(jobs)
+	for s := range samples {
+		sim.run(running, jobs, q.StrictFIFO, s, starts)
+	}
+	finish := make([]float64, samples)
+	for k, i := range pend {
+		w := ws[i]
+		s50, s90, err := quantiles(starts[k])
+		if err != nil {
+			return fmt.Errorf("workload %s: %w", w.Key, err)
+		}
+		if math.IsInf(s50, 1) {
+			outs[i].Note = cmp.Or(outs[i].Note, "Pending: no ETA, it does not fit the nominal quota behind the workloads holding it")
+			continue
+		}
+		eta := &ETA{Deadline: w.Deadline, StartP50: at(now, s50), StartP90: at(now, s90)}
+		if r := jobs[k].run; r != nil {
+			for s := range finish {
+				finish[s] = starts[k][s] + r[s]
+			}
+			f50, f90, err := quantiles(finish)
+			if err != nil {
+				return fmt.Errorf("workload %s: %w", w.Key, err)
+			}
+			eta.FinishP50, eta.FinishP90 = at(now, f50), at(now, f90)
+		}
+		outs[i].ETA = eta
+		if outs[i].Verdict == nil {
+			outs[i].Note = pendingETA(*eta)
+		}
+	}
+	return nil
+}
+
+// share is a workload's fraction of the nominal quota: pods left / Slots,
+// at most 1.
+func share(w Workload) float64 {
+	if w.Slots <= 0 {
+		return 1
+	}
+	return min(1, float64(w.Pods-w.Done)/float64(w.Slots))
+}
+
+// fitSlack absorbs rounding in sums of shares.
+const fitSlack = 1e-9
+
+// A simulation replays Kueue's admission for one sample at a time over the
+// same jobs; its slices are reused from sample to sample.
+type simulation struct {
+	ends    endHeap
+	waiting []int // jobs not started yet, in queue order
+	// entries are the times jobs enter the queue after now, ascending;
+	// minShare is the smallest share of a job: with less quota free no
+	// job can start.
+	entries  []float64
+	minShare float64
+}
+
+// newSimulation prepares a simulation of jobs.
+func newSimulation(jobs []etaJob) *simulation {
+	sim := &simulation{minShare: math.Inf(1)}
+	for _, j := range jobs {
+		sim.minShare = min(sim.minShare, j.share)
+		if j.notBefore > 0 {
+			sim.entries = append(sim.entries, j.notBefore)
+		}
+	}
+	slices.Sort(sim.entries)
+	sim.entries = slices.Compact(sim.entries)
+	return sim
+}
+
+// run fills starts[k][s] with job k's start in sample s (+Inf if it never
+// starts).
+func (sim *simulation) run(running, jobs []etaJob, strict bool, s int, starts [][]float64) {
+	sim.ends = sim.ends[:0]
+	free := 1.0
+	for _, r := range running {
+		if r.run[s] > 0 {
+			free -= r.share
+			sim.ends.push(end{at: r.run[s], share: r.share})
+		}
+	}
+	sim.waiting = sim.waiting[:0]
+	for k := range jobs {
+		sim.waiting = append(sim.waiting, k)
+	}
+	entry := 0 // sim.entries[entry] is the next time a job enters the queue
+	for t := 0.0; ; {
+		if free+fitSlack >= sim.minShare {
+			left := sim.waiting[:0]
+			blocked := false
+			for _, k := range sim.waiting {
+				j := &jobs[k]
+				if blocked || j.notBefore > t || j.share > free+fitSlack {
+					left = append(left, k)
+					blocked = blocked || (strict && !j.ghost && j.notBefore <= t)
+					continue
+				}
+				starts[k][s] = t
+				// A job that takes no time holds nothing: every end is
+				// later than its start, so each instant gets one pass in
+				// queue order.
+				if !j.ghost && j.run != nil && j.run[s] > 0 {
+					free -= j.share
+					sim.ends.push(end{at: t + j.run[s], share: j.share})
+				}
+			}
+			sim.waiting = left
+		}
+		if len(sim.waiting) == 0 {
+			return
+		}
+		for entry < len(sim.entries) && sim.entries[entry] <= t {
+			entry++
+		}
+		next := math.Inf(1)
+		if len(sim.ends) > 0 {
+			next = sim.ends[0].at
+		}
+		if entry < len(sim.entries) {
+			next = min(next, sim.entries[entry])
+		}
+		if math.IsInf(next, 1) {
+			for _, k := range sim.waiting {
+				starts[k][s] = math.Inf(1)
+			}
+			return
+		}
+		t = max(t, next)
+		for len(sim.ends) > 0 && sim.ends[0].at <= t {
+			free += sim.ends.pop().share
+		}
+		free = min(free, 1)
+	}
+}
+
+// An end is when a running workload frees its share of the quota.
+type end struct{ at, share float64 }
+
+// endHeap is a binary min-heap of ends by time (ties: smaller share first),
+// without the allocations of container/heap's interface.
+type endHeap []end
+
+func (h endHeap) less(i, j int) bool {
+	return h[i].at < h[j].at || (h[i].at == h[j].at && h[i].share < h[j].share)
+}
+
+func (h *endHeap) push(e end) {
+	*h = append(*h, e)
+	a := *h
+	for i := len(a) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !a.less(i, p) {
+			break
+		}
+		a[i], a[p] = a[p], a[i]
+		i = p
+	}
+}
+
+func (h *endHeap) pop() end {
+	a := *h
+	top := a[0]
+	last := len(a) - 1
+	a[0] = a[last]
+	a = a[:last]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(a) && a.less(l, m) {
+			m = l
+		}
+		if r < len(a) && a.less(r, m) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		a[i], a[m] = a[m], a[i]
+		i = m
+	}
+	*h = a
+	return top
+}
