@@ -60,4 +60,3 @@ func (q *Queue) threshold(s *jobState) float64 {
 	}
 	return riskFrom(s.Deadline, s.rate, q.ix.risk.of(remaining))
 }
-

@@ -94,9 +94,9 @@ type index struct {
 	live       []int32 // types with at least one job
 	typeOf     map[typeKey]int32
 	comparable map[reflect.Type]bool
-	risk       risk   // the at-risk test the thresholds are computed for
-	seq        uint64 // treap priority counter
-	call       uint64 // MP call counter for the TCT cache
+	risk       risk       // the at-risk test the thresholds are computed for
+	seq        uint64     // treap priority counter
+	call       uint64     // MP call counter for the TCT cache
 	edf, fifo  handleHeap // the jobs with a pending task, in EDF and FIFO order
 }
 
