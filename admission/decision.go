@@ -1,6 +1,8 @@
 package admission
 
-import "strconv"
+import (
+	"github.com/schedkit/schedkit/internal/enumname"
+)
 
 // Mode selects the acceptance rule.
 type Mode int
@@ -89,18 +91,13 @@ const (
 )
 
 // String returns "wave", "strict", "paper", "confidence" or "Mode(n)".
-func (m Mode) String() string {
-	switch m {
-	case ModeWave:
-		return "wave"
-	case ModeStrict:
-		return "strict"
-	case ModePaper:
-		return "paper"
-	case ModeConfidence:
-		return "confidence"
-	}
-	return "Mode(" + strconv.Itoa(int(m)) + ")"
+func (m Mode) String() string { return enumname.Of(m, "Mode", modeNames[:]) }
+
+var modeNames = [...]string{
+	ModeWave:       "wave",
+	ModeStrict:     "strict",
+	ModePaper:      "paper",
+	ModeConfidence: "confidence",
 }
 
 // Options selects the rule and carries its parameters. The zero value is
@@ -172,20 +169,14 @@ const (
 
 // String returns "fits", "no-deadline", "new-job-late", "queued-job-hurt",
 // "low-confidence", or "Reason(n)" for any other value.
-func (r Reason) String() string {
-	switch r {
-	case ReasonFits:
-		return "fits"
-	case ReasonNoDeadline:
-		return "no-deadline"
-	case ReasonNewJobLate:
-		return "new-job-late"
-	case ReasonQueuedJobHurt:
-		return "queued-job-hurt"
-	case ReasonLowConfidence:
-		return "low-confidence"
-	}
-	return "Reason(" + strconv.Itoa(int(r)) + ")"
+func (r Reason) String() string { return enumname.Of(r, "Reason", reasonNames[:]) }
+
+var reasonNames = [...]string{
+	ReasonFits:          "fits",
+	ReasonNoDeadline:    "no-deadline",
+	ReasonNewJobLate:    "new-job-late",
+	ReasonQueuedJobHurt: "queued-job-hurt",
+	ReasonLowConfidence: "low-confidence",
 }
 
 // A Check is the evidence for one deadline job in the checked set, in EDF

@@ -1,29 +1,13 @@
 package admission
 
 import (
-	"errors"
-	"runtime"
 	"testing"
+
+	"github.com/schedkit/schedkit/internal/testkit"
 )
 
-// allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc is
-// cumulative, so a collection during f hides nothing).
-func allocated(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
 // wantField asserts that err is a *ValueError on field.
-func wantField(t *testing.T, err error, field string) {
-	t.Helper()
-	var ve *ValueError
-	if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != field {
-		t.Fatalf("error %v, want a ValueError on %s", err, field)
-	}
-}
+var wantField = testkit.FieldCheck(ErrBadInput, func(e *ValueError) string { return e.Field })
 
 // limitQueue is MaxJobs+1 deadline jobs in EDF order, each with one
 // sample, every JCT and sample at MaxDuration/MaxJobs so that the prefix
@@ -98,7 +82,7 @@ func TestLimits(t *testing.T) {
 	job := Job{ID: 1, Deadline: MaxDuration, Tasks: MaxPlannedTasks, Model: linear{A: 1}}
 	if !raceEnabled {
 		var d Decision
-		got := allocated(func() { d, err = c.Decide(nil, job, 0, wave) })
+		got := testkit.Allocated(func() { d, err = c.Decide(nil, job, 0, wave) })
 		if err != nil || !d.Admit || notFinite(d) {
 			t.Fatalf("wave at MaxSlots and MaxPlannedTasks: %+v, %v", d, err)
 		}

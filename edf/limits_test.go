@@ -1,30 +1,15 @@
 package edf
 
 import (
-	"errors"
 	"math"
 	"runtime"
 	"testing"
+
+	"github.com/schedkit/schedkit/internal/testkit"
 )
 
-// allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc is
-// cumulative, so a collection during f hides nothing).
-func allocated(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
 // wantField asserts that err is a *ValueError on field.
-func wantField(t *testing.T, err error, field string) {
-	t.Helper()
-	var ve *ValueError
-	if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != field {
-		t.Fatalf("error %v, want a ValueError on %s", err, field)
-	}
-}
+var wantField = testkit.FieldCheck(ErrBadInput, func(e *ValueError) string { return e.Field })
 
 // TestLimits fills a Queue to MaxJobs (six job types, every job with
 // MaxInt pending tasks and a running task), picks by FIFO, EDF and MP
@@ -42,7 +27,7 @@ func TestLimits(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	got := allocated(func() { q = benchQueue(t, MaxJobs, MaxJobs, 6) })
+	got := testkit.Allocated(func() { q = benchQueue(t, MaxJobs, MaxJobs, 6) })
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	if q.Len() != MaxJobs {

@@ -2,7 +2,8 @@ package edf
 
 import (
 	"math"
-	"strconv"
+
+	"github.com/schedkit/schedkit/internal/enumname"
 )
 
 // SlotStatus says whether MinimumSlots found a slot count.
@@ -21,16 +22,12 @@ const (
 
 // String returns "feasible", "no-estimate", "infeasible", or
 // "SlotStatus(n)" for any other value.
-func (s SlotStatus) String() string {
-	switch s {
-	case SlotsFeasible:
-		return "feasible"
-	case SlotsNoEstimate:
-		return "no-estimate"
-	case SlotsInfeasible:
-		return "infeasible"
-	}
-	return "SlotStatus(" + strconv.Itoa(int(s)) + ")"
+func (s SlotStatus) String() string { return enumname.Of(s, "SlotStatus", slotStatusNames[:]) }
+
+var slotStatusNames = [...]string{
+	SlotsFeasible:   "feasible",
+	SlotsNoEstimate: "no-estimate",
+	SlotsInfeasible: "infeasible",
 }
 
 // A SlotEstimate is what Rao–Reddy §2.1 knows about a running job. Counts are

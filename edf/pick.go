@@ -2,7 +2,8 @@ package edf
 
 import (
 	"math"
-	"strconv"
+
+	"github.com/schedkit/schedkit/internal/enumname"
 )
 
 // A Reason says why a picker chose what it chose, for an adapter's log.
@@ -28,20 +29,14 @@ const (
 
 // String returns "idle", "order", "at-risk", "best-fit", "io-skip", or
 // "Reason(n)" for any other value.
-func (r Reason) String() string {
-	switch r {
-	case ReasonIdle:
-		return "idle"
-	case ReasonOrder:
-		return "order"
-	case ReasonAtRisk:
-		return "at-risk"
-	case ReasonBestFit:
-		return "best-fit"
-	case ReasonIOSkip:
-		return "io-skip"
-	}
-	return "Reason(" + strconv.Itoa(int(r)) + ")"
+func (r Reason) String() string { return enumname.Of(r, "Reason", reasonNames[:]) }
+
+var reasonNames = [...]string{
+	ReasonIdle:    "idle",
+	ReasonOrder:   "order",
+	ReasonAtRisk:  "at-risk",
+	ReasonBestFit: "best-fit",
+	ReasonIOSkip:  "io-skip",
 }
 
 // A Decision is a picker's answer for one free slot. It is an outcome, not

@@ -14,9 +14,9 @@ var ErrBadInput = errors.New("preempt: bad input")
 // input with its index where it is one element of a slice, for example
 // "Jobs[3].Deadline".
 type ValueError struct {
-	Field  string  // the input, e.g. "Jobs[3].Deadline"
-	Value  float64 // the offending value (counts and IDs converted to float64)
-	Reason string  // what is wrong, e.g. "must be finite"
+	Field  string // the input, e.g. "Jobs[3].Deadline"
+	Value  any    // the offending value as given: a float64, an int count or an int64 ID
+	Reason string // what is wrong, e.g. "must be finite"
 }
 
 // Error returns the package name, field, value and reason, for example

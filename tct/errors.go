@@ -13,9 +13,9 @@ var ErrBadInput = errors.New("tct: bad input")
 // Field names the input, with its index where it is one element of a slice,
 // for example "y[17]" or "Exp2.B".
 type ValueError struct {
-	Field  string  // the input, e.g. "x[3]"
-	Value  float64 // the offending value
-	Reason string  // what is wrong, e.g. "must be finite"
+	Field  string // the input, e.g. "x[3]"
+	Value  any    // the offending value as given: a float64, an int count or an int64 ID
+	Reason string // what is wrong, e.g. "must be finite"
 }
 
 // Error returns the package name, field, value and reason, for example

@@ -124,7 +124,7 @@ func (c Cluster) Jobs(jobs []JobState, self types.UID, now time.Time) ([]ps.Job,
 			Rates:      make([]float64, len(c.Types)),
 			Running:    make([]int, len(c.Types)),
 			Pending:    make([]ps.Block, max(j.Pending, 1)),
-			LastLaunch: -math.Min(math.Max(now.Sub(j.LastLaunch).Seconds(), 0), ps.MaxTime),
+			LastLaunch: -math.Min(math.Max(now.Sub(j.LastLaunch).Seconds(), 0), ps.MaxDuration),
 		}
 		for t, name := range c.Types {
 			pj.Rates[t] = 1
