@@ -110,8 +110,10 @@ for mod in "$here"/*/go.mod; do
 		echo "== $name: no real-tier tests (build tag e2e)"
 		continue
 	fi
-	echo "== $name: go test -tags e2e" $pkgs
+	echo "== $name: go test -tags e2e -timeout 30m" $pkgs
+	# The YARN replay runs two fresh clusters one after the other: more
+	# than go test's default 10 minutes on a busy machine.
 	# shellcheck disable=SC2086 # one argument per package
-	(cd "$dir" && go test -tags e2e -count=1 $pkgs) || status=1
+	(cd "$dir" && go test -tags e2e -count=1 -timeout 30m $pkgs) || status=1
 done
 exit $status

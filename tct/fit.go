@@ -17,10 +17,10 @@ type FitOptions struct {
 	Weights []float64
 
 	// MaxIterations bounds each Levenberg–Marquardt run (the exploratory
-	// run from each start and the final polishing run); a polish that ends
-	// on it while still descending (its SSE below half of where it began)
-	// goes on from its end point, at most twice more. Zero means 100;
-	// negative is an error.
+	// run from each start and the polishing run); a polish that ends on it
+	// while still descending (its SSE below half of where it began) goes on
+	// from its end point, at most twice more. Zero means 100; negative is
+	// an error.
 	MaxIterations int
 }
 
@@ -40,8 +40,8 @@ type FitReport struct {
 	// winning start, exploration plus polish (at most 4·MaxIterations); 0
 	// when no search was needed (constant y).
 	Iterations int
-	// Evaluations counts model evaluations over all starts, screening
-	// included.
+	// Evaluations counts model evaluations over all runs and the rate
+	// pairs the scan screened.
 	Evaluations int
 	// Converged reports that the winning run stopped on a convergence test
 	// (or the fit is exact), not on MaxIterations.
@@ -58,7 +58,7 @@ type FitReport struct {
 	// over the data's x range, divided by max|y|: about 1 when the terms are
 	// well separated. Large values (≥ 10³) mean the fit approaches b = d
 	// with large opposite amplitudes: the curve is fine but A and C are
-	// ill-determined. NIST BoxBOD's best exp2 has 1.3·10⁵; collapse is
+	// ill-determined. NIST BoxBOD's best exp2 has about 10⁴; collapse is
 	// declared beyond 10⁸.
 	Cancellation float64
 	// Start is the start point of the winning run.
@@ -67,15 +67,17 @@ type FitReport struct {
 
 // FitStart is a start point of the rate search, in the units of x.
 type FitStart struct {
-	// Kind says where the start came from: "halves" (single-exponential
-	// fits of the lower and upper half of the x range), "whole" (a
-	// single-exponential fit of all data, paired with a second rate),
-	// "grid" (a fixed grid of rates scaled to the x span), "residual" (the
-	// best one-exponential rate paired with the grid rate that best fits
-	// its residual), "rescan" (a rate of an earlier run paired with a grid
-	// rate), "single" (the
-	// one-exponential fit used when the search collapsed) or "constant"
-	// (all y equal; no search).
+	// Kind says where the start came from (see the package doc):
+	// "residual" (the best one-exponential rate paired with the scanned
+	// rate that best fits its residual), "relaxed" (a local minimum of the
+	// scan's table with both rates free to first order, moved by that
+	// first-order step), "scan" (a local minimum of the scan's table of
+	// rate pairs, or its lowest representable pair), "halves" (log-linear
+	// fits of the lower and upper half of the x range), "spike" (the best
+	// one-exponential rate paired with a bound of the rate box), "through"
+	// (a point of the separation profile from a run that ended near
+	// b = d), "single" (the one-exponential fit used when the search
+	// collapsed) or "constant" (all y equal; no search).
 	Kind string
 	// B and D are the start rates.
 	B, D float64
@@ -88,27 +90,22 @@ type FitStart struct {
 // Method (variable projection): x is mapped to t = (x − min x)/(max x − min x)
 // ∈ [0, 1] and y is divided by max|y|, so no data scale can overflow exp. For
 // fixed rates the best amplitudes are an exact two-column weighted linear
-// least-squares solve (modified Gram–Schmidt with reorthogonalisation), so
-// the search runs over the two rates only. Start points: single-exponential
-// fits (log-linear) of each half of the x range and of all data, and, from a
-// grid of 19 rates per span (0, ±0.4 … ±40), every local minimum of the
-// projected SSE plus the 20 lowest other pairs; and the continuation from
-// the best one-exponential fit: its rate paired with the grid rate (one
-// below it, one above) that best fits its residual, its own rate free to
-// first order, which finds a second term far below the first or below the
-// noise. Levenberg–Marquardt with Kaufman's Jacobian of the projected
-// residual runs from the better of those two and the best screened start
-// (more, up to 8, when those end near b = d, on the rate bound, with a
-// spike term or unconverged; and one from each end of the data for a spike
-// term when an end point is isolated), the best run is offered a rescan
-// of its rates against the grid, and the winner is polished with tight
-// tolerances (so is the lowest other run that ended on its iteration
-// budget). Unless the best run settled well apart from b = d, the
-// lowest point of b = d itself is searched and the rates are followed
-// apart from the best run near b = d (see the package doc). The lowest SSE
-// wins; ties go to the earlier start. The result is deterministic. The
-// search is multi-start local, not global (see the package doc for what
-// it reaches).
+// least-squares solve, so the search runs over the two rates only, in the
+// bounded box below. A scan covers the box: rates whose normalised columns
+// lie a bounded angle apart, every pair of them and every limit b = d
+// screened, plain and with both rates free to first order.
+// Levenberg–Marquardt with Kaufman's Jacobian of the projected residual runs
+// from the scan's lowest local minima and lowest representable pair, from
+// the best one-exponential fit paired with the scanned rate that best
+// completes it and with each bound of the box, and from log-linear fits of
+// the two halves of the data; it stops early when its first two runs settle
+// well inside the exp2 family. The best run is polished, and from the lowest
+// run that ended near b = d the rates are followed apart. The lowest SSE
+// wins; ties go to the earlier start; the result is deterministic. Unless
+// the fit collapses to b = d, its SSE is at most that of every pair of
+// scanned rates whose terms stay within 10⁸ times the data; the package doc
+// states what that guarantees, under which conditions, and what the search
+// reaches beyond it.
 //
 // Rates are kept within |B|·max|x| ≤ 300 and |B|·(max x − min x) ≤ 200 (the
 // same for D), so every returned parameter is finite and TCT is finite on

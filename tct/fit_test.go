@@ -486,10 +486,9 @@ func TestFitCollapseResolution(t *testing.T) {
 }
 
 // TestFitExp2RapidRegressions holds data on which rapid or a seeded sweep
-// found the fit above the generating parameters' SSE (beyond rounding, see
-// exp2SweepMiss). Each is fixed; the comment says what the search missed
-// and which part of it now finds the lower minimum. A nil y means exact
-// data, y = truth.TCT(x).
+// found a fit above the generating parameters' SSE (beyond rounding, see
+// exp2SweepMiss); the comment says what makes each hard. A nil y means
+// exact data, y = truth.TCT(x).
 //
 // A case with truthSSE set has no recorded truth: the fit's SSE must not
 // exceed that generating SSE.
@@ -504,8 +503,7 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 	}{
 		{
 			// rapid in CI (5 points, a deep dip at the second point): the
-			// generating parameters' SSE is 3.789e-08; a run settled well
-			// apart from b = d reaches below it.
+			// generating parameters' SSE is 3.789e-08.
 			name:     "deep dip at the second of 5 points",
 			truthSSE: 3.789e-08,
 			x:        []float64{-5.3125, -2.8125, 1.125, 3.625, 6.125},
@@ -530,12 +528,11 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 			y:     []float64{-5.346864796420374, -6.365024607107702, -7.166727167483431, -8.05032719211212, -8.992833304566147, -10.014642415040706, -11.10804385198718, -12.222954508996729, -13.624638089655488, -14.64673606606856},
 		},
 		{
-			// Was a known miss at 1.8 × the generating SSE (seeded sweep,
-			// noise 10⁻⁶ of max|y|, 9 points): a term 0.5% of the data
-			// decaying at −25/span beside one at −16/span. Every start ended
-			// in the b → d valley (SSE 7.9e-12). The first point is isolated
-			// (its neighbour e^−31 away at the box rate): the spike run, a
-			// box-edge term fitting it alone, finds 3.4e-12, below the
+			// Seeded sweep, noise 10⁻⁶ of max|y|, 9 points: a term 0.5% of
+			// the data decaying at −25/span beside one at −16/span. Most
+			// starts end in the b → d valley (SSE 7.9e-12); the first point
+			// is isolated (its neighbour e^−31 away at the box rate), and a
+			// box-edge term fitting it alone reaches 3.4e-12, below the
 			// generating 4.5e-12.
 			name:  "small fast term beside a dominant decay, 9 points",
 			truth: Exp2{A: 0.001520959939007251, B: -1.3275550259253268, C: -0.4747052238409556, D: -0.8421177704371061},
@@ -543,23 +540,21 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 			y:     []float64{-0.9682252222218544, -0.08486836369315492, -0.01204166448669986, -0.0007303865645231144, -0.0002467114930204967, -1.2639019571409964e-05, -4.729769346102088e-06, -1.4762630168392507e-06, 7.592490567317739e-07},
 		},
 		{
-			// Was a known miss at 2.2 × (rapid, noise 10⁻⁶): rates ±0.002
-			// per span with amplitudes −1.8 and 3.2 give a nearly straight
-			// line; the search ended at b = d and returned one exponential.
-			// The lowest point of b = d (found by the scan of b = d) is
-			// below the generating SSE, and the result stays exp2 with
-			// terms 6·10³ times the data.
+			// rapid, noise 10⁻⁶: rates ±0.002 per span with amplitudes −1.8
+			// and 3.2 give a nearly straight line, best fitted near b = d:
+			// the lowest point of b = d is below the generating SSE, and the
+			// result must stay exp2 (terms thousands of times the data), not
+			// collapse to one exponential.
 			name:  "nearly equal small rates, 5 points",
 			truth: Exp2{A: -1.778279410038923, B: 0.0001953125, C: 3.1622776601683795, D: -0.0001953125},
 			x:     []float64{1.125, 3.625, 6.125, 7.8125, 11.125},
 			y:     []float64{1.3829127132589036, 1.3805006545193332, 1.378088906009761, 1.3764611719738378, 1.3732664170602191},
 		},
 		{
-			// Was a known miss at 1.027 × (rapid, noise 10⁻⁶, 5 points): a
-			// term 0.3% of the other at a rate 0.6/span away. The lowest
-			// exp2 is a spike: a rate at the box edge fits the first point
-			// alone, one exponential the other four (0.82 × the generating
-			// SSE); the spike run finds it.
+			// rapid, noise 10⁻⁶, 5 points: a term 0.3% of the other at a rate
+			// 0.6/span away. The lowest exp2 is a spike: a rate at the box
+			// edge fits the first point alone, one exponential the other four
+			// (0.82 × the generating SSE).
 			name:  "small second term at a nearly equal rate, 5 points",
 			truth: Exp2{A: -0.03162277660168379, B: -0.925, C: 10, D: -0.9875},
 			x:     []float64{0.3125, 2.8125, 5.625, 8.625, 11.125},
@@ -568,7 +563,7 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 		{
 			// rapid, exact data: terms ±1000 at rates 3·10⁻⁵ and 1.5·10⁻⁵
 			// per span cancel to data 6·10⁴ times smaller, exact only to
-			// that many ulps. The search ends at b = d; moving along it to
+			// that many ulps. The best fit lies at b = d; moving along it to
 			// terms 10⁶ × the data leaves 10⁻¹⁰ rounding in every value, so
 			// the result is taken where the evaluated model is closest.
 			name:  "cancelling terms at nearly equal tiny rates, exact, 5 points",
@@ -583,11 +578,9 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 		},
 		{
 			// rapid, exact data: rates 2.4·10⁻⁴ and −0.014 per span (the data
-			// nearly a straight line). The search ends in the long curved
-			// valley of nearly equal small rates; the polish reaches the
-			// minimum only after one more stretch of its iteration budget
-			// (it ended on the budget at 1.7·10⁻²⁰ of Σy², still
-			// descending).
+			// nearly a straight line). The minimum lies at the end of a long
+			// curved valley of nearly equal small rates, more than one
+			// iteration budget away from where runs enter it.
 			name:      "nearly straight exact data, 5 points",
 			truth:     Exp2{A: 1.1547819846894583, B: 2.44140625e-05, C: 0.056234132519034905, D: -0.0013671875},
 			x:         []float64{1.125, 3.625, 6.125, 8.625, 10.625},
@@ -597,21 +590,18 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 		{
 			// rapid, exact data: terms 866 and −1000 at rates 0.0084 and
 			// 0.0042 per span cancel to data 7.5 times smaller (a nearly
-			// straight line). The run from the residual start needs 215
-			// iterations; it ended on its budget at 8.5·10⁻¹⁶ of Σy², the
-			// lowest point of b = d (3.2·10⁻¹⁹ of Σy², terms 3·10⁴ times
-			// the data) won, and the fit missed. The polish of the lowest
-			// run that ended on its budget reaches 1.2·10⁻³⁰.
+			// straight line). The exact fit is about 200 iterations from the
+			// starts, while the lowest point of b = d (3.2·10⁻¹⁹ of Σy²,
+			// terms 3·10⁴ times the data) is close to them.
 			name:      "cancelling terms at nearly equal small rates, exact, 5 points",
 			truth:     Exp2{A: 865.9643233600655, B: 0.00078125, C: -1000, D: 0.000390625},
 			x:         []float64{0.3125, 3.625, 6.125, 8.625, 11.125},
 			converged: true,
 		},
 		{
-			// rapid, exact data, as above with terms 1.2 times the data:
-			// the fit missed at the lowest point of b = d (6.4·10⁻¹⁸ of
-			// Σy²) while the run from the one-exponential start was still
-			// descending on its budget; its polish reaches 8.6·10⁻³².
+			// rapid, exact data, as above with terms 1.2 times the data: the
+			// lowest point of b = d lies at 6.4·10⁻¹⁸ of Σy², the exact fit
+			// more than one iteration budget away.
 			name:      "nearly equal small growth rates, exact, 5 points",
 			truth:     Exp2{A: 0.01333521432163324, B: 0.001708984375, C: -0.07498942093324558, D: 0.00078125},
 			x:         []float64{0.078125, 3.625, 6.125, 8.625, 10.625},
@@ -622,21 +612,17 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 			// rapid seed 83, exact data: rates 0.0166 and 0.0117 per span
 			// with terms 0.7 and 1.7 times the data (a nearly straight
 			// line). In the rates and in (s, q) the valley towards the exact
-			// fit is strongly curved: the only run that reached it needed
-			// 337 iterations and the fit ended at the lowest point of b = d
-			// (8.8·10⁻¹⁸ of Σy²). In the sum and product of the rates the
-			// valley is nearly straight: the run reaches 10⁻³¹ in 44.
-			name:      "nearly straight exact data, sum and product of the rates, 5 points",
+			// fit is strongly curved, and the lowest point of b = d lies at
+			// 8.8·10⁻¹⁸ of Σy².
+			name:      "nearly straight exact data, curved valley, 5 points",
 			truth:     Exp2{A: 0.01333521432163324, B: 0.00166015625, C: -0.03162277660168379, D: 0.001171875},
 			x:         []float64{1.125, 3.625, 6.125, 8.125, 11.125},
 			converged: true,
 		},
 		{
 			// rapid seed 83, exact data, as above with rates 0.0171 and 0.0142
-			// per span: every run in the rates or (s, q) ends on its budget
-			// or stops in the valley, one term 0.1% to 1% of the other, and
-			// the fit ended at 1.4·10⁻²⁰ of Σy². In the sum and product of
-			// the rates the run from the residual start reaches 10⁻³².
+			// per span: runs end on their budget or stop in the valley, one
+			// term 0.1% to 1% of the other, near 1.4·10⁻²⁰ of Σy².
 			name:      "nearly straight exact data, nearly equal growth rates, 5 points",
 			truth:     Exp2{A: 0.03162277660168379, B: 0.001708984375, C: 0.06493816315762113, D: 0.001416015625},
 			x:         []float64{1.125, 3.625, 6.125, 8.625, 11.125},
@@ -644,11 +630,8 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 		},
 		{
 			// rapid seed 5, exact data: a term 0.3% of the other, rates
-			// −0.031 and −0.063 per span. In the sum and product of the
-			// rates both Jacobian columns follow the larger term's rate and
-			// the smaller one's is left to their difference, which
-			// Marquardt's diagonal scaling damps away (a run stopped at
-			// 10⁻¹⁹ of Σy²); a frame along the eigenvectors of JᵀJ keeps it.
+			// −0.031 and −0.063 per span; runs can stop near 10⁻¹⁹ of Σy²,
+			// the small term's rate barely determined.
 			name:      "nearly straight exact data, a small term, 5 points",
 			truth:     Exp2{A: 3.1622776601683795, B: -0.003125, C: 1000, D: -0.00625},
 			x:         []float64{1.125, 3.625, 6.125, 6.375, 11.125},
@@ -656,7 +639,7 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 		},
 		{
 			// rapid seed 7, exact data, as above: a term 0.2% of the other
-			// at rates −0.09 and −0.125 per span (it stopped at 5·10⁻¹⁹
+			// at rates −0.09 and −0.125 per span (runs can stop near 5·10⁻¹⁹
 			// of Σy²).
 			name:      "nearly straight exact data, a small term at a nearly equal rate, 5 points",
 			truth:     Exp2{A: -1000, B: -0.0125, C: -1.778279410038923, D: -0.009375},
@@ -664,11 +647,10 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 			converged: true,
 		},
 		{
-			// rapid seed 52 (noisy, 5 points): the best run settled well
-			// apart from b = d with a dead second term (3·10⁻⁷ of the data)
-			// and ended the search 0.4% above the generating SSE; the
-			// continuation through b = d finds a steep term fitting the
-			// first point, below it.
+			// rapid seed 52 (noisy, 5 points): a converged run well apart
+			// from b = d has a dead second term (3·10⁻⁷ of the data), 0.4%
+			// above the generating SSE; a steep term fitting the first
+			// point, beyond b = d, is below it.
 			name:     "dead second term ends the search early, decay, 5 points",
 			truthSSE: 9.481041136924548e-43,
 			x:        []float64{30.3125, 32.65625, 35.15625, 38.625, 40.625},
@@ -676,19 +658,28 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 		},
 		{
 			// rapid seed 89 (noisy, 5 points), as above with a growth and a
-			// second term 2·10⁻¹⁰ of the data: 2.4% above the generating
-			// SSE; a steep term fitting the last point is below it.
+			// second term 2·10⁻¹⁰ of the data (2.4% above the generating
+			// SSE); a steep term fitting the last point is below it.
 			name:     "dead second term ends the search early, growth, 5 points",
 			truthSSE: 6.76463509492473e+07,
 			x:        []float64{1.125, 3.625, 4.921875, 7.65625, 10.0390625},
 			y:        []float64{12579.132936730166, 3.4778773426051084e+06, 6.449387903517521e+07, 3.0297759312286148e+10, 6.453553022867745e+12},
 		},
 		{
-			// rapid, noise 30%: several runs end at different points of
-			// b = d (s = 6.4, 9.0, 10.2 per span, SSE up to 2.5 × the
-			// generating one); the lowest point of b = d, s = 5.3, lies
-			// below the generating SSE and is found by the 1-D scan of
-			// b = d.
+			// rapid seeds 17, 21 and 22, exact data: a decay at −30/span
+			// with a third of the other term's size, 5 points; it
+			// contributes 5.5·10⁻⁴ of its size at the second point, and a
+			// box-edge term fitting the first point alone comes within
+			// 6·10⁻¹⁰ of the data.
+			name:  "steep decay seen by two points, exact, 5 points",
+			truth: Exp2{A: 3.1622776601683795, B: -3, C: -10, D: -0.1},
+			x:     []float64{1.125, 3.625, 6.125, 8.625, 11.125},
+		},
+		{
+			// rapid, noise 30%: runs can end at different points of b = d
+			// (s = 6.4, 9.0, 10.2 per span, SSE up to 2.5 × the generating
+			// one); the lowest point of b = d, s = 5.3, lies below the
+			// generating SSE.
 			name:  "several minima along b = d, 33 points",
 			truth: Exp2{A: -0.06731703824144983, B: 0.6171875, C: 1.5678788438269704, D: 0.396875},
 			x:     []float64{10.078125, 10.453125, 10.765625, 11.078125, 11.390625, 11.703125, 12.015625, 12.328125, 12.640625, 12.953125, 13.265625, 13.578125, 13.890625, 14.203125, 14.515625, 14.828125, 15.140625, 15.453125, 15.765625, 16.078125, 16.390625, 16.703125, 17.015625, 17.328125, 17.640625, 17.953125, 18.265625, 18.578125, 18.890625, 19.203125, 19.515625, 19.828125, 20.140625},
@@ -763,8 +754,8 @@ func TestFitExp2Allocations(t *testing.T) {
 		}
 	}
 	// Nor a hard one (five exact points of two steep growths 5/span
-	// apart), which takes the whole exploration: 8 runs, both spike runs
-	// and the scan of b = d.
+	// apart), which takes the whole search: every start, the race and the
+	// separation profile from b = d.
 	_, x, y, _ := exp2SweepDraw(20240518, 23685)
 	if a := testing.AllocsPerRun(10, func() { FitExp2(x, y, FitOptions{}) }); a > 2 {
 		t.Errorf("hard draw: %v allocations per fit, want at most 2", a)

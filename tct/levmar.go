@@ -20,29 +20,25 @@ type lmSettings struct {
 	maxIter int        // iterations (accepted or rejected steps); > 0
 	lo, hi  [2]float64 // box: every iterate is clamped into [lo, hi]
 	fAbs    float64    // stop as converged once f ≤ fAbs (exact fit)
+	// avoid lists points that earlier runs ended at, with their
+	// objective: a run whose accepted iterate comes within
+	// avoidTol·(1+|pₖ|) of one in each parameter (in either order of the
+	// two) without being lower stops there with dup set.
+	avoid    []lmEnd
+	avoidTol float64
 	// coarse loosens the tolerances (gradient 1e-5, decrease 1e-8) for
 	// exploratory runs that a later tight run polishes.
 	coarse bool
-	// avoid lists points already found by earlier runs: a run whose
-	// accepted iterate comes within avoidTol·(1+|p|) of one (in either
-	// order of the two parameters) stops with dup set.
-	avoid    [][2]float64
-	avoidTol float64
 	// accel turns on geodesic acceleration for a problem that supports it
 	// (lmAccelerator).
 	accel bool
+	// leave ends the run with left set at the start point or an accepted
+	// iterate where the problem, an lmLeaver, reports lmLeave.
+	leave bool
 	// sq replaces the box by the region {p[1] ≥ 0, |p[0]| + √p[1] ≤ hi[0]}
 	// of the (s, q) rate parametrisation (rates p[0] ∓ √p[1] within
 	// ±hi[0]).
 	sq bool
-	// sp (with sq) takes p as coordinates in frame of (σ, π), the sum
-	// and product of the rates, and applies the region of sq to the
-	// equivalent (s, q) point.
-	sp    bool
-	frame fitFrame
-	// leave ends the run with left set at the start point or an accepted
-	// iterate where the problem, an lmLeaver, reports lmLeave.
-	leave bool
 }
 
 // lmResult is where one run stopped.
@@ -113,7 +109,7 @@ func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
 	if set.coarse {
 		gradTol, funTol = 1e-5, 1e-8
 	}
-	if f <= set.fAbs || lmGradSmall(f, a, g, gradTol, lmActive(p, g, set), set.sp) {
+	if f <= set.fAbs || lmGradSmall(f, a, g, gradTol, lmActive(p, g, set)) {
 		res.converged = true
 		return res
 	}
@@ -222,11 +218,11 @@ func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
 			dScale = [2]float64{max(dScale[0], a[0]), max(dScale[1], a[2])}
 			lam *= max(1.0/3, 1-math.Pow(2*rho-1, 3))
 			nu = 2
-			if f <= set.fAbs || lmGradSmall(f, a, g, gradTol, lmActive(p, g, set), set.sp) {
+			if f <= set.fAbs || lmGradSmall(f, a, g, gradTol, lmActive(p, g, set)) {
 				res.converged = true
 				break
 			}
-			if lmNear(p, set) {
+			if lmNear(p, f, set) {
 				res.dup = true
 				break
 			}
@@ -257,17 +253,8 @@ func lmMinimize(prob lmProblem, p0 [2]float64, set lmSettings) lmResult {
 
 // lmGradSmall reports whether every gradient component is negligible against
 // √(f·(JᵀJ)ₖₖ), the size it would have if the residual were parallel to
-// Jacobian column k (MINPACK's gtol test). With span set (parameters whose
-// Jacobian columns can be nearly parallel, as the sum and product of two
-// rates when one term is small) the test is on the residual's projection
-// onto the span of the columns: gᵀ(JᵀJ)⁻¹g ≤ tol²·f, which per-column
-// cosines can miss along the weak direction.
-func lmGradSmall(f float64, a [3]float64, g [2]float64, tol float64, act [2]bool, span bool) bool {
-	if span && !act[0] && !act[1] {
-		if det := a[0]*a[2] - a[1]*a[1]; det > 0 {
-			return g[0]*(a[2]*g[0]-a[1]*g[1])+g[1]*(a[0]*g[1]-a[1]*g[0]) <= tol*tol*f*det
-		}
-	}
+// Jacobian column k (MINPACK's gtol test).
+func lmGradSmall(f float64, a [3]float64, g [2]float64, tol float64, act [2]bool) bool {
 	return (act[0] || math.Abs(g[0]) <= tol*math.Sqrt(f*a[0])) &&
 		(act[1] || math.Abs(g[1]) <= tol*math.Sqrt(f*a[2]))
 }
@@ -276,17 +263,6 @@ func lmGradSmall(f float64, a [3]float64, g [2]float64, tol float64, act [2]bool
 // direction −g pushes against (for set.sq: q = 0, or |s| at its limit
 // hi[0] − √q).
 func lmActive(p [2]float64, g [2]float64, set lmSettings) (act [2]bool) {
-	if set.sp {
-		// q = σ²/4 − π ≥ 0 is not a bound of either frame coordinate:
-		// the frame's axes stand in for σ and π (q = 0 holds π, pushed up
-		// by −g), an approximation; lmClamp keeps every iterate in the
-		// region.
-		q := set.frame.toSQ(p)
-		m := set.hi[0] - math.Sqrt(max(q[1], 0))
-		act[0] = (q[0] >= m && g[0] < 0) || (q[0] <= -m && g[0] > 0)
-		act[1] = q[1] <= 0 && g[1] < 0
-		return act
-	}
 	if set.sq {
 		m := set.hi[0] - math.Sqrt(max(p[1], 0))
 		act[0] = (p[0] >= m && g[0] < 0) || (p[0] <= -m && g[0] > 0)
@@ -299,19 +275,19 @@ func lmActive(p [2]float64, g [2]float64, set lmSettings) (act [2]bool) {
 	return act
 }
 
-// lmNear reports whether p is within set.avoidTol of a point in set.avoid,
-// in either parameter order.
-func lmNear(p [2]float64, set lmSettings) bool {
-	if set.sq && len(set.avoid) > 0 {
-		if set.sp {
-			p = set.frame.toSQ(p)
-		}
-		e := math.Sqrt(max(p[1], 0))
-		p = [2]float64{p[0] - e, p[0] + e}
-	}
+// An lmEnd is where a run ended.
+type lmEnd struct {
+	p [2]float64
+	f float64
+}
+
+// lmNear reports whether p, with objective f, is within set.avoidTol of a
+// point of set.avoid (in either order of the parameters, each relative to
+// 1 + its size) that is no higher.
+func lmNear(p [2]float64, f float64, set lmSettings) bool {
+	near := func(a, b float64) bool { return math.Abs(a-b) <= set.avoidTol*(1+math.Abs(b)) }
 	for _, q := range set.avoid {
-		d := set.avoidTol * (1 + math.Hypot(q[0], q[1]))
-		if math.Hypot(p[0]-q[0], p[1]-q[1]) <= d || math.Hypot(p[0]-q[1], p[1]-q[0]) <= d {
+		if q.f <= f && ((near(p[0], q.p[0]) && near(p[1], q.p[1])) || (near(p[0], q.p[1]) && near(p[1], q.p[0]))) {
 			return true
 		}
 	}
@@ -320,18 +296,6 @@ func lmNear(p [2]float64, set lmSettings) bool {
 
 // lmClamp projects p into the box of set.
 func lmClamp(p, prev [2]float64, set lmSettings) [2]float64 {
-	if set.sp {
-		if prev != [2]float64{0, -1} {
-			prev = set.frame.toSQ(prev)
-		}
-		s := set
-		s.sp = false
-		q := set.frame.toSQ(p)
-		if c := lmClamp(q, prev, s); c != q {
-			return set.frame.fromSQ(c)
-		}
-		return p
-	}
 	if set.sq {
 		b := set.hi[0]
 		qmax := b * b

@@ -20,28 +20,20 @@ type fitWork struct {
 	// the time lmEval writes it.
 	pzt, pzc       [2][]float64
 	resid          bool      // lmEval computes f and the residual only (see lmAccel)
-	grid           []float64 // fitGridN normalised grid columns of n each
-	gridB          [fitGridN]float64
-	gridOK         [fitGridN]bool
-	x0, span, ymax float64    // t = (x−x0)/span, ys = y/ymax
-	lo, hi         float64    // rate box in t units
-	reach          [2]float64 // t of the second-lowest weighted point, 1 − t of the second-highest
-	b1             float64    // rate of the best one-exponential fit (startPoints)
-	x, y, wts      []float64  // the caller's data and weights (not modified)
-	yy             float64    // Σ wᵢ·ysᵢ², the scale of the objective
+	scan           []float64 // the scan's columns (fitScanMax of n each), over u1 … pzc
+	x0, span, ymax float64   // t = (x−x0)/span, ys = y/ymax
+	lo, hi         float64   // rate box in t units
+	x, y, wts      []float64 // the caller's data and weights (not modified)
+	yy             float64   // Σ wᵢ·ysᵢ², the scale of the objective
 	maxIter        int
-	constant       bool       // every y with positive weight equals yconst
-	yconst         float64    // that value
-	single         bool       // evaluate the one-exponential problem
-	screen         bool       // lmEval computes f only (start-point screening)
-	sq             bool       // lmEval takes p = (s, q): rates s ∓ √q (see lmEval)
-	sp             bool       // with sq: lmEval takes coordinates in frame of (σ, π), the sum and product of the rates
-	frame          fitFrame   // see sp
-	fixQ           bool       // with sq: p[1] frozen (one-parameter problem in s)
-	cancel         float64    // term size of the last evaluation (see lmLeave)
-	lastSQ         [2]float64 // (s, q) of the last evaluation (see lmLeave)
-	wall           bool       // lmEval fails where the terms exceed fitCollapseGain
-	evals          int        // lmEval calls, screening included
+	constant       bool    // every y with positive weight equals yconst
+	yconst         float64 // that value
+	single         bool    // evaluate the one-exponential problem
+	sq             bool    // lmEval takes p = (s, q): rates s ∓ √q (see lmEval)
+	fixQ           bool    // with sq: p[1] frozen (one-parameter problem in s)
+	cancel         float64 // term size of the last evaluation (see termSize)
+	wall           bool    // lmEval fails where the terms exceed fitCollapseGain
+	evals          int     // lmEval calls and scanned pairs
 	// coefficients of the last evaluation (in scaled units)
 	alpha, gamma float64
 }
@@ -111,14 +103,17 @@ func (w *fitWork) load(x, y []float64, opt FitOptions) error {
 	if w.constant {
 		return nil
 	}
-	buf := make([]float64, (12+fitGridN)*n)
-	w.t, w.ys, w.sw = buf[0:n], buf[n:2*n], buf[2*n:3*n]
-	w.u1, w.u2, w.q1, w.q2 = buf[3*n:4*n], buf[4*n:5*n], buf[5*n:6*n], buf[6*n:7*n]
-	w.r = buf[7*n : 8*n]
-	w.pzt = [2][]float64{buf[8*n : 9*n], buf[9*n : 10*n]}
-	w.pzc = [2][]float64{buf[10*n : 11*n], buf[11*n : 12*n]}
+	// The data and the scratch of the one-exponential problem, then the
+	// scan's columns, which the rest of the two-rate scratch overlays once
+	// the scan is done.
+	buf := make([]float64, (6+fitScanMax)*n)
+	col := func(k int) []float64 { return buf[k*n : (k+1)*n] }
+	w.t, w.ys, w.sw, w.r, w.u1, w.q1 = col(0), col(1), col(2), col(3), col(4), col(5)
+	w.scan = buf[6*n:]
+	w.u2, w.q2 = col(6), col(7)
+	w.pzt = [2][]float64{col(8), col(9)}
+	w.pzc = [2][]float64{col(10), col(11)}
 	w.v2, w.z = w.pzt[0], w.pzt[1]
-	w.grid = buf[12*n:]
 	w.x0, w.span, w.ymax = xmin, xmax-xmin, ymax
 	w.yy = 0
 	for i := range n {
@@ -137,18 +132,6 @@ func (w *fitWork) load(x, y []float64, opt FitOptions) error {
 		w.sw[i] = sw
 		w.yy += sw * sw * w.ys[i] * w.ys[i]
 	}
-	// The data points next to the ends t = 0 and t = 1 (see settled).
-	w.reach = [2]float64{1, 1}
-	for i := range n {
-		if ti := w.t[i]; w.sw[i] > 0 {
-			if ti > 0 {
-				w.reach[0] = min(w.reach[0], ti)
-			}
-			if ti < 1 {
-				w.reach[1] = min(w.reach[1], 1-ti)
-			}
-		}
-	}
 	bound := min(fitMaxRateSpan, fitMaxRateAbs*w.span/max(math.Abs(xmin), math.Abs(xmax)))
 	w.lo, w.hi = -bound, bound
 	return nil
@@ -163,9 +146,6 @@ func (w *fitWork) load(x, y []float64, opt FitOptions) error {
 // twice ("twice is enough"), fused into few passes over the data.
 func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64, ok bool) {
 	w.evals++
-	if w.sp {
-		p = w.frame.toSQ(p)
-	}
 	n := w.n
 	beta, delta := p[0], p[1]
 	t, sw, ys := w.t[:n], w.sw[:n], w.ys[:n]
@@ -248,7 +228,7 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 			c1 += q1[i] * r[i]
 		}
 	}
-	var d1, d2, f0 float64
+	var d1, d2 float64
 	for i := range n {
 		v := r[i] - c1*q1[i]
 		if rank2 {
@@ -257,22 +237,18 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 		}
 		r[i] = v
 		d1 += q1[i] * v
-		f0 += v * v
 	}
-	f = f0
-	if !w.screen {
-		f = 0
-		for i := range n {
-			v := r[i] - d1*q1[i]
-			if rank2 {
-				v -= d2 * q2[i]
-			}
-			r[i] = v
-			f += v * v
+	f = 0
+	for i := range n {
+		v := r[i] - d1*q1[i]
+		if rank2 {
+			v -= d2 * q2[i]
 		}
-		c1 += d1
-		c2 += d2
+		r[i] = v
+		f += v * v
 	}
+	c1 += d1
+	c2 += d2
 	gamma := 0.0
 	if rank2 {
 		gamma = c2 / n2
@@ -282,15 +258,7 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 	if !exp2Finite(f) || !exp2Finite(alpha) || !exp2Finite(gamma) {
 		return 0, jtj, g, false
 	}
-	if w.screen {
-		return f, jtj, g, true
-	}
 	w.cancel = w.termSize(p, alpha, gamma)
-	if w.sq {
-		w.lastSQ = p
-	} else {
-		w.lastSQ = fitToSQ(p)
-	}
 	if w.wall && !(w.cancel <= fitCollapseGain) {
 		// Beyond what exp2 represents: a run treats it as infinitely bad.
 		return 0, jtj, g, false
@@ -309,13 +277,6 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 			// ∂u1/∂q = t·u2/2; ∂u2/∂q is v2.
 			z1 = t[i] * (alpha*u1[i] + gamma*u2[i])
 			z2 = alpha*0.5*t[i]*u2[i] + gamma*v2[i]
-			if w.sp {
-				// ∂/∂σ = ∂/∂s/2 + s·∂/∂q, ∂/∂π = −∂/∂q; then along
-				// the frame's axes.
-				zs, zp := 0.5*z1+beta*z2, -z2
-				fv := &w.frame.v
-				z1, z2 = fv[0][0]*zs+fv[1][0]*zp, fv[0][1]*zs+fv[1][1]*zp
-			}
 		} else {
 			z1 = alpha * t[i] * u1[i]
 			z2 = gamma * t[i] * u2[i]
@@ -332,6 +293,15 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 		}
 	}
 	var a11, a12, a22 float64
+	if w.single {
+		// One column: no scratch beyond u1, q1 and r (the scan's
+		// columns overlay the rest while the one-exponential fit runs).
+		for i := range n {
+			p1 := u1[i] - q1z1*q1[i]
+			a11 += p1 * p1
+		}
+		return f, [3]float64{a11, 0, 1}, [2]float64{g1, 0}, true
+	}
 	pz1, pz2 := w.pzt[0][:n], w.pzt[1][:n]
 	for i := range n {
 		p1 := u1[i] - q1z1*q1[i]
@@ -345,7 +315,7 @@ func (w *fitWork) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64,
 		a11 += p1 * p1
 		pz1[i], pz2[i] = p1, p2
 	}
-	if w.single || w.fixQ {
+	if w.fixQ {
 		return f, [3]float64{a11, 0, 1}, [2]float64{g1, 0}, true
 	}
 	return f, [3]float64{a11, a12, a22}, [2]float64{g1, g2}, true

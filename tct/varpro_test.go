@@ -94,25 +94,84 @@ func TestFitSQGradient(t *testing.T) {
 	}
 }
 
-func TestFitValleyFindsExpPlusLinear(t *testing.T) {
-	// y = (1 + 2x)·e^(−x) is exp2's b = d limit: the scan of b = d finds
-	// s = −1 per unit of x (−4 over the span 4) with an exact fit.
+func TestFitScanTable(t *testing.T) {
+	// Every entry of the scan's table is the projected SSE at its rates
+	// (lmEval), and every entry on b = d that of the limit e^(s·t)·(a + c·t)
+	// (lmEval in (s, q) at q = 0), to the rounding of the table's
+	// normal-equation form, 10⁻⁹·Σwy² where the columns are well apart
+	// (and the column of b = d spreads over t); data e^(s·t)·(1 + 2t) at a
+	// scanned rate s give that limit exactly.
+	w := varproTestWork(t)
+	var s fitScan
+	w.buildScan(&s)
+	var tb fitTable
+	w.scanTable(&s, &tb)
+	c1, c2 := make([]float64, w.n), make([]float64, w.n)
+	checked := 0
+	for j := range s.n {
+		m, _, _, _ := w.scanColumn(s.r[j].rate, c1)
+		var sd float64
+		for i, c := range c1 {
+			sd += c * c * (w.t[i] - m) * (w.t[i] - m)
+		}
+		for k := j; k < s.n; k++ {
+			var want float64
+			var ok bool
+			w2 := 1.0
+			if j == k {
+				w.sq = true
+				want, _, _, ok = w.lmEval([2]float64{s.r[j].rate, 0})
+				w.sq = false
+				w2 = sd
+			} else {
+				want, _, _, ok = w.lmEval([2]float64{s.r[j].rate, s.r[k].rate})
+				w.scanColumn(s.r[k].rate, c2)
+				g := 0.0
+				for i := range c1 {
+					g += c1[i] * c2[i]
+				}
+				w2 = 1 - g*g
+			}
+			got := tb.plain[j][k]
+			if !ok || !(got >= 0) || math.IsInf(got, 0) {
+				t.Errorf("rates %v %v: table %v, lmEval ok %v", s.r[j].rate, s.r[k].rate, got, ok)
+				continue
+			}
+			if w2 > 1e-2 {
+				checked++
+				if math.Abs(got-want) > 1e-9*w.yy {
+					t.Errorf("rates %v %v: table %v, lmEval %v", s.r[j].rate, s.r[k].rate, got, want)
+				}
+			}
+		}
+	}
+	if checked < s.n*s.n/4 {
+		t.Errorf("only %d of %d entries well conditioned", checked, s.n*(s.n+1)/2)
+	}
 	x := make([]float64, 25)
 	y := make([]float64, 25)
+	rate := s.r[s.n/2-2].rate // a decay, in units of the span 4
 	for i := range x {
 		x[i] = 4 * float64(i) / 24
-		y[i] = (1 + 2*x[i]) * math.Exp(-x[i])
+		y[i] = (1 + 2*x[i]) * math.Exp(rate*x[i]/4)
 	}
-	var w fitWork
-	if err := w.load(x, y, FitOptions{}); err != nil {
+	var w2 fitWork
+	if err := w2.load(x, y, FitOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	set := lmSettings{maxIter: 100, lo: [2]float64{w.lo, w.lo}, hi: [2]float64{w.hi, w.hi}, fAbs: fitExactRel * w.yy, coarse: true}
-	var cands [fitMaxStarts]fitCandidate
-	w.startPoints(&cands, set) // fills the grid columns
-	r, ok := w.valley(set)
-	if !ok || math.Abs(r.p[0]+4) > 1e-6 || r.p[1] != 0 || r.f > 1e-20*w.yy {
-		t.Errorf("valley: %+v ok %v, want s = −4, q = 0, f ≈ 0", r, ok)
+	w2.buildScan(&s)
+	w2.scanTable(&s, &tb)
+	found := false
+	for j := range s.n {
+		if s.r[j].rate == rate {
+			found = true
+			if !(tb.plain[j][j] <= 1e-20*w2.yy) {
+				t.Errorf("b = d at rate %v: SSE %v, want exact", rate, tb.plain[j][j])
+			}
+		}
+	}
+	if !found {
+		t.Errorf("rate %v not scanned", rate)
 	}
 }
 
@@ -128,7 +187,7 @@ func TestFitRunsStayRepresentable(t *testing.T) {
 	}
 	set := lmSettings{maxIter: 100, lo: [2]float64{w.lo, w.lo}, hi: [2]float64{w.hi, w.hi}}
 	for _, p := range [][2]float64{{-40, -24}, {-8, -5}, {-3, -2.9}, {-150, -100}} {
-		r := w.localRun(fitToSQ(p), set)
+		r := w.run(p, set)
 		q, a, g := w.sqModel(r.p)
 		if c := w.cancellation(q, a, g); !(c <= fitCollapseGain) {
 			t.Errorf("from %v: run ended with terms %g × the data: %+v", p, c, r)

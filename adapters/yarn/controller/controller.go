@@ -16,19 +16,20 @@
 // real tier (go test -tags e2e), against Hadoop 3.5.0's ResourceManager
 // (minirm) with real DistributedShell apps tagged for the controller.
 // Shown on Hadoop 3.5.0: the priorities it writes change which app the
-// Capacity Scheduler serves first (of two apps waiting behind a full
-// cluster, the near deadline submitted second finishes first); a hopeless
-// ACCEPTED app is killed with its one-line diagnostic; a dry run plans the
-// same and changes nothing; an app with a malformed tag is reported and
-// left alone; -lifetime sets the LIFETIME timeout to the deadline plus the
-// grace; a reservation sized by tct is made in the reservable queue, the
-// app is moved into its queue (root.<plan>.<reservation ID>; the move
-// waits for the plan follower to create the queue), and the reservation
-// is deleted once the app has ended. Not shown: an app moved into its
-// reservation running there. On Hadoop 3.5.0 in this cluster the plan
-// follower gives the new reservation's queue capacity 0 (maximum 100%)
-// and the app stays ACCEPTED; the scenario ends it with a kill. The unit
-// tests (controller_test.go) run on the double only.
+// Capacity Scheduler serves first (of two apps waiting for containers
+// behind a blocker, the near deadline submitted second finishes first); a
+// hopeless ACCEPTED app is killed with its one-line diagnostic; a dry run
+// plans the same and changes nothing; an app with a malformed tag is
+// reported and left alone; -lifetime sets the LIFETIME timeout to the
+// deadline plus the grace; a reservation sized by tct is made in the
+// reservable queue, the app is moved into its queue (root.<plan>.<reservation
+// ID>; the move waits for the plan follower to create the queue), the
+// queue's resources are computed (RefreshReservationQueues: Hadoop 3.5.0
+// leaves a new reservation queue without any), the app runs to the end in
+// its reservation, and the reservation is deleted once the app has ended.
+// Package replay compares the controller with the stock Capacity
+// Scheduler on a SWIM trace replayed as real apps. The unit tests
+// (controller_test.go) run on the double only.
 package controller
 
 import (
@@ -299,7 +300,8 @@ func (c *Controller) moveIntoReservation(ctx context.Context, app, q string) (st
 }
 
 // Pass is one read → plan → (write) cycle. It returns the plan and, unless
-// DryRun, the results of its writes.
+// DryRun, the results of its writes, the last of them the refresh of
+// reservation queues when one was needed (RefreshReservationQueues).
 func (c *Controller) Pass(ctx context.Context) (deadline.Plan, []Result, error) {
 	cl, err := c.Read(ctx)
 	if err != nil {
@@ -312,7 +314,14 @@ func (c *Controller) Pass(ctx context.Context) (deadline.Plan, []Result, error) 
 	if c.opt.DryRun {
 		return p, nil, nil
 	}
-	return p, c.Apply(ctx, p), nil
+	res := c.Apply(ctx, p)
+	if c.opt.Config.PlanQueue != "" && p.Scheduler == rm.SchedulerCapacity && ctx.Err() == nil {
+		if r, ok := c.RefreshReservationQueues(ctx); ok {
+			fmt.Fprintln(c.opt.Log, r)
+			res = append(res, r)
+		}
+	}
+	return p, res, nil
 }
 
 // Run makes a pass every interval until ctx is done, handing each plan to

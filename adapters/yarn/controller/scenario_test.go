@@ -54,172 +54,189 @@ func app(t *testing.T, c *rm.Client, id string) rm.App {
 // plans the same and changes nothing; an app with a malformed tag is
 // reported and left alone.
 func TestScenarioKillDryRunMalformed(t *testing.T) {
-	for _, b := range rmbackend.All(t) {
-		t.Run(b.Name, func(t *testing.T) {
-			c := b.Client(t, rm.Config{})
-			ctx := context.Background()
-			// 100 tasks of 10 s on 16 slots take over a minute: a 20 s
-			// deadline is hopeless.
-			hopeless := b.Submit(t, rmbackend.HeldQueue, 1, time.Minute, tags("+20s", 100)...)
-			bad := b.Submit(t, rmbackend.HeldQueue, 1, time.Minute, "schedkit.deadline=yesterday")
-			dry := scenarioController(t, b, func(o *Options) { o.DryRun = true })
-			writes := 0
-			if b.Double != nil {
-				writes = len(b.Double.Writes())
+	rmbackend.Each(t, rmbackend.Exclusive, func(t *testing.T, b rmbackend.Backend) {
+		c := b.Client(t, rm.Config{})
+		ctx := context.Background()
+		// 100 tasks of 10 s on 16 slots take over a minute: a 20 s
+		// deadline is hopeless.
+		hopeless := b.Submit(t, rmbackend.HeldQueue, 1, time.Minute, tags("+20s", 100)...)
+		bad := b.Submit(t, rmbackend.HeldQueue, 1, time.Minute, "schedkit.deadline=yesterday")
+		// The RM lists an app as ACCEPTED a moment after its submission.
+		b.Settle(t, hopeless, rm.StateAccepted)
+		b.Settle(t, bad, rm.StateAccepted)
+		dry := scenarioController(t, b, func(o *Options) { o.DryRun = true })
+		writes := 0
+		if b.Double != nil {
+			writes = len(b.Double.Writes())
+		}
+		p, res, err := dry.Pass(ctx)
+		if err != nil || res != nil {
+			t.Fatalf("dry run: %v, %v", res, err)
+		}
+		var kills int
+		for _, a := range p.Writes() {
+			if a.Kind == deadline.KindKill && a.App == hopeless {
+				kills++
 			}
-			p, res, err := dry.Pass(ctx)
-			if err != nil || res != nil {
-				t.Fatalf("dry run: %v, %v", res, err)
-			}
-			var kills int
-			for _, a := range p.Writes() {
-				if a.Kind == deadline.KindKill && a.App == hopeless {
-					kills++
-				}
-			}
-			if kills != 1 || len(p.Rejected) != 1 || p.Rejected[0].App != bad || !strings.Contains(p.Rejected[0].Reason, `tag "schedkit.deadline=yesterday"`) {
-				t.Fatalf("dry-run plan:\n%s", p)
-			}
-			if b.Double != nil && len(b.Double.Writes()) != writes {
-				t.Errorf("dry run wrote %+v", b.Double.Writes()[writes:])
-			}
-			if a := app(t, c, hopeless); string(a.State) != rm.StateAccepted || a.Priority() != 0 {
-				t.Errorf("after the dry run: %+v", a)
-			}
+		}
+		if kills != 1 || len(p.Rejected) != 1 || p.Rejected[0].App != bad || !strings.Contains(p.Rejected[0].Reason, `tag "schedkit.deadline=yesterday"`) {
+			t.Fatalf("dry-run plan:\n%s", p)
+		}
+		if b.Double != nil && len(b.Double.Writes()) != writes {
+			t.Errorf("dry run wrote %+v", b.Double.Writes()[writes:])
+		}
+		if a := app(t, c, hopeless); string(a.State) != rm.StateAccepted || a.Priority() != 0 {
+			t.Errorf("after the dry run: %+v", a)
+		}
 
-			live := scenarioController(t, b, nil)
-			p, res, err = live.Pass(ctx)
-			if err != nil {
-				t.Fatal(err)
+		live := scenarioController(t, b, nil)
+		p, res, err = live.Pass(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res {
+			if r.Err != nil {
+				t.Errorf("%v", r)
 			}
-			for _, r := range res {
-				if r.Err != nil {
-					t.Errorf("%v", r)
-				}
-			}
-			b.Settle(t, hopeless, rm.StateKilled)
-			a := app(t, c, hopeless)
-			if !strings.Contains(string(a.Diagnostics), "with diagnostic message: schedkit: not admitted: predicted to finish") ||
-				strings.Contains(string(a.Diagnostics), "\n") {
-				t.Errorf("killed app's diagnostics: %q", a.Diagnostics)
-			}
-			if a := app(t, c, bad); string(a.State) != rm.StateAccepted || a.Priority() != 0 || string(a.Queue) != "root."+rmbackend.HeldQueue {
-				t.Errorf("the app with a malformed tag was touched: %+v", a)
-			}
-		})
-	}
+		}
+		b.Settle(t, hopeless, rm.StateKilled)
+		a := app(t, c, hopeless)
+		if !strings.Contains(string(a.Diagnostics), "with diagnostic message: schedkit: not admitted: predicted to finish") ||
+			strings.Contains(string(a.Diagnostics), "\n") {
+			t.Errorf("killed app's diagnostics: %q", a.Diagnostics)
+		}
+		if a := app(t, c, bad); string(a.State) != rm.StateAccepted || a.Priority() != 0 || string(a.Queue) != "root."+rmbackend.HeldQueue {
+			t.Errorf("the app with a malformed tag was touched: %+v", a)
+		}
+	})
 }
 
 // TestScenarioReservationAndLifetime: an admitted ACCEPTED app gets a
 // reservation in the reservable queue sized by tct and is moved into it;
-// -lifetime sets its LIFETIME to the deadline plus the grace; once the app
-// has ended, the next pass deletes the reservation.
+// the same pass writes a node's resource back so that the Capacity
+// Scheduler computes the new queue's resources (RefreshReservationQueues),
+// and the app runs to the end in its reservation; -lifetime sets its
+// LIFETIME to the deadline plus the grace; once the app has ended, the
+// next pass deletes the reservation.
 func TestScenarioReservationAndLifetime(t *testing.T) {
-	for _, b := range rmbackend.All(t) {
-		t.Run(b.Name, func(t *testing.T) {
-			c := b.Client(t, rm.Config{})
-			ctx := context.Background()
-			id := b.Submit(t, rmbackend.HeldQueue, 4, 5*time.Second, tags("+10m", 4)...)
-			ctl := scenarioController(t, b, func(o *Options) {
-				o.Config.PlanQueue = rmbackend.PlanQueue
-				o.Config.Lifetime, o.Config.LifetimeGrace = true, time.Minute
-			})
-			p, res, err := ctl.Pass(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var resID string
-			for _, r := range res {
-				if r.Err != nil {
-					t.Errorf("%v", r)
-				}
-				if r.Action.Kind == deadline.KindReserve {
-					resID, _, _ = strings.Cut(strings.TrimPrefix(r.Note, "reservation "), ",")
-				}
-			}
-			if resID == "" {
-				t.Fatalf("no reservation made:\n%s\n%v", p, res)
-			}
-			list, err := c.ListReservations(ctx, rm.ReservationFilter{Queue: rmbackend.PlanQueue, ID: resID})
-			if err != nil || len(list) != 1 || string(list[0].Definition.Name) != deadline.ReservationPrefix+id ||
-				list[0].Definition.Requests.Request[0].NumContainers < 1 || list[0].Definition.Requests.Request[0].Capability.Memory != 256 {
-				t.Fatalf("reservation %s: %+v, %v", resID, list, err)
-			}
-			a := app(t, c, id)
-			if string(a.Queue) != "root."+rmbackend.PlanQueue+"."+resID {
-				t.Errorf("app's queue %q, want the reservation's", a.Queue)
-			}
-			started := int64(a.StartedTime)
-			ts, err := c.Timeouts(ctx, id)
-			if err != nil || len(ts) != 1 {
-				t.Fatalf("timeouts: %+v, %v", ts, err)
-			}
-			want := time.UnixMilli(started).Add(11 * time.Minute)
-			if got, err := time.Parse(rm.ExpiryLayout, string(ts[0].ExpiryTime)); err != nil || got.Sub(want).Abs() > time.Second {
-				t.Errorf("LIFETIME expires %s, want %s (deadline + 1 m grace)", ts[0].ExpiryTime, want)
-			}
-			// On Hadoop 3.5.0 the app moved into its reservation does not
-			// start there in this cluster: the plan follower gives the
-			// reservation's queue capacity 0 (the scheduler REST answer
-			// lists it at 0.0 %, maximum 100 %) and the app stays ACCEPTED
-			// (see the package doc). The app is ended by a kill; the next
-			// pass deletes the reservation of an app that has left
-			// ACCEPTED and RUNNING.
-			if _, _, err := c.Kill(ctx, id, "test over"); err != nil {
-				t.Fatal(err)
-			}
-			b.Settle(t, id, rm.StateKilled)
-			_, res, err = ctl.Pass(ctx)
-			deleted := false
-			for _, r := range res {
-				deleted = deleted || (r.Action.Kind == deadline.KindDeleteReservation && r.Action.ReservationID == resID && r.Err == nil)
-			}
-			if err != nil || !deleted {
-				t.Errorf("pass after the app ended: %v, %v", res, err)
-			}
-			if list, err := c.ListReservations(ctx, rm.ReservationFilter{Queue: rmbackend.PlanQueue, ID: resID}); err != nil || len(list) != 0 {
-				t.Errorf("reservation after the delete: %+v, %v", list, err)
-			}
+	rmbackend.Each(t, rmbackend.Exclusive, func(t *testing.T, b rmbackend.Backend) {
+		c := b.Client(t, rm.Config{})
+		ctx := context.Background()
+		id := b.Submit(t, rmbackend.HeldQueue, 4, 3*time.Second, tags("+10m", 4)...)
+		b.Settle(t, id, rm.StateAccepted)
+		ctl := scenarioController(t, b, func(o *Options) {
+			o.Config.PlanQueue = rmbackend.PlanQueue
+			o.Config.Lifetime, o.Config.LifetimeGrace = true, time.Minute
 		})
-	}
+		p, res, err := ctl.Pass(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var resID string
+		refreshed := false
+		for _, r := range res {
+			if r.Err != nil {
+				t.Errorf("%v", r)
+			}
+			if r.Action.Kind == deadline.KindReserve {
+				resID, _, _ = strings.Cut(strings.TrimPrefix(r.Note, "reservation "), ",")
+			}
+			refreshed = refreshed || (r.Action.Kind == KindRefreshQueues && r.Err == nil)
+		}
+		if resID == "" || !refreshed {
+			t.Fatalf("no reservation made, or its queue not refreshed:\n%s\n%v", p, res)
+		}
+		list, err := c.ListReservations(ctx, rm.ReservationFilter{Queue: rmbackend.PlanQueue, ID: resID})
+		if err != nil || len(list) != 1 || string(list[0].Definition.Name) != deadline.ReservationPrefix+id ||
+			list[0].Definition.Requests.Request[0].NumContainers < 1 || list[0].Definition.Requests.Request[0].Capability.Memory != 256 {
+			t.Fatalf("reservation %s: %+v, %v", resID, list, err)
+		}
+		queue := "root." + rmbackend.PlanQueue + "." + resID
+		a := app(t, c, id)
+		if string(a.Queue) != queue {
+			t.Errorf("app's queue %q, want the reservation's", a.Queue)
+		}
+		si, err := c.Scheduler(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q, ok := si.Queue(queue); !ok || q.Capacity <= 0 || q.MinEffective == nil || q.MinEffective.Memory < 256 {
+			t.Errorf("reservation queue after the pass: %+v (found %v)", q, ok)
+		}
+		started := int64(a.StartedTime)
+		ts, err := c.Timeouts(ctx, id)
+		if err != nil || len(ts) != 1 {
+			t.Fatalf("timeouts: %+v, %v", ts, err)
+		}
+		want := time.UnixMilli(started).Add(11 * time.Minute)
+		if got, err := time.Parse(rm.ExpiryLayout, string(ts[0].ExpiryTime)); err != nil || got.Sub(want).Abs() > time.Second {
+			t.Errorf("LIFETIME expires %s, want %s (deadline + 1 m grace)", ts[0].ExpiryTime, want)
+		}
+		// The app runs in its reservation's queue to the end.
+		b.Settle(t, id, rm.StateFinished)
+		if a := app(t, c, id); string(a.Queue) != queue || string(a.FinalStatus) != "SUCCEEDED" {
+			t.Errorf("app after it ended: queue %q, final status %s", a.Queue, a.FinalStatus)
+		}
+		_, res, err = ctl.Pass(ctx)
+		deleted := false
+		for _, r := range res {
+			deleted = deleted || (r.Action.Kind == deadline.KindDeleteReservation && r.Action.ReservationID == resID && r.Err == nil)
+		}
+		if err != nil || !deleted {
+			t.Errorf("pass after the app ended: %v, %v", res, err)
+		}
+		if list, err := c.ListReservations(ctx, rm.ReservationFilter{Queue: rmbackend.PlanQueue, ID: resID}); err != nil || len(list) != 0 {
+			t.Errorf("reservation after the delete: %+v, %v", list, err)
+		}
+	})
 }
 
-// TestScenarioPriorityOrder: two apps wait behind a full cluster, the one
-// with the far deadline submitted first. The controller ranks the near
-// deadline first and writes its priority higher; on Hadoop's RM the
-// Capacity Scheduler then serves it first — it finishes before the other,
-// which first-in-first-out order would have served first.
+// TestScenarioPriorityOrder: two apps wait for containers behind a
+// blocker, the one with the far deadline submitted first. The controller
+// ranks the near deadline first and writes its priority higher; on
+// Hadoop's RM the Capacity Scheduler then serves it first when the
+// blocker's containers end — it finishes before the other, which
+// first-in-first-out order would have served first.
 func TestScenarioPriorityOrder(t *testing.T) {
-	for _, b := range rmbackend.All(t) {
-		t.Run(b.Name, func(t *testing.T) {
-			c := b.Client(t, rm.Config{})
-			ctx := context.Background()
-			// The ApplicationMaster and 15 containers fill the 16 slots.
-			blocker := b.Submit(t, "default", 15, 30*time.Second)
-			b.Settle(t, blocker, rm.StateRunning)
-			far := b.Submit(t, "default", 12, 10*time.Second, tags("+20m", 12)...)
-			near := b.Submit(t, "default", 12, 10*time.Second, tags("+5m", 12)...)
-			ctl := scenarioController(t, b, nil)
-			_, res, err := ctl.Pass(ctx)
-			if err != nil {
-				t.Fatal(err)
+	rmbackend.Each(t, rmbackend.Exclusive, func(t *testing.T, b rmbackend.Backend) {
+		c := b.Client(t, rm.Config{})
+		ctx := context.Background()
+		// The blocker's ApplicationMaster and 13 containers hold 14 of
+		// the 16 slots; the two left run the ApplicationMasters of far
+		// and near, which register and ask for 12 containers each
+		// while the blocker holds the rest.
+		blocker := b.Submit(t, "default", 13, time.Minute)
+		b.Settle(t, blocker, rm.StateRunning)
+		far := b.Submit(t, "default", 12, 3*time.Second, tags("+20m", 12)...)
+		near := b.Submit(t, "default", 12, 3*time.Second, tags("+5m", 12)...)
+		b.Settle(t, far, rm.StateRunning)
+		b.Settle(t, near, rm.StateRunning)
+		ctl := scenarioController(t, b, nil)
+		_, res, err := ctl.Pass(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res {
+			if r.Err != nil || r.Action.Kind == deadline.KindKill {
+				t.Errorf("%v", r)
 			}
-			for _, r := range res {
-				if r.Err != nil || r.Action.Kind == deadline.KindKill {
-					t.Errorf("%v", r)
-				}
-			}
-			pn, pf := app(t, c, near).Priority(), app(t, c, far).Priority()
-			if pn != rmbackend.MaxPriority || pf >= pn {
-				t.Fatalf("priorities near %d, far %d", pn, pf)
-			}
-			b.Settle(t, blocker, rm.StateFinished)
-			b.Settle(t, near, rm.StateFinished)
-			b.Settle(t, far, rm.StateFinished)
-			an, af := app(t, c, near), app(t, c, far)
-			if b.Double == nil && an.FinishedTime >= af.FinishedTime {
-				t.Errorf("near finished at %d, far at %d: the higher priority was not served first", an.FinishedTime, af.FinishedTime)
-			}
-		})
-	}
+		}
+		an, af, ab := app(t, c, near), app(t, c, far), app(t, c, blocker)
+		if an.Priority() != rmbackend.MaxPriority || af.Priority() >= an.Priority() {
+			t.Fatalf("priorities near %d, far %d", an.Priority(), af.Priority())
+		}
+		// The order is shown only if both still wait for containers
+		// behind the blocker now that their priorities are written.
+		if b.Double == nil && (string(ab.State) != rm.StateRunning || an.RunningContainers != 1 || af.RunningContainers != 1) {
+			t.Fatalf("the blocker (%s, %d containers) ended, or near (%d) or far (%d) got containers, before the priorities were written: its 1 min sleep is too short for this machine",
+				ab.State, ab.RunningContainers, an.RunningContainers, af.RunningContainers)
+		}
+		b.Settle(t, blocker, rm.StateFinished)
+		b.Settle(t, near, rm.StateFinished)
+		b.Settle(t, far, rm.StateFinished)
+		an, af = app(t, c, near), app(t, c, far)
+		if b.Double == nil && an.FinishedTime >= af.FinishedTime {
+			t.Errorf("near finished at %d, far at %d: the higher priority was not served first", an.FinishedTime, af.FinishedTime)
+		}
+	})
 }

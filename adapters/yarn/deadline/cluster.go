@@ -129,8 +129,13 @@ func mapApp(a rm.App, id appID, now int64, cfg Config) (job, error) {
 	if a.StartedTime < 0 {
 		return job{}, fmt.Errorf("startedTime = %d: must be ≥ 0", a.StartedTime)
 	}
-	if a.RunningContainers < 0 {
-		return job{}, fmt.Errorf("runningContainers = %d: must be ≥ 0", a.RunningContainers)
+	// −1 is the RM's placeholder usage report of an app the scheduler
+	// holds no attempt of yet (RMServerUtils
+	// .DUMMY_APPLICATION_RESOURCE_USAGE_REPORT): Hadoop 3.5.0 lists a
+	// just-accepted app so until the scheduler adds its attempt. It holds
+	// no container.
+	if a.RunningContainers < -1 {
+		return job{}, fmt.Errorf("runningContainers = %d: must be ≥ -1 (the RM's no-usage-yet placeholder)", a.RunningContainers)
 	}
 	j.tasks = spec.Tasks
 	if j.tasks == 0 {

@@ -380,3 +380,22 @@ func TestConfigValidate(t *testing.T) {
 		t.Errorf("every problem, joined: %v", err)
 	}
 }
+
+// TestComputeNoUsageYet: an ACCEPTED app the RM lists with
+// runningContainers −1 (no attempt in the scheduler yet) is planned as
+// holding no container; −2 is rejected with the field named.
+func TestComputeNoUsageYet(t *testing.T) {
+	c := Cluster{Now: now, Scheduler: rm.SchedulerCapacity,
+		Nodes: []rm.Node{node("n1:1", rm.NodeRunning, 4096, 4)},
+		Apps:  []rm.App{mkApp(1, rm.StateAccepted, 600, 4, 0, -1, 1, 0), mkApp(2, rm.StateAccepted, 600, 4, 0, -2, 1, 0)}}
+	p, err := Compute(c, testConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Apps) != 1 || p.Apps[0].ID != id(1) || p.Apps[0].Running != 0 || p.Apps[0].Remaining != 4 || p.Apps[0].Verdict != "admitted" {
+		t.Errorf("apps %+v", p.Apps)
+	}
+	if len(p.Rejected) != 1 || p.Rejected[0].App != id(2) || !strings.Contains(p.Rejected[0].Reason, "runningContainers = -2") {
+		t.Errorf("rejected %+v", p.Rejected)
+	}
+}

@@ -65,8 +65,7 @@
 //     (Rao–Reddy Eq. 10 with the type's mean task times), capped at the
 //     containers. Both are asked for with one container more, for the
 //     ApplicationMaster: an app moved into a reservation's queue runs its
-//     ApplicationMaster there too, and on Hadoop 3.5.0 an app whose
-//     reservation holds only its task containers never starts.
+//     ApplicationMaster there too.
 //     Arrival is now, deadline the app's, interpreter R_ALL, name
 //     "schedkit/<application ID>" — how the controller finds its
 //     reservations again and the only ones it deletes (once their app has

@@ -37,6 +37,13 @@ import (
 // AMClass is DistributedShell's ApplicationMaster.
 const AMClass = "org.apache.hadoop.yarn.applications.distributedshell.ApplicationMaster"
 
+// amJVMOptions make an ApplicationMaster's JVM cheap to start: only the
+// C1 compiler, the serial collector, no performance-data file. An
+// ApplicationMaster that only asks for containers and waits for them
+// gains nothing from C2, and on a machine of few cores many of them
+// starting at once otherwise queue for the CPU.
+const amJVMOptions = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData"
+
 // Env is what an ApplicationMaster's container needs from the machine.
 type Env struct {
 	// Java is the java executable the NodeManager runs.
@@ -124,7 +131,7 @@ func (e Env) Submission(id string, a App) (rm.ApplicationSubmission, error) {
 	s := rm.ApplicationSubmission{ID: id, Name: a.Name, Queue: a.Queue, Priority: a.Priority, MaxAttempts: 1,
 		Resource: rm.Resource{Memory: rm.Int64(a.AMMB), VCores: 1}, Type: "DSHELL"}
 	s.Tags.Tag = a.Tags
-	s.AM.Commands.Command = strings.Join([]string{e.Java, fmt.Sprintf("-Xmx%dm", max(a.AMMB/2, 64)), e.JavaOpts, AMClass,
+	s.AM.Commands.Command = strings.Join([]string{e.Java, fmt.Sprintf("-Xmx%dm", max(a.AMMB/2, 64)), amJVMOptions, e.JavaOpts, AMClass,
 		"--container_memory", strconv.FormatInt(a.ContainerMB, 10), "--container_vcores", "1",
 		"--num_containers", strconv.Itoa(a.Containers),
 		"1><LOG_DIR>/AppMaster.stdout", "2><LOG_DIR>/AppMaster.stderr"}, " ")

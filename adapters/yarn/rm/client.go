@@ -116,13 +116,16 @@ type request struct {
 	path   string // under the base URL, e.g. /ws/v1/cluster/apps
 	query  url.Values
 	body   any // marshalled to JSON when not nil
+	// xml, when not nil, is sent as the body instead, as application/xml.
+	xml []byte
 }
 
 // do performs r with retries and decodes a 2xx body into out (when out is
 // not nil and the body is not empty). It returns the final status code.
 func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
-	var payload []byte
+	payload, ctype := r.xml, "application/xml"
 	if r.body != nil {
+		ctype = "application/json"
 		var err error
 		if payload, err = json.Marshal(r.body); err != nil {
 			return 0, fmt.Errorf("rm: %s %s: encoding the body: %w", r.method, r.path, err)
@@ -142,7 +145,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
 	wait := c.cfg.Backoff
 	var last error
 	for attempt := 1; ; attempt++ {
-		status, body, err := c.once(ctx, r.method, u.String(), payload)
+		status, body, err := c.once(ctx, r.method, u.String(), payload, ctype)
 		switch {
 		case ctx.Err() != nil:
 			return 0, fmt.Errorf("rm: %s %s: %w", r.method, r.path, ctx.Err())
@@ -179,7 +182,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
 // once performs one attempt under the per-attempt timeout and reads the
 // whole body (up to maxBody), so a server that stalls mid-body times out
 // here too.
-func (c *Client) once(ctx context.Context, method, u string, payload []byte) (int, []byte, error) {
+func (c *Client) once(ctx context.Context, method, u string, payload []byte, ctype string) (int, []byte, error) {
 	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	var rd io.Reader
@@ -192,7 +195,7 @@ func (c *Client) once(ctx context.Context, method, u string, payload []byte) (in
 	}
 	req.Header.Set("Accept", "application/json")
 	if payload != nil {
-		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Content-Type", ctype)
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
@@ -302,6 +305,41 @@ func (c *Client) Nodes(ctx context.Context, states ...string) ([]Node, error) {
 		return nil, nil
 	}
 	return out.Nodes.Node, nil
+}
+
+// SetNodeResource sets NodeManager id's resource as the RM's admin
+// service does (POST nodes/{id}/resource, RMWebServices
+// .updateNodeResource; the caller must be a YARN administrator,
+// yarn.admin.acl) and returns the resource the RM reported for the node
+// as it answered — the update itself is an event the RM handles right
+// after. The body is XML, which has one form: Hadoop 3.5.0 reads JSON
+// wrapped in the root element, {"resourceOption":{…}} — the form its other
+// writes take — as a ResourceOptionInfo without a resource and sets the
+// node to 0 MB and 0 vcores (seen on its RM; the unwrapped form is read
+// right). The Capacity
+// Scheduler then recomputes every queue's effective resources
+// (CapacityScheduler.updateNodeAndQueueResource), even when the resource
+// is the node's own.
+func (c *Client) SetNodeResource(ctx context.Context, id string, r Resource) (Resource, error) {
+	if id == "" || strings.ContainsAny(id, "/?#") {
+		return Resource{}, fmt.Errorf("rm: node ID %q is not valid", id)
+	}
+	if r.Memory < 1 || r.VCores < 1 {
+		return Resource{}, fmt.Errorf("rm: node %s resource <%d MB, %d vcores>: both must be ≥ 1", id, r.Memory, r.VCores)
+	}
+	body := fmt.Sprintf("<resourceOption><resource><memory>%d</memory><vCores>%d</vCores></resource>"+
+		"<overCommitTimeout>-1</overCommitTimeout></resourceOption>", r.Memory, r.VCores)
+	var out struct {
+		ResourceInfo *Resource `json:"resourceInfo"`
+	}
+	p := "/ws/v1/cluster/nodes/" + url.PathEscape(id) + "/resource"
+	if _, err := c.do(ctx, request{method: http.MethodPost, path: p, xml: []byte(body)}, &out); err != nil {
+		return Resource{}, err
+	}
+	if out.ResourceInfo == nil {
+		return Resource{}, fmt.Errorf("rm: POST %s: answer has no resourceInfo object", p)
+	}
+	return *out.ResourceInfo, nil
 }
 
 // Metrics returns GET /ws/v1/cluster/metrics.

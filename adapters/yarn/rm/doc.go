@@ -1,9 +1,10 @@
 // Package rm is a client for the Hadoop YARN ResourceManager REST API
 // (/ws/v1/cluster, Hadoop's ResourceManagerRest.md): the reads a
 // scheduler adapter needs (apps filtered by state, one app, nodes, cluster
-// metrics, the scheduler type), the writes it acts with (application
-// priority, kill with a diagnostic, LIFETIME timeout, queue move) and the
-// ReservationSystem (new-reservation, submit, update, delete, list).
+// metrics, the scheduler type and its queue tree), the writes it acts with
+// (application priority, kill with a diagnostic, LIFETIME timeout, queue
+// move, a node's resource) and the ReservationSystem (new-reservation,
+// submit, update, delete, list).
 //
 // # Behaviour
 //
@@ -41,7 +42,8 @@
 // ReservationSystem on) with real DistributedShell applications. Checked
 // against Hadoop 3.5.0: the app list and its filters (states, tags,
 // limit), one app, an unknown and a malformed app ID, nodes, metrics,
-// the scheduler type, application submission, priorities (the cap at
+// the scheduler type and queue tree, application submission, a node's
+// own resource written back (and an unknown node), priorities (the cap at
 // yarn.cluster.max-application-priority, a finished app unchanged), kill
 // (202 and 200 answers, the recorded diagnostics, a write without
 // user.name made as dr.who), queue moves (full paths, unknown queue, the

@@ -43,6 +43,11 @@ type App struct {
 	AllocatedVCores   Int64  `json:"allocatedVCores"`
 	RunningContainers Int64  `json:"runningContainers"`
 	Diagnostics       String `json:"diagnostics"`
+	// MemorySeconds and VcoreSeconds are the resources the app's
+	// containers, its ApplicationMaster's included, have held: MB × s and
+	// vcores × s (for containers of one vcore, container-seconds).
+	MemorySeconds Int64 `json:"memorySeconds"`
+	VcoreSeconds  Int64 `json:"vcoreSeconds"`
 	// The RM has written the priority under two names across versions:
 	// "applicationPriority" (the documented examples) and "priority".
 	// Use Priority().
@@ -145,14 +150,65 @@ const (
 )
 
 // SchedulerInfo is the part of GET /ws/v1/cluster/scheduler an adapter
-// needs: the scheduler type. Application priorities take effect only under
-// the Capacity Scheduler (ResourceManagerRest.md, "Cluster Application
+// needs: the scheduler type and, under the Capacity Scheduler, the queue
+// tree below root. Application priorities take effect only under the
+// Capacity Scheduler (ResourceManagerRest.md, "Cluster Application
 // Priority API"), and the queue of a reservation is named differently
 // under the Fair Scheduler (AbstractSchedulerPlanFollower and
 // FairSchedulerPlanFollower.getReservationQueueName).
 type SchedulerInfo struct {
-	Type      String `json:"type"`
-	QueueName String `json:"queueName"`
+	Type      String         `json:"type"`
+	QueueName String         `json:"queueName"`
+	Queues    *QueueChildren `json:"queues"`
+}
+
+// QueueChildren holds a Capacity Scheduler queue's child queues.
+type QueueChildren struct {
+	Queue List[SchedulerQueue] `json:"queue"`
+}
+
+// SchedulerQueue is one Capacity Scheduler queue of GET
+// /ws/v1/cluster/scheduler (CapacitySchedulerQueueInfo): its full path,
+// its capacity in percent of its parent's, and the effective minimum
+// resource the scheduler computed from it — what its ApplicationMaster
+// limit and guarantee are made of (AbstractLeafQueue
+// .calculateAndGetAMResourceLimitPerPartition). MinEffective is nil when
+// the RM does not report it (before Hadoop 3.1).
+type SchedulerQueue struct {
+	Path         String         `json:"queuePath"`
+	Name         String         `json:"queueName"`
+	Capacity     Float          `json:"capacity"`
+	MinEffective *Resource      `json:"minEffectiveCapacity"`
+	Queues       *QueueChildren `json:"queues"`
+}
+
+// Queue returns the queue at full path p (root.a.b) of the Capacity
+// Scheduler's tree, and whether there is one.
+func (s SchedulerInfo) Queue(p string) (SchedulerQueue, bool) {
+	var walk func(c *QueueChildren) (SchedulerQueue, bool)
+	walk = func(c *QueueChildren) (SchedulerQueue, bool) {
+		if c == nil {
+			return SchedulerQueue{}, false
+		}
+		for _, q := range c.Queue {
+			if string(q.Path) == p {
+				return q, true
+			}
+			if r, ok := walk(q.Queues); ok {
+				return r, true
+			}
+		}
+		return SchedulerQueue{}, false
+	}
+	return walk(s.Queues)
+}
+
+// Children returns q's child queues.
+func (q SchedulerQueue) Children() []SchedulerQueue {
+	if q.Queues == nil {
+		return nil
+	}
+	return q.Queues.Queue
 }
 
 // Resource is a container size: memory in MB and virtual cores.

@@ -44,6 +44,16 @@
 // times; exp2 against residual capacity with -host-cores), prints each
 // fit and its NRMSE, writes the model catalog the controller reads
 // (-models) and an SLS job file with deadlines (-sls) for Hadoop's SLS.
+//
+// # Replay
+//
+//	schedkit-yarn replay -trace FILE [-from S] [-span S] [-compress F] [-task-scale F] [flags]
+//
+// replays a slice of a SWIM workload as real DistributedShell apps on
+// Hadoop's MiniYARNCluster (minirm/minirm.sh), once with the stock
+// Capacity Scheduler alone and once with this controller acting, each on a
+// fresh cluster, and prints deadlines met and missed, the share of kept
+// apps that missed, apps killed and container time (package replay).
 package main
 
 import (
@@ -92,9 +102,12 @@ func (e usageError) Error() string { return e.err.Error() }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	var err error
-	if len(args) > 0 && args[0] == "import" {
+	switch {
+	case len(args) > 0 && args[0] == "import":
 		err = runImport(args[1:], stdout, stderr)
-	} else {
+	case len(args) > 0 && args[0] == "replay":
+		err = runReplay(args[1:], stdout, stderr)
+	default:
 		err = runController(args, stdout, stderr)
 	}
 	var ue usageError
@@ -126,6 +139,7 @@ func parseController(args []string, stderr io.Writer) (options, error) {
 		fmt.Fprint(stderr, `usage: schedkit-yarn -rm URL [flags]          run the deadline controller
        schedkit-yarn -snapshot demo|FILE [flags] plan on a recorded cluster (dry run)
        schedkit-yarn import -h                   fit models from traces
+       schedkit-yarn replay -h                   stock vs schedkit on a replayed trace
 
 Apps opt in with the tags schedkit.deadline=<epoch ms>|+<duration>,
 schedkit.model=<type>, schedkit.tasks=<n>. Flags:

@@ -46,6 +46,17 @@ func TestFlags(t *testing.T) {
 		{[]string{"import", "-deadline-factor", "-1", "x"}, 2, "-deadline-factor -1"},
 		{[]string{"import", "-job-id", "j", "a", "b"}, 2, "-job-id applies to one"},
 		{[]string{"import", "/nonexistent/trace.json"}, 1, "no such file"},
+		{[]string{"replay", "-h"}, 0, "-deadline-factor"},
+		{[]string{"replay"}, 2, "-trace is required"},
+		{[]string{"replay", "-trace", "x", "stray"}, 2, `unexpected arguments ["stray"]`},
+		{[]string{"replay", "-trace", "x", "-compress", "0.5"}, 2, "Workload.Compress = 0.5"},
+		{[]string{"replay", "-trace", "x", "-span", "0"}, 2, "Workload.Span = 0"},
+		{[]string{"replay", "-trace", "x", "-split-mb", "0"}, 2, "-split-mb 0"},
+		{[]string{"replay", "-trace", "x", "-port", "80"}, 2, "-port 80"},
+		{[]string{"replay", "-trace", "x", "-interval", "0s"}, 2, "-interval 0s"},
+		{[]string{"replay", "-trace", "/nonexistent/swim.tsv"}, 1, "no such file"},
+		{[]string{"replay", "-trace", "../../../../../shared/traces/swim-facebook/FB-2009_samples_24_times_1hr_0.tsv", "-from", "100000"}, 1,
+			"no job submitted in [100000, 101800) s"},
 	} {
 		code, _, stderr := runArgs(tt.args...)
 		if code != tt.code || !strings.Contains(stderr, tt.want) {

@@ -49,16 +49,46 @@ type Backend struct {
 }
 
 // real is set by the real tier's file (build tag e2e).
-var real func(t *testing.T) Backend
+var real func(t *testing.T, use Use) Backend
+
+// Use says how a test shares Hadoop's RM with the tests of other packages
+// and with its own package's.
+type Use int
+
+const (
+	// Shared: the test's assertions hold whatever other apps run beside
+	// its own (it reads and writes only apps it submitted), so it runs
+	// in parallel with other Shared tests.
+	Shared Use = iota
+	// Exclusive: the test needs the RM to itself — it fills the cluster
+	// or runs a controller, which acts on every tagged app — so it waits
+	// until no other test holds the RM and kills what earlier tests left
+	// behind.
+	Exclusive
+)
 
 // All returns the backends of this build: the double, then Hadoop's RM in
-// the real tier. A real tier whose RM cannot be reached fails the test.
+// the real tier, held exclusively until the test ends. A real tier whose
+// RM cannot be reached fails the test.
 func All(t *testing.T) []Backend {
 	bs := []Backend{NewDouble(t, time.Now)}
 	if real != nil {
-		bs = append(bs, real(t))
+		bs = append(bs, real(t, Exclusive))
 	}
 	return bs
+}
+
+// Each runs f as a subtest named after each backend of the build: the
+// double, then Hadoop's RM in the real tier, taken as use says. A Shared
+// test runs in parallel with the other Shared tests of its package.
+func Each(t *testing.T, use Use, f func(t *testing.T, b Backend)) {
+	if use == Shared {
+		t.Parallel()
+	}
+	t.Run("double", func(t *testing.T) { f(t, NewDouble(t, time.Now)) })
+	if real != nil {
+		t.Run("hadoop", func(t *testing.T) { f(t, real(t, use)) })
+	}
 }
 
 // NewDouble starts a test double with the shared layout and the clock now.

@@ -20,10 +20,12 @@ func init() { real = Hadoop }
 // Hadoop returns the backend of the ResourceManager at $SCHEDKIT_YARN_RM
 // (started by minirm/minirm.sh, whose env command prints the variables).
 // It fails the test when the variables are missing or the RM does not
-// answer. Test binaries of several packages share the one RM: Hadoop
-// holds an exclusive lock on a file beside the system's temporary
-// directory until the test ends, so they take turns.
-func Hadoop(t *testing.T) Backend {
+// answer. Test binaries of several packages share the one RM through a
+// lock on a file beside the system's temporary directory, held until the
+// test ends: shared by Shared tests, which run side by side, exclusive
+// for an Exclusive one, which then kills every app left ACCEPTED or
+// RUNNING so that it starts on an idle cluster.
+func Hadoop(t *testing.T, use Use) Backend {
 	t.Helper()
 	url := os.Getenv("SCHEDKIT_YARN_RM")
 	if url == "" {
@@ -33,7 +35,7 @@ func Hadoop(t *testing.T) Backend {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lock(t)
+	lock(t, use)
 	b := Backend{Name: "hadoop", URL: url, Env: env}
 	c := b.Client(t, rm.Config{MaxAttempts: 2})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -45,7 +47,9 @@ func Hadoop(t *testing.T) Backend {
 	if len(nodes) != Nodes {
 		t.Fatalf("the real RM at %s has %d running NodeManagers, want %d", url, len(nodes), Nodes)
 	}
-	killActive(t, c)
+	if use == Exclusive {
+		killActive(t, c)
+	}
 	b.Settle = func(t *testing.T, id, state string) {
 		t.Helper()
 		WaitState(t, c, id, state, 3*time.Minute)
@@ -53,13 +57,18 @@ func Hadoop(t *testing.T) Backend {
 	return b
 }
 
-// lock takes the cross-process lock for the rest of the test.
-func lock(t *testing.T) {
+// lock takes the cross-process lock for the rest of the test, shared or
+// exclusive as use says.
+func lock(t *testing.T, use Use) {
 	f, err := os.OpenFile(filepath.Join(os.TempDir(), "schedkit-minirm.lock"), os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+	how := syscall.LOCK_SH
+	if use == Exclusive {
+		how = syscall.LOCK_EX
+	}
+	if err := syscall.Flock(int(f.Fd()), how); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })

@@ -1,6 +1,7 @@
 package rmtest
 
 import (
+	"encoding/xml"
 	"net/http"
 	"slices"
 	"strings"
@@ -122,10 +123,11 @@ func (s *Server) getScheduler(w http.ResponseWriter) {
 	default:
 		var children []any
 		for _, q := range s.cfg.Queues {
-			children = append(children, map[string]any{"queueName": q, "type": "capacitySchedulerLeafQueueInfo", "state": "RUNNING"})
+			children = append(children, map[string]any{"queueName": q, "queuePath": fullQueue(q), "type": "capacitySchedulerLeafQueueInfo", "state": "RUNNING"})
 		}
 		if s.cfg.PlanQueue != "" && !slices.Contains(s.cfg.Queues, s.cfg.PlanQueue) {
-			children = append(children, map[string]any{"queueName": s.cfg.PlanQueue, "state": "RUNNING"})
+			children = append(children, map[string]any{"queueName": s.cfg.PlanQueue, "queuePath": fullQueue(s.cfg.PlanQueue),
+				"state": "RUNNING", "queues": map[string]any{"queue": s.reservationQueues()}})
 		}
 		info = map[string]any{
 			"type": "capacityScheduler", "capacity": 100.0, "usedCapacity": 0.0, "maxCapacity": 100.0,
@@ -133,4 +135,73 @@ func (s *Server) getScheduler(w http.ResponseWriter) {
 		}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"scheduler": map[string]any{"schedulerInfo": info}})
+}
+
+// reservationQueues lists the plan queue's children as Hadoop 3.5.0's
+// Capacity Scheduler reports them: one leaf queue per live reservation
+// (the plan follower's), named by its ID, with its capacity in percent of
+// the plan (the containers it holds now, at most the plan's); and its
+// minimum effective resource, which is 0 MB until a node resource write
+// after the reservation was made — the RM computes a reservation queue's
+// effective resources only when the cluster's resource changes
+// (CapacityScheduler.updateNodeAndQueueResource; AbstractAutoCreatedLeafQueue
+// .setEntitlement does not). The caller holds s.mu.
+func (s *Server) reservationQueues() []any {
+	now := s.cfg.Now().UnixMilli()
+	var out []any
+	for _, id := range s.resOrder {
+		r := s.res[id]
+		path := s.reservationQueue(id)
+		if path == "" {
+			continue
+		}
+		var containers, mb int64
+		for _, q := range r.def.Requests.Request {
+			if now < r.def.Arrival+q.Duration {
+				containers += q.NumContainers
+				mb = max(mb, q.Capability.Memory)
+			}
+		}
+		containers = min(containers, s.cfg.PlanContainers)
+		eff := int64(0)
+		if s.nodeWrites > r.gen {
+			eff = containers * mb
+		}
+		out = append(out, map[string]any{"queueName": id, "queuePath": path, "type": "capacitySchedulerLeafQueueInfo",
+			"state": "RUNNING", "capacity": 100 * float64(containers) / float64(s.cfg.PlanContainers),
+			"minEffectiveCapacity": map[string]any{"memory": eff, "vCores": 0}})
+	}
+	return out
+}
+
+// setNodeResource is RMWebServices.updateNodeResource over AdminService
+// .updateNodeResource: the node's total becomes the resource of the XML
+// ResourceOptionInfo (its available part what is not used), every queue's
+// effective resources are computed again, and the answer is the node's
+// resource as it was when the request came (the update is an event the
+// RM handles after answering). An unknown node is NotFoundException (404).
+func (s *Server) setNodeResource(w http.ResponseWriter, id string, body []byte) {
+	var in struct {
+		Resource struct {
+			Memory int64 `xml:"memory"`
+			VCores int64 `xml:"vCores"`
+		} `xml:"resource"`
+		OverCommitTimeout int64 `xml:"overCommitTimeout"`
+	}
+	if err := xml.Unmarshal(body, &in); err != nil {
+		badRequest(w, "cannot parse body: "+err.Error())
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := slices.IndexFunc(s.nodes, func(n Node) bool { return n.ID == id })
+	if i < 0 {
+		notFound(w, "nodeId, "+id+", is not found")
+		return
+	}
+	n := &s.nodes[i]
+	was := map[string]any{"memory": n.UsedMB + n.AvailMB, "vCores": n.UsedVCores + n.AvailVCores}
+	n.AvailMB, n.AvailVCores = in.Resource.Memory-n.UsedMB, in.Resource.VCores-n.UsedVCores
+	s.nodeWrites++
+	writeJSON(w, http.StatusOK, map[string]any{"resourceInfo": was})
 }

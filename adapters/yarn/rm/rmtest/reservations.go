@@ -36,6 +36,10 @@ type reservation struct {
 	id, queue, user string
 	accepted        int64
 	def             definition
+	// gen is the server's count of node resource writes when the
+	// reservation was made: its queue has effective resources only once
+	// a later write has made the scheduler compute them.
+	gen int
 }
 
 // planFollowerStep is yarn.resourcemanager.reservation-system
@@ -269,7 +273,7 @@ func (s *Server) submitReservation(w http.ResponseWriter, r *http.Request, body 
 		return
 	}
 	user := r.URL.Query().Get("user.name")
-	s.res[in.ID] = &reservation{id: in.ID, queue: in.Queue, user: user, accepted: s.cfg.Now().UnixMilli(), def: *in.Def}
+	s.res[in.ID] = &reservation{id: in.ID, queue: in.Queue, user: user, accepted: s.cfg.Now().UnixMilli(), def: *in.Def, gen: s.nodeWrites}
 	s.resOrder = append(s.resOrder, in.ID)
 	w.WriteHeader(http.StatusAccepted)
 }

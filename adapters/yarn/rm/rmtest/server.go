@@ -11,7 +11,10 @@
 // by user <user> with diagnostic message: …", writes without user.name
 // made as dr.who, reservation writes read only inside their root element
 // and answered inside one, unquoted numbers and arrays in the reservation
-// list, and the error texts. Where the real tier cannot reach (an app not
+// list, a reservation's queue reported with its capacity but no effective
+// resources until a node's resource is written (POST
+// nodes/{id}/resource, answered with the node's resource as it was), and
+// the error texts. Where the real tier cannot reach (an app not
 // yet ACCEPTED, the Fair and FIFO schedulers, the ReservationSystem off,
 // an authentication filter) it follows the RM source it cites, file and
 // method (RMWebServices.java for the REST layer, ClientRMService.java for
@@ -135,6 +138,8 @@ type Server struct {
 	appSeq   int
 	faults   []Fault
 	log      []Request
+	// nodeWrites counts POST nodes/{id}/resource.
+	nodeWrites int
 }
 
 // New starts a server; Close it when done.
@@ -323,6 +328,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte) {
 		s.appSub(w, r, parts[1], parts[2], body)
 	case rest == "/nodes" && r.Method == http.MethodGet:
 		s.getNodes(w, r)
+	case len(parts) == 3 && parts[0] == "nodes" && parts[2] == "resource" && r.Method == http.MethodPost:
+		s.setNodeResource(w, parts[1], body)
 	case rest == "/metrics" && r.Method == http.MethodGet:
 		s.getMetrics(w)
 	case rest == "/scheduler" && r.Method == http.MethodGet:

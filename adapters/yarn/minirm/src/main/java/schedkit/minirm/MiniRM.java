@@ -21,12 +21,17 @@ import org.apache.hadoop.yarn.server.MiniYARNCluster;
  * yarn-site.xml for containers is written, default ./conf), and any number
  * of -D key=value for other settings.
  *
- * <p>The scheduler is the CapacityScheduler with three queues under root,
- * each allowed up to 100% of the cluster: "default" (40%), "dedicated"
- * (50%, reservable, with the ReservationSystem on — the plan queue of the
- * RM's own reservation REST tests) and "held" (10%, max-parallel-apps 0:
- * its apps stay ACCEPTED until moved to another queue, for tests that
- * need an app that waits).
+ * <p>The scheduler is the CapacityScheduler with three queues under root:
+ * "default" (50%, up to 100%), "dedicated" (50%, up to 100%, reservable,
+ * with the ReservationSystem on — the plan queue of the RM's own
+ * reservation REST tests) and "held" (0%, at most 0%: its apps stay
+ * ACCEPTED, the first activated and waiting for a container that never
+ * comes, the others pending, until moved to another queue — for tests
+ * that need an app that waits). An app moved out of "held" starts in its
+ * new queue. (A queue with max-parallel-apps 0 would not do: the
+ * CapacityScheduler marks its apps not runnable and a move keeps them so,
+ * CapacityScheduler.moveApplication and AbstractLeafQueue
+ * .addApplicationAttempt, so they never start anywhere.)
  */
 public final class MiniRM {
   private MiniRM() {}
@@ -89,13 +94,16 @@ public final class MiniRM {
     conf.set(YarnConfiguration.RM_SCHEDULER,
         "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler");
     conf.set(cs + "root.queues", "default,dedicated,held");
-    conf.set(cs + "root.default.capacity", "40");
+    conf.set(cs + "root.default.capacity", "50");
     conf.set(cs + "root.dedicated.capacity", "50");
-    conf.set(cs + "root.held.capacity", "10");
-    for (String q : new String[] {"default", "dedicated", "held"}) {
+    conf.set(cs + "root.held.capacity", "0");
+    for (String q : new String[] {"default", "dedicated"}) {
       conf.set(cs + "root." + q + ".maximum-capacity", "100");
     }
-    conf.setInt(cs + "root.held.max-parallel-apps", 0);
+    // "held" can run nothing; a queue of capacity 0 takes no apps
+    // unless it is given a maximum of its own.
+    conf.set(cs + "root.held.maximum-capacity", "0");
+    conf.setInt(cs + "root.held.maximum-applications", 1000);
     conf.setBoolean(cs + "root.dedicated.reservable", true);
     // ApplicationMasters may take half of a queue (the default, 10%, lets
     // one small test cluster run one or two apps at a time).
