@@ -5,14 +5,24 @@
 // while errors.As still tells one package's errors from another's.
 package valueerr
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
-// A Package names the package an Error comes from (Name, the message's
-// prefix) and the sentinel every one of its errors matches (BadInput, the
-// package's ErrBadInput).
+// A Package gives the sentinel every error of a package matches, its
+// ErrBadInput, whose message starts with the package's name and a colon
+// ("admission: bad input"): that name is the prefix of the package's
+// messages.
 type Package interface {
-	Name() string
 	BadInput() error
+}
+
+// name returns the package name P's sentinel starts with.
+func name[P Package]() string {
+	var p P
+	n, _, _ := strings.Cut(p.BadInput().Error(), ":")
+	return n
 }
 
 // An Error reports one input value that is out of range.
@@ -34,11 +44,10 @@ type Error[P Package] struct {
 
 // Error returns the package name, field, value, reason and cause.
 func (e *Error[P]) Error() string {
-	var p P
 	if e.Err != nil {
-		return fmt.Sprintf("%s: %s = %v: %s: %v", p.Name(), e.Field, e.Value, e.Reason, e.Err)
+		return fmt.Sprintf("%s: %s = %v: %s: %v", name[P](), e.Field, e.Value, e.Reason, e.Err)
 	}
-	return fmt.Sprintf("%s: %s = %v: %s", p.Name(), e.Field, e.Value, e.Reason)
+	return fmt.Sprintf("%s: %s = %v: %s", name[P](), e.Field, e.Value, e.Reason)
 }
 
 // Is reports whether target is the package's ErrBadInput.

@@ -9,12 +9,10 @@ var errA, errB = errors.New("a: bad input"), errors.New("b: bad input")
 
 type pkgA struct{}
 
-func (pkgA) Name() string    { return "a" }
 func (pkgA) BadInput() error { return errA }
 
 type pkgB struct{}
 
-func (pkgB) Name() string    { return "b" }
 func (pkgB) BadInput() error { return errB }
 
 // TestError: the message carries the package, field, value as given (an
