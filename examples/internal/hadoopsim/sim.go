@@ -55,8 +55,9 @@ type Scenario struct {
 	Offer OfferOrder
 	// Margin is MP+AC's safety factor on the scheduler's task times: wave
 	// admission plans each task at Model.TCT(r) × Margin
-	// (admission.Options.Margin) and MP keeps slack Margin − 1
-	// (edf.MPOptions.Slack). 0 means 1 (models taken as exact, no slack);
+	// (admission.Options.Margin) and MP keeps each deadline job ahead of
+	// that plan (edf.Config.Margin, the same number). 0 means 1 (models
+	// taken as exact);
 	// otherwise in [1, admission.MaxMargin]. CaseStudy and SweepScenario
 	// set it with AdmissionMargin. MP+AC-paper and MP+AC-strict ignore it.
 	Margin float64
