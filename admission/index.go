@@ -1,6 +1,10 @@
 package admission
 
-import "math"
+import (
+	"math"
+
+	"github.com/schedkit/schedkit/internal/treap"
+)
 
 // The Queue's index answers paper and strict mode (Eq. 7) in O(log n). It
 // is a treap (a balanced search tree with deterministic priorities) of the
@@ -43,15 +47,6 @@ type qindex struct {
 	root  int32
 	byID  map[int64]int32
 	seq   uint64
-}
-
-// splitmix64 gives the treap priorities: deterministic and independent of
-// the keys.
-func splitmix64(z uint64) uint64 {
-	z += 0x9e3779b97f4a7c15
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
 }
 
 // reset empties the index.
@@ -148,7 +143,7 @@ func (x *qindex) insert(j *Job) int32 {
 		x.nodes = append(x.nodes, anode{})
 	}
 	x.seq++
-	x.nodes[v] = anode{left: -1, right: -1, parent: -1, first: -1, prio: splitmix64(x.seq), job: *j}
+	x.nodes[v] = anode{left: -1, right: -1, parent: -1, first: -1, prio: treap.Priority(x.seq), job: *j}
 	x.pull(v)
 	if x.byID == nil {
 		x.byID = map[int64]int32{}

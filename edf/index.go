@@ -3,6 +3,8 @@ package edf
 import (
 	"math"
 	"reflect"
+
+	"github.com/schedkit/schedkit/internal/treap"
 )
 
 // The queue's index lets FIFO, EDF and MP decide in O(log n) instead of one
@@ -184,15 +186,6 @@ func (x *index) dropType(t int32) {
 	x.freeTypes = append(x.freeTypes, t)
 }
 
-// splitmix64 gives the treap priorities: deterministic and independent of
-// the keys, so the expected depth is O(log n) whatever the insertion order.
-func splitmix64(z uint64) uint64 {
-	z += 0x9e3779b97f4a7c15
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
-}
-
 // before orders nodes by (deadline, arrival, ID, handle): EDF order, strict.
 func (x *index) before(a, b handle) bool {
 	na, nb := &x.nodes[a], &x.nodes[b]
@@ -289,7 +282,7 @@ func (x *index) rotateUp(h handle) {
 func (x *index) insert(h handle) {
 	n := &x.nodes[h]
 	x.seq++
-	n.prio = splitmix64(x.seq)
+	n.prio = treap.Priority(x.seq)
 	n.left, n.right, n.parent = noJob, noJob, noJob
 	x.pull(h)
 	ty := &x.types[n.typ]
