@@ -11,16 +11,15 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	ps "github.com/schedkit/schedkit/progressshare"
+
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/tally"
 )
 
-// A Node is one node as the mapping sees it.
-type Node struct {
-	Name string
-	Type string // the value of Args.NodeTypeLabel, "" when unlabelled
-	// Capacity is how many pods the node can hold (status.allocatable
-	// pods); it becomes the node's number of slots.
-	Capacity int
-}
+// A Node is one node as the mapping sees it: its name, its type (the
+// value of Args.NodeTypeLabel, "" when unlabelled) and its capacity, how
+// many pods it can hold (status.allocatable pods), which becomes its
+// number of slots.
+type Node = tally.Node
 
 // A JobState is one job with pending pods.
 type JobState struct {
@@ -44,6 +43,7 @@ type JobState struct {
 type Cluster struct {
 	Slots []ps.Slot
 	Types []string       // node type names, in index order
+	Index map[string]int // node type name → index
 	First map[string]int // the index of one slot of each type
 	Nodes map[string]int // node name → node index
 }
@@ -60,7 +60,7 @@ func NewCluster(nodes []Node) (Cluster, error) {
 	if len(sorted) > ps.MaxNode+1 {
 		return Cluster{}, fmt.Errorf("%d nodes, more than %d", len(sorted), ps.MaxNode+1)
 	}
-	c := Cluster{First: map[string]int{}, Nodes: map[string]int{}}
+	c := Cluster{First: map[string]int{}, Nodes: map[string]int{}, Index: map[string]int{}}
 	for _, n := range sorted {
 		c.Types = append(c.Types, n.Type)
 	}
@@ -69,8 +69,11 @@ func NewCluster(nodes []Node) (Cluster, error) {
 	if len(c.Types) > ps.MaxType+1 {
 		return Cluster{}, fmt.Errorf("%d node types, more than %d", len(c.Types), ps.MaxType+1)
 	}
+	for t, name := range c.Types {
+		c.Index[name] = t
+	}
 	for i, n := range sorted {
-		t, _ := slices.BinarySearch(c.Types, n.Type)
+		t := c.Index[n.Type]
 		c.Nodes[n.Name] = i
 		if _, ok := c.First[n.Type]; !ok {
 			c.First[n.Type] = len(c.Slots)
@@ -80,6 +83,40 @@ func NewCluster(nodes []Node) (Cluster, error) {
 		}
 	}
 	return c, nil
+}
+
+// fill sets dst's weight (1), rates and running counts by node type
+// (capped at the type's slots, which slots gives) to job j's, reusing dst's
+// Rates and Running. Pending and LastLaunch are left to the caller.
+func (c Cluster) fill(j JobState, slots []int, dst *ps.Job) {
+	dst.Weight = 1
+	dst.Rates = slices.Grow(dst.Rates[:0], len(c.Types))[:len(c.Types)]
+	dst.Running = slices.Grow(dst.Running[:0], len(c.Types))[:len(c.Types)]
+	for t, name := range c.Types {
+		dst.Rates[t] = 1
+		if r, ok := j.Rates[name]; ok {
+			dst.Rates[t] = r
+		}
+		dst.Running[t] = min(j.Running[name], slots[t])
+	}
+}
+
+// Blocks returns n pending blocks (at least 1), each one replica on the
+// first node: reading input costs nothing here, so every block is alike.
+func (c Cluster) Blocks(n int) []ps.Block {
+	out := make([]ps.Block, max(n, 1))
+	replicas := []int{c.Slots[0].Node}
+	for i := range out {
+		out[i].Replicas = replicas
+	}
+	return out
+}
+
+// relative is time t on progressshare's clock, where now is 0: minus the
+// seconds from t to now, at least 0 (t after now counts as now) and at
+// most ps.MaxDuration.
+func relative(t, now time.Time) float64 {
+	return -math.Min(math.Max(now.Sub(t).Seconds(), 0), ps.MaxDuration)
 }
 
 // SlotsOfType counts the slots of each type.
@@ -112,31 +149,15 @@ func (c Cluster) Jobs(jobs []JobState, self types.UID, now time.Time) ([]ps.Job,
 		return cmp.Or(a.Created.Compare(b.Created), strings.Compare(a.Ref, b.Ref), cmp.Compare(a.Key, b.Key))
 	})
 	slots := c.SlotsOfType()
-	block := ps.Block{Replicas: []int{c.Slots[0].Node}}
 	out := make([]ps.Job, len(sorted))
 	selfIndex := -1
 	for i, j := range sorted {
 		if j.Key == self {
 			selfIndex = i
 		}
-		pj := ps.Job{
-			Weight:     1,
-			Rates:      make([]float64, len(c.Types)),
-			Running:    make([]int, len(c.Types)),
-			Pending:    make([]ps.Block, max(j.Pending, 1)),
-			LastLaunch: -math.Min(math.Max(now.Sub(j.LastLaunch).Seconds(), 0), ps.MaxDuration),
-		}
-		for t, name := range c.Types {
-			pj.Rates[t] = 1
-			if r, ok := j.Rates[name]; ok {
-				pj.Rates[t] = r
-			}
-			pj.Running[t] = min(j.Running[name], slots[t])
-		}
-		for b := range pj.Pending {
-			pj.Pending[b] = block
-		}
-		out[i] = pj
+		c.fill(j, slots, &out[i])
+		out[i].Pending = c.Blocks(j.Pending)
+		out[i].LastLaunch = relative(j.LastLaunch, now)
 	}
 	return out, selfIndex
 }
@@ -155,22 +176,33 @@ func (c Cluster) Jobs(jobs []JobState, self types.UID, now time.Time) ([]ps.Job,
 // share always outranks one it would not; among either, faster types rank
 // first.
 func Score(s *ps.Scheduler, c Cluster, jobs []ps.Job, self int) (map[string]int64, error) {
+	byType := make([]int64, len(c.Types))
+	if err := scoreInto(byType, s, c, jobs, self); err != nil {
+		return nil, err
+	}
 	out := make(map[string]int64, len(c.Types))
-	for _, name := range c.Types {
+	for t, name := range c.Types {
+		out[name] = byType[t]
+	}
+	return out, nil
+}
+
+// scoreInto is Score writing the score of type index t to dst[t].
+func scoreInto(dst []int64, s *ps.Scheduler, c Cluster, jobs []ps.Job, self int) error {
+	for t, name := range c.Types {
 		slot := c.First[name]
 		d, err := s.PickProgressShare(slot, jobs, 0)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		pref, err := s.Pref(slot, jobs[self], 0)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		score := int64(math.Round(50 * pref))
+		dst[t] = int64(math.Round(50 * pref))
 		if d.Launch && d.Job == self {
-			score += 50
+			dst[t] += 50
 		}
-		out[name] = score
 	}
-	return out, nil
+	return nil
 }

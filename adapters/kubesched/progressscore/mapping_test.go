@@ -7,12 +7,18 @@ import (
 	"testing"
 	"time"
 
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 
 	ps "github.com/schedkit/schedkit/progressshare"
+
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/tally"
+
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
 )
 
 var t0 = time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
@@ -63,7 +69,7 @@ func TestValidateArgs(t *testing.T) {
 func gpuCluster(t *testing.T) (Cluster, *ps.Scheduler) {
 	t.Helper()
 	c, err := NewCluster([]Node{
-		{"gpu-2", "gpu-a100", 110}, {"cpu-1", "cpu-standard", 110}, {"gpu-1", "gpu-a100", 110}, {"cpu-2", "cpu-standard", 110},
+		{Name: "gpu-2", Type: "gpu-a100", Capacity: 110}, {Name: "cpu-1", Type: "cpu-standard", Capacity: 110}, {Name: "gpu-1", Type: "gpu-a100", Capacity: 110}, {Name: "cpu-2", Type: "cpu-standard", Capacity: 110},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -268,20 +274,27 @@ func propMapping(t *rapid.T) {
 
 func TestPropMapping(t *testing.T) { rapid.Check(t, propMapping) }
 
+// BenchmarkScore is one scheduling cycle's ProgressShare work for 100
+// pending jobs (10 pending pods each, 0–99 running) on 1,000 nodes of two
+// types (110,000 slots): "mapping" maps job states to progressshare's
+// input with Cluster.Jobs and scores them (the pod pass that counted the
+// states is not included); "queue" is the plugin's cycle on its tally: one
+// pod assumed or forgotten (a Reserve or Unreserve since the last cycle),
+// the queue updated, its input written and scored.
 func BenchmarkScore(b *testing.B) {
-	var nodes []Node
-	for i := range 1000 {
-		ty := "cpu"
+	nodes := make([]Node, 1000)
+	for i := range nodes {
+		nodes[i] = Node{Name: fmt.Sprintf("n%04d", i), Type: "cpu", Capacity: 110}
 		if i%4 == 0 {
-			ty = "a100"
+			nodes[i].Type = "a100"
 		}
-		nodes = append(nodes, Node{Name: fmt.Sprintf("n%04d", i), Type: ty, Capacity: 110})
 	}
 	c, err := NewCluster(nodes)
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := ps.NewScheduler(c.Slots, ps.Options{MaxDelay: 60})
+	opt := ps.Options{MaxDelay: 60}
+	s, err := ps.NewScheduler(c.Slots, opt)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -290,11 +303,86 @@ func BenchmarkScore(b *testing.B) {
 		jobs = append(jobs, JobState{Key: types.UID(fmt.Sprint(i)), Ref: fmt.Sprint(i), Created: t0, Rates: map[string]float64{"a100": float64(1 + i%3)},
 			Running: map[string]int{"cpu": i, "a100": i % 7}, Pending: 10, LastLaunch: t0})
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		psJobs, self := c.Jobs(jobs, "7", t0)
-		if _, err := Score(s, c, psJobs, self); err != nil {
-			b.Fatal(err)
+	b.Run("mapping", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			psJobs, self := c.Jobs(jobs, "7", t0)
+			if _, err := Score(s, c, psJobs, self); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("queue", func(b *testing.B) {
+		tl, self := benchTally(nodes, jobs)
+		q := newQueue(func(j podjob.Job) map[string]float64 { return j.Rates })
+		dst := make([]int64, len(c.Types))
+		selfRates := map[string]float64{"a100": 2}
+		tl.Read(func(v *tally.View) { _ = q.update(v, opt) }) // the cluster, mapped once
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			if i++; i%2 == 0 {
+				tl.Assume("7-pending-0", "n0001")
+			} else {
+				tl.Forget("7-pending-0")
+			}
+			var (
+				psJobs []ps.Job
+				idx    int
+				err    error
+			)
+			tl.Read(func(v *tally.View) {
+				if err = q.update(v, opt); err == nil {
+					psJobs, idx = q.Jobs(self, selfRates, v.Job(self.Key), t0)
+				}
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := scoreInto(dst, q.sched, q.cluster, psJobs, idx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// benchTally returns a tally holding the nodes and the jobs' pods (each
+// job's pods carry its rates; running pods started at t0 on the first
+// nodes of their type), and the job of key "7".
+func benchTally(nodes []Node, jobs []JobState) (*tally.Tally, podjob.Job) {
+	const label = "node.kubernetes.io/instance-type"
+	tl := tally.New("schedkit-scheduler", label, func(p *v1.Pod) podjob.Job { return podjob.Of(p, nil) })
+	byType := map[string][]string{}
+	for _, n := range nodes {
+		tl.SetNode(&v1.Node{ObjectMeta: metav1.ObjectMeta{Name: n.Name, Labels: map[string]string{label: n.Type}},
+			Status: v1.NodeStatus{Allocatable: v1.ResourceList{v1.ResourcePods: *resource.NewQuantity(int64(n.Capacity), resource.DecimalSI)}}})
+		byType[n.Type] = append(byType[n.Type], n.Name)
+	}
+	var self podjob.Job
+	for _, j := range jobs {
+		owner := metav1.OwnerReference{APIVersion: "batch/v1", Kind: "Job", Name: j.Ref, UID: j.Key, Controller: new(true)}
+		pod := func(name, node string) *v1.Pod {
+			p := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, UID: types.UID(name),
+				CreationTimestamp: metav1.NewTime(t0), OwnerReferences: []metav1.OwnerReference{owner},
+				Annotations: map[string]string{"schedkit.io/rates": fmt.Sprintf("a100=%v", j.Rates["a100"])}},
+				Spec: v1.PodSpec{SchedulerName: "schedkit-scheduler", NodeName: node}}
+			if node != "" {
+				p.Status.StartTime = new(metav1.NewTime(t0))
+			}
+			return p
+		}
+		for k := range j.Pending {
+			p := pod(fmt.Sprintf("%s-pending-%d", j.Key, k), "")
+			tl.Set(p)
+			if j.Key == "7" && k == 0 {
+				self = podjob.Of(p, nil)
+			}
+		}
+		for t, n := range j.Running {
+			for k := range n {
+				tl.Set(pod(fmt.Sprintf("%s-%s-%d", j.Key, t, k), byType[t][k%len(byType[t])]))
+			}
 		}
 	}
+	return tl, self
 }

@@ -1,0 +1,44 @@
+// Package perf runs the schedkit plugins in kube-scheduler's own benchmark
+// harness, k8s.io/kubernetes/test/integration/scheduler_perf
+// (RunBenchmarkPerfScheduling with the schedkit registry as the
+// out-of-tree registry): the real scheduler against an in-process
+// kube-apiserver and an etcd found on PATH, nodes and pods created through
+// the API, no kubelet (bound pods never start or finish).
+//
+// performance-config.yaml runs each workload under kube-scheduler's
+// default profile and under the schedkit profile (config/scheduler-config.yaml,
+// the shipped example, loaded as it is), one after the other in the same
+// process, so their figures are side by side:
+//
+//   - SchedulingBasic: pods that fit anywhere (kube's own workload);
+//   - Preemption: four low-priority 0.9-CPU pods on every 4-CPU node, then
+//     high-priority 3-CPU pods that each evict three; a third profile,
+//     leastworklost (scheduler-config-leastworklost.yaml), is the default
+//     profile with LeastWorkLostPreemption in DefaultPreemption's place at
+//     DefaultPreemption's candidate-node args;
+//   - DeadlineRates: nodes of two instance types (a quarter gpu-a100), a
+//     quarter of the pods with a deadline and a run time, a quarter with
+//     rates (by job type or schedkit.io/rates), the rest plain.
+//
+// The harness's pods have no owning Job, so every pod is a job of its own:
+// the most jobs per pod the per-job plugins can meet.
+//
+// Labels pick the size: ci (100 nodes), mid (1,000 nodes) and performance
+// (5,000 nodes, the harness's default filter and Kubernetes' CI size for
+// SchedulingBasic). The commands, from this directory, with etcd on PATH
+// (adapters/test-e2e.sh builds one into $HOME/.cache/schedkit-e2e):
+//
+//	export PATH=$HOME/.cache/schedkit-e2e/etcd-v3.7.0:$PATH
+//	go test -c -o perf.test .
+//	./perf.test -test.run '^$' -test.bench BenchmarkPerfScheduling -test.benchtime 1x \
+//	    -test.timeout 3h -perf-scheduling-label-filter ci -data-items-dir out
+//	go run ./cmd/perftable out/BenchmarkPerfScheduling_benchmark_schedkit_*.json
+//
+// with mid or performance in place of ci for the larger sizes. The
+// harness's metric list is fixed when it loads and names only in-tree
+// plugins, so the YAML's metricsCollectorConfig names the schedkit
+// plugins; per-plugin latencies are in the data-items JSON, which perftable
+// turns into the README's tables. The scheduler records per-plugin
+// durations in a sample of its cycles (10%), and the histogram's top
+// bucket is 22 ms, so percentiles above it are capped.
+package perf

@@ -1,0 +1,110 @@
+package progressscore
+
+import (
+	"maps"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+	"pgregory.net/rapid"
+
+	ps "github.com/schedkit/schedkit/progressshare"
+
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/tally"
+	tt "github.com/schedkit/schedkit/adapters/kubesched/internal/tally/tallytest"
+)
+
+func annotatedRates(j podjob.Job) map[string]float64 { return j.Rates }
+
+// recounted is the JobState of every job with pending pods, and of self,
+// recounted from the world pod by pod, as the plugin once computed them on
+// every cycle: rates from the job's mapping, running pods by node type,
+// LastLaunch the latest start of a running pod or the job's creation.
+func recounted(w *tt.World, self podjob.Job, now time.Time) []JobState {
+	var out []JobState
+	state := func(key types.UID, attr podjob.Job, s tt.Summary) JobState {
+		last := attr.Created
+		if s.Running > 0 && time.Unix(0, s.Latest).After(last) {
+			last = time.Unix(0, s.Latest)
+		}
+		return JobState{Key: key, Ref: attr.Ref, Created: attr.Created, Rates: annotatedRates(attr),
+			Running: s.ByType, Pending: s.Pending, LastLaunch: last}
+	}
+	all := w.Recount(now)
+	for key, s := range all {
+		if s.Pending > 0 && key != self.Key {
+			out = append(out, state(key, s.Attr, s))
+		}
+	}
+	s := all[self.Key]
+	return append(out, state(self.Key, self, s))
+}
+
+// propQueue: whatever the events and whenever the plugin reads its tally,
+// the progressshare input the queue writes for a pod equals Cluster.Jobs
+// of the job states recounted from the world (the recount the plugin
+// once ran on every cycle), and the queue skips exactly when no recounted
+// job has a rate other than 1.
+func propQueue(t *rapid.T) {
+	w := tt.New()
+	tl := tally.New(tt.Scheduler, tt.TypeLabel, w.MapJob)
+	q := newQueue(annotatedRates)
+	opt := ps.Options{MaxDelay: 60}
+	now := tt.T0
+	actions := w.Actions(tl)
+	actions["tick"] = func(t *rapid.T) {
+		now = now.Add(time.Duration(rapid.IntRange(0, 20).Draw(t, "dt")) * time.Second)
+	}
+	actions["read"] = func(t *rapid.T) {
+		tl.Read(func(v *tally.View) { _ = q.update(v, opt) })
+	}
+	actions[""] = func(t *rapid.T) {
+		if len(w.Pods) == 0 {
+			return
+		}
+		uid := rapid.SampledFrom(slices.Sorted(maps.Keys(w.Pods))).Draw(t, "self pod")
+		self := w.MapJob(w.Pods[uid])
+		states := recounted(w, self, now)
+		var nodes []Node
+		for _, n := range w.Nodes {
+			nodes = append(nodes, Node{Name: n.Name, Type: n.Labels[tt.TypeLabel], Capacity: int(n.Status.Allocatable.Pods().Value())})
+		}
+		var (
+			got     []ps.Job
+			gotSelf int
+			err     error
+			skip    bool
+		)
+		tl.Read(func(v *tally.View) {
+			if err = q.update(v, opt); err != nil {
+				return
+			}
+			skip = !q.anyRated(self.Key, annotatedRates(self))
+			got, gotSelf = q.Jobs(self, annotatedRates(self), v.Job(self.Key), now)
+		})
+		c, cerr := NewCluster(nodes)
+		if (err == nil) != (cerr == nil) {
+			t.Fatalf("queue's cluster error %v, the recount's %v", err, cerr)
+		}
+		if err != nil {
+			return
+		}
+		want, wantSelf := c.Jobs(states, self.Key, now)
+		if gotSelf != wantSelf || !reflect.DeepEqual(got, want) {
+			t.Fatalf("queue (self %d)\n%+v\nrecount (self %d)\n%+v", gotSelf, got, wantSelf, want)
+		}
+		anyRated := false
+		for _, s := range states {
+			anyRated = anyRated || rated(s.Rates)
+		}
+		if skip == anyRated {
+			t.Fatalf("queue skips %v, but a recounted job has a rate other than 1: %v", skip, anyRated)
+		}
+	}
+	t.Repeat(actions)
+}
+
+func TestPropQueue(t *testing.T) { rapid.Check(t, propQueue) }
