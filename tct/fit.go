@@ -97,9 +97,10 @@ type FitStart struct {
 // Levenberg–Marquardt with Kaufman's Jacobian of the projected residual runs
 // from the scan's lowest local minima and lowest representable pair, from
 // the best one-exponential fit paired with the scanned rate that best
-// completes it and with each bound of the box, and from log-linear fits of
-// the two halves of the data; it stops early when its first two runs settle
-// well inside the exp2 family. The best run is polished, and from the lowest
+// completes it and with each bound of the box (that rate then searched in
+// its tail e^(rate·h), h the gap from the end point to the next one), and
+// from log-linear fits of the two halves of the data; it stops early when
+// its first two runs settle well inside the exp2 family. The best run is polished, and from the lowest
 // run that ended near b = d the rates are followed apart. The lowest SSE
 // wins; ties go to the earlier start; the result is deterministic. Unless
 // the fit collapses to b = d, its SSE is at most that of every pair of

@@ -195,6 +195,17 @@ func TestFitExp2RapidRegressions(t *testing.T) {
 			x:     []float64{1.125, 3.625, 6.125, 8.625, 11.125},
 		},
 		{
+			// rapid seed 9, exact data, as above with the other term at
+			// −4.9/span: the run from the residual start (−25, −4.84 per
+			// span) takes one Gauss–Newton step in the steep rate to the
+			// box bound, where the SSE is 7·10⁻¹³ of Σy² and every
+			// derivative in that rate is e^−50 small; the spike run, in the
+			// tail coordinate e^(rate·h), goes on to the exact fit.
+			name:  "steep decay, a Gauss–Newton step to the box bound, exact, 5 points",
+			truth: Exp2{A: 3.1622776601683795, B: -3, C: -10, D: -0.490625},
+			x:     []float64{1.125, 3.625, 6.125, 8.625, 11.125},
+		},
+		{
 			// rapid, noise 30%: runs can end at different points of b = d
 			// (s = 6.4, 9.0, 10.2 per span, SSE up to 2.5 × the generating
 			// one); the lowest point of b = d, s = 5.3, lies below the
