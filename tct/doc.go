@@ -313,7 +313,7 @@
 //     StdDev divides by n − 1; ProbWithin counts outcomes ≤ the deadline.
 //   - Limits: Workers ≤ 2²⁰, Maps ≤ 2²⁷, Reduces ≤ 2²⁴, Runs ≤ 2²⁴; every
 //     lognormal has |Mu| ≤ MaxLogMu = 50 and Sigma ≤ MaxSigma = 10, and
-//     every elapsed time is ≤ MaxElapsed = 10¹² s, so no moment, draw or
+//     every elapsed time is ≤ MaxDuration = 10¹² s, so no moment, draw or
 //     run overflows. RunFrom and PredictRemaining simulate relative to the
 //     job's elapsed time, so a long-running job's remaining time keeps full
 //     precision. One call's work is bounded too: runs × (Workers + Maps +
@@ -382,7 +382,7 @@
 //	                       (Options.Runs; SearchOptions.RunLimit at maxWorkers;
 //	                       AllocateByReward's candidates summed)
 //	MaxLogMu, MaxSigma     a Lognormal's |Mu| ≤ 50 and Sigma ≤ 10
-//	MaxElapsed = 1e12 s    every elapsed time of a JobState
+//	MaxDuration = 1e12 s   every elapsed time of a JobState
 //
 // A fit at MaxFitPoints takes 248 MiB in its two allocations and a few
 // seconds of CPU (TestLimitsFit, BenchmarkFitExp2AtLimit); time and memory

@@ -185,16 +185,16 @@ func fitReportQuality(rep *FitReport, m Exp2, x, y, weights []float64) {
 // fitValidate checks the inputs of FitExp2 and returns the first problem.
 func fitValidate(x, y []float64, opt FitOptions) error {
 	if len(x) != len(y) {
-		return &ValueError{Field: "len(y)", Value: float64(len(y)), Reason: fmt.Sprintf("must equal len(x) = %d", len(x))}
+		return &ValueError{Field: "len(y)", Value: len(y), Reason: fmt.Sprintf("must equal len(x) = %d", len(x))}
 	}
 	if opt.Weights != nil && len(opt.Weights) != len(x) {
-		return &ValueError{Field: "len(Weights)", Value: float64(len(opt.Weights)), Reason: fmt.Sprintf("must equal len(x) = %d", len(x))}
+		return &ValueError{Field: "len(Weights)", Value: len(opt.Weights), Reason: fmt.Sprintf("must equal len(x) = %d", len(x))}
 	}
 	if opt.MaxIterations < 0 {
-		return &ValueError{Field: "MaxIterations", Value: float64(opt.MaxIterations), Reason: "must be ≥ 0"}
+		return &ValueError{Field: "MaxIterations", Value: opt.MaxIterations, Reason: "must be ≥ 0"}
 	}
 	if len(x) > MaxFitPoints {
-		return &ValueError{Field: "len(x)", Value: float64(len(x)), Reason: fmt.Sprintf("must be at most MaxFitPoints = %d", MaxFitPoints)}
+		return &ValueError{Field: "len(x)", Value: len(x), Reason: fmt.Sprintf("must be at most MaxFitPoints = %d", MaxFitPoints)}
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i := range x {

@@ -67,7 +67,7 @@ func (w *fitWork) load(x, y []float64, opt FitOptions) error {
 		}
 	}
 	if nd < 4 {
-		return &ValueError{Field: "x", Value: float64(nd), Reason: "need at least 4 distinct values with positive weight"}
+		return &ValueError{Field: "x", Value: nd, Reason: "need at least 4 distinct values with positive weight"}
 	}
 	wmax := 0.0
 	for i := range n {
