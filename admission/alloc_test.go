@@ -2,7 +2,7 @@ package admission
 
 import "testing"
 
-// TestSteadyStateAllocs pins the zero-allocation promise: once a Checker's
+// TestSteadyStateAllocs pins the zero-allocation promise: once a Workspace's
 // buffers fit the queue (and, in wave mode, the cluster), a decision
 // allocates nothing; so do JCT with a concrete model and a Queue whose
 // storage has grown.
@@ -12,8 +12,8 @@ func TestSteadyStateAllocs(t *testing.T) {
 	}
 	q, job := benchQueue(1000, 0)
 	qs, jobS := benchQueue(100, 64)
-	var c Checker
-	cluster := []float64{1, 0.5, 0.25, 0}
+	var c Workspace
+	cluster := rs(1, 0.5, 0.25, 0)
 	ptrModel := &exp2{A: 20, B: -1}
 	var ifaceModel Model = exp2{A: 20, B: -1}
 	qw, jobW, optW := waveBench(1000, 10000)
@@ -42,7 +42,7 @@ func TestSteadyStateAllocs(t *testing.T) {
 			}
 		},
 		"DecideConfidence": func() {
-			_, _ = c.DecideConfidence(qs, jobS, 100, 0.9)
+			_, _ = c.Decide(qs, jobS, 100, Options{Mode: ModeConfidence, Confidence: 0.9})
 		},
 		"JCT":                 func() { _, _ = JCT(exp2{A: 20, B: -1}, 50, cluster) },
 		"JCT pointer model":   func() { _, _ = JCT(ptrModel, 50, cluster) },

@@ -60,7 +60,7 @@ func benchNewJob(n, samples int) Job {
 }
 
 // BenchmarkDecide: paper and strict mode, one pass over the queue
-// (Checker.Decide, via=pass) and through the queue's tree (Queue.Decide,
+// (Workspace.Decide, via=pass) and through the queue's tree (Queue.Decide,
 // via=queue), on queues where every deadline is met with room to spare, so
 // the pass reads every job.
 func BenchmarkDecide(b *testing.B) {
@@ -68,7 +68,7 @@ func BenchmarkDecide(b *testing.B) {
 		for _, n := range []int{10, 1000, 100000} {
 			q, job := benchIndexed(n, 0), benchNewJob(n, 0)
 			b.Run(fmt.Sprintf("mode=%v/jobs=%d/via=pass", mode, n), func(b *testing.B) {
-				var c Checker
+				var c Workspace
 				_, _ = c.Decide(q.Jobs(), job, float64(n), Options{Mode: mode}) // grow the evidence buffer
 				b.ReportAllocs()
 				for b.Loop() {
@@ -94,11 +94,11 @@ func BenchmarkDecideConfidence(b *testing.B) {
 	for _, size := range [][2]int{{10, 1000}, {1000, 100}} {
 		b.Run(fmt.Sprintf("jobs=%d/samples=%d", size[0], size[1]), func(b *testing.B) {
 			q, job := benchQueue(size[0], size[1])
-			var c Checker
-			_, _ = c.DecideConfidence(q, job, float64(size[0]), 0.9) // grow the buffers
+			var c Workspace
+			_, _ = c.Decide(q, job, float64(size[0]), Options{Mode: ModeConfidence, Confidence: 0.9}) // grow the buffers
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := c.DecideConfidence(q, job, float64(size[0]), 0.9); err != nil {
+				if _, err := c.Decide(q, job, float64(size[0]), Options{Mode: ModeConfidence, Confidence: 0.9}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -107,9 +107,9 @@ func BenchmarkDecideConfidence(b *testing.B) {
 }
 
 func BenchmarkJCT(b *testing.B) {
-	cluster := make([]float64, 40) // the MIMP case study: 20 VMs × 2 slots
+	cluster := make([]Slot, 40) // the MIMP case study: 20 VMs × 2 slots
 	for i := range cluster {
-		cluster[i] = float64(i%5+1) / 5
+		cluster[i].R = float64(i%5+1) / 5
 	}
 	m := exp2{A: 20, B: -1.5, C: 4, D: 0.3}
 	b.ReportAllocs()
@@ -129,9 +129,9 @@ func BenchmarkJCTCluster(b *testing.B) {
 	types := []exp2{{20, -2, 5, -0.5}, {30, -1, 2, -0.2}, {15, -3, 10, -1}, {50, -0.3, 1, 0}, {25, -2.5, 3, -0.7}, {40, -1.5, 4, -0.1}}
 	const apps, slots = 10000, 50000
 	for _, kinds := range []int{1, 4} {
-		cluster := make([]float64, slots)
+		cluster := make([]Slot, slots)
 		for i := range cluster {
-			cluster[i] = 1 - float64(i*kinds/slots)/5
+			cluster[i].R = 1 - float64(i*kinds/slots)/5
 		}
 		name := fmt.Sprintf("apps=%d/slots=%d/nodetypes=%d", apps, slots, kinds)
 		b.Run(name+"/via=JCT", func(b *testing.B) {
@@ -165,13 +165,13 @@ func BenchmarkJCTCluster(b *testing.B) {
 // mode: of 10,000 deadline apps on 50,000 containers, the two thirds that
 // run are queued, and each of the others, in submission order, is decided
 // against the queue and queued when admitted; JCTs are JCTOn's. Through
-// Checker.Decide on q.Jobs() (via=checker) and through Queue.Decide
+// Workspace.Decide on q.Jobs() (via=checker) and through Queue.Decide
 // (via=queue), which decide alike, bit for bit (TestPropQueueDecide).
 func BenchmarkStrictPass(b *testing.B) {
 	const apps = 10000
-	cluster := make([]float64, 50000)
+	cluster := make([]Slot, 50000)
 	for i := range cluster {
-		cluster[i] = 1
+		cluster[i].R = 1
 	}
 	caps, _ := NewCapacities(cluster)
 	m := exp2{A: 10}
@@ -186,7 +186,7 @@ func BenchmarkStrictPass(b *testing.B) {
 	for _, via := range []string{"checker", "queue"} {
 		b.Run(fmt.Sprintf("apps=%d/via=%s", apps, via), func(b *testing.B) {
 			var q Queue
-			var c Checker
+			var c Workspace
 			b.ReportAllocs()
 			for b.Loop() {
 				q.Reset()
@@ -241,7 +241,7 @@ func waveBench(n, s int) ([]Job, Job, Options) {
 	types := []exp2{{20, -2, 5, -0.5}, {30, -1, 2, -0.2}, {15, -3, 10, -1}, {50, -0.3, 1, 0}, {25, -2.5, 3, -0.7}, {40, -1.5, 4, -0.1}}
 	q := make([]Job, n)
 	for i := range n {
-		q[i] = Job{ID: int64(i + 1), Arrival: float64(i), Deadline: 1e6 + 100*float64(i), Tasks: 10, Model: types[i%len(types)], RunningUntil: float64(i % 60)}
+		q[i] = Job{ID: int64(i + 1), Arrival: float64(i), Deadline: 1e6 + 100*float64(i), Tasks: 10, Model: types[i%len(types)], Running: 1, RunningUntil: float64(i % 60)}
 		if i%10 == 9 {
 			q[i].Deadline = math.Inf(1)
 		}
@@ -254,7 +254,7 @@ func waveBench(n, s int) ([]Job, Job, Options) {
 		if i%5 != 0 {
 			free = float64((i * 7) % 61)
 		}
-		cluster[i] = Slot{R: r, FreeAt: free}
+		cluster[i] = Slot{R: r, Busy: true, FreeAt: free}
 	}
 	job := Job{ID: 0, Arrival: float64(n), Deadline: 1e6 + 50*float64(n), Tasks: 10, Model: types[0]}
 	return q, job, Options{Cluster: cluster, Margin: 1.1}
@@ -263,7 +263,7 @@ func waveBench(n, s int) ([]Job, Job, Options) {
 // BenchmarkDecideWave: one wave decision on 10,000 slots (40 on the
 // smallest queue) as the queue grows, the new job's deadline at the front
 // of the queue, in the middle or at the end (after every queued deadline),
-// through Checker.Decide on the queue's slice (via=checker: every job
+// through Workspace.Decide on the queue's slice (via=checker: every job
 // planned on every decision, the reference) and through Queue.Decide with
 // its plan of the queue kept (via=queue: the decisions of one instant) or
 // rebuilt on every decision (via=queue-cold: now alternates between 0 and
@@ -285,7 +285,7 @@ func BenchmarkDecideWave(b *testing.B) {
 			}{{"front", 1e6 - 1}, {"middle", job.Deadline}, {"end", 1e6 + 100*float64(n)}} {
 				job.Deadline = at.deadline
 				b.Run("at="+at.name+"/via=checker", func(b *testing.B) {
-					var c Checker
+					var c Workspace
 					if _, err := c.Decide(jobs, job, 0, opt); err != nil { // grow the buffers
 						b.Fatal(err)
 					}

@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// Capacities is a cluster's residual capacities (JCT's cluster argument)
+// Capacities is a cluster's residual capacities (the R of JCT's cluster)
 // read once, so that the Eq. 6 estimates of many jobs on one cluster do not
 // each walk every slot. It keeps the usable slots (R > 0) in cluster order
 // as runs of equal R: a cluster of 50,000 dedicated containers (every R =
@@ -25,13 +25,15 @@ type capRun struct {
 }
 
 // NewCapacities reads cluster, every slot's residual capacity R_i in [0, 1]
-// in a fixed order, as JCT takes it. A NaN or out-of-range capacity is a
-// *ValueError naming it ("Cluster[i]"), as JCT reports it. O(len(cluster));
+// in a fixed order, as JCT takes it (Busy and FreeAt are not read). A NaN or
+// out-of-range capacity is a *ValueError naming it ("Cluster[i].R"), as JCT
+// reports it. O(len(cluster));
 // the result holds one entry per run of equal R and does not alias
 // cluster.
-func NewCapacities(cluster []float64) (Capacities, error) {
+func NewCapacities(cluster []Slot) (Capacities, error) {
 	var c Capacities
-	for i, r := range cluster {
+	for i := range cluster {
+		r := cluster[i].R
 		if !(r >= 0 && r <= 1) {
 			return Capacities{}, capacityError(i, r)
 		}
@@ -63,7 +65,7 @@ func (c Capacities) Slots() int { return c.slots }
 // to be: JCT calls it once per slot, JCTOn once per run. Errors match JCT's,
 // in the same order: a nil model ("Model"), nRemaining < 0, no usable slot
 // (ErrNoCapacity), the first slot in cluster order whose task time is NaN,
-// negative or beyond MaxDuration ("TCT(Cluster[i])"), a result beyond
+// not > 0 or beyond MaxDuration ("TCT(Cluster[i])"), a result beyond
 // MaxDuration ("JCT").
 func JCTOn[M Model](m M, nRemaining int, c Capacities) (float64, error) {
 	if err := checkJCTArgs(m, nRemaining); err != nil {
@@ -72,7 +74,7 @@ func JCTOn[M Model](m M, nRemaining int, c Capacities) (float64, error) {
 	sum := 0.0
 	for _, run := range c.runs {
 		t := m.TCT(run.r)
-		if !(t >= 0 && t <= MaxDuration) {
+		if !(t > 0 && t <= MaxDuration) {
 			return 0, tctError(run.first, t)
 		}
 		sum = addRepeated(sum, t, run.count)
@@ -168,10 +170,10 @@ func spacing(s float64) (u, top float64) {
 
 // capacityError reports slot i's residual capacity outside [0, 1].
 func capacityError(i int, r float64) error {
-	return &ValueError{Field: fmt.Sprintf("Cluster[%d]", i), Value: r, Reason: "residual capacity must be in [0, 1]"}
+	return &ValueError{Field: fmt.Sprintf("Cluster[%d].R", i), Value: r, Reason: "residual capacity must be in [0, 1]"}
 }
 
 // tctError reports a model time on slot i that Eq. 6 cannot use.
 func tctError(i int, t float64) error {
-	return &ValueError{Field: fmt.Sprintf("TCT(Cluster[%d])", i), Value: t, Reason: "model must give a task time in [0, MaxDuration]"}
+	return &ValueError{Field: fmt.Sprintf("TCT(Cluster[%d])", i), Value: t, Reason: "model must give a task time in (0, MaxDuration]"}
 }

@@ -75,13 +75,13 @@ func TestPropAddRepeated(t *testing.T) { rapid.Check(t, propAddRepeated) }
 
 // runCluster draws a cluster as runs of equal capacity: usable ones, zeros
 // (which do not break a run), and sometimes a bad value.
-func runCluster(t *rapid.T) []float64 {
-	var cluster []float64
+func runCluster(t *rapid.T) []Slot {
+	var cluster []Slot
 	for range rapid.IntRange(0, 6).Draw(t, "runs") {
 		r := rapid.OneOf(rapid.SampledFrom([]float64{1, 0.5, 0.25, 0, 0.1, 1. / 3, 5e-324}),
 			rapid.Float64Range(0, 1), anyFloat()).Draw(t, "r")
 		for range rapid.IntRange(1, 300).Draw(t, "len") {
-			cluster = append(cluster, r)
+			cluster = append(cluster, Slot{R: r})
 		}
 	}
 	return cluster
@@ -113,7 +113,7 @@ func propJCTOn(t *rapid.T) {
 	}
 	usable := 0
 	for _, r := range cluster {
-		if r > 0 {
+		if r.R > 0 {
 			usable++
 		}
 	}
@@ -129,9 +129,9 @@ func FuzzJCTOn(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propJCTOn)) }
 // 0.1 s the sum over the slots is not 5000 (one rounding per addition), and
 // JCTOn gives JCT's value to the bit.
 func TestJCTOnRounding(t *testing.T) {
-	cluster := make([]float64, 50000)
+	cluster := make([]Slot, 50000)
 	for i := range cluster {
-		cluster[i] = 1
+		cluster[i].R = 1
 	}
 	caps, _ := NewCapacities(cluster)
 	tenth := linear{A: 0.1}

@@ -2,66 +2,16 @@ package admission
 
 import "fmt"
 
-// DecideConfidence decides once with fresh buffers; see
-// (*Checker).DecideConfidence.
-func DecideConfidence(queue []Job, newJob Job, now, p float64) (Decision, error) {
-	var c Checker
-	return c.DecideConfidence(queue, newJob, now, p)
-}
-
-// DecideConfidence is confidence admission (beyond the paper): admit newJob
-// iff the estimated probability that every protected deadline is met is at
-// least p.
-//
-// The model is Eq. 7's sequential one with random completion times: jobs run
-// one after another in EDF order (CompareEDF, new job inserted), so job k
-// completes at now + Σ_{i≤k} T_i, where T_i is job i's completion time alone
-// on the cluster. Each deadline job carries N draws of T in Job.Samples (from
-// a Monte-Carlo or lognormal model, e.g. package tct; admission does not
-// import it). Draw s of the whole set uses draw s of every job (a common
-// index): the estimate assumes the jobs' completion times are independent and
-// that the caller's draws are independent across jobs (or deliberately
-// correlated through the common index, for common random numbers). Then
-//
-//	P = #{s : Σ_{i≤k} T_i[s] ≤ deadline_k − now for every protected k} / N.
-//
-// Protected jobs are the new job and every later deadline job whose
-// probability of meeting its deadline without the new job is >= p (a job
-// already below the target is reported, not protected, just as strict mode
-// does not protect a job already late). Earlier jobs are unaffected by the
-// new one and not protected. With p = 0 every valid job is admitted; with
-// constant samples equal to each job's JCT and p > 0 the decision equals
-// strict mode's.
-//
-// The evidence per job (Decision.Checked, in EDF order, every deadline job):
-// JCT and Prefix are sample means, Slack = deadline − now − Prefix, PMeet is
-// the marginal probability of meeting the deadline with the new job admitted.
-// Decision.Probability is P. On rejection (ReasonLowConfidence) Blocking is
-// the protected job with the smallest PMeet (the earliest in EDF order on
-// ties). A new job without a deadline is admitted with no evidence, and then
-// samples are not needed.
-//
-// queue follows the same rules as in Decide (strict EDF order, validated in
-// one pass). Cost O((len(queue)+1)·N); it allocates nothing once the Checker's
-// buffers fit the queue and N.
-//
-// Errors match ErrBadInput: p outside [0, 1] or NaN ("Confidence"); now not
-// finite; bad Arrival/Deadline as in Decide; the queue out of order; a
-// duplicate new-job ID; the new job's Samples empty; a deadline job's Samples
-// of a different length than the new job's; a sample that is NaN, infinite or
-// negative ("Queue[k].Samples[s]"). Job.JCT is ignored. With an error the
-// Decision is the zero value.
-func (c *Checker) DecideConfidence(queue []Job, newJob Job, now, p float64) (Decision, error) {
-	if err := checkQueueLen(len(queue)); err != nil {
-		return Decision{}, err
-	}
+// decideConfidence is Decide in ModeConfidence (ModeConfidence's doc has
+// the rule, the evidence and the errors), with p = Options.Confidence.
+func (c *Workspace) decideConfidence(queue []Job, newJob Job, now, p float64) (Decision, error) {
 	if !(p >= 0 && p <= 1) {
-		return Decision{}, &ValueError{Field: "Confidence", Value: p, Reason: "must be in [0, 1]"}
+		return Decision{}, &ValueError{Field: "Options.Confidence", Value: p, Reason: "must be in [0, 1]"}
 	}
 	if err := validateNow(now); err != nil {
 		return Decision{}, err
 	}
-	if err := validateJob(&newJob, -1); err != nil {
+	if err := validateNew(&newJob, atNew); err != nil {
 		return Decision{}, err
 	}
 	if !newJob.HasDeadline() {
@@ -77,7 +27,7 @@ func (c *Checker) DecideConfidence(queue []Job, newJob Job, now, p float64) (Dec
 		return Decision{}, &ValueError{Field: "NewJob.Samples", Value: 0, Reason: "need at least one sample"}
 	}
 	if n > MaxSamples {
-		return Decision{}, &ValueError{Field: "len(NewJob.Samples)", Value: float64(n), Reason: "more than MaxSamples = 2^20"}
+		return Decision{}, &ValueError{Field: "len(NewJob.Samples)", Value: n, Reason: "more than MaxSamples = 2^20"}
 	}
 	if err := validateSamples(newJob.Samples, -1, n); err != nil {
 		return Decision{}, err
@@ -171,7 +121,7 @@ func (c *Checker) DecideConfidence(queue []Job, newJob Job, now, p float64) (Dec
 }
 
 // grow sizes the confidence scratch to n samples: run zeroed, ok all true.
-func (c *Checker) grow(n int) {
+func (c *Workspace) grow(n int) {
 	if cap(c.run) < n {
 		c.run = make([]float64, n)
 		c.runWO = make([]float64, n)
@@ -188,7 +138,7 @@ func (c *Checker) grow(n int) {
 // in [0, MaxDuration].
 func validateSamples(samples []float64, k, n int) error {
 	if len(samples) != n {
-		return &ValueError{Field: jobField(k, "Samples"), Value: float64(len(samples)),
+		return &ValueError{Field: jobField(k, "Samples"), Value: len(samples),
 			Reason: fmt.Sprintf("length must equal the new job's %d", n)}
 	}
 	for s, t := range samples {

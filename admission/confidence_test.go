@@ -38,9 +38,9 @@ func TestDecideConfidenceHandWorked(t *testing.T) {
 		{1, false, 4},    // job 2 is still protected (1 ≥ 1 without the new job)
 		{0.75, false, 4}, // marginals reach 0.75, the joint 0.5 does not
 	}
-	var c Checker
+	var c Workspace
 	for _, tt := range tests {
-		d, err := c.DecideConfidence(q, job, 0, tt.p)
+		d, err := c.Decide(q, job, 0, Options{Mode: ModeConfidence, Confidence: tt.p})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,11 +67,11 @@ func TestDecideConfidenceHandWorked(t *testing.T) {
 	// Job 2 is not protected once p exceeds its chance without the new job:
 	// with deadline 165 it meets in samples 1, 2, 3 only (3/4) without it.
 	q[1].Deadline = 165
-	d, err := c.DecideConfidence(q, job, 0, 0.8)
+	d, err := c.Decide(q, job, 0, Options{Mode: ModeConfidence, Confidence: 0.8})
 	if err != nil || d.Checked[2].Protected || d.Probability != 0.75 || d.Admit {
 		t.Fatalf("p=0.8, job 2 below target: %+v, %v", d, err)
 	}
-	d, err = c.DecideConfidence(q, job, 0, 0.7)
+	d, err = c.Decide(q, job, 0, Options{Mode: ModeConfidence, Confidence: 0.7})
 	if err != nil || !d.Checked[2].Protected || d.Probability != 0.5 || d.Admit || d.BlockingID != 2 {
 		// new 0.75 > job 2's marginal 0.5 (samples 1, 2): job 2 blocks
 		t.Fatalf("p=0.7: %+v, %v", d, err)
@@ -95,9 +95,9 @@ func TestDecideConfidenceBadInput(t *testing.T) {
 		now, p float64
 		field  string
 	}{
-		{"p NaN", q, job, 0, nan, "Confidence"},
-		{"p negative", q, job, 0, -0.1, "Confidence"},
-		{"p above 1", q, job, 0, 1.01, "Confidence"},
+		{"p NaN", q, job, 0, nan, "Options.Confidence"},
+		{"p negative", q, job, 0, -0.1, "Options.Confidence"},
+		{"p above 1", q, job, 0, 1.01, "Options.Confidence"},
 		{"now Inf", q, job, inf, 0.5, "now"},
 		{"new no samples", q, withNew(func(j *Job) { j.Samples = nil }), 0, 0.5, "NewJob.Samples"},
 		{"new sample NaN", q, withNew(func(j *Job) { j.Samples[2] = nan }), 0, 0.5, "NewJob.Samples[2]"},
@@ -115,14 +115,14 @@ func TestDecideConfidenceBadInput(t *testing.T) {
 		{"queue bad, new without deadline", withQ(0, func(j *Job) { j.Arrival = nan }), withNew(func(j *Job) { j.Deadline = inf }), 0, 0.5, "Queue[0].Arrival"},
 	}
 	for _, tt := range tests {
-		d, err := DecideConfidence(tt.queue, tt.newJob, tt.now, tt.p)
+		d, err := decide(tt.queue, tt.newJob, tt.now, Options{Mode: ModeConfidence, Confidence: tt.p})
 		var ve *ValueError
 		if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != tt.field || d.Admit {
 			t.Errorf("%s: %+v, %v; want field %q", tt.name, d, err, tt.field)
 		}
 	}
 	// Via Decide and Options.
-	d, err := Decide(q, job, 0, Options{Mode: ModeConfidence, Confidence: 0.5})
+	d, err := decide(q, job, 0, Options{Mode: ModeConfidence, Confidence: 0.5})
 	if err != nil || !d.Admit || d.Mode != ModeConfidence || d.Probability != 0.5 {
 		t.Errorf("Decide in confidence mode: %+v, %v", d, err)
 	}
@@ -132,8 +132,8 @@ func TestStrings(t *testing.T) {
 	if ModeWave.String() != "wave" || ModeStrict.String() != "strict" || ModePaper.String() != "paper" || ModeConfidence.String() != "confidence" || Mode(9).String() != "Mode(9)" {
 		t.Error("Mode.String")
 	}
-	for r, want := range map[Reason]string{ReasonFits: "fits", ReasonNoDeadline: "no deadline", ReasonNewJobLate: "new job late",
-		ReasonQueuedJobHurt: "queued job hurt", ReasonLowConfidence: "low confidence", Reason(-1): "Reason(-1)"} {
+	for r, want := range map[Reason]string{ReasonFits: "fits", ReasonNoDeadline: "no-deadline", ReasonNewJobLate: "new-job-late",
+		ReasonQueuedJobHurt: "queued-job-hurt", ReasonLowConfidence: "low-confidence", Reason(-1): "Reason(-1)"} {
 		if r.String() != want {
 			t.Errorf("%d: %q, want %q", int(r), r.String(), want)
 		}

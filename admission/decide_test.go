@@ -118,7 +118,7 @@ func TestDecideHandWorked(t *testing.T) {
 			checked: []wantCheck{{4, 0, -5, true}},
 		},
 	}
-	var c Checker
+	var c Workspace
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d, err := c.Decide(tt.queue, tt.newJob, 10, Options{Mode: tt.mode})
@@ -156,7 +156,7 @@ func TestDecideBadInput(t *testing.T) {
 	good := Job{ID: 4, Arrival: 10, Deadline: 150, JCT: 40, Tasks: 2, Model: linear{A: 10}}
 	with := func(f func(*Job)) Job { j := good; f(&j); return j }
 	strict := Options{Mode: ModeStrict}
-	two := []Slot{{R: 1}, {R: 0.5, FreeAt: 20}}
+	two := []Slot{{R: 1}, {R: 0.5, Busy: true, FreeAt: 20}}
 	wave := Options{Cluster: two}
 	waveWith := func(f func(*Options)) Options { o := wave; f(&o); return o }
 	var nilPtr *exp2
@@ -190,7 +190,7 @@ func TestDecideBadInput(t *testing.T) {
 		{"queued deadline NaN", []Job{{ID: 1, Deadline: nan}}, good, 10, strict, "Queue[0].Deadline"},
 		{"queued arrival Inf", []Job{{ID: 1, Deadline: 1, Arrival: inf}}, good, 10, strict, "Queue[0].Arrival"},
 		{"queued deadline overflow", []Job{{ID: 1, Deadline: math.MaxFloat64}}, with(func(j *Job) { j.Deadline = inf }), -math.MaxFloat64, strict, ""},
-		{"confidence out of range", handQueue(), good, 10, Options{Mode: ModeConfidence, Confidence: 1.5}, "Confidence"},
+		{"confidence out of range", handQueue(), good, 10, Options{Mode: ModeConfidence, Confidence: 1.5}, "Options.Confidence"},
 		// Issue 19, defect 6: JCTs whose sum overflowed gave Prefix +Inf and
 		// Slack -Inf; every duration is now limited to MaxDuration.
 		{"new JCT MaxFloat64", nil, with(func(j *Job) { j.JCT = math.MaxFloat64 }), 10, strict, "NewJob.JCT"},
@@ -204,19 +204,21 @@ func TestDecideBadInput(t *testing.T) {
 		{"wave no usable slot", nil, good, 10, Options{Cluster: []Slot{{R: 0}, {R: 0}}}, "Options.Cluster"},
 		{"wave R NaN", nil, good, 10, Options{Cluster: []Slot{{R: 1}, {R: nan}}}, "Options.Cluster[1].R"},
 		{"wave R above 1", nil, good, 10, Options{Cluster: []Slot{{R: 1.5}}}, "Options.Cluster[0].R"},
-		{"wave FreeAt NaN", nil, good, 10, Options{Cluster: []Slot{{R: 1, FreeAt: nan}}}, "Options.Cluster[0].FreeAt"},
-		{"wave FreeAt +Inf", nil, good, 10, Options{Cluster: []Slot{{R: 1}, {R: 1, FreeAt: inf}}}, "Options.Cluster[1].FreeAt"},
-		{"wave FreeAt beyond MaxDuration", nil, good, 10, Options{Cluster: []Slot{{R: 1, FreeAt: 11 + MaxDuration}}}, "Options.Cluster[0].FreeAt"},
+		{"wave FreeAt NaN", nil, good, 10, Options{Cluster: []Slot{{R: 1, Busy: true, FreeAt: nan}}}, "Options.Cluster[0].FreeAt"},
+		{"wave FreeAt +Inf", nil, good, 10, Options{Cluster: []Slot{{R: 1}, {R: 1, Busy: true, FreeAt: inf}}}, "Options.Cluster[1].FreeAt"},
+		{"wave FreeAt beyond MaxDuration", nil, good, 10, Options{Cluster: []Slot{{R: 1, Busy: true, FreeAt: 11 + MaxDuration}}}, "Options.Cluster[0].FreeAt"},
 		{"wave cluster above MaxSlots", nil, good, 10, Options{Cluster: make([]Slot, MaxSlots+1)}, "Options.Cluster"},
 		{"wave new Tasks negative", nil, with(func(j *Job) { j.Tasks = -1 }), 10, wave, "NewJob.Tasks"},
 		{"wave new nil model", nil, with(func(j *Job) { j.Model = nil }), 10, wave, "NewJob.Model"},
 		{"wave new nil pointer model", nil, with(func(j *Job) { j.Model = nilPtr }), 10, wave, "NewJob.Model"},
-		{"wave new RunningUntil NaN", nil, with(func(j *Job) { j.RunningUntil = nan }), 10, wave, "NewJob.RunningUntil"},
-		{"wave new RunningUntil +Inf", nil, with(func(j *Job) { j.RunningUntil = inf }), 10, wave, "NewJob.RunningUntil"},
-		{"wave new RunningUntil beyond MaxDuration", nil, with(func(j *Job) { j.RunningUntil = 1e16 }), 10, wave, "NewJob.RunningUntil"},
+		{"wave new Running 1", nil, with(func(j *Job) { j.Running = 1; j.RunningUntil = 12 }), 10, wave, "NewJob.Running"},
+		{"strict new Running 1", nil, with(func(j *Job) { j.Running = 1 }), 10, strict, "NewJob.Running"},
+		{"strict new nil model with tasks", nil, with(func(j *Job) { j.Tasks, j.Model = 1, nil }), 10, strict, "NewJob.Model"},
+		{"strict new Tasks negative", nil, with(func(j *Job) { j.Tasks = -1 }), 10, strict, "NewJob.Tasks"},
+		{"confidence new JCT NaN", nil, with(func(j *Job) { j.JCT = nan }), 10, Options{Mode: ModeConfidence}, "NewJob.JCT"},
 		{"wave new model NaN", nil, with(func(j *Job) { j.Model = linear{A: nan} }), 10, wave, "NewJob.Model.TCT(Options.Cluster[0].R)"},
 		{"wave new model negative on the slow slot", nil, with(func(j *Job) { j.Tasks = 2; j.Model = linear{A: -1, B: 1.5} }), 10,
-			Options{Cluster: []Slot{{R: 1}, {R: 0.5, FreeAt: 5}}}, "NewJob.Model.TCT(Options.Cluster[1].R)"},
+			Options{Cluster: []Slot{{R: 1}, {R: 0.5, Busy: true, FreeAt: 5}}}, "NewJob.Model.TCT(Options.Cluster[1].R)"},
 		{"wave new model beyond MaxDuration", nil, with(func(j *Job) { j.Model = linear{A: 2 * MaxDuration} }), 10, wave, "NewJob.Model.TCT(Options.Cluster[0].R)"},
 		{"wave new Tasks above MaxPlannedTasks", nil, with(func(j *Job) { j.Tasks = MaxPlannedTasks + 1 }), 10, wave, "NewJob.Tasks"},
 		{"wave new Tasks MaxInt", nil, with(func(j *Job) { j.Tasks = math.MaxInt }), 10, wave, "NewJob.Tasks"},
@@ -224,7 +226,9 @@ func TestDecideBadInput(t *testing.T) {
 		{"wave queued Tasks negative", []Job{{ID: 1, Deadline: 100, Tasks: -1}}, good, 10, wave, "Queue[0].Tasks"},
 		{"wave queued Tasks negative, no deadline", []Job{{ID: 1, Deadline: inf, Tasks: -1}}, good, 10, wave, "Queue[0].Tasks"},
 		{"wave queued nil model", []Job{{ID: 1, Deadline: 100, Tasks: 1}}, good, 10, wave, "Queue[0].Model"},
-		{"wave queued RunningUntil NaN", []Job{{ID: 1, Deadline: 100, RunningUntil: nan}}, good, 10, wave, "Queue[0].RunningUntil"},
+		{"wave queued RunningUntil NaN", []Job{{ID: 1, Deadline: 100, Running: 1, RunningUntil: nan}}, good, 10, wave, "Queue[0].RunningUntil"},
+		{"wave queued RunningUntil beyond MaxDuration", []Job{{ID: 1, Deadline: 100, Running: 2, RunningUntil: 1e16}}, good, 10, wave, "Queue[0].RunningUntil"},
+		{"wave queued Running negative", []Job{{ID: 1, Deadline: 100, Running: -1}}, good, 10, wave, "Queue[0].Running"},
 		{"wave queued after new, model Inf", []Job{{ID: 1, Deadline: 100}, {ID: 2, Deadline: 300, Tasks: 1, Model: linear{A: inf}}}, good, 10, wave, "Queue[1].Model.TCT(Options.Cluster[0].R)"}, // every usable slot is a candidate
 		{"wave queued out of order", []Job{{ID: 2, Deadline: 200}, {ID: 1, Deadline: 100}}, good, 10, wave, "Queue[1]"},
 		{"wave no deadline, bad queue", []Job{{ID: 1, Deadline: 100, Tasks: -1}}, with(func(j *Job) { j.Deadline = inf }), 10, wave, "Queue[0].Tasks"},
@@ -232,7 +236,7 @@ func TestDecideBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d, err := Decide(tt.queue, tt.newJob, tt.now, tt.opt)
+			d, err := decide(tt.queue, tt.newJob, tt.now, tt.opt)
 			if tt.field == "" { // valid after all: a no-deadline job sums nothing
 				if err != nil || !d.Admit {
 					t.Fatalf("got %+v, %v; want admitted", d, err)

@@ -1,6 +1,8 @@
 package admission
 
-import "strconv"
+import (
+	"github.com/schedkit/schedkit/internal/enumname"
+)
 
 // Mode selects the acceptance rule.
 type Mode int
@@ -46,26 +48,56 @@ const (
 	// deadlines"), which breaks the promise made to them whenever a job with
 	// an earlier deadline arrives.
 	ModePaper
-	// ModeConfidence (beyond the paper) admits iff the probability that every
-	// protected deadline is met is at least Options.Confidence, estimated from
-	// each job's completion-time samples (Job.Samples). Decide with this mode
-	// calls DecideConfidence.
+	// ModeConfidence (beyond the paper) admits iff the probability that
+	// every protected deadline is met is at least p = Options.Confidence,
+	// estimated from each job's completion-time samples (Job.Samples).
+	//
+	// The model is Eq. 7's sequential one with random completion times:
+	// jobs run one after another in EDF order (CompareEDF, new job
+	// inserted), so job k completes at now + Σ_{i≤k} T_i, where T_i is job
+	// i's completion time alone on the cluster. Each deadline job carries N
+	// draws of T in Job.Samples (from a Monte-Carlo or lognormal model,
+	// e.g. package tct; admission does not import it). Draw s of the whole
+	// set uses draw s of every job (a common index): the estimate assumes
+	// the jobs' completion times are independent and that the caller's
+	// draws are independent across jobs (or deliberately correlated through
+	// the common index, for common random numbers). Then
+	//
+	//	P = #{s : Σ_{i≤k} T_i[s] ≤ deadline_k − now for every protected k} / N.
+	//
+	// Protected jobs are the new job and every later deadline job whose
+	// probability of meeting its deadline without the new job is >= p (a
+	// job already below the target is reported, not protected, just as
+	// strict mode does not protect a job already late). Earlier jobs are
+	// unaffected by the new one and not protected. With p = 0 every valid
+	// job is admitted; with constant samples equal to each job's JCT and p
+	// > 0 the decision equals strict mode's.
+	//
+	// The evidence per job (Decision.Checked, in EDF order, every deadline
+	// job): JCT and Prefix are sample means, Slack = deadline − now −
+	// Prefix, PMeet is the marginal probability of meeting the deadline
+	// with the new job admitted. Decision.Probability is P. On rejection
+	// (ReasonLowConfidence) Blocking is the protected job with the smallest
+	// PMeet (the earliest in EDF order on ties). A new job without a
+	// deadline is admitted with no evidence, and then samples are not
+	// needed. Cost O((len(queue)+1)·N).
+	//
+	// Errors besides Decide's common ones: p outside [0, 1] or NaN
+	// ("Options.Confidence"); the new job's Samples empty or longer than
+	// MaxSamples; a deadline job's Samples of a different length than the
+	// new job's; a sample that is NaN, infinite or outside [0,
+	// MaxDuration] ("Queue[k].Samples[s]").
 	ModeConfidence
 )
 
 // String returns "wave", "strict", "paper", "confidence" or "Mode(n)".
-func (m Mode) String() string {
-	switch m {
-	case ModeWave:
-		return "wave"
-	case ModeStrict:
-		return "strict"
-	case ModePaper:
-		return "paper"
-	case ModeConfidence:
-		return "confidence"
-	}
-	return "Mode(" + strconv.Itoa(int(m)) + ")"
+func (m Mode) String() string { return enumname.Of(m, "Mode", modeNames[:]) }
+
+var modeNames = [...]string{
+	ModeWave:       "wave",
+	ModeStrict:     "strict",
+	ModePaper:      "paper",
+	ModeConfidence: "confidence",
 }
 
 // Options selects the rule and carries its parameters. The zero value is
@@ -77,29 +109,35 @@ type Options struct {
 	// Ignored by the other modes. Zero admits every valid job.
 	Confidence float64
 	// Cluster is every map slot of the cluster at now, in a fixed order
-	// (the index is the plan's last tie-break). Wave mode needs at least one
-	// slot with R > 0 when the new job has a deadline; the other modes
-	// ignore it. At most MaxSlots.
+	// (the index is the plan's last tie-break, and the slot a Queue's Start
+	// names). Wave mode needs at least one slot with R > 0 when the new job
+	// has a deadline; the other modes ignore it. At most MaxSlots. In
+	// Queue.Decide a slot on which the queue records a running task is busy
+	// until that task's planned end, whatever its Busy and FreeAt here.
 	Cluster []Slot
 	// Margin is wave mode's safety factor on task times: a task is planned
 	// to take TCT_j(r) × Margin. Zero means 1 (the models are taken as
 	// exact); otherwise in (0, MaxMargin]. MarginAt derives it from the
 	// spread of the models' errors at a confidence level. It is not applied
-	// to Slot.FreeAt and Job.RunningUntil, which are the caller's own
-	// estimates: compute them with the same margin (start + TCT(r)·Margin)
-	// to be consistent.
+	// to Slot.FreeAt and Job.RunningUntil, which are planned ends already:
+	// a scheduler computes them with the same margin (start + TCT(r)·Margin,
+	// edf.Task.PlannedEnd with edf.Config.Margin the same number).
 	Margin float64
 }
 
-// A Slot is one map slot as wave mode sees it at the decision time now.
+// A Slot is one map slot, as every call of this package takes the cluster
+// (a []Slot in a fixed order): JCT and NewCapacities read R, wave mode R,
+// Busy and FreeAt at the decision time now.
 type Slot struct {
 	// R is the slot's residual capacity in [0, 1] (1 = a free dedicated
 	// slot, the web VM's leftover for a shared one). A task of job j takes
 	// TCT_j(R) on it. R = 0 means the slot cannot run a task: it gets none.
 	R float64
-	// FreeAt is the absolute time (seconds) its running task is expected
-	// to end; a value at or before now means the slot is free now. NaN and
-	// +Inf are bad input, as is FreeAt − now > MaxDuration.
+	// Busy says a task runs on the slot, planned to end at FreeAt (absolute
+	// seconds; at or before now, the slot is free now). FreeAt is read only
+	// when Busy: then NaN and +Inf are bad input, as is FreeAt − now >
+	// MaxDuration. The zero Slot is free.
+	Busy   bool
 	FreeAt float64
 }
 
@@ -129,21 +167,16 @@ const (
 	ReasonLowConfidence
 )
 
-// String returns the reason as a short lower-case phrase.
-func (r Reason) String() string {
-	switch r {
-	case ReasonFits:
-		return "fits"
-	case ReasonNoDeadline:
-		return "no deadline"
-	case ReasonNewJobLate:
-		return "new job late"
-	case ReasonQueuedJobHurt:
-		return "queued job hurt"
-	case ReasonLowConfidence:
-		return "low confidence"
-	}
-	return "Reason(" + strconv.Itoa(int(r)) + ")"
+// String returns "fits", "no-deadline", "new-job-late", "queued-job-hurt",
+// "low-confidence", or "Reason(n)" for any other value.
+func (r Reason) String() string { return enumname.Of(r, "Reason", reasonNames[:]) }
+
+var reasonNames = [...]string{
+	ReasonFits:          "fits",
+	ReasonNoDeadline:    "no-deadline",
+	ReasonNewJobLate:    "new-job-late",
+	ReasonQueuedJobHurt: "queued-job-hurt",
+	ReasonLowConfidence: "low-confidence",
 }
 
 // A Check is the evidence for one deadline job in the checked set, in EDF
@@ -201,7 +234,7 @@ type Decision struct {
 	// order with the new job inserted. Paper mode lists the jobs up to and
 	// including the new one (Eq. 7's set); wave, strict and confidence modes
 	// list every deadline job. Empty when the new job has no deadline. It aliases
-	// the Checker's buffer and is valid until the next call on that Checker;
+	// the Workspace's buffer and is valid until the next call on that Workspace;
 	// copy it (slices.Clone) to keep it.
 	Checked []Check
 	// NewIndex is the new job's index in Checked, or -1 when it has no

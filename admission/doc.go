@@ -10,7 +10,8 @@
 //   - ModeWave, the default (zero Options): on each arrival, list-schedule
 //     the pending tasks of the queued deadline jobs plus the new job's, in
 //     EDF order, onto the cluster's slots (Options.Cluster): each slot
-//     becomes free when its running task is expected to end (Slot.FreeAt),
+//     becomes free when its running task is planned to end (Slot.FreeAt,
+//     or the planned end a Queue recorded with Start),
 //     each task takes TCT_j(r) × Options.Margin on the slot it lands on, no
 //     running task is pre-empted. Admit iff the new job completes by its
 //     deadline in that plan and every queued job that completes by its
@@ -24,9 +25,54 @@
 //     every queued job that meets its deadline without it.
 //   - ModePaper: Eq. 7 as printed: Σ JCT over the queued jobs before the new
 //     one in EDF order plus the new job ≤ deadline_new − now.
-//   - ModeConfidence (DecideConfidence): admit iff P(every protected deadline
-//     met) ≥ p, from per-job completion-time samples with a common index
-//     (independent jobs), in Eq. 7's sequential EDF model.
+//   - ModeConfidence: admit iff P(every protected deadline met) ≥ p, from
+//     per-job completion-time samples with a common index (independent
+//     jobs), in Eq. 7's sequential EDF model.
+//
+// # Jobs
+//
+// A job is described by the same five fields, with the same names, types
+// and validity, in package admission and package edf, so that a job one
+// package's queue takes the other's takes too, in either order, and a
+// scheduler keeps the two queues in step without undoing either:
+//
+//   - ID (int64): the caller's identifier, unique within a queue; adding an
+//     ID already queued is an error. The last EDF tie-break.
+//   - Arrival (seconds): finite. The second EDF tie-break.
+//   - Deadline (seconds, absolute): finite, or NoDeadline() (+Inf) for a
+//     job without one; NaN and −Inf are errors. A deadline in the past is
+//     allowed.
+//   - Tasks: the tasks not yet started, ≥ 0.
+//   - Model: TCT(r), one task's time in seconds on a slot of residual
+//     capacity r (MIMP Eq. 1); not nil when Tasks > 0 (neither a nil
+//     interface nor one holding a nil pointer, map, func or channel). A
+//     task time is valid when it is > 0 and at most MaxDuration; the
+//     model's times are checked where a decision uses them, not when the
+//     job is added.
+//
+// A queue holds at most MaxJobs jobs. Queue.Insert checks exactly these, in
+// this order, then the package's own fields (JCT in [0, MaxDuration],
+// Running 0), then the ID's uniqueness and the queue's size; each error
+// names the field ("Job.Tasks") and matches ErrBadInput. A decision checks
+// its new job the same way ("NewJob.Tasks"), in every mode, so a job a
+// decision admits Insert takes, unless its ID is queued or the queue is
+// full, which both queues refuse alike. A wave decision refuses a model
+// that gives no valid time on a slot its plan uses.
+//
+// # Deciding and recording progress
+//
+// A scheduler that keeps its admitted jobs in a Queue decides with
+// Queue.Decide and records what happens with Queue.Start (a task starts on
+// a slot, planned to end at a time it knows: edf.Task.PlannedEnd), End (it
+// ends, completed or not), SetJCT (paper and strict mode's Eq. 6 estimate
+// changes) and Remove (the job is done); the Queue keeps each job's
+// pending count, running tasks and their latest planned end, and each
+// slot's planned free time, so the caller scans no slots and copies no
+// counts. A caller that holds its jobs elsewhere (an adapter rebuilding its
+// view from the cluster's objects on each pass) decides with
+// Workspace.Decide over a []Job in EDF order: the same decision, bit for
+// bit (Queue.Decide on q is Workspace.Decide on q.Jobs() and the cluster
+// with q's recorded tasks), at the cost of one pass over the jobs.
 //
 // Eq. 6 (JCT) estimates a job's completion time as if it ran alone on the
 // whole cluster: nRemaining · Σ_i TCT_j(R_i) / n² over every slot's residual
@@ -87,13 +133,13 @@
 //     earlier; the paper's set ("earlier deadline") becomes "before the new job
 //     in EDF order", which is what an EDF scheduler runs first.
 //   - Wave mode's plan, exactly: usable slots (R > 0) start free at
-//     max(0, FreeAt − now); jobs are taken in EDF order, each job's pending
+//     max(0, FreeAt − now) (at 0 if not Busy); jobs are taken in EDF order, each job's pending
 //     tasks one at a time. Two placements are planned: first free, each task
 //     onto the slot that becomes free first, ties to the lowest index in
 //     Options.Cluster; and end first, each task onto the slot where it ends
 //     first (least free time + TCT_j(R) × margin), ties to the lowest index.
-//     A job completes at the end of its last planned task or at
-//     RunningUntil if later. The new job is judged first free. A queued job
+//     A job completes at the end of its last planned task or, while tasks
+//     of it run, at RunningUntil if later. The new job is judged first free. A queued job
 //     after it is protected iff it is on time without the new job in either
 //     placement, and then must stay on time with it in each placement in
 //     which it was; its evidence comes from the later of those. Why both:
@@ -108,16 +154,17 @@
 //     MP had started on a heavy slot (r ≈ 0.2, about 200 s against a 200 s
 //     deadline). Jobs without a deadline are not planned (EDF serves them
 //     last; their running tasks count through FreeAt). FreeAt and
-//     RunningUntil are the caller's expected ends and are not multiplied by
-//     the margin. A slot's residual capacity is taken as constant over the
+//     RunningUntil are planned ends (start + TCT × margin, computed once,
+//     when the task started) and are not multiplied by the margin again. A slot's residual capacity is taken as constant over the
 //     plan. The model must give a valid time at every usable R (every slot
 //     is a candidate for every task).
 //   - Wave mode does not pre-empt, does not model data-node IO, and plans
 //     EDF, not MP: MP may give a slot to a better-fitting later job first,
-//     which the plan does not foresee (edf's MPOptions.Slack keeps MP's
-//     deadline jobs ahead of their plan).
-//   - No deadline is Deadline = +Inf: always admitted, sorted last, never
-//     summed, so it never delays a deadline job's admission.
+//     which the plan does not foresee (edf's Config.Margin, the same
+//     margin, keeps MP's deadline jobs ahead of their plan).
+//   - No deadline is Deadline = NoDeadline() (+Inf): always admitted,
+//     sorted last, never summed, so it never delays a deadline job's
+//     admission.
 //   - A queued job that is already late without the new job is reported but
 //     not protected in wave and strict mode (likewise a job already below p
 //     in confidence mode): otherwise one doomed job would block every admission
@@ -130,26 +177,30 @@
 //   - The comparison is ≤: a job finishing exactly at its deadline meets it.
 //   - The queue is passed pre-sorted (Queue maintains it incrementally) and
 //     validated in the decision's single pass rather than sorted, and the
-//     evidence and the plans live in a reusable Checker, so a decision
+//     evidence and the plans live in a reusable Workspace, so a decision
 //     allocates nothing in steady state.
 //
 // # Guarantees and errors
 //
-// Every function is pure apart from the Checker's and Queue's own buffers:
+// Every function is pure apart from the Workspace's and Queue's own buffers:
 // equal inputs give equal outputs, bit for bit; nothing panics on caller
 // data; every number in a Decision is finite. Bad input returns a
 // *ValueError naming the field and value, which matches ErrBadInput: NaN or
 // infinite times, NaN or -Inf deadlines, a JCT or sample outside [0,
-// MaxDuration], a queue out of EDF order, a duplicate new-job ID, a
-// confidence outside [0, 1], sample slices of unequal length; in wave mode
-// a margin outside (0, MaxMargin], a slot's R outside [0, 1] or FreeAt NaN
-// or beyond now + MaxDuration, a cluster with no usable slot (for a new job
-// with a deadline), negative Tasks, RunningUntil NaN, +Inf or beyond now +
-// MaxDuration, a nil model (a nil interface, or a typed nil: detected,
-// never called) for a job with pending tasks, a model time outside [0,
-// MaxDuration] on a slot the plan uses; a model (JCT) that is nil or gives
-// NaN, negative or too large times. A rejection is a Decision, not an
-// error.
+// MaxDuration], a queue out of EDF order, a duplicate new-job ID, a new
+// job failing the "Jobs" contract, a confidence outside [0, 1], sample
+// slices of unequal length; in wave mode a margin outside (0, MaxMargin],
+// a slot's R outside [0, 1] or a busy slot's FreeAt NaN or beyond now +
+// MaxDuration, a cluster with no usable slot (for a new job with a
+// deadline), negative Tasks or Running, RunningUntil NaN, +Inf or beyond
+// now + MaxDuration while tasks run, a nil model (a nil interface, or a
+// typed nil: detected, never called) for a job with pending tasks, a model
+// time outside (0, MaxDuration] on a slot the plan uses; a model (JCT)
+// that is nil or gives NaN, non-positive or too large times. A Queue's
+// Start and End refuse an unknown ID (also ErrUnknownJob), a job without
+// a pending task (also ErrNoPendingTask), a bad or busy slot and a
+// non-finite planned end. A distribution's own error (MarginAt) is wrapped:
+// errors.Is reaches it. A rejection is a Decision, not an error.
 //
 // # Limits
 //
@@ -163,9 +214,9 @@
 // "Options.Cluster", "NewJob.Tasks" or the queued job where the planned
 // tasks pass the bound). TestLimits runs each at its limit and one beyond:
 // at MaxJobs paper, strict and confidence mode keep one Check per job and,
-// with a warmed Checker, allocate nothing; a wave decision at MaxSlots and
+// with a warmed Workspace, allocate nothing; a wave decision at MaxSlots and
 // MaxPlannedTasks at once takes about 1.2 s of CPU and 84 MiB of scratch
-// (allocated once by a Checker; 2 shared cores, load average 12).
+// (allocated once by a Workspace; 2 shared cores, load average 12).
 // Queue.Decide's wave plan keeps about 32 bytes per planned task and 72 per
 // deadline job (about 150 MB at MaxPlannedTasks and MaxJobs). Job IDs,
 // Tasks below the planned bound and slices read once (JCT's cluster) have
@@ -184,19 +235,20 @@
 // order, can be from the pass's (8 roundings of 2^−53 of the largest
 // magnitude per job; the tree's depth and the pass's additions account for
 // at most 5n + 12). Each candidate is then decided with Eq. 7's sums as
-// Checker.Decide forms them, one addition after another in EDF order,
+// Workspace.Decide forms them, one addition after another in EDF order,
 // which the Queue keeps per job and extends on demand from the last
-// change: the decision and its Checks are Checker.Decide's, bit for bit
+// change: the decision and its Checks are Workspace.Decide's, bit for bit
 // (TestPropQueueDecide, TestPropQueueDecideFeasible, and
 // TestPropQueueDecideExact with deadlines on the rounding boundary, at
 // -rapid.checks=10000). Each subtree mixing late jobs with others on the
-// way adds O(log n). The tree is the Queue's storage: Insert, Remove,
-// SetJCT and SetProgress update one path, O(log n) (and, once Queue.Decide
-// has used the sums, Insert and Remove shift the kept JCTs: O(n) moves of 8
-// bytes); Jobs lays the jobs out in a slice in EDF order, O(n) the first
-// time after a change.
+// way adds O(log n). The tree is the Queue's storage: Insert, Remove and
+// SetJCT update one path, O(log n) (and, once Queue.Decide has used the
+// sums, Insert and Remove shift the kept JCTs: O(n) moves of 8 bytes);
+// Start and End change one job and one slot, O(1) but for the ID lookup
+// (End walks the job's running tasks when the one planned to end last
+// ends); Jobs copies the jobs out in EDF order, O(n).
 //
-// Checker.Decide is one pass over the queue, O(len(queue)), in paper and
+// Workspace.Decide is one pass over the queue, O(len(queue)), in paper and
 // strict mode; confidence mode O((len(queue)+1)·N) with N samples. Wave
 // mode, O(S log S + J·G + T (log S + log G)) for S slots in G groups of
 // equal residual capacity, J deadline jobs and T of their pending tasks,
@@ -216,15 +268,16 @@
 // placement of a plan depends only on each slot's free time (ties go to
 // the lowest slot index, a unique key), so the restored state plans as the
 // planner that reached it: TestPropQueueWave checks every Queue.Decide
-// against Checker.Decide on the same jobs, bit for bit and errors
-// included, through Insert, Remove, SetProgress and edits through Jobs
-// (each drops the plan from the changed job's place on) and decisions that
+// against Workspace.Decide on the same jobs and cluster, bit for bit and
+// errors included, through Insert, Remove, Start and End (each drops the
+// plan from the changed job's place on; a start or end also changes its
+// slot's free time, so the next decision plans anew) and decisions that
 // keep or change the time, cluster and margin. This serves the decisions
 // of one instant: arrivals handled at one time against one view of the
 // cluster (a scheduler can decide every arrival of a round at the round's
 // time), or pending jobs decided again. A decision at another time, or on
 // another cluster or margin, first plans every job again and costs about
-// what Checker.Decide costs (the column "replanned" below): the plan's
+// what Workspace.Decide costs (the column "replanned" below): the plan's
 // times are relative to now, so a plan made at one time is not, to the
 // bit, the plan at another.
 //
@@ -239,20 +292,20 @@
 // shared with other work (load average 13–20: wall times were inflated
 // several-fold and varied by up to 3× between runs, so CPU times are
 // given; they are inflated too, by the contention for caches). The ratio
-// is Checker.Decide over Queue.Decide with its plan kept, run by run:
+// is Workspace.Decide over Queue.Decide with its plan kept, run by run:
 //
-//	jobs     new job   Checker.Decide  Queue.Decide, kept  ratio      replanned
-//	1,000    front     10–12 ms        4.5–4.9 ms          2.0–2.7×   11.5 ms
-//	1,000    middle    6.5–8.0 ms      2.6–2.9 ms          2.5–2.8×   8.5–10 ms
-//	1,000    end       6.0–6.5 ms      0.4–0.5 ms          12–16×     7.0–7.5 ms
-//	10,000   front     116–128 ms      48–53 ms            2.4×       106–116 ms
-//	10,000   middle    78–84 ms        25–27 ms            2.9–3.4×   64–80 ms
-//	10,000   end       46–60 ms        1.0 ms              46–60×     58–60 ms
-//	100,000  front     0.93–1.21 s     0.39–0.41 s         2.4–2.9×   0.74–0.86 s
-//	100,000  middle    0.42–0.67 s     0.24 s              1.7–2.7×   0.71–0.75 s
-//	100,000  end       0.39–0.44 s     2–16 ms             28–190×    0.46–0.48 s
+//	jobs     new job   Workspace.Decide  Queue.Decide, kept  ratio      replanned
+//	1,000    front     10–12 ms          4.5–4.9 ms          2.0–2.7×   11.5 ms
+//	1,000    middle    6.5–8.0 ms        2.6–2.9 ms          2.5–2.8×   8.5–10 ms
+//	1,000    end       6.0–6.5 ms        0.4–0.5 ms          12–16×     7.0–7.5 ms
+//	10,000   front     116–128 ms        48–53 ms            2.4×       106–116 ms
+//	10,000   middle    78–84 ms          25–27 ms            2.9–3.4×   64–80 ms
+//	10,000   end       46–60 ms          1.0 ms              46–60×     58–60 ms
+//	100,000  front     0.93–1.21 s       0.39–0.41 s         2.4–2.9×   0.74–0.86 s
+//	100,000  middle    0.42–0.67 s       0.24 s              1.7–2.7×   0.71–0.75 s
+//	100,000  end       0.39–0.44 s       2–16 ms             28–190×    0.46–0.48 s
 //
-// Checker.Decide plans the jobs before the new one twice and those after it
+// Workspace.Decide plans the jobs before the new one twice and those after it
 // four times; the kept plan, those after it twice and those before it not
 // at all, so the gain is about 2× with the new job first, 3× in the middle,
 // and, with the new job last, the O(S) restore and the copy of the
@@ -263,18 +316,18 @@
 //
 //	                                  jobs=10        jobs=1,000    jobs=100,000
 //	strict, Queue.Decide (tree)       0.4–0.6 µs     1.0 µs        1.2–1.8 µs
-//	strict, Checker.Decide (pass)     0.25–0.35 µs   43–45 µs      24–26 ms
+//	strict, Workspace.Decide (pass)   0.25–0.35 µs   43–45 µs      24–26 ms
 //	paper, Queue.Decide (tree)        < 0.5 µs       0.35–0.45 µs  0.5–0.9 µs
-//	paper, Checker.Decide (pass)      0.5–0.7 µs     15–68 µs      23–27 ms
+//	paper, Workspace.Decide (pass)    0.5–0.7 µs     15–68 µs      23–27 ms
 //	Queue Insert+Remove, 1,000 jobs   0.7–0.8 µs
 //
 // (Interleaved with a variant deciding from the tree's sums alone, whose
 // numbers may differ from the pass's in the last bits: 0.4–0.6 µs at 1,000
 // jobs and 0.7–1.1 µs at 100,000, against 0.5–0.9 and 1.0–1.1 µs.) On a quieter machine (load average
-// 1.5–2.4, wall time, -count 3): Checker.Decide in strict mode 0.34 µs, 29–34
+// 1.5–2.4, wall time, -count 3): Workspace.Decide in strict mode 0.34 µs, 29–34
 // µs and 4.6–4.8 ms at 10, 1,000 and 100,000 jobs; wave mode 21–22 µs for
 // 20 jobs × 10 tasks on 40 slots and 4.3–4.6 ms for 1,000 jobs on 10,000
-// slots; DecideConfidence 20–24 µs for 10 jobs × 1,000 samples and
+// slots; confidence mode 20–24 µs for 10 jobs × 1,000 samples and
 // 0.19–0.21 ms for 1,000 jobs × 100 samples; JCT, 40 slots, exp2 model,
 // 0.70 µs; MarginAt, lognormal, 36–55 ns (0 allocs/op).
 //
@@ -289,6 +342,6 @@
 // way): 18 s of CPU through JCT, 6 ms through JCTOn, 0.6 µs an app. Its
 // admission pass in strict mode (BenchmarkStrictPass: 6,667 running apps
 // queued, 3,333 decided in submission order and queued when admitted):
-// 7.0 s of CPU through Checker.Decide on q.Jobs(), 25 ms through
+// 7.0 s of CPU through Workspace.Decide on q.Jobs(), 25 ms through
 // Queue.Decide, the same decisions.
 package admission

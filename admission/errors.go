@@ -2,7 +2,8 @@ package admission
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/schedkit/schedkit/internal/valueerr"
 )
 
 // ErrBadInput is matched (with errors.Is) by every error this package returns
@@ -10,19 +11,24 @@ import (
 // needed, out of range, empty where one is needed, or of mismatched length.
 var ErrBadInput = errors.New("admission: bad input")
 
-// A ValueError reports one input value that is out of range. Field names the
-// input with its index where it is one element of a slice, for example
-// "Jobs[3].Deadline".
-type ValueError struct {
-	Field  string  // the input, e.g. "Jobs[3].Deadline"
-	Value  float64 // the offending value (counts and IDs converted to float64)
-	Reason string  // what is wrong, e.g. "must be finite"
-}
+// ErrUnknownJob is matched (with errors.Is, besides ErrBadInput) by the
+// *ValueError a Queue returns for a job ID that is not queued.
+var ErrUnknownJob = errors.New("admission: unknown job")
 
-// Error returns the package name, field, value and reason.
-func (e *ValueError) Error() string {
-	return fmt.Sprintf("admission: %s = %v: %s", e.Field, e.Value, e.Reason)
-}
+// ErrNoPendingTask is matched (with errors.Is, besides ErrBadInput) by the
+// *ValueError Queue.Start returns for a job whose tasks have all been
+// started.
+var ErrNoPendingTask = errors.New("admission: job has no pending task")
 
-// Is reports whether target is ErrBadInput.
-func (e *ValueError) Is(target error) bool { return target == ErrBadInput }
+// A ValueError reports one input value that is out of range: Field names
+// the input ("Queue[3].Deadline"), Value is the value as given (an int64 ID
+// exactly), Reason says what is wrong, and Err, when not nil, is a cause
+// errors.Unwrap reaches. Its message is "admission: Field = Value: Reason"; it
+// matches ErrBadInput.
+type ValueError = valueerr.Error[pkg]
+
+// pkg gives valueerr this package's ErrBadInput, whose message names the
+// package in every ValueError's.
+type pkg struct{}
+
+func (pkg) BadInput() error { return ErrBadInput }

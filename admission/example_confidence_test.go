@@ -7,16 +7,17 @@ import (
 )
 
 // Confidence admission from completion-time samples (for example Monte-Carlo
-// runs of tct's stochastic model). Draw s of every job is used together.
-func ExampleChecker_DecideConfidence() {
+// runs of tct's stochastic model), over a queue the caller holds. Draw s
+// of every job is used together.
+func ExampleWorkspace_Decide_confidence() {
 	queue := []admission.Job{ // already in EDF order
 		{ID: 1, Deadline: 100, Samples: []float64{20, 40, 60, 80}},
 		{ID: 2, Deadline: 175, Samples: []float64{150, 50, 50, 0}},
 	}
 	job := admission.Job{ID: 3, Deadline: 150, Samples: []float64{10, 20, 30, 90}}
-	var c admission.Checker
+	var c admission.Workspace
 	for _, p := range []float64{0.5, 0.9} {
-		d, err := c.DecideConfidence(queue, job, 0, p)
+		d, err := c.Decide(queue, job, 0, admission.Options{Mode: admission.ModeConfidence, Confidence: p})
 		if err != nil {
 			fmt.Println(err)
 			return

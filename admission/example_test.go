@@ -12,14 +12,13 @@ type exp2 struct{ A, B, C, D float64 }
 
 func (m exp2) TCT(r float64) float64 { return m.A*math.Exp(m.B*r) + m.C*math.Exp(m.D*r) }
 
-// A scheduler keeps one Queue and one Checker and asks on every arrival.
+// A scheduler keeps one Queue and asks it on every arrival.
 func Example() {
-	cluster := []float64{1, 1, 0.5, 0.25} // residual capacity of each slot
-	sort := exp2{A: 40}                   // 40 s per task whatever the load
-	pi := exp2{A: 10, B: -1.2, C: 5}      // slower on busy slots
+	cluster := []admission.Slot{{R: 1}, {R: 1}, {R: 0.5}, {R: 0.25}} // residual capacity of each slot
+	sort := exp2{A: 40}                                              // 40 s per task whatever the load
+	pi := exp2{A: 10, B: -1.2, C: 5}                                 // slower on busy slots
 
 	var q admission.Queue
-	var c admission.Checker
 	arrive := func(id int64, now, deadline float64, m exp2, tasks int) {
 		jct, err := admission.JCT(m, tasks, cluster) // Eq. 6
 		if err != nil {
@@ -27,7 +26,7 @@ func Example() {
 			return
 		}
 		job := admission.Job{ID: id, Arrival: now, Deadline: deadline, JCT: jct}
-		d, err := c.Decide(q.Jobs(), job, now, admission.Options{Mode: admission.ModeStrict})
+		d, err := q.Decide(job, now, admission.Options{Mode: admission.ModeStrict})
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -49,15 +48,15 @@ func Example() {
 	// Output:
 	// job 1 at t=0: JCT 200.0 s, admit=true (fits)
 	// job 2 at t=10: JCT 19.5 s, admit=true (fits)
-	// job 3 at t=20: JCT 80.0 s, admit=false (queued job hurt), protects job 1: completes 299.5 s after now, slack -19.5 s
-	// job 4 at t=30: JCT 990.0 s, admit=true (no deadline)
+	// job 3 at t=20: JCT 80.0 s, admit=false (queued-job-hurt), protects job 1: completes 299.5 s after now, slack -19.5 s
+	// job 4 at t=30: JCT 990.0 s, admit=true (no-deadline)
 }
 
 // Eq. 6 for a job of 12 remaining tasks on four slots, one of them fully
 // taken by its web VM: 12 · (2·30e^-0.5 + 30e^-0.25) / 3² ≈ 79.67 s.
 func ExampleJCT() {
 	m := exp2{A: 30, B: -0.5} // 30·e^(-r/2) s per task
-	jct, err := admission.JCT(m, 12, []float64{1, 1, 0.5, 0})
+	jct, err := admission.JCT(m, 12, []admission.Slot{{R: 1}, {R: 1}, {R: 0.5}, {R: 0}})
 	fmt.Printf("%.2f s %v\n", jct, err)
 	// Output:
 	// 79.67 s <nil>
@@ -68,9 +67,9 @@ func ExampleJCT() {
 // the bit, without a walk over the containers. (The 50,000 additions of 0.1
 // s round: the estimate is not exactly tasks · 0.1 / 50,000.)
 func ExampleJCTOn() {
-	cluster := make([]float64, 50000)
+	cluster := make([]admission.Slot, 50000)
 	for i := range cluster {
-		cluster[i] = 1 // a dedicated container
+		cluster[i].R = 1 // a dedicated container
 	}
 	caps, err := admission.NewCapacities(cluster)
 	if err != nil {

@@ -10,15 +10,14 @@ import (
 // pending task on the cluster's slots. Two dedicated slots and one shared
 // slot (residual capacity 0.5); slot 1 is busy until t = 20.
 func Example_wave() {
-	cluster := []admission.Slot{{R: 1}, {R: 1, FreeAt: 20}, {R: 0.5}}
+	cluster := []admission.Slot{{R: 1}, {R: 1, Busy: true, FreeAt: 20}, {R: 0.5}}
 	sort := exp2{A: 30}             // 30 s per task on any slot
 	pi := exp2{A: 5, B: -1.6, C: 5} // 6 s dedicated, 7.2 s at r = 0.5
 	opt := admission.Options{Cluster: cluster, Margin: 1.1}
 
 	var q admission.Queue
-	var c admission.Checker
 	arrive := func(job admission.Job) {
-		d, err := c.Decide(q.Jobs(), job, 0, opt)
+		d, err := q.Decide(job, 0, opt)
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -45,7 +44,7 @@ func Example_wave() {
 	arrive(admission.Job{ID: 4, Deadline: 90, Tasks: 1, Model: pi})
 	// Output:
 	// job 1: admit=true (fits), planned to complete at 66.0 s
-	// job 2: admit=false (queued job hurt): job 1 would complete at 85.8 s, 15.8 s after its deadline
-	// job 3: admit=false (queued job hurt): job 1 would complete at 72.6 s, 2.6 s after its deadline
+	// job 2: admit=false (queued-job-hurt): job 1 would complete at 85.8 s, 15.8 s after its deadline
+	// job 3: admit=false (queued-job-hurt): job 1 would complete at 72.6 s, 2.6 s after its deadline
 	// job 4: admit=true (fits), planned to complete at 41.0 s
 }

@@ -97,7 +97,7 @@ func anyModel() *rapid.Generator[Model] {
 // anyCluster draws wave mode's slots, valid and not.
 func anyCluster() *rapid.Generator[[]Slot] {
 	return rapid.SliceOfN(rapid.Custom(func(t *rapid.T) Slot {
-		return Slot{R: rapid.OneOf(rapid.Float64Range(0, 1), anyFloat()).Draw(t, "r"), FreeAt: anyFloat().Draw(t, "freeAt")}
+		return Slot{R: rapid.OneOf(rapid.Float64Range(0, 1), anyFloat()).Draw(t, "r"), Busy: rapid.IntRange(0, 3).Draw(t, "busy") > 0, FreeAt: anyFloat().Draw(t, "freeAt")}
 	}), 0, 5)
 }
 
@@ -118,10 +118,26 @@ func anyJobs(t *rapid.T, max int, withSamples bool) []Job {
 		}
 		jobs[i].Tasks = anyTasks().Draw(t, "tasks")
 		jobs[i].Model = anyModel().Draw(t, "model")
-		jobs[i].RunningUntil = anyFloat().Draw(t, "running")
+		jobs[i].Running = rapid.IntRange(-1, 2).Draw(t, "running")
+		jobs[i].RunningUntil = anyFloat().Draw(t, "until")
 	}
 	if rapid.IntRange(0, 9).Draw(t, "shuffle") > 0 {
 		slices.SortFunc(jobs, CompareEDF)
 	}
 	return jobs
+}
+
+// rs is a cluster of free slots with residual capacities r.
+func rs(r ...float64) []Slot {
+	out := make([]Slot, len(r))
+	for i, x := range r {
+		out[i].R = x
+	}
+	return out
+}
+
+// decide decides once with a fresh Workspace.
+func decide(queue []Job, newJob Job, now float64, opt Options) (Decision, error) {
+	var w Workspace
+	return w.Decide(queue, newJob, now, opt)
 }

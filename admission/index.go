@@ -1,6 +1,10 @@
 package admission
 
-import "math"
+import (
+	"math"
+
+	"github.com/schedkit/schedkit/internal/treap"
+)
 
 // The Queue's index answers paper and strict mode (Eq. 7) in O(log n). It
 // is a treap (a balanced search tree with deterministic priorities) of the
@@ -20,7 +24,7 @@ import "math"
 // path, O(log n), and no range of prefix sums is rewritten.
 //
 // Sums are formed in the tree's order, not one after another in EDF order as
-// Checker.Decide's pass forms them, so a prefix may differ from the pass's
+// Workspace.Decide's pass forms them, so a prefix may differ from the pass's
 // in the last bits. Queue.Decide therefore uses the tree only to find the
 // new job's place and to propose the queued jobs whose slack lies within a
 // rounding bound of the band where a job is hurt (band), and decides with
@@ -29,6 +33,7 @@ import "math"
 // An anode is one job in the index.
 type anode struct {
 	left, right, parent int32 // -1 for none
+	first               int32 // the slot of one of its running tasks (Queue.slots), -1 for none
 	prio                uint64
 	job                 Job // its JCT counts only for a deadline job
 	size                int32
@@ -42,15 +47,6 @@ type qindex struct {
 	root  int32
 	byID  map[int64]int32
 	seq   uint64
-}
-
-// splitmix64 gives the treap priorities: deterministic and independent of
-// the keys.
-func splitmix64(z uint64) uint64 {
-	z += 0x9e3779b97f4a7c15
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
 }
 
 // reset empties the index.
@@ -147,7 +143,7 @@ func (x *qindex) insert(j *Job) int32 {
 		x.nodes = append(x.nodes, anode{})
 	}
 	x.seq++
-	x.nodes[v] = anode{left: -1, right: -1, parent: -1, prio: splitmix64(x.seq), job: *j}
+	x.nodes[v] = anode{left: -1, right: -1, parent: -1, first: -1, prio: treap.Priority(x.seq), job: *j}
 	x.pull(v)
 	if x.byID == nil {
 		x.byID = map[int64]int32{}

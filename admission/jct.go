@@ -16,10 +16,11 @@ type Model interface {
 //	JCT(j, R) = nRemaining · Σ_{i=1..n} TCT_j(R_i) / n²
 //
 // that is, the mean task time over the cluster's slots times the number of
-// task waves nRemaining/n. cluster holds every slot's residual capacity R_i
-// in [0, 1] (1 = a free dedicated slot, the web VM's leftover for a shared
-// slot), whether or not another job holds the slot now: the paper estimates
-// each job as if it ran by itself. Slots with R_i = 0 cannot run a task and
+// task waves nRemaining/n. cluster is the slots as every call of this
+// package takes them; JCT reads each slot's residual capacity R_i in [0, 1]
+// (1 = a free dedicated slot, the web VM's leftover for a shared slot) and
+// not whether another job holds the slot now (Slot.Busy, Slot.FreeAt): the
+// paper estimates each job as if it ran by itself. Slots with R_i = 0 cannot run a task and
 // are left out (n counts only slots with R_i > 0), as edf reads Eq. 3 and
 // 4; a literal reading would count TCT_j(0), which exp2 makes finite.
 //
@@ -28,8 +29,8 @@ type Model interface {
 // gives 0.
 //
 // Errors (all match ErrBadInput): nRemaining < 0; a NaN or out-of-range
-// capacity (Cluster[i]); no slot with R_i > 0 ("Cluster", ErrNoCapacity);
-// a model value that is NaN, negative or beyond MaxDuration
+// capacity ("Cluster[i].R"); no slot with R_i > 0 ("Cluster", ErrNoCapacity);
+// a model value that is NaN, not > 0 or beyond MaxDuration
 // ("TCT(Cluster[i])"); a result beyond MaxDuration ("JCT"), so that the
 // result is always a valid Job.JCT; a nil model ("Model", Value 0: a nil
 // interface, or a nil pointer, map, func or channel, alone or in an
@@ -42,13 +43,14 @@ type Model interface {
 // result in Job.JCT. To estimate many jobs on one cluster, read the cluster
 // once with NewCapacities and call JCTOn: the same result, without a walk
 // over every slot per job.
-func JCT[M Model](m M, nRemaining int, cluster []float64) (float64, error) {
+func JCT[M Model](m M, nRemaining int, cluster []Slot) (float64, error) {
 	if err := checkJCTArgs(m, nRemaining); err != nil {
 		return 0, err
 	}
 	sum := 0.0
 	n := 0
-	for i, r := range cluster {
+	for i := range cluster {
+		r := cluster[i].R
 		if !(r >= 0 && r <= 1) {
 			return 0, capacityError(i, r)
 		}
@@ -56,7 +58,7 @@ func JCT[M Model](m M, nRemaining int, cluster []float64) (float64, error) {
 			continue
 		}
 		t := m.TCT(r)
-		if !(t >= 0 && t <= MaxDuration) {
+		if !(t > 0 && t <= MaxDuration) {
 			return 0, tctError(i, t)
 		}
 		sum += t
@@ -71,7 +73,7 @@ func checkJCTArgs[M Model](m M, nRemaining int) error {
 		return &ValueError{Field: "Model", Value: 0, Reason: "nil model (a nil interface or a nil pointer, map, func or channel)"}
 	}
 	if nRemaining < 0 {
-		return &ValueError{Field: "nRemaining", Value: float64(nRemaining), Reason: "must be >= 0"}
+		return &ValueError{Field: "nRemaining", Value: nRemaining, Reason: "must be >= 0"}
 	}
 	return nil
 }

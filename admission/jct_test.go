@@ -26,23 +26,23 @@ func TestJCTHandWorked(t *testing.T) {
 	tests := []struct {
 		name    string
 		n       int
-		cluster []float64
+		cluster []Slot
 		want    float64
 	}{
 		// 4 · (50+75) / 2² = 125.
-		{"two slots", 4, []float64{1, 0.5}, 125},
+		{"two slots", 4, rs(1, 0.5), 125},
 		// A slot with no residual capacity is not counted: same as above.
-		{"zero slot skipped", 4, []float64{1, 0, 0.5}, 125},
+		{"zero slot skipped", 4, rs(1, 0, 0.5), 125},
 		// 10 tasks on 5 dedicated slots: 2 waves of 50 s.
-		{"dedicated", 10, []float64{1, 1, 1, 1, 1}, 100},
+		{"dedicated", 10, rs(1, 1, 1, 1, 1), 100},
 		// Fewer tasks than slots still uses the cluster average: 1·50/4.
-		{"one task", 1, []float64{1, 1, 1, 1}, 12.5},
-		{"nothing left", 0, []float64{1}, 0},
+		{"one task", 1, rs(1, 1, 1, 1), 12.5},
+		{"nothing left", 0, rs(1), 0},
 		// 3 tasks on two dedicated slots (the third has no capacity):
 		// 3 · (50+50) / 2² = 75, i.e. 1.5 waves of 50 s.
-		{"three tasks two slots", 3, []float64{1, 1, 0.0}, 75},
+		{"three tasks two slots", 3, rs(1, 1, 0.0), 75},
 		// Zero slots inside a run of dedicated ones: one run of 5 for JCTOn.
-		{"zero slots inside a run", 10, []float64{1, 0, 1, 1, 0, 1, 1}, 100},
+		{"zero slots inside a run", 10, rs(1, 0, 1, 1, 0, 1, 1), 100},
 	}
 	for _, tt := range tests {
 		got, err := JCT(m, tt.n, tt.cluster)
@@ -59,7 +59,7 @@ func TestJCTHandWorked(t *testing.T) {
 	}
 	// exp2 with A=10, B=-1, C=D=0 on r = 1 and r = 0.5, 2 tasks:
 	// 2·(10e^-1 + 10e^-0.5)/4.
-	got, err := JCT(exp2{A: 10, B: -1}, 2, []float64{1, 0.5})
+	got, err := JCT(exp2{A: 10, B: -1}, 2, rs(1, 0.5))
 	want := 2 * (10*math.Exp(-1) + 10*math.Exp(-0.5)) / 4
 	if err != nil || math.Abs(got-want) > 1e-12 {
 		t.Errorf("exp2: JCT = %v, %v; want %v", got, err, want)
@@ -69,40 +69,40 @@ func TestJCTHandWorked(t *testing.T) {
 func TestJCTBadInput(t *testing.T) {
 	m := linear{A: 100, B: -50}
 	var nilModel Model
-	ok, _ := NewCapacities([]float64{0.5, 1, 1})
+	ok, _ := NewCapacities(rs(0.5, 1, 1))
 	tests := []struct {
 		name    string
 		run     func() (float64, error)
 		field   string
 		wantErr error
 	}{
-		{"nil model", func() (float64, error) { return JCT(nilModel, 1, []float64{1}) }, "Model", ErrBadInput},
-		{"nil pointer model", func() (float64, error) { return JCT((*exp2)(nil), 1, []float64{1}) }, "Model", ErrBadInput},
-		{"nil pointer in interface", func() (float64, error) { return JCT(Model((*exp2)(nil)), 1, []float64{1}) }, "Model", ErrBadInput},
-		{"negative tasks", func() (float64, error) { return JCT(m, -1, []float64{1}) }, "nRemaining", ErrBadInput},
+		{"nil model", func() (float64, error) { return JCT(nilModel, 1, rs(1)) }, "Model", ErrBadInput},
+		{"nil pointer model", func() (float64, error) { return JCT((*exp2)(nil), 1, rs(1)) }, "Model", ErrBadInput},
+		{"nil pointer in interface", func() (float64, error) { return JCT(Model((*exp2)(nil)), 1, rs(1)) }, "Model", ErrBadInput},
+		{"negative tasks", func() (float64, error) { return JCT(m, -1, rs(1)) }, "nRemaining", ErrBadInput},
 		{"empty cluster", func() (float64, error) { return JCT(m, 1, nil) }, "Cluster", ErrNoCapacity},
-		{"all slots busy", func() (float64, error) { return JCT(m, 1, []float64{0, 0}) }, "Cluster", ErrNoCapacity},
-		{"NaN capacity", func() (float64, error) { return JCT(m, 1, []float64{1, math.NaN()}) }, "Cluster[1]", ErrBadInput},
-		{"capacity above 1", func() (float64, error) { return JCT(m, 1, []float64{1.5}) }, "Cluster[0]", ErrBadInput},
-		{"negative capacity", func() (float64, error) { return JCT(m, 1, []float64{-0.1}) }, "Cluster[0]", ErrBadInput},
-		{"model negative", func() (float64, error) { return JCT(linear{A: -1}, 1, []float64{1}) }, "TCT(Cluster[0])", ErrBadInput},
-		{"model NaN", func() (float64, error) { return JCT(linear{A: math.NaN()}, 1, []float64{1}) }, "TCT(Cluster[0])", ErrBadInput},
-		{"model +Inf", func() (float64, error) { return JCT(exp2{A: 1, B: 1e308}, 1, []float64{1}) }, "TCT(Cluster[0])", ErrBadInput},
-		{"overflow", func() (float64, error) { return JCT(linear{A: MaxDuration}, math.MaxInt, []float64{1}) }, "JCT", ErrBadInput},
-		{"beyond MaxDuration", func() (float64, error) { return JCT(linear{A: MaxDuration}, 2, []float64{1}) }, "JCT", ErrBadInput},
-		{"model beyond MaxDuration", func() (float64, error) { return JCT(linear{A: math.MaxFloat64}, 1, []float64{1}) }, "TCT(Cluster[0])", ErrBadInput},
-		{"nil func model", func() (float64, error) { return JCT(modelFunc(nil), 1, []float64{1}) }, "Model", ErrBadInput},
-		{"nil func model in interface", func() (float64, error) { return JCT(Model(modelFunc(nil)), 1, []float64{1}) }, "Model", ErrBadInput},
-		{"NewCapacities NaN capacity", func() (float64, error) { _, err := NewCapacities([]float64{1, math.NaN()}); return 0, err }, "Cluster[1]", ErrBadInput},
-		{"NewCapacities capacity above 1", func() (float64, error) { _, err := NewCapacities([]float64{1.5}); return 0, err }, "Cluster[0]", ErrBadInput},
-		{"NewCapacities negative capacity", func() (float64, error) { _, err := NewCapacities([]float64{1, 1, -0.1}); return 0, err }, "Cluster[2]", ErrBadInput},
-		{"NewCapacities -Inf capacity", func() (float64, error) { _, err := NewCapacities([]float64{math.Inf(-1)}); return 0, err }, "Cluster[0]", ErrBadInput},
+		{"all slots busy", func() (float64, error) { return JCT(m, 1, rs(0, 0)) }, "Cluster", ErrNoCapacity},
+		{"NaN capacity", func() (float64, error) { return JCT(m, 1, rs(1, math.NaN())) }, "Cluster[1].R", ErrBadInput},
+		{"capacity above 1", func() (float64, error) { return JCT(m, 1, rs(1.5)) }, "Cluster[0].R", ErrBadInput},
+		{"negative capacity", func() (float64, error) { return JCT(m, 1, rs(-0.1)) }, "Cluster[0].R", ErrBadInput},
+		{"model negative", func() (float64, error) { return JCT(linear{A: -1}, 1, rs(1)) }, "TCT(Cluster[0])", ErrBadInput},
+		{"model NaN", func() (float64, error) { return JCT(linear{A: math.NaN()}, 1, rs(1)) }, "TCT(Cluster[0])", ErrBadInput},
+		{"model +Inf", func() (float64, error) { return JCT(exp2{A: 1, B: 1e308}, 1, rs(1)) }, "TCT(Cluster[0])", ErrBadInput},
+		{"overflow", func() (float64, error) { return JCT(linear{A: MaxDuration}, math.MaxInt, rs(1)) }, "JCT", ErrBadInput},
+		{"beyond MaxDuration", func() (float64, error) { return JCT(linear{A: MaxDuration}, 2, rs(1)) }, "JCT", ErrBadInput},
+		{"model beyond MaxDuration", func() (float64, error) { return JCT(linear{A: math.MaxFloat64}, 1, rs(1)) }, "TCT(Cluster[0])", ErrBadInput},
+		{"nil func model", func() (float64, error) { return JCT(modelFunc(nil), 1, rs(1)) }, "Model", ErrBadInput},
+		{"nil func model in interface", func() (float64, error) { return JCT(Model(modelFunc(nil)), 1, rs(1)) }, "Model", ErrBadInput},
+		{"NewCapacities NaN capacity", func() (float64, error) { _, err := NewCapacities(rs(1, math.NaN())); return 0, err }, "Cluster[1].R", ErrBadInput},
+		{"NewCapacities capacity above 1", func() (float64, error) { _, err := NewCapacities(rs(1.5)); return 0, err }, "Cluster[0].R", ErrBadInput},
+		{"NewCapacities negative capacity", func() (float64, error) { _, err := NewCapacities(rs(1, 1, -0.1)); return 0, err }, "Cluster[2].R", ErrBadInput},
+		{"NewCapacities -Inf capacity", func() (float64, error) { _, err := NewCapacities(rs(math.Inf(-1))); return 0, err }, "Cluster[0].R", ErrBadInput},
 		{"JCTOn nil model", func() (float64, error) { return JCTOn(nilModel, 1, ok) }, "Model", ErrBadInput},
 		{"JCTOn nil pointer model", func() (float64, error) { return JCTOn((*exp2)(nil), 1, ok) }, "Model", ErrBadInput},
 		{"JCTOn negative tasks", func() (float64, error) { return JCTOn(m, -1, ok) }, "nRemaining", ErrBadInput},
 		{"JCTOn zero value", func() (float64, error) { return JCTOn(m, 1, Capacities{}) }, "Cluster", ErrNoCapacity},
 		{"JCTOn all slots busy", func() (float64, error) {
-			c, _ := NewCapacities([]float64{0, 0})
+			c, _ := NewCapacities(rs(0, 0))
 			return JCTOn(m, 1, c)
 		}, "Cluster", ErrNoCapacity},
 		// The second run starts at slot 1: the first slot with a bad time.

@@ -8,52 +8,58 @@ import (
 
 // A Job is one job as admission control sees it: a queued job or the one
 // arriving. Times are seconds on the caller's clock (the same clock as the
-// now argument of Decide).
+// now argument of Decide). Its first five fields are the ones package edf
+// takes too, with the same names, types and validity (the package doc's
+// "Jobs").
 type Job struct {
-	// ID identifies the job. IDs must be unique within a queue and the new
-	// job; it is the last EDF tie-break.
+	// ID identifies the job, unique within a queue and the new job; the
+	// last EDF tie-break.
 	ID int64
-	// Arrival is the time the job was submitted (finite). It is the second
+	// Arrival is the time the job was submitted, finite. It is the second
 	// EDF tie-break; a new job normally arrives at now.
 	Arrival float64
 	// Deadline is the absolute time by which the job should complete, or
-	// math.Inf(1) for a job without a deadline. Such a job is always
-	// admitted, sorts after every deadline job in EDF order and is left out
-	// of every prefix sum, so it never delays a deadline job. NaN and -Inf
-	// are bad input. A deadline already in the past is allowed: that job
-	// simply has negative slack.
+	// NoDeadline() (+Inf) for a job without a deadline. Such a job is
+	// always admitted, sorts after every deadline job in EDF order and is
+	// left out of every prefix sum, so it never delays a deadline job. NaN
+	// and -Inf are bad input. A deadline already in the past is allowed:
+	// that job simply has negative slack.
 	Deadline float64
+	// Tasks is the number of the job's tasks not yet started, >= 0. Wave
+	// mode plans them; the other modes do not read it.
+	Tasks int
+	// Model predicts one task's time on a slot: TCT(r) seconds at residual
+	// capacity r (MIMP Eq. 1; tct.Exp2 satisfies it). Not nil when Tasks >
+	// 0. Wave mode needs, for a deadline job with pending tasks, a valid
+	// task time (> 0 and at most MaxDuration) on every slot the plan puts
+	// one of its tasks on; the other modes do not call it.
+	Model Model
+
 	// JCT is the job's estimated completion time in seconds if it ran alone
 	// on the whole cluster: MIMP Eq. 6, usually from JCT (the function) with
-	// the job's remaining tasks. In [0, MaxDuration]. Used by Decide in
-	// paper and strict mode; ignored by wave and confidence mode (but still
-	// validated by Queue.Insert, so leave it 0 if unused).
+	// the job's remaining tasks. In [0, MaxDuration]; 0 when unused. Read
+	// by paper and strict mode.
 	JCT float64
 	// Samples are draws of the job's completion time alone on the cluster
 	// (seconds, in [0, MaxDuration]), for example from a Monte-Carlo model.
-	// Used only by DecideConfidence, which needs them for the new job and
-	// every queued deadline job, all of one common length. Decide ignores
-	// them in the other modes.
+	// Used only by confidence mode, which needs them for the new job and
+	// every queued deadline job, all of one common length.
 	Samples []float64
 
-	// Wave mode (ModeWave) plans the job's tasks on the cluster's slots
-	// from the following three fields; the other modes ignore them.
-
-	// Tasks is the number of the job's tasks not yet started, >= 0. Running
-	// tasks are not counted: they hold their slots (Slot.FreeAt) and end by
-	// RunningUntil.
-	Tasks int
-	// Model predicts one task's time on a slot: TCT(r) seconds at residual
-	// capacity r (MIMP Eq. 1; tct.Exp2 satisfies it). Needed, non-nil, for a
-	// deadline job with Tasks > 0; it must give a time in [0, MaxDuration]
-	// on every slot the plan puts one of its tasks on.
-	Model Model
-	// RunningUntil is the absolute time (seconds) by which the job's running
-	// tasks are expected to end: the latest of their slots' FreeAt. A value
-	// at or before now (0 when now > 0, or math.Inf(-1)) means none runs.
-	// NaN and +Inf are bad input, as is RunningUntil − now > MaxDuration.
+	// Running is the number of the job's tasks started and not ended, >=
+	// 0, and RunningUntil the absolute time (seconds) by which they are
+	// planned to end: the latest of their planned ends, read only when
+	// Running > 0 (then neither NaN nor +Inf, and in wave mode at most
+	// MaxDuration after now). A Queue keeps both itself from Start and End,
+	// so a job enters a queue (Insert) or arrives (the new job of a
+	// decision) with Running 0. Wave mode completes a job no earlier than
+	// RunningUntil; the other modes do not read them.
+	Running      int
 	RunningUntil float64
 }
+
+// NoDeadline returns the Deadline of a job without one, +Inf.
+func NoDeadline() float64 { return math.Inf(1) }
 
 // HasDeadline reports whether j has a deadline (Deadline is not +Inf).
 func (j Job) HasDeadline() bool { return !math.IsInf(j.Deadline, 1) }
@@ -79,14 +85,24 @@ func compareEDF(a, b *Job) int {
 	return cmp.Compare(a.ID, b.ID)
 }
 
-// jobField names a field of queued job k, or of the new job when k < 0. It is
+// jobField names a field of queued job k, of the new job of a decision
+// (k = atNew) or of a job given to Queue.Insert (k = atInsert). It is
 // called only on error paths, so the decision path does not allocate.
 func jobField(k int, field string) string {
-	if k < 0 {
+	switch k {
+	case atNew:
 		return "NewJob." + field
+	case atInsert:
+		return "Job." + field
 	}
 	return fmt.Sprintf("Queue[%d].%s", k, field)
 }
+
+// The k of jobField for the jobs outside a queue.
+const (
+	atNew    = -1 // the new job of a decision
+	atInsert = -2 // a job given to Queue.Insert
+)
 
 // validateJob checks the fields every mode needs of queued job k (k < 0: the
 // new job).
@@ -95,7 +111,7 @@ func validateJob(j *Job, k int) error {
 		return &ValueError{Field: jobField(k, "Arrival"), Value: j.Arrival, Reason: "must be finite"}
 	}
 	if math.IsNaN(j.Deadline) || math.IsInf(j.Deadline, -1) {
-		return &ValueError{Field: jobField(k, "Deadline"), Value: j.Deadline, Reason: "must be finite, or +Inf for no deadline"}
+		return &ValueError{Field: jobField(k, "Deadline"), Value: j.Deadline, Reason: "must be finite, or NoDeadline() (+Inf)"}
 	}
 	return nil
 }
@@ -110,12 +126,12 @@ func validateQueued(queue []Job, k int, newID int64) error {
 	if k > 0 && compareEDF(&queue[k-1], j) >= 0 {
 		return &ValueError{
 			Field:  fmt.Sprintf("Queue[%d]", k),
-			Value:  float64(j.ID),
+			Value:  j.ID,
 			Reason: "queue not in strict EDF order (Deadline, Arrival, ID) at this job",
 		}
 	}
 	if j.ID == newID {
-		return &ValueError{Field: "NewJob.ID", Value: float64(newID), Reason: fmt.Sprintf("duplicates Queue[%d].ID", k)}
+		return &ValueError{Field: "NewJob.ID", Value: newID, Reason: fmt.Sprintf("duplicates Queue[%d].ID", k)}
 	}
 	return nil
 }
@@ -125,7 +141,7 @@ func validateQueued(queue []Job, k int, newID int64) error {
 const (
 	withoutExtra = iota // confidence mode: samples are checked separately
 	withJCT             // paper and strict: Job.JCT
-	withProgress        // wave: Job.Tasks and Job.RunningUntil
+	withProgress        // wave: Job.Tasks, Job.Running and Job.RunningUntil
 )
 
 // queuedOK is the decision path's fast validity test of queued job k: the
@@ -145,7 +161,7 @@ func queuedOK(queue []Job, k int, newID int64, extra int) bool {
 			return false
 		}
 	case withProgress:
-		if j.Tasks < 0 || !(j.RunningUntil < math.Inf(1)) {
+		if j.Tasks < 0 || j.Running < 0 || j.Running > 0 && !(j.RunningUntil < math.Inf(1)) {
 			return false
 		}
 	}
@@ -183,15 +199,43 @@ func validateJCT(j *Job, k int) error {
 	return nil
 }
 
-// validateProgress checks the wave-mode fields every job must have valid
-// wherever it is used: Tasks >= 0 and RunningUntil neither NaN nor +Inf
-// (its distance from now is checked by the decision).
+// validateProgress checks the wave-mode fields every queued job must have
+// valid wherever it is used: Tasks >= 0, Running >= 0 and, when Running >
+// 0, RunningUntil neither NaN nor +Inf (its distance from now is checked by
+// the decision).
 func validateProgress(j *Job, k int) error {
 	if j.Tasks < 0 {
-		return &ValueError{Field: jobField(k, "Tasks"), Value: float64(j.Tasks), Reason: "must be >= 0"}
+		return &ValueError{Field: jobField(k, "Tasks"), Value: j.Tasks, Reason: "must be >= 0"}
 	}
-	if !(j.RunningUntil < math.Inf(1)) {
-		return &ValueError{Field: jobField(k, "RunningUntil"), Value: j.RunningUntil, Reason: "must not be NaN or +Inf"}
+	if j.Running < 0 {
+		return &ValueError{Field: jobField(k, "Running"), Value: j.Running, Reason: "must be >= 0"}
+	}
+	if j.Running > 0 && !(j.RunningUntil < math.Inf(1)) {
+		return &ValueError{Field: jobField(k, "RunningUntil"), Value: j.RunningUntil, Reason: "must not be NaN or +Inf while tasks run"}
+	}
+	return nil
+}
+
+// validateNew checks a job entering a queue (k = atInsert) or arriving at
+// a decision (k = atNew), in every mode: the fields the package doc's
+// "Jobs" lists (Arrival, Deadline, Tasks, Model), then JCT and Running. A
+// job a decision does not refuse as bad input, Insert takes (but for its
+// ID and the queue's size, which the queue checks).
+func validateNew(j *Job, k int) error {
+	if err := validateJob(j, k); err != nil {
+		return err
+	}
+	if j.Tasks < 0 {
+		return &ValueError{Field: jobField(k, "Tasks"), Value: j.Tasks, Reason: "must be >= 0"}
+	}
+	if j.Tasks > 0 && nilModel(j.Model) {
+		return &ValueError{Field: jobField(k, "Model"), Value: 0, Reason: "nil model (a nil interface or a nil pointer, map, func or channel) for a job with pending tasks"}
+	}
+	if err := validateJCT(j, k); err != nil {
+		return err
+	}
+	if j.Running != 0 {
+		return &ValueError{Field: jobField(k, "Running"), Value: j.Running, Reason: "must be 0: a job arrives with nothing running, and a Queue records its tasks with Start"}
 	}
 	return nil
 }

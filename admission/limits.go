@@ -25,12 +25,12 @@ const (
 	// milliseconds. A decision over more is an error naming the job at
 	// which the total passes the limit.
 	MaxPlannedTasks = 1 << 22
-	// MaxJobs bounds the queue of a decision (len(queue) of Decide and
-	// DecideConfidence) and the jobs a Queue holds (Insert refuses one
-	// more): 2^18, 26 times YARN's default cap on applications. A decision
+	// MaxJobs bounds the queue of a decision (len(queue) of
+	// Workspace.Decide) and the jobs a Queue holds (Insert refuses one
+	// more, as edf.Queue.Add does): 2^18, 26 times YARN's default cap on applications. A decision
 	// keeps one Check of evidence per job.
 	MaxJobs = 1 << 18
-	// MaxSamples bounds len(Job.Samples) in confidence mode: the Checker
+	// MaxSamples bounds len(Job.Samples) in confidence mode: the Workspace
 	// keeps 17 bytes per sample of scratch (17 MiB at the bound).
 	MaxSamples = 1 << 20
 )
@@ -38,7 +38,7 @@ const (
 // checkQueueLen refuses a queue of more than MaxJobs jobs.
 func checkQueueLen(n int) error {
 	if n > MaxJobs {
-		return &ValueError{Field: "len(queue)", Value: float64(n), Reason: "more than MaxJobs = 2^18 jobs"}
+		return &ValueError{Field: "len(queue)", Value: n, Reason: "more than MaxJobs = 2^18 jobs"}
 	}
 	return nil
 }

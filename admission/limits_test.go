@@ -1,29 +1,13 @@
 package admission
 
 import (
-	"errors"
-	"runtime"
 	"testing"
+
+	"github.com/schedkit/schedkit/internal/testkit"
 )
 
-// allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc is
-// cumulative, so a collection during f hides nothing).
-func allocated(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
 // wantField asserts that err is a *ValueError on field.
-func wantField(t *testing.T, err error, field string) {
-	t.Helper()
-	var ve *ValueError
-	if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != field {
-		t.Fatalf("error %v, want a ValueError on %s", err, field)
-	}
-}
+var wantField = testkit.FieldCheck(ErrBadInput, func(e *ValueError) string { return e.Field })
 
 // limitQueue is MaxJobs+1 deadline jobs in EDF order, each with one
 // sample, every JCT and sample at MaxDuration/MaxJobs so that the prefix
@@ -40,12 +24,12 @@ func limitQueue() []Job {
 // TestLimits runs each of admission's size limits at the limit and one
 // beyond: MaxJobs in every mode's queue and in a Queue, MaxSamples in
 // confidence mode, MaxSlots and MaxPlannedTasks in wave mode. At the limit
-// the decision is finite and, with a warmed Checker, allocation-free; one
+// the decision is finite and, with a warmed Workspace, allocation-free; one
 // beyond is refused naming the field.
 func TestLimits(t *testing.T) {
 	queue := limitQueue()
 	newJob := Job{ID: 0, Arrival: 0, Deadline: 3 * MaxDuration, JCT: 1, Samples: []float64{1}}
-	var c Checker
+	var c Workspace
 	for _, mode := range []Mode{ModeStrict, ModePaper, ModeConfidence} {
 		opt := Options{Mode: mode, Confidence: 0.5}
 		d, err := c.Decide(queue[:MaxJobs], newJob, 0, opt)
@@ -80,11 +64,11 @@ func TestLimits(t *testing.T) {
 		return []Job{{ID: 1, Deadline: 1000, Samples: samples[:n]}}
 	}
 	big := Job{ID: 2, Deadline: 500, Samples: samples[:MaxSamples]}
-	if d, err := c.DecideConfidence(withSamples(MaxSamples), big, 0, 0.5); err != nil || notFinite(d) {
+	if d, err := c.Decide(withSamples(MaxSamples), big, 0, Options{Mode: ModeConfidence, Confidence: 0.5}); err != nil || notFinite(d) {
 		t.Fatalf("DecideConfidence at MaxSamples: %+v, %v", d.Probability, err)
 	}
 	big.Samples = samples
-	_, err := c.DecideConfidence(withSamples(MaxSamples+1), big, 0, 0.5)
+	_, err := c.Decide(withSamples(MaxSamples+1), big, 0, Options{Mode: ModeConfidence, Confidence: 0.5})
 	wantField(t, err, "len(NewJob.Samples)")
 
 	// Wave mode at MaxSlots slots and MaxPlannedTasks tasks: about 1.2 s of
@@ -92,13 +76,13 @@ func TestLimits(t *testing.T) {
 	// the refusals run (CI runs this test without it too).
 	cluster := make([]Slot, MaxSlots+1)
 	for i := range cluster {
-		cluster[i] = Slot{R: 1, FreeAt: float64(i % 7)}
+		cluster[i] = Slot{R: 1, Busy: true, FreeAt: float64(i % 7)}
 	}
 	wave := Options{Mode: ModeWave, Cluster: cluster[:MaxSlots]}
 	job := Job{ID: 1, Deadline: MaxDuration, Tasks: MaxPlannedTasks, Model: linear{A: 1}}
 	if !raceEnabled {
 		var d Decision
-		got := allocated(func() { d, err = c.Decide(nil, job, 0, wave) })
+		got := testkit.Allocated(func() { d, err = c.Decide(nil, job, 0, wave) })
 		if err != nil || !d.Admit || notFinite(d) {
 			t.Fatalf("wave at MaxSlots and MaxPlannedTasks: %+v, %v", d, err)
 		}

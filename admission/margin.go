@@ -1,9 +1,6 @@
 package admission
 
-import (
-	"fmt"
-	"reflect"
-)
+import "reflect"
 
 // A Quantiler is a distribution of how much longer than predicted a task
 // runs: of the ratio observed task time / TCT_j(r), 1 meaning the model was
@@ -32,7 +29,8 @@ type Quantiler interface {
 //
 // Errors (matching ErrBadInput): d nil (a nil interface, or a nil pointer,
 // map, func or channel in it) ("Quantiler"); p outside [0, 1] or NaN ("p");
-// d.Quantile's own error, or a quantile that is not in (0, MaxMargin]
+// d.Quantile's own error, wrapped (errors.Is and errors.As reach it, such
+// as tct.ErrBadInput), or a quantile that is not in (0, MaxMargin]
 // ("Quantile(p)").
 func MarginAt(d Quantiler, p float64) (float64, error) {
 	if nilQuantiler(d) {
@@ -43,7 +41,7 @@ func MarginAt(d Quantiler, p float64) (float64, error) {
 	}
 	m, err := d.Quantile(p)
 	if err != nil {
-		return 0, &ValueError{Field: "Quantile(p)", Value: p, Reason: fmt.Sprintf("the distribution failed: %v", err)}
+		return 0, &ValueError{Field: "Quantile(p)", Value: p, Reason: "the distribution failed", Err: err}
 	}
 	if !(m > 0 && m <= MaxMargin) {
 		return 0, &ValueError{Field: "Quantile(p)", Value: m, Reason: "margin must be in (0, MaxMargin]"}

@@ -107,7 +107,7 @@ func propMarginAt(t *rapid.T) {
 	if m1 > m2 || m1 < s[0] || m2 > s[len(s)-1] {
 		t.Fatalf("MarginAt(%v): %v at %v, %v at %v", s, m1, p1, m2, p2)
 	}
-	if _, err := Decide(nil, Job{ID: 1, Deadline: 10, Tasks: 1, Model: flat(1)}, 0, Options{Cluster: []Slot{{R: 1}}, Margin: m2}); err != nil {
+	if _, err := decide(nil, Job{ID: 1, Deadline: 10, Tasks: 1, Model: flat(1)}, 0, Options{Cluster: []Slot{{R: 1}}, Margin: m2}); err != nil {
 		t.Fatalf("margin %v rejected: %v", m2, err)
 	}
 }

@@ -67,7 +67,8 @@ func before(a, b *planSlot) bool {
 }
 
 // reset groups the usable slots of cluster by R into l and fills p with
-// them, every slot free at max(0, FreeAt − now). The cluster was validated
+// them, every slot free at max(0, FreeAt − now) if Busy, else at 0. The
+// cluster was validated
 // by the caller. O(S log S) for S slots; no allocation once the buffers
 // fit.
 func (p *plan) reset(l *layout, cluster []Slot, now float64) {
@@ -104,7 +105,7 @@ func (p *plan) reset(l *layout, cluster []Slot, now float64) {
 		lo := at
 		for _, i := range l.order[gr.lo:gr.hi] {
 			f := 0.0
-			if s := &cluster[i]; s.FreeAt > now {
+			if s := &cluster[i]; s.Busy && s.FreeAt > now {
 				f = s.FreeAt - now
 			}
 			p.heap[at] = planSlot{free: f, slot: i}
@@ -190,11 +191,11 @@ func (p *plan) play(v int) int32 {
 // slot index, taking TCT_j(R)·margin there. l.times holds TCT_j(R)·margin
 // per group (the caller evaluated and checked them). It returns the job's
 // planned completion (the end of its last task, or RunningUntil − now if
-// later; seconds after now) and its span from the earliest planned start
+// tasks run and it is later; seconds after now) and its span from the earliest planned start
 // of its pending tasks to that completion (0 without pending tasks). The
 // plan is not empty when j.Tasks > 0.
 func (p *plan) place(j *Job, now float64) (done, span float64) {
-	if j.RunningUntil > now {
+	if j.Running > 0 && j.RunningUntil > now {
 		done = j.RunningUntil - now
 	}
 	if j.Tasks == 0 {

@@ -34,7 +34,7 @@ func runEDF(t *rapid.T, q *Queue, gap float64) {
 // jobs without a deadline are always admitted.
 func propStrictStream(t *rapid.T) {
 	var q Queue
-	var strict, paper Checker
+	var strict, paper Workspace
 	now := 0.0
 	steps := rapid.IntRange(1, 30).Draw(t, "steps")
 	for id := 1; id <= steps; id++ {
@@ -89,7 +89,7 @@ func propDecideEvidence(t *rapid.T) {
 	queue := validJobs(t, 12, "q")
 	now := float64(rapid.IntRange(0, 50).Draw(t, "now"))
 	job := newDeadlineJob(t, now)
-	var c Checker
+	var c Workspace
 	ds, err := c.Decide(queue, job, now, Options{Mode: ModeStrict})
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +168,7 @@ func propNoDeadlineAdmitted(t *rapid.T) {
 	queue := validJobs(t, 10, "q")
 	now := float64(rapid.IntRange(0, 50).Draw(t, "now"))
 	free := Job{ID: 0, Arrival: now, Deadline: math.Inf(1), JCT: float64(rapid.IntRange(0, 1000).Draw(t, "jct"))}
-	var c Checker
+	var c Workspace
 	for _, opt := range []Options{{Mode: ModeStrict}, {Mode: ModePaper}, {Mode: ModeConfidence, Confidence: 1}} {
 		d, err := c.Decide(queue, free, now, opt)
 		if err != nil || !d.Admit || d.Reason != ReasonNoDeadline || len(d.Checked) != 0 {
@@ -206,13 +206,13 @@ func propConfidence(t *rapid.T) {
 	constant := rapid.Bool().Draw(t, "constant")
 	withSamples(t, all, n, constant)
 	queue, job = all[:len(queue)], all[len(queue)]
-	var c Checker
-	d0, err := c.DecideConfidence(queue, job, now, 0)
+	var c Workspace
+	d0, err := c.Decide(queue, job, now, Options{Mode: ModeConfidence, Confidence: 0})
 	if err != nil || !d0.Admit {
 		t.Fatalf("p = 0: %+v, %v", d0, err)
 	}
 	p := rapid.SampledFrom([]float64{0.01, 0.25, 0.5, 0.75, 0.9, 1}).Draw(t, "p")
-	d, err := c.DecideConfidence(queue, job, now, p)
+	d, err := c.Decide(queue, job, now, Options{Mode: ModeConfidence, Confidence: p})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,12 +298,12 @@ func propDecideAny(t *rapid.T) {
 	job := Job{
 		ID: rapid.Int64Range(-2, 12).Draw(t, "newid"), Arrival: anyFloat().Draw(t, "newarr"),
 		Deadline: anyFloat().Draw(t, "newdl"), JCT: anyFloat().Draw(t, "newjct"),
-		Tasks: anyTasks().Draw(t, "newtasks"), Model: anyModel().Draw(t, "newmodel"), RunningUntil: anyFloat().Draw(t, "newrunning"),
+		Tasks: anyTasks().Draw(t, "newtasks"), Model: anyModel().Draw(t, "newmodel"), Running: rapid.SampledFrom([]int{0, 0, 0, 1, -1}).Draw(t, "newrunning"), RunningUntil: anyFloat().Draw(t, "newuntil"),
 	}
 	now := anyFloat().Draw(t, "now")
 	opt := Options{Mode: Mode(rapid.IntRange(-1, 4).Draw(t, "mode")), Confidence: anyFloat().Draw(t, "p"),
 		Cluster: anyCluster().Draw(t, "cluster"), Margin: rapid.OneOf(rapid.SampledFrom([]float64{0, 1, 1.5, MaxMargin}), anyFloat()).Draw(t, "margin")}
-	var c Checker
+	var c Workspace
 	d, err := c.Decide(queue, job, now, opt)
 	if err != nil {
 		if !errors.Is(err, ErrBadInput) || d.Admit {
@@ -341,8 +341,8 @@ func propDecideConfidenceAny(t *rapid.T) {
 	}
 	now := anyFloat().Draw(t, "now")
 	p := anyFloat().Draw(t, "p")
-	var c Checker
-	d, err := c.DecideConfidence(queue, job, now, p)
+	var c Workspace
+	d, err := c.Decide(queue, job, now, Options{Mode: ModeConfidence, Confidence: p})
 	if err != nil {
 		if !errors.Is(err, ErrBadInput) || d.Admit {
 			t.Fatalf("err %v with %+v", err, d)
@@ -363,7 +363,7 @@ func FuzzDecideConfidence(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propDecid
 func propJCTAny(t *rapid.T) {
 	m := linear{A: anyFloat().Draw(t, "a"), B: anyFloat().Draw(t, "b")}
 	n := rapid.OneOf(rapid.IntRange(-3, 1000), rapid.SampledFrom([]int{math.MaxInt, math.MinInt})).Draw(t, "n")
-	cluster := rapid.SliceOfN(rapid.OneOf(rapid.Float64Range(0, 1), anyFloat()), 0, 8).Draw(t, "cluster")
+	cluster := rs(rapid.SliceOfN(rapid.OneOf(rapid.Float64Range(0, 1), anyFloat()), 0, 8).Draw(t, "cluster")...)
 	got, err := JCT(m, n, cluster)
 	if err != nil {
 		if !errors.Is(err, ErrBadInput) || got != 0 {

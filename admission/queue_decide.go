@@ -3,16 +3,17 @@ package admission
 import "fmt"
 
 // Decide decides whether to admit newJob, arriving at now, against the
-// queue's own jobs: the decision Checker.Decide(q.Jobs(), newJob, now, opt)
-// makes, bit for bit, errors included.
+// queue's own jobs: the decision Workspace.Decide(q.Jobs(), newJob, now,
+// opt) makes (in wave mode with the queue's recorded tasks in opt.Cluster),
+// bit for bit, errors included.
 //
 // In ModeStrict and ModePaper it takes O(log n) for n queued jobs instead
 // of one pass, from the queue's search tree, and the evidence is a
 // summary: Checked holds the new job's Check (NewIndex 0; Ahead gives its
 // place among the queued jobs) and, when a queued job would be hurt, that
 // job's Check after it (Blocking 1); Admit, Reason, BlockingID and
-// Probability are Checker.Decide's, and so are those two Checks. The Eq. 7
-// sums are formed as Checker.Decide forms them, one addition after another
+// Probability are Workspace.Decide's, and so are those two Checks. The Eq. 7
+// sums are formed as Workspace.Decide forms them, one addition after another
 // in EDF order (the tree's own sums, formed in another order, may differ
 // in the last bits, and only propose the jobs to check): they are kept per
 // job and extended, one addition each, from the EDF place of the last
@@ -21,26 +22,26 @@ import "fmt"
 // and once Queue.Decide has used them an Insert or Remove of a deadline
 // job shifts the kept JCTs, O(n) moves of 8 bytes.
 //
-// In ModeWave the evidence is full, as Checker.Decide's. The queue keeps
-// its plan of its own jobs (without a new job) for the time, cluster and
-// margin of the decision (see wavePlan); a decision with the same ones,
-// compared bit for bit, plans only the new job and the jobs after it in
-// EDF order, in two placements instead of the four Checker.Decide plans
-// them in, and not the jobs before it, whose evidence it copies. Insert,
-// Remove, SetProgress and edits through Jobs keep the plan up to the
-// changed job's place. A decision at another time, or on another cluster
+// In ModeWave the evidence is full, as Workspace.Decide's, and the cluster
+// is opt.Cluster with every slot on which the queue records a task (Start)
+// busy until that task's planned end; a recorded task on a slot beyond
+// opt.Cluster is an error ("Options.Cluster"). The queue keeps its plan of
+// its own jobs (without a new job) for the time, cluster and margin of the
+// decision (see wavePlan); a decision with the same ones, compared bit for
+// bit, plans only the new job and the jobs after it in EDF order, in two
+// placements instead of the four Workspace.Decide plans them in, and not
+// the jobs before it, whose evidence it copies. Insert, Remove, Start and
+// End keep the plan up to the changed job's place. A decision at another time, or on another cluster
 // or margin, plans every job again first: the plan's times are relative
 // to now, so a plan made at one time is not, to the bit, the plan at
 // another. The kept plan takes about 32 bytes per planned task and 72 per
 // deadline job. Task models must be functions of r (equal r, equal time)
-// and must not change while their job is queued, except through Jobs
-// (which compares them) or Remove and Insert.
-// ModeConfidence samples every job and is passed to a Checker the queue
+// and must not change while their job is queued.
+// ModeConfidence samples every job and is passed to a Workspace the queue
 // keeps, with full evidence.
 //
-// Edits made through the slice Jobs returned are taken in first (O(n) once;
-// see Jobs). The decision allocates nothing once the queue's buffers fit.
-// Errors are Checker.Decide's: now not finite; the new job's Arrival,
+// The decision allocates nothing once the queue's buffers fit.
+// Errors are Workspace.Decide's: now not finite; the new job's Arrival,
 // Deadline or JCT invalid; its ID already queued ("NewJob.ID", naming the
 // queued job's position); a queued deadline − now that overflows
 // ("Queue[k].Deadline"); an unknown Mode; in wave mode those the package
@@ -52,9 +53,8 @@ func (q *Queue) Decide(newJob Job, now float64, opt Options) (Decision, error) {
 	case ModeWave:
 		return q.decideWave(newJob, now, opt)
 	default:
-		return q.checker.Decide(q.ordered(), newJob, now, opt)
+		return q.ws.Decide(q.ordered(), newJob, now, opt)
 	}
-	q.syncBack()
 	hasDeadline, dNew, err := validateEq7(&newJob, now)
 	if err != nil {
 		return Decision{}, err
@@ -74,7 +74,7 @@ func (q *Queue) Decide(newJob Job, now float64, opt Options) (Decision, error) {
 	}
 	switch {
 	case dup >= 0 && (over < 0 || dup <= over): // the pass checks the ID before the deadline
-		return Decision{}, &ValueError{Field: "NewJob.ID", Value: float64(newJob.ID), Reason: fmt.Sprintf("duplicates Queue[%d].ID", dup)}
+		return Decision{}, &ValueError{Field: "NewJob.ID", Value: newJob.ID, Reason: fmt.Sprintf("duplicates Queue[%d].ID", dup)}
 	case over >= 0:
 		_, err := relDeadline(&x.nodes[x.firstOverflow(now)].job, over, now)
 		return Decision{}, err
@@ -109,7 +109,7 @@ func (q *Queue) Decide(newJob Job, now float64, opt Options) (Decision, error) {
 }
 
 // firstHurt returns the first deadline job after newJob in EDF order that
-// meets its deadline without it and misses it with it, as Checker.Decide's
+// meets its deadline without it and misses it with it, as Workspace.Decide's
 // pass decides (its sums one addition after another in EDF order), and
 // that job's Eq. 7 sum with newJob; -1 if none. p is the number of
 // deadline jobs before newJob and sumW its own sum.

@@ -32,13 +32,13 @@ func gridJob(t *rapid.T, id int64) Job {
 }
 
 // propQueueDecide: Queue.Decide (the tree, O(log n)) decides exactly as
-// Checker.Decide's one pass over q.Jobs() does, for paper and strict mode,
+// Workspace.Decide's one pass over q.Jobs() does, for paper and strict mode,
 // over random queues built by Insert, Remove and SetJCT: the same error (or
 // none), Admit, Reason, BlockingID and Probability, and the new job's and the
 // blocking job's Checks equal the pass's entries for them.
 func propQueueDecide(t *rapid.T) {
 	var q Queue
-	var c Checker
+	var c Workspace
 	ids := []int64{}
 	t.Repeat(map[string]func(*rapid.T){
 		"insert": func(t *rapid.T) {
@@ -106,11 +106,11 @@ func propQueueDecide(t *rapid.T) {
 	})
 }
 
-// sameDecision checks that Queue.Decide and Checker.Decide's pass over
+// sameDecision checks that Queue.Decide and Workspace.Decide's pass over
 // q.Jobs() agree: the same error (or none), Admit, Reason, BlockingID and
 // Probability, and the new job's and the blocking job's Checks equal the
 // pass's entries for them.
-func sameDecision(t *rapid.T, q *Queue, c *Checker, job Job, now float64, mode Mode) {
+func sameDecision(t *rapid.T, q *Queue, c *Workspace, job Job, now float64, mode Mode) {
 	want, werr := c.Decide(q.Jobs(), job, now, Options{Mode: mode})
 	got, gerr := q.Decide(job, now, Options{Mode: mode})
 	if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
@@ -167,7 +167,7 @@ func propQueueDecideFeasible(t *rapid.T) {
 	}
 	k := jobs[rapid.IntRange(0, n-1).Draw(t, "before")]
 	job := Job{ID: int64(n), Arrival: 3, Deadline: k.Deadline - grid(t, "ahead", 0, 5), JCT: grid(t, "newJCT", 0, 20)}
-	var c Checker
+	var c Workspace
 	sameDecision(t, &q, &c, job, grid(t, "now", -5, 5), rapid.SampledFrom([]Mode{ModeStrict, ModePaper}).Draw(t, "mode"))
 }
 
@@ -178,7 +178,7 @@ func FuzzQueueDecide(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propQueueDecide))
 
 // propQueueDecideExact: with arbitrary times the tree's sums round
 // differently from the pass's, and Queue.Decide still decides as
-// Checker.Decide, bit for bit. The queue is built so that slacks sit on
+// Workspace.Decide, bit for bit. The queue is built so that slacks sit on
 // the boundaries where rounding decides: each deadline is the pass's own
 // prefix sum, or that sum plus the new job's JCT, a few float64 steps
 // either way, so a queued job's Eq. 7 sum with the new job is within
@@ -208,13 +208,13 @@ func propQueueDecideExact(t *rapid.T) {
 	jobs := q.Jobs()
 	k := jobs[rapid.IntRange(0, n-1).Draw(t, "before")]
 	job := Job{ID: -1, Arrival: 0, Deadline: k.Deadline - rapid.Float64Range(0, 5).Draw(t, "ahead"), JCT: x}
-	var c Checker
+	var c Workspace
 	sameDecision(t, &q, &c, job, 0, rapid.SampledFrom([]Mode{ModeStrict, ModePaper}).Draw(t, "mode"))
 }
 
 func TestPropQueueDecideExact(t *testing.T) { rapid.Check(t, propQueueDecideExact) }
 
-// TestQueueDecideOtherModes: wave and confidence mode go to a Checker with
+// TestQueueDecideOtherModes: wave and confidence mode go to a Workspace with
 // the queue's jobs, and an unknown mode is an error.
 func TestQueueDecideOtherModes(t *testing.T) {
 	var q Queue
@@ -223,7 +223,7 @@ func TestQueueDecideOtherModes(t *testing.T) {
 	}
 	job := Job{ID: 2, Deadline: 45, Tasks: 2, Model: flat(15)}
 	opt := Options{Cluster: slots(2, 1, 0)}
-	var c Checker
+	var c Workspace
 	want, _ := c.Decide(q.Jobs(), job, 0, opt)
 	got, err := q.Decide(job, 0, opt)
 	if err != nil || got.Admit != want.Admit || got.BlockingID != want.BlockingID || len(got.Checked) != len(want.Checked) {
@@ -235,7 +235,7 @@ func TestQueueDecideOtherModes(t *testing.T) {
 }
 
 // TestQueueDecideBadInput: each bad input is an error naming its field, as
-// Checker.Decide names it, and leaves no evidence.
+// Workspace.Decide names it, and leaves no evidence.
 func TestQueueDecideBadInput(t *testing.T) {
 	var q Queue
 	for _, j := range []Job{{ID: 1, Deadline: 10, JCT: 1}, {ID: 2, Deadline: math.MaxFloat64, JCT: 1}, {ID: 3, Deadline: math.Inf(1)}} {
@@ -278,9 +278,9 @@ func TestQueueDecideBadInput(t *testing.T) {
 			if d.Admit || d.Checked != nil {
 				t.Errorf("decision %+v returned with an error", d)
 			}
-			var c Checker
+			var c Workspace
 			if _, err2 := c.Decide(q.Jobs(), tt.job, tt.now, tt.opt); err2 == nil || err2.Error() != err.Error() {
-				t.Errorf("Checker.Decide: %v, Queue.Decide: %v", err2, err)
+				t.Errorf("Workspace.Decide: %v, Queue.Decide: %v", err2, err)
 			}
 		})
 	}

@@ -3,7 +3,7 @@ package admission
 import "slices"
 
 // eq7Sums are the Eq. 7 prefix sums of the queue's deadline jobs formed as
-// Checker.Decide forms them, one float64 addition after another in EDF
+// Workspace.Decide forms them, one float64 addition after another in EDF
 // order, so that Queue.Decide's numbers are the pass's to the bit (the
 // tree's subtree sums are formed in another order and may differ in the
 // last bits). The JCTs are kept in a slice in EDF order once Queue.Decide

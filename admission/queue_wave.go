@@ -2,7 +2,6 @@ package admission
 
 import (
 	"math"
-	"reflect"
 	"slices"
 )
 
@@ -20,9 +19,9 @@ import (
 // job k is the last checkpoint at or before it plus the log since. A plan's
 // next placement depends only on each slot's free time (ties go to the
 // lowest slot index, a unique key), so the restored state plans exactly as
-// the planner that got there. An Insert, Remove or SetProgress at EDF
-// position r, or an edit through Jobs, drops what it kept from job r on; a
-// decision with another key starts over.
+// the planner that got there. An Insert, Remove, Start or End at EDF
+// position r drops what it kept from job r on; a decision with another key
+// (a task's start or end changes its slot's free time) starts over.
 type wavePlan struct {
 	keyed       bool
 	now, margin float64
@@ -37,7 +36,7 @@ type wavePlan struct {
 	efFree  []float64 // the same end first
 	// The plan of the first built deadline jobs.
 	built  int
-	failed bool      // job built could not be planned: decisions go to Checker.Decide
+	failed bool      // job built could not be planned: decisions go to Workspace.Decide
 	checks []Check   // checks[k]: job k's evidence before any new job (first free)
 	efDone []float64 // efDone[k]: job k's completion end first
 	at     []int     // at[k]: tasks planned before job k (len built+1)
@@ -45,13 +44,10 @@ type wavePlan struct {
 	efLog  planLog
 	ckJob  []int     // ckJob[i]: the job checkpoint i precedes, ascending
 	ckFree []float64 // checkpoint i: the ff then the ef free times by member
-	// edited is set when Jobs edits may have left a job's Tasks or
-	// RunningUntil invalid: the next decision checks them all.
-	edited bool
 }
 
-// drop forgets the plan from deadline job r on (an Insert, Remove or
-// SetProgress at EDF position r).
+// drop forgets the plan from deadline job r on (an Insert, Remove, Start
+// or End at EDF position r).
 func (w *wavePlan) drop(r int) {
 	if !w.keyed || r > w.built {
 		return // the change is after what was planned, or after a job that failed
@@ -72,7 +68,8 @@ func (w *wavePlan) matches(cluster []Slot, now, margin float64) bool {
 		return false
 	}
 	for i := range cluster {
-		if !sameBits(w.cluster[i].R, cluster[i].R) || !sameBits(w.cluster[i].FreeAt, cluster[i].FreeAt) {
+		if !sameBits(w.cluster[i].R, cluster[i].R) || w.cluster[i].Busy != cluster[i].Busy ||
+			cluster[i].Busy && !sameBits(w.cluster[i].FreeAt, cluster[i].FreeAt) {
 			return false
 		}
 	}
@@ -151,7 +148,7 @@ func (p *plan) load(free []float64, members []int32) {
 // build plans the queue's deadline jobs from job built on, the first d jobs
 // of x in EDF order, without a new job. It reports false, and keeps the
 // jobs before the one it could not plan, when a job fails what
-// Checker.Decide checks of it against now, the cluster and the margin:
+// Workspace.Decide checks of it against now, the cluster and the margin:
 // its deadline − now, RunningUntil, model and task times, and the running
 // total of planned tasks.
 func (w *wavePlan) build(x *qindex, d int) bool {
@@ -187,29 +184,33 @@ func (w *wavePlan) build(x *qindex, d int) bool {
 	return true
 }
 
-// decideWave is Decide in ModeWave: Checker.Decide's decision on the
+// decideWave is Decide in ModeWave: Workspace.Decide's decision on the
 // queue's jobs, from the queue's plan without the new job. Whatever that
-// plan cannot answer, Checker.Decide answers: bad input, a new job whose
+// plan cannot answer, Workspace.Decide answers: bad input, a new job whose
 // ID is queued, a cluster without a usable slot, a queued job that cannot
 // be planned. Cost, with the plan kept: O(slots + tasks since a
 // checkpoint) to restore the state at the new job's place, O(n) to copy
 // the evidence of the jobs before it, and two placements of the tasks from
 // the new job on; building the plan costs two placements of every task.
 func (q *Queue) decideWave(newJob Job, now float64, opt Options) (Decision, error) {
-	q.syncBack()
+	cluster, err := q.cluster(&opt)
+	if err != nil {
+		return Decision{}, err
+	}
+	opt.Cluster = cluster
 	w := &q.wave
 	margin, err := waveArgs(&newJob, now, opt)
 	if err != nil {
-		return q.checker.Decide(q.ordered(), newJob, now, opt)
+		return q.ws.Decide(q.ordered(), newJob, now, opt)
 	}
 	if !w.matches(opt.Cluster, now, margin) {
 		if validateCluster(opt.Cluster, now) != nil {
-			return q.checker.Decide(q.ordered(), newJob, now, opt)
+			return q.ws.Decide(q.ordered(), newJob, now, opt)
 		}
 		w.rekey(opt.Cluster, now, margin)
 	}
-	if _, dup := q.ix.byID[newJob.ID]; dup || !q.progressValid() {
-		return q.checker.Decide(q.ordered(), newJob, now, opt)
+	if _, dup := q.ix.byID[newJob.ID]; dup {
+		return q.ws.Decide(q.ordered(), newJob, now, opt)
 	}
 	if !newJob.HasDeadline() {
 		q.checks = q.checks[:0]
@@ -219,10 +220,10 @@ func (q *Queue) decideWave(newJob Job, now float64, opt Options) (Decision, erro
 	d := x.deadlineJobs()
 	dNew := newJob.Deadline - now
 	if !(dNew-dNew == 0) || len(w.members) == 0 || !w.build(x, d) {
-		return q.checker.Decide(q.ordered(), newJob, now, opt)
+		return q.ws.Decide(q.ordered(), newJob, now, opt)
 	}
 	if _, err := validatePlanned(&newJob, -1, now, w.at[d]); err != nil || w.layout.taskTimes(&newJob, -1, margin) != nil {
-		return q.checker.Decide(q.ordered(), newJob, now, opt)
+		return q.ws.Decide(q.ordered(), newJob, now, opt)
 	}
 	_, p := x.prefix(&newJob)
 	w.restore(p)
@@ -234,7 +235,7 @@ func (q *Queue) decideWave(newJob Job, now float64, opt Options) (Decision, erro
 		j := &x.nodes[v].job
 		if w.layout.taskTimes(j, k, margin) != nil {
 			// The model gave a valid time when the plan was built: it is not a function of r.
-			return q.checker.Decide(q.ordered(), newJob, now, opt)
+			return q.ws.Decide(q.ordered(), newJob, now, opt)
 		}
 		done, span := w.ff.place(j, now)
 		efDone, efSpan := w.ef.place(j, now)
@@ -245,40 +246,10 @@ func (q *Queue) decideWave(newJob Job, now float64, opt Options) (Decision, erro
 	return dec, nil
 }
 
-// progressValid reports whether every queued job's Tasks and RunningUntil
-// are valid, as Insert and SetProgress leave them; only edits through Jobs
-// can break them, and only then are the jobs checked (O(n)).
-func (q *Queue) progressValid() bool {
-	if !q.wave.edited {
-		return true
-	}
-	for v := q.ix.nodeAt(0); v >= 0; v = q.ix.next(v) {
-		if validateProgress(&q.ix.nodes[v].job, 0) != nil {
-			return false
-		}
-	}
-	q.wave.edited = false
-	return true
-}
-
 // dropFrom forgets the wave plan from node v's EDF place on, if v has a
 // deadline (jobs without one are not planned).
 func (q *Queue) dropFrom(v int32) {
 	if r, ok := q.deadlineRank(v); ok {
 		q.wave.drop(r)
 	}
-}
-
-// sameModel reports whether a and b are the same model: equal dynamic
-// types and equal values, for comparable values only (a model whose
-// value cannot be compared counts as changed).
-func sameModel(a, b Model) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
-	if va.Type() != vb.Type() || !va.Comparable() || !vb.Comparable() {
-		return false
-	}
-	return a == b
 }

@@ -28,7 +28,7 @@ import "fmt"
 // it in every placement in which it did without; its evidence (Prefix,
 // Slack, JCT) is from the later of those, and from first free for every
 // other job.
-func (c *Checker) decideWave(queue []Job, newJob Job, now float64, opt Options) (Decision, error) {
+func (c *Workspace) decideWave(queue []Job, newJob Job, now float64, opt Options) (Decision, error) {
 	margin, err := waveArgs(&newJob, now, opt)
 	if err != nil {
 		return Decision{}, err
@@ -53,7 +53,7 @@ func (c *Checker) decideWave(queue []Job, newJob Job, now float64, opt Options) 
 	ffW, ffWO, efW, efWO := &c.with, &c.without, &c.efWith, &c.efWithout
 	ffW.reset(&c.layout, opt.Cluster, now)
 	if len(ffW.heap) == 0 {
-		return Decision{}, &ValueError{Field: "Options.Cluster", Value: float64(len(opt.Cluster)), Reason: "no slot with residual capacity > 0"}
+		return Decision{}, &ValueError{Field: "Options.Cluster", Value: len(opt.Cluster), Reason: "no slot with residual capacity > 0"}
 	}
 	efW.copyFrom(ffW)
 	efW.endFirst = true
@@ -131,10 +131,7 @@ func waveArgs(newJob *Job, now float64, opt Options) (margin float64, err error)
 	if !(margin > 0 && margin <= MaxMargin) {
 		return 0, &ValueError{Field: "Options.Margin", Value: opt.Margin, Reason: "must be 0 (meaning 1) or in (0, MaxMargin]"}
 	}
-	if err := validateJob(newJob, -1); err != nil {
-		return 0, err
-	}
-	if err := validateProgress(newJob, -1); err != nil {
+	if err := validateNew(newJob, atNew); err != nil {
 		return 0, err
 	}
 	return margin, nil
@@ -189,29 +186,31 @@ func (dec *Decision) finish(checks []Check) {
 }
 
 // validateCluster checks wave mode's slots: at most MaxSlots, each R in
-// [0, 1], FreeAt neither NaN nor +Inf and at most MaxDuration after now.
+// [0, 1] and, for a busy slot, FreeAt neither NaN nor +Inf and at most
+// MaxDuration after now.
 func validateCluster(cluster []Slot, now float64) error {
 	if len(cluster) > MaxSlots {
-		return &ValueError{Field: "Options.Cluster", Value: float64(len(cluster)), Reason: "more than MaxSlots slots"}
+		return &ValueError{Field: "Options.Cluster", Value: len(cluster), Reason: "more than MaxSlots slots"}
 	}
 	for i := range cluster {
 		s := &cluster[i]
 		if !(s.R >= 0 && s.R <= 1) {
 			return &ValueError{Field: fmt.Sprintf("Options.Cluster[%d].R", i), Value: s.R, Reason: "residual capacity must be in [0, 1]"}
 		}
-		if !(s.FreeAt-now <= MaxDuration) {
+		if s.Busy && !(s.FreeAt-now <= MaxDuration) {
 			return &ValueError{Field: fmt.Sprintf("Options.Cluster[%d].FreeAt", i), Value: s.FreeAt, Reason: "must not be NaN, and at most MaxDuration after now"}
 		}
 	}
 	return nil
 }
 
-// validatePlanned checks what planning deadline job k (k < 0: the new job)
-// needs beyond queuedOK: RunningUntil at most MaxDuration after now, a
+// validatePlanned checks what planning deadline job k (newJob: the new job)
+// needs beyond queuedOK: RunningUntil at most MaxDuration after now (while
+// tasks run), a
 // non-nil model when it has pending tasks, and the running total of
 // planned tasks within MaxPlannedTasks. It returns the new total.
 func validatePlanned(j *Job, k int, now float64, planned int) (int, error) {
-	if !(j.RunningUntil-now <= MaxDuration) {
+	if j.Running > 0 && !(j.RunningUntil-now <= MaxDuration) {
 		return 0, &ValueError{Field: jobField(k, "RunningUntil"), Value: j.RunningUntil, Reason: "more than MaxDuration after now"}
 	}
 	if j.Tasks == 0 {
@@ -221,7 +220,7 @@ func validatePlanned(j *Job, k int, now float64, planned int) (int, error) {
 		return 0, &ValueError{Field: jobField(k, "Model"), Value: 0, Reason: "nil model (a nil interface or a nil pointer, map, func or channel) for a job with pending tasks"}
 	}
 	if j.Tasks > MaxPlannedTasks-planned {
-		return 0, &ValueError{Field: jobField(k, "Tasks"), Value: float64(j.Tasks),
+		return 0, &ValueError{Field: jobField(k, "Tasks"), Value: j.Tasks,
 			Reason: fmt.Sprintf("planned tasks would exceed MaxPlannedTasks (%d already planned)", planned)}
 	}
 	return planned + j.Tasks, nil
@@ -230,7 +229,7 @@ func validatePlanned(j *Job, k int, now float64, planned int) (int, error) {
 // taskTimes evaluates job j's task time × margin on every group of slots
 // into l.times (k names the job in errors, -1 the new job). A job without
 // pending task needs none. Every usable slot is a candidate for every task,
-// so the model must give a time in [0, MaxDuration] at every usable R; the
+// so the model must give a time in (0, MaxDuration] at every usable R; the
 // error names the lowest slot index with the first bad R in Cluster order.
 func (l *layout) taskTimes(j *Job, k int, margin float64) error {
 	if j.Tasks == 0 {
@@ -238,7 +237,7 @@ func (l *layout) taskTimes(j *Job, k int, margin float64) error {
 	}
 	for g := range l.groups {
 		t := j.Model.TCT(l.groups[g].r)
-		if !(t >= 0 && t <= MaxDuration) {
+		if !(t > 0 && t <= MaxDuration) {
 			return taskTimeError(k, int(l.groups[g].first), t)
 		}
 		l.times[g] = t * margin
@@ -249,5 +248,5 @@ func (l *layout) taskTimes(j *Job, k int, margin float64) error {
 // taskTimeError reports a model value that wave mode cannot plan with.
 func taskTimeError(k, slot int, t float64) error {
 	return &ValueError{Field: jobField(k, fmt.Sprintf("Model.TCT(Options.Cluster[%d].R)", slot)), Value: t,
-		Reason: "model must give a task time in [0, MaxDuration]"}
+		Reason: "model must give a task time in (0, MaxDuration]"}
 }

@@ -114,13 +114,16 @@ func (w *replay) state() ([]Job, []Slot) {
 		if j.pending > 0 || j.end > w.now {
 			job := j.job
 			job.Tasks, job.RunningUntil = j.pending, j.end
+			if j.end > w.now {
+				job.Running = 1 // the plan reads RunningUntil only while tasks run
+			}
 			q = append(q, job)
 		}
 	}
 	slices.SortFunc(q, CompareEDF)
 	cl := make([]Slot, len(w.r))
 	for i := range cl {
-		cl[i] = Slot{R: w.r[i], FreeAt: w.busy[i]}
+		cl[i] = Slot{R: w.r[i], Busy: true, FreeAt: w.busy[i]}
 	}
 	return q, cl
 }
@@ -158,7 +161,7 @@ func propWaveReplay(t *rapid.T) {
 		w.chaos = rand.New(rand.NewPCG(rng.Uint64(), 15))
 	}
 	margin := float64(rng.IntN(2)) // 0 means 1
-	var c Checker
+	var c Workspace
 	steps := 1 + rng.IntN(25)
 	for id := 1; id <= steps; id++ {
 		now := w.now + float64(rng.IntN(13))
@@ -252,21 +255,19 @@ func FuzzWaveReplay(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propWaveReplay)) }
 func propWaveVersusEq7(t *rapid.T) {
 	n := rapid.SampledFrom([]int{1, 2, 4, 8}).Draw(t, "slots") // powers of 2: Eq. 6 is exact
 	cluster := make([]Slot, n)
-	caps := make([]float64, n)
 	for i := range cluster {
-		cluster[i] = Slot{R: 1, FreeAt: float64(rapid.IntRange(-10, 30).Draw(t, "freeAt"))}
-		caps[i] = 1
+		cluster[i] = Slot{R: 1, Busy: true, FreeAt: float64(rapid.IntRange(-10, 30).Draw(t, "freeAt"))}
 	}
 	now := 0.0
 	draw := func(id int64, label string) Job {
 		j := Job{ID: id, Arrival: float64(rapid.IntRange(0, 3).Draw(t, label+"arr")), Deadline: math.Inf(1),
 			Tasks: rapid.IntRange(0, 12).Draw(t, label+"tasks"), Model: flat(rapid.IntRange(1, 40).Draw(t, label+"tct")),
-			RunningUntil: float64(rapid.IntRange(-5, 30).Draw(t, label+"running"))}
+			Running: 1, RunningUntil: float64(rapid.IntRange(-5, 30).Draw(t, label+"running"))}
 		if rapid.IntRange(0, 5).Draw(t, label+"hasdl") > 0 {
 			j.Deadline = float64(rapid.IntRange(0, 200).Draw(t, label+"dl"))
 		}
 		var err error
-		if j.JCT, err = JCT(j.Model, j.Tasks, caps); err != nil {
+		if j.JCT, err = JCT(j.Model, j.Tasks, cluster); err != nil {
 			t.Fatal(err)
 		}
 		return j
@@ -277,11 +278,12 @@ func propWaveVersusEq7(t *rapid.T) {
 	}
 	slices.SortFunc(queue, CompareEDF)
 	job := draw(0, "new")
+	job.Running, job.RunningUntil = 0, 0 // a new job has nothing running
 	if !job.HasDeadline() {
 		job.Deadline = 100
 	}
 	margin := rapid.SampledFrom([]float64{1, 1.5, 2}).Draw(t, "margin")
-	var cw, cs, cp Checker
+	var cw, cs, cp Workspace
 	dw, err1 := cw.Decide(queue, job, now, Options{Cluster: cluster, Margin: margin})
 	ds, err2 := cs.Decide(queue, job, now, Options{Mode: ModeStrict})
 	dp, err3 := cp.Decide(queue, job, now, Options{Mode: ModePaper})

@@ -14,7 +14,7 @@ func (m flat) TCT(float64) float64 { return float64(m) }
 func slots(n int, r, freeAt float64) []Slot {
 	s := make([]Slot, n)
 	for i := range s {
-		s[i] = Slot{R: r, FreeAt: freeAt}
+		s[i] = Slot{R: r, Busy: true, FreeAt: freeAt}
 	}
 	return s
 }
@@ -123,11 +123,11 @@ func TestDecideWaveHandWorked(t *testing.T) {
 			// and 17.75) admits under both rules.
 			name: "a job on time in the end-first plan is protected",
 			queue: []Job{
-				{ID: 2, Deadline: 35, Tasks: 4, Model: classModel{11, 19, 30}, RunningUntil: 6},
-				{ID: 1, Deadline: math.Inf(1), Tasks: 4, Model: flat(10), RunningUntil: 8},
+				{ID: 2, Deadline: 35, Tasks: 4, Model: classModel{11, 19, 30}, Running: 1, RunningUntil: 6},
+				{ID: 1, Deadline: math.Inf(1), Tasks: 4, Model: flat(10), Running: 1, RunningUntil: 8},
 			},
 			newJob:  Job{ID: 3, Arrival: 5, Deadline: 20, Tasks: 2, Model: classModel{11, 19, 30}},
-			cluster: []Slot{{R: 1, FreeAt: 6}, {R: 1, FreeAt: 6}, {R: 0.5, FreeAt: 7}, {R: 0.25, FreeAt: 8}},
+			cluster: []Slot{{R: 1, Busy: true, FreeAt: 6}, {R: 1, Busy: true, FreeAt: 6}, {R: 0.5, Busy: true, FreeAt: 7}, {R: 0.25, Busy: true, FreeAt: 8}},
 			admit:   false, reason: ReasonQueuedJobHurt, block: 2,
 			checked: []wantCheck{{3, 17, 3, true}, {2, 38, -3, true}}, spans: []float64{11, 31},
 			paper: true, strict: true,
@@ -148,7 +148,7 @@ func TestDecideWaveHandWorked(t *testing.T) {
 				{ID: 2, Deadline: 16, Tasks: 1, Model: classModel{1, 20, 99}},
 			},
 			newJob:  Job{ID: 3, Deadline: 1},
-			cluster: []Slot{{R: 1, FreeAt: 5}, {R: 0.5}},
+			cluster: []Slot{{R: 1, Busy: true, FreeAt: 5}, {R: 0.5}},
 			admit:   true, reason: ReasonFits,
 			checked: []wantCheck{{3, 0, 1, true}, {1, 15, 0, true}, {2, 16, 0, true}}, spans: []float64{0, 15, 1},
 			paper: true, strict: true,
@@ -166,11 +166,11 @@ func TestDecideWaveHandWorked(t *testing.T) {
 			name: "earlier jobs unprotected, no-deadline jobs skipped, RunningUntil counted",
 			queue: []Job{
 				{ID: 1, Deadline: 20, Tasks: 1, Model: flat(20)},
-				{ID: 3, Deadline: 30, Tasks: 2, Model: flat(10), RunningUntil: 12},
+				{ID: 3, Deadline: 30, Tasks: 2, Model: flat(10), Running: 1, RunningUntil: 12},
 				{ID: 9, Deadline: math.Inf(1), Tasks: 1000, Model: flat(1000)},
 			},
 			newJob:  Job{ID: 2, Deadline: 25, Tasks: 1, Model: flat(5)},
-			cluster: []Slot{{R: 1}, {R: 1, FreeAt: 10}},
+			cluster: []Slot{{R: 1}, {R: 1, Busy: true, FreeAt: 10}},
 			admit:   true, reason: ReasonFits,
 			checked: []wantCheck{{1, 20, 0, false}, {2, 15, 10, true}, {3, 30, 0, true}}, spans: []float64{20, 5, 15},
 			paper: true, strict: true, // Eq. 7: 10, 12.5, 22.5 against 20, 25, 30
@@ -188,17 +188,18 @@ func TestDecideWaveHandWorked(t *testing.T) {
 			paper: true, strict: true,
 		},
 		{
-			// Nothing left to run: a new job with no pending task and its
+			// Nothing left to run: a queued job with no pending task and its
 			// running tasks ending at 7 completes at 7.
 			name:    "no pending task: completion is RunningUntil",
-			newJob:  Job{ID: 1, Deadline: 6, RunningUntil: 7},
+			queue:   []Job{{ID: 1, Deadline: 6, Running: 1, RunningUntil: 7}},
+			newJob:  Job{ID: 2, Deadline: 100},
 			cluster: slots(1, 1, 0),
-			admit:   false, reason: ReasonNewJobLate, block: 1,
-			checked: []wantCheck{{1, 7, -1, true}}, spans: []float64{0},
+			admit:   true, reason: ReasonFits,
+			checked: []wantCheck{{1, 7, -1, false}, {2, 0, 100, true}}, spans: []float64{0, 0},
 			paper: true, strict: true,
 		},
 	}
-	var c Checker
+	var c Workspace
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d, err := c.Decide(tt.queue, tt.newJob, 0, Options{Cluster: tt.cluster, Margin: tt.margin})
@@ -222,14 +223,10 @@ func TestDecideWaveHandWorked(t *testing.T) {
 				t.Errorf("Blocking %d is not BlockingID %d", d.Blocking, d.BlockingID)
 			}
 			// The same arrival under Eq. 6/7, JCT from the same pending tasks.
-			cap := make([]float64, len(tt.cluster))
-			for i, s := range tt.cluster {
-				cap[i] = s.R
-			}
 			eq6 := func(j Job) Job {
 				var err error
 				if j.HasDeadline() && j.Tasks > 0 {
-					if j.JCT, err = JCT(j.Model, j.Tasks, cap); err != nil {
+					if j.JCT, err = JCT(j.Model, j.Tasks, tt.cluster); err != nil {
 						t.Fatal(err)
 					}
 				}

@@ -17,7 +17,7 @@ const (
 type Alg2Job struct {
 	ID       int64   // unique, last tie-break key
 	Arrival  float64 // submission time, seconds, finite
-	Deadline float64 // absolute deadline, seconds, or NoDeadline
+	Deadline float64 // absolute deadline, seconds, or NoDeadline()
 	// Task counts, all ≥ 0. The map phase is finished when PendingMaps and
 	// RunningMaps are both 0.
 	PendingMaps, RunningMaps, PendingReduces, RunningReduces int
@@ -41,7 +41,7 @@ func (j *Alg2Job) limits() (int, int) {
 	case SlotsNoEstimate:
 		return 1, 1
 	}
-	return MaxSlots, MaxSlots
+	return MaxPhaseSlots, MaxPhaseSlots
 }
 
 // eligible reports whether j may take a slot of kind k in the deadline pass.
@@ -65,7 +65,7 @@ func validateAlg2(i int, j *Alg2Job) error {
 		return &ValueError{Field: fmt.Sprintf("Jobs[%d].Arrival", i), Value: j.Arrival, Reason: "must be finite"}
 	}
 	if math.IsNaN(j.Deadline) || math.IsInf(j.Deadline, -1) {
-		return &ValueError{Field: fmt.Sprintf("Jobs[%d].Deadline", i), Value: j.Deadline, Reason: "must be finite or NoDeadline"}
+		return &ValueError{Field: fmt.Sprintf("Jobs[%d].Deadline", i), Value: j.Deadline, Reason: "must be finite, or NoDeadline() (+Inf)"}
 	}
 	for _, c := range [...]struct {
 		f string
@@ -73,11 +73,11 @@ func validateAlg2(i int, j *Alg2Job) error {
 	}{{"PendingMaps", j.PendingMaps}, {"RunningMaps", j.RunningMaps}, {"PendingReduces", j.PendingReduces},
 		{"RunningReduces", j.RunningReduces}, {"CompletedTasks", j.CompletedTasks}, {"Slots.Map", j.Slots.Map}, {"Slots.Reduce", j.Slots.Reduce}} {
 		if c.n < 0 {
-			return &ValueError{Field: fmt.Sprintf("Jobs[%d].%s", i, c.f), Value: float64(c.n), Reason: "must be >= 0"}
+			return &ValueError{Field: fmt.Sprintf("Jobs[%d].%s", i, c.f), Value: c.n, Reason: "must be >= 0"}
 		}
 	}
 	if j.Slots.Status > SlotsInfeasible {
-		return &ValueError{Field: fmt.Sprintf("Jobs[%d].Slots.Status", i), Value: float64(j.Slots.Status), Reason: "unknown status"}
+		return &ValueError{Field: fmt.Sprintf("Jobs[%d].Slots.Status", i), Value: j.Slots.Status, Reason: "unknown status"}
 	}
 	return nil
 }
@@ -101,21 +101,21 @@ func validateAlg2(i int, j *Alg2Job) error {
 // fast as the deadline order allows keeps its lateness small) — decisions
 // where Rao–Reddy is silent.
 //
-// Decision.Job is the index into jobs (as a Handle), NoJob when idle;
-// Reason is order. Errors (matching ErrBadInput) name the first bad field.
+// It returns the index in jobs of the job that gets the slot, or -1 when
+// none may take it. Errors (matching ErrBadInput) name the first bad field.
 // One pass, no allocation.
-func Algorithm2(jobs []Alg2Job, k SlotKind) (Decision, error) {
+func Algorithm2(jobs []Alg2Job, k SlotKind) (int, error) {
 	if k > ReduceSlot {
-		return Decision{Job: NoJob}, &ValueError{Field: "k", Value: float64(k), Reason: "unknown slot kind"}
+		return -1, &ValueError{Field: "k", Value: k, Reason: "unknown slot kind"}
 	}
 	if len(jobs) > MaxJobs {
-		return Decision{Job: NoJob}, &ValueError{Field: "len(jobs)", Value: float64(len(jobs)), Reason: "more than MaxJobs"}
+		return -1, &ValueError{Field: "len(jobs)", Value: len(jobs), Reason: "more than MaxJobs"}
 	}
 	fresh, best := -1, -1
 	for i := range jobs {
 		j := &jobs[i]
 		if err := validateAlg2(i, j); err != nil {
-			return Decision{Job: NoJob}, err
+			return -1, err
 		}
 		if k == MapSlot && j.fresh() && j.PendingMaps > 0 {
 			if fresh < 0 || alg2Older(j, &jobs[fresh]) {
@@ -130,8 +130,5 @@ func Algorithm2(jobs []Alg2Job, k SlotKind) (Decision, error) {
 	if fresh >= 0 {
 		best = fresh
 	}
-	if best < 0 {
-		return Decision{Job: NoJob, Reason: ReasonIdle}, nil
-	}
-	return Decision{Job: Handle(best), ID: jobs[best].ID, Reason: ReasonOrder}, nil
+	return best, nil
 }

@@ -29,25 +29,25 @@ func TestAlgorithm2ByHand(t *testing.T) {
 		{ReduceSlot, 0, 14}, // 15's map phase still runs
 	}
 	for _, w := range want {
-		d, err := Algorithm2(jobs[w.drop:], w.k)
+		i, err := Algorithm2(jobs[w.drop:], w.k)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.ID != w.id || d.Reason != ReasonOrder || jobs[w.drop+int(d.Job)].ID != w.id {
-			t.Errorf("kind %d drop %d: %+v, want job %d", w.k, w.drop, d, w.id)
+		if i < 0 || jobs[w.drop+i].ID != w.id {
+			t.Errorf("kind %d drop %d: index %d, want job %d", w.k, w.drop, i, w.id)
 		}
 	}
 	// No estimate: capped at one running task; infeasible: not capped.
 	ne := []Alg2Job{{ID: 1, Deadline: 10, PendingMaps: 5, RunningMaps: 1, Slots: MinSlots{Status: SlotsNoEstimate}}}
-	if d, _ := Algorithm2(ne, MapSlot); d.Job != NoJob || d.Reason != ReasonIdle {
-		t.Errorf("no-estimate job got a second slot: %+v", d)
+	if i, _ := Algorithm2(ne, MapSlot); i != -1 {
+		t.Errorf("no-estimate job got a second slot: %d", i)
 	}
 	inf := []Alg2Job{{ID: 1, Deadline: 10, PendingMaps: 5, RunningMaps: 40, CompletedTasks: 3, Slots: MinSlots{Status: SlotsInfeasible}}}
-	if d, _ := Algorithm2(inf, MapSlot); d.ID != 1 {
-		t.Errorf("infeasible job capped: %+v", d)
+	if i, _ := Algorithm2(inf, MapSlot); i != 0 {
+		t.Errorf("infeasible job capped: %d", i)
 	}
-	if d, _ := Algorithm2(nil, MapSlot); d.Job != NoJob {
-		t.Errorf("empty: %+v", d)
+	if i, _ := Algorithm2(nil, MapSlot); i != -1 {
+		t.Errorf("empty: %d", i)
 	}
 }
 
@@ -84,7 +84,7 @@ func propAlgorithm2(t *rapid.T) {
 	n := rapid.IntRange(0, 10).Draw(t, "n")
 	jobs := make([]Alg2Job, n)
 	for i := range jobs {
-		dl := NoDeadline
+		dl := NoDeadline()
 		if rapid.Bool().Draw(t, "dl") {
 			dl = float64(rapid.IntRange(0, 10).Draw(t, "deadline"))
 		}
@@ -97,7 +97,7 @@ func propAlgorithm2(t *rapid.T) {
 		}
 	}
 	k := SlotKind(rapid.IntRange(0, 1).Draw(t, "k"))
-	d, err := Algorithm2(jobs, k)
+	pick, err := Algorithm2(jobs, k)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,13 +112,13 @@ func propAlgorithm2(t *rapid.T) {
 			minDL = math.Min(minDL, j.Deadline)
 		}
 	}
-	if d.Job == NoJob {
+	if pick < 0 {
 		if anyFresh || anyElig {
 			t.Fatalf("idle with an eligible job")
 		}
 		return
 	}
-	j := &jobs[d.Job]
+	j := &jobs[pick]
 	if anyFresh {
 		if !j.fresh() {
 			t.Fatalf("fresh job waiting, picked %+v", j)

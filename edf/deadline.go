@@ -8,7 +8,7 @@ import (
 // checkTasks validates a task count.
 func checkTasks(field string, n int) error {
 	if n < 0 {
-		return &ValueError{Field: field, Value: float64(n), Reason: "must be >= 0"}
+		return &ValueError{Field: field, Value: n, Reason: "must be >= 0"}
 	}
 	return nil
 }

@@ -10,13 +10,16 @@
 //     package). NormTCT is Eq. 2, IOLoad Eq. 5.
 //   - CompletableTasks (Eq. 3), CompletionTime (Eq. 4, normalised like Eq. 6)
 //     and CompletionTimeRate (the rate form) on an explicit resource vector R.
-//   - Queue: the job queue with incremental per-job state. The caller reports
-//     task starts (Assign) and ends (Release); Queue keeps each job's
-//     Σ 1/TCT_j(R_i) over its running tasks and the total data-node IO, and
-//     an index, so the pickers never scan slots or jobs: FIFO and EDF are
-//     O(1), MP O(T log n) for T job types, Assign and Release O(log n).
-//     Each returns a Decision with the job and a Reason (idle, order,
-//     at-risk, best-fit, io-skip) for an adapter's log.
+//   - Queue: the job queue with incremental per-job state, addressed by the
+//     caller's job ID. The caller reports task starts (Start) and ends
+//     (End); Queue keeps each job's pending count, Σ 1/TCT_j(R_i) over its
+//     running tasks and the total data-node IO, and an index, so the
+//     pickers never scan slots or jobs: FIFO and EDF are O(1), MP O(T log n)
+//     for T job types, Start and End O(log n). Each picker returns a
+//     Decision with the job's ID and a Reason (idle, order, at-risk,
+//     best-fit, io-skip) for an adapter's log. A Task carries its predicted
+//     time TCT_j(r) and its planned end under the queue's Config.Margin.
+//   - CompareEDF, the EDF order of two jobs (deadline, arrival, ID).
 //   - TCTError, MP's option to protect deadlines against its models'
 //     estimation error, and ErrorAt, which derives it from a distribution of
 //     real/predicted task times (tct.Distribution, tct.Lognormal) at a
@@ -24,6 +27,34 @@
 //   - MinimumSlots (Rao–Reddy Eq. 10) with explicit no-estimate and
 //     infeasible results, and Algorithm2, Rao–Reddy's scheduler as a slot
 //     picker.
+//
+// # Jobs
+//
+// A job is described by the same five fields, with the same names, types
+// and validity, in package edf and package admission, so that a job one
+// package's queue takes the other's takes too, in either order, and a
+// scheduler keeps the two queues in step without undoing either:
+//
+//   - ID (int64): the caller's identifier, unique within a queue; adding an
+//     ID already queued is an error. The last EDF tie-break.
+//   - Arrival (seconds): finite. The second EDF tie-break.
+//   - Deadline (seconds, absolute): finite, or NoDeadline() (+Inf) for a
+//     job without one; NaN and −Inf are errors. A deadline in the past is
+//     allowed.
+//   - Tasks: the tasks not yet started, ≥ 0.
+//   - Model: TCT(r), one task's time in seconds on a slot of residual
+//     capacity r (MIMP Eq. 1); not nil when Tasks > 0 (neither a nil
+//     interface nor one holding a nil pointer, map, func or channel). A
+//     task time is valid when it is > 0 and at most MaxDuration; the
+//     model's times are checked where a decision uses them, not when the
+//     job is added.
+//
+// A queue holds at most MaxJobs jobs. Queue.Add checks exactly these, in
+// this order, then the package's own field (Read90), then the ID's
+// uniqueness and the queue's size; each error names the field ("Job.Tasks")
+// and matches ErrBadInput. A job whose model gives no valid time on a slot
+// is never offered that slot (nor any slot, when it gives none at the
+// dedicated capacity), and Queue.Start there is an error.
 //
 // # Decisions where the papers are silent or ambiguous
 //
@@ -39,12 +70,15 @@
 //     Task records its r and the Queue never re-reads slot capacities. A
 //     caller that wants a changed residual capacity reflected releases and
 //     re-assigns.
-//   - MP's at-risk test can keep slack (MPOptions.Slack, beyond MIMP): a job
-//     is at risk while CompletableTasks < (1 + s) · remaining. MIMP's test
-//     (s = 0) plans every job to finish exactly at its deadline, so task
-//     noise and whole waves push jobs over; s > 0 buys that margin with
-//     efficiency (fewer best-fit placements, more total task time; large s
-//     approaches EDF). MPOptions.Slack's comment has the details.
+//   - MP's at-risk test keeps the margin the scheduler plans with
+//     (Config.Margin m, beyond MIMP): a job is at risk while
+//     CompletableTasks < m · remaining. MIMP's test (m = 1) plans every job
+//     to finish exactly at its deadline, so task noise and whole waves push
+//     jobs over; m > 1 buys that margin with efficiency (fewer best-fit
+//     placements, more total task time; large m approaches EDF). The same
+//     m sets each Task's planned end (start + TCT × m), so admission's plan
+//     and MP's test use one number. Config.Margin's comment has the
+//     details.
 //   - MP can protect deadlines against the estimation error of its models
 //     (MPOptions.TCTError, beyond MIMP), derived from a distribution of
 //     ν = real/predicted task time at a confidence p by ErrorAt: Mean = E[ν],
@@ -76,8 +110,9 @@
 //     pickers decide bit for bit as one pass over the jobs does.
 //   - MinimumSlots rounds Eq. 10 up and then lowers each count to the least
 //     integer that still meets the deadline given the other, so one slot
-//     fewer on either side misses it; counts are capped at MaxSlots, and a
-//     job is infeasible only if MaxSlots of each miss its deadline.
+//     fewer on either side misses it; counts are capped at MaxPhaseSlots,
+//     and a job is infeasible only if MaxPhaseSlots of each miss its
+//     deadline.
 //     Algorithm2 caps a job without estimate at one running task per phase
 //     and does not cap an infeasible job.
 //
@@ -86,11 +121,11 @@
 // Everything is deterministic and allocation-free on the decision path
 // (pinned by TestHotPathsAllocateNothing). No function panics on caller
 // data: NaN, ±Inf, negative counts, capacities outside [0, 1], nil models,
-// unknown handles, stale tasks and nil or failing error distributions give
-// an error matching ErrBadInput (a
-// *ValueError naming the field at fault; unknown handles also match
-// ErrUnknownJob, a job without pending task ErrNoPendingTask, a nil model
-// ErrNilModel).
+// duplicate or unknown job IDs, stale tasks and nil or failing error
+// distributions give an error matching ErrBadInput (a *ValueError naming
+// the field at fault; an unknown ID also matches ErrUnknownJob, a job
+// without pending task ErrNoPendingTask, a nil model ErrNilModel, a failing
+// distribution its own error, through errors.Unwrap).
 //
 // A nil model is detected, not recovered from: a nil interface, or a nil
 // pointer, map, func or channel inside one (a typed nil, whose TCT
@@ -101,9 +136,10 @@
 // bad-input error, as recovering every panic would. A nil pointer whose
 // method would not touch its receiver is rejected too.
 //
-// A model that predicts a non-finite or non-positive time is rejected at
-// Add (at the dedicated capacity) and Assign, and never offered a slot by
-// MP. Neither is a task whose rate
+// A model that predicts no valid task time (> 0 and at most MaxDuration)
+// on a slot is refused there by Start and never offered that slot by MP;
+// one that predicts none at the dedicated capacity (NormTCT's denominator)
+// is offered no slot. Neither is a task whose rate
 // 1/TCT or Eq. 5 IO load would overflow the job's rate sum or the data
 // nodes' IO sum (a subnormal task time, a read rate near MaxFloat64), so
 // Status, IO and Decision never carry NaN or ±Inf. The free functions
@@ -138,9 +174,9 @@
 //     The test is monotone in now, so θ_j is found exactly by a search over
 //     float64 values starting at D_j − (1 + s)·cover(n_j)/ρ_j, and "θ_j ≤
 //     now" is the test itself, bit for bit. θ_j changes only when the job's
-//     tasks start or end (Assign, Release: O(log n)). The queue keeps
-//     thresholds for the Slack and TCTError of the last MP call; a call with
-//     others recomputes them all, O(n).
+//     tasks start or end (Start, End: O(log n)). The queue keeps
+//     thresholds for its margin and the TCTError of the last MP call; a
+//     call with another TCTError recomputes them all, O(n).
 //   - The late-task rule refuses, per type, the jobs due in [lo, hi) with
 //     lo = now + TCT(Dedicated)·c and hi = now + TCT(r)·c: a band of
 //     deadlines, so of EDF order. The first candidate outside it is the
@@ -155,7 +191,7 @@
 // sequences of adds, removals, task starts and ends and MP calls (random
 // slots, times — including each job's exact threshold, the times that put
 // its deadline at an edge of the late-task band, and their float
-// neighbours —, slacks, TCTErrors and IO options; data nodes tight enough
+// neighbours —, margins, TCTErrors and IO options; data nodes tight enough
 // that the IO check falls through to step 2), that FIFO, EDF and MP decide
 // exactly as the one-pass pickers do, every Decision field bit for bit; it
 // passes at -rapid.checks=10000.
@@ -176,13 +212,13 @@
 //	                                      jobs=10      jobs=1,000   jobs=100,000
 //	                                      tasks=100    tasks=10,000 tasks=1,000,000
 //	MP, best fit (now 0)                  0.35 µs      0.40–0.41 µs 0.57–0.59 µs
-//	MP, Slack 1                           0.35–0.41 µs 0.40–0.44 µs 0.54–0.56 µs
+//	MP, margin 2                          0.35–0.41 µs 0.40–0.44 µs 0.54–0.56 µs
 //	MP, 1 job in 50 at risk (now 9,900)   0.35–0.39 µs 0.32–0.33 µs 0.55–0.56 µs
 //	MP one pass (no index), now 0         0.35 µs      32–33 µs     3.3–3.4 ms
 //	MP one pass, now 9,900                0.35–0.41 µs 2.2–2.4 µs   0.21–0.23 ms
 //	EDF                                   7.5–8.4 ns   7.4–7.7 ns   7.4–7.9 ns
 //	FIFO                                  7.4–8.6 ns   7.7–8.4 ns   7.7–9.5 ns
-//	Assign + Release                      94–95 ns     0.10 µs      98 ns
+//	Start + End                           94–95 ns     0.10 µs      98 ns
 //
 // Six job types throughout; every figure allocates nothing. At 10 jobs of
 // six types MP makes the one pass (more than one type per two jobs), so the
@@ -210,14 +246,17 @@
 //
 //	MaxJobs = 2¹⁸       jobs a Queue holds (Queue.Add: "Queue.Len") and
 //	                    len(jobs) of Algorithm2
-//	MaxSlots = 2³⁰      the slot counts MinimumSlots returns (a job needing
+//	MaxDuration = 10¹⁵  seconds, a queued job's task time (package
+//	                    admission's bound)
+//	MaxMargin = 1000    Config.Margin (admission's bound)
+//	MaxPhaseSlots = 2³⁰ the slot counts MinimumSlots returns (a job needing
 //	                    more is infeasible)
 //
 // Task counts (Job.Tasks, SlotEstimate's counts, nTasks) may be any int ≥ 0:
 // they are only counted, never allocated for. The slices a function reads
 // without keeping (CompletableTasks's and CompletionTime's R) cost time
-// linear in their length and no memory. A Queue at MaxJobs holds about 260
-// bytes a job (64 MiB; 285 MiB allocated in all while it grows), and FIFO,
-// EDF and MP on it allocate nothing; Algorithm2 over MaxJobs jobs allocates
-// nothing.
+// linear in their length and no memory. A Queue at MaxJobs holds about 300
+// bytes a job (75 MiB, the ID index included; 310 MiB allocated in all
+// while it grows), and FIFO, EDF and MP on it allocate nothing; Algorithm2
+// over MaxJobs jobs allocates nothing.
 package edf

@@ -75,7 +75,7 @@ func propModelFuncEdges(t *rapid.T) {
 
 // propMinimumSlotsEdges: counts up to MaxInt, times from 5e-324 to
 // MaxFloat64: an error names a field; otherwise the slot counts are in
-// [0, MaxSlots], a feasible answer meets its own deadline, and A, B, C are
+// [0, MaxPhaseSlots], a feasible answer meets its own deadline, and A, B, C are
 // never NaN.
 func propMinimumSlotsEdges(t *rapid.T) {
 	e := SlotEstimate{
@@ -93,7 +93,7 @@ func propMinimumSlotsEdges(t *rapid.T) {
 		checkValueError(t, err)
 		return
 	}
-	if got.Map < 0 || got.Map > MaxSlots || got.Reduce < 0 || got.Reduce > MaxSlots ||
+	if got.Map < 0 || got.Map > MaxPhaseSlots || got.Reduce < 0 || got.Reduce > MaxPhaseSlots ||
 		math.IsNaN(got.A) || math.IsNaN(got.B) || math.IsNaN(got.C) {
 		t.Fatalf("MinimumSlots(%+v) = %+v", e, got)
 	}
@@ -104,7 +104,7 @@ func propMinimumSlotsEdges(t *rapid.T) {
 
 // propAlgorithm2Edges: task counts and slot caps up to MaxInt, times at
 // ±MaxFloat64 and subnormal: an error names a field; otherwise the pick is
-// an index into jobs (or NoJob) and is eligible.
+// an index into jobs (or -1) and is eligible.
 func propAlgorithm2Edges(t *rapid.T) {
 	n := rapid.IntRange(0, 6).Draw(t, "n")
 	jobs := make([]Alg2Job, n)
@@ -113,25 +113,25 @@ func propAlgorithm2Edges(t *rapid.T) {
 		jobs[i] = Alg2Job{
 			ID:          rapid.SampledFrom([]int64{int64(i), math.MinInt64, math.MaxInt64}).Draw(t, "id"),
 			Arrival:     extremes.OrEdge(rapid.Float64Range(0, 5), -math.MaxFloat64, math.MaxFloat64).Draw(t, "arr"),
-			Deadline:    extremes.OrEdge(rapid.SampledFrom([]float64{1, 5, NoDeadline}), -math.MaxFloat64, math.MaxFloat64).Draw(t, "deadline"),
+			Deadline:    extremes.OrEdge(rapid.SampledFrom([]float64{1, 5, NoDeadline()}), -math.MaxFloat64, math.MaxFloat64).Draw(t, "deadline"),
 			PendingMaps: cnt("pm"), RunningMaps: cnt("rm"), PendingReduces: cnt("pr"), RunningReduces: cnt("rr"),
 			CompletedTasks: cnt("ct"),
 			Slots:          MinSlots{Status: SlotStatus(rapid.IntRange(0, 3).Draw(t, "st")), Map: cnt("nm"), Reduce: cnt("nr")},
 		}
 	}
 	k := SlotKind(rapid.IntRange(0, 2).Draw(t, "k"))
-	d, err := Algorithm2(jobs, k)
+	pick, err := Algorithm2(jobs, k)
 	if err != nil {
 		checkValueError(t, err)
 		return
 	}
-	if d.Job == NoJob {
+	if pick == -1 {
 		return
 	}
-	if d.Job < 0 || int(d.Job) >= n {
-		t.Fatalf("pick %d of %d jobs", d.Job, n)
+	if pick < 0 || pick >= n {
+		t.Fatalf("pick %d of %d jobs", pick, n)
 	}
-	if j := &jobs[d.Job]; !(k == MapSlot && j.fresh() && j.PendingMaps > 0) && !j.eligible(k) {
+	if j := &jobs[pick]; !(k == MapSlot && j.fresh() && j.PendingMaps > 0) && !j.eligible(k) {
 		t.Fatalf("picked %+v, not eligible for %v", j, k)
 	}
 }

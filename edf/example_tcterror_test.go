@@ -41,7 +41,7 @@ func ExampleErrorAt() {
 	e, _ := edf.ErrorAt(ratios{0.8, 0.9, 1.0, 1.0, 1.1, 1.2, 1.3, 1.5, 1.7, 2.5}, 0.9)
 	fmt.Printf("Mean %.2f, Spread %.2f\n", e.Mean, e.Spread)
 
-	q, _ := edf.NewQueue(edf.Config{})
+	var q edf.Queue
 	q.Add(edf.Job{ID: 1, Deadline: 50, Tasks: 1, Model: inverse{}})
 	q.Add(edf.Job{ID: 2, Deadline: 200, Tasks: 1, Model: inverse{}})
 	for _, r := range []float64{0.25, 1} {

@@ -16,21 +16,21 @@ func (m curve) TCT(r float64) float64 { return m.A*math.Exp(m.B*r) + m.C*math.Ex
 // cluster. With both on track, MP gives a busy slot (r = 0.2) to Sort and a
 // dedicated one to Pi, whose deadline is earlier.
 func Example() {
-	q, _ := edf.NewQueue(edf.Config{})
-	pi, _ := q.Add(edf.Job{ID: 1, Deadline: 600, Tasks: 20, Model: curve{200, -4, 20, 0}})
-	sort, _ := q.Add(edf.Job{ID: 2, Deadline: 900, Tasks: 20, Model: curve{30, -0.5, 0, 0}})
+	var q edf.Queue
+	q.Add(edf.Job{ID: 1, Deadline: 600, Tasks: 20, Model: curve{200, -4, 20, 0}}) // Pi
+	q.Add(edf.Job{ID: 2, Deadline: 900, Tasks: 20, Model: curve{30, -0.5, 0, 0}}) // Sort
 
 	d, _ := q.MP(0.2, 0, edf.MPOptions{})
 	fmt.Println("nothing running:", d.ID, d.Reason) // both at risk: closest deadline
 	for range 4 {
-		q.Assign(pi, 1)
-		q.Assign(sort, 1)
+		q.Start(1, 1)
+		q.Start(2, 1)
 	}
 	d, _ = q.MP(0.2, 0, edf.MPOptions{})
 	fmt.Printf("busy slot: job %d %v NormTCT %.2f\n", d.ID, d.Reason, d.NormTCT)
 	d, _ = q.MP(1, 0, edf.MPOptions{})
 	fmt.Printf("dedicated slot: job %d %v\n", d.ID, d.Reason)
-	late, _ := q.AtRisk(pi, 560)
+	late, _ := q.AtRisk(1, 560)
 	fmt.Println("Pi at risk at t=560:", late)
 	// Output:
 	// nothing running: 1 at-risk

@@ -23,3 +23,10 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs
 type flat float64
 
 func (m flat) TCT(float64) float64 { return float64(m) }
+
+// riskWith is the at-risk test of a queue with margin m under an MP call
+// with TCTError e.
+func riskWith(m float64, e TCTError) risk {
+	q := Queue{cfg: Config{Margin: m}}
+	return q.riskOf(MPOptions{TCTError: e})
+}

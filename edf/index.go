@@ -3,6 +3,8 @@ package edf
 import (
 	"math"
 	"reflect"
+
+	"github.com/schedkit/schedkit/internal/treap"
 )
 
 // The queue's index lets FIFO, EDF and MP decide in O(log n) instead of one
@@ -33,7 +35,7 @@ import (
 
 // A node is one job in its type's treap, indexed by handle.
 type node struct {
-	left, right, parent Handle // NoJob for none
+	left, right, parent handle // noJob for none
 	typ                 int32
 	prio                uint64
 	deadline, arrival   float64
@@ -57,7 +59,7 @@ type jobType struct {
 	model     Model
 	dedicated float64
 	grouped   bool // listed in Queue.typeOf
-	root      Handle
+	root      handle
 	size      int
 	live      int32 // position in Queue.live
 	// Per-MP-call cache of TCT(r): valid when seen == Queue.call.
@@ -66,24 +68,16 @@ type jobType struct {
 	valid          bool
 }
 
-// risk is what MP's at-risk test depends on besides the job: need = 1 +
-// Slack and the TCTError's Mean and Spread, {1, 0} without one (Eq. 3's
-// cover, n, bit for bit). The index keeps thresholds for one risk.
+// risk is what MP's at-risk test depends on besides the job: need = the
+// queue's margin and the TCTError's Mean and Spread, {1, 0} without one
+// (Eq. 3's cover, n, bit for bit). The index keeps thresholds for one risk.
 type risk struct {
 	need, mean, spread float64
 }
 
-// newRisk returns the risk of MP's options.
-func newRisk(opt MPOptions) risk {
-	if !opt.TCTError.on() {
-		return risk{need: 1 + opt.Slack, mean: 1}
-	}
-	return risk{need: 1 + opt.Slack, mean: opt.TCTError.Mean, spread: opt.TCTError.Spread}
-}
-
 // of returns the right-hand side of the at-risk test for n remaining
 // tasks, need·cover(n) with cover(n) = n·Mean + √n·Spread (TCTError's doc):
-// need·n without TCTError, bit for bit as Eq. 3 with slack (n·1 = n). Both
+// need·n without TCTError, bit for bit as Eq. 3 with the margin (n·1 = n). Both
 // terms of cover are non-decreasing in Mean and Spread, so is their sum in
 // floating point; it is never NaN for a valid TCTError and n ≥ 0 (+Inf at
 // worst). It is small enough to inline into MP's one pass.
@@ -102,10 +96,10 @@ type index struct {
 	live       []int32 // types with at least one job
 	typeOf     map[typeKey]int32
 	comparable map[reflect.Type]bool
-	risk       risk   // the at-risk test the thresholds are computed for
-	seq        uint64 // treap priority counter
-	call       uint64 // MP call counter for the TCT cache
-	edf, fifo  handleHeap
+	risk       risk       // the at-risk test the thresholds are computed for
+	seq        uint64     // treap priority counter
+	call       uint64     // MP call counter for the TCT cache
+	edf, fifo  handleHeap // the jobs with a pending task, in EDF and FIFO order
 }
 
 // groupable reports whether m can key a map: its dynamic type is
@@ -153,7 +147,7 @@ func comparableDeep(t reflect.Type, depth int) bool {
 // creating it if needed.
 func (x *index) typeFor(m Model, d float64) int32 {
 	key := typeKey{m, d}
-	grouped := x.groupable(m)
+	grouped := validTime(d) && x.groupable(m) // d is NaN for a nil model or one with no valid dedicated time
 	if grouped {
 		if t, ok := x.typeOf[key]; ok {
 			return t
@@ -167,7 +161,7 @@ func (x *index) typeFor(m Model, d float64) int32 {
 		t = int32(len(x.types))
 		x.types = append(x.types, jobType{})
 	}
-	x.types[t] = jobType{model: m, dedicated: d, grouped: grouped, root: NoJob, live: int32(len(x.live))}
+	x.types[t] = jobType{model: m, dedicated: d, grouped: grouped, root: noJob, live: int32(len(x.live))}
 	x.live = append(x.live, t)
 	if grouped {
 		if x.typeOf == nil {
@@ -188,21 +182,12 @@ func (x *index) dropType(t int32) {
 	x.live[ty.live] = last
 	x.types[last].live = ty.live
 	x.live = x.live[:len(x.live)-1]
-	*ty = jobType{root: NoJob}
+	*ty = jobType{root: noJob}
 	x.freeTypes = append(x.freeTypes, t)
 }
 
-// splitmix64 gives the treap priorities: deterministic and independent of
-// the keys, so the expected depth is O(log n) whatever the insertion order.
-func splitmix64(z uint64) uint64 {
-	z += 0x9e3779b97f4a7c15
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
-}
-
 // before orders nodes by (deadline, arrival, ID, handle): EDF order, strict.
-func (x *index) before(a, b Handle) bool {
+func (x *index) before(a, b handle) bool {
 	na, nb := &x.nodes[a], &x.nodes[b]
 	if na.deadline != nb.deadline {
 		return na.deadline < nb.deadline
@@ -217,7 +202,7 @@ func (x *index) before(a, b Handle) bool {
 }
 
 // fifoBeforeNode orders nodes by (arrival, ID, handle): FIFO order, strict.
-func (x *index) fifoBeforeNode(a, b Handle) bool {
+func (x *index) fifoBeforeNode(a, b handle) bool {
 	na, nb := &x.nodes[a], &x.nodes[b]
 	if na.arrival != nb.arrival {
 		return na.arrival < nb.arrival
@@ -230,16 +215,16 @@ func (x *index) fifoBeforeNode(a, b Handle) bool {
 
 // pull recomputes node h's subtree minima from its own values and its
 // children's, and reports whether they changed.
-func (x *index) pull(h Handle) bool {
+func (x *index) pull(h handle) bool {
 	n := &x.nodes[h]
 	mt, mr := math.Inf(1), math.Inf(1)
 	if n.active {
 		mt, mr = n.theta, n.read
 	}
-	if c := n.left; c != NoJob {
+	if c := n.left; c != noJob {
 		mt, mr = min(mt, x.nodes[c].minTheta), min(mr, x.nodes[c].minRead)
 	}
-	if c := n.right; c != NoJob {
+	if c := n.right; c != noJob {
 		mt, mr = min(mt, x.nodes[c].minTheta), min(mr, x.nodes[c].minRead)
 	}
 	changed := mt != n.minTheta || mr != n.minRead
@@ -248,41 +233,41 @@ func (x *index) pull(h Handle) bool {
 }
 
 // fixUp pulls h and its ancestors until the minima stop changing.
-func (x *index) fixUp(h Handle) {
-	for h != NoJob && x.pull(h) {
+func (x *index) fixUp(h handle) {
+	for h != noJob && x.pull(h) {
 		h = x.nodes[h].parent
 	}
 }
 
 // fixAll pulls h and every ancestor.
-func (x *index) fixAll(h Handle) {
-	for ; h != NoJob; h = x.nodes[h].parent {
+func (x *index) fixAll(h handle) {
+	for ; h != noJob; h = x.nodes[h].parent {
 		x.pull(h)
 	}
 }
 
 // rotateUp rotates h above its parent.
-func (x *index) rotateUp(h Handle) {
+func (x *index) rotateUp(h handle) {
 	n := &x.nodes[h]
 	p := n.parent
 	pn := &x.nodes[p]
 	g := pn.parent
 	if pn.left == h {
 		pn.left = n.right
-		if n.right != NoJob {
+		if n.right != noJob {
 			x.nodes[n.right].parent = p
 		}
 		n.right = p
 	} else {
 		pn.right = n.left
-		if n.left != NoJob {
+		if n.left != noJob {
 			x.nodes[n.left].parent = p
 		}
 		n.left = p
 	}
 	pn.parent = h
 	n.parent = g
-	if g == NoJob {
+	if g == noJob {
 		x.types[n.typ].root = h
 	} else if x.nodes[g].left == p {
 		x.nodes[g].left = h
@@ -294,15 +279,15 @@ func (x *index) rotateUp(h Handle) {
 }
 
 // insert links node h (its keys, type and values set) into its type's treap.
-func (x *index) insert(h Handle) {
+func (x *index) insert(h handle) {
 	n := &x.nodes[h]
 	x.seq++
-	n.prio = splitmix64(x.seq)
-	n.left, n.right, n.parent = NoJob, NoJob, NoJob
+	n.prio = treap.Priority(x.seq)
+	n.left, n.right, n.parent = noJob, noJob, noJob
 	x.pull(h)
 	ty := &x.types[n.typ]
 	ty.size++
-	if ty.root == NoJob {
+	if ty.root == noJob {
 		ty.root = h
 		return
 	}
@@ -310,13 +295,13 @@ func (x *index) insert(h Handle) {
 	for {
 		cn := &x.nodes[c]
 		if x.before(h, c) {
-			if cn.left == NoJob {
+			if cn.left == noJob {
 				cn.left = h
 				break
 			}
 			c = cn.left
 		} else {
-			if cn.right == NoJob {
+			if cn.right == noJob {
 				cn.right = h
 				break
 			}
@@ -324,17 +309,17 @@ func (x *index) insert(h Handle) {
 		}
 	}
 	x.nodes[h].parent = c
-	for p := x.nodes[h].parent; p != NoJob && x.nodes[h].prio > x.nodes[p].prio; p = x.nodes[h].parent {
+	for p := x.nodes[h].parent; p != noJob && x.nodes[h].prio > x.nodes[p].prio; p = x.nodes[h].parent {
 		x.rotateUp(h)
 	}
 	x.fixAll(x.nodes[h].parent)
 }
 
 // unlink removes node h from its type's treap.
-func (x *index) unlink(h Handle) {
+func (x *index) unlink(h handle) {
 	for {
 		n := &x.nodes[h]
-		if n.left == NoJob || n.right == NoJob {
+		if n.left == noJob || n.right == noJob {
 			break
 		}
 		c := n.left
@@ -345,15 +330,15 @@ func (x *index) unlink(h Handle) {
 	}
 	n := &x.nodes[h]
 	c := n.left
-	if c == NoJob {
+	if c == noJob {
 		c = n.right
 	}
 	p := n.parent
-	if c != NoJob {
+	if c != noJob {
 		x.nodes[c].parent = p
 	}
 	ty := &x.types[n.typ]
-	if p == NoJob {
+	if p == noJob {
 		ty.root = c
 	} else if x.nodes[p].left == h {
 		x.nodes[p].left = c
@@ -366,8 +351,8 @@ func (x *index) unlink(h Handle) {
 
 // rebuild recomputes every subtree's minima below h (after all thresholds
 // changed): a post-order walk.
-func (x *index) rebuild(h Handle) {
-	if h == NoJob {
+func (x *index) rebuild(h handle) {
+	if h == noJob {
 		return
 	}
 	x.rebuild(x.nodes[h].left)
@@ -450,26 +435,27 @@ func fromOrd(i int64) float64 {
 // A handleHeap is a binary min-heap of handles with each handle's position,
 // in EDF or FIFO order.
 type handleHeap struct {
-	items []Handle
+	items []handle
 	pos   []int32 // by handle; -1 when absent
-	fifo  bool
 }
 
-func (x *index) heapLess(hp *handleHeap, a, b Handle) bool {
-	if hp.fifo {
+// heapLess orders the EDF heap (x.edf) in EDF order and the FIFO heap
+// (x.fifo) in FIFO order.
+func (x *index) heapLess(hp *handleHeap, a, b handle) bool {
+	if hp == &x.fifo {
 		return x.fifoBeforeNode(a, b)
 	}
 	return x.before(a, b)
 }
 
 // grow makes room for handle h in the heap's position table.
-func (hp *handleHeap) grow(h Handle) {
+func (hp *handleHeap) grow(h handle) {
 	for int(h) >= len(hp.pos) {
 		hp.pos = append(hp.pos, -1)
 	}
 }
 
-func (x *index) heapPush(hp *handleHeap, h Handle) {
+func (x *index) heapPush(hp *handleHeap, h handle) {
 	hp.grow(h)
 	if hp.pos[h] >= 0 {
 		return
@@ -479,7 +465,7 @@ func (x *index) heapPush(hp *handleHeap, h Handle) {
 	x.heapUp(hp, int(hp.pos[h]))
 }
 
-func (x *index) heapRemove(hp *handleHeap, h Handle) {
+func (x *index) heapRemove(hp *handleHeap, h handle) {
 	if int(h) >= len(hp.pos) || hp.pos[h] < 0 {
 		return
 	}
@@ -537,10 +523,10 @@ func (x *index) heapDown(hp *handleHeap, i int) {
 	hp.pos[h] = int32(i)
 }
 
-// top returns the heap's first handle, or NoJob.
-func (hp *handleHeap) top() Handle {
+// top returns the heap's first handle, or noJob.
+func (hp *handleHeap) top() handle {
 	if len(hp.items) == 0 {
-		return NoJob
+		return noJob
 	}
 	return hp.items[0]
 }

@@ -41,7 +41,7 @@ func modelPool(t *rapid.T) []Model {
 // oracleJob draws a job from the pool; deadlines, arrivals and read rates
 // repeat, so every tie-break is exercised.
 func oracleJob(t *rapid.T, pool []Model, id int64) Job {
-	dl := NoDeadline
+	dl := NoDeadline()
 	if rapid.IntRange(0, 4).Draw(t, "hasDeadline") > 0 {
 		dl = float64(rapid.IntRange(0, 40).Draw(t, "deadline")) * 25
 	}
@@ -58,7 +58,7 @@ func oracleJob(t *rapid.T, pool []Model, id int64) Job {
 // propIndexMatchesOracle: after every step of a random sequence of adds,
 // removals, task starts and ends, the indexed FIFO, EDF and MP decide
 // exactly (every field, bit for bit) as the one-pass pickers do, for
-// random slots, times, slacks, TCTErrors and IO-check options; MP's times
+// random slots, times, margins, TCTErrors and IO-check options; MP's times
 // include each job's exact at-risk threshold and the times that put its
 // deadline at an edge of the late-task band, with their float neighbours.
 // The data nodes are tight, so the IO check passes jobs over and falls
@@ -68,15 +68,15 @@ func propIndexMatchesOracle(t *rapid.T) {
 	if rapid.IntRange(0, 3).Draw(t, "io") > 0 {
 		dn = DataNodes{Count: rapid.IntRange(1, 3).Draw(t, "nodes"), Capacity: rapid.Float64Range(0, 8).Draw(t, "cap")}
 	}
-	q, err := NewQueue(Config{DataNodes: dn})
+	margins := []float64{0, 1, 1.5, 2, 2.17, 4}
+	q, err := NewQueue(Config{DataNodes: dn, Margin: rapid.SampledFrom(append(margins, 1+rapid.Float64Range(0, 5).Draw(t, "anySlack"))).Draw(t, "margin")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pool := modelPool(t)
-	var hs []Handle
+	var ids []int64
 	var tasks []Task
 	nextID := int64(0)
-	slacks := []float64{0, 0.5, 1, 1.17, 3}
 	compareMP := func(t *rapid.T, r, now float64, opt MPOptions) {
 		got, err1 := q.MP(r, now, opt)
 		want, err2 := q.mpScanChecked(r, now, opt)
@@ -91,39 +91,44 @@ func propIndexMatchesOracle(t *rapid.T) {
 	}
 	t.Repeat(map[string]func(*rapid.T){
 		"add": func(t *rapid.T) {
-			h, err := q.Add(oracleJob(t, pool, nextID))
-			nextID++
+			id := nextID
+			if len(ids) > 0 && rapid.IntRange(0, 5).Draw(t, "reuseID") == 0 {
+				id = ids[rapid.IntRange(0, len(ids)-1).Draw(t, "dup")] // refused: already queued
+			} else {
+				nextID++
+			}
+			err := q.Add(oracleJob(t, pool, id))
 			if err != nil {
 				if !errors.Is(err, ErrBadInput) {
 					t.Fatal(err)
 				}
 				return
 			}
-			hs = append(hs, h)
+			ids = append(ids, id)
 		},
 		"remove": func(t *rapid.T) {
-			if len(hs) == 0 {
+			if len(ids) == 0 {
 				return
 			}
-			i := rapid.IntRange(0, len(hs)-1).Draw(t, "i")
-			if err := q.Remove(hs[i]); err != nil {
-				t.Fatal(err)
+			i := rapid.IntRange(0, len(ids)-1).Draw(t, "i")
+			if !q.Remove(ids[i]) {
+				t.Fatalf("job %d not removed", ids[i])
 			}
 			kept := tasks[:0]
 			for _, task := range tasks {
-				if task.Job != hs[i] {
+				if task.ID != ids[i] {
 					kept = append(kept, task)
 				}
 			}
 			tasks = kept
-			hs = append(hs[:i], hs[i+1:]...)
+			ids = append(ids[:i], ids[i+1:]...)
 		},
-		"assign": func(t *rapid.T) {
-			if len(hs) == 0 {
+		"start": func(t *rapid.T) {
+			if len(ids) == 0 {
 				return
 			}
-			h := hs[rapid.IntRange(0, len(hs)-1).Draw(t, "h")]
-			task, err := q.Assign(h, fraction(false).Draw(t, "r"))
+			id := ids[rapid.IntRange(0, len(ids)-1).Draw(t, "id")]
+			task, err := q.Start(id, fraction(false).Draw(t, "r"))
 			if err != nil {
 				if !errors.Is(err, ErrBadInput) {
 					t.Fatal(err)
@@ -132,27 +137,27 @@ func propIndexMatchesOracle(t *rapid.T) {
 			}
 			tasks = append(tasks, task)
 		},
-		"mpAssign": func(t *rapid.T) { // as a scheduler would: pick, then start
+		"mpStart": func(t *rapid.T) { // as a scheduler would: pick, then start
 			r := fraction(false).Draw(t, "r")
 			now := float64(rapid.IntRange(0, 1000).Draw(t, "now"))
-			opt := MPOptions{Slack: rapid.SampledFrom(slacks).Draw(t, "slack"), TCTError: tctError().Draw(t, "tctError")}
+			opt := MPOptions{TCTError: tctError().Draw(t, "tctError")}
 			compareMP(t, r, now, opt)
 			d, _ := q.MP(r, now, opt)
-			if d.Job == NoJob {
+			if d.Reason == ReasonIdle {
 				return
 			}
-			task, err := q.Assign(d.Job, r)
+			task, err := q.Start(d.ID, r)
 			if err != nil {
-				t.Fatalf("Assign of MP's pick %+v: %v", d, err)
+				t.Fatalf("Start of MP's pick %+v: %v", d, err)
 			}
 			tasks = append(tasks, task)
 		},
-		"release": func(t *rapid.T) {
+		"end": func(t *rapid.T) {
 			if len(tasks) == 0 {
 				return
 			}
 			i := rapid.IntRange(0, len(tasks)-1).Draw(t, "i")
-			if err := q.Release(tasks[i], rapid.Bool().Draw(t, "done")); err != nil {
+			if err := q.End(tasks[i], rapid.Bool().Draw(t, "done")); err != nil {
 				t.Fatal(err)
 			}
 			tasks = append(tasks[:i], tasks[i+1:]...)
@@ -162,17 +167,16 @@ func propIndexMatchesOracle(t *rapid.T) {
 			opt := MPOptions{
 				NoIOCheck:       rapid.IntRange(0, 3).Draw(t, "noIO") == 0,
 				NoIOCheckAtRisk: rapid.Bool().Draw(t, "noIOAtRisk"),
-				Slack:           rapid.SampledFrom(append(slacks, rapid.Float64Range(0, 5).Draw(t, "anySlack"))).Draw(t, "slack"),
 				TCTError:        tctError().Draw(t, "tctError"),
 			}
 			now := float64(rapid.IntRange(-100, 1100).Draw(t, "now"))
-			if len(hs) > 0 {
-				h := hs[rapid.IntRange(0, len(hs)-1).Draw(t, "which")]
+			if len(ids) > 0 {
+				id := ids[rapid.IntRange(0, len(ids)-1).Draw(t, "which")]
 				side := rapid.IntRange(-1, 1).Draw(t, "side")
-				switch s, _ := q.state("h", h); rapid.IntRange(0, 2).Draw(t, "at") {
+				switch s := q.find(id); rapid.IntRange(0, 2).Draw(t, "at") {
 				case 1: // exactly at a job's threshold, or one float either side
-					q.MP(r, 0, opt) // the thresholds for this slack and error
-					now = nextTo(q.ix.nodes[h].theta, side, now)
+					q.MP(r, 0, opt) // the thresholds for this error
+					now = nextTo(q.ix.nodes[s.handle].theta, side, now)
 				case 2: // a job's deadline at an edge of the late-task band
 					if tt := s.Model.TCT(r); opt.TCTError.on() && validTime(tt) {
 						c := opt.TCTError.taskCover()

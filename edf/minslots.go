@@ -2,6 +2,8 @@ package edf
 
 import (
 	"math"
+
+	"github.com/schedkit/schedkit/internal/enumname"
 )
 
 // SlotStatus says whether MinimumSlots found a slot count.
@@ -14,32 +16,19 @@ const (
 	// the scheduler should run the job first to calibrate (Rao–Reddy §4.2).
 	SlotsNoEstimate
 	// SlotsInfeasible: C = D − u·v·t_c ≤ 0 (the shuffle alone overruns the
-	// deadline) or the count would exceed MaxSlots: no slot count meets it.
+	// deadline) or the count would exceed MaxPhaseSlots: no slot count meets it.
 	SlotsInfeasible
 )
 
-// String returns "feasible", "no-estimate" or "infeasible".
-func (s SlotStatus) String() string {
-	switch s {
-	case SlotsFeasible:
-		return "feasible"
-	case SlotsNoEstimate:
-		return "no-estimate"
-	case SlotsInfeasible:
-		return "infeasible"
-	}
-	return "unknown"
+// String returns "feasible", "no-estimate", "infeasible", or
+// "SlotStatus(n)" for any other value.
+func (s SlotStatus) String() string { return enumname.Of(s, "SlotStatus", slotStatusNames[:]) }
+
+var slotStatusNames = [...]string{
+	SlotsFeasible:   "feasible",
+	SlotsNoEstimate: "no-estimate",
+	SlotsInfeasible: "infeasible",
 }
-
-// MaxSlots bounds the counts MinimumSlots returns; a job that would need more
-// is reported infeasible.
-const MaxSlots = 1 << 30
-
-// MaxJobs bounds the jobs a Queue holds at once (Queue.Add refuses one more)
-// and len(jobs) of Algorithm2: 2¹⁸, 26 times YARN's default cap on
-// applications (yarn.scheduler.capacity.maximum-applications, 10,000). A
-// full Queue holds about 260 bytes a job (see Limits in the package doc).
-const MaxJobs = 1 << 18
 
 // A SlotEstimate is what Rao–Reddy §2.1 knows about a running job. Counts are
 // of REMAINING tasks (not started plus running), so recomputing as tasks
@@ -93,7 +82,7 @@ func meets(a, b, c float64, nm, nr int) bool {
 	return c > 0 && phase(a, nm)+phase(b, nr) <= c
 }
 
-// smallest returns the least n in [1, MaxSlots] with phase(a, n) + other ≤
+// smallest returns the least n in [1, MaxPhaseSlots] with phase(a, n) + other ≤
 // c (0 when a = 0), exact for meets whatever rounding does: the test is
 // monotone in n, so the estimate a/(c−other) is checked and, when it is
 // off, the answer is found by bisection (at most 31 tests). Rounding can
@@ -105,12 +94,12 @@ func smallest(a, other, c float64) (int, bool) {
 	if a == 0 {
 		return 0, other <= c
 	}
-	if !ok(MaxSlots) {
+	if !ok(MaxPhaseSlots) {
 		return 0, false
 	}
-	lo, hi := 1, MaxSlots // the answer is in [lo, hi]; hi passes
+	lo, hi := 1, MaxPhaseSlots // the answer is in [lo, hi]; hi passes
 	if room := c - other; room > 0 {
-		if est := math.Ceil(a / room); est <= MaxSlots {
+		if est := math.Ceil(a / room); est <= MaxPhaseSlots {
 			n := max(int(est), 1)
 			switch {
 			case ok(n) && (n == 1 || !ok(n-1)):
@@ -146,9 +135,9 @@ func smallest(a, other, c float64) (int, bool) {
 // count is minimal given the other).
 //
 // Results (not errors): SlotsNoEstimate when CompletedMaps = 0;
-// SlotsInfeasible when C ≤ 0 while work remains, or when even MaxSlots map
-// and MaxSlots reduce slots miss the deadline. When Eq. 10's map count
-// exceeds MaxSlots but the deadline can be met within the caps, the map
+// SlotsInfeasible when C ≤ 0 while work remains, or when even MaxPhaseSlots map
+// and MaxPhaseSlots reduce slots miss the deadline. When Eq. 10's map count
+// exceeds MaxPhaseSlots but the deadline can be met within the caps, the map
 // count is capped and the reduce count raised to meet it (then each is
 // again lowered to the minimum given the other). A job with no remaining
 // task needs 0 slots (feasible, even if TimeLeft ≤ 0).
@@ -196,23 +185,23 @@ func MinimumSlots(e SlotEstimate) (MinSlots, error) {
 	if !(c > 0) || math.IsInf(a, 0) || math.IsInf(b, 0) {
 		return out, nil
 	}
-	if !meets(a, b, c, MaxSlots, MaxSlots) {
-		return out, nil // not even MaxSlots of each kind meet the deadline
+	if !meets(a, b, c, MaxPhaseSlots, MaxPhaseSlots) {
+		return out, nil // not even MaxPhaseSlots of each kind meet the deadline
 	}
 	sb := math.Sqrt(b)
 	fr := math.Ceil(sb * (math.Sqrt(a) + sb) / c) // Eq. 10, rounded up (may be +Inf)
-	nr := MaxSlots
-	if fr <= MaxSlots {
+	nr := MaxPhaseSlots
+	if fr <= MaxPhaseSlots {
 		nr = int(fr)
 	}
 	nm, ok := smallest(a, phase(b, nr), c)
 	if ok {
 		nr, _ = smallest(b, phase(a, nm), c) // no more than before: (nm, nr) meets
 	} else {
-		// Eq. 10's map count exceeds MaxSlots: cap it, take the fewest
-		// reduce slots that then meet the deadline (MaxSlots do), and lower
+		// Eq. 10's map count exceeds MaxPhaseSlots: cap it, take the fewest
+		// reduce slots that then meet the deadline (MaxPhaseSlots do), and lower
 		// the map count again given those.
-		nr, _ = smallest(b, phase(a, MaxSlots), c)
+		nr, _ = smallest(b, phase(a, MaxPhaseSlots), c)
 		nm, _ = smallest(a, phase(b, nr), c)
 	}
 	out.Status, out.Map, out.Reduce = SlotsFeasible, nm, nr

@@ -31,11 +31,11 @@ func TestMinimumSlotsByHand(t *testing.T) {
 		{"needs too many slots", SlotEstimate{MapTasks: 1 << 40, CompletedMaps: 1, MeanMapTime: 1e6, TimeLeft: 1}, SlotsInfeasible, 0, 0},
 		// Shrunk from rapid (-rapid.checks=10000): A = 49.45, B = 34.47,
 		// C = 8.443e-8. Eq. 10's n_m = √A(√A+√B)/C = 1.0747e9 exceeds
-		// MaxSlots = 2^30 = 1.0737e9, yet MaxSlots of each meet the deadline
+		// MaxPhaseSlots = 2^30 = 1.0737e9, yet MaxPhaseSlots of each meet the deadline
 		// (84/2^30 = 7.8e-8 ≤ C); it was reported infeasible. Capped: n_m =
-		// MaxSlots, n_r = ⌈B/(C − A/2^30)⌉ = 898,107,786.
-		{"Eq. 10 beyond MaxSlots on one side", SlotEstimate{MapTasks: 198, ReduceTasks: 138, CompletedMaps: 1, MeanMapTime: 0.249755859375,
-			CopyTime: 4.547473508864641e-13, TimeLeft: 9.685754776000977e-08}, SlotsFeasible, MaxSlots, 898107786},
+		// MaxPhaseSlots, n_r = ⌈B/(C − A/2^30)⌉ = 898,107,786.
+		{"Eq. 10 beyond MaxPhaseSlots on one side", SlotEstimate{MapTasks: 198, ReduceTasks: 138, CompletedMaps: 1, MeanMapTime: 0.249755859375,
+			CopyTime: 4.547473508864641e-13, TimeLeft: 9.685754776000977e-08}, SlotsFeasible, MaxPhaseSlots, 898107786},
 		// Shrunk from propMinimumSlotsEdges: A = 5e-324, B = C = 1.8e308.
 		// C − B = 0, so the estimate A/(C − B) said no map count meets, yet
 		// A/n + B rounds to B ≤ C for every n ≥ 1: it was reported
@@ -87,7 +87,7 @@ func TestMinimumSlotsBadInput(t *testing.T) {
 
 // propMinimumSlots: a feasible answer meets the deadline under its own
 // model, and one slot fewer on either side (where that side has work) does
-// not; an infeasible answer has C ≤ 0 or needs more than MaxSlots.
+// not; an infeasible answer has C ≤ 0 or needs more than MaxPhaseSlots.
 func propMinimumSlots(t *rapid.T) {
 	e := SlotEstimate{
 		MapTasks:         rapid.IntRange(-1, 5000).Draw(t, "u"),
@@ -118,8 +118,8 @@ func propMinimumSlots(t *rapid.T) {
 			t.Fatalf("%+v: one reduce slot fewer still meets", got)
 		}
 	case SlotsInfeasible:
-		if got.C > 0 && got.Meets(MaxSlots, MaxSlots) {
-			t.Fatalf("%+v reported infeasible but MaxSlots meets", got)
+		if got.C > 0 && got.Meets(MaxPhaseSlots, MaxPhaseSlots) {
+			t.Fatalf("%+v reported infeasible but MaxPhaseSlots meets", got)
 		}
 	case SlotsNoEstimate:
 		if e.CompletedMaps != 0 {

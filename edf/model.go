@@ -9,8 +9,10 @@ import (
 // A Model predicts the task completion time of one job type: TCT(r) is the
 // time in seconds a map task takes on a slot with residual CPU capacity r in
 // [0, 1] (1 = a whole dedicated slot). MIMP uses exp2 (Eq. 1); tct.Exp2
-// satisfies Model, but any function does. edf calls TCT only with r in [0, 1]
-// and treats a result that is NaN, infinite or ≤ 0 as "no prediction".
+// satisfies Model, but any function does. edf calls TCT only with r in
+// [0, 1]. A queued job's task time is valid when it is > 0 and at most
+// MaxDuration (the package doc's "Jobs"); the free functions take any
+// finite time > 0. Any other result is "no prediction".
 type Model interface {
 	TCT(r float64) float64
 }
@@ -44,11 +46,16 @@ func nilValue(v any) bool {
 
 // nilModelError is the error for a nil model in field.
 func nilModelError(field string) error {
-	return &ValueError{Field: field, Value: 0, Reason: "model is nil (a nil interface or a nil pointer, map, func or channel)", kind: ErrNilModel}
+	return &ValueError{Field: field, Value: 0, Reason: "model is nil (a nil interface or a nil pointer, map, func or channel)", Err: ErrNilModel}
 }
 
-// validTime reports whether t is a usable task completion time: finite and > 0.
+// validTime reports whether t is finite and > 0 (a time the free
+// functions accept, or a ratio such as NormTCT).
 func validTime(t float64) bool { return t > 0 && t <= math.MaxFloat64 }
+
+// validTaskTime reports whether t is a valid task time of a queued job's
+// model: > 0 and at most MaxDuration, as package admission requires.
+func validTaskTime(t float64) bool { return t > 0 && t <= MaxDuration }
 
 // checkFraction validates a residual capacity r ∈ [0, 1].
 func checkFraction(field string, r float64) error {

@@ -18,9 +18,9 @@ func (q *Queue) oraclePickBy(less func(a, b *jobState) bool) Decision {
 		}
 	}
 	if best < 0 {
-		return Decision{Job: NoJob, Reason: ReasonIdle}
+		return Decision{Reason: ReasonIdle}
 	}
-	return Decision{Job: q.jobs[best].handle, ID: q.jobs[best].ID, Reason: ReasonOrder}
+	return Decision{ID: q.jobs[best].ID, Reason: ReasonOrder}
 }
 
 func (q *Queue) oracleFIFO() Decision { return q.oraclePickBy(arrivedFirst) }
@@ -31,7 +31,7 @@ func arrivedFirst(a, b *jobState) bool { return fifoBefore(a.Arrival, a.ID, b.Ar
 // mpScanChecked is the one-pass MP with MP's argument checks.
 func (q *Queue) mpScanChecked(r, now float64, opt MPOptions) (Decision, error) {
 	if err := checkMP(r, now, opt); err != nil {
-		return Decision{Job: NoJob}, err
+		return Decision{}, err
 	}
 	return q.mpScan(r, now, opt), nil
 }

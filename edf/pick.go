@@ -1,13 +1,17 @@
 package edf
 
-import "math"
+import (
+	"math"
+
+	"github.com/schedkit/schedkit/internal/enumname"
+)
 
 // A Reason says why a picker chose what it chose, for an adapter's log.
 type Reason uint8
 
 const (
 	// ReasonIdle: no job was given the slot (no job has a pending task, or
-	// every candidate would overload the data nodes). Decision.Job is NoJob.
+	// every candidate would overload the data nodes). Decision.Job is noJob.
 	ReasonIdle Reason = iota
 	// ReasonOrder: FIFO, EDF or Algorithm 2 took the first eligible job in
 	// its order.
@@ -23,28 +27,22 @@ const (
 	ReasonIOSkip
 )
 
-// String returns "idle", "order", "at-risk", "best-fit" or "io-skip".
-func (r Reason) String() string {
-	switch r {
-	case ReasonIdle:
-		return "idle"
-	case ReasonOrder:
-		return "order"
-	case ReasonAtRisk:
-		return "at-risk"
-	case ReasonBestFit:
-		return "best-fit"
-	case ReasonIOSkip:
-		return "io-skip"
-	}
-	return "unknown"
+// String returns "idle", "order", "at-risk", "best-fit", "io-skip", or
+// "Reason(n)" for any other value.
+func (r Reason) String() string { return enumname.Of(r, "Reason", reasonNames[:]) }
+
+var reasonNames = [...]string{
+	ReasonIdle:    "idle",
+	ReasonOrder:   "order",
+	ReasonAtRisk:  "at-risk",
+	ReasonBestFit: "best-fit",
+	ReasonIOSkip:  "io-skip",
 }
 
 // A Decision is a picker's answer for one free slot. It is an outcome, not
-// an error: an idle slot is a Decision with Job = NoJob.
+// an error: an idle slot is a Decision with Reason ReasonIdle.
 type Decision struct {
-	Job    Handle // the chosen job, or NoJob
-	ID     int64  // the chosen job's ID (0 when idle)
+	ID     int64 // the chosen job's ID (0 when idle)
 	Reason Reason
 	// AtRisk is true when the chosen job was picked by MP step 1.
 	AtRisk bool
@@ -76,11 +74,11 @@ func earlier(a, b *jobState) bool {
 }
 
 // order returns the Decision for handle h of a FIFO or EDF pick.
-func (q *Queue) order(h Handle) Decision {
-	if h == NoJob {
-		return Decision{Job: NoJob, Reason: ReasonIdle}
+func (q *Queue) order(h handle) Decision {
+	if h == noJob {
+		return Decision{Reason: ReasonIdle}
 	}
-	return Decision{Job: h, ID: q.ix.nodes[h].id, Reason: ReasonOrder}
+	return Decision{ID: q.ix.nodes[h].id, Reason: ReasonOrder}
 }
 
 // FIFO returns the MIMP §5.2 FIFO choice: the earliest-arrived job with
@@ -97,31 +95,14 @@ func (q *Queue) FIFO() Decision { return q.order(q.ix.fifo.top()) }
 func (q *Queue) EDF() Decision { return q.order(q.ix.edf.top()) }
 
 // MPOptions tunes MP. The zero value is MIMP's MP with the IO check in
-// both steps, no slack and no protection against estimation error.
+// both steps and no protection against estimation error (the queue's
+// Config.Margin sets the at-risk test's margin).
 type MPOptions struct {
 	// NoIOCheck switches the Eq. 5 data-node check off entirely.
 	NoIOCheck bool
 	// NoIOCheckAtRisk skips the IO check in step 1 only: an at-risk job gets
 	// the slot even if it overloads the data nodes.
 	NoIOCheckAtRisk bool
-	// Slack s ≥ 0 (finite) widens step 1's at-risk test (beyond MIMP):
-	// a job is at risk while CompletableTasks < (1 + s) · remaining, that is
-	// while its current slots would not finish its pending plus running
-	// tasks within 1/(1+s) of the time left. Zero is MIMP's Eq. 3 test.
-	//
-	// What it trades: MIMP's MP stops serving a job the moment its
-	// fluid Eq. 3 estimate says "just on track", so the job is planned to
-	// finish at its deadline and any task noise, a slower-than-predicted
-	// slot or a task that must wait for a whole wave pushes it over. With
-	// s > 0 a deadline job keeps taking slots until it is planned to finish
-	// a fraction s/(1+s) of its remaining time early, absorbing that much
-	// error. The price is efficiency: slots that would have gone to the
-	// best-fit job (smallest NormTCT, step 2) go to at-risk jobs in deadline
-	// order instead, so more tasks run on slots that suit them badly and
-	// total task time rises; at large s nearly every deadline job is always
-	// at risk and MP degenerates to EDF with an IO check. Jobs without a
-	// deadline are never at risk, whatever s.
-	Slack float64
 	// TCTError is the estimation error of the models that MP protects
 	// deadlines against (beyond MIMP; the TCTError type has the
 	// derivation): step 1's at-risk test covers a job's n remaining tasks
@@ -150,8 +131,8 @@ func (q *Queue) ioFits(x float64) bool {
 //
 //  1. Among jobs with a pending task that are at risk — their pending plus
 //     running tasks n, covered for opt.TCTError (n itself without it) and
-//     times 1 + opt.Slack, exceed Eq. 3's CompletableTasks with the slots
-//     they hold now — the one with the closest deadline (ties: earlier
+//     times the queue's Config.Margin, exceed Eq. 3's CompletableTasks with
+//     the slots they hold now — the one with the closest deadline (ties: earlier
 //     arrival, then smaller ID) whose new task the IO check allows. Reason
 //     at-risk.
 //  2. Otherwise (no at-risk job, or none the IO check allows), among all jobs
@@ -166,13 +147,12 @@ func (q *Queue) ioFits(x float64) bool {
 //
 // A job whose model predicts a non-finite or non-positive time at r, or
 // whose task's rate or IO load would overflow a running sum, is never
-// offered the slot (Assign would refuse it); with opt.TCTError neither is a
+// offered the slot (Start would refuse it); with opt.TCTError neither is a
 // job the late-task rule refuses (its task would end after its deadline on
 // this slot but not on a dedicated one; TCTError's doc). The result does
 // not depend on the order jobs were added. Errors (matching ErrBadInput): r
-// outside [0, 1], now NaN or infinite, opt.Slack NaN, infinite or
-// negative, opt.TCTError neither zero nor with Mean finite and > 0 and
-// Spread finite and >= 0. No allocation.
+// outside [0, 1], now NaN or infinite, opt.TCTError neither zero nor with
+// Mean finite and > 0 and Spread finite and >= 0. No allocation.
 //
 // Cost: the queue groups its jobs by type (equal Model values with equal
 // TCT at the dedicated capacity) and keeps each type's jobs in a search
@@ -184,12 +164,11 @@ func (q *Queue) ioFits(x float64) bool {
 // taken to be pure: equal models give equal times. A model type that
 // cannot be compared with == (a func, map or slice, or an interface inside)
 // or a model that differs from itself (NaN inside) makes each such job its
-// own type. The first call with a Slack or TCTError other than the
-// previous call's recomputes every job's at-risk threshold, O(n log n)
-// once.
+// own type. The first call with a TCTError other than the previous call's
+// recomputes every job's at-risk threshold, O(n log n) once.
 func (q *Queue) MP(r, now float64, opt MPOptions) (Decision, error) {
 	if err := checkMP(r, now, opt); err != nil {
-		return Decision{Job: NoJob}, err
+		return Decision{}, err
 	}
 	if 2*len(q.ix.live) > len(q.jobs) {
 		return q.mpScan(r, now, opt), nil // about one type per job: one pass is cheaper
@@ -204,9 +183,6 @@ func checkMP(r, now float64, opt MPOptions) error {
 	}
 	if math.IsNaN(now) || math.IsInf(now, 0) {
 		return &ValueError{Field: "now", Value: now, Reason: "must be finite"}
-	}
-	if !(opt.Slack >= 0 && opt.Slack <= math.MaxFloat64) {
-		return &ValueError{Field: "MPOptions.Slack", Value: opt.Slack, Reason: "must be finite and >= 0"}
 	}
 	return opt.TCTError.check()
 }
@@ -236,8 +212,8 @@ func (l late) refuses(d, t, ded float64) bool {
 // mpIndexed is MP through the index, O(T log n) for T types. The caller
 // validated the arguments.
 func (q *Queue) mpIndexed(r, now float64, opt MPOptions) Decision {
-	if k := newRisk(opt); k != q.ix.risk {
-		q.setRisk(k) // the thresholds are for another Slack or TCTError
+	if k := q.riskOf(opt); k != q.ix.risk {
+		q.setRisk(k) // the thresholds are for another TCTError
 	}
 	x := &q.ix
 	x.call++
@@ -246,7 +222,7 @@ func (q *Queue) mpIndexed(r, now float64, opt MPOptions) Decision {
 	// Step 1: per type, its first at-risk job in EDF order that passes the
 	// load guards and the late-task rule (top) and the IO check (best);
 	// then the first over types.
-	top, best := NoJob, NoJob
+	top, best := noJob, noJob
 	var bestNorm float64
 	for _, ti := range x.live {
 		ty := &x.types[ti]
@@ -257,31 +233,31 @@ func (q *Queue) mpIndexed(r, now float64, opt MPOptions) Decision {
 			continue
 		}
 		th := q.firstOutside(ty, now, false, lt)
-		if th == NoJob {
+		if th == noJob {
 			continue
 		}
-		if top == NoJob || x.before(th, top) {
+		if top == noJob || x.before(th, top) {
 			top = th
 		}
 		bh := th
 		if checkIO && !opt.NoIOCheckAtRisk && !q.ioFits(x.nodes[th].read/ty.norm) {
 			bh = q.firstOutside(ty, now, true, lt)
 		}
-		if bh != NoJob && (best == NoJob || x.before(bh, best)) {
+		if bh != noJob && (best == noJob || x.before(bh, best)) {
 			best, bestNorm = bh, ty.norm
 		}
 	}
-	if best != NoJob {
-		d := Decision{Job: best, ID: x.nodes[best].id, Reason: ReasonAtRisk, AtRisk: true, NormTCT: bestNorm, IO: x.nodes[best].read / bestNorm}
+	if best != noJob {
+		d := Decision{ID: x.nodes[best].id, Reason: ReasonAtRisk, AtRisk: true, NormTCT: bestNorm, IO: x.nodes[best].read / bestNorm}
 		if best != top {
 			d.Reason = ReasonIOSkip
 		}
 		return d
 	}
-	skipped := top != NoJob // an at-risk job existed but the IO check refused it
+	skipped := top != noJob // an at-risk job existed but the IO check refused it
 	// Step 2: per type (one NormTCT), its first job in EDF order; then the
 	// least (NormTCT, EDF order) over types.
-	top, best = NoJob, NoJob
+	top, best = noJob, noJob
 	var topNorm float64
 	for _, ti := range x.live {
 		ty := &x.types[ti]
@@ -292,24 +268,24 @@ func (q *Queue) mpIndexed(r, now float64, opt MPOptions) Decision {
 			continue
 		}
 		th := q.firstOutside(ty, math.Inf(1), false, lt)
-		if th == NoJob {
+		if th == noJob {
 			continue
 		}
-		if top == NoJob || x.fitter(ty.norm, th, topNorm, top) {
+		if top == noJob || x.fitter(ty.norm, th, topNorm, top) {
 			top, topNorm = th, ty.norm
 		}
 		bh := th
 		if checkIO && !q.ioFits(x.nodes[th].read/ty.norm) {
 			bh = q.firstOutside(ty, math.Inf(1), true, lt)
 		}
-		if bh != NoJob && (best == NoJob || x.fitter(ty.norm, bh, bestNorm, best)) {
+		if bh != noJob && (best == noJob || x.fitter(ty.norm, bh, bestNorm, best)) {
 			best, bestNorm = bh, ty.norm
 		}
 	}
-	if best == NoJob {
-		return Decision{Job: NoJob, Reason: ReasonIdle}
+	if best == noJob {
+		return Decision{Reason: ReasonIdle}
 	}
-	d := Decision{Job: best, ID: x.nodes[best].id, Reason: ReasonBestFit, NormTCT: bestNorm, IO: x.nodes[best].read / bestNorm}
+	d := Decision{ID: x.nodes[best].id, Reason: ReasonBestFit, NormTCT: bestNorm, IO: x.nodes[best].read / bestNorm}
 	if best != top || skipped {
 		d.Reason = ReasonIOSkip
 	}
@@ -317,7 +293,7 @@ func (q *Queue) mpIndexed(r, now float64, opt MPOptions) Decision {
 }
 
 // fitter orders (NormTCT, deadline, arrival, ID) for MP step 2.
-func (x *index) fitter(na float64, a Handle, nb float64, b Handle) bool {
+func (x *index) fitter(na float64, a handle, nb float64, b handle) bool {
 	if na != nb {
 		return na < nb
 	}
@@ -347,10 +323,10 @@ func (q *Queue) typeLoad(ty *jobType, r float64) bool {
 // EDF order is deadline-major, so the jobs due before lo all come before
 // those due at hi or later: the first of the former, else the first of the
 // latter.
-func (q *Queue) firstOutside(ty *jobType, bound float64, fits bool, lt late) Handle {
+func (q *Queue) firstOutside(ty *jobType, bound float64, fits bool, lt late) handle {
 	if lt.on {
 		if lo, hi := lateBand(lt.now, ty.tct, ty.dedicated, lt.c); lo < hi {
-			if h := q.first(ty.root, bound, ty, fits, math.Inf(-1), math.Nextafter(lo, math.Inf(-1))); h != NoJob {
+			if h := q.first(ty.root, bound, ty, fits, math.Inf(-1), math.Nextafter(lo, math.Inf(-1))); h != noJob {
 				return h
 			}
 			return q.first(ty.root, bound, ty, fits, hi, math.Inf(1))
@@ -367,13 +343,13 @@ func (q *Queue) firstOutside(ty *jobType, bound float64, fits bool, lt late) Han
 // Read90 tests are monotone in Read90 and θ ≤ bound in θ, so a subtree
 // whose least θ or least Read90 fails holds no candidate and is skipped;
 // the tree is in EDF order, so a node due before dmin takes its left
-// subtree with it, and one due after dmax its right subtree. NoJob if none.
-func (q *Queue) first(h Handle, bound float64, ty *jobType, fits bool, dmin, dmax float64) Handle {
+// subtree with it, and one due after dmax its right subtree. noJob if none.
+func (q *Queue) first(h handle, bound float64, ty *jobType, fits bool, dmin, dmax float64) handle {
 	x := &q.ix
-	for h != NoJob {
+	for h != noJob {
 		n := &x.nodes[h]
 		if !(n.minTheta <= bound) || !q.readOK(n.minRead, ty.norm, fits) {
-			return NoJob
+			return noJob
 		}
 		if n.deadline < dmin {
 			h = n.right
@@ -383,7 +359,7 @@ func (q *Queue) first(h Handle, bound float64, ty *jobType, fits bool, dmin, dma
 			h = n.left
 			continue
 		}
-		if c := q.first(n.left, bound, ty, fits, dmin, dmax); c != NoJob {
+		if c := q.first(n.left, bound, ty, fits, dmin, dmax); c != noJob {
 			return c
 		}
 		if n.active && n.theta <= bound && q.readOK(n.read, ty.norm, fits) &&
@@ -392,7 +368,7 @@ func (q *Queue) first(h Handle, bound float64, ty *jobType, fits bool, dmin, dma
 		}
 		h = n.right
 	}
-	return NoJob
+	return noJob
 }
 
 // readOK is taskLoad's IO overflow guard and, with fits, the IO check, for
@@ -411,7 +387,7 @@ func (q *Queue) readOK(read90, norm float64, fits bool) bool {
 // as jobs (where it is the cheaper of the two) and as the oracle the index
 // is tested against. The caller validated the arguments.
 func (q *Queue) mpScan(r, now float64, opt MPOptions) Decision {
-	k := newRisk(opt)
+	k := q.riskOf(opt)
 	checkIO := !opt.NoIOCheck
 	lt := newLate(opt, now)
 	top, best := -1, -1
@@ -439,7 +415,7 @@ func (q *Queue) mpScan(r, now float64, opt MPOptions) Decision {
 		}
 	}
 	if best >= 0 {
-		d := Decision{Job: q.jobs[best].handle, ID: q.jobs[best].ID, Reason: ReasonAtRisk, AtRisk: true, NormTCT: bestNorm, IO: bestIO}
+		d := Decision{ID: q.jobs[best].ID, Reason: ReasonAtRisk, AtRisk: true, NormTCT: bestNorm, IO: bestIO}
 		if best != top {
 			d.Reason = ReasonIOSkip
 		}
@@ -468,9 +444,9 @@ func (q *Queue) mpScan(r, now float64, opt MPOptions) Decision {
 		}
 	}
 	if best < 0 {
-		return Decision{Job: NoJob, Reason: ReasonIdle}
+		return Decision{Reason: ReasonIdle}
 	}
-	d := Decision{Job: q.jobs[best].handle, ID: q.jobs[best].ID, Reason: ReasonBestFit, NormTCT: bestNorm, IO: bestIO}
+	d := Decision{ID: q.jobs[best].ID, Reason: ReasonBestFit, NormTCT: bestNorm, IO: bestIO}
 	if best != top || skipped {
 		d.Reason = ReasonIOSkip
 	}

@@ -11,23 +11,22 @@ import (
 //	A: ID 1, arrival 0, deadline 1000, 10 tasks, TCT = 100 − 50r (NormTCT(0.2) = 1.8), Read90 8
 //	B: ID 2, arrival 5, deadline  500, 10 tasks, TCT =  30 − 20r (NormTCT(0.2) = 2.6), Read90 0
 //	C: ID 3, arrival 2, no deadline,    5 tasks, TCT = 10 (flat, NormTCT = 1),         Read90 30
-func handQueue(t *testing.T, dn DataNodes) (*Queue, [3]Handle) {
+func handQueue(t *testing.T, dn DataNodes) *Queue {
 	t.Helper()
 	q, err := NewQueue(Config{DataNodes: dn})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var h [3]Handle
-	for i, j := range []Job{
+	for _, j := range []Job{
 		{ID: 1, Arrival: 0, Deadline: 1000, Tasks: 10, Model: lin{100, 50}, Read90: 8},
 		{ID: 2, Arrival: 5, Deadline: 500, Tasks: 10, Model: lin{30, 20}, Read90: 0},
-		{ID: 3, Arrival: 2, Deadline: NoDeadline, Tasks: 5, Model: lin{10, 0}, Read90: 30},
+		{ID: 3, Arrival: 2, Deadline: NoDeadline(), Tasks: 5, Model: lin{10, 0}, Read90: 30},
 	} {
-		if h[i], err = q.Add(j); err != nil {
+		if err := q.Add(j); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return q, h
+	return q
 }
 
 func mustMP(t *testing.T, q *Queue, r, now float64, opt MPOptions) Decision {
@@ -40,7 +39,7 @@ func mustMP(t *testing.T, q *Queue, r, now float64, opt MPOptions) Decision {
 }
 
 func TestPickersByHand(t *testing.T) {
-	q, h := handQueue(t, DataNodes{Count: 2, Capacity: 10})
+	q := handQueue(t, DataNodes{Count: 2, Capacity: 10})
 	if d := q.FIFO(); d.ID != 1 || d.Reason != ReasonOrder {
 		t.Errorf("FIFO = %+v, want job 1 (arrived first)", d)
 	}
@@ -52,13 +51,13 @@ func TestPickersByHand(t *testing.T) {
 		t.Errorf("MP = %+v, want job 2 at-risk", d)
 	}
 	// B on a dedicated slot: 500 s · 1/10 = 50 completable ≥ 10 → on track. A is next.
-	if _, err := q.Assign(h[1], 1); err != nil {
+	if _, err := q.Start(2, 1); err != nil {
 		t.Fatal(err)
 	}
 	if d := mustMP(t, q, 0.2, 0, MPOptions{}); d.ID != 1 || d.Reason != ReasonAtRisk {
 		t.Errorf("MP = %+v, want job 1 at-risk", d)
 	}
-	ta, err := q.Assign(h[0], 1) // A: 1000 · 1/50 = 20 ≥ 10 → on track; IO 8
+	ta, err := q.Start(1, 1) // A: 1000 · 1/50 = 20 ≥ 10 → on track; IO 8
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,20 +82,20 @@ func TestPickersByHand(t *testing.T) {
 		t.Errorf("MP at 450 = %+v, want job 2 at-risk", d)
 	}
 	// Releasing A's task removes its IO exactly.
-	if err := q.Release(ta, true); err != nil {
+	if err := q.End(ta, true); err != nil {
 		t.Fatal(err)
 	}
 	if q.IO() != 0 {
 		t.Errorf("IO after release = %v, want 0", q.IO())
 	}
-	if st, _ := q.Status(h[0]); st.Tasks != 9 || st.Running != 0 || st.Rate != 0 {
+	if st, _ := q.Status(1); st.Tasks != 9 || st.Running != 0 || st.Rate != 0 {
 		t.Errorf("A after completed release = %+v", st)
 	}
 }
 
 func TestMPIOCheckAtRiskAndIdle(t *testing.T) {
 	q, _ := NewQueue(Config{DataNodes: DataNodes{Count: 1, Capacity: 5}})
-	a, _ := q.Add(Job{ID: 1, Deadline: 100, Tasks: 3, Model: lin{10, 0}, Read90: 6}) // IO 6 > 5
+	q.Add(Job{ID: 1, Deadline: 100, Tasks: 3, Model: lin{10, 0}, Read90: 6}) // IO 6 > 5
 	q.Add(Job{ID: 2, Deadline: 200, Tasks: 3, Model: lin{10, 0}, Read90: 4})
 	// Both at risk; A (closer deadline) would overload: B with io-skip, still an at-risk pick.
 	if d := mustMP(t, q, 1, 0, MPOptions{}); d.ID != 2 || d.Reason != ReasonIOSkip || !d.AtRisk {
@@ -107,60 +106,71 @@ func TestMPIOCheckAtRiskAndIdle(t *testing.T) {
 	}
 	// Fill the data nodes: nothing fits, the slot stays idle.
 	q2, _ := NewQueue(Config{DataNodes: DataNodes{Count: 1, Capacity: 5}})
-	q2.Add(Job{ID: 7, Deadline: NoDeadline, Tasks: 3, Model: lin{10, 0}, Read90: 6})
-	if d := mustMP(t, q2, 1, 0, MPOptions{}); d.Job != NoJob || d.Reason != ReasonIdle {
+	q2.Add(Job{ID: 7, Deadline: NoDeadline(), Tasks: 3, Model: lin{10, 0}, Read90: 6})
+	if d := mustMP(t, q2, 1, 0, MPOptions{}); d.Reason != ReasonIdle {
 		t.Errorf("MP = %+v, want idle", d)
 	}
 	// A job with no pending task is never picked.
 	q3, _ := NewQueue(Config{})
-	h, _ := q3.Add(Job{ID: 1, Deadline: 10, Tasks: 1, Model: lin{10, 0}})
-	if _, err := q3.Assign(h, 1); err != nil {
+	q3.Add(Job{ID: 1, Deadline: 10, Tasks: 1, Model: lin{10, 0}})
+	if _, err := q3.Start(1, 1); err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range []Decision{q3.FIFO(), q3.EDF(), mustMP(t, q3, 1, 0, MPOptions{})} {
-		if d.Job != NoJob || d.Reason != ReasonIdle {
+		if d != (Decision{Reason: ReasonIdle}) {
 			t.Errorf("decision %+v, want idle", d)
 		}
 	}
-	if _, err := q3.Assign(h, 1); !errors.Is(err, ErrBadInput) {
-		t.Errorf("Assign without pending task: %v", err)
+	if _, err := q3.Start(1, 1); !errors.Is(err, ErrBadInput) {
+		t.Errorf("Start without pending task: %v", err)
 	}
-	_ = a
 }
 
-func TestQueueHandlesAndRelease(t *testing.T) {
-	q, _ := NewQueue(Config{})
-	h1, _ := q.Add(Job{ID: 1, Deadline: 10, Tasks: 2, Model: lin{10, 0}, Read90: 1})
-	task, _ := q.Assign(h1, 0.5)
-	if err := q.Remove(h1); err != nil {
+func TestQueueIDsAndEnd(t *testing.T) {
+	var q Queue // the zero Queue is ready to use
+	if err := q.Add(Job{ID: 1, Deadline: 10, Tasks: 2, Model: lin{10, 0}, Read90: 1}); err != nil {
 		t.Fatal(err)
+	}
+	task, _ := q.Start(1, 0.5)
+	if task.ID != 1 || task.TCT != 10 || task.PlannedEnd(3) != 13 {
+		t.Errorf("task %+v: TCT 10 and planned end 13 wanted", task)
+	}
+	if !q.Remove(1) || q.Remove(1) {
+		t.Fatal("Remove: want true, then false")
 	}
 	if q.IO() != 0 || q.Running() != 0 {
 		t.Errorf("after Remove: IO %v running %v", q.IO(), q.Running())
 	}
-	h2, _ := q.Add(Job{ID: 2, Deadline: 10, Tasks: 2, Model: lin{10, 0}})
-	if h2 != h1 {
-		t.Fatalf("handle not reused: %v %v", h1, h2)
+	q.Add(Job{ID: 2, Deadline: 10, Tasks: 2, Model: lin{10, 0}}) // takes job 1's handle
+	if err := q.End(task, true); !errors.Is(err, ErrUnknownJob) {
+		t.Errorf("task of a removed job ended: %v", err)
 	}
-	if err := q.Release(task, true); !errors.Is(err, ErrBadInput) {
-		t.Errorf("stale task released into reused handle: %v", err)
+	q.Add(Job{ID: 1, Deadline: 10, Tasks: 2, Model: lin{10, 0}}) // the ID again
+	if err := q.End(task, true); !errors.Is(err, ErrBadInput) || errors.Is(err, ErrUnknownJob) {
+		t.Errorf("task of an earlier job with the same ID ended: %v", err)
 	}
 	// A failed task goes back to pending.
-	t2, _ := q.Assign(h2, 1)
-	if err := q.Release(t2, false); err != nil {
+	t2, _ := q.Start(2, 1)
+	if err := q.End(t2, false); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := q.Status(h2); st.Tasks != 2 || st.Running != 0 {
-		t.Errorf("after failed release: %+v", st)
+	if st, _ := q.Status(2); st.Tasks != 2 || st.Running != 0 {
+		t.Errorf("after a failed task: %+v", st)
 	}
-	if err := q.Release(t2, true); !errors.Is(err, ErrBadInput) {
-		t.Errorf("double release: %v", err)
+	if err := q.End(t2, true); !errors.Is(err, ErrBadInput) {
+		t.Errorf("double end: %v", err)
 	}
-	if ok, valid := q.AtRisk(h2, 0); !ok || !valid {
+	if ok, valid := q.AtRisk(2, 0); !ok || !valid {
 		t.Errorf("AtRisk without slots = %v %v, want true", ok, valid)
 	}
 	if _, valid := q.AtRisk(99, 0); valid {
-		t.Error("AtRisk of unknown handle is valid")
+		t.Error("AtRisk of an unknown ID is valid")
+	}
+	if err := q.Add(Job{ID: 2, Model: lin{10, 0}}); !errors.Is(err, ErrBadInput) {
+		t.Errorf("a second job with ID 2 added: %v", err)
+	}
+	if err := q.Add(Job{ID: 3}); err != nil { // no pending task: no model needed
+		t.Errorf("a job without tasks or model: %v", err)
 	}
 }
 
@@ -178,7 +188,7 @@ func (f nilFunc) TCT(r float64) float64 { return f(r) }
 func TestQueueBadInput(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	q, _ := NewQueue(Config{})
-	h, _ := q.Add(Job{ID: 1, Deadline: 10, Tasks: 1, Model: lin{10, 0}})
+	q.Add(Job{ID: 1, Deadline: 10, Tasks: 1, Model: lin{10, 0}})
 	var np *nilPtr
 	cases := []struct {
 		name  string
@@ -192,82 +202,97 @@ func TestQueueBadInput(t *testing.T) {
 		{"DataNodes.Count -1", func() error { _, e := NewQueue(Config{DataNodes: DataNodes{Count: -1}}); return e }, "Config.DataNodes.Count", nil},
 		{"DataNodes.Capacity NaN", func() error { _, e := NewQueue(Config{DataNodes: DataNodes{Count: 1, Capacity: nan}}); return e }, "Config.DataNodes.Capacity", nil},
 		{"DataNodes.Capacity Inf", func() error { _, e := NewQueue(Config{DataNodes: DataNodes{Count: 1, Capacity: inf}}); return e }, "Config.DataNodes.Capacity", nil},
-		{"Job nil model", func() error { _, e := q.Add(Job{Deadline: 1}); return e }, "Job.Model", ErrNilModel},
+		{"Config.Margin NaN", func() error { _, e := NewQueue(Config{Margin: nan}); return e }, "Config.Margin", nil},
+		{"Config.Margin -0.1", func() error { _, e := NewQueue(Config{Margin: -0.1}); return e }, "Config.Margin", nil},
+		{"Config.Margin beyond MaxMargin", func() error { _, e := NewQueue(Config{Margin: MaxMargin * 2}); return e }, "Config.Margin", nil},
+		{"Job nil model", func() error { return q.Add(Job{Deadline: 1, Tasks: 1}) }, "Job.Model", ErrNilModel},
 		// Issue 19, defect 7: a typed nil used to panic in Add's TCT(Dedicated) call.
-		{"Job nil pointer model", func() error { _, e := q.Add(Job{Deadline: 1, Model: np}); return e }, "Job.Model", ErrNilModel},
-		{"Job nil func model", func() error { _, e := q.Add(Job{Deadline: 1, Model: nilFunc(nil)}); return e }, "Job.Model", ErrNilModel},
-		{"Job Arrival NaN", func() error { _, e := q.Add(Job{Arrival: nan, Model: lin{1, 0}}); return e }, "Job.Arrival", nil},
-		{"Job Arrival Inf", func() error { _, e := q.Add(Job{Arrival: inf, Model: lin{1, 0}}); return e }, "Job.Arrival", nil},
-		{"Job Deadline NaN", func() error { _, e := q.Add(Job{Deadline: nan, Model: lin{1, 0}}); return e }, "Job.Deadline", nil},
-		{"Job Deadline -Inf", func() error { _, e := q.Add(Job{Deadline: -inf, Model: lin{1, 0}}); return e }, "Job.Deadline", nil},
-		{"Job Tasks -1", func() error { _, e := q.Add(Job{Tasks: -1, Model: lin{1, 0}}); return e }, "Job.Tasks", nil},
-		{"Job Read90 NaN", func() error { _, e := q.Add(Job{Read90: nan, Model: lin{1, 0}}); return e }, "Job.Read90", nil},
-		{"Job Read90 -1", func() error { _, e := q.Add(Job{Read90: -1, Model: lin{1, 0}}); return e }, "Job.Read90", nil},
-		{"Job model NaN", func() error { _, e := q.Add(Job{Model: bad{}}); return e }, "Job.Model.TCT(Dedicated)", nil},
-		{"Job model 0 at dedicated", func() error { _, e := q.Add(Job{Model: lin{1, 1}}); return e }, "Job.Model.TCT(Dedicated)", nil},
-		{"Remove unknown", func() error { return q.Remove(42) }, "Handle", ErrUnknownJob},
-		{"Remove negative", func() error { return q.Remove(-3) }, "Handle", ErrUnknownJob},
-		{"Assign unknown", func() error { _, e := q.Assign(42, 1); return e }, "Handle", ErrUnknownJob},
-		{"Assign r NaN", func() error { _, e := q.Assign(h, nan); return e }, "r", nil},
-		{"Assign r 1.5", func() error { _, e := q.Assign(h, 1.5); return e }, "r", nil},
-		{"Assign no pending task", func() error {
-			q0, _ := NewQueue(Config{})
-			h0, _ := q0.Add(Job{ID: 3, Deadline: 10, Tasks: 0, Model: lin{10, 0}})
-			_, e := q0.Assign(h0, 1)
+		{"Job nil pointer model", func() error { return q.Add(Job{Deadline: 1, Tasks: 1, Model: np}) }, "Job.Model", ErrNilModel},
+		{"Job nil func model", func() error { return q.Add(Job{Deadline: 1, Tasks: 1, Model: nilFunc(nil)}) }, "Job.Model", ErrNilModel},
+		{"Job Arrival NaN", func() error { return q.Add(Job{Arrival: nan, Model: lin{1, 0}}) }, "Job.Arrival", nil},
+		{"Job Arrival Inf", func() error { return q.Add(Job{Arrival: inf, Model: lin{1, 0}}) }, "Job.Arrival", nil},
+		{"Job Deadline NaN", func() error { return q.Add(Job{Deadline: nan, Model: lin{1, 0}}) }, "Job.Deadline", nil},
+		{"Job Deadline -Inf", func() error { return q.Add(Job{Deadline: -inf, Model: lin{1, 0}}) }, "Job.Deadline", nil},
+		{"Job Tasks -1", func() error { return q.Add(Job{Tasks: -1, Model: lin{1, 0}}) }, "Job.Tasks", nil},
+		{"Job Read90 NaN", func() error { return q.Add(Job{Read90: nan, Model: lin{1, 0}}) }, "Job.Read90", nil},
+		{"Job Read90 -1", func() error { return q.Add(Job{Read90: -1, Model: lin{1, 0}}) }, "Job.Read90", nil},
+		{"Job ID already queued", func() error { return q.Add(Job{ID: 1, Model: lin{1, 0}}) }, "Job.ID", nil},
+		{"Start unknown", func() error { _, e := q.Start(42, 1); return e }, "ID", ErrUnknownJob},
+		{"Start r NaN", func() error { _, e := q.Start(1, nan); return e }, "r", nil},
+		{"Start r 1.5", func() error { _, e := q.Start(1, 1.5); return e }, "r", nil},
+		{"Start no pending task", func() error {
+			var q0 Queue
+			q0.Add(Job{ID: 3, Deadline: 10, Tasks: 0, Model: lin{10, 0}})
+			_, e := q0.Start(3, 1)
 			return e
 		}, "Job.Tasks", ErrNoPendingTask},
-		// Issue 19, misleading fields: an IO-sum overflow caused by Read90
-		// used to be blamed on "Job.Model.TCT(r) = 25".
-		{"Assign IO sum overflow names Read90", func() error {
-			q0, _ := NewQueue(Config{})
-			h0, _ := q0.Add(Job{ID: 3, Deadline: 10, Tasks: 2, Model: lin{100, 50}, Read90: math.MaxFloat64})
-			if _, e := q0.Assign(h0, 1); e != nil { // IO MaxFloat64: still finite
-				return e
-			}
-			_, e := q0.Assign(h0, 0.5) // TCT 75 is fine; Σ IO = MaxFloat64 + MaxFloat64/1.5 overflows
-			return e
-		}, "Job.Read90", nil},
-		{"Assign rate overflow names the task time", func() error {
-			q0, _ := NewQueue(Config{})
-			h0, _ := q0.Add(Job{ID: 3, Deadline: 10, Tasks: 2, Model: flat(5e-324)})
-			_, e := q0.Assign(h0, 1)
+		{"Start model NaN", func() error {
+			var q0 Queue
+			q0.Add(Job{ID: 3, Tasks: 1, Model: bad{}})
+			_, e := q0.Start(3, 1)
 			return e
 		}, "Job.Model.TCT(r)", nil},
-		{"Release unknown", func() error { return q.Release(Task{Job: 42}, true) }, "Task.Job", ErrUnknownJob},
-		{"Release not running", func() error {
-			q0, _ := NewQueue(Config{})
-			h0, _ := q0.Add(Job{ID: 3, Deadline: 10, Tasks: 2, Model: lin{10, 0}})
-			t0, _ := q0.Assign(h0, 1)
-			_ = q0.Release(t0, true)
-			return q0.Release(t0, true)
-		}, "Task.Job", nil},
-		// Issue 19, misleading fields: a forged Task for a valid handle used
+		{"Start model beyond MaxDuration", func() error {
+			var q0 Queue
+			q0.Add(Job{ID: 3, Tasks: 1, Model: flat(2 * MaxDuration)})
+			_, e := q0.Start(3, 1)
+			return e
+		}, "Job.Model.TCT(r)", nil},
+		{"Start model 0 at the dedicated capacity", func() error {
+			var q0 Queue
+			q0.Add(Job{ID: 3, Tasks: 1, Model: lin{1, 1}}) // TCT(0.5) = 0.5, TCT(1) = 0
+			_, e := q0.Start(3, 0.5)
+			return e
+		}, "Job.Model.TCT(r)", nil},
+		// Issue 19, misleading fields: an IO-sum overflow caused by Read90
+		// used to be blamed on "Job.Model.TCT(r) = 25".
+		{"Start IO sum overflow names Read90", func() error {
+			var q0 Queue
+			q0.Add(Job{ID: 3, Deadline: 10, Tasks: 2, Model: lin{100, 50}, Read90: math.MaxFloat64})
+			if _, e := q0.Start(3, 1); e != nil { // IO MaxFloat64: still finite
+				return e
+			}
+			_, e := q0.Start(3, 0.5) // TCT 75 is fine; Σ IO = MaxFloat64 + MaxFloat64/1.5 overflows
+			return e
+		}, "Job.Read90", nil},
+		{"Start rate overflow names the task time", func() error {
+			var q0 Queue
+			q0.Add(Job{ID: 3, Deadline: 10, Tasks: 2, Model: flat(5e-324)})
+			_, e := q0.Start(3, 1)
+			return e
+		}, "Job.Model.TCT(r)", nil},
+		{"End unknown", func() error { return q.End(Task{ID: 42}, true) }, "Task.ID", ErrUnknownJob},
+		{"End not running", func() error {
+			var q0 Queue
+			q0.Add(Job{ID: 3, Deadline: 10, Tasks: 2, Model: lin{10, 0}})
+			t0, _ := q0.Start(3, 1)
+			_ = q0.End(t0, true)
+			return q0.End(t0, true)
+		}, "Task.ID", nil},
+		// Issue 19, misleading fields: a forged Task for a queued job used
 		// to say "unknown job handle".
-		{"Release forged Task of a valid handle", func() error { return q.Release(Task{Job: h, id: 1}, true) }, "Task", nil},
-		{"Release zero Task of job ID 0", func() error {
-			q0, _ := NewQueue(Config{})
-			h0, _ := q0.Add(Job{ID: 0, Deadline: 10, Tasks: 2, Model: lin{10, 0}})
-			if _, err := q0.Assign(h0, 1); err != nil {
+		{"End forged Task of a queued job", func() error { return q.End(Task{ID: 1, inv: 1}, true) }, "Task", nil},
+		{"End zero Task of job ID 0", func() error {
+			var q0 Queue
+			q0.Add(Job{ID: 0, Deadline: 10, Tasks: 2, Model: lin{10, 0}})
+			if _, err := q0.Start(0, 1); err != nil {
 				return err
 			}
-			return q0.Release(Task{}, true)
+			return q0.End(Task{}, true)
 		}, "Task", nil},
-		{"Release stale Task into a reused handle", func() error {
-			q0, _ := NewQueue(Config{})
-			h0, _ := q0.Add(Job{ID: 1, Deadline: 10, Tasks: 2, Model: lin{10, 0}})
-			t0, _ := q0.Assign(h0, 1)
-			_ = q0.Remove(h0)
-			h1, _ := q0.Add(Job{ID: 2, Deadline: 10, Tasks: 2, Model: lin{10, 0}})
-			_, _ = q0.Assign(h1, 1)
-			return q0.Release(t0, true)
+		{"End stale Task of an earlier job with the ID", func() error {
+			var q0 Queue
+			q0.Add(Job{ID: 1, Deadline: 10, Tasks: 2, Model: lin{10, 0}})
+			t0, _ := q0.Start(1, 1)
+			q0.Remove(1)
+			q0.Add(Job{ID: 1, Deadline: 10, Tasks: 2, Model: lin{10, 0}})
+			_, _ = q0.Start(1, 1)
+			return q0.End(t0, true)
 		}, "Task", nil},
 		{"MP r NaN", func() error { _, e := q.MP(nan, 0, MPOptions{}); return e }, "r", nil},
 		{"MP r -0.5", func() error { _, e := q.MP(-0.5, 0, MPOptions{}); return e }, "r", nil},
 		{"MP now NaN", func() error { _, e := q.MP(1, nan, MPOptions{}); return e }, "now", nil},
 		{"MP now Inf", func() error { _, e := q.MP(1, inf, MPOptions{}); return e }, "now", nil},
-		{"MP slack NaN", func() error { _, e := q.MP(1, 0, MPOptions{Slack: nan}); return e }, "MPOptions.Slack", nil},
-		{"MP slack -0.1", func() error { _, e := q.MP(1, 0, MPOptions{Slack: -0.1}); return e }, "MPOptions.Slack", nil},
-		{"MP slack +Inf", func() error { _, e := q.MP(1, 0, MPOptions{Slack: inf}); return e }, "MPOptions.Slack", nil},
 		{"MP TCTError mean NaN", func() error { _, e := q.MP(1, 0, MPOptions{TCTError: TCTError{Mean: nan}}); return e }, "MPOptions.TCTError.Mean", nil},
 		{"MP TCTError mean -1", func() error { _, e := q.MP(1, 0, MPOptions{TCTError: TCTError{Mean: -1, Spread: 1}}); return e }, "MPOptions.TCTError.Mean", nil},
 		{"MP TCTError mean +Inf", func() error { _, e := q.MP(1, 0, MPOptions{TCTError: TCTError{Mean: inf}}); return e }, "MPOptions.TCTError.Mean", nil},
@@ -298,38 +323,37 @@ func TestQueueBadInput(t *testing.T) {
 	}
 }
 
-// TestMPSlack: 10 tasks of TCT 10 s, two running on dedicated slots (rate
+// TestMPMargin: 10 tasks of TCT 10 s, two running on dedicated slots (rate
 // 0.2 tasks/s), 100 s to the deadline: 20 completable tasks against 10
-// remaining. On track at slack 0 and at slack 1 (20 < 2·10 is false); at
-// risk at slack 1.5 (20 < 25). MP then serves it ahead of a better-fitting
-// job without deadline.
-func TestMPSlack(t *testing.T) {
-	q, _ := NewQueue(Config{})
-	h, _ := q.Add(Job{ID: 1, Deadline: 100, Tasks: 10, Model: lin{20, 10}}) // TCT(1) = 10, NormTCT(0.5) = 1.5
-	for range 2 {
-		if _, err := q.Assign(h, 1); err != nil {
+// remaining. On track at margin 1 and 2 (20 < 2·10 is false); at risk at
+// margin 2.5 (20 < 25). MP then serves it ahead of a better-fitting job
+// without deadline. A task's planned end is its start + TCT × margin.
+func TestMPMargin(t *testing.T) {
+	for _, c := range []struct {
+		margin float64
+		risk   bool
+	}{{0, false}, {1, false}, {2, false}, {2.5, true}} {
+		q, err := NewQueue(Config{Margin: c.margin})
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	q.Add(Job{ID: 3, Deadline: NoDeadline, Tasks: 1, Model: flat(1)}) // NormTCT 1: the best fit everywhere
-	for _, c := range []struct {
-		slack float64
-		risk  bool
-	}{{0, false}, {1, false}, {1.5, true}} {
-		if risk, ok := q.AtRiskSlack(h, 0, c.slack); !ok || risk != c.risk {
-			t.Errorf("slack %v: AtRiskSlack = %v %v, want %v", c.slack, risk, ok, c.risk)
+		q.Add(Job{ID: 1, Deadline: 100, Tasks: 10, Model: lin{20, 10}}) // TCT(1) = 10, NormTCT(0.5) = 1.5
+		for range 2 {
+			task, err := q.Start(1, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := 5 + 10*max(c.margin, 1); task.PlannedEnd(5) != want {
+				t.Errorf("margin %v: planned end %v, want %v", c.margin, task.PlannedEnd(5), want)
+			}
 		}
-		d := mustMP(t, q, 0.5, 0, MPOptions{Slack: c.slack})
+		q.Add(Job{ID: 3, Deadline: NoDeadline(), Tasks: 1, Model: flat(1)}) // NormTCT 1: the best fit everywhere
+		if risk, ok := q.AtRisk(1, 0); !ok || risk != c.risk {
+			t.Errorf("margin %v: AtRisk = %v %v, want %v", c.margin, risk, ok, c.risk)
+		}
+		d := mustMP(t, q, 0.5, 0, MPOptions{})
 		if c.risk && (d.ID != 1 || d.Reason != ReasonAtRisk) || !c.risk && (d.ID != 3 || d.Reason != ReasonBestFit) {
-			t.Errorf("slack %v: MP = %+v", c.slack, d)
-		}
-	}
-	if risk, ok := q.AtRisk(h, 0); !ok || risk {
-		t.Errorf("AtRisk = %v %v, want on track", risk, ok)
-	}
-	for _, s := range []float64{-1, math.NaN(), math.Inf(1)} {
-		if _, ok := q.AtRiskSlack(h, 0, s); ok {
-			t.Errorf("AtRiskSlack with slack %v is valid", s)
+			t.Errorf("margin %v: MP = %+v", c.margin, d)
 		}
 	}
 }
@@ -345,13 +369,14 @@ func TestAtRiskCountsRunningTasks(t *testing.T) {
 		deadline float64
 		want     bool
 	}{{20, true}, {25, false}} {
-		h, _ := q.Add(Job{ID: int64(c.deadline), Deadline: c.deadline, Tasks: 10, Model: flat(10)})
+		id := int64(c.deadline)
+		q.Add(Job{ID: id, Deadline: c.deadline, Tasks: 10, Model: flat(10)})
 		for range 4 {
-			if _, err := q.Assign(h, 1); err != nil {
+			if _, err := q.Start(id, 1); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if risk, ok := q.AtRisk(h, 0); !ok || risk != c.want {
+		if risk, ok := q.AtRisk(id, 0); !ok || risk != c.want {
 			t.Errorf("deadline %v: AtRisk = %v, want %v", c.deadline, risk, c.want)
 		}
 	}
@@ -368,14 +393,14 @@ func TestTieBreaksEndOnID(t *testing.T) {
 			alg2 = append(alg2, Alg2Job{ID: id, Arrival: 1, Deadline: 50, PendingMaps: 2, CompletedTasks: 1,
 				Slots: MinSlots{Status: SlotsFeasible, Map: 1, Reduce: 1}})
 		}
-		ad, err := Algorithm2(alg2, MapSlot)
+		ai, err := Algorithm2(alg2, MapSlot)
 		if err != nil {
 			t.Fatal(err)
 		}
-		picks := map[string]Decision{"FIFO": q.FIFO(), "EDF": q.EDF(), "Algorithm2": ad,
+		picks := map[string]Decision{"FIFO": q.FIFO(), "EDF": q.EDF(), "Algorithm2": {ID: alg2[ai].ID},
 			"MP at-risk": mustMP(t, q, 1, 0, MPOptions{})} // no job holds a slot: both at risk
-		for h := range Handle(2) {
-			if _, err := q.Assign(h, 1); err != nil {
+		for _, id := range ids {
+			if _, err := q.Start(id, 1); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -400,7 +425,7 @@ func TestTieBreaksEndOnID(t *testing.T) {
 func TestMPIOSkipIntoBestFit(t *testing.T) {
 	q, _ := NewQueue(Config{DataNodes: DataNodes{Count: 1, Capacity: 5}})
 	q.Add(Job{ID: 1, Deadline: 100, Tasks: 3, Model: lin{100, 50}, Read90: 9})
-	q.Add(Job{ID: 2, Deadline: NoDeadline, Tasks: 3, Model: flat(10), Read90: 1})
+	q.Add(Job{ID: 2, Deadline: NoDeadline(), Tasks: 3, Model: flat(10), Read90: 1})
 	if d := mustMP(t, q, 0.5, 0, MPOptions{}); d.ID != 2 || d.Reason != ReasonIOSkip || d.AtRisk || d.NormTCT != 1 {
 		t.Errorf("MP = %+v, want job 2 io-skip (not at risk)", d)
 	}
@@ -413,39 +438,39 @@ func TestMPIOSkipIntoBestFit(t *testing.T) {
 // no slot look on track).
 func TestQueueOverflowGuards(t *testing.T) {
 	q, _ := NewQueue(Config{})
-	tiny, _ := q.Add(Job{ID: 1, Deadline: 100, Tasks: 3, Model: flat(5e-324)})
-	if _, err := q.Assign(tiny, 1); !errors.Is(err, ErrBadInput) {
-		t.Errorf("Assign with rate 1/5e-324 = +Inf: err = %v, want ErrBadInput", err)
+	q.Add(Job{ID: 1, Deadline: 100, Tasks: 3, Model: flat(5e-324)})
+	if _, err := q.Start(1, 1); !errors.Is(err, ErrBadInput) {
+		t.Errorf("Start with rate 1/5e-324 = +Inf: err = %v, want ErrBadInput", err)
 	}
-	if d := mustMP(t, q, 1, 0, MPOptions{NoIOCheck: true}); d.Job != NoJob || d.Reason != ReasonIdle {
-		t.Errorf("MP offered the slot to a job Assign refuses: %+v", d)
+	if d := mustMP(t, q, 1, 0, MPOptions{NoIOCheck: true}); d.Reason != ReasonIdle {
+		t.Errorf("MP offered the slot to a job Start refuses: %+v", d)
 	}
-	if st, _ := q.Status(tiny); st.Rate != 0 || st.Running != 0 || st.Tasks != 3 {
-		t.Errorf("refused Assign changed the job: %+v", st)
+	if st, _ := q.Status(1); st.Rate != 0 || st.Running != 0 || st.Tasks != 3 {
+		t.Errorf("refused Start changed the job: %+v", st)
 	}
 
 	q2, _ := NewQueue(Config{})
-	big, _ := q2.Add(Job{ID: 2, Deadline: 100, Tasks: 3, Model: flat(10), Read90: math.MaxFloat64})
-	first, err := q2.Assign(big, 1) // IO = MaxFloat64: still finite
+	q2.Add(Job{ID: 2, Deadline: 100, Tasks: 3, Model: flat(10), Read90: math.MaxFloat64})
+	first, err := q2.Start(2, 1) // IO = MaxFloat64: still finite
 	if err != nil || first.IO() != math.MaxFloat64 {
-		t.Fatalf("first Assign: %v, IO %v", err, first.IO())
+		t.Fatalf("first Start: %v, IO %v", err, first.IO())
 	}
-	if d := mustMP(t, q2, 1, 0, MPOptions{NoIOCheck: true}); d.Job != NoJob {
+	if d := mustMP(t, q2, 1, 0, MPOptions{NoIOCheck: true}); d.Reason != ReasonIdle {
 		t.Errorf("MP offered a task whose IO overflows the sum: %+v", d)
 	}
-	if _, err := q2.Assign(big, 1); !errors.Is(err, ErrBadInput) {
-		t.Errorf("second Assign overflowing Σ IO: err = %v, want ErrBadInput", err)
+	if _, err := q2.Start(2, 1); !errors.Is(err, ErrBadInput) {
+		t.Errorf("second Start overflowing Σ IO: err = %v, want ErrBadInput", err)
 	}
 	if math.IsInf(q2.IO(), 0) || math.IsNaN(q2.IO()) {
-		t.Errorf("IO = %v after a refused Assign", q2.IO())
+		t.Errorf("IO = %v after a refused Start", q2.IO())
 	}
-	if err := q2.Release(first, true); err != nil || q2.IO() != 0 {
-		t.Errorf("Release: %v, IO %v", err, q2.IO())
+	if err := q2.End(first, true); err != nil || q2.IO() != 0 {
+		t.Errorf("End: %v, IO %v", err, q2.IO())
 	}
 
 	q3, _ := NewQueue(Config{})
-	far, _ := q3.Add(Job{ID: 3, Deadline: 1.7e308, Tasks: 5, Model: flat(1)})
-	if risk, ok := q3.AtRisk(far, -1.7e308); !ok || !risk {
+	q3.Add(Job{ID: 3, Deadline: 1.7e308, Tasks: 5, Model: flat(1)})
+	if risk, ok := q3.AtRisk(3, -1.7e308); !ok || !risk {
 		t.Errorf("job with no slot and time left +Inf: AtRisk = %v %v, want at risk", risk, ok)
 	}
 	if d := mustMP(t, q3, 1, -1.7e308, MPOptions{}); d.ID != 3 || d.Reason != ReasonAtRisk {
@@ -453,8 +478,35 @@ func TestQueueOverflowGuards(t *testing.T) {
 	}
 }
 
+// TestCompareEDF: deadline first (no deadline last), then arrival, then
+// ID; NaN first, as cmp.Compare.
+func TestCompareEDF(t *testing.T) {
+	inf := NoDeadline()
+	for _, c := range []struct {
+		a, b Job
+		want int
+	}{
+		{Job{Deadline: 5, Arrival: 9, ID: 9}, Job{Deadline: 6}, -1},
+		{Job{Deadline: inf}, Job{Deadline: 1e308, Arrival: 9, ID: 9}, 1},
+		{Job{Deadline: 5, Arrival: 1, ID: 9}, Job{Deadline: 5, Arrival: 2}, -1},
+		{Job{Deadline: 5, Arrival: 1, ID: 3}, Job{Deadline: 5, Arrival: 1, ID: 2}, 1},
+		{Job{Deadline: inf, Arrival: 1, ID: 2}, Job{Deadline: inf, Arrival: 1, ID: 2}, 0},
+		{Job{Deadline: math.NaN()}, Job{Deadline: -1e308}, -1},
+	} {
+		if got := CompareEDF(c.a, c.b); got != c.want {
+			t.Errorf("CompareEDF(%+v, %+v) = %d, want %d", c.a, c.b, got, c.want)
+		}
+		if got := CompareEDF(c.b, c.a); got != -c.want {
+			t.Errorf("CompareEDF(%+v, %+v) = %d, want %d", c.b, c.a, got, -c.want)
+		}
+	}
+	if CompareDeadline(inf, 1) != 1 || CompareDeadline(1, 2) != -1 || CompareDeadline(3, 3) != 0 {
+		t.Error("CompareDeadline")
+	}
+}
+
 func TestReasonString(t *testing.T) {
-	want := map[Reason]string{ReasonIdle: "idle", ReasonOrder: "order", ReasonAtRisk: "at-risk", ReasonBestFit: "best-fit", ReasonIOSkip: "io-skip", 99: "unknown"}
+	want := map[Reason]string{ReasonIdle: "idle", ReasonOrder: "order", ReasonAtRisk: "at-risk", ReasonBestFit: "best-fit", ReasonIOSkip: "io-skip", 99: "Reason(99)"}
 	for r, s := range want {
 		if r.String() != s {
 			t.Errorf("%d.String() = %q, want %q", r, r.String(), s)

@@ -31,7 +31,7 @@ func model() *rapid.Generator[Model] {
 
 func job(id int64) *rapid.Generator[Job] {
 	return rapid.Custom(func(t *rapid.T) Job {
-		dl := NoDeadline
+		dl := NoDeadline()
 		if rapid.Bool().Draw(t, "hasDeadline") {
 			dl = float64(rapid.IntRange(0, 50).Draw(t, "deadline")) * 20 // repeats force tie-breaks
 		}
@@ -47,7 +47,8 @@ func job(id int64) *rapid.Generator[Job] {
 }
 
 // randomQueue builds a queue of valid jobs and starts some of their tasks.
-func randomQueue(t *rapid.T) (*Queue, []Handle) {
+// It returns the jobs' IDs.
+func randomQueue(t *rapid.T) (*Queue, []int64) {
 	dn := DataNodes{}
 	if rapid.Bool().Draw(t, "io") {
 		dn = DataNodes{Count: rapid.IntRange(1, 4).Draw(t, "nodes"), Capacity: rapid.Float64Range(0, 20).Draw(t, "cap")}
@@ -57,49 +58,54 @@ func randomQueue(t *rapid.T) (*Queue, []Handle) {
 		t.Fatal(err)
 	}
 	n := rapid.IntRange(0, 12).Draw(t, "jobs")
-	hs := make([]Handle, 0, n)
+	ids := make([]int64, 0, n)
 	for i := range n {
-		h, err := q.Add(job(int64(i)).Draw(t, "job"))
-		if err != nil {
+		if err := q.Add(job(int64(i)).Draw(t, "job")); err != nil {
 			t.Fatal(err)
 		}
-		hs = append(hs, h)
+		ids = append(ids, int64(i))
 	}
 	for range rapid.IntRange(0, 20).Draw(t, "assigns") {
-		if len(hs) == 0 {
+		if len(ids) == 0 {
 			break
 		}
-		h := hs[rapid.IntRange(0, len(hs)-1).Draw(t, "which")]
-		_, err := q.Assign(h, fraction(false).Draw(t, "r"))
+		id := ids[rapid.IntRange(0, len(ids)-1).Draw(t, "which")]
+		_, err := q.Start(id, fraction(false).Draw(t, "r"))
 		if err != nil && !errors.Is(err, ErrBadInput) {
 			t.Fatal(err)
 		}
 	}
-	return q, hs
+	return q, ids
 }
 
 // propEDF: EDF picks a job with the minimum deadline among jobs with a
-// pending task, and is idle only when none has one.
+// pending task, the first of them in CompareEDF's order, and is idle only
+// when none has one.
 func propEDF(t *rapid.T) {
-	q, hs := randomQueue(t)
+	q, ids := randomQueue(t)
 	d := q.EDF()
 	minDL, any := math.Inf(1), false
-	for _, h := range hs {
-		st, _ := q.Status(h)
+	for _, id := range ids {
+		st, _ := q.Status(id)
 		if st.Tasks > 0 {
 			any = true
 			minDL = math.Min(minDL, st.Deadline)
 		}
 	}
 	if !any {
-		if d.Job != NoJob {
+		if d.Reason != ReasonIdle {
 			t.Fatalf("EDF picked %+v with no pending task", d)
 		}
 		return
 	}
-	st, ok := q.Status(d.Job)
+	st, ok := q.Status(d.ID)
 	if !ok || st.Tasks == 0 || st.Deadline != minDL {
 		t.Fatalf("EDF picked %+v (deadline %v), min deadline %v", d, st.Deadline, minDL)
+	}
+	for _, id := range ids { // the pick comes first in CompareEDF's order
+		if o, _ := q.Status(id); id != d.ID && o.Tasks > 0 && CompareEDF(st.Job, o.Job) >= 0 {
+			t.Fatalf("EDF picked job %d, but CompareEDF puts job %d first", d.ID, id)
+		}
 	}
 }
 
@@ -110,7 +116,7 @@ func propEDF(t *rapid.T) {
 // there is none. The IO check never lets the data nodes exceed capacity; the
 // pick does not depend on the order the jobs were added.
 func propMP(t *rapid.T) {
-	q, hs := randomQueue(t)
+	q, ids := randomQueue(t)
 	r := fraction(false).Draw(t, "slot")
 	now := float64(rapid.IntRange(0, 1000).Draw(t, "now"))
 	opt := MPOptions{NoIOCheck: rapid.Bool().Draw(t, "noIOCheck"), NoIOCheckAtRisk: rapid.Bool().Draw(t, "noIOCheckAtRisk")}
@@ -127,12 +133,12 @@ func propMP(t *rapid.T) {
 	}
 	var bestRisk *JobStatus
 	bestNorm, anyFit := math.Inf(1), false
-	for _, h := range hs {
-		st, _ := q.Status(h)
+	for _, id := range ids {
+		st, _ := q.Status(id)
 		if st.Tasks == 0 {
 			continue
 		}
-		risk, _ := q.AtRisk(h, now)
+		risk, _ := q.AtRisk(id, now)
 		norm := st.Model.TCT(r) / st.Model.TCT(1)
 		io := st.Read90 / norm
 		if risk && fits(io, true) && (bestRisk == nil || st.Deadline < bestRisk.Deadline) {
@@ -142,31 +148,32 @@ func propMP(t *rapid.T) {
 			anyFit, bestNorm = true, math.Min(bestNorm, norm)
 		}
 	}
-	st, _ := q.Status(d.Job)
+	st, _ := q.Status(d.ID)
 	switch {
 	case bestRisk != nil:
-		risk, _ := q.AtRisk(d.Job, now)
+		risk, _ := q.AtRisk(d.ID, now)
 		if !d.AtRisk || !risk || st.Deadline != bestRisk.Deadline {
 			t.Fatalf("at-risk job %d (deadline %v) allowed, MP chose %+v (deadline %v)", bestRisk.ID, bestRisk.Deadline, d, st.Deadline)
 		}
 	case !anyFit:
-		if d.Job != NoJob || d.Reason != ReasonIdle {
+		if d.Reason != ReasonIdle {
 			t.Fatalf("no job fits the data nodes, MP chose %+v", d)
 		}
 	default:
-		if d.Job == NoJob || d.AtRisk || st.Tasks == 0 || d.NormTCT != bestNorm {
+		if d.Reason == ReasonIdle || d.AtRisk || st.Tasks == 0 || d.NormTCT != bestNorm {
 			t.Fatalf("best fit NormTCT %v, MP chose %+v", bestNorm, d)
 		}
 	}
-	if d.Job != NoJob && !fits(d.IO, d.AtRisk) {
+	if d.Reason != ReasonIdle && !fits(d.IO, d.AtRisk) {
 		t.Fatalf("MP pick %+v overloads data nodes: IO %v + %v over %v×%v", d, q.IO(), d.IO, dn.Count, dn.Capacity)
 	}
 	// Same jobs, reversed insertion order, same running state: same choice.
 	q2, _ := NewQueue(q.cfg)
 	for i := len(q.jobs) - 1; i >= 0; i-- {
 		s := q.jobs[i]
-		h, _ := q2.Add(s.Job)
-		q2.jobs[q2.pos[h]].running, q2.jobs[q2.pos[h]].rate = s.running, s.rate
+		q2.Add(s.Job)
+		s2 := q2.find(s.ID)
+		s2.running, s2.rate = s.running, s.rate
 	}
 	q2.io, q2.nTasks = q.io, q.nTasks
 	q2.setRisk(q2.ix.risk) // the running state was set by hand: recompute the thresholds
@@ -182,7 +189,7 @@ func propIOCapacity(t *rapid.T) {
 	dn := DataNodes{Count: rapid.IntRange(1, 4).Draw(t, "nodes"), Capacity: rapid.Float64Range(0, 20).Draw(t, "cap")}
 	q, _ := NewQueue(Config{DataNodes: dn})
 	for i := range rapid.IntRange(1, 8).Draw(t, "jobs") {
-		if _, err := q.Add(job(int64(i)).Draw(t, "job")); err != nil {
+		if err := q.Add(job(int64(i)).Draw(t, "job")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -192,10 +199,10 @@ func propIOCapacity(t *rapid.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Job == NoJob {
+		if d.Reason == ReasonIdle {
 			return
 		}
-		if _, err := q.Assign(d.Job, r); err != nil {
+		if _, err := q.Start(d.ID, r); err != nil {
 			t.Fatal(err)
 		}
 		if q.IO()/float64(dn.Count) > dn.Capacity*(1+1e-12) {
@@ -206,25 +213,25 @@ func propIOCapacity(t *rapid.T) {
 
 // propQueueModel: the incremental per-job rate equals Σ 1/TCT over the
 // tasks still running, and the total IO equals Σ IO, after any sequence of
-// assigns and releases (including bad ones, which must fail cleanly).
+// task starts and ends (including bad ones, which must fail cleanly).
 func propQueueModel(t *rapid.T) {
-	q, _ := NewQueue(Config{})
-	var hs []Handle
+	var q Queue
+	var ids []int64
 	var tasks []Task
 	t.Repeat(map[string]func(*rapid.T){
 		"add": func(t *rapid.T) {
-			h, err := q.Add(job(int64(len(hs))).Draw(t, "job"))
-			if err != nil {
+			id := int64(len(ids))
+			if err := q.Add(job(id).Draw(t, "job")); err != nil {
 				t.Fatal(err)
 			}
-			hs = append(hs, h)
+			ids = append(ids, id)
 		},
-		"assign": func(t *rapid.T) {
-			if len(hs) == 0 {
-				return // nothing to assign to (no t.Skip: fuzz bytes may never pick "add")
+		"start": func(t *rapid.T) {
+			if len(ids) == 0 {
+				return // nothing to start (no t.Skip: fuzz bytes may never pick "add")
 			}
-			h := hs[rapid.IntRange(0, len(hs)-1).Draw(t, "h")]
-			task, err := q.Assign(h, fraction(true).Draw(t, "r"))
+			id := ids[rapid.IntRange(0, len(ids)-1).Draw(t, "id")]
+			task, err := q.Start(id, fraction(true).Draw(t, "r"))
 			if err != nil {
 				if !errors.Is(err, ErrBadInput) {
 					t.Fatal(err)
@@ -233,30 +240,30 @@ func propQueueModel(t *rapid.T) {
 			}
 			tasks = append(tasks, task)
 		},
-		"release": func(t *rapid.T) {
+		"end": func(t *rapid.T) {
 			if len(tasks) == 0 {
 				return
 			}
 			i := rapid.IntRange(0, len(tasks)-1).Draw(t, "i")
-			if err := q.Release(tasks[i], rapid.Bool().Draw(t, "done")); err != nil {
+			if err := q.End(tasks[i], rapid.Bool().Draw(t, "done")); err != nil {
 				t.Fatal(err)
 			}
 			tasks = append(tasks[:i], tasks[i+1:]...)
 		},
 		"": func(t *rapid.T) {
 			io := 0.0
-			for _, h := range hs {
+			for _, id := range ids {
 				rate, n := 0.0, 0
 				for _, task := range tasks {
-					if task.Job == h {
+					if task.ID == id {
 						rate += task.inv
 						io += task.io
 						n++
 					}
 				}
-				st, _ := q.Status(h)
+				st, _ := q.Status(id)
 				if st.Running != n || !near(st.Rate, rate) {
-					t.Fatalf("job %d: running %d rate %v, want %d %v", h, st.Running, st.Rate, n, rate)
+					t.Fatalf("job %d: running %d rate %v, want %d %v", id, st.Running, st.Rate, n, rate)
 				}
 			}
 			if !near(q.IO(), io) || q.Running() != len(tasks) {
@@ -332,19 +339,20 @@ func propModelFuncs(t *rapid.T) {
 		t.Fatalf("IOLoad = %v", io)
 	}
 	cfg := Config{Dedicated: fraction(true).Draw(t, "cfgded"), DataNodes: DataNodes{
-		Count: rapid.IntRange(-1, 3).Draw(t, "count"), Capacity: rapid.Float64Range(-1, 10).Draw(t, "capacity")}}
+		Count: rapid.IntRange(-1, 3).Draw(t, "count"), Capacity: rapid.Float64Range(-1, 10).Draw(t, "capacity")},
+		Margin: rapid.SampledFrom([]float64{0, 1, 1.5, -1, math.NaN(), 2 * MaxMargin}).Draw(t, "margin")}
 	if _, err := NewQueue(cfg); err != nil && !errors.Is(err, ErrBadInput) {
 		t.Fatal(err)
 	}
-	q, hs := randomQueue(t)
+	q, ids := randomQueue(t)
 	d := q.FIFO()
-	for _, h := range hs {
-		st, _ := q.Status(h)
+	for _, id := range ids {
+		st, _ := q.Status(id)
 		if st.Tasks == 0 {
 			continue
 		}
-		got, _ := q.Status(d.Job)
-		if d.Job == NoJob || got.Arrival > st.Arrival {
+		got, _ := q.Status(d.ID)
+		if d.Reason == ReasonIdle || got.Arrival > st.Arrival {
 			t.Fatalf("FIFO picked %+v, job %d arrived at %v", d, st.ID, st.Arrival)
 		}
 	}
@@ -362,7 +370,7 @@ func extremeJob(id int64) *rapid.Generator[Job] {
 		return Job{
 			ID:       id,
 			Arrival:  rapid.SampledFrom([]float64{0, 1, -1e308, 1e308, math.NaN()}).Draw(t, "arrival"),
-			Deadline: rapid.SampledFrom([]float64{0, 100, -1e308, 1.7e308, NoDeadline, math.NaN()}).Draw(t, "deadline"),
+			Deadline: rapid.SampledFrom([]float64{0, 100, -1e308, 1.7e308, NoDeadline(), math.NaN()}).Draw(t, "deadline"),
 			Tasks:    rapid.IntRange(-1, 3).Draw(t, "tasks"),
 			Model: rapid.OneOf(rapid.Just[Model](nil), rapid.Just[Model]((*nilPtr)(nil)), rapid.Just[Model](nilFunc(nil)),
 				rapid.Map(rapid.SampledFrom(edge), func(v float64) Model { return flat(v) }), model()).Draw(t, "model"),
@@ -377,7 +385,8 @@ func extremeJob(id int64) *rapid.Generator[Job] {
 // MP's NormTCT and IO are finite.
 func propQueueExtremes(t *rapid.T) {
 	q, err := NewQueue(Config{DataNodes: DataNodes{Count: rapid.IntRange(0, 2).Draw(t, "nodes"),
-		Capacity: rapid.SampledFrom([]float64{0, 1, 1e308, math.MaxFloat64}).Draw(t, "cap")}})
+		Capacity: rapid.SampledFrom([]float64{0, 1, 1e308, math.MaxFloat64}).Draw(t, "cap")},
+		Margin: rapid.SampledFrom([]float64{0, 5e-324, 0.5, 1, 1.5, MaxMargin}).Draw(t, "margin")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,21 +395,21 @@ func propQueueExtremes(t *rapid.T) {
 			t.Fatalf("error %v does not match ErrBadInput", err)
 		}
 	}
-	var hs []Handle
+	var ids []int64
 	var tasks []Task
 	now := rapid.SampledFrom([]float64{0, -1.7e308, 1.7e308, math.NaN()})
 	frac := rapid.SampledFrom([]float64{0, 5e-324, 0.5, 1, math.NaN(), 2})
 	for i := range rapid.IntRange(1, 12).Draw(t, "ops") {
 		switch rapid.IntRange(0, 3).Draw(t, "op") {
 		case 0:
-			h, err := q.Add(extremeJob(int64(i)).Draw(t, "job"))
+			err := q.Add(extremeJob(int64(i)).Draw(t, "job"))
 			badInput(err)
 			if err == nil {
-				hs = append(hs, h)
+				ids = append(ids, int64(i))
 			}
 		case 1:
-			if len(hs) > 0 {
-				task, err := q.Assign(hs[rapid.IntRange(0, len(hs)-1).Draw(t, "h")], frac.Draw(t, "r"))
+			if len(ids) > 0 {
+				task, err := q.Start(ids[rapid.IntRange(0, len(ids)-1).Draw(t, "id")], frac.Draw(t, "r"))
 				badInput(err)
 				if err == nil {
 					tasks = append(tasks, task)
@@ -409,12 +418,12 @@ func propQueueExtremes(t *rapid.T) {
 		case 2:
 			if len(tasks) > 0 {
 				k := rapid.IntRange(0, len(tasks)-1).Draw(t, "task")
-				badInput(q.Release(tasks[k], rapid.Bool().Draw(t, "done")))
+				badInput(q.End(tasks[k], rapid.Bool().Draw(t, "done")))
 				tasks = append(tasks[:k], tasks[k+1:]...)
 			}
 		case 3:
-			slack := rapid.SampledFrom([]float64{0, 0.5, 1e300, math.MaxFloat64, -1, math.NaN(), math.Inf(1)}).Draw(t, "slack")
-			d, err := q.MP(frac.Draw(t, "slot"), now.Draw(t, "now"), MPOptions{NoIOCheck: rapid.Bool().Draw(t, "noio"), Slack: slack})
+			d, err := q.MP(frac.Draw(t, "slot"), now.Draw(t, "now"), MPOptions{NoIOCheck: rapid.Bool().Draw(t, "noio"),
+				TCTError: rapid.SampledFrom([]TCTError{{}, {Mean: 1}, {Mean: 1e300, Spread: math.MaxFloat64}, {Mean: math.NaN()}}).Draw(t, "error")})
 			badInput(err)
 			if math.IsNaN(d.NormTCT) || math.IsInf(d.NormTCT, 0) || math.IsNaN(d.IO) || math.IsInf(d.IO, 0) {
 				t.Fatalf("MP decision %+v", d)
@@ -423,12 +432,11 @@ func propQueueExtremes(t *rapid.T) {
 		if io := q.IO(); !(io >= 0 && io <= math.MaxFloat64) {
 			t.Fatalf("data-node IO = %v", io)
 		}
-		for _, h := range hs {
-			if st, _ := q.Status(h); !(st.Rate >= 0 && st.Rate <= math.MaxFloat64) {
-				t.Fatalf("job %d rate = %v", h, st.Rate)
+		for _, id := range ids {
+			if st, _ := q.Status(id); !(st.Rate >= 0 && st.Rate <= math.MaxFloat64) {
+				t.Fatalf("job %d rate = %v", id, st.Rate)
 			}
-			q.AtRisk(h, now.Draw(t, "atRiskNow"))
-			q.AtRiskSlack(h, now.Draw(t, "atRiskNow"), rapid.SampledFrom([]float64{0, 1, math.MaxFloat64, math.NaN()}).Draw(t, "atRiskSlack"))
+			q.AtRisk(id, now.Draw(t, "atRiskNow"))
 		}
 	}
 }
@@ -436,43 +444,43 @@ func propQueueExtremes(t *rapid.T) {
 func TestPropQueueExtremes(t *testing.T) { rapid.Check(t, propQueueExtremes) }
 func FuzzQueueExtremes(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propQueueExtremes)) }
 
-// propMPSlack: a job at risk with slack s is at risk with any larger slack;
-// zero slack is MIMP's test (AtRisk); an at-risk pick with slack s
-// is a job AtRiskSlack calls at risk, and a job at risk without slack is
-// still at risk with it, so MP with slack never leaves step 1 when MP
-// without slack stays in it.
-func propMPSlack(t *rapid.T) {
-	q, hs := randomQueue(t)
+// propMPMargin: a job at risk at margin m is at risk at any larger margin;
+// margin 1 is MIMP's test; an at-risk pick at margin m is a job AtRisk
+// calls at risk in a queue of that margin, and a job at risk at margin 1
+// is still at risk at m, so MP with a margin never leaves step 1 when MP
+// without one stays in it.
+func propMPMargin(t *rapid.T) {
+	q, ids := randomQueue(t)
 	now := float64(rapid.IntRange(-100, 1000).Draw(t, "now"))
-	s1 := rapid.Float64Range(0, 3).Draw(t, "s1")
-	s2 := s1 + rapid.Float64Range(0, 3).Draw(t, "ds")
-	for _, h := range hs {
-		a0, ok0 := q.AtRisk(h, now)
-		z, okz := q.AtRiskSlack(h, now, 0)
-		a1, ok1 := q.AtRiskSlack(h, now, s1)
-		a2, ok2 := q.AtRiskSlack(h, now, s2)
-		if !ok0 || !okz || !ok1 || !ok2 {
-			t.Fatalf("handle %d not valid", h)
+	m1 := 1 + rapid.Float64Range(0, 3).Draw(t, "s1")
+	m2 := m1 + rapid.Float64Range(0, 3).Draw(t, "ds")
+	for _, id := range ids {
+		a0, ok0 := q.AtRisk(id, now)
+		s := q.find(id)
+		z, a1, a2 := s.atRisk(now, riskWith(1, TCTError{})), s.atRisk(now, riskWith(m1, TCTError{})), s.atRisk(now, riskWith(m2, TCTError{}))
+		if !ok0 {
+			t.Fatalf("job %d not valid", id)
 		}
 		if a0 != z || (a0 && !a1) || (a1 && !a2) {
-			t.Fatalf("handle %d: at risk %v (slack 0), %v (%v), %v (%v)", h, a0, a1, s1, a2, s2)
+			t.Fatalf("job %d: at risk %v (margin 1), %v (%v), %v (%v)", id, a0, a1, m1, a2, m2)
 		}
 	}
 	r := fraction(false).Draw(t, "r")
 	d0, err0 := q.MP(r, now, MPOptions{NoIOCheck: true})
-	d1, err1 := q.MP(r, now, MPOptions{NoIOCheck: true, Slack: s1})
+	q.cfg.Margin = m1
+	d1, err1 := q.MP(r, now, MPOptions{NoIOCheck: true})
 	if err0 != nil || err1 != nil {
 		t.Fatal(err0, err1)
 	}
 	if d1.AtRisk {
-		if risk, _ := q.AtRiskSlack(d1.Job, now, s1); !risk {
-			t.Fatalf("MP with slack %v picked %+v, not at risk", s1, d1)
+		if risk, _ := q.AtRisk(d1.ID, now); !risk {
+			t.Fatalf("MP at margin %v picked %+v, not at risk", m1, d1)
 		}
 	}
 	if d0.AtRisk && !d1.AtRisk {
-		t.Fatalf("slack 0 picks at-risk %+v, slack %v picks %+v", d0, s1, d1)
+		t.Fatalf("margin 1 picks at-risk %+v, margin %v picks %+v", d0, m1, d1)
 	}
 }
 
-func TestPropMPSlack(t *testing.T) { rapid.Check(t, propMPSlack) }
-func FuzzMPSlack(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propMPSlack)) }
+func TestPropMPMargin(t *testing.T) { rapid.Check(t, propMPMargin) }
+func FuzzMPMargin(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propMPMargin)) }

@@ -1,9 +1,6 @@
 package edf
 
-import (
-	"fmt"
-	"math"
-)
+import "math"
 
 // TCTError is the estimation error of the TCT models that MP protects
 // deadlines against (MPOptions.TCTError; beyond MIMP). It summarises the
@@ -28,7 +25,7 @@ import (
 //
 //	cover(n) = n·Mean + √n·Spread,   Spread = Q_p(ν) − Mean
 //
-// and a job is at risk while CompletableTasks < (1 + Slack)·cover(n). For
+// and a job is at risk while CompletableTasks < Margin·cover(n). For
 // one task cover(1) is exactly the p-quantile of ν (admission.MarginAt's
 // margin); for normally distributed ν it is the p-quantile of the sum at
 // every n (Q_p(ν) − Mean = z_p·σ); for a right-skewed ν, such as task
@@ -111,8 +108,9 @@ type ErrorDistribution interface {
 // deadline. Errors (matching ErrBadInput), each naming the field: d nil (a
 // nil interface, or a nil pointer, map, func or channel in it)
 // ("ErrorDistribution"); p NaN or outside [0, 1] ("p"); a mean that is not
-// finite and > 0 ("Mean()"); d.Quantile's own error, or a quantile that is
-// NaN, infinite or negative ("Quantile(p)").
+// finite and > 0 ("Mean()"); d.Quantile's own error, wrapped (errors.Is
+// and errors.As reach it), or a quantile that is NaN, infinite or negative
+// ("Quantile(p)").
 func ErrorAt(d ErrorDistribution, p float64) (TCTError, error) {
 	if d == nil || nilValue(d) {
 		return TCTError{}, &ValueError{Field: "ErrorDistribution", Value: 0, Reason: "nil distribution"}
@@ -126,7 +124,7 @@ func ErrorAt(d ErrorDistribution, p float64) (TCTError, error) {
 	}
 	q, err := d.Quantile(p)
 	if err != nil {
-		return TCTError{}, &ValueError{Field: "Quantile(p)", Value: p, Reason: fmt.Sprintf("the distribution failed: %v", err)}
+		return TCTError{}, &ValueError{Field: "Quantile(p)", Value: p, Reason: "the distribution failed", Err: err}
 	}
 	if !(q >= 0 && q <= math.MaxFloat64) {
 		return TCTError{}, &ValueError{Field: "Quantile(p)", Value: q, Reason: "the quantile must be finite and >= 0"}

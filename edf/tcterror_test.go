@@ -62,7 +62,7 @@ func TestErrorAtBadInput(t *testing.T) {
 		{"mean negative", ratios{mean: -1, q: 1}, 0.9, "Mean()"},
 		{"mean NaN", ratios{mean: nan, q: 1}, 0.9, "Mean()"},
 		{"mean +Inf", ratios{mean: inf, q: 1}, 0.9, "Mean()"},
-		{"quantile fails", ratios{mean: 1, err: errors.New("no samples")}, 0.9, "Quantile(p)"},
+		{"quantile fails", ratios{mean: 1, err: errNoSamples}, 0.9, "Quantile(p)"},
 		{"quantile NaN", ratios{mean: 1, q: nan}, 0.9, "Quantile(p)"},
 		{"quantile +Inf", ratios{mean: 1, q: inf}, 1, "Quantile(p)"},
 		{"quantile negative", ratios{mean: 1, q: -1}, 0.9, "Quantile(p)"},
@@ -73,9 +73,15 @@ func TestErrorAtBadInput(t *testing.T) {
 			if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != c.field || got != (TCTError{}) {
 				t.Fatalf("ErrorAt = %+v, %v; want a *ValueError for %q", got, err, c.field)
 			}
+			if r, ok := c.d.(ratios); ok && r.err != nil && !errors.Is(err, r.err) {
+				t.Errorf("ErrorAt's error %v does not wrap the distribution's %v", err, r.err)
+			}
 		})
 	}
 }
+
+// errNoSamples is a distribution's own error, which ErrorAt wraps.
+var errNoSamples = errors.New("no samples")
 
 // TestMPTCTErrorByHand works both uses of TCTError{Mean: 1.5, Spread: 2}
 // by hand.
@@ -97,17 +103,17 @@ func TestMPTCTErrorByHand(t *testing.T) {
 		mimp, with bool
 	}{{60, false, true}, {100, false, false}} {
 		q, _ := NewQueue(Config{})
-		h, _ := q.Add(Job{ID: 1, Deadline: c.left, Tasks: 6, Model: flat(10)})
+		q.Add(Job{ID: 1, Deadline: c.left, Tasks: 6, Model: flat(10)})
 		for range 2 {
-			if _, err := q.Assign(h, 1); err != nil {
+			if _, err := q.Start(1, 1); err != nil {
 				t.Fatal(err)
 			}
 		}
-		s, _ := q.state("h", h)
-		if got := s.atRisk(0, newRisk(MPOptions{})); got != c.mimp {
+		s := q.find(1)
+		if got := s.atRisk(0, q.riskOf(MPOptions{})); got != c.mimp {
 			t.Errorf("%v s left: MIMP's test at risk = %v, want %v", c.left, got, c.mimp)
 		}
-		if got := s.atRisk(0, newRisk(MPOptions{TCTError: e})); got != c.with {
+		if got := s.atRisk(0, q.riskOf(MPOptions{TCTError: e})); got != c.with {
 			t.Errorf("%v s left: with %+v at risk = %v, want %v", c.left, e, got, c.with)
 		}
 		d := mustMP(t, q, 1, 0, MPOptions{TCTError: e})
@@ -131,7 +137,7 @@ func TestMPTCTErrorByHand(t *testing.T) {
 	} {
 		q, _ := NewQueue(Config{})
 		for i, dl := range c.deadlines {
-			if _, err := q.Add(Job{ID: int64(i), Deadline: dl, Tasks: 1, Model: inv}); err != nil {
+			if err := q.Add(Job{ID: int64(i), Deadline: dl, Tasks: 1, Model: inv}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -140,7 +146,7 @@ func TestMPTCTErrorByHand(t *testing.T) {
 		}
 		d := mustMP(t, q, c.r, 0, MPOptions{TCTError: e})
 		if c.with < 0 {
-			if d.Job != NoJob || d.Reason != ReasonIdle {
+			if d.Reason != ReasonIdle {
 				t.Errorf("%s: MP %+v, want idle", c.name, d)
 			}
 			continue
@@ -162,26 +168,27 @@ func tctError() *rapid.Generator[TCTError] {
 }
 
 // propTCTErrorExact: an exact model (TCTError{Mean: 1}) leaves Eq. 3 as it
-// is, bit for bit — every job's at-risk test and threshold, at any slack —
+// is, bit for bit — every job's at-risk test and threshold, at any margin —
 // and, on a slot where the late-task rule refuses no job, MP decides
 // exactly as MIMP's MP.
 func propTCTErrorExact(t *rapid.T) {
-	q, hs := randomQueue(t)
+	q, ids := randomQueue(t)
 	now := float64(rapid.IntRange(-100, 1000).Draw(t, "now"))
-	slack := rapid.SampledFrom([]float64{0, 0.5, 1.17}).Draw(t, "slack")
+	m := 1 + rapid.SampledFrom([]float64{0, 0.5, 1.17}).Draw(t, "slack")
 	exact := TCTError{Mean: 1}
-	for _, h := range hs {
-		s, _ := q.state("h", h)
-		if a, b := s.atRisk(now, newRisk(MPOptions{Slack: slack})), s.atRisk(now, newRisk(MPOptions{Slack: slack, TCTError: exact})); a != b {
+	for _, id := range ids {
+		s := q.find(id)
+		if a, b := s.atRisk(now, riskWith(m, TCTError{})), s.atRisk(now, riskWith(m, exact)); a != b {
 			t.Fatalf("job %d: at risk %v for MIMP, %v for an exact model", s.ID, a, b)
 		}
 	}
 	r := fraction(false).Draw(t, "r")
-	opt := MPOptions{NoIOCheck: rapid.Bool().Draw(t, "noIO"), Slack: slack}
+	opt := MPOptions{NoIOCheck: rapid.Bool().Draw(t, "noIO")}
+	q.cfg.Margin = m
 	q.MP(r, now, opt)
-	theta := make([]float64, len(hs))
-	for i, h := range hs {
-		theta[i] = q.ix.nodes[h].theta
+	theta := make([]float64, len(ids))
+	for i, id := range ids {
+		theta[i] = q.ix.nodes[q.byID[id]].theta
 	}
 	want, _ := q.MP(r, now, opt)
 	opt.TCTError = exact
@@ -189,9 +196,9 @@ func propTCTErrorExact(t *rapid.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, h := range hs {
-		if a, b := theta[i], q.ix.nodes[h].theta; a != b && !(math.IsNaN(a) && math.IsNaN(b)) {
-			t.Fatalf("job at handle %d: threshold %v for MIMP, %v for an exact model", h, a, b)
+	for i, id := range ids {
+		if a, b := theta[i], q.ix.nodes[q.byID[id]].theta; a != b && !(math.IsNaN(a) && math.IsNaN(b)) {
+			t.Fatalf("job %d: threshold %v for MIMP, %v for an exact model", id, a, b)
 		}
 	}
 	lt := newLate(opt, now)
@@ -207,28 +214,28 @@ func propTCTErrorExact(t *rapid.T) {
 
 // propTCTErrorMonotone: a larger error is never less protective. With
 // Mean and Spread both no smaller, every job at risk stays at risk and its
-// threshold comes no later, at any slack; and an error with Mean ≥ 1 keeps
+// threshold comes no later, at any margin; and an error with Mean ≥ 1 keeps
 // every job MIMP's test puts at risk.
 func propTCTErrorMonotone(t *rapid.T) {
-	q, hs := randomQueue(t)
+	q, ids := randomQueue(t)
 	now := float64(rapid.IntRange(-100, 1000).Draw(t, "now"))
-	slack := rapid.SampledFrom([]float64{0, 0.5, 1.17, 3}).Draw(t, "slack")
+	m := 1 + rapid.SampledFrom([]float64{0, 0.5, 1.17, 3}).Draw(t, "slack")
 	e1 := TCTError{Mean: rapid.Float64Range(0.2, 3).Draw(t, "mean"), Spread: rapid.Float64Range(0, 3).Draw(t, "spread")}
 	e2 := TCTError{Mean: e1.Mean + rapid.Float64Range(0, 2).Draw(t, "dMean"), Spread: e1.Spread + rapid.Float64Range(0, 2).Draw(t, "dSpread")}
 	thresholds := func(e TCTError) []float64 {
-		q.setRisk(newRisk(MPOptions{Slack: slack, TCTError: e}))
-		out := make([]float64, len(hs))
-		for i, h := range hs {
-			out[i] = q.ix.nodes[h].theta
+		q.setRisk(riskWith(m, e))
+		out := make([]float64, len(ids))
+		for i, id := range ids {
+			out[i] = q.ix.nodes[q.byID[id]].theta
 		}
 		return out
 	}
 	th0, th1, th2 := thresholds(TCTError{}), thresholds(e1), thresholds(e2)
-	for i, h := range hs {
-		s, _ := q.state("h", h)
-		a0 := s.atRisk(now, newRisk(MPOptions{Slack: slack}))
-		a1 := s.atRisk(now, newRisk(MPOptions{Slack: slack, TCTError: e1}))
-		a2 := s.atRisk(now, newRisk(MPOptions{Slack: slack, TCTError: e2}))
+	for i, id := range ids {
+		s := q.find(id)
+		a0 := s.atRisk(now, riskWith(m, TCTError{}))
+		a1 := s.atRisk(now, riskWith(m, e1))
+		a2 := s.atRisk(now, riskWith(m, e2))
 		if (a1 && !a2) || th2[i] > th1[i] {
 			t.Fatalf("job %d: at risk %v (θ %v) with %+v, %v (θ %v) with %+v", s.ID, a1, th1[i], e1, a2, th2[i], e2)
 		}
@@ -246,7 +253,7 @@ func propLateTaskRule(t *rapid.T) {
 	q, _ := randomQueue(t)
 	now := float64(rapid.IntRange(-100, 1000).Draw(t, "now"))
 	r := fraction(false).Draw(t, "r")
-	opt := MPOptions{NoIOCheck: rapid.Bool().Draw(t, "noIO"), Slack: rapid.SampledFrom([]float64{0, 1}).Draw(t, "slack"),
+	opt := MPOptions{NoIOCheck: rapid.Bool().Draw(t, "noIO"),
 		TCTError: TCTError{Mean: rapid.Float64Range(0.2, 3).Draw(t, "mean"), Spread: rapid.Float64Range(0, 3).Draw(t, "spread")}}
 	d, err := q.MP(r, now, opt)
 	if err != nil {
@@ -260,13 +267,13 @@ func propLateTaskRule(t *rapid.T) {
 		}
 		tt, _, _, _, fault := q.taskLoad(&s, r)
 		refused := fault == loadOK && lt.refuses(s.Deadline, tt, s.dedicated)
-		if s.handle == d.Job && refused {
+		if d.Reason != ReasonIdle && s.ID == d.ID && refused {
 			lo, hi := lateBand(now, tt, s.dedicated, lt.c)
 			t.Fatalf("MP gave r = %v at %v to job %d due %v, refused for [%v, %v)", r, now, s.ID, s.Deadline, lo, hi)
 		}
 		servable = servable || (fault == loadOK && !refused)
 	}
-	if opt.NoIOCheck && servable && d.Job == NoJob {
+	if opt.NoIOCheck && servable && d.Reason == ReasonIdle {
 		t.Fatalf("MP idle on r = %v at %v with a job it may serve", r, now)
 	}
 }

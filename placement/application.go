@@ -62,13 +62,13 @@ func (a Application) Validate() error {
 	}
 	switch {
 	case a.VMs < 1:
-		return &ValueError{Field: f("VMs"), Value: float64(a.VMs), Reason: "must be >= 1"}
+		return &ValueError{Field: f("VMs"), Value: a.VMs, Reason: "must be >= 1"}
 	case a.MapSlots < 1:
-		return &ValueError{Field: f("MapSlots"), Value: float64(a.MapSlots), Reason: "must be >= 1"}
+		return &ValueError{Field: f("MapSlots"), Value: a.MapSlots, Reason: "must be >= 1"}
 	case a.ReduceSlots < 1:
-		return &ValueError{Field: f("ReduceSlots"), Value: float64(a.ReduceSlots), Reason: "must be >= 1"}
+		return &ValueError{Field: f("ReduceSlots"), Value: a.ReduceSlots, Reason: "must be >= 1"}
 	case a.Replication < 1 || a.Replication > maxReplication:
-		return &ValueError{Field: f("Replication"), Value: float64(a.Replication), Reason: fmt.Sprintf("must be in [1, %d]", maxReplication)}
+		return &ValueError{Field: f("Replication"), Value: a.Replication, Reason: fmt.Sprintf("must be in [1, %d]", maxReplication)}
 	case !(a.SplitBytes > 0) || math.IsInf(a.SplitBytes, 1):
 		return &ValueError{Field: f("SplitBytes"), Value: a.SplitBytes, Reason: "must be finite and > 0"}
 	}

@@ -48,7 +48,7 @@ func BenchmarkSearch(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				src.Seed(1, 2)
-				if _, err := Search(top, app, SearchConfig{MaxEvaluations: evals}, rng); err != nil {
+				if _, err := Search(top, app, SearchOptions{MaxEvaluations: evals}, rng); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -95,10 +95,10 @@ func BenchmarkLimits(b *testing.B) {
 	top, app := ThesisTopology(), ThesisSort()
 	for _, c := range []struct {
 		name string
-		cfg  SearchConfig
+		cfg  SearchOptions
 	}{
-		{"Search/MaxSearchWork", SearchConfig{MaxEvaluations: MaxSearchWork / 900}},
-		{"Search/MaxSearchMemory", SearchConfig{Population: 68850, MaxEvaluations: 68850 + 4 + 6885}},
+		{"Search/MaxSearchWork", SearchOptions{MaxEvaluations: MaxSearchWork / 900}},
+		{"Search/MaxSearchMemory", SearchOptions{Population: 68850, MaxEvaluations: 68850 + 4 + 6885}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()

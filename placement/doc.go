@@ -232,7 +232,7 @@
 //	                        placement
 //	MaxRacks = 2²⁰          len(Topology.Racks)
 //	Replication ≤ 64        Application.Replication
-//	Population ≤ 1e5        SearchConfig.Population
+//	Population ≤ 1e5        SearchOptions.Population
 //	MaxSearchWork = 2²⁸     a search's most evaluations (MaxEvaluations, or
 //	                        seeds + Population + MaxGenerations·offspring)
 //	                        × (available servers + VMs + racks)
@@ -249,7 +249,7 @@
 //	MaxLocalityQueue = 2¹⁶  entries in one machine's Release or Assign queue
 //
 // MapSlots and ReduceSlots may be any int ≥ 1, and the slices a call reads
-// without keeping (a placement, SearchConfig.Seeds, the tasks and replicas
+// without keeping (a placement, SearchOptions.Seeds, the tasks and replicas
 // of AssignMapTask) have no bound of their own: a placement names VMs
 // servers, and the rest cost time linear in their length and no memory.
 // Measured at the limits (go test -run '^$' -bench Limits -benchtime 3x

@@ -135,7 +135,7 @@ func NewEvaluator(t Topology, app Application) (*Evaluator, error) {
 		}
 	}
 	if app.VMs > avail {
-		return nil, &ValueError{Field: "Application.VMs", Value: float64(app.VMs), Reason: fmt.Sprintf("more than the %d available servers", avail)}
+		return nil, &ValueError{Field: "Application.VMs", Value: app.VMs, Reason: fmt.Sprintf("more than the %d available servers", avail)}
 	}
 
 	r := float64(app.VMs)
@@ -210,7 +210,7 @@ func (e *Evaluator) CompletionTime(servers []int) (float64, error) {
 // It allocates nothing.
 func (e *Evaluator) Predict(servers []int) (Prediction, error) {
 	if len(servers) != e.r {
-		return Prediction{}, &ValueError{Field: "servers", Value: float64(len(servers)), Reason: fmt.Sprintf("placement must name exactly %d servers", e.r)}
+		return Prediction{}, &ValueError{Field: "servers", Value: len(servers), Reason: fmt.Sprintf("placement must name exactly %d servers", e.r)}
 	}
 	e.epoch++
 	if e.epoch == 0 { // wrapped: clear stale stamps
@@ -220,11 +220,11 @@ func (e *Evaluator) Predict(servers []int) (Prediction, error) {
 	for i, s := range servers {
 		switch {
 		case s < 0 || s >= e.nSrv:
-			return Prediction{}, &ValueError{Field: fmt.Sprintf("servers[%d]", i), Value: float64(s), Reason: "not a server index"}
+			return Prediction{}, &ValueError{Field: fmt.Sprintf("servers[%d]", i), Value: s, Reason: "not a server index"}
 		case !e.avail[s]:
-			return Prediction{}, &ValueError{Field: fmt.Sprintf("servers[%d]", i), Value: float64(s), Reason: "server has no free slot"}
+			return Prediction{}, &ValueError{Field: fmt.Sprintf("servers[%d]", i), Value: s, Reason: "server has no free slot"}
 		case e.stamp[s] == e.epoch:
-			return Prediction{}, &ValueError{Field: fmt.Sprintf("servers[%d]", i), Value: float64(s), Reason: "server named twice"}
+			return Prediction{}, &ValueError{Field: fmt.Sprintf("servers[%d]", i), Value: s, Reason: "server named twice"}
 		}
 		e.stamp[s] = e.epoch
 	}

@@ -19,7 +19,7 @@ func ExampleSearch() {
 	rrTime, _ := ev.CompletionTime(rr)
 
 	rng := rand.New(rand.NewPCG(1, 2)) // log the seed to replay the decision
-	res, err := placement.Search(top, app, placement.SearchConfig{MaxEvaluations: 10_000}, rng)
+	res, err := placement.Search(top, app, placement.SearchOptions{MaxEvaluations: 10_000}, rng)
 	if err != nil {
 		panic(err)
 	}

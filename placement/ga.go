@@ -74,7 +74,7 @@ func taraCompare(a, b taraCandidate) int {
 
 // taraGA holds one search's state and scratch space.
 type taraGA struct {
-	cfg    SearchConfig
+	cfg    SearchOptions
 	ops    gaOperators
 	rng    *rand.Rand
 	ev     *Evaluator          // the objective when cfg.Objective is nil
@@ -99,7 +99,7 @@ type taraGA struct {
 // searchWith runs the GA with the given operators from the seeded
 // placements (valid, already checked) and reports the operator statistics.
 // observe, when not nil, sees every candidate evaluated.
-func searchWith(t Topology, ev *Evaluator, cfg SearchConfig, seeds [][]int, rng *rand.Rand, ops gaOperators, observe func([]int)) (SearchResult, gaStats) {
+func searchWith(t Topology, ev *Evaluator, cfg SearchOptions, seeds [][]int, rng *rand.Rand, ops gaOperators, observe func([]int)) (SearchResult, gaStats) {
 	g := &taraGA{cfg: cfg, ops: ops, rng: rng, obj: cfg.Objective, r: ev.r, observe: observe}
 	if g.obj == nil {
 		g.ev = ev

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/schedkit/schedkit/internal/enumname"
 )
 
 // A Heuristic is one of the application-independent allocation policies TARA
@@ -30,18 +32,13 @@ const (
 var Heuristics = [...]Heuristic{RoundRobinRacks, RoundRobinServers, Hybrid1, Hybrid2}
 
 // String returns the thesis's name: "RR-R", "RR-S", "H-1", "H-2".
-func (h Heuristic) String() string {
-	switch h {
-	case RoundRobinRacks:
-		return "RR-R"
-	case RoundRobinServers:
-		return "RR-S"
-	case Hybrid1:
-		return "H-1"
-	case Hybrid2:
-		return "H-2"
-	}
-	return fmt.Sprintf("Heuristic(%d)", int(h))
+func (h Heuristic) String() string { return enumname.Of(h, "Heuristic", heuristicNames[:]) }
+
+var heuristicNames = [...]string{
+	RoundRobinRacks:   "RR-R",
+	RoundRobinServers: "RR-S",
+	Hybrid1:           "H-1",
+	Hybrid2:           "H-2",
 }
 
 // Place returns the r servers (indices into t.Servers, increasing) that
@@ -79,7 +76,7 @@ func (h Heuristic) Place(t Topology, r int) ([]int, error) {
 	case Hybrid2:
 		perPass = 10
 	default:
-		return nil, &ValueError{Field: "Heuristic", Value: float64(h), Reason: "unknown heuristic"}
+		return nil, &ValueError{Field: "Heuristic", Value: h, Reason: "unknown heuristic"}
 	}
 	return taraTakeInPasses(byRack, order, r, perPass), nil
 }
@@ -96,7 +93,7 @@ func taraRackLists(t Topology, r int) ([][]int, error) {
 		avail += len(list)
 	}
 	if r < 1 || r > avail {
-		return nil, &ValueError{Field: "r", Value: float64(r), Reason: fmt.Sprintf("must be in [1, %d available servers]", avail)}
+		return nil, &ValueError{Field: "r", Value: r, Reason: fmt.Sprintf("must be in [1, %d available servers]", avail)}
 	}
 	return byRack, nil
 }

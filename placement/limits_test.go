@@ -1,31 +1,15 @@
 package placement
 
 import (
-	"errors"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"testing"
+
+	"github.com/schedkit/schedkit/internal/testkit"
 )
 
-// allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc is
-// cumulative, so a collection during f hides nothing).
-func allocated(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
 // wantField asserts that err is a *ValueError on field.
-func wantField(t *testing.T, err error, field string) {
-	t.Helper()
-	var ve *ValueError
-	if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != field {
-		t.Fatalf("error %v, want a ValueError on %s", err, field)
-	}
-}
+var wantField = testkit.FieldCheck(ErrBadInput, func(e *ValueError) string { return e.Field })
 
 // limitTopology has MaxServers servers in MaxRacks racks of one server
 // each, every one available.
@@ -72,7 +56,7 @@ func TestLimitsTopology(t *testing.T) {
 func testTopologyAtLimit(t *testing.T, top Topology, app Application) {
 	var ev *Evaluator
 	var err error
-	got := allocated(func() { ev, err = NewEvaluator(top, app) })
+	got := testkit.Allocated(func() { ev, err = NewEvaluator(top, app) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,28 +104,28 @@ func TestLimitsSearch(t *testing.T) {
 	unit := 800 + 80 + 20
 	rng := rand.New(rand.NewPCG(1, 2))
 	maxEvals := MaxSearchWork / unit
-	check := func(cfg SearchConfig) error {
+	check := func(cfg SearchOptions) error {
 		if err := cfg.withDefaults(); err != nil {
 			return err
 		}
 		return cfg.checkWork(top, app.VMs, thesisSeeds)
 	}
-	if err := check(SearchConfig{MaxEvaluations: maxEvals}); err != nil {
+	if err := check(SearchOptions{MaxEvaluations: maxEvals}); err != nil {
 		t.Fatalf("MaxEvaluations at MaxSearchWork: %v", err)
 	}
-	_, err := Search(top, app, SearchConfig{MaxEvaluations: maxEvals + 1}, rng)
-	wantField(t, err, "SearchConfig.MaxEvaluations")
+	_, err := Search(top, app, SearchOptions{MaxEvaluations: maxEvals + 1}, rng)
+	wantField(t, err, "SearchOptions.MaxEvaluations")
 	// A generation budget counts the seeds, the population and 10 offspring a
 	// generation.
 	maxGens := (maxEvals - thesisSeeds - DefaultPopulation) / 10
-	if err := check(SearchConfig{MaxGenerations: maxGens}); err != nil {
+	if err := check(SearchOptions{MaxGenerations: maxGens}); err != nil {
 		t.Fatalf("MaxGenerations at MaxSearchWork: %v", err)
 	}
-	_, err = Search(top, app, SearchConfig{MaxGenerations: maxGens + 1}, rng)
-	wantField(t, err, "SearchConfig.MaxGenerations")
-	_, err = Search(top, app, SearchConfig{MaxGenerations: math.MaxInt}, rng)
-	wantField(t, err, "SearchConfig.MaxGenerations")
-	_, err = Search(top, app, SearchConfig{MaxGenerations: math.MaxInt, MaxEvaluations: 1000}, rng)
+	_, err = Search(top, app, SearchOptions{MaxGenerations: maxGens + 1}, rng)
+	wantField(t, err, "SearchOptions.MaxGenerations")
+	_, err = Search(top, app, SearchOptions{MaxGenerations: math.MaxInt}, rng)
+	wantField(t, err, "SearchOptions.MaxGenerations")
+	_, err = Search(top, app, SearchOptions{MaxGenerations: math.MaxInt, MaxEvaluations: 1000}, rng)
 	if err != nil {
 		t.Fatalf("an evaluation budget caps a huge generation budget: %v", err)
 	}
@@ -156,27 +140,27 @@ func TestLimitsSearch(t *testing.T) {
 		maxPop = p
 	}
 	popEvals := maxPop + thesisSeeds + int(math.Ceil(DefaultOffspringRate*float64(maxPop)))
-	if err := check(SearchConfig{Population: maxPop, MaxEvaluations: popEvals}); err != nil {
+	if err := check(SearchOptions{Population: maxPop, MaxEvaluations: popEvals}); err != nil {
 		t.Fatalf("Population %d at MaxSearchMemory: %v", maxPop, err)
 	}
-	_, err = Search(top, app, SearchConfig{Population: maxPop + 1, MaxEvaluations: popEvals + 1}, rng)
-	wantField(t, err, "SearchConfig.Population")
+	_, err = Search(top, app, SearchOptions{Population: maxPop + 1, MaxEvaluations: popEvals + 1}, rng)
+	wantField(t, err, "SearchOptions.Population")
 	if raceEnabled {
 		return
 	}
 	for _, c := range []struct {
 		name  string
-		cfg   SearchConfig
+		cfg   SearchOptions
 		bytes uint64
 	}{
 		// Every evaluation keeps nothing new once the population is full:
 		// the default population's memory and the history.
-		{"MaxSearchWork", SearchConfig{MaxEvaluations: maxEvals}, 4 << 20},
+		{"MaxSearchWork", SearchOptions{MaxEvaluations: maxEvals}, 4 << 20},
 		// The population fills memory; one generation is bred.
-		{"MaxSearchMemory", SearchConfig{Population: maxPop, MaxEvaluations: popEvals}, MaxSearchMemory},
+		{"MaxSearchMemory", SearchOptions{Population: maxPop, MaxEvaluations: popEvals}, MaxSearchMemory},
 	} {
 		var res SearchResult
-		got := allocated(func() { res, err = Search(top, app, c.cfg, rng) })
+		got := testkit.Allocated(func() { res, err = Search(top, app, c.cfg, rng) })
 		if err != nil || math.IsInf(res.Fitness, 0) {
 			t.Fatalf("%s: %+v, %v", c.name, res.Fitness, err)
 		}
@@ -199,7 +183,7 @@ func TestLimitsLocality(t *testing.T) {
 	vms[0] = MaxLocalityMachines - 1
 	var c LocalityCluster
 	var err error
-	got := allocated(func() { c, err = NewLocalityCluster(MaxLocalityMachines, vms) })
+	got := testkit.Allocated(func() { c, err = NewLocalityCluster(MaxLocalityMachines, vms) })
 	if err != nil || c.VMs() != MaxLocalityVMs {
 		t.Fatal(err)
 	}

@@ -1,6 +1,10 @@
 package placement
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/internal/enumname"
+)
 
 // LocalityCluster is the state of Rao–Reddy Algorithm 1 ("Map Task Assignment
 // through Resource reconfiguration"): virtual machines (the Hadoop nodes) on
@@ -46,15 +50,13 @@ const (
 // String returns "no-task", "launch-local", "queue-remote" or
 // "LocalityAction(n)".
 func (a LocalityAction) String() string {
-	switch a {
-	case NoTask:
-		return "no-task"
-	case LaunchLocal:
-		return "launch-local"
-	case QueueRemote:
-		return "queue-remote"
-	}
-	return fmt.Sprintf("LocalityAction(%d)", int(a))
+	return enumname.Of(a, "LocalityAction", localityActionNames[:])
+}
+
+var localityActionNames = [...]string{
+	NoTask:      "no-task",
+	LaunchLocal: "launch-local",
+	QueueRemote: "queue-remote",
 }
 
 // Reconfiguration is one core moved inside a physical machine: From releases
@@ -100,18 +102,18 @@ const (
 // O(len(vmMachine) + that index), not O(machines).
 func NewLocalityCluster(machines int, vmMachine []int) (LocalityCluster, error) {
 	if machines <= 0 || machines > MaxLocalityMachines {
-		return LocalityCluster{}, &ValueError{Field: "machines", Value: float64(machines), Reason: "must be in [1, MaxLocalityMachines = 2^20]"}
+		return LocalityCluster{}, &ValueError{Field: "machines", Value: machines, Reason: "must be in [1, MaxLocalityMachines = 2^20]"}
 	}
 	if len(vmMachine) == 0 {
 		return LocalityCluster{}, &ValueError{Field: "len(vmMachine)", Value: 0, Reason: "must not be empty"}
 	}
 	if len(vmMachine) > MaxLocalityVMs {
-		return LocalityCluster{}, &ValueError{Field: "len(vmMachine)", Value: float64(len(vmMachine)), Reason: "must be at most MaxLocalityVMs = 2^20"}
+		return LocalityCluster{}, &ValueError{Field: "len(vmMachine)", Value: len(vmMachine), Reason: "must be at most MaxLocalityVMs = 2^20"}
 	}
 	used := 0 // machines up to the highest one hosting a VM
 	for v, m := range vmMachine {
 		if m < 0 || m >= machines {
-			return LocalityCluster{}, &ValueError{Field: fmt.Sprintf("vmMachine[%d]", v), Value: float64(m), Reason: fmt.Sprintf("must be in [0, %d)", machines)}
+			return LocalityCluster{}, &ValueError{Field: fmt.Sprintf("vmMachine[%d]", v), Value: m, Reason: fmt.Sprintf("must be in [0, %d)", machines)}
 		}
 		used = max(used, m+1)
 	}
@@ -187,7 +189,7 @@ func (c *LocalityCluster) AssignQueueLen(m int) int {
 func (c *LocalityCluster) AssignMapTask(tasks []MapTask, node int) (LocalityStep, error) {
 	step := LocalityStep{Action: NoTask, Task: -1, Target: -1}
 	if node < 0 || node >= len(c.vmMachine) {
-		return step, &ValueError{Field: "node", Value: float64(node), Reason: fmt.Sprintf("must be in [0, %d)", len(c.vmMachine))}
+		return step, &ValueError{Field: "node", Value: node, Reason: fmt.Sprintf("must be in [0, %d)", len(c.vmMachine))}
 	}
 	remote := -1
 	for t := range tasks {
@@ -196,7 +198,7 @@ func (c *LocalityCluster) AssignMapTask(tasks []MapTask, node int) (LocalityStep
 		}
 		for k, r := range tasks[t].Replicas {
 			if r < 0 || r >= len(c.vmMachine) {
-				return step, &ValueError{Field: fmt.Sprintf("tasks[%d].Replicas[%d]", t, k), Value: float64(r), Reason: fmt.Sprintf("must be in [0, %d)", len(c.vmMachine))}
+				return step, &ValueError{Field: fmt.Sprintf("tasks[%d].Replicas[%d]", t, k), Value: r, Reason: fmt.Sprintf("must be in [0, %d)", len(c.vmMachine))}
 			}
 			if r == node {
 				step.Action, step.Task, step.Target = LaunchLocal, t, node
@@ -230,10 +232,10 @@ func (c *LocalityCluster) AssignMapTask(tasks []MapTask, node int) (LocalityStep
 	tm, nm := c.vmMachine[target], c.vmMachine[node]
 	if nm != tm { // on one machine the two entries pair at once
 		if len(c.release[nm]) >= MaxLocalityQueue {
-			return step, &ValueError{Field: "node", Value: float64(node), Reason: fmt.Sprintf("the Release queue of its machine %d holds MaxLocalityQueue = %d entries", nm, MaxLocalityQueue)}
+			return step, &ValueError{Field: "node", Value: node, Reason: fmt.Sprintf("the Release queue of its machine %d holds MaxLocalityQueue = %d entries", nm, MaxLocalityQueue)}
 		}
 		if len(c.assign[tm]) >= MaxLocalityQueue {
-			return step, &ValueError{Field: fmt.Sprintf("tasks[%d]", remote), Value: float64(target), Reason: fmt.Sprintf("the Assign queue of machine %d (of VM %d) holds MaxLocalityQueue = %d entries", tm, target, MaxLocalityQueue)}
+			return step, &ValueError{Field: fmt.Sprintf("tasks[%d]", remote), Value: target, Reason: fmt.Sprintf("the Assign queue of machine %d (of VM %d) holds MaxLocalityQueue = %d entries", tm, target, MaxLocalityQueue)}
 		}
 	}
 	c.assign[tm] = append(c.assign[tm], pendingLocal{vm: target, task: remote})

@@ -142,10 +142,10 @@ const (
 
 func (p *PoolProblem) validate() error {
 	if len(p.Types) == 0 || len(p.Types) > MaxPoolTypes {
-		return &ValueError{Field: "len(PoolProblem.Types)", Value: float64(len(p.Types)), Reason: fmt.Sprintf("must be in [1, %d]", MaxPoolTypes)}
+		return &ValueError{Field: "len(PoolProblem.Types)", Value: len(p.Types), Reason: fmt.Sprintf("must be in [1, %d]", MaxPoolTypes)}
 	}
 	if len(p.Jobs) > MaxPoolJobs {
-		return &ValueError{Field: "len(PoolProblem.Jobs)", Value: float64(len(p.Jobs)), Reason: fmt.Sprintf("must be at most %d", MaxPoolJobs)}
+		return &ValueError{Field: "len(PoolProblem.Jobs)", Value: len(p.Jobs), Reason: fmt.Sprintf("must be at most %d", MaxPoolJobs)}
 	}
 	for i, t := range p.Types {
 		if !(t.PricePerHour > 0) || math.IsInf(t.PricePerHour, 0) {
@@ -159,13 +159,13 @@ func (p *PoolProblem) validate() error {
 		return &ValueError{Field: "PoolProblem.StorageGB", Value: p.StorageGB, Reason: "must be finite and ≥ 0"}
 	}
 	if p.MinCoreNodes < 0 || p.MinCoreNodes > MaxCoreNodes {
-		return &ValueError{Field: "PoolProblem.MinCoreNodes", Value: float64(p.MinCoreNodes), Reason: "must be in [0, 2^20]"}
+		return &ValueError{Field: "PoolProblem.MinCoreNodes", Value: p.MinCoreNodes, Reason: "must be in [0, 2^20]"}
 	}
 	if p.MaxAccelerators < 0 || p.MaxAccelerators > MaxPoolNodes {
-		return &ValueError{Field: "PoolProblem.MaxAccelerators", Value: float64(p.MaxAccelerators), Reason: "must be in [0, 65536]"}
+		return &ValueError{Field: "PoolProblem.MaxAccelerators", Value: p.MaxAccelerators, Reason: "must be in [0, 65536]"}
 	}
 	if p.MaxExtraCoreNodes < 0 || p.MaxExtraCoreNodes > MaxPoolNodes {
-		return &ValueError{Field: "PoolProblem.MaxExtraCoreNodes", Value: float64(p.MaxExtraCoreNodes), Reason: "must be in [0, 65536]"}
+		return &ValueError{Field: "PoolProblem.MaxExtraCoreNodes", Value: p.MaxExtraCoreNodes, Reason: "must be in [0, 65536]"}
 	}
 	if !(p.PeriodHours > 0) || p.PeriodHours > 1e6 {
 		return &ValueError{Field: "PoolProblem.PeriodHours", Value: p.PeriodHours, Reason: "must be in (0, 1e6]"}
@@ -182,7 +182,7 @@ func validatePoolJobs(jobs []PoolJob, nTypes int) error {
 			return &ValueError{Field: fmt.Sprintf("Jobs[%d].Work", j), Value: job.Work, Reason: "must be finite and ≥ 0"}
 		}
 		if len(job.Rates) != nTypes {
-			return &ValueError{Field: fmt.Sprintf("len(Jobs[%d].Rates)", j), Value: float64(len(job.Rates)), Reason: fmt.Sprintf("must equal len(Types) = %d", nTypes)}
+			return &ValueError{Field: fmt.Sprintf("len(Jobs[%d].Rates)", j), Value: len(job.Rates), Reason: fmt.Sprintf("must equal len(Types) = %d", nTypes)}
 		}
 		for i, r := range job.Rates {
 			if !(r >= 0) || math.IsInf(r, 0) {
@@ -222,7 +222,7 @@ func coreForStorage(p *PoolProblem) (int, int, error) {
 		}
 	}
 	if best < 0 {
-		return 0, 0, &ValueError{Field: "PoolProblem.Types", Value: float64(len(p.Types)), Reason: "no type has DiskGB > 0 (with a node count ≤ 2^20) to hold StorageGB"}
+		return 0, 0, &ValueError{Field: "PoolProblem.Types", Value: len(p.Types), Reason: "no type has DiskGB > 0 (with a node count ≤ 2^20) to hold StorageGB"}
 	}
 	return best, bestN, nil
 }
@@ -244,10 +244,10 @@ func coreForStorage(p *PoolProblem) (int, int, error) {
 // ignored.
 func PoolFinishHours(types []InstanceType, jobs []PoolJob, coreType, coreNodes, accelType, accelNodes int) (float64, error) {
 	if len(types) > MaxPoolTypes {
-		return 0, &ValueError{Field: "len(types)", Value: float64(len(types)), Reason: fmt.Sprintf("must be at most %d", MaxPoolTypes)}
+		return 0, &ValueError{Field: "len(types)", Value: len(types), Reason: fmt.Sprintf("must be at most %d", MaxPoolTypes)}
 	}
 	if len(jobs) > MaxPoolJobs {
-		return 0, &ValueError{Field: "len(jobs)", Value: float64(len(jobs)), Reason: fmt.Sprintf("must be at most %d", MaxPoolJobs)}
+		return 0, &ValueError{Field: "len(jobs)", Value: len(jobs), Reason: fmt.Sprintf("must be at most %d", MaxPoolJobs)}
 	}
 	if err := validatePoolConfig(len(types), coreType, coreNodes, accelType, accelNodes, math.MaxInt); err != nil {
 		return 0, err
@@ -271,14 +271,14 @@ func validatePoolConfig(nTypes, coreType, coreNodes, accelType, accelNodes, maxN
 		n     int
 	}{{"coreNodes", coreNodes}, {"accelNodes", accelNodes}} {
 		if c.n < 0 || c.n > maxNodes {
-			return &ValueError{Field: c.field, Value: float64(c.n), Reason: fmt.Sprintf("must be in [0, %d]", maxNodes)}
+			return &ValueError{Field: c.field, Value: c.n, Reason: fmt.Sprintf("must be in [0, %d]", maxNodes)}
 		}
 	}
 	if coreType < 0 || coreType >= nTypes {
-		return &ValueError{Field: "coreType", Value: float64(coreType), Reason: fmt.Sprintf("must index Types (len %d)", nTypes)}
+		return &ValueError{Field: "coreType", Value: coreType, Reason: fmt.Sprintf("must index Types (len %d)", nTypes)}
 	}
 	if accelNodes > 0 && (accelType < 0 || accelType >= nTypes) {
-		return &ValueError{Field: "accelType", Value: float64(accelType), Reason: fmt.Sprintf("must index Types (len %d)", nTypes)}
+		return &ValueError{Field: "accelType", Value: accelType, Reason: fmt.Sprintf("must index Types (len %d)", nTypes)}
 	}
 	return nil
 }
@@ -454,7 +454,7 @@ func PlanPools(p PoolProblem) (PoolPlan, error) {
 	if work := (maxExtra + 1 + len(p.Types)*maxAccel) * (len(p.Jobs) + 8); work > MaxPoolSearch {
 		return PoolPlan{}, &ValueError{
 			Field:  "(MaxExtraCoreNodes+1+len(Types)·MaxAccelerators)·(len(Jobs)+8)",
-			Value:  float64(work),
+			Value:  work,
 			Reason: fmt.Sprintf("must be at most MaxPoolSearch = %d: lower MaxAccelerators, MaxExtraCoreNodes, the Types or the Jobs", MaxPoolSearch),
 		}
 	}

@@ -210,7 +210,7 @@ func propSearch(t *rapid.T) {
 	if err != nil {
 		t.Fatalf("valid problem rejected: %v", err)
 	}
-	cfg := SearchConfig{
+	cfg := SearchOptions{
 		Population:     rapid.IntRange(2, 30).Draw(t, "population"),
 		OffspringRate:  rapid.Float64Range(0.1, 0.9).Draw(t, "offspring"),
 		WeakRate:       rapid.Float64Range(0, 0.3).Draw(t, "weak"),
@@ -289,7 +289,7 @@ func propSearch(t *rapid.T) {
 // seeds give ErrBadInput or a valid placement, never a panic.
 func propSearchAnyInput(t *rapid.T) {
 	top, app := taraGenProblem(t, true)
-	cfg := SearchConfig{
+	cfg := SearchOptions{
 		Population:     taraCount(t, "population", -1, 12, true),
 		OffspringRate:  taraValue(t, "offspring", 0, 1, true),
 		WeakRate:       taraValue(t, "weak", 0, 1, true),

@@ -10,10 +10,12 @@ import (
 )
 
 // ErrNilRand is returned by Search and RandomPlacement when the caller passes
-// a nil *rand.Rand: all randomness comes from the caller's source.
-var ErrNilRand = errors.New("placement: nil *rand.Rand")
+// a nil *rand.Rand: all randomness comes from the caller's source. It is a
+// *ValueError on "rng", so it matches ErrBadInput, like every error about
+// caller data.
+var ErrNilRand error = &ValueError{Field: "rng", Value: nil, Reason: "nil *rand.Rand"}
 
-// Defaults of SearchConfig's zero fields.
+// Defaults of SearchOptions's zero fields.
 const (
 	DefaultPopulation     = 100    // thesis §3.2.3, after its sensitivity analysis
 	DefaultOffspringRate  = 0.1    // thesis §3.2.3: at least 10% new offspring
@@ -21,11 +23,11 @@ const (
 	DefaultMaxEvaluations = 10_000 // used when both budgets are zero
 )
 
-// SearchConfig tunes Search. The zero value is ready to use: population 100,
+// SearchOptions tunes Search. The zero value is ready to use: population 100,
 // 10% new offspring per generation, 5% weak survivors, 10,000 evaluations,
 // heuristic seeds on, predicted completion time as the objective. The
 // operators themselves (see Search) are fixed.
-type SearchConfig struct {
+type SearchOptions struct {
 	// Population is the number of candidates per generation. Zero means
 	// DefaultPopulation. Valid range [2, 1e5] (the thesis tried 10–500),
 	// and the candidates' memory, about Population·(available servers +
@@ -79,7 +81,7 @@ type SearchResult struct {
 	Evaluations int     // objective evaluations made, initial population included
 	Generations int     // generations bred after the initial population
 	// BestSeed is the best objective value among the seeded candidates
-	// (heuristics and SearchConfig.Seeds); +Inf when there were none.
+	// (heuristics and SearchOptions.Seeds); +Inf when there were none.
 	// Fitness ≤ BestSeed always.
 	BestSeed float64
 	// History[g] is the best fitness after generation g (History[0]: the
@@ -123,7 +125,7 @@ type SearchResult struct {
 // results bit for bit. It reads no clock: a caller wanting a time limit
 // converts it into MaxEvaluations. Errors match ErrBadInput (invalid t, app,
 // cfg or seeds, or a budget beyond MaxSearchWork) or are ErrNilRand.
-func Search(t Topology, app Application, cfg SearchConfig, rng *rand.Rand) (SearchResult, error) {
+func Search(t Topology, app Application, cfg SearchOptions, rng *rand.Rand) (SearchResult, error) {
 	res, _, err := search(t, app, cfg, rng, taraOperators, nil)
 	return res, err
 }
@@ -131,7 +133,7 @@ func Search(t Topology, app Application, cfg SearchConfig, rng *rand.Rand) (Sear
 // search is Search with the operators given and observe (when not nil)
 // called with every candidate evaluated; it also returns the operator
 // statistics.
-func search(t Topology, app Application, cfg SearchConfig, rng *rand.Rand, ops gaOperators, observe func([]int)) (SearchResult, gaStats, error) {
+func search(t Topology, app Application, cfg SearchOptions, rng *rand.Rand, ops gaOperators, observe func([]int)) (SearchResult, gaStats, error) {
 	if rng == nil {
 		return SearchResult{}, gaStats{}, ErrNilRand
 	}
@@ -157,7 +159,7 @@ func search(t Topology, app Application, cfg SearchConfig, rng *rand.Rand, ops g
 		if _, err := ev.Predict(s); err != nil {
 			var ve *ValueError
 			if errors.As(err, &ve) {
-				ve.Field = fmt.Sprintf("SearchConfig.Seeds[%d]: %s", i, ve.Field)
+				ve.Field = fmt.Sprintf("SearchOptions.Seeds[%d]: %s", i, ve.Field)
 			}
 			return SearchResult{}, gaStats{}, err
 		}
@@ -182,7 +184,7 @@ const MaxSearchWork = 1 << 28
 // evaluations are MaxEvaluations, or with only MaxGenerations the seeds,
 // the initial population and MaxGenerations generations of offspring
 // (the smaller of the two when both are set).
-func (c *SearchConfig) checkWork(t Topology, vms, seeds int) error {
+func (c *SearchOptions) checkWork(t Topology, vms, seeds int) error {
 	avail := 0
 	for _, s := range t.Servers {
 		if s.FreeSlots > 0 {
@@ -193,21 +195,21 @@ func (c *SearchConfig) checkWork(t Topology, vms, seeds int) error {
 	evals, field, budget := math.Inf(1), "", 0
 	if c.MaxGenerations > 0 {
 		evals = float64(seeds) + float64(c.Population) + float64(c.MaxGenerations)*float64(c.offspring())
-		field, budget = "SearchConfig.MaxGenerations", c.MaxGenerations
+		field, budget = "SearchOptions.MaxGenerations", c.MaxGenerations
 	}
 	if c.MaxEvaluations > 0 && float64(c.MaxEvaluations) <= evals {
 		evals = float64(c.MaxEvaluations)
-		field, budget = "SearchConfig.MaxEvaluations", c.MaxEvaluations
+		field, budget = "SearchOptions.MaxEvaluations", c.MaxEvaluations
 	}
 	if w := evals * unit; !(w <= MaxSearchWork) {
-		return &ValueError{Field: field, Value: float64(budget), Reason: fmt.Sprintf(
+		return &ValueError{Field: field, Value: budget, Reason: fmt.Sprintf(
 			"up to %.4g evaluations × %.0f (available servers + VMs + racks) is more than MaxSearchWork = 2^28: lower the budget, or continue from a result's Servers as Seeds", evals, unit)}
 	}
 	// The candidates kept: the initial population (seeds beyond Population
 	// included), never more than the evaluations, and the offspring buffers.
 	kept := min(float64(seeds)+float64(c.Population), evals) + float64(c.offspring())
 	if m := kept * float64(candidateBytes(avail, vms)); !(m <= MaxSearchMemory) {
-		return &ValueError{Field: "SearchConfig.Population", Value: float64(c.Population), Reason: fmt.Sprintf(
+		return &ValueError{Field: "SearchOptions.Population", Value: c.Population, Reason: fmt.Sprintf(
 			"%.0f candidates of %d bytes is more than MaxSearchMemory = 2^27 bytes: lower Population or the budget", kept, candidateBytes(avail, vms))}
 	}
 	return nil
@@ -223,7 +225,7 @@ const MaxSearchMemory = 1 << 27
 func candidateBytes(avail, vms int) int { return (avail+4*vms)*9/8 + 512 }
 
 // withDefaults fills zero fields and validates the rest.
-func (c *SearchConfig) withDefaults() error {
+func (c *SearchOptions) withDefaults() error {
 	if c.Population == 0 {
 		c.Population = DefaultPopulation
 	}
@@ -238,27 +240,27 @@ func (c *SearchConfig) withDefaults() error {
 	}
 	switch {
 	case c.Population < 2 || c.Population > 1e5:
-		return &ValueError{Field: "SearchConfig.Population", Value: float64(c.Population), Reason: "must be in [2, 1e5]"}
+		return &ValueError{Field: "SearchOptions.Population", Value: c.Population, Reason: "must be in [2, 1e5]"}
 	case !(c.OffspringRate >= 0.1) || !(c.OffspringRate < 1):
-		return &ValueError{Field: "SearchConfig.OffspringRate", Value: c.OffspringRate, Reason: "must be in [0.1, 1)"}
+		return &ValueError{Field: "SearchOptions.OffspringRate", Value: c.OffspringRate, Reason: "must be in [0.1, 1)"}
 	case !(c.WeakRate >= 0) || !(c.WeakRate < 1):
-		return &ValueError{Field: "SearchConfig.WeakRate", Value: c.WeakRate, Reason: "must be in [0, 1)"}
+		return &ValueError{Field: "SearchOptions.WeakRate", Value: c.WeakRate, Reason: "must be in [0, 1)"}
 	case c.MaxEvaluations < 0:
-		return &ValueError{Field: "SearchConfig.MaxEvaluations", Value: float64(c.MaxEvaluations), Reason: "must be >= 0"}
+		return &ValueError{Field: "SearchOptions.MaxEvaluations", Value: c.MaxEvaluations, Reason: "must be >= 0"}
 	case c.MaxGenerations < 0:
-		return &ValueError{Field: "SearchConfig.MaxGenerations", Value: float64(c.MaxGenerations), Reason: "must be >= 0"}
+		return &ValueError{Field: "SearchOptions.MaxGenerations", Value: c.MaxGenerations, Reason: "must be >= 0"}
 	}
 	if c.Population-c.offspring()-c.weak() < 1 {
-		return &ValueError{Field: "SearchConfig.WeakRate", Value: c.WeakRate, Reason: "offspring and weak survivors leave no room for the fittest"}
+		return &ValueError{Field: "SearchOptions.WeakRate", Value: c.WeakRate, Reason: "offspring and weak survivors leave no room for the fittest"}
 	}
 	return nil
 }
 
-func (c *SearchConfig) offspring() int {
+func (c *SearchOptions) offspring() int {
 	return int(math.Ceil(c.OffspringRate * float64(c.Population)))
 }
 
-func (c *SearchConfig) weak() int { return int(c.WeakRate * float64(c.Population)) }
+func (c *SearchOptions) weak() int { return int(c.WeakRate * float64(c.Population)) }
 
 // taraSingleRackSeeds returns, for every rack with at least r available
 // servers, the placement of all r VMs in that rack on its fastest servers

@@ -51,7 +51,7 @@ func TestSearchFindsOptimum(t *testing.T) {
 	app.VMs = 6
 	want := taraBruteForce(t, top, app)
 	for seed := range uint64(5) {
-		res, err := Search(top, app, SearchConfig{Population: 30, MaxEvaluations: 3000}, rand.New(rand.NewPCG(seed, 0)))
+		res, err := Search(top, app, SearchOptions{Population: 30, MaxEvaluations: 3000}, rand.New(rand.NewPCG(seed, 0)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +76,7 @@ func TestSearchThesisScenario(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Search(top, app, SearchConfig{}, rand.New(rand.NewPCG(1, 2)))
+	res, err := Search(top, app, SearchOptions{}, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestSearchThesisScenario(t *testing.T) {
 
 func TestSearchDeterministic(t *testing.T) {
 	top, app := ThesisTopology(), ThesisSort()
-	cfg := SearchConfig{MaxEvaluations: 500}
+	cfg := SearchOptions{MaxEvaluations: 500}
 	a, err := Search(top, app, cfg, rand.New(rand.NewPCG(9, 9)))
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +114,7 @@ func TestSearchDeterministic(t *testing.T) {
 
 func TestSearchGenerationBudget(t *testing.T) {
 	top, app := taraTinyTopology(5, 100, 300, 150), taraTinyApp()
-	res, err := Search(top, app, SearchConfig{Population: 20, OffspringRate: 0.25, MaxGenerations: 7}, rand.New(rand.NewPCG(1, 1)))
+	res, err := Search(top, app, SearchOptions{Population: 20, OffspringRate: 0.25, MaxGenerations: 7}, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestSearchObjectiveAndSeeds(t *testing.T) {
 		}
 		return float64(sum)
 	}
-	cfg := SearchConfig{Objective: obj, NoHeuristicSeeds: true, Seeds: [][]int{{3, 0, 2, 1}}, MaxGenerations: 3}
+	cfg := SearchOptions{Objective: obj, NoHeuristicSeeds: true, Seeds: [][]int{{3, 0, 2, 1}}, MaxGenerations: 3}
 	res, err := Search(top, app, cfg, rand.New(rand.NewPCG(5, 5)))
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +146,7 @@ func TestSearchObjectiveAndSeeds(t *testing.T) {
 		t.Fatalf("got %v (%v), best seed %v", res.Servers, res.Fitness, res.BestSeed)
 	}
 	// A NaN objective counts as +Inf and does not break the search.
-	cfg = SearchConfig{Objective: func([]int) float64 { return math.NaN() }, MaxEvaluations: 200}
+	cfg = SearchOptions{Objective: func([]int) float64 { return math.NaN() }, MaxEvaluations: 200}
 	res, err = Search(top, app, cfg, rand.New(rand.NewPCG(5, 5)))
 	if err != nil || !math.IsInf(res.Fitness, 1) || len(res.Servers) != app.VMs {
 		t.Fatalf("NaN objective: %+v, %v", res, err)
@@ -160,26 +160,26 @@ func TestSearchBadInput(t *testing.T) {
 		name  string
 		top   Topology
 		app   Application
-		cfg   SearchConfig
+		cfg   SearchOptions
 		field string
 	}{
-		{"population 1", top, app, SearchConfig{Population: 1}, "SearchConfig.Population"},
-		{"negative population", top, app, SearchConfig{Population: -3}, "SearchConfig.Population"},
-		{"huge population", top, app, SearchConfig{Population: 1 << 40}, "SearchConfig.Population"},
-		{"population above 1e5", top, app, SearchConfig{Population: 100_001}, "SearchConfig.Population"},
-		{"offspring below 10%", top, app, SearchConfig{OffspringRate: 0.05}, "SearchConfig.OffspringRate"},
-		{"offspring 100%", top, app, SearchConfig{OffspringRate: 1}, "SearchConfig.OffspringRate"},
-		{"NaN offspring", top, app, SearchConfig{OffspringRate: math.NaN()}, "SearchConfig.OffspringRate"},
-		{"negative weak", top, app, SearchConfig{WeakRate: -0.1}, "SearchConfig.WeakRate"},
-		{"NaN weak", top, app, SearchConfig{WeakRate: math.NaN()}, "SearchConfig.WeakRate"},
-		{"no room for the fittest", top, app, SearchConfig{OffspringRate: 0.5, WeakRate: 0.5}, "SearchConfig.WeakRate"},
-		{"negative evaluations", top, app, SearchConfig{MaxEvaluations: -1}, "SearchConfig.MaxEvaluations"},
-		{"negative generations", top, app, SearchConfig{MaxGenerations: -1}, "SearchConfig.MaxGenerations"},
-		{"seed too short", top, app, SearchConfig{Seeds: [][]int{{0, 1}}}, "SearchConfig.Seeds[0]: servers"},
-		{"seed repeats", top, app, SearchConfig{Seeds: [][]int{{0, 1, 2, 3}, {0, 1, 1, 3}}}, "SearchConfig.Seeds[1]: servers[2]"},
-		{"seed out of range", top, app, SearchConfig{Seeds: [][]int{{0, 1, 2, 99}}}, "SearchConfig.Seeds[0]: servers[3]"},
-		{"invalid application", top, Application{}, SearchConfig{}, "Application.VMs"},
-		{"invalid topology", Topology{}, app, SearchConfig{}, "Topology.Racks"},
+		{"population 1", top, app, SearchOptions{Population: 1}, "SearchOptions.Population"},
+		{"negative population", top, app, SearchOptions{Population: -3}, "SearchOptions.Population"},
+		{"huge population", top, app, SearchOptions{Population: 1 << 40}, "SearchOptions.Population"},
+		{"population above 1e5", top, app, SearchOptions{Population: 100_001}, "SearchOptions.Population"},
+		{"offspring below 10%", top, app, SearchOptions{OffspringRate: 0.05}, "SearchOptions.OffspringRate"},
+		{"offspring 100%", top, app, SearchOptions{OffspringRate: 1}, "SearchOptions.OffspringRate"},
+		{"NaN offspring", top, app, SearchOptions{OffspringRate: math.NaN()}, "SearchOptions.OffspringRate"},
+		{"negative weak", top, app, SearchOptions{WeakRate: -0.1}, "SearchOptions.WeakRate"},
+		{"NaN weak", top, app, SearchOptions{WeakRate: math.NaN()}, "SearchOptions.WeakRate"},
+		{"no room for the fittest", top, app, SearchOptions{OffspringRate: 0.5, WeakRate: 0.5}, "SearchOptions.WeakRate"},
+		{"negative evaluations", top, app, SearchOptions{MaxEvaluations: -1}, "SearchOptions.MaxEvaluations"},
+		{"negative generations", top, app, SearchOptions{MaxGenerations: -1}, "SearchOptions.MaxGenerations"},
+		{"seed too short", top, app, SearchOptions{Seeds: [][]int{{0, 1}}}, "SearchOptions.Seeds[0]: servers"},
+		{"seed repeats", top, app, SearchOptions{Seeds: [][]int{{0, 1, 2, 3}, {0, 1, 1, 3}}}, "SearchOptions.Seeds[1]: servers[2]"},
+		{"seed out of range", top, app, SearchOptions{Seeds: [][]int{{0, 1, 2, 99}}}, "SearchOptions.Seeds[0]: servers[3]"},
+		{"invalid application", top, Application{}, SearchOptions{}, "Application.VMs"},
+		{"invalid topology", Topology{}, app, SearchOptions{}, "Topology.Racks"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -190,7 +190,7 @@ func TestSearchBadInput(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Search(top, app, SearchConfig{}, nil); !errors.Is(err, ErrNilRand) {
+	if _, err := Search(top, app, SearchOptions{}, nil); !errors.Is(err, ErrNilRand) {
 		t.Fatalf("nil rng: %v", err)
 	}
 }
@@ -199,7 +199,7 @@ func TestSearchAllServers(t *testing.T) {
 	// r equal to the available servers: one candidate only; mutation and
 	// swap have nothing to move.
 	top, app := taraTinyTopology(2, 100, 100), taraTinyApp()
-	res, err := Search(top, app, SearchConfig{MaxGenerations: 5}, rand.New(rand.NewPCG(1, 1)))
+	res, err := Search(top, app, SearchOptions{MaxGenerations: 5}, rand.New(rand.NewPCG(1, 1)))
 	if err != nil || !slices.Equal(res.Servers, []int{0, 1, 2, 3}) {
 		t.Fatalf("got %+v, %v", res, err)
 	}
@@ -217,7 +217,7 @@ func TestSearchSingleRack(t *testing.T) {
 	app := taraTinyApp()
 	app.VMs = 5
 	want := taraBruteForce(t, top, app)
-	res, err := Search(top, app, SearchConfig{Population: 30, MaxEvaluations: 500}, rand.New(rand.NewPCG(1, 0)))
+	res, err := Search(top, app, SearchOptions{Population: 30, MaxEvaluations: 500}, rand.New(rand.NewPCG(1, 0)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestSearchHugePopulationSmallBudget(t *testing.T) {
 	top, app := ThesisTopology(), ThesisSort()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	res, err := Search(top, app, SearchConfig{Population: 100_000, MaxEvaluations: 50}, rand.New(rand.NewPCG(1, 1)))
+	res, err := Search(top, app, SearchOptions{Population: 100_000, MaxEvaluations: 50}, rand.New(rand.NewPCG(1, 1)))
 	runtime.ReadMemStats(&after)
 	if err != nil || res.Evaluations != 50 || res.Generations != 0 {
 		t.Fatalf("%+v, %v", res, err)

@@ -26,7 +26,7 @@ type studyRow struct {
 // seeds 1..n (rand.NewPCG(seed, 2), as examples/placement does) and returns
 // the rows and the best of budget random candidates per seed
 // (rand.NewPCG(seed, 1)).
-func runStudy(t testing.TB, top Topology, app Application, cfg SearchConfig, n int, rows []studyRow) ([]studyRow, []float64) {
+func runStudy(t testing.TB, top Topology, app Application, cfg SearchOptions, n int, rows []studyRow) ([]studyRow, []float64) {
 	ev, err := NewEvaluator(top, app)
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +102,7 @@ func TestSearchOperatorStudy(t *testing.T) {
 		t.Fatal("the last step is not Search's operators")
 	}
 	for _, noHeuristics := range []bool{false, true} {
-		cfg := SearchConfig{MaxEvaluations: *studyBudget, NoHeuristicSeeds: noHeuristics}
+		cfg := SearchOptions{MaxEvaluations: *studyBudget, NoHeuristicSeeds: noHeuristics}
 		rows, random := runStudy(t, top, app, cfg, *studySeeds, steps())
 		rm := studyMean(random)
 		t.Logf("%d evaluations, %d seeds, heuristic seeds %v; best of %d random candidates: mean %.1f s [%.1f, %.1f]",

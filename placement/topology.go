@@ -105,10 +105,10 @@ func (t Topology) Validate() error {
 		return &ValueError{Field: "Topology.Servers", Value: 0, Reason: "need at least one server"}
 	}
 	if len(t.Racks) > MaxRacks {
-		return &ValueError{Field: "Topology.Racks", Value: float64(len(t.Racks)), Reason: "more than MaxRacks = 2^20 racks"}
+		return &ValueError{Field: "Topology.Racks", Value: len(t.Racks), Reason: "more than MaxRacks = 2^20 racks"}
 	}
 	if len(t.Servers) > MaxServers {
-		return &ValueError{Field: "Topology.Servers", Value: float64(len(t.Servers)), Reason: "more than MaxServers = 2^20 servers"}
+		return &ValueError{Field: "Topology.Servers", Value: len(t.Servers), Reason: "more than MaxServers = 2^20 servers"}
 	}
 	for k, r := range t.Racks {
 		if !(r.Uplink > 0) || math.IsInf(r.Uplink, 1) {
@@ -122,9 +122,9 @@ func (t Topology) Validate() error {
 		f := func(name string) string { return fmt.Sprintf("Servers[%d].%s", i, name) }
 		switch {
 		case s.Rack < 0 || s.Rack >= len(t.Racks):
-			return &ValueError{Field: f("Rack"), Value: float64(s.Rack), Reason: "not a rack index"}
+			return &ValueError{Field: f("Rack"), Value: s.Rack, Reason: "not a rack index"}
 		case s.FreeSlots < 0:
-			return &ValueError{Field: f("FreeSlots"), Value: float64(s.FreeSlots), Reason: "must be >= 0"}
+			return &ValueError{Field: f("FreeSlots"), Value: s.FreeSlots, Reason: "must be >= 0"}
 		case !(s.Speed > 0) || math.IsInf(s.Speed, 1):
 			return &ValueError{Field: f("Speed"), Value: s.Speed, Reason: "must be finite and > 0"}
 		case !(s.BackgroundCPU >= 0) || !(s.BackgroundCPU < 1):

@@ -16,7 +16,7 @@ package preempt
 // than k slots, all of them are victims and Freed < k.
 //
 // A job at or under its share loses nothing. Every victim has Reason
-// Overflow. Cost: a bounded heap per over-share job to find its overflowing
+// ReasonOverflow. Cost: a bounded heap per over-share job to find its overflowing
 // tasks, then O(c·log k) over the c overflowing tasks (more only when a
 // multi-slot task is skipped); no allocation once the Workspace has grown.
 // k = 0 gives an empty decision. Bad input (see Cluster) gives an error
@@ -42,6 +42,6 @@ func (w *Workspace) Baseline(c Cluster, k int) (Decision, error) {
 		}
 		w.cand = append(w.cand, w.overflowing(c, j)...)
 	}
-	w.fill(c, w.cand, k, Overflow, true)
+	w.fill(c, w.cand, k, ReasonOverflow, true)
 	return w.decision(), nil
 }

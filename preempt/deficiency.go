@@ -16,7 +16,7 @@ func Deficiency(share float64, running int) (float64, error) {
 		return 0, bad("share", share, "must be finite and ≥ 0")
 	}
 	if running < 0 {
-		return 0, bad("running", float64(running), "must be ≥ 0")
+		return 0, bad("running", running, "must be ≥ 0")
 	}
 	return deficiency(share, running), nil
 }
@@ -33,14 +33,14 @@ func DeficiencyOrder(shares []float64, running []int, dst []int) ([]int, error) 
 		return dst[:0], err
 	}
 	if len(shares) != len(running) {
-		return dst[:0], bad("running", float64(len(running)), fmt.Sprintf("length must equal len(shares) = %d", len(shares)))
+		return dst[:0], bad("running", len(running), fmt.Sprintf("length must equal len(shares) = %d", len(shares)))
 	}
 	for j, s := range shares {
 		if !(s >= 0) || math.IsInf(s, 1) {
 			return dst[:0], bad(fmt.Sprintf("shares[%d]", j), s, "must be finite and ≥ 0")
 		}
 		if running[j] < 0 {
-			return dst[:0], bad(fmt.Sprintf("running[%d]", j), float64(running[j]), "must be ≥ 0")
+			return dst[:0], bad(fmt.Sprintf("running[%d]", j), running[j], "must be ≥ 0")
 		}
 	}
 	dst = dst[:0]

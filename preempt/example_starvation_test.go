@@ -39,7 +39,7 @@ func ExampleOccupancyWindow() {
 	}
 	// Output:
 	// busy 100% of the window, n_task 10, starving jobs [0]
-	// task 5: starving long job, 140 slot·s lost
-	// task 4: starving long job, 150 slot·s lost
-	// task 6: most recent, 10 slot·s lost
+	// task 5: starving-long-job, 140 slot·s lost
+	// task 4: starving-long-job, 150 slot·s lost
+	// task 6: most-recent, 10 slot·s lost
 }

@@ -41,7 +41,7 @@ func ExampleGP() {
 	}
 	// Output:
 	// baseline freed 2, work lost 130 slot·s: task 4 (overflow) task 3 (overflow)
-	// GP       freed 2, work lost 15 slot·s: task 6 (most recent) task 5 (most recent)
+	// GP       freed 2, work lost 15 slot·s: task 6 (most-recent) task 5 (most-recent)
 }
 
 // The Table IV metrics of three jobs whose ideal times were 10, 20 and 30 s.

@@ -58,11 +58,11 @@ func (o GPOptions) validate() error {
 //     (QueueDominated), offers its newest GraduatedKill(…) overflowing tasks
 //     (see Baseline for "overflowing"), Job.StarvingFor against opt.Timeout.
 //     These are taken first, newest first across jobs, Reason
-//     StarvingLongJob. Algorithm 1 line 5 returns every such task even beyond k
+//     ReasonStarvingLongJob. Algorithm 1 line 5 returns every such task even beyond k
 //     (and when k = 0); GP stops at k so the decision frees exactly k
 //     slots, unless opt.StarvationBeyondK asks for the line as written.
 //  2. The remaining slots come from all other running tasks cluster-wide,
-//     most recently started first, Reason MostRecent.
+//     most recently started first, Reason ReasonMostRecent.
 //
 // Ties in recency go to the lower Job, then the lower Task.ID, then the lower
 // index. Tasks of NoPreempt jobs are never victims.
@@ -132,10 +132,10 @@ func (w *Workspace) GP(c Cluster, k int, opt GPOptions) (Decision, error) {
 			for _, i := range w.cand {
 				all += c.Tasks[i].Slots
 			}
-			w.fill(c, w.cand, all, StarvingLongJob, false)
+			w.fill(c, w.cand, all, ReasonStarvingLongJob, false)
 			need = k - all
 		} else {
-			need = w.fill(c, w.cand, need, StarvingLongJob, false)
+			need = w.fill(c, w.cand, need, ReasonStarvingLongJob, false)
 		}
 	}
 	if need > 0 {
@@ -145,7 +145,7 @@ func (w *Workspace) GP(c Cluster, k int, opt GPOptions) (Decision, error) {
 				w.cand = append(w.cand, int32(i))
 			}
 		}
-		w.fill(c, w.cand, need, MostRecent, true)
+		w.fill(c, w.cand, need, ReasonMostRecent, true)
 	}
 	return w.decision(), nil
 }

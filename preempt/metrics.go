@@ -56,7 +56,7 @@ func Evaluate(ideal, actual []float64) (Metrics, error) {
 		return Metrics{}, err
 	}
 	if len(ideal) != len(actual) {
-		return Metrics{}, bad("actual", float64(len(actual)), fmt.Sprintf("length must equal len(ideal) = %d", len(ideal)))
+		return Metrics{}, bad("actual", len(actual), fmt.Sprintf("length must equal len(ideal) = %d", len(ideal)))
 	}
 	for j := range ideal {
 		if !(ideal[j] >= MinTime && ideal[j] <= MaxTime) {

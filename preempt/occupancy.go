@@ -62,10 +62,10 @@ func (w *OccupancyWindow) Add(t float64, occupied, total int) error {
 		return bad("t", t, "must not be before the previous sample")
 	}
 	if total < 0 {
-		return bad("total", float64(total), "must be ≥ 0")
+		return bad("total", total, "must be ≥ 0")
 	}
 	if occupied < 0 || occupied > total {
-		return bad("occupied", float64(occupied), "must be in [0, total]")
+		return bad("occupied", occupied, "must be in [0, total]")
 	}
 	if w.Len() >= MaxWindowSamples && t-w.times[w.head] < w.window {
 		return bad("t", t, fmt.Sprintf("the window would hold more than MaxWindowSamples = %d samples: sample less often or shorten the window", MaxWindowSamples))

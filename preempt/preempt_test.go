@@ -53,47 +53,47 @@ func TestHandWorked(t *testing.T) {
 		lost    float64
 	}{
 		// Baseline: job 0 holds 4 > share 2, its overflow is tasks 4 then 3.
-		{"baseline k=2", handCluster, 2, false, GPOptions{}, []int64{4, 3}, []Reason{Overflow, Overflow}, 2, 60 + 70},
+		{"baseline k=2", handCluster, 2, false, GPOptions{}, []int64{4, 3}, []Reason{ReasonOverflow, ReasonOverflow}, 2, 60 + 70},
 		// Only two overflowing slots exist; job 1 is under its share.
-		{"baseline k=5", handCluster, 5, false, GPOptions{}, []int64{4, 3}, []Reason{Overflow, Overflow}, 2, 130},
+		{"baseline k=5", handCluster, 5, false, GPOptions{}, []int64{4, 3}, []Reason{ReasonOverflow, ReasonOverflow}, 2, 130},
 		// GP: the newest tasks cluster-wide, job 2's task is protected.
-		{"GP k=2", handCluster, 2, true, GPOptions{}, []int64{6, 5}, []Reason{MostRecent, MostRecent}, 2, 5 + 10},
+		{"GP k=2", handCluster, 2, true, GPOptions{}, []int64{6, 5}, []Reason{ReasonMostRecent, ReasonMostRecent}, 2, 5 + 10},
 		// Busy and 7 queued slots > n_task 5: job 0 starves others. Before
 		// T_timeout half of its 2 overflowing tasks go first (⌈0.5·2⌉ = 1).
-		{"GP starving, graduated", handCluster, 2, true, busy, []int64{4, 6}, []Reason{StarvingLongJob, MostRecent}, 2, 60 + 5},
+		{"GP starving, graduated", handCluster, 2, true, busy, []int64{4, 6}, []Reason{ReasonStarvingLongJob, ReasonMostRecent}, 2, 60 + 5},
 		{"GP starving, timed out", func() Cluster {
 			c := handCluster()
 			c.Jobs[0].StarvingFor = 360
 			return c
-		}, 3, true, busy, []int64{4, 3, 6}, []Reason{StarvingLongJob, StarvingLongJob, MostRecent}, 3, 60 + 70 + 5},
+		}, 3, true, busy, []int64{4, 3, 6}, []Reason{ReasonStarvingLongJob, ReasonStarvingLongJob, ReasonMostRecent}, 3, 60 + 70 + 5},
 		// Starvation victims stop at k.
 		{"GP starving, k=1", func() Cluster {
 			c := handCluster()
 			c.Jobs[0].StarvingFor = 360
 			return c
-		}, 1, true, busy, []int64{4}, []Reason{StarvingLongJob}, 1, 60},
+		}, 1, true, busy, []int64{4}, []Reason{ReasonStarvingLongJob}, 1, 60},
 		// 90%-of-queue exception: job 2 holds 40 of 43 queued slots (> 90%).
 		{"GP dominated queue", func() Cluster {
 			c := handCluster()
 			c.Jobs[2].Queued = 40
 			return c
-		}, 2, true, busy, []int64{6, 5}, []Reason{MostRecent, MostRecent}, 2, 15},
+		}, 2, true, busy, []int64{6, 5}, []Reason{ReasonMostRecent, ReasonMostRecent}, 2, 15},
 		// The others' queue is exact next to a huge own queue: 3 + 4 = 7 >
 		// n_task 6 beside math.MaxInt (a float64 sum would round 7 away).
 		{"GP own queue MaxInt", func() Cluster {
 			c := handCluster()
 			c.Jobs[0].Queued = math.MaxInt
 			return c
-		}, 2, true, GPOptions{Busy: true, NTask: 6, Timeout: 360}, []int64{4, 6}, []Reason{StarvingLongJob, MostRecent}, 2, 60 + 5},
+		}, 2, true, GPOptions{Busy: true, NTask: 6, Timeout: 360}, []int64{4, 6}, []Reason{ReasonStarvingLongJob, ReasonMostRecent}, 2, 60 + 5},
 		// Queue not above n_task: no starvation.
-		{"GP short queue", handCluster, 1, true, GPOptions{Busy: true, NTask: 7}, []int64{6}, []Reason{MostRecent}, 1, 5},
+		{"GP short queue", handCluster, 1, true, GPOptions{Busy: true, NTask: 7}, []int64{6}, []Reason{ReasonMostRecent}, 1, 5},
 		// The long job's own 5 queued slots are not others starving: the
 		// others queue 3 + 4 = 7, not above n_task 7 (all jobs' 12 would be).
 		{"GP own queue not counted", func() Cluster {
 			c := handCluster()
 			c.Jobs[0].Queued = 5
 			return c
-		}, 1, true, GPOptions{Busy: true, NTask: 7}, []int64{6}, []Reason{MostRecent}, 1, 5},
+		}, 1, true, GPOptions{Busy: true, NTask: 7}, []int64{6}, []Reason{ReasonMostRecent}, 1, 5},
 		// Nor does it dilute the 90% exception: job 2 holds 40 of the others'
 		// 43 queued slots (93%), dominated; with job 0's 10 it would be 40 of
 		// 53 (75%).
@@ -102,7 +102,7 @@ func TestHandWorked(t *testing.T) {
 			c.Jobs[0].Queued = 10
 			c.Jobs[2].Queued = 40
 			return c
-		}, 2, true, busy, []int64{6, 5}, []Reason{MostRecent, MostRecent}, 2, 15},
+		}, 2, true, busy, []int64{6, 5}, []Reason{ReasonMostRecent, ReasonMostRecent}, 2, 15},
 		{"k=0", handCluster, 0, true, busy, nil, nil, 0, 0},
 		// Ties on start: lower job first, then lower task ID.
 		{"ties", func() Cluster {
@@ -111,7 +111,7 @@ func TestHandWorked(t *testing.T) {
 				{ID: 8, Job: 0, Start: 5, Slots: 1},
 				{ID: 7, Job: 0, Start: 5, Slots: 1},
 			}}
-		}, 2, true, GPOptions{}, []int64{7, 8}, []Reason{MostRecent, MostRecent}, 2, 10},
+		}, 2, true, GPOptions{}, []int64{7, 8}, []Reason{ReasonMostRecent, ReasonMostRecent}, 2, 10},
 		// Two-slot tasks only, k = 3: exact is impossible, overshoot by 1.
 		{"overshoot", func() Cluster {
 			return Cluster{Now: 10, Jobs: []Job{{}}, Tasks: []Task{
@@ -119,7 +119,7 @@ func TestHandWorked(t *testing.T) {
 				{ID: 2, Job: 0, Start: 8, Slots: 2},
 				{ID: 3, Job: 0, Start: 7, Slots: 2},
 			}}
-		}, 3, true, GPOptions{}, []int64{1, 2}, []Reason{MostRecent, MostRecent}, 4, 2 + 4},
+		}, 3, true, GPOptions{}, []int64{1, 2}, []Reason{ReasonMostRecent, ReasonMostRecent}, 4, 2 + 4},
 		// A 2-slot task that does not fit is skipped for an older one-slot task.
 		{"skip to fit", func() Cluster {
 			return Cluster{Now: 10, Jobs: []Job{{}}, Tasks: []Task{
@@ -127,7 +127,7 @@ func TestHandWorked(t *testing.T) {
 				{ID: 2, Job: 0, Start: 8, Slots: 2},
 				{ID: 3, Job: 0, Start: 0, Slots: 1},
 			}}
-		}, 2, true, GPOptions{}, []int64{1, 3}, []Reason{MostRecent, MostRecent}, 2, 1 + 10},
+		}, 2, true, GPOptions{}, []int64{1, 3}, []Reason{ReasonMostRecent, ReasonMostRecent}, 2, 1 + 10},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -81,7 +81,7 @@ func propBaseline(t *rapid.T) {
 		t.Fatalf("victims %v, reference %v", got, want)
 	}
 	for _, v := range d.Victims {
-		if v.Reason != Overflow {
+		if v.Reason != ReasonOverflow {
 			t.Fatalf("baseline victim with reason %v", v.Reason)
 		}
 	}
@@ -164,7 +164,7 @@ func refGP(c Cluster, k int, o GPOptions) (victims []int, reasons []Reason, star
 			slices.SortFunc(cand, recencyCmp(c.Tasks))
 			for _, i := range cand {
 				victims = append(victims, i)
-				reasons = append(reasons, StarvingLongJob)
+				reasons = append(reasons, ReasonStarvingLongJob)
 				chosen[i] = true
 				need -= c.Tasks[i].Slots
 			}
@@ -173,7 +173,7 @@ func refGP(c Cluster, k int, o GPOptions) (victims []int, reasons []Reason, star
 			got, need = refFill(c, cand, need, false)
 			for _, i := range got {
 				victims = append(victims, i)
-				reasons = append(reasons, StarvingLongJob)
+				reasons = append(reasons, ReasonStarvingLongJob)
 				chosen[i] = true
 			}
 		}
@@ -188,7 +188,7 @@ func refGP(c Cluster, k int, o GPOptions) (victims []int, reasons []Reason, star
 		got, _ := refFill(c, cand, need, true)
 		for _, i := range got {
 			victims = append(victims, i)
-			reasons = append(reasons, MostRecent)
+			reasons = append(reasons, ReasonMostRecent)
 		}
 	}
 	return victims, reasons, starving
@@ -221,7 +221,7 @@ func propGP(t *rapid.T) {
 	}
 	starved := 0
 	for _, v := range d.Victims {
-		if v.Reason == StarvingLongJob {
+		if v.Reason == ReasonStarvingLongJob {
 			starved += v.Slots
 		}
 	}

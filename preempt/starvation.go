@@ -76,7 +76,7 @@ func ExpectedANP(l, lq float64) (float64, error) {
 func GraduatedKill(overflow int, starvingFor, timeout, fraction float64) (int, error) {
 	switch {
 	case overflow < 0:
-		return 0, bad("overflow", float64(overflow), "must be ≥ 0")
+		return 0, bad("overflow", overflow, "must be ≥ 0")
 	case !(starvingFor >= 0) || math.IsInf(starvingFor, 1):
 		return 0, bad("starvingFor", starvingFor, "must be finite and ≥ 0")
 	case !(timeout >= 0) || math.IsInf(timeout, 1):
@@ -117,7 +117,7 @@ func QueueDominated(queued []int, fraction float64) (bool, error) {
 	total, most := 0.0, 0.0
 	for j, q := range queued {
 		if q < 0 {
-			return false, bad(fmt.Sprintf("queued[%d]", j), float64(q), "must be ≥ 0")
+			return false, bad(fmt.Sprintf("queued[%d]", j), q, "must be ≥ 0")
 		}
 		total += float64(q)
 		most = max(most, float64(q))

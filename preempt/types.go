@@ -1,6 +1,10 @@
 package preempt
 
-import "math"
+import (
+	"math"
+
+	"github.com/schedkit/schedkit/internal/enumname"
+)
 
 // A Task is one running task: it holds Slots slots of the cluster since
 // Start (seconds of the caller's clock, the same clock as Cluster.Now).
@@ -54,27 +58,23 @@ const MaxSlots = 1 << 20
 type Reason uint8
 
 const (
-	// Overflow: the baseline chose one of the job's tasks beyond its share.
-	Overflow Reason = iota + 1
-	// StarvingLongJob: GP step 1, an overflowing task of a long job that
+	// ReasonOverflow: the baseline chose one of the job's tasks beyond its share.
+	ReasonOverflow Reason = iota + 1
+	// ReasonStarvingLongJob: GP step 1, an overflowing task of a long job that
 	// starves others (GP §V, three conditions).
-	StarvingLongJob
-	// MostRecent: GP step 2, among the most recently started tasks
+	ReasonStarvingLongJob
+	// ReasonMostRecent: GP step 2, among the most recently started tasks
 	// cluster-wide (GP Algorithm 1 lines 8–9).
-	MostRecent
+	ReasonMostRecent
 )
 
-// String returns "overflow", "starving long job" or "most recent".
-func (r Reason) String() string {
-	switch r {
-	case Overflow:
-		return "overflow"
-	case StarvingLongJob:
-		return "starving long job"
-	case MostRecent:
-		return "most recent"
-	}
-	return "unknown"
+// String returns "overflow", "starving-long-job" or "most-recent".
+func (r Reason) String() string { return enumname.Of(r, "Reason", reasonNames[:]) }
+
+var reasonNames = [...]string{
+	ReasonOverflow:        "overflow",
+	ReasonStarvingLongJob: "starving-long-job",
+	ReasonMostRecent:      "most-recent",
 }
 
 // A Victim is one task to kill.
@@ -117,7 +117,7 @@ func WorkLost(now float64, t Task) (float64, error) {
 	case !(math.Abs(t.Start) <= MaxTime) || t.Start > now:
 		return 0, bad("Task.Start", t.Start, "must be in [-MaxTime, now]")
 	case t.Slots < 1 || t.Slots > MaxSlots:
-		return 0, bad("Task.Slots", float64(t.Slots), "must be in [1, MaxSlots]")
+		return 0, bad("Task.Slots", t.Slots, "must be in [1, MaxSlots]")
 	}
 	return workLost(now, t), nil
 }

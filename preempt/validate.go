@@ -22,19 +22,19 @@ const (
 // checkLen reports a slice longer than limit, naming the field and its length.
 func checkLen(field string, n, limit int, name string) error {
 	if n > limit {
-		return bad(field, float64(n), fmt.Sprintf("length must be at most %s = %d", name, limit))
+		return bad(field, n, fmt.Sprintf("length must be at most %s = %d", name, limit))
 	}
 	return nil
 }
 
-func bad(field string, v float64, reason string) error {
+func bad(field string, v any, reason string) error {
 	return &ValueError{Field: field, Value: v, Reason: reason}
 }
 
 // validate checks c and k. It reports the first problem found.
 func validate(c Cluster, k int) error {
 	if k < 0 {
-		return bad("k", float64(k), "must be ≥ 0")
+		return bad("k", k, "must be ≥ 0")
 	}
 	if err := checkLen("Cluster.Tasks", len(c.Tasks), MaxTasks, "MaxTasks"); err != nil {
 		return err
@@ -50,7 +50,7 @@ func validate(c Cluster, k int) error {
 			return bad(fmt.Sprintf("Jobs[%d].Share", i), j.Share, "must be finite and ≥ 0")
 		}
 		if j.Queued < 0 {
-			return bad(fmt.Sprintf("Jobs[%d].Queued", i), float64(j.Queued), "must be ≥ 0")
+			return bad(fmt.Sprintf("Jobs[%d].Queued", i), j.Queued, "must be ≥ 0")
 		}
 		if !(j.StarvingFor >= 0) || math.IsInf(j.StarvingFor, 1) {
 			return bad(fmt.Sprintf("Jobs[%d].StarvingFor", i), j.StarvingFor, "must be finite and ≥ 0")
@@ -58,7 +58,7 @@ func validate(c Cluster, k int) error {
 	}
 	for i, t := range c.Tasks {
 		if t.Job < 0 || t.Job >= len(c.Jobs) {
-			return bad(fmt.Sprintf("Tasks[%d].Job", i), float64(t.Job), "must index Jobs")
+			return bad(fmt.Sprintf("Tasks[%d].Job", i), t.Job, "must index Jobs")
 		}
 		if !(math.Abs(t.Start) <= MaxTime) {
 			return bad(fmt.Sprintf("Tasks[%d].Start", i), t.Start, "must be in [-MaxTime, MaxTime]")
@@ -67,7 +67,7 @@ func validate(c Cluster, k int) error {
 			return bad(fmt.Sprintf("Tasks[%d].Start", i), t.Start, "must be ≤ Cluster.Now")
 		}
 		if t.Slots < 1 || t.Slots > MaxSlots {
-			return bad(fmt.Sprintf("Tasks[%d].Slots", i), float64(t.Slots), "must be in [1, MaxSlots]")
+			return bad(fmt.Sprintf("Tasks[%d].Slots", i), t.Slots, "must be in [1, MaxSlots]")
 		}
 	}
 	return nil

@@ -21,11 +21,11 @@ type Slot struct {
 
 // Limits on caller values, chosen so that every score, sum and ratio stays
 // finite: a computing rate must lie in [MinRate, MaxRate] blocks per second
-// and a read time or delay threshold in [0, MaxTime] seconds.
+// and a read time or delay threshold in [0, MaxDuration] seconds.
 const (
-	MinRate = 1e-9
-	MaxRate = 1e9
-	MaxTime = 1e9
+	MinRate     = 1e-9
+	MaxRate     = 1e9
+	MaxDuration = 1e9
 
 	// MaxNode is the largest node identifier; the index keeps arrays sized
 	// by the largest identifier used.
@@ -103,7 +103,7 @@ func NewScheduler(slots []Slot, opt Options) (*Scheduler, error) {
 		return nil, &ValueError{Field: "len(slots)", Value: 0, Reason: "the cluster needs at least one slot"}
 	}
 	if n > MaxSlots {
-		return nil, &ValueError{Field: "len(slots)", Value: float64(n), Reason: "more than MaxSlots = 2^20 slots"}
+		return nil, &ValueError{Field: "len(slots)", Value: n, Reason: "more than MaxSlots = 2^20 slots"}
 	}
 	if err := opt.validate(); err != nil {
 		return nil, err
@@ -114,11 +114,11 @@ func NewScheduler(slots []Slot, opt Options) (*Scheduler, error) {
 	for i, sl := range slots {
 		switch {
 		case sl.Node < 0 || sl.Node > MaxNode:
-			return nil, &ValueError{Field: fmt.Sprintf("slots[%d].Node", i), Value: float64(sl.Node), Reason: "must be in [0, MaxNode]"}
+			return nil, &ValueError{Field: fmt.Sprintf("slots[%d].Node", i), Value: sl.Node, Reason: "must be in [0, MaxNode]"}
 		case sl.Type < 0 || sl.Type > MaxType:
-			return nil, &ValueError{Field: fmt.Sprintf("slots[%d].Type", i), Value: float64(sl.Type), Reason: "must be in [0, MaxType]"}
+			return nil, &ValueError{Field: fmt.Sprintf("slots[%d].Type", i), Value: sl.Type, Reason: "must be in [0, MaxType]"}
 		case sl.Rack < 0:
-			return nil, &ValueError{Field: fmt.Sprintf("slots[%d].Rack", i), Value: float64(sl.Rack), Reason: "must not be negative"}
+			return nil, &ValueError{Field: fmt.Sprintf("slots[%d].Rack", i), Value: sl.Rack, Reason: "must not be negative"}
 		}
 		r, ok := rackID[sl.Rack]
 		if !ok {
@@ -150,10 +150,10 @@ func NewScheduler(slots []Slot, opt Options) (*Scheduler, error) {
 		case s.nodeSlots[c] == 0:
 			s.nodeType[c], s.nodeRack[sl.Node] = int32(sl.Type), rack
 		case s.nodeType[c] != int32(sl.Type):
-			return nil, &ValueError{Field: fmt.Sprintf("slots[%d].Type", i), Value: float64(sl.Type),
+			return nil, &ValueError{Field: fmt.Sprintf("slots[%d].Type", i), Value: sl.Type,
 				Reason: fmt.Sprintf("node %d already has type %d", sl.Node, s.nodeType[c])}
 		case s.nodeRack[sl.Node] != rack:
-			return nil, &ValueError{Field: fmt.Sprintf("slots[%d].Rack", i), Value: float64(sl.Rack),
+			return nil, &ValueError{Field: fmt.Sprintf("slots[%d].Rack", i), Value: sl.Rack,
 				Reason: fmt.Sprintf("node %d is in another rack", sl.Node)}
 		}
 		s.typeSlots[sl.Type]++
@@ -223,7 +223,7 @@ func (s *Scheduler) Options() Options { return s.opt }
 
 func (s *Scheduler) slot(i int) (Slot, error) {
 	if i < 0 || i >= len(s.slots) {
-		return Slot{}, &ValueError{Field: "slot", Value: float64(i), Reason: "must be in [0, NumSlots())"}
+		return Slot{}, &ValueError{Field: "slot", Value: i, Reason: "must be in [0, NumSlots())"}
 	}
 	return s.slots[i], nil
 }

@@ -1,6 +1,8 @@
 package progressshare
 
-import "fmt"
+import (
+	"github.com/schedkit/schedkit/internal/enumname"
+)
 
 // A Reason says why a picker launched a task on the free slot or skipped it.
 type Reason int
@@ -32,22 +34,15 @@ const (
 // String returns the reason's short name ("calibration", "preferred",
 // "locality", "no-pending-task", "waiting", "affinity"), and "Reason(n)"
 // for any other value.
-func (r Reason) String() string {
-	switch r {
-	case ReasonCalibration:
-		return "calibration"
-	case ReasonPreferred:
-		return "preferred"
-	case ReasonLocality:
-		return "locality"
-	case ReasonNoPendingTask:
-		return "no-pending-task"
-	case ReasonWaiting:
-		return "waiting"
-	case ReasonAffinity:
-		return "affinity"
-	}
-	return fmt.Sprintf("Reason(%d)", int(r))
+func (r Reason) String() string { return enumname.Of(r, "Reason", reasonNames[:]) }
+
+var reasonNames = [...]string{
+	ReasonCalibration:   "calibration",
+	ReasonPreferred:     "preferred",
+	ReasonLocality:      "locality",
+	ReasonNoPendingTask: "no-pending-task",
+	ReasonWaiting:       "waiting",
+	ReasonAffinity:      "affinity",
 }
 
 // A Decision is what a picker does with one free slot. A skip is a result,
@@ -154,7 +149,7 @@ func (s *Scheduler) begin(slot int, n int, now float64) (Slot, order, error) {
 		return Slot{}, order{}, &ValueError{Field: "now", Value: now, Reason: "must be finite"}
 	}
 	if n > MaxJobs {
-		return Slot{}, order{}, &ValueError{Field: "len(jobs)", Value: float64(n), Reason: "more than MaxJobs = 2^18 jobs"}
+		return Slot{}, order{}, &ValueError{Field: "len(jobs)", Value: n, Reason: "more than MaxJobs = 2^18 jobs"}
 	}
 	if cap(s.keys) < n {
 		s.keys = make([]float64, n)

@@ -64,7 +64,7 @@
 // Bad caller data gives an error matching ErrBadInput, a *ValueError naming
 // the field with its index ("jobs[3].Rates[1]") and the value: a cluster with
 // no slot, negative or too large identifiers, a node with two types or
-// racks, read times or delays outside [0, MaxTime] or out of order, an
+// racks, read times or delays outside [0, MaxDuration] or out of order, an
 // affinity factor neither 0 nor in [1, MaxRate] (or a bound without it), weights
 // or measured rates outside [MinRate, MaxRate], NaN or infinite times, a last
 // launch after now, running counts outside [0, slots of the type], more
@@ -275,7 +275,8 @@
 //	MaxPending = 2²⁰    len(Job.Pending), len(blocks) of NewPendingIndex and
 //	                    the blocks a PendingIndex holds (32-bit counts)
 //	[MinRate, MaxRate]  Job.Weight, measured rates; [1e-9, 1e9]
-//	[0, MaxTime]        Options' read times and delays, in seconds; MaxTime 1e9
+//	[0, MaxDuration]    Options' read times and delays, in seconds;
+//	                    MaxDuration 1e9
 //
 // Rack identifiers may be any int ≥ 0 (they are compacted), the clock any
 // finite float64, and Block.Replicas any length (read, not kept: a block

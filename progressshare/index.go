@@ -29,7 +29,7 @@ type PendingIndex struct {
 // MaxPending blocks.
 func (s *Scheduler) NewPendingIndex(blocks []Block) (*PendingIndex, error) {
 	if len(blocks) > MaxPending {
-		return nil, &ValueError{Field: "len(blocks)", Value: float64(len(blocks)), Reason: "more than MaxPending = 2^20 blocks"}
+		return nil, &ValueError{Field: "len(blocks)", Value: len(blocks), Reason: "more than MaxPending = 2^20 blocks"}
 	}
 	x := &PendingIndex{s: s, node: make([]int32, s.numNodes), rack: make([]int32, s.numRacks)}
 	for i, b := range blocks {
@@ -62,7 +62,7 @@ func (x *PendingIndex) Add(b Block) error {
 		return errNotMade
 	}
 	if x.blocks >= MaxPending {
-		return &ValueError{Field: "PendingIndex", Value: float64(x.blocks), Reason: "holds MaxPending = 2^20 blocks"}
+		return &ValueError{Field: "PendingIndex", Value: x.blocks, Reason: "holds MaxPending = 2^20 blocks"}
 	}
 	if err := x.s.checkBlock(b, -1, 0); err != nil {
 		return err
@@ -84,7 +84,7 @@ func (x *PendingIndex) Remove(b Block) error {
 	}
 	for k, n := range b.Replicas {
 		if x.node[x.s.nodeIdx[n]] == 0 || x.rack[x.s.nodeRack[n]] == 0 || x.blocks == 0 {
-			return &ValueError{Field: fmt.Sprintf("job.Pending[0].Replicas[%d]", k), Value: float64(n),
+			return &ValueError{Field: fmt.Sprintf("job.Pending[0].Replicas[%d]", k), Value: n,
 				Reason: "no indexed block has a replica on this node"}
 		}
 	}

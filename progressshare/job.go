@@ -135,11 +135,11 @@ func (s *Scheduler) checkRunning(j Job, idx int) error {
 		return &ValueError{Field: "Scheduler", Value: 0, Reason: "not made by NewScheduler"}
 	}
 	if len(j.Running) > s.numTypes {
-		return &ValueError{Field: "len(" + jobName(idx) + ".Running)", Value: float64(len(j.Running)), Reason: "more entries than node types"}
+		return &ValueError{Field: "len(" + jobName(idx) + ".Running)", Value: len(j.Running), Reason: "more entries than node types"}
 	}
 	for t, n := range j.Running {
 		if n < 0 || n > s.typeSlots[t] {
-			return &ValueError{Field: fmt.Sprintf("%s.Running[%d]", jobName(idx), t), Value: float64(n),
+			return &ValueError{Field: fmt.Sprintf("%s.Running[%d]", jobName(idx), t), Value: n,
 				Reason: fmt.Sprintf("must be in [0, %d], the slots of that type", s.typeSlots[t])}
 		}
 	}
@@ -148,7 +148,7 @@ func (s *Scheduler) checkRunning(j Job, idx int) error {
 
 func (s *Scheduler) checkRatesRunning(j Job, idx int) error {
 	if len(j.Rates) > s.numTypes {
-		return &ValueError{Field: "len(" + jobName(idx) + ".Rates)", Value: float64(len(j.Rates)), Reason: "more entries than node types"}
+		return &ValueError{Field: "len(" + jobName(idx) + ".Rates)", Value: len(j.Rates), Reason: "more entries than node types"}
 	}
 	for t, r := range j.Rates {
 		if r != 0 && !(r >= MinRate && r <= MaxRate) {
@@ -162,7 +162,7 @@ func (s *Scheduler) checkRatesRunning(j Job, idx int) error {
 // checkJob validates everything of j except its pending blocks.
 func (s *Scheduler) checkJob(j Job, idx int, now float64, rates bool) error {
 	if len(j.Pending) > MaxPending {
-		return &ValueError{Field: "len(" + jobName(idx) + ".Pending)", Value: float64(len(j.Pending)), Reason: "more than MaxPending = 2^20 blocks"}
+		return &ValueError{Field: "len(" + jobName(idx) + ".Pending)", Value: len(j.Pending), Reason: "more than MaxPending = 2^20 blocks"}
 	}
 	if !(j.Weight >= MinRate && j.Weight <= MaxRate) {
 		return &ValueError{Field: jobName(idx) + ".Weight", Value: j.Weight, Reason: "must be in [MinRate, MaxRate]"}
@@ -185,7 +185,7 @@ func (s *Scheduler) Validate(jobs []Job, now float64) error {
 		return &ValueError{Field: "now", Value: now, Reason: "must be finite"}
 	}
 	if len(jobs) > MaxJobs {
-		return &ValueError{Field: "len(jobs)", Value: float64(len(jobs)), Reason: "more than MaxJobs = 2^18 jobs"}
+		return &ValueError{Field: "len(jobs)", Value: len(jobs), Reason: "more than MaxJobs = 2^18 jobs"}
 	}
 	var errs []error
 	for i, j := range jobs {
@@ -207,7 +207,7 @@ func (s *Scheduler) checkBlock(b Block, idx, i int) error {
 	}
 	for k, n := range b.Replicas {
 		if n < 0 || n >= len(s.nodeRack) || s.nodeRack[n] < 0 {
-			return &ValueError{Field: fmt.Sprintf("%s.Pending[%d].Replicas[%d]", jobName(idx), i, k), Value: float64(n), Reason: "not a node with a slot"}
+			return &ValueError{Field: fmt.Sprintf("%s.Pending[%d].Replicas[%d]", jobName(idx), i, k), Value: n, Reason: "not a node with a slot"}
 		}
 	}
 	return nil

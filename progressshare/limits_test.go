@@ -2,6 +2,8 @@ package progressshare
 
 import (
 	"testing"
+
+	"github.com/schedkit/schedkit/internal/testkit"
 )
 
 // TestLimits runs every size limit and one beyond it: MaxSlots (the
@@ -35,7 +37,7 @@ func TestLimits(t *testing.T) {
 		{"PickSlotShare", s.PickSlotShare},
 	} {
 		var d Decision
-		got := allocated(func() { d, err = p.pick(0, jobs[:MaxJobs], 0) })
+		got := testkit.Allocated(func() { d, err = p.pick(0, jobs[:MaxJobs], 0) })
 		if err != nil || d.Job != 0 {
 			t.Fatalf("%s at MaxJobs: %+v, %v", p.name, d, err)
 		}

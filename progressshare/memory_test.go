@@ -1,19 +1,10 @@
 package progressshare
 
 import (
-	"runtime"
 	"testing"
-)
 
-// allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc is
-// cumulative, so a collection during f does not hide anything).
-func allocated(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
+	"github.com/schedkit/schedkit/internal/testkit"
+)
 
 // TestSchedulerMemory holds NewScheduler and NewPendingIndex to the sizes the
 // Scheduler and PendingIndex docs state, at the identifiers' limits: memory
@@ -69,7 +60,7 @@ func TestSchedulerMemory(t *testing.T) {
 			}
 			var s *Scheduler
 			var err error
-			got := allocated(func() { s, err = NewScheduler(slots, Options{}) })
+			got := testkit.Allocated(func() { s, err = NewScheduler(slots, Options{}) })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,7 +74,7 @@ func TestSchedulerMemory(t *testing.T) {
 			}
 			// The PendingIndex doc: 4 B per node with slots and per rack.
 			ilimit := uint64(4*(s.numNodes+s.numRacks) + 1<<10)
-			if got := allocated(func() { _, err = s.NewPendingIndex(nil) }); err != nil || got > ilimit {
+			if got := testkit.Allocated(func() { _, err = s.NewPendingIndex(nil) }); err != nil || got > ilimit {
 				t.Errorf("NewPendingIndex allocated %d B (%v), over the documented %d B", got, err, ilimit)
 			}
 			t.Logf("%d slots: NewScheduler %.1f MiB (limit %.1f)", len(slots), float64(got)/(1<<20), float64(limit)/(1<<20))

@@ -3,6 +3,8 @@ package progressshare
 import (
 	"errors"
 	"fmt"
+
+	"github.com/schedkit/schedkit/internal/enumname"
 )
 
 // A Locality is the data-locality level of a task on a slot (Table 4.3):
@@ -18,16 +20,12 @@ const (
 
 // String returns "node-local", "rack-local" or "remote" (Table 4.3), and
 // "Locality(n)" for any other value.
-func (l Locality) String() string {
-	switch l {
-	case NodeLocal:
-		return "node-local"
-	case RackLocal:
-		return "rack-local"
-	case Remote:
-		return "remote"
-	}
-	return fmt.Sprintf("Locality(%d)", int(l))
+func (l Locality) String() string { return enumname.Of(l, "Locality", localityNames[:]) }
+
+var localityNames = [...]string{
+	NodeLocal: "node-local",
+	RackLocal: "rack-local",
+	Remote:    "remote",
 }
 
 // Options tunes both pickers. The zero value is ready to use: reading a
@@ -37,18 +35,18 @@ func (l Locality) String() string {
 type Options struct {
 	// ReadTime is Tr(s, r) of §4.3.1.2 as a step function of locality, in
 	// seconds: ReadTime[NodeLocal], ReadTime[RackLocal], ReadTime[Remote].
-	// Each must be in [0, MaxTime] and they must not decrease from local to
+	// Each must be in [0, MaxDuration] and they must not decrease from local to
 	// remote.
 	ReadTime [3]float64
 
-	// MaxDelay is max_delay of Algorithm 2, in seconds, in [0, MaxTime].
+	// MaxDelay is max_delay of Algorithm 2, in seconds, in [0, MaxDuration].
 	// A task of job j is launched on slot s iff
 	// 1 − Pref_{j,b}(s) ≤ delay(j)/MaxDelay. Zero disables waiting: the
 	// chosen task is always launched.
 	MaxDelay float64
 
 	// RackDelay (d1) and RemoteDelay (d2) are the delay-scheduling
-	// thresholds of the baseline, Algorithm 1, in seconds, in [0, MaxTime],
+	// thresholds of the baseline, Algorithm 1, in seconds, in [0, MaxDuration],
 	// with RackDelay ≤ RemoteDelay. A node-local task launches at once, a
 	// rack-local one once delay(j) ≥ d1, a remote one once delay(j) ≥ d2.
 	RackDelay, RemoteDelay float64
@@ -77,8 +75,8 @@ type Options struct {
 func (o Options) validate() error {
 	var errs []error
 	check := func(field string, v float64) {
-		if !(v >= 0 && v <= MaxTime) {
-			errs = append(errs, &ValueError{Field: field, Value: v, Reason: "must be in [0, MaxTime] seconds"})
+		if !(v >= 0 && v <= MaxDuration) {
+			errs = append(errs, &ValueError{Field: field, Value: v, Reason: "must be in [0, MaxDuration] seconds"})
 		}
 	}
 	for i, v := range o.ReadTime {

@@ -144,7 +144,7 @@ func (s *Scheduler) prepare(slot int, j Job, block int) (Block, bool, float64, e
 		return Block{}, false, 0, err
 	}
 	if block < 0 || block >= len(j.Pending) {
-		return Block{}, false, 0, &ValueError{Field: "block", Value: float64(block), Reason: "must index job.Pending"}
+		return Block{}, false, 0, &ValueError{Field: "block", Value: block, Reason: "must index job.Pending"}
 	}
 	b := j.Pending[block]
 	if err := s.checkBlock(b, -1, block); err != nil {

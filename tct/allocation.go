@@ -3,7 +3,8 @@ package tct
 import (
 	"cmp"
 	"math"
-	"strconv"
+
+	"github.com/schedkit/schedkit/internal/enumname"
 )
 
 // A Verdict says how one worker count's estimate of P(T ≤ deadline) lies
@@ -22,16 +23,12 @@ const (
 )
 
 // String returns "within noise", "meets" or "misses".
-func (v Verdict) String() string {
-	switch v {
-	case WithinNoise:
-		return "within noise"
-	case Meets:
-		return "meets"
-	case Misses:
-		return "misses"
-	}
-	return "Verdict(" + strconv.Itoa(int(v)) + ")"
+func (v Verdict) String() string { return enumname.Of(v, "Verdict", verdictNames[:]) }
+
+var verdictNames = [...]string{
+	WithinNoise: "within noise",
+	Meets:       "meets",
+	Misses:      "misses",
 }
 
 // A WorkerProb is one evaluated worker count: the estimate of

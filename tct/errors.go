@@ -2,27 +2,23 @@ package tct
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/schedkit/schedkit/internal/valueerr"
 )
 
 // ErrBadInput is matched (with errors.Is) by every error this package returns
 // for caller data that is NaN, infinite, out of range or of mismatched length.
 var ErrBadInput = errors.New("tct: bad input")
 
-// A ValueError reports one input value that is NaN, infinite or out of range.
-// Field names the input, with its index where it is one element of a slice,
-// for example "y[17]" or "Exp2.B".
-type ValueError struct {
-	Field  string  // the input, e.g. "x[3]"
-	Value  float64 // the offending value
-	Reason string  // what is wrong, e.g. "must be finite"
-}
+// A ValueError reports one input value that is out of range: Field names
+// the input ("Queue[3].Deadline"), Value is the value as given (an int64 ID
+// exactly), Reason says what is wrong, and Err, when not nil, is a cause
+// errors.Unwrap reaches. Its message is "tct: Field = Value: Reason"; it
+// matches ErrBadInput.
+type ValueError = valueerr.Error[pkg]
 
-// Error returns the package name, field, value and reason, for example
-// "pkg: Jobs[3].Deadline = NaN: must be finite".
-func (e *ValueError) Error() string {
-	return fmt.Sprintf("tct: %s = %v: %s", e.Field, e.Value, e.Reason)
-}
+// pkg gives valueerr this package's ErrBadInput, whose message names the
+// package in every ValueError's.
+type pkg struct{}
 
-// Is reports whether target is ErrBadInput.
-func (e *ValueError) Is(target error) bool { return target == ErrBadInput }
+func (pkg) BadInput() error { return ErrBadInput }

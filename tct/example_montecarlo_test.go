@@ -82,7 +82,7 @@ func ExampleLognormal_Draw() {
 	// Output:
 	// map task: 32.2 s, <nil>
 	// left after 45 s: 6.1 s, <nil>
-	// tct: nil *rand.Rand true true
+	// tct: rng = <nil>: nil *rand.Rand true true
 }
 
 // ExampleSearchWorkers asks how many workers a job needs to meet an 850 s

@@ -97,9 +97,10 @@ type FitStart struct {
 // Levenberg–Marquardt with Kaufman's Jacobian of the projected residual runs
 // from the scan's lowest local minima and lowest representable pair, from
 // the best one-exponential fit paired with the scanned rate that best
-// completes it and with each bound of the box, and from log-linear fits of
-// the two halves of the data; it stops early when its first two runs settle
-// well inside the exp2 family. The best run is polished, and from the lowest
+// completes it and with each bound of the box (that rate then searched in
+// its tail e^(rate·h), h the gap from the end point to the next one), and
+// from log-linear fits of the two halves of the data; it stops early when
+// its first two runs settle well inside the exp2 family. The best run is polished, and from the lowest
 // run that ended near b = d the rates are followed apart. The lowest SSE
 // wins; ties go to the earlier start; the result is deterministic. Unless
 // the fit collapses to b = d, its SSE is at most that of every pair of
@@ -184,16 +185,16 @@ func fitReportQuality(rep *FitReport, m Exp2, x, y, weights []float64) {
 // fitValidate checks the inputs of FitExp2 and returns the first problem.
 func fitValidate(x, y []float64, opt FitOptions) error {
 	if len(x) != len(y) {
-		return &ValueError{Field: "len(y)", Value: float64(len(y)), Reason: fmt.Sprintf("must equal len(x) = %d", len(x))}
+		return &ValueError{Field: "len(y)", Value: len(y), Reason: fmt.Sprintf("must equal len(x) = %d", len(x))}
 	}
 	if opt.Weights != nil && len(opt.Weights) != len(x) {
-		return &ValueError{Field: "len(Weights)", Value: float64(len(opt.Weights)), Reason: fmt.Sprintf("must equal len(x) = %d", len(x))}
+		return &ValueError{Field: "len(Weights)", Value: len(opt.Weights), Reason: fmt.Sprintf("must equal len(x) = %d", len(x))}
 	}
 	if opt.MaxIterations < 0 {
-		return &ValueError{Field: "MaxIterations", Value: float64(opt.MaxIterations), Reason: "must be ≥ 0"}
+		return &ValueError{Field: "MaxIterations", Value: opt.MaxIterations, Reason: "must be ≥ 0"}
 	}
 	if len(x) > MaxFitPoints {
-		return &ValueError{Field: "len(x)", Value: float64(len(x)), Reason: fmt.Sprintf("must be at most MaxFitPoints = %d", MaxFitPoints)}
+		return &ValueError{Field: "len(x)", Value: len(x), Reason: fmt.Sprintf("must be at most MaxFitPoints = %d", MaxFitPoints)}
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i := range x {

@@ -110,7 +110,7 @@ func (w *fitWork) solve() (Exp2, FitReport) {
 			}
 		}
 		explore.avoid, explore.maxIter = rs.found[:rs.n], budget
-		rs.add(fitRun{start: p, kind: kind, res: w.run(p, explore)})
+		rs.add(fitRun{start: p, kind: kind, res: w.runKind(kind, p, p, explore)})
 	}
 
 	// 2. The best starts of the two kinds that rank a second term best.
@@ -161,6 +161,19 @@ func (w *fitWork) solve() (Exp2, FitReport) {
 	return w.finish(rs.run[rs.best], rs.run[:rs.n], set)
 }
 
+// runKind is a run from the rates p of a start of the given kind: a spike
+// run (see runSpike), the lower rate in its tail when the start paired the
+// lower bound, for "spike"; run otherwise.
+func (w *fitWork) runKind(kind string, start, p [2]float64, set lmSettings) lmResult {
+	switch {
+	case kind != "spike":
+		return w.run(p, set)
+	case start[0] == w.lo:
+		return w.runSpike(p, 0, set)
+	}
+	return w.runSpike(p, 1, set)
+}
+
 // continueRace lets the fitRaceKeep lowest runs that stopped on the race's
 // budget go on to the whole one, maxIter, lowest first; a run whose way
 // on ends higher keeps its end.
@@ -179,7 +192,7 @@ func (w *fitWork) continueRace(rs *fitRuns, race int, set lmSettings, maxIter in
 		continued[c] = true
 		set.avoid, set.maxIter = nil, maxIter-race
 		r := &rs.run[c]
-		if res := w.run(fitFromSQ(r.res.p), set); res.f <= r.res.f {
+		if res := w.runKind(r.kind, r.start, fitFromSQ(r.res.p), set); res.f <= r.res.f {
 			res.iters += r.res.iters
 			res.evals += r.res.evals
 			r.res = res
@@ -397,7 +410,18 @@ func (w *fitWork) interior(r lmResult) bool {
 	if max(t1, t2) > 10 || min(t1, t2) < 1e-6 {
 		return false
 	}
-	// The data points next to the ends t = 0 and t = 1.
+	reach := w.reach()
+	for _, v := range p {
+		if -v*reach[0] > fitSpikeReach || v*reach[1] > fitSpikeReach {
+			return false
+		}
+	}
+	return true
+}
+
+// reach returns the distances in t from the ends t = 0 and t = 1 to the
+// nearest other data point with positive weight.
+func (w *fitWork) reach() [2]float64 {
 	reach := [2]float64{1, 1}
 	for i := range w.n {
 		if ti := w.t[i]; w.sw[i] > 0 {
@@ -409,10 +433,62 @@ func (w *fitWork) interior(r lmResult) bool {
 			}
 		}
 	}
-	for _, v := range p {
-		if -v*reach[0] > fitSpikeReach || v*reach[1] > fitSpikeReach {
-			return false
-		}
+	return reach
+}
+
+// fitSpike is the problem of a spike run: rate k of the pair is replaced
+// by its tail u = e^(rate·h), h = reach[0] for the lower rate (a decay
+// seen from t = 0) and −reach[1] for the upper one (a growth seen from
+// t = 1). On the data, the term's column divided by its end value is
+// (1, u, u^(t₂/h), …) with exponents ≥ 1: smooth and far from flat as
+// u → 0, while its derivative in the rate vanishes like u. A run in the
+// rate that reaches the plateau near a bound of the box stops there as
+// converged, though the SSE may still fall towards a steep rate that the
+// data's second point sees; a run in u goes on.
+type fitSpike struct {
+	w *fitWork
+	k int
+	h float64
+}
+
+// rates returns the rate pair of the point p of the spike problem,
+// clamped into the box.
+func (sp *fitSpike) rates(p [2]float64) [2]float64 {
+	p[sp.k] = min(max(math.Log(p[sp.k])/sp.h, sp.w.lo), sp.w.hi)
+	return p
+}
+
+func (sp *fitSpike) lmEval(p [2]float64) (f float64, jtj [3]float64, g [2]float64, ok bool) {
+	f, jtj, g, ok = sp.w.lmEval(sp.rates(p))
+	if !ok {
+		return f, jtj, g, ok
 	}
-	return true
+	d := 1 / (p[sp.k] * sp.h) // d rate / du
+	g[sp.k] *= d
+	jtj[1] *= d
+	jtj[2*sp.k] *= d * d
+	return f, jtj, g, ok
+}
+
+// runSpike is a Levenberg–Marquardt run from the rates p with rate k in
+// its tail coordinate (see fitSpike), the other in the rate. The result's
+// p is in (s, q), as run's.
+func (w *fitWork) runSpike(p [2]float64, k int, set lmSettings) lmResult {
+	sp := &w.spike // a field of the work state: no allocation
+	*sp = fitSpike{w: w, k: k, h: w.reach()[k]}
+	if k == 1 {
+		sp.h = -sp.h
+	}
+	ulo, uhi := math.Exp(w.lo*sp.h), math.Exp(w.hi*sp.h)
+	if sp.h < 0 {
+		ulo, uhi = uhi, ulo
+	}
+	set.lo[k], set.hi[k] = ulo, uhi
+	set.avoid = nil
+	p[k] = min(max(math.Exp(p[k]*sp.h), ulo), uhi)
+	w.wall = true
+	r := lmMinimize(sp, p, set)
+	w.wall = false
+	r.p = fitToSQ(sp.rates(r.p))
+	return r
 }

@@ -47,7 +47,7 @@ func AdjustForSize(measured []SizedModel, size float64, workers, maps, reduces i
 		}
 	}
 	if len(measured) < 2 || distinct < 2 {
-		return JobModel{}, &ValueError{Field: "measured", Value: float64(len(measured)), Reason: "need models at two or more distinct sizes"}
+		return JobModel{}, &ValueError{Field: "measured", Value: len(measured), Reason: "need models at two or more distinct sizes"}
 	}
 	out := JobModel{Workers: workers, Maps: maps, Reduces: reduces}
 	for _, ph := range mcPhases() {

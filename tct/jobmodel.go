@@ -59,7 +59,7 @@ func (m JobModel) Validate() error {
 // mcCount checks lo ≤ n ≤ hi.
 func mcCount(field string, n, lo, hi int) error {
 	if n < lo || n > hi {
-		return &ValueError{Field: field, Value: float64(n), Reason: "out of range [" + strconv.Itoa(lo) + ", " + strconv.Itoa(hi) + "]"}
+		return &ValueError{Field: field, Value: n, Reason: "out of range [" + strconv.Itoa(lo) + ", " + strconv.Itoa(hi) + "]"}
 	}
 	return nil
 }

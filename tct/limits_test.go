@@ -3,19 +3,10 @@ package tct
 import (
 	"errors"
 	"math"
-	"runtime"
 	"testing"
-)
 
-// allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc is
-// cumulative, so a collection during f hides nothing).
-func allocated(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
+	"github.com/schedkit/schedkit/internal/testkit"
+)
 
 // limitFitData is n noisy points of a two-term exp2 on [0, 1].
 func limitFitData(n int) (x, y []float64) {
@@ -44,7 +35,7 @@ func TestLimitsFit(t *testing.T) {
 	var m Exp2
 	var rep FitReport
 	var err error
-	got := allocated(func() { m, rep, err = FitExp2(x[:MaxFitPoints], y[:MaxFitPoints], FitOptions{}) })
+	got := testkit.Allocated(func() { m, rep, err = FitExp2(x[:MaxFitPoints], y[:MaxFitPoints], FitOptions{}) })
 	if err != nil {
 		t.Fatal(err)
 	}

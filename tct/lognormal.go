@@ -91,7 +91,7 @@ func (l Lognormal) validate(prefix string) error {
 // Limits of a Lognormal that Validate accepts. Within them every method
 // and every simulated run is finite: e^(Mu + Sigma·z) stays below e^450 for
 // any deviate a simulation can draw (|z| < 40), the moments stay below
-// e^300, and conditional draws after at most MaxElapsed seconds stay below
+// e^300, and conditional draws after at most MaxDuration seconds stay below
 // 1e100. They are far outside any real duration: e^50 s is 10¹⁴ years, and
 // Sigma = 10 is a coefficient of variation of 5·10²¹.
 const (
@@ -99,10 +99,10 @@ const (
 	MaxSigma = 10 // 0 ≤ Sigma ≤ MaxSigma
 )
 
-// MaxElapsed bounds every elapsed time a caller gives (Lognormal.
-// DrawRemaining, JobState.Elapsed, running tasks' Elapsed): 10¹² seconds,
-// about 31,700 years.
-const MaxElapsed = 1e12
+// MaxDuration bounds every duration a caller gives, the elapsed times
+// (Lognormal.DrawRemaining, JobState.Elapsed, running tasks' Elapsed):
+// 10¹² seconds, about 31,700 years.
+const MaxDuration = 1e12
 
 // Mean returns E[X] = e^(Mu + Sigma²/2), in seconds.
 func (l Lognormal) Mean() float64 { return math.Exp(l.Mu + l.Sigma*l.Sigma/2) }
@@ -185,18 +185,9 @@ func (l Lognormal) Quantile(p float64) (float64, error) {
 }
 
 // ErrNilRand is returned by Lognormal.Draw and Lognormal.DrawRemaining
-// when the caller passes a nil *rand.Rand. It also matches ErrBadInput
-// (errors.Is(err, ErrBadInput) is true), like every error about caller data.
-var ErrNilRand error = nilRandError{}
-
-// nilRandError is the type of ErrNilRand.
-type nilRandError struct{}
-
-// Error returns "tct: nil *rand.Rand".
-func (nilRandError) Error() string { return "tct: nil *rand.Rand" }
-
-// Is reports whether target is ErrBadInput, so ErrNilRand matches it.
-func (nilRandError) Is(target error) bool { return target == ErrBadInput }
+// when the caller passes a nil *rand.Rand. It is a *ValueError on "rng", so
+// it matches ErrBadInput, like every error about caller data.
+var ErrNilRand error = &ValueError{Field: "rng", Value: nil, Reason: "nil *rand.Rand"}
 
 // Draw returns one duration in seconds drawn from l using rng:
 // e^(Mu + Sigma·Z) with Z = rng.NormFloat64(). It does not allocate. A nil
@@ -231,13 +222,13 @@ func (l Lognormal) draw(rng *rand.Rand) float64 {
 // NaN. It does not allocate.
 //
 // A nil rng gives ErrNilRand; an elapsed that is NaN, −Inf or above
-// MaxElapsed, or an l that fails Validate, gives a *ValueError.
+// MaxDuration, or an l that fails Validate, gives a *ValueError.
 func (l Lognormal) DrawRemaining(elapsed float64, rng *rand.Rand) (float64, error) {
 	if rng == nil {
 		return 0, ErrNilRand
 	}
-	if !(elapsed >= -math.MaxFloat64 && elapsed <= MaxElapsed) {
-		return 0, &ValueError{Field: "elapsed", Value: elapsed, Reason: "must be finite and ≤ 1e12 (MaxElapsed)"}
+	if !(elapsed >= -math.MaxFloat64 && elapsed <= MaxDuration) {
+		return 0, &ValueError{Field: "elapsed", Value: elapsed, Reason: "must be finite and ≤ 1e12 (MaxDuration)"}
 	}
 	if err := l.Validate(); err != nil {
 		return 0, err

@@ -243,15 +243,16 @@ func TestDrawBadInput(t *testing.T) {
 			}
 		})
 	}
-	// 1e300 with Sigma 1e200 was +Inf with a nil error before MaxElapsed.
-	for _, e := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), MaxElapsed * 1.0001, 1e300} {
+	// 1e300 with Sigma 1e200 was +Inf with a nil error without the MaxDuration bound.
+	for _, e := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), MaxDuration * 1.0001, 1e300} {
 		var ve *ValueError
 		if x, err := good.DrawRemaining(e, rng); !errors.As(err, &ve) || ve.Field != "elapsed" || x != 0 {
 			t.Errorf("DrawRemaining(%v) = %v, %v; want a ValueError on elapsed", e, x, err)
 		}
 	}
-	if ErrNilRand.Error() != "tct: nil *rand.Rand" {
-		t.Errorf("ErrNilRand = %q", ErrNilRand)
+	var ve *ValueError
+	if !errors.Is(ErrNilRand, ErrBadInput) || !errors.As(ErrNilRand, &ve) || ve.Field != "rng" {
+		t.Errorf("ErrNilRand = %v, want a ValueError on rng", ErrNilRand)
 	}
 }
 

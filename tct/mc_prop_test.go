@@ -303,7 +303,7 @@ func propDrawRemaining(t *rapid.T) {
 	if l.Validate() != nil {
 		t.Skip("out of range")
 	}
-	e := rapid.Float64Range(0, MaxElapsed).Draw(t, "elapsed")
+	e := rapid.Float64Range(0, MaxDuration).Draw(t, "elapsed")
 	var s Simulator
 	s.seed(rapid.Uint64().Draw(t, "seed"), 0)
 	r, err := l.DrawRemaining(e, s.rng[0])
@@ -315,7 +315,7 @@ func propDrawRemaining(t *rapid.T) {
 // propDrawAnyInput: Draw and DrawRemaining on any parameters, elapsed and
 // a possibly nil rng either return an error matching ErrBadInput (a nil
 // rng: ErrNilRand) or a finite value ≥ 0. A valid distribution with a
-// non-nil rng and a finite elapsed ≤ MaxElapsed is never an error.
+// non-nil rng and a finite elapsed ≤ MaxDuration is never an error.
 func propDrawAnyInput(t *rapid.T) {
 	l := Lognormal{Mu: mcAnyFloat(t, "Mu", -1e6, 700), Sigma: mcAnyFloat(t, "Sigma", 0, 1e6)}
 	e := mcAnyFloat(t, "elapsed", -1e6, 1e308)
@@ -341,7 +341,7 @@ func propDrawAnyInput(t *rapid.T) {
 	x, err := l.Draw(rng)
 	check("Draw", x, err, !valid)
 	x, err = l.DrawRemaining(e, rng)
-	check("DrawRemaining", x, err, !valid || !(e >= -math.MaxFloat64 && e <= MaxElapsed))
+	check("DrawRemaining", x, err, !valid || !(e >= -math.MaxFloat64 && e <= MaxDuration))
 }
 
 // propOneTaskMean: a job of one map on one worker (arrival ≈ 0, no

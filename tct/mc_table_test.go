@@ -92,14 +92,14 @@ func TestRemainingByHand(t *testing.T) {
 }
 
 // TestRemainingLongElapsed: with every worker present, the remaining time
-// does not depend on how long the job has run, up to MaxElapsed (it fell
+// does not depend on how long the job has run, up to MaxDuration (it fell
 // from 94 s at Elapsed 1e9 to 0 at 1e20 when the simulation kept absolute
 // times).
 func TestRemainingLongElapsed(t *testing.T) {
 	m := mcHandModel(2, 4, 3)
 	st := JobState{WorkersPresent: 2, MapsDone: 1, RunningMaps: []float64{4, 4}}
 	var want []float64
-	for _, e := range []float64{15, 1e9, 5e11, MaxElapsed} {
+	for _, e := range []float64{15, 1e9, 5e11, MaxDuration} {
 		st.Elapsed = e
 		d, err := PredictRemaining(m, st, 0, Options{Runs: 50, Seed: 3})
 		if err != nil {
@@ -125,9 +125,9 @@ func TestRemainingBadInput(t *testing.T) {
 		{"elapsed NaN", JobState{Elapsed: nan}, 0, "JobState.Elapsed"},
 		{"elapsed negative", JobState{Elapsed: -1}, 0, "JobState.Elapsed"},
 		{"elapsed Inf", JobState{Elapsed: math.Inf(1)}, 0, "JobState.Elapsed"},
-		{"elapsed beyond MaxElapsed", JobState{Elapsed: math.MaxFloat64}, 0, "JobState.Elapsed"},
-		{"running map beyond MaxElapsed", JobState{Elapsed: 1, WorkersPresent: 1, RunningMaps: []float64{math.MaxFloat64}}, 0, "JobState.RunningMaps[0]"},
-		{"reduce elapsed beyond MaxElapsed", JobState{WorkersPresent: 1, MapsDone: 4, RunningReduces: []RunningReduce{{StageReduce, 2e12}}}, 0, "JobState.RunningReduces[0].Elapsed"},
+		{"elapsed beyond MaxDuration", JobState{Elapsed: math.MaxFloat64}, 0, "JobState.Elapsed"},
+		{"running map beyond MaxDuration", JobState{Elapsed: 1, WorkersPresent: 1, RunningMaps: []float64{math.MaxFloat64}}, 0, "JobState.RunningMaps[0]"},
+		{"reduce elapsed beyond MaxDuration", JobState{WorkersPresent: 1, MapsDone: 4, RunningReduces: []RunningReduce{{StageReduce, 2e12}}}, 0, "JobState.RunningReduces[0].Elapsed"},
 		{"too many present", JobState{WorkersPresent: 3}, 0, "JobState.WorkersPresent"},
 		{"present negative", JobState{WorkersPresent: -1}, 0, "JobState.WorkersPresent"},
 		{"maps done beyond", JobState{MapsDone: 5}, 0, "JobState.MapsDone"},

@@ -78,7 +78,7 @@ func metricsCheck(obs, pred []float64) error {
 		return &ValueError{Field: "len(obs)", Value: 0, Reason: "must be > 0"}
 	}
 	if len(pred) != len(obs) {
-		return &ValueError{Field: "len(pred)", Value: float64(len(pred)), Reason: fmt.Sprintf("must equal len(obs) = %d", len(obs))}
+		return &ValueError{Field: "len(pred)", Value: len(pred), Reason: fmt.Sprintf("must equal len(obs) = %d", len(obs))}
 	}
 	for i := range obs {
 		if !exp2Finite(obs[i]) {

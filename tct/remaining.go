@@ -52,8 +52,8 @@ func Start() JobState { return JobState{} }
 // Validate checks st against model m (which must be valid). The error is a
 // *ValueError naming the field, e.g. "JobState.RunningMaps[2]".
 func (st JobState) Validate(m JobModel) error {
-	if !(st.Elapsed >= 0 && st.Elapsed <= MaxElapsed) {
-		return &ValueError{Field: "JobState.Elapsed", Value: st.Elapsed, Reason: "must be in [0, 1e12] (MaxElapsed)"}
+	if !(st.Elapsed >= 0 && st.Elapsed <= MaxDuration) {
+		return &ValueError{Field: "JobState.Elapsed", Value: st.Elapsed, Reason: "must be in [0, 1e12] (MaxDuration)"}
 	}
 	if err := mcCount("JobState.WorkersPresent", st.WorkersPresent, 0, m.Workers); err != nil {
 		return err
@@ -65,8 +65,8 @@ func (st JobState) Validate(m JobModel) error {
 		return err
 	}
 	for i, e := range st.RunningMaps {
-		if !(e >= 0 && e <= MaxElapsed) {
-			return &ValueError{Field: mcIndexed("JobState.RunningMaps", i), Value: e, Reason: "must be in [0, 1e12] (MaxElapsed)"}
+		if !(e >= 0 && e <= MaxDuration) {
+			return &ValueError{Field: mcIndexed("JobState.RunningMaps", i), Value: e, Reason: "must be in [0, 1e12] (MaxDuration)"}
 		}
 	}
 	if err := mcCount("JobState.ReducesDone", st.ReducesDone, 0, m.Reduces); err != nil {
@@ -77,14 +77,14 @@ func (st JobState) Validate(m JobModel) error {
 	}
 	for i, r := range st.RunningReduces {
 		if r.Stage < StageShuffle1 || r.Stage > StageReduce {
-			return &ValueError{Field: mcIndexed("JobState.RunningReduces", i) + ".Stage", Value: float64(r.Stage), Reason: "unknown stage"}
+			return &ValueError{Field: mcIndexed("JobState.RunningReduces", i) + ".Stage", Value: r.Stage, Reason: "unknown stage"}
 		}
-		if !(r.Elapsed >= 0 && r.Elapsed <= MaxElapsed) {
-			return &ValueError{Field: mcIndexed("JobState.RunningReduces", i) + ".Elapsed", Value: r.Elapsed, Reason: "must be in [0, 1e12] (MaxElapsed)"}
+		if !(r.Elapsed >= 0 && r.Elapsed <= MaxDuration) {
+			return &ValueError{Field: mcIndexed("JobState.RunningReduces", i) + ".Elapsed", Value: r.Elapsed, Reason: "must be in [0, 1e12] (MaxDuration)"}
 		}
 	}
 	if st.reducePhase() && (st.MapsDone != m.Maps || len(st.RunningMaps) > 0) {
-		return &ValueError{Field: "JobState.MapsDone", Value: float64(st.MapsDone),
+		return &ValueError{Field: "JobState.MapsDone", Value: st.MapsDone,
 			Reason: "reduce tasks have started, so every map must be done (the §5.2.2 model starts shuffles at the map barrier)"}
 	}
 	return nil
@@ -133,7 +133,7 @@ func (s *Simulator) RunFrom(m JobModel, st JobState, added int, seed uint64, run
 		return 0, err
 	}
 	if run < 0 {
-		return 0, &ValueError{Field: "run", Value: float64(run), Reason: "must be ≥ 0"}
+		return 0, &ValueError{Field: "run", Value: run, Reason: "must be ≥ 0"}
 	}
 	return s.runFrom(&m, &st, added, seed, run), nil
 }

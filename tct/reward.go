@@ -79,7 +79,7 @@ func AllocateByReward(m JobModel, reward func(completion float64) float64, costP
 		p := RewardPoint{Workers: w, Reward: rsum / n, Cost: csum / n, MeanTime: d.Mean(), StdDevTime: d.StdDev()}
 		p.Net = p.Reward - p.Cost
 		if math.IsInf(p.Net, 0) || math.IsNaN(p.Net) {
-			return RewardAllocation{}, &ValueError{Field: mcIndexed("candidates", i), Value: float64(w), Reason: "expected reward − cost overflows"}
+			return RewardAllocation{}, &ValueError{Field: mcIndexed("candidates", i), Value: w, Reason: "expected reward − cost overflows"}
 		}
 		ra.Evaluated = append(ra.Evaluated, p)
 		if i == 0 || p.Net > ra.Best.Net || (p.Net == ra.Best.Net && w < ra.Best.Workers) {
@@ -96,7 +96,7 @@ func rewardWork(m *JobModel, candidates []int, runs int) error {
 	for _, w := range candidates {
 		total += uint64(runs) * mcDrawsPerRun(m, w)
 		if total > MaxDraws {
-			return &ValueError{Field: "candidates", Value: float64(len(candidates)), Reason: fmt.Sprintf("%d candidates × %d runs exceed MaxDraws = 2³² draws (fewer candidates or runs, or a smaller model)", len(candidates), runs)}
+			return &ValueError{Field: "candidates", Value: len(candidates), Reason: fmt.Sprintf("%d candidates × %d runs exceed MaxDraws = 2³² draws (fewer candidates or runs, or a smaller model)", len(candidates), runs)}
 		}
 	}
 	return nil

@@ -67,7 +67,7 @@ func (s *Simulator) Run(m JobModel, seed uint64, run int) (float64, error) {
 		return 0, err
 	}
 	if run < 0 {
-		return 0, &ValueError{Field: "run", Value: float64(run), Reason: "must be ≥ 0"}
+		return 0, &ValueError{Field: "run", Value: run, Reason: "must be ≥ 0"}
 	}
 	return s.run(&m, seed, run), nil
 }

@@ -36,7 +36,7 @@ func mcDrawsPerRun(m *JobModel, workers int) uint64 {
 func mcWork(field string, runs int, m *JobModel, workers int) error {
 	per := mcDrawsPerRun(m, workers)
 	if uint64(runs)*per > MaxDraws {
-		return &ValueError{Field: field, Value: float64(runs), Reason: fmt.Sprintf("%d runs × %d draws per run exceed MaxDraws = 2³² (fewer runs, or a smaller model)", runs, per)}
+		return &ValueError{Field: field, Value: runs, Reason: fmt.Sprintf("%d runs × %d draws per run exceed MaxDraws = 2³² (fewer runs, or a smaller model)", runs, per)}
 	}
 	return nil
 }

@@ -44,7 +44,7 @@ func TrainExp2(tasks []TaskRecord, baseline float64, opt FitOptions) (Training, 
 		return Training{}, &ValueError{Field: "baseline", Value: baseline, Reason: "must be finite and > 0"}
 	}
 	if len(tasks) > MaxFitPoints {
-		return Training{}, &ValueError{Field: "len(tasks)", Value: float64(len(tasks)), Reason: fmt.Sprintf("must be at most MaxFitPoints = %d", MaxFitPoints)}
+		return Training{}, &ValueError{Field: "len(tasks)", Value: len(tasks), Reason: fmt.Sprintf("must be at most MaxFitPoints = %d", MaxFitPoints)}
 	}
 	x := make([]float64, len(tasks))
 	y := make([]float64, len(tasks))

@@ -26,14 +26,15 @@ type fitWork struct {
 	x, y, wts      []float64 // the caller's data and weights (not modified)
 	yy             float64   // Σ wᵢ·ysᵢ², the scale of the objective
 	maxIter        int
-	constant       bool    // every y with positive weight equals yconst
-	yconst         float64 // that value
-	single         bool    // evaluate the one-exponential problem
-	sq             bool    // lmEval takes p = (s, q): rates s ∓ √q (see lmEval)
-	fixQ           bool    // with sq: p[1] frozen (one-parameter problem in s)
-	cancel         float64 // term size of the last evaluation (see termSize)
-	wall           bool    // lmEval fails where the terms exceed fitCollapseGain
-	evals          int     // lmEval calls and scanned pairs
+	constant       bool     // every y with positive weight equals yconst
+	yconst         float64  // that value
+	single         bool     // evaluate the one-exponential problem
+	sq             bool     // lmEval takes p = (s, q): rates s ∓ √q (see lmEval)
+	fixQ           bool     // with sq: p[1] frozen (one-parameter problem in s)
+	cancel         float64  // term size of the last evaluation (see termSize)
+	wall           bool     // lmEval fails where the terms exceed fitCollapseGain
+	evals          int      // lmEval calls and scanned pairs
+	spike          fitSpike // the problem of a spike run (see runSpike)
 	// coefficients of the last evaluation (in scaled units)
 	alpha, gamma float64
 }
@@ -66,7 +67,7 @@ func (w *fitWork) load(x, y []float64, opt FitOptions) error {
 		}
 	}
 	if nd < 4 {
-		return &ValueError{Field: "x", Value: float64(nd), Reason: "need at least 4 distinct values with positive weight"}
+		return &ValueError{Field: "x", Value: nd, Reason: "need at least 4 distinct values with positive weight"}
 	}
 	wmax := 0.0
 	for i := range n {

@@ -94,6 +94,44 @@ func TestFitSQGradient(t *testing.T) {
 	}
 }
 
+func TestFitSpikeGradient(t *testing.T) {
+	// The spike problem's gradient, the rate's scaled by d rate/du, is
+	// half the gradient of the projected SSE in (u, other rate): compare
+	// with central differences, for the lower rate in its tail (decay)
+	// and for the upper one (growth), near the bound and inside the box.
+	w := varproTestWork(t)
+	h := w.reach()
+	for _, c := range []struct {
+		k    int
+		rate [2]float64
+	}{{0, [2]float64{-150, 1}}, {0, [2]float64{-30, 0.5}}, {0, [2]float64{-2, 1}}, {1, [2]float64{-2, 150}}, {1, [2]float64{-2, 30}}} {
+		sp := fitSpike{w: w, k: c.k, h: h[c.k]}
+		if c.k == 1 {
+			sp.h = -sp.h
+		}
+		p := c.rate
+		p[c.k] = math.Exp(p[c.k] * sp.h)
+		_, _, g, ok := sp.lmEval(p)
+		if !ok {
+			t.Fatalf("%+v not evaluable", c)
+		}
+		for j := range 2 {
+			e := 1e-6 * max(math.Abs(p[j]), 1e-3)
+			if j == c.k {
+				e = 1e-6 * p[j]
+			}
+			p1, p0 := p, p
+			p1[j] += e
+			p0[j] -= e
+			f1, _, _, _ := sp.lmEval(p1)
+			f0, _, _, _ := sp.lmEval(p0)
+			if d := (f1 - f0) / (4 * e); math.Abs(g[j]-d) > 1e-4*math.Abs(d) {
+				t.Errorf("%+v, parameter %d: g = %v, difference %v", c, j, g[j], d)
+			}
+		}
+	}
+}
+
 func TestFitScanTable(t *testing.T) {
 	// Every entry of the scan's table is the projected SSE at its rates
 	// (lmEval), and every entry on b = d that of the limit e^(s·t)·(a + c·t)

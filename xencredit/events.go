@@ -41,7 +41,7 @@ func (s *State) Wake(now time.Duration, v int, log []Change) ([]Change, error) {
 	}
 	x := &s.vcpus[v]
 	if !x.blocked {
-		return log, &ValueError{Field: "vcpu", Value: float64(v), Reason: "is not blocked (it is " + x.state.String() + ")"}
+		return log, &ValueError{Field: "vcpu", Value: v, Reason: "is not blocked (it is " + x.state.String() + ")"}
 	}
 	s.now = now
 	x.blocked = false
@@ -110,7 +110,7 @@ func (s *State) Block(now time.Duration, v int, log []Change) ([]Change, error) 
 	}
 	x := &s.vcpus[v]
 	if x.blocked {
-		return log, &ValueError{Field: "vcpu", Value: float64(v), Reason: "is already blocked"}
+		return log, &ValueError{Field: "vcpu", Value: v, Reason: "is already blocked"}
 	}
 	s.now = now
 	x.blocked = true

@@ -2,30 +2,15 @@ package xencredit
 
 import (
 	"errors"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/schedkit/schedkit/internal/testkit"
 )
 
-// allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc is
-// cumulative, so a collection during f hides nothing).
-func allocated(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
-// wantField asserts that err holds a *ValueError on field.
-func wantField(t *testing.T, err error, field string) {
-	t.Helper()
-	var ve *ValueError
-	if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != field {
-		t.Fatalf("error %v, want a ValueError on %s", err, field)
-	}
-}
+// wantField asserts that err is a *ValueError on field.
+var wantField = testkit.FieldCheck(ErrBadInput, func(e *ValueError) string { return e.Field })
 
 // TestLimits builds hosts at MaxPCPUs, MaxVCPUs and MaxRunQueues and one
 // beyond each: at the limit New takes the memory its doc states and a round
@@ -39,7 +24,7 @@ func TestLimits(t *testing.T) {
 	}
 	var s State
 	var err error
-	got := allocated(func() { s, err = New(cfg, pinned) })
+	got := testkit.Allocated(func() { s, err = New(cfg, pinned) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +70,7 @@ func TestLimits(t *testing.T) {
 	for i := range floating {
 		floating[i] = Domain{Weight: 256, PCPUs: []int{i % 1024}, Affinity: aff}
 	}
-	got = allocated(func() { s, err = New(cfg, floating) })
+	got = testkit.Allocated(func() { s, err = New(cfg, floating) })
 	if err != nil {
 		t.Fatalf("MaxRunQueues: %v", err)
 	}

@@ -1,6 +1,10 @@
 package xencredit
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/schedkit/schedkit/internal/enumname"
+)
 
 // A Priority is a VCPU's scheduling class. Larger runs first. The values are
 // Xen's CSCHED_PRI_* with MIMP's BACKGROUND placed between OVER and IDLE.
@@ -47,18 +51,13 @@ const (
 )
 
 // String returns the runstate's name, e.g. "runnable".
-func (r Runstate) String() string {
-	switch r {
-	case Blocked:
-		return "blocked"
-	case Runnable:
-		return "runnable"
-	case Running:
-		return "running"
-	case Offline:
-		return "offline"
-	}
-	return "Runstate(" + strconv.Itoa(int(r)) + ")"
+func (r Runstate) String() string { return enumname.Of(r, "Runstate", runstateNames[:]) }
+
+var runstateNames = [...]string{
+	Blocked:  "blocked",
+	Runnable: "runnable",
+	Running:  "running",
+	Offline:  "offline",
 }
 
 // A ChangeKind names one thing an event changed.
@@ -92,28 +91,18 @@ const (
 )
 
 // String returns the change's name, e.g. "preempt".
-func (k ChangeKind) String() string {
-	switch k {
-	case Dispatch:
-		return "dispatch"
-	case Preempt:
-		return "preempt"
-	case Keep:
-		return "keep"
-	case BoostStart:
-		return "boost"
-	case BoostEnd:
-		return "unboost"
-	case Park:
-		return "park"
-	case Unpark:
-		return "unpark"
-	case Raise:
-		return "raise"
-	case Lower:
-		return "lower"
-	}
-	return "ChangeKind(" + strconv.Itoa(int(k)) + ")"
+func (k ChangeKind) String() string { return enumname.Of(k, "ChangeKind", changeKindNames[:]) }
+
+var changeKindNames = [...]string{
+	Dispatch:   "dispatch",
+	Preempt:    "preempt",
+	Keep:       "keep",
+	BoostStart: "boost",
+	BoostEnd:   "unboost",
+	Park:       "park",
+	Unpark:     "unpark",
+	Raise:      "raise",
+	Lower:      "lower",
 }
 
 // A Change is one entry of an event's log: what happened to which VCPU on

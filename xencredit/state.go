@@ -93,7 +93,7 @@ func New(cfg Config, doms []Domain) (State, error) {
 	if len(doms) > MaxVCPUs {
 		// Each domain has a VCPU: refuse before reading (or reporting on)
 		// any of them.
-		return State{}, &ValueError{Field: "Domains", Value: float64(len(doms)), Reason: "more domains than MaxVCPUs (4096)"}
+		return State{}, &ValueError{Field: "Domains", Value: len(doms), Reason: "more domains than MaxVCPUs (4096)"}
 	}
 	total, queue := 0, 0
 	seen := make([]uint64, (cfg.PCPUs+63)/64) // PCPUs in the domain's Affinity so far
@@ -289,14 +289,14 @@ func (s *State) RunQueue(p int, buf []int) ([]int, error) {
 
 func (s *State) checkVCPU(v int) error {
 	if v < 0 || v >= len(s.vcpus) {
-		return &ValueError{Field: "vcpu", Value: float64(v), Reason: fmt.Sprintf("no such VCPU (have %d)", len(s.vcpus))}
+		return &ValueError{Field: "vcpu", Value: v, Reason: fmt.Sprintf("no such VCPU (have %d)", len(s.vcpus))}
 	}
 	return nil
 }
 
 func (s *State) checkPCPU(p int) error {
 	if p < 0 || p >= len(s.pcpus) {
-		return &ValueError{Field: "pcpu", Value: float64(p), Reason: fmt.Sprintf("no such PCPU (have %d)", len(s.pcpus))}
+		return &ValueError{Field: "pcpu", Value: p, Reason: fmt.Sprintf("no such PCPU (have %d)", len(s.pcpus))}
 	}
 	return nil
 }

@@ -6,7 +6,7 @@
 //     earliest-deadline-first order (edf's order), then PrioritySort's;
 //   - deadlineadmission: DeadlineAdmission (PreFilter), a job that cannot
 //     meet its deadline beside the running deadline jobs is
-//     UnschedulableAndUnresolvable, decided by admission.Decide;
+//     UnschedulableAndUnresolvable, decided by admission.Workspace.Decide;
 //   - leastworklost: LeastWorkLostPreemption (PostFilter), preemption that
 //     evicts the most recently started lower-priority pods (preempt.GP's
 //     order) on the node where the least work is lost;

@@ -9,30 +9,33 @@
 //
 //   - admission.Queue, the admitted jobs in EDF order, which the wave-mode
 //     admission check (admission.ModeWave, the default) plans on the
-//     cluster's slots;
+//     cluster's slots (admission.Options.Cluster, the scheduler's slots);
 //   - edf.Queue, the same jobs with their running tasks, from which MP
 //     (edf.Queue.MP, MIMP's Maximum Progress) picks the job for each free
 //     slot.
 //
-// The invariant is that a job is in both queues or in neither:
+// Both take a job's ID, Arrival, Deadline, Tasks and Model with the same
+// checks, and both are told the same events, so a job is in both queues or
+// in neither, with the same pending count — in any order of the calls
+// (TestPropBothQueues drives random events through both):
 //
-//   - on arrival, admission.Checker.Decide; if admitted, edf.Queue.Add and
-//     admission.Queue.Insert (undoing the Add if Insert fails); a rejection
-//     is logged with the job it protects and by how much that job would be
-//     late;
-//   - on a free slot, edf.Queue.MP, then edf.Queue.Assign, and
-//     admission.Queue.SetProgress with the job's pending tasks and the
-//     planned end of its running ones;
-//   - on a task end, edf.Queue.Release, then SetProgress again;
-//   - on a job end (no pending and no running task), edf.Queue.Remove and
-//     admission.Queue.Remove.
+//   - on arrival, admission.Queue.Decide; if admitted, admission.Queue.Insert
+//     and edf.Queue.Add; a rejection is logged with the job it protects and
+//     by how much that job would be late;
+//   - on a free slot, edf.Queue.MP, then edf.Queue.Start, and
+//     admission.Queue.Start with the slot and the task's planned end
+//     (edf.Task.PlannedEnd);
+//   - on a task end, edf.Queue.End and admission.Queue.End;
+//   - on a job end (no pending and no running task), Remove from both.
 //
-// Every decision is logged with its reason (admission's fits, no deadline,
-// new job late, queued job hurt; MP's at-risk, best-fit, io-skip). The
-// margin on planned task times comes from admission.MarginAt over the
-// spread of the task-time model's errors (tct.LognormalFromMoments), and MP's
-// slack (edf.MPOptions.Slack) is that margin minus one, so MP keeps each
-// deadline job ahead of the plan it was admitted on.
+// The scheduler scans no slots and copies no counts: each queue keeps what
+// it derives from the events. Every decision is logged with its reason
+// (admission's fits, no-deadline, new-job-late, queued-job-hurt; MP's
+// at-risk, best-fit, io-skip). The margin on planned task times comes from
+// admission.MarginAt over the spread of the task-time model's errors
+// (tct.LognormalFromMoments); it is admission.Options.Margin and
+// edf.Config.Margin, one number with which admission plans every task and
+// MP keeps each deadline job ahead of the plan it was admitted on.
 //
 // Tasks in the example run 10% longer than their models predict, inside the
 // margin, so every admitted deadline is met. The example simulates time only

@@ -1,6 +1,7 @@
 package embedding_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -9,147 +10,114 @@ import (
 	"github.com/schedkit/schedkit/tct"
 )
 
-// slot is one map slot as the scheduler tracks it.
+// slot is one map slot as the scheduler tracks it (its residual capacity
+// is opt.Cluster's).
 type slot struct {
-	r       float64  // residual capacity in [0, 1]
-	busy    bool     // a task runs on it
-	task    edf.Task // that task, for edf.Queue.Release
-	planEnd float64  // when admission expects it free: start + TCT(r)·margin
-	end     float64  // when the task really ends (the simulation's, not the scheduler's)
+	busy bool
+	task edf.Task // the task running on it, for edf.Queue.End
+	end  float64  // when that task really ends (the simulation's, not the scheduler's)
 }
 
-// scheduler keeps the two views of the same jobs in step, keyed by one ID:
-// admission's (admitted jobs in EDF order, for the wave plan) and edf's
-// (running tasks per job, for MP). A job is in both queues or in neither.
+// scheduler keeps two queues of the same jobs under one ID: admission's
+// (admitted jobs in EDF order, for the wave plan) and edf's (running tasks
+// per job, for MP). Both take the same job fields with the same checks and
+// record the same task starts and ends, so a job is in both or in neither,
+// with the same pending count.
 type scheduler struct {
-	slots   []slot
-	cluster []admission.Slot // scratch: the slots as admission sees them
-	aq      admission.Queue
-	checker admission.Checker
-	opt     admission.Options
-	eq      *edf.Queue
-	mp      edf.MPOptions
+	slots []slot
+	aq    admission.Queue
+	eq    *edf.Queue
+	opt   admission.Options // wave mode (the default): the cluster and the margin
 }
 
 func newScheduler(r []float64, margin float64) (*scheduler, error) {
-	eq, err := edf.NewQueue(edf.Config{})
-	if err != nil {
-		return nil, err
+	// One margin: admission plans each task at TCT × margin, edf plans its
+	// end there and keeps MP's deadline jobs ahead of that plan.
+	eq, err := edf.NewQueue(edf.Config{Margin: margin})
+	s := &scheduler{slots: make([]slot, len(r)), eq: eq, opt: admission.Options{Margin: margin}}
+	for _, x := range r {
+		s.opt.Cluster = append(s.opt.Cluster, admission.Slot{R: x})
 	}
-	s := &scheduler{
-		slots:   make([]slot, len(r)),
-		cluster: make([]admission.Slot, len(r)),
-		opt:     admission.Options{Margin: margin}, // wave mode, the default
-		eq:      eq,
-		mp:      edf.MPOptions{Slack: max(0, margin-1)}, // keep ahead of the plan
-	}
-	for i := range r {
-		s.slots[i] = slot{r: r[i], planEnd: math.Inf(-1)}
-	}
-	return s, nil
+	return s, err
 }
 
-// arrive runs admission control on a new job and queues it if admitted.
-func (s *scheduler) arrive(now float64, id int64, deadline float64, tasks int, m tct.Exp2) error {
-	for i, sl := range s.slots {
-		s.cluster[i] = admission.Slot{R: sl.r, FreeAt: sl.planEnd}
-	}
-	s.opt.Cluster = s.cluster
-	aj := admission.Job{ID: id, Arrival: now, Deadline: deadline,
-		Tasks: tasks, Model: m, RunningUntil: math.Inf(-1)}
-	d, err := s.checker.Decide(s.aq.Jobs(), aj, now, s.opt)
+// arrive queues a new job in both queues if admission admits it.
+func (s *scheduler) arrive(now float64, j admission.Job) error {
+	d, err := s.aq.Decide(j, now, s.opt)
 	if err != nil {
 		return err
 	}
+	logDecision(now, j, d)
 	if !d.Admit {
-		b := d.Checked[d.Blocking]
-		fmt.Printf("%5.1f job %d rejected (%v): job %d would end %.1f s late\n",
-			now, id, d.Reason, b.ID, -b.Slack)
 		return nil
 	}
-	h, err := s.eq.Add(edf.Job{ID: id, Arrival: now, Deadline: deadline, Tasks: tasks, Model: m})
-	if err != nil {
-		return err
-	}
-	if err := s.aq.Insert(aj); err != nil {
-		s.eq.Remove(h) // keep the queues in step
-		return err
-	}
-	if d.NewIndex >= 0 {
-		fmt.Printf("%5.1f job %d admitted (%v): planned end %.1f, deadline %g\n",
-			now, id, d.Reason, now+d.Checked[d.NewIndex].Prefix, deadline)
-	} else {
-		fmt.Printf("%5.1f job %d admitted (%v)\n", now, id, d.Reason)
-	}
-	return nil
+	return errors.Join(s.aq.Insert(j), // both queues check the job alike: both take it or neither
+		s.eq.Add(edf.Job{ID: j.ID, Arrival: j.Arrival, Deadline: j.Deadline, Tasks: j.Tasks, Model: j.Model}))
 }
 
 // offer gives each free slot to the job MP picks.
 func (s *scheduler) offer(now float64) error {
-	for i := range s.slots {
-		sl := &s.slots[i]
-		if sl.busy {
+	for i, c := range s.opt.Cluster {
+		if s.slots[i].busy {
 			continue
 		}
-		d, err := s.eq.MP(sl.r, now, s.mp)
+		d, err := s.eq.MP(c.R, now, edf.MPOptions{})
 		if err != nil {
 			return err
 		}
-		if d.Job == edf.NoJob {
-			continue // idle: nothing to run
+		if d.Reason == edf.ReasonIdle {
+			continue // nothing to run on this slot
 		}
-		t, err := s.eq.Assign(d.Job, sl.r)
+		t, err := s.eq.Start(d.ID, c.R)
 		if err != nil {
 			return err
 		}
-		st, _ := s.eq.Status(d.Job)
-		dur := st.Model.TCT(sl.r)
-		sl.busy, sl.task = true, t
-		sl.planEnd = now + dur*s.opt.Margin
-		sl.end = now + dur*1.1 // the simulation: tasks run 10% over the model
-		fmt.Printf("%5.1f slot %d (r=%.2f) -> job %d (%v)\n", now, i, sl.r, d.ID, d.Reason)
-		if err := s.progress(d.Job); err != nil {
+		if err := s.aq.Start(d.ID, i, t.PlannedEnd(now)); err != nil {
 			return err
 		}
+		s.slots[i] = slot{busy: true, task: t, end: now + t.TCT*1.1} // the simulation: tasks run 10% over the model
+		fmt.Printf("%5.1f slot %d (r=%.2f) -> job %d (%v)\n", now, i, c.R, d.ID, d.Reason)
 	}
 	return nil
 }
 
-// taskEnd releases the task on slot i and retires its job when it is done.
+// taskEnd records the end of the task on slot i and retires a finished job.
 func (s *scheduler) taskEnd(now float64, i int) error {
-	sl := &s.slots[i]
-	h := sl.task.Job
-	if err := s.eq.Release(sl.task, true); err != nil {
-		return err
+	t := s.slots[i].task
+	s.slots[i].busy = false
+	err := errors.Join(s.eq.End(t, true), s.aq.End(i, true))
+	if st, _ := s.eq.Status(t.ID); err == nil && st.Tasks == 0 && st.Running == 0 {
+		logDone(now, st.Job)
+		s.aq.Remove(t.ID)
+		s.eq.Remove(t.ID)
 	}
-	sl.busy, sl.planEnd = false, math.Inf(-1)
-	st, _ := s.eq.Status(h)
-	if st.Tasks > 0 || st.Running > 0 {
-		return s.progress(h)
-	}
-	switch {
-	case st.Deadline == edf.NoDeadline:
-		fmt.Printf("%5.1f job %d done (no deadline)\n", now, st.ID)
-	case now <= st.Deadline:
-		fmt.Printf("%5.1f job %d done, %.1f s before its deadline\n", now, st.ID, st.Deadline-now)
-	default:
-		fmt.Printf("%5.1f job %d done, %.1f s after its deadline\n", now, st.ID, now-st.Deadline)
-	}
-	s.aq.Remove(st.ID)
-	return s.eq.Remove(h)
+	return err
 }
 
-// progress tells admission job h's pending tasks and when its running tasks
-// are planned to end.
-func (s *scheduler) progress(h edf.Handle) error {
-	until := math.Inf(-1)
-	for _, sl := range s.slots {
-		if sl.busy && sl.task.Job == h {
-			until = max(until, sl.planEnd)
-		}
+// logDecision logs an admission decision with its reason and evidence.
+func logDecision(now float64, j admission.Job, d admission.Decision) {
+	switch {
+	case !d.Admit:
+		b := d.Checked[d.Blocking]
+		fmt.Printf("%5.1f job %d rejected (%v): job %d would end %.1f s late\n", now, j.ID, d.Reason, b.ID, -b.Slack)
+	case d.NewIndex >= 0:
+		fmt.Printf("%5.1f job %d admitted (%v): planned end %.1f, deadline %g\n",
+			now, j.ID, d.Reason, now+d.Checked[d.NewIndex].Prefix, j.Deadline)
+	default:
+		fmt.Printf("%5.1f job %d admitted (%v)\n", now, j.ID, d.Reason)
 	}
-	st, _ := s.eq.Status(h)
-	return s.aq.SetProgress(st.ID, st.Tasks, until)
+}
+
+// logDone logs a finished job against its deadline.
+func logDone(now float64, j edf.Job) {
+	switch {
+	case !j.HasDeadline():
+		fmt.Printf("%5.1f job %d done (no deadline)\n", now, j.ID)
+	case now <= j.Deadline:
+		fmt.Printf("%5.1f job %d done, %.1f s before its deadline\n", now, j.ID, j.Deadline-now)
+	default:
+		fmt.Printf("%5.1f job %d done, %.1f s after its deadline\n", now, j.ID, now-j.Deadline)
+	}
 }
 
 // A scheduler of four map slots, two of them shared with web servers
@@ -186,7 +154,7 @@ func Example() {
 		tasks    int
 		model    tct.Exp2
 	}{
-		{0, 1, edf.NoDeadline, 6, sort},
+		{0, 1, edf.NoDeadline(), 6, sort},
 		{0, 2, 40, 6, pi},
 		{5, 3, 25, 2, pi},
 		{8, 4, 24, 2, pi},
@@ -204,7 +172,8 @@ func Example() {
 		}
 		for ; next < len(arrivals) && arrivals[next].at <= now; next++ {
 			a := arrivals[next]
-			if err := s.arrive(now, a.id, a.deadline, a.tasks, a.model); err != nil {
+			j := admission.Job{ID: a.id, Arrival: now, Deadline: a.deadline, Tasks: a.tasks, Model: a.model}
+			if err := s.arrive(now, j); err != nil {
 				panic(err)
 			}
 		}
@@ -227,15 +196,15 @@ func Example() {
 	}
 	// Output:
 	// margin 1.131
-	//   0.0 job 1 admitted (no deadline)
+	//   0.0 job 1 admitted (no-deadline)
 	//   0.0 job 2 admitted (fits): planned end 22.6, deadline 40
 	//   0.0 slot 0 (r=1.00) -> job 2 (at-risk)
 	//   0.0 slot 1 (r=1.00) -> job 2 (at-risk)
 	//   0.0 slot 2 (r=0.50) -> job 1 (best-fit)
 	//   0.0 slot 3 (r=0.50) -> job 1 (best-fit)
 	//   5.0 job 3 admitted (fits): planned end 22.6, deadline 25
-	//   8.0 job 4 rejected (queued job hurt): job 3 would end 5.8 s late
-	//   8.0 job 5 rejected (new job late): job 5 would end 20.0 s late
+	//   8.0 job 4 rejected (queued-job-hurt): job 3 would end 5.8 s late
+	//   8.0 job 5 rejected (new-job-late): job 5 would end 20.0 s late
 	//  10.0 job 6 admitted (fits): planned end 50.0, deadline 80
 	//  11.0 slot 0 (r=1.00) -> job 3 (at-risk)
 	//  11.0 slot 1 (r=1.00) -> job 3 (at-risk)

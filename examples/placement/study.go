@@ -259,7 +259,7 @@ func runSeed(top placement.Topology, app placement.Application, ev *placement.Ev
 	prog.Add(len(sr.random))
 	for h, noHeuristics := range []bool{false, true} {
 		for _, budget := range []int{cfg.Evals, thesisBudget} {
-			sc := placement.SearchConfig{MaxEvaluations: budget, NoHeuristicSeeds: noHeuristics}
+			sc := placement.SearchOptions{MaxEvaluations: budget, NoHeuristicSeeds: noHeuristics}
 			res, err := placement.Search(top, app, sc, rand.New(rand.NewPCG(seed, 2)))
 			if err != nil {
 				return sr, err

@@ -88,7 +88,7 @@ func checkVictims(t *testing.T, cfg Config, jobs []JobSpec, pol Policy, want []h
 // at 100. Total 25 + 40 + 10 + 10 = 85 slot·s, 4 kills: GP kills a task of a
 // job at its minimum share, which the Fair Scheduler hands straight back.
 func TestHandWorkedVictims(t *testing.T) {
-	gp := []handKill{{40, 3, preempt.MostRecent, 25}, {40, 0, preempt.MostRecent, 40}, {50, 3, preempt.MostRecent, 10}, {60, 3, preempt.MostRecent, 10}}
+	gp := []handKill{{40, 3, preempt.ReasonMostRecent, 25}, {40, 0, preempt.ReasonMostRecent, 40}, {50, 3, preempt.ReasonMostRecent, 10}, {60, 3, preempt.ReasonMostRecent, 10}}
 	for _, tt := range []struct {
 		pol      Policy
 		kills    []handKill
@@ -96,7 +96,7 @@ func TestHandWorkedVictims(t *testing.T) {
 		longLost float64
 		finishes []float64
 	}{
-		{Baseline, []handKill{{40, 0, preempt.Overflow, 40}, {40, 1, preempt.Overflow, 40}}, 80, 80, []float64{270, 215, 70}},
+		{Baseline, []handKill{{40, 0, preempt.ReasonOverflow, 40}, {40, 1, preempt.ReasonOverflow, 40}}, 80, 80, []float64{270, 215, 70}},
 		{GP, gp, 85, 40, []float64{300, 260, 100}},
 		{GPNoStarvation, gp, 85, 40, []float64{300, 260, 100}},
 	} {
@@ -175,15 +175,15 @@ func TestHandWorkedStarvation(t *testing.T) {
 		finishes  []float64
 		starvKill int
 	}{
-		{Baseline, []handKill{{20, 0, preempt.Overflow, 20}, {20, 1, preempt.Overflow, 20}, {20, 2, preempt.Overflow, 20}},
+		{Baseline, []handKill{{20, 0, preempt.ReasonOverflow, 20}, {20, 1, preempt.ReasonOverflow, 20}, {20, 2, preempt.ReasonOverflow, 20}},
 			[numSources]float64{60, 0, 0}, []float64{400, 201, 450, 50}, 0},
-		{GP, []handKill{{20, 7, preempt.MostRecent, 19}, {20, 0, preempt.MostRecent, 20}, {20, 1, preempt.MostRecent, 20}, {30, 2, preempt.StarvingLongJob, 30}},
+		{GP, []handKill{{20, 7, preempt.ReasonMostRecent, 19}, {20, 0, preempt.ReasonMostRecent, 20}, {20, 1, preempt.ReasonMostRecent, 20}, {30, 2, preempt.ReasonStarvingLongJob, 30}},
 			[numSources]float64{59, 0, 30}, []float64{400, 220, 460, 60}, 1},
 	} {
 		r := checkVictims(t, starveConfig(), starveJobs(), tt.pol, tt.kills)
-		if r.LostBySource != tt.bySource || r.Episodes != 1 || r.ByReason[preempt.StarvingLongJob] != tt.starvKill || r.BeyondKills != 0 {
+		if r.LostBySource != tt.bySource || r.Episodes != 1 || r.ByReason[preempt.ReasonStarvingLongJob] != tt.starvKill || r.BeyondKills != 0 {
 			t.Errorf("%v: work lost by source %v, %d episodes, %d starvation kills (%d beyond k); want %v, 1, %d, 0",
-				tt.pol, r.LostBySource, r.Episodes, r.ByReason[preempt.StarvingLongJob], r.BeyondKills, tt.bySource, tt.starvKill)
+				tt.pol, r.LostBySource, r.Episodes, r.ByReason[preempt.ReasonStarvingLongJob], r.BeyondKills, tt.bySource, tt.starvKill)
 		}
 		if !slices.Equal(r.Finishes, tt.finishes) {
 			t.Errorf("%v: jobs finish at %v, want %v", tt.pol, r.Finishes, tt.finishes)

@@ -231,7 +231,7 @@ func TestJSONSchema(t *testing.T) {
 			}
 		}
 		kills := r["kills"].(map[string]any)
-		if len(kills) != 3 || kills["overflow"] == nil || kills["starving long job"] == nil || kills["most recent"] == nil {
+		if len(kills) != 3 || kills["overflow"] == nil || kills["starving-long-job"] == nil || kills["most-recent"] == nil {
 			t.Errorf("kills %v: want the three reasons", kills)
 		}
 		bySource := r["work_lost_by_source_slot_s"].(map[string]any)
@@ -257,7 +257,7 @@ func TestJSONSchema(t *testing.T) {
 	for _, r := range out.Periods {
 		switch r.Policy {
 		case "baseline":
-			if r.Kills["starving long job"] != 0 || r.Kills["most recent"] != 0 {
+			if r.Kills["starving-long-job"] != 0 || r.Kills["most-recent"] != 0 {
 				t.Errorf("%s baseline kills %v: only overflow", r.Period, r.Kills)
 			}
 		default:
@@ -265,7 +265,7 @@ func TestJSONSchema(t *testing.T) {
 				t.Errorf("%s %s kills %v: no overflow victims", r.Period, r.Policy, r.Kills)
 			}
 		}
-		if r.Policy == "GP-no-starvation" && r.Kills["starving long job"] != 0 {
+		if r.Policy == "GP-no-starvation" && r.Kills["starving-long-job"] != 0 {
 			t.Errorf("%s GP-no-starvation killed for starvation", r.Period)
 		}
 		// The sources split the work lost and the kills; only GP's starvation
@@ -275,9 +275,9 @@ func TestJSONSchema(t *testing.T) {
 			lost += r.WorkLostBySource[src.String()]
 			kills += r.KillsBySource[src.String()]
 		}
-		allKills := r.Kills["overflow"] + r.Kills["starving long job"] + r.Kills["most recent"]
+		allKills := r.Kills["overflow"] + r.Kills["starving-long-job"] + r.Kills["most-recent"]
 		if math.Abs(lost-r.WorkLost) > 1e-9*r.WorkLost || math.Abs(kills-allKills) > 1e-9*allKills ||
-			r.KillsBySource[SourceStarvation.String()] != r.Kills["starving long job"] || r.BeyondKKills > r.Kills["starving long job"] ||
+			r.KillsBySource[SourceStarvation.String()] != r.Kills["starving-long-job"] || r.BeyondKKills > r.Kills["starving-long-job"] ||
 			(r.Policy != "GP" && (r.WorkLostBySource[SourceStarvation.String()] != 0 || r.BeyondKKills != 0)) {
 			t.Errorf("%s %s: work lost %v by source %v, kills %v by source %v, %v beyond k", r.Period, r.Policy, r.WorkLost, r.WorkLostBySource, r.Kills, r.KillsBySource, r.BeyondKKills)
 		}

@@ -39,8 +39,8 @@ type Row struct {
 	StarvationEpisodes float64 `json:"starvation_episodes"`
 	StarvingJudgements float64 `json:"starving_judgements"`
 	// Kills is the mean number of tasks killed per run by reason
-	// (preempt.Reason names: "overflow", "starving long job", "most
-	// recent").
+	// (preempt.Reason names: "overflow", "starving-long-job",
+	// "most-recent").
 	Kills map[string]float64 `json:"kills"`
 	// WorkLostBySource and KillsBySource split the work lost (slot·s) and
 	// the kills per run by what they were made for (Source names:
@@ -124,7 +124,7 @@ type Output struct {
 	DiffersFromPaper []string `json:"differs_from_paper"`
 }
 
-var reasons = []preempt.Reason{preempt.Overflow, preempt.StarvingLongJob, preempt.MostRecent}
+var reasons = []preempt.Reason{preempt.ReasonOverflow, preempt.ReasonStarvingLongJob, preempt.ReasonMostRecent}
 
 // mean averages runs into a row.
 func mean(period string, pol Policy, runs []Result) Row {
@@ -372,7 +372,7 @@ func PrintTable(w io.Writer, out Output) {
 	for _, r := range out.Cells {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.0f\t%.0f\t%.2f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t\n",
 			r.Period, r.Position, r.Policy, r.SNP, r.L1, r.L2, r.Unfairness, r.AvgResp, r.WorkLost, r.StarvationEpisodes,
-			r.Kills[preempt.Overflow.String()], r.Kills[preempt.StarvingLongJob.String()], r.Kills[preempt.MostRecent.String()], r.LongJobKills, r.SmallJobKills)
+			r.Kills[preempt.ReasonOverflow.String()], r.Kills[preempt.ReasonStarvingLongJob.String()], r.Kills[preempt.ReasonMostRecent.String()], r.LongJobKills, r.SmallJobKills)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nmeans over long-job positions and %d seeds each:\n", out.Seeds)
@@ -381,7 +381,7 @@ func PrintTable(w io.Writer, out Output) {
 	for _, r := range out.Periods {
 		fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.0f\t%.0f\t%.2f\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%.0f%%\t%.0f%%\t\n",
 			r.Period, r.Policy, r.SNP, r.L1, r.L2, r.Unfairness, r.AvgResp, r.WorkLost, r.StarvationEpisodes,
-			r.Kills[preempt.Overflow.String()], r.Kills[preempt.StarvingLongJob.String()], r.Kills[preempt.MostRecent.String()],
+			r.Kills[preempt.ReasonOverflow.String()], r.Kills[preempt.ReasonStarvingLongJob.String()], r.Kills[preempt.ReasonMostRecent.String()],
 			r.LongJobKills, r.JobsInSystem, 100*r.Occupancy, 100*r.NonProdOccupancy)
 	}
 	tw.Flush()
@@ -450,7 +450,7 @@ func againstPaper(out Output) (paper, differs []string) {
 		switch {
 		case ch.SNPPct < 10 && okN:
 			differs = append(differs, fmt.Sprintf("busy SNP %+.1f%%, not about +15%%: the baseline's victims are already mostly the long job's (%.0f of %.0f per run); GP without its starvation rule changes SNP by %+.1f%% (the long job keeps its slots and the other jobs queue behind it), so GP's gain is its starvation rule's, which kills %.0f long-job tasks per run",
-				ch.SNPPct, base.LongJobKills, base.Kills[preempt.Overflow.String()], noStarve.SNPPct, gp.Kills[preempt.StarvingLongJob.String()]))
+				ch.SNPPct, base.LongJobKills, base.Kills[preempt.ReasonOverflow.String()], noStarve.SNPPct, gp.Kills[preempt.ReasonStarvingLongJob.String()]))
 		case ch.SNPPct < 10:
 			differs = append(differs, fmt.Sprintf("busy SNP %+.1f%%, not about +15%%", ch.SNPPct))
 		}

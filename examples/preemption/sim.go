@@ -489,7 +489,7 @@ func (s *sim) check(now float64) error {
 		if j.n <= 10 {
 			s.res.SmallKills++
 		}
-		if v.Reason == preempt.StarvingLongJob {
+		if v.Reason == preempt.ReasonStarvingLongJob {
 			j.starveKilled++
 		}
 		s.res.WorkLost += v.WorkLost

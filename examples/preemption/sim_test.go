@@ -48,7 +48,7 @@ func checkRun(t *testing.T, jobs []JobSpec, r Result) {
 	for _, n := range r.ByReason {
 		sum += n
 	}
-	if sum != r.Kills || !(r.WorkLost >= 0) || math.IsInf(r.WorkLost, 0) || r.LongKills > r.Kills || r.ByReason[preempt.StarvingLongJob] > r.LongKills {
+	if sum != r.Kills || !(r.WorkLost >= 0) || math.IsInf(r.WorkLost, 0) || r.LongKills > r.Kills || r.ByReason[preempt.ReasonStarvingLongJob] > r.LongKills {
 		t.Fatalf("work lost %v, kills %d by reason %v, long %d", r.WorkLost, r.Kills, r.ByReason, r.LongKills)
 	}
 	if r.Episodes > r.StarvingJudged || !(r.NonProdShare >= 0 && r.NonProdShare <= r.Occupancy && r.Occupancy <= 1) {
@@ -201,7 +201,7 @@ func TestStarvationPerPeriod(t *testing.T) {
 				over := max(0, held-int(math.Ceil(job.Share)))
 				victims := 0
 				for _, v := range d.Victims {
-					if v.Reason == preempt.StarvingLongJob {
+					if v.Reason == preempt.ReasonStarvingLongJob {
 						if v.Job != k {
 							t.Fatalf("t = %v: starvation victim of job %d, not the long job", now, v.Job)
 						}
@@ -238,7 +238,7 @@ func TestStarvationPerPeriod(t *testing.T) {
 		}
 		checkRun(t, jobs, r)
 		t.Logf("%v: %d episodes, %d starving judgements, %d starvation kills, %d off-period kill checks, %d onsets and %d past-T_timeout checked",
-			rule, r.Episodes, r.StarvingJudged, r.ByReason[preempt.StarvingLongJob], offPeriod, onset, afterTimeout)
+			rule, r.Episodes, r.StarvingJudged, r.ByReason[preempt.ReasonStarvingLongJob], offPeriod, onset, afterTimeout)
 		switch rule {
 		case PerPeriod:
 			if offPeriod != 0 || onset == 0 {
@@ -283,7 +283,7 @@ func TestTwoPoolIsGPStepTwo(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if b.ByReason[preempt.Overflow] != g.ByReason[preempt.MostRecent] {
+			if b.ByReason[preempt.ReasonOverflow] != g.ByReason[preempt.ReasonMostRecent] {
 				t.Fatalf("kills %v vs %v", b.ByReason, g.ByReason)
 			}
 			g.ByReason = b.ByReason

@@ -15,7 +15,7 @@ const (
 	// longer than fairSharePreemptionTimeout.
 	SourceFairShare
 	// SourceStarvation: GP step 1, the overflowing tasks of a long job that
-	// starves others (preempt.StarvingLongJob victims), whether they fill
+	// starves others (preempt.ReasonStarvingLongJob victims), whether they fill
 	// part of k or go beyond it.
 	SourceStarvation
 	numSources
@@ -47,7 +47,7 @@ func (s *sim) account(k int, d preempt.Decision) {
 	asked := float64(s.need[SourceMinShare] + s.need[SourceFairShare])
 	slots := 0 // slots freed so far, in the decision's order
 	for _, v := range d.Victims {
-		if v.Reason == preempt.StarvingLongJob {
+		if v.Reason == preempt.ReasonStarvingLongJob {
 			s.res.LostBySource[SourceStarvation] += v.WorkLost
 			s.res.KillsBySource[SourceStarvation]++
 			if slots >= k {

@@ -137,7 +137,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	drain := fs.Float64("drain", 0, "keep replaying S seconds after the last arrival, S in [0, 1e6]")
 	admit := fs.String("admission", "advise", "advise (decide, queue every job) or enforce (drop rejected jobs)")
 	mode := fs.String("mode", "strict", "admission rule: strict (every queued deadline checked) or paper (MIMP Eq. 7)")
-	slack := fs.Float64("slack", 0, "MP's at-risk slack (edf.MPOptions.Slack), in [0, 100]")
+	slack := fs.Float64("slack", 0, "MP's at-risk slack, in [0, 100]: edf.Config.Margin is 1 + slack")
 	gp := fs.Float64("gp-interval", defGPInterval, "seconds between preemption checks, in [0, 86400] (0: none)")
 	seed := fs.Uint64("seed", 1, "seed of the SWIM job types and task times")
 	asJSON := fs.Bool("json", false, "print the results as JSON")

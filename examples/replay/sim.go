@@ -17,7 +17,7 @@ type Config struct {
 	Slots     int     // map slots
 	Admission string  // "advise" or "enforce"
 	Mode      string  // admission rule: "strict" or "paper"
-	Slack     float64 // MP's at-risk slack (edf.MPOptions.Slack)
+	Slack     float64 // MP's at-risk slack: edf.Config.Margin is 1 + Slack
 	// GPInterval is the time between two preemption checks (s).
 	GPInterval float64
 	// Drain is how long the replay goes on after the last arrival (s).
@@ -31,9 +31,8 @@ const (
 	evPreempt
 )
 
-// A slot of the cluster.
+// A slot of the cluster (its residual capacity is replay.cluster's).
 type slot struct {
-	r     float64
 	busy  bool
 	unit  int
 	task  edf.Task
@@ -46,16 +45,15 @@ type replay struct {
 	cfg     Config
 	w       *workload
 	slots   []slot
-	free    []int // free slots, used as a stack
+	cluster []admission.Slot // each slot's residual capacity R
+	free    []int            // free slots, used as a stack
 	eq      *edf.Queue
 	aq      admission.Queue
-	handle  []edf.Handle
 	started []int
 	done    []int
 	running []int
 	queued  []bool // in the scheduler's queues
 	ev      des.Queue
-	mpOpt   edf.MPOptions
 	aqOpt   admission.Options
 	jctUnit []float64 // per type: Eq. 6 of one task on this cluster (s)
 	pending int       // Σ tasks not yet started of queued units
@@ -133,38 +131,33 @@ func (r *replay) setup() error {
 	// dedicated, 30% light, 30% medium, 10% heavy web load (band mid-points).
 	mix := []float64{0, 0, 0, 27.5, 27.5, 27.5, 90, 90, 90, 150}
 	r.slots = make([]slot, cfg.Slots)
+	r.cluster = make([]admission.Slot, cfg.Slots)
 	for i := range r.slots {
-		r.slots[i] = slot{r: hadoopsim.Residual(mix[i%len(mix)])}
+		r.cluster[i].R = hadoopsim.Residual(mix[i%len(mix)])
 		r.free = append(r.free, cfg.Slots-1-i)
 	}
 	// Data nodes as in the case study: 6 of 60 MB/s per 40 slots.
 	dn := edf.DataNodes{Count: max(1, 6*cfg.Slots/40), Capacity: 60}
-	eq, err := edf.NewQueue(edf.Config{DataNodes: dn})
+	eq, err := edf.NewQueue(edf.Config{DataNodes: dn, Margin: 1 + cfg.Slack})
 	if err != nil {
 		return err
 	}
 	r.eq = eq
-	r.mpOpt = edf.MPOptions{Slack: cfg.Slack}
 	r.aqOpt = admission.Options{Mode: admission.ModeStrict}
 	if cfg.Mode == "paper" {
 		r.aqOpt.Mode = admission.ModePaper
 	}
-	caps := make([]float64, cfg.Slots)
-	for i := range caps {
-		caps[i] = r.slots[i].r
-	}
 	for _, t := range w.Types {
-		jct, err := admission.JCT(t.Model, 1, caps)
+		jct, err := admission.JCT(t.Model, 1, r.cluster)
 		if err != nil {
 			return err
 		}
 		r.jctUnit = append(r.jctUnit, jct)
 	}
 	n := len(w.Units)
-	r.handle, r.started, r.done, r.running = make([]edf.Handle, n), make([]int, n), make([]int, n), make([]int, n)
+	r.started, r.done, r.running = make([]int, n), make([]int, n), make([]int, n)
 	r.queued, r.gpIndex, r.gpStamp, r.starve = make([]bool, n), make([]int, n), make([]int, n), make([]float64, n)
 	for i, u := range w.Units {
-		r.handle[i] = edf.NoJob
 		r.starve[i] = math.NaN()
 		if err := r.ev.Push(des.Event{Time: u.Arrival, Kind: evArrival, A: i}); err != nil {
 			return err
@@ -188,7 +181,8 @@ func (r *replay) jct(i, n int) float64 { return float64(n) * r.jctUnit[r.w.Units
 // arrive runs admission control on unit i and queues it.
 func (r *replay) arrive(i int, now float64) error {
 	u := &r.w.Units[i]
-	job := admission.Job{ID: int64(i), Arrival: now, Deadline: u.Deadline, JCT: r.jct(i, u.Tasks)}
+	t := &r.w.Types[u.Type]
+	job := admission.Job{ID: int64(i), Arrival: now, Deadline: u.Deadline, Tasks: u.Tasks, Model: t.Model, JCT: r.jct(i, u.Tasks)}
 	t0 := time.Now()
 	d, err := r.aq.Decide(job, now, r.aqOpt)
 	r.lat[kindAdmission].add(time.Since(t0))
@@ -206,12 +200,10 @@ func (r *replay) arrive(i int, now float64) error {
 	if err := r.aq.Insert(job); err != nil {
 		return err
 	}
-	t := &r.w.Types[u.Type]
-	h, err := r.eq.Add(edf.Job{ID: int64(i), Arrival: now, Deadline: u.Deadline, Tasks: u.Tasks, Model: t.Model, Read90: t.Read90})
-	if err != nil {
+	if err := r.eq.Add(edf.Job{ID: int64(i), Arrival: now, Deadline: u.Deadline, Tasks: u.Tasks, Model: t.Model, Read90: t.Read90}); err != nil {
 		return err
 	}
-	r.handle[i], r.queued[i] = h, true
+	r.queued[i] = true
 	r.pending += u.Tasks
 	r.inQueue++
 	r.res.PeakQueue = max(r.res.PeakQueue, r.inQueue)
@@ -225,25 +217,28 @@ func (r *replay) arrive(i int, now float64) error {
 func (r *replay) dispatch(now float64) error {
 	for len(r.free) > 0 && r.pending > 0 {
 		s := r.free[len(r.free)-1]
-		sl := &r.slots[s]
+		sl, res := &r.slots[s], r.cluster[s].R
 		t0 := time.Now()
-		d, err := r.eq.MP(sl.r, now, r.mpOpt)
+		d, err := r.eq.MP(res, now, edf.MPOptions{})
 		r.lat[kindMP].add(time.Since(t0))
 		if err != nil {
 			return err
 		}
 		r.res.Reasons[d.Reason]++
-		if d.Job == edf.NoJob {
+		if d.Reason == edf.ReasonIdle {
 			return nil
 		}
 		i := int(d.ID)
-		task, err := r.eq.Assign(d.Job, sl.r)
+		task, err := r.eq.Start(d.ID, res)
 		if err != nil {
+			return err
+		}
+		if err := r.aq.Start(d.ID, s, task.PlannedEnd(now)); err != nil {
 			return err
 		}
 		r.free = r.free[:len(r.free)-1]
 		u := &r.w.Units[i]
-		dur := u.Scale[r.started[i]%len(u.Scale)] * r.w.Types[u.Type].World.TCT(sl.r)
+		dur := u.Scale[r.started[i]%len(u.Scale)] * r.w.Types[u.Type].World.TCT(res)
 		sl.busy, sl.unit, sl.task, sl.start = true, i, task, now
 		r.started[i]++
 		r.running[i]++
@@ -260,7 +255,10 @@ func (r *replay) dispatch(now float64) error {
 func (r *replay) taskEnd(s int, now float64) error {
 	sl := &r.slots[s]
 	i := sl.unit
-	if err := r.eq.Release(sl.task, true); err != nil {
+	if err := r.eq.End(sl.task, true); err != nil {
+		return err
+	}
+	if err := r.aq.End(s, true); err != nil {
 		return err
 	}
 	sl.busy = false
@@ -274,9 +272,7 @@ func (r *replay) taskEnd(s int, now float64) error {
 	}
 	// The unit is done.
 	r.aq.Remove(int64(i))
-	if err := r.eq.Remove(r.handle[i]); err != nil {
-		return err
-	}
+	r.eq.Remove(int64(i))
 	r.queued[i] = false
 	r.inQueue--
 	r.res.Finished++
@@ -352,7 +348,10 @@ func (r *replay) preempt(now float64) error {
 	for _, v := range d.Victims {
 		s := int(v.ID)
 		sl := &r.slots[s]
-		if err := r.eq.Release(sl.task, false); err != nil {
+		if err := r.eq.End(sl.task, false); err != nil {
+			return err
+		}
+		if err := r.aq.End(s, false); err != nil {
 			return err
 		}
 		i := sl.unit

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"time"
 
-	"github.com/schedkit/schedkit/admission"
 	"github.com/schedkit/schedkit/edf"
 	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
@@ -17,7 +16,7 @@ import (
 // A Key is what the queue order reads from one queued entity.
 type Key struct {
 	// Deadline is the job's deadline in seconds since the Unix epoch, or
-	// edf.NoDeadline (+Inf) when it has none or its annotation is malformed.
+	// edf.NoDeadline() (+Inf) when it has none or its annotation is malformed.
 	Deadline float64
 	// Priority is the pod's priority (spec.priority), as PrioritySort reads it.
 	Priority int32
@@ -33,7 +32,7 @@ type Key struct {
 // queue timestamp to its Key. A malformed deadline counts as none.
 func KeyOf(pod *v1.Pod, owner *batchv1.Job, timestamp time.Time) Key {
 	k := Key{
-		Deadline:  edf.NoDeadline,
+		Deadline:  edf.NoDeadline(),
 		Priority:  corev1helpers.PodPriority(pod),
 		Timestamp: timestamp,
 		Namespace: pod.Namespace,
@@ -50,12 +49,12 @@ func KeyOf(pod *v1.Pod, owner *batchv1.Job, timestamp time.Time) Key {
 // when a goes first:
 //
 //  1. jobs with a deadline before jobs without, earlier deadlines first
-//     (edf's EDF order as admission.CompareEDF states it; +Inf last);
+//     (edf.CompareDeadline, the first key of edf.CompareEDF; +Inf last);
 //  2. higher priority first, then earlier queue timestamp (PrioritySort);
 //  3. namespace, name, UID: a unique key, so no two queued pods tie.
 func Compare(a, b Key) int {
 	return cmp.Or(
-		admission.CompareEDF(admission.Job{Deadline: a.Deadline}, admission.Job{Deadline: b.Deadline}),
+		edf.CompareDeadline(a.Deadline, b.Deadline),
 		cmp.Compare(b.Priority, a.Priority),
 		a.Timestamp.Compare(b.Timestamp),
 		cmp.Compare(a.Namespace, b.Namespace),

@@ -36,11 +36,11 @@ func TestKeyOf(t *testing.T) {
 	if k != want {
 		t.Errorf("KeyOf = %+v, want %+v", k, want)
 	}
-	if k := KeyOf(p, nil, ts); k.Deadline != edf.NoDeadline {
+	if k := KeyOf(p, nil, ts); k.Deadline != edf.NoDeadline() {
 		t.Errorf("owner not found: deadline %v, want none", k.Deadline)
 	}
 	p.Annotations = map[string]string{annotation.Deadline: "whenever"}
-	if k := KeyOf(p, owner, ts); k.Deadline != edf.NoDeadline {
+	if k := KeyOf(p, owner, ts); k.Deadline != edf.NoDeadline() {
 		t.Errorf("malformed deadline: %v, want none", k.Deadline)
 	}
 }
@@ -54,10 +54,10 @@ func TestCompare(t *testing.T) {
 		a, b Key
 	}{
 		{"earlier deadline beats priority and age", with(func(k *Key) { k.Deadline = 50; k.Timestamp = t0.Add(time.Hour) }), with(func(k *Key) { k.Priority = 1000 })},
-		{"any deadline before none", base, with(func(k *Key) { k.Deadline = edf.NoDeadline; k.Priority = 1000 })},
+		{"any deadline before none", base, with(func(k *Key) { k.Deadline = edf.NoDeadline(); k.Priority = 1000 })},
 		{"equal deadlines: higher priority", with(func(k *Key) { k.Priority = 1 }), base},
 		{"then earlier queue time", base, with(func(k *Key) { k.Timestamp = t0.Add(time.Nanosecond) })},
-		{"no deadline: higher priority", with(func(k *Key) { k.Deadline = edf.NoDeadline; k.Priority = 1 }), with(func(k *Key) { k.Deadline = edf.NoDeadline })},
+		{"no deadline: higher priority", with(func(k *Key) { k.Deadline = edf.NoDeadline(); k.Priority = 1 }), with(func(k *Key) { k.Deadline = edf.NoDeadline() })},
 		{"then namespace", base, with(func(k *Key) { k.Namespace = "b" })},
 		{"then name", base, with(func(k *Key) { k.Name = "b" })},
 		{"then UID", base, with(func(k *Key) { k.UID = "b" })},
@@ -74,7 +74,7 @@ func TestCompare(t *testing.T) {
 
 func genKey() *rapid.Generator[Key] {
 	return rapid.Custom(func(t *rapid.T) Key {
-		d := rapid.OneOf(rapid.Float64Range(0, 10), rapid.Just(edf.NoDeadline)).Draw(t, "deadline")
+		d := rapid.OneOf(rapid.Float64Range(0, 10), rapid.Just(edf.NoDeadline())).Draw(t, "deadline")
 		return Key{
 			Deadline:  math.Round(d),
 			Priority:  rapid.Int32Range(-2, 2).Draw(t, "priority"),
@@ -111,10 +111,7 @@ func (constModel) TCT(float64) float64 { return 10 }
 // job schedkit's edf.Queue.EDF picks.
 func propAgreesWithEDF(t *rapid.T) {
 	n := rapid.IntRange(1, 8).Draw(t, "jobs")
-	q, err := edf.NewQueue(edf.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	var q edf.Queue
 	keys := make([]Key, n)
 	// Distinct arrivals: EDF breaks (deadline, arrival) ties by job ID,
 	// which pods do not carry.
@@ -124,12 +121,12 @@ func propAgreesWithEDF(t *rapid.T) {
 	}
 	arrivals := rapid.Permutation(order).Draw(t, "arrivals")
 	for i := range n {
-		d := rapid.OneOf(rapid.Float64Range(0, 5), rapid.Just(edf.NoDeadline)).Draw(t, "deadline")
-		if d != edf.NoDeadline {
+		d := rapid.OneOf(rapid.Float64Range(0, 5), rapid.Just(edf.NoDeadline())).Draw(t, "deadline")
+		if d != edf.NoDeadline() {
 			d = math.Round(d)
 		}
 		arrival := float64(arrivals[i])
-		if _, err := q.Add(edf.Job{ID: int64(i), Arrival: arrival, Deadline: d, Tasks: 1, Model: constModel{}}); err != nil {
+		if err := q.Add(edf.Job{ID: int64(i), Arrival: arrival, Deadline: d, Tasks: 1, Model: constModel{}}); err != nil {
 			t.Fatal(err)
 		}
 		keys[i] = Key{Deadline: d, Timestamp: t0.Add(time.Duration(arrival) * time.Second), Namespace: "ns", Name: string(rune('a' + i))}

@@ -135,7 +135,7 @@ func (pl *Deadline) key(e fwk.QueuedEntityInfo) Key {
 			return k
 		}
 	}
-	k := Key{Deadline: edf.NoDeadline, Priority: e.GetPriority(), Timestamp: e.GetTimestamp()}
+	k := Key{Deadline: edf.NoDeadline(), Priority: e.GetPriority(), Timestamp: e.GetTimestamp()}
 	if g, ok := e.(*framework.QueuedPodGroupInfo); ok && g.PodGroupInfo != nil {
 		k.Namespace, k.Name = g.Namespace, g.Name
 	}

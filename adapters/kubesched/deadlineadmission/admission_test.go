@@ -138,7 +138,7 @@ func TestDecision(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := admission.Decide(in.Queue, in.New, in.Now, admission.Options{Mode: admission.ModeStrict})
+		d, err := new(admission.Workspace).Decide(in.Queue, in.New, in.Now, admission.Options{Mode: admission.ModeStrict})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,7 +148,7 @@ func TestDecision(t *testing.T) {
 	}
 	// Paper mode checks only the new job: b is admitted.
 	in, _ := MakeInput(tests[0].job, 15*time.Minute, running, args, t0)
-	if d, _ := admission.Decide(in.Queue, in.New, in.Now, admission.Options{Mode: admission.ModePaper}); !d.Admit {
+	if d, _ := new(admission.Workspace).Decide(in.Queue, in.New, in.Now, admission.Options{Mode: admission.ModePaper}); !d.Admit {
 		t.Errorf("paper mode rejected b: %+v", d)
 	}
 }
@@ -205,7 +205,7 @@ func propMakeInput(t *rapid.T) {
 	if err != nil || !slices.EqualFunc(in.Queue, again.Queue, func(a, b admission.Job) bool { return a.ID == b.ID && a.JCT == b.JCT }) {
 		t.Fatalf("input order changed the queue: %v vs %v (%v)", in.Queue, again.Queue, err)
 	}
-	if _, err := admission.Decide(in.Queue, in.New, in.Now, admission.Options{Mode: admission.ModeStrict}); err != nil {
+	if _, err := new(admission.Workspace).Decide(in.Queue, in.New, in.Now, admission.Options{Mode: admission.ModeStrict}); err != nil {
 		t.Fatalf("admission rejects the mapped input: %v", err)
 	}
 }

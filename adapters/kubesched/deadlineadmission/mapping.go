@@ -64,7 +64,7 @@ func Remaining(r RunningJob, args *Args, now time.Time) time.Duration {
 	return left
 }
 
-// Input is what admission.Decide reads, in seconds since the Unix epoch.
+// Input is what admission.Workspace.Decide reads, in seconds since the Unix epoch.
 type Input struct {
 	Queue []admission.Job // running deadline jobs, in EDF order (CompareEDF)
 	New   admission.Job

@@ -2,7 +2,7 @@
 // whose job cannot meet its deadline, given the deadline jobs already
 // running, is rejected with UnschedulableAndUnresolvable and a one-line
 // reason (predicted finish against the deadline, and the job the rejection
-// protects). The decision is schedkit's admission.Decide (MIMP §5.3,
+// protects). The decision is schedkit's admission.Workspace.Decide (MIMP §5.3,
 // Eq. 7) in the mode the args name, Strict by default.
 //
 // # Model
@@ -12,7 +12,7 @@
 // running job are never re-checked, so a job is never left half started.
 // For a pod of a job that is not running yet, with a deadline
 // (schedkit.io/deadline on the pod or its owning Job), DeadlineAdmission
-// asks admission.Decide whether to admit the job against the running
+// asks admission.Workspace.Decide whether to admit the job against the running
 // deadline jobs:
 //
 //   - each job's completion time if it ran alone (admission's JCT, MIMP Eq.
@@ -76,8 +76,8 @@ type DeadlineAdmission struct {
 	jobs  owner.Resolver
 	clock clock.PassiveClock
 
-	mu      sync.Mutex
-	checker admission.Checker
+	mu sync.Mutex
+	ws admission.Workspace
 }
 
 var (
@@ -135,7 +135,7 @@ func (pl *DeadlineAdmission) PreFilter(ctx context.Context, _ fwk.CycleState, po
 
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
-	d, err := pl.checker.Decide(in.Queue, in.New, in.Now, admission.Options{Mode: pl.mode})
+	d, err := pl.ws.Decide(in.Queue, in.New, in.Now, admission.Options{Mode: pl.mode})
 	if err != nil {
 		return nil, fwk.AsStatus(err)
 	}

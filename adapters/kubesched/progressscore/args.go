@@ -92,7 +92,7 @@ func (args *Args) Validate(path *field.Path) error {
 	for _, msg := range validation.IsQualifiedName(args.NodeTypeLabel) {
 		errs = append(errs, field.Invalid(path.Child("nodeTypeLabel"), args.NodeTypeLabel, msg))
 	}
-	maxDelay := time.Duration(ps.MaxTime) * time.Second
+	maxDelay := time.Duration(ps.MaxDuration) * time.Second
 	if args.MaxDelay == nil {
 		errs = append(errs, field.Required(path.Child("maxDelay"), ""))
 	} else if d := args.MaxDelay.Duration; d < 0 || d > maxDelay {

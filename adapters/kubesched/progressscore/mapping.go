@@ -114,9 +114,9 @@ func (c Cluster) Blocks(n int) []ps.Block {
 
 // relative is time t on progressshare's clock, where now is 0: minus the
 // seconds from t to now, at least 0 (t after now counts as now) and at
-// most ps.MaxTime.
+// most ps.MaxDuration.
 func relative(t, now time.Time) float64 {
-	return -math.Min(math.Max(now.Sub(t).Seconds(), 0), ps.MaxTime)
+	return -math.Min(math.Max(now.Sub(t).Seconds(), 0), ps.MaxDuration)
 }
 
 // SlotsOfType counts the slots of each type.

@@ -72,8 +72,8 @@
 // value; no deadline is Ready; a deadline already past is Rejected naming
 // the annotation and the object it is on; a workload that misses its
 // deadline at the confidence even if started now alone
-// (admission.DecideConfidence, empty queue, own samples) is Rejected;
-// otherwise admission.DecideConfidence with the promised deadline
+// (admission.ModeConfidence, empty queue, own samples) is Rejected;
+// otherwise admission.ModeConfidence with the promised deadline
 // workloads' fluid samples as the queue (the sequential EDF model of MIMP
 // Eq. 7 over the quota) gives Ready, or Retry with requeueAfterSeconds =
 // the median time until the first promised workload finishes, no later

@@ -146,7 +146,7 @@ func QueueOf(cq *kueue.ClusterQueue) Queue {
 //     a deadline whose pod does not fit the nominal quota, and one whose
 //     deadline has already passed, naming the annotation.
 //  2. Without a deadline: Ready (admission admits it, ReasonNoDeadline).
-//  3. Alone: admission.DecideConfidence on an empty queue with the
+//  3. Alone: admission.Workspace.Decide in confidence mode on an empty queue with the
 //     workload's own run time (its pods in parallel, started now). Failing
 //     it at the confidence means it can never meet its deadline: Rejected.
 //
@@ -156,7 +156,7 @@ func QueueOf(cq *kueue.ClusterQueue) Queue {
 // workload the check would reject is deactivated at once (Deactivate), its
 // rejection in its check message and event.
 //
-//  4. With quota reserved: admission.DecideConfidence with the promised
+//  4. With quota reserved: admission.Queue.Decide in confidence mode with the promised
 //     (Ready) deadline workloads' fluid samples as the queue. Admitted:
 //     Ready, and it joins the queue for the next decision. Otherwise
 //     Retry, after the median time until the first promised workload
@@ -246,8 +246,9 @@ func Plan(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) (
 	}
 	slices.SortFunc(pending, func(a, b int) int { return admission.CompareEDF(jobs[a], jobs[b]) })
 
-	var checker admission.Checker
+	var space admission.Workspace
 	p := cfg.Confidence
+	opt := admission.Options{Mode: admission.ModeConfidence, Confidence: p}
 	for _, i := range pending {
 		w := ws[i]
 		deciding := w.Phase == Deciding
@@ -264,7 +265,7 @@ func Plan(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) (
 			if !deciding {
 				break
 			}
-			d, err := checker.DecideConfidence(nil, jobs[i], 0, p)
+			d, err := space.Decide(nil, jobs[i], 0, opt)
 			if err != nil {
 				return nil, fmt.Errorf("workload %s: %w", w.Key, err)
 			}
@@ -281,7 +282,7 @@ func Plan(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) (
 			outs[i].Verdict = rejectDeadlinePassed(w)
 		default:
 			wk := works[i]
-			alone, err := checker.DecideConfidence(nil, withSamples(jobs[i], wk.own), 0, p)
+			alone, err := space.Decide(nil, withSamples(jobs[i], wk.own), 0, opt)
 			if err != nil {
 				return nil, fmt.Errorf("workload %s: %w", w.Key, err)
 			}
@@ -293,7 +294,7 @@ func Plan(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) (
 				break
 			}
 			job := withSamples(jobs[i], wk.fluid)
-			d, err := checker.DecideConfidence(q0.Jobs(), job, 0, p)
+			d, err := q0.Decide(job, 0, opt)
 			if err != nil {
 				return nil, fmt.Errorf("workload %s: %w", w.Key, err)
 			}

@@ -27,9 +27,9 @@ func admit(jobs []*job, slots int, cfg Config, views map[int64]*AppPlan, p *Plan
 	if slots == 0 {
 		return killed, nil
 	}
-	cluster := make([]float64, slots)
+	cluster := make([]admission.Slot, slots)
 	for i := range cluster {
-		cluster[i] = 1
+		cluster[i].R = 1
 	}
 	caps, err := admission.NewCapacities(cluster)
 	if err != nil {

@@ -95,7 +95,7 @@
 // (one run of dedicated containers: O(log containers) per app instead of
 // a walk over every container), and each ACCEPTED app is decided by
 // admission.Queue.Decide, O(log apps) on the admitted apps' search tree.
-// Both give what admission.JCT and Checker.Decide give, bit for bit
+// Both give what admission.JCT and Workspace.Decide give, bit for bit
 // (admission's TestPropJCTOn and TestPropQueueDecideExact), so the plan is
 // the same as with them; with them (a walk over every container per app,
 // a pass over every admitted app per ACCEPTED one), the same benchmark

@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/schedkit/schedkit/admission"
 	"github.com/schedkit/schedkit/edf"
 )
 
 // rank orders the apps for priorities with schedkit's edf pickers, never
 // re-implementing them. Each app is an edf.Job (its not-started plus
 // running map tasks, its model, its deadline) and each container it holds
-// an Assign at residual capacity 1: YARN containers are dedicated slots.
+// a Start at residual capacity 1: YARN containers are dedicated slots.
 // The picker is asked which app a free container should go to; that app
 // takes the next rank and leaves the queue; repeat. With OrderMP,
 // edf.Queue.MP (IO check off: YARN gives no data-node read model) picks
@@ -19,31 +18,25 @@ import (
 // first; with every container dedicated, its best-fit step ties on NormTCT
 // and falls to deadline, arrival, ID — EDF. With OrderEDF, edf.Queue.EDF.
 // Apps with no task left to start are never picked; they follow in EDF
-// order (admission.CompareEDF). atRisk reports edf.Queue.AtRisk for every
+// order (edf.CompareEDF). atRisk reports edf.Queue.AtRisk for every
 // app before any was removed, and views get edf.CompletableTasks.
 func rank(jobs []*job, order string, views map[int64]*AppPlan) (ranked []*job, atRisk map[int64]bool, err error) {
-	q, err := edf.NewQueue(edf.Config{Dedicated: 1})
-	if err != nil {
-		return nil, nil, err
-	}
-	byHandle := map[edf.Handle]*job{}
-	handles := map[int64]edf.Handle{}
+	var q edf.Queue // dedicated capacity 1, margin 1: the zero Config
+	byID := make(map[int64]*job, len(jobs))
 	for _, j := range jobs {
-		h, err := q.Add(edf.Job{ID: j.key, Arrival: j.arrival, Deadline: j.deadline, Tasks: j.remaining, Model: j.typ.TCT()})
-		if err != nil {
+		if err := q.Add(edf.Job{ID: j.key, Arrival: j.arrival, Deadline: j.deadline, Tasks: j.remaining, Model: j.typ.TCT()}); err != nil {
 			return nil, nil, fmt.Errorf("deadline: %s: %w", j.app.ID, err)
 		}
 		for range j.running {
-			if _, err := q.Assign(h, 1); err != nil {
+			if _, err := q.Start(j.key, 1); err != nil {
 				return nil, nil, fmt.Errorf("deadline: %s: %w", j.app.ID, err)
 			}
 		}
-		byHandle[h] = j
-		handles[j.key] = h
+		byID[j.key] = j
 	}
 	atRisk = make(map[int64]bool, len(jobs))
 	for _, j := range jobs {
-		r, ok := q.AtRisk(handles[j.key], 0)
+		r, ok := q.AtRisk(j.key, 0)
 		if !ok {
 			return nil, nil, fmt.Errorf("deadline: %s: at-risk test failed", j.app.ID)
 		}
@@ -66,15 +59,13 @@ func rank(jobs []*job, order string, views map[int64]*AppPlan) (ranked []*job, a
 		} else {
 			d = q.EDF()
 		}
-		if d.Job == edf.NoJob {
+		if d.Reason == edf.ReasonIdle {
 			break
 		}
-		j := byHandle[d.Job]
+		j := byID[d.ID]
 		ranked = append(ranked, j)
 		picked[j.key] = true
-		if err := q.Remove(d.Job); err != nil {
-			return nil, nil, err
-		}
+		q.Remove(d.ID)
 	}
 	var rest []*job
 	for _, j := range jobs {
@@ -83,8 +74,8 @@ func rank(jobs []*job, order string, views map[int64]*AppPlan) (ranked []*job, a
 		}
 	}
 	slices.SortFunc(rest, func(a, b *job) int {
-		return admission.CompareEDF(admission.Job{ID: a.key, Arrival: a.arrival, Deadline: a.deadline},
-			admission.Job{ID: b.key, Arrival: b.arrival, Deadline: b.deadline})
+		return edf.CompareEDF(edf.Job{ID: a.key, Arrival: a.arrival, Deadline: a.deadline},
+			edf.Job{ID: b.key, Arrival: b.arrival, Deadline: b.deadline})
 	})
 	return append(ranked, rest...), atRisk, nil
 }

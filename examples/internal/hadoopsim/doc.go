@@ -72,8 +72,8 @@
 //     tasks of the admitted jobs plus the new job's on the slots as the
 //     scheduler sees them (each slot's current residual capacity; a busy
 //     slot free at its task's start + Model.TCT(r) × Margin), and MP runs
-//     with slack Margin − 1 (edf.MPOptions.Slack), so it keeps jobs ahead
-//     of that plan. Scenario.Margin comes from the scheduler's error model
+//     with the same margin (edf.Config.Margin), so it keeps jobs ahead of
+//     that plan. Scenario.Margin comes from the scheduler's error model
 //     (AdmissionMargin: the 0.97 quantile of actual/predicted task time,
 //     2.17 under PaperError). MP+AC-paper (admission.ModePaper, Eq. 6–7 as
 //     printed) and MP+AC-strict (ModeStrict) get a new job's Eq. 6 JCT from

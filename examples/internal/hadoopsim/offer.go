@@ -27,7 +27,7 @@ func (r *run) dispatch(now float64) error {
 			if err != nil {
 				return err
 			}
-			if d.Job == edf.NoJob {
+			if d.Reason == edf.ReasonIdle {
 				if r.p.picker() != MP {
 					return nil // FIFO, EDF: no pending task anywhere
 				}
@@ -49,8 +49,8 @@ func (r *run) pick(sl int, now float64) (edf.Decision, error) {
 	case EDF:
 		return r.q.EDF(), nil
 	}
-	return r.q.MP(r.slotR[sl], now, r.mpOptions())
+	return r.q.MP(r.cluster[sl].R, now, r.mpOptions())
 }
 
 // mpOptions are the options MP runs with under this scenario and policy.
-func (r *run) mpOptions() edf.MPOptions { return r.p.mpOptions(r.s, r.margin()) }
+func (r *run) mpOptions() edf.MPOptions { return r.p.mpOptions(r.s) }

@@ -73,19 +73,27 @@ func (p Policy) admission(margin float64) (opt admission.Options, ok bool) {
 	return admission.Options{}, false
 }
 
-// mpOptions are MP's options under policy p in scenario s (margin is its
-// Margin, 0 read as 1): MP protects deadlines against s.TCTError
-// (edf.MPOptions.TCTError); MP+AC keeps slack Margin − 1
-// (edf.MPOptions.Slack), so MP keeps each job ahead of the plan admission
-// checked it against; MP-paper, MP+AC-paper and MP+AC-strict run the
-// paper's MP. Every MP checks data-node IO unless s.NoIOCheck.
-func (p Policy) mpOptions(s *Scenario, margin float64) edf.MPOptions {
+// mpOptions are MP's options under policy p in scenario s: MP protects
+// deadlines against s.TCTError (edf.MPOptions.TCTError); MP-paper,
+// MP+AC, MP+AC-paper and MP+AC-strict run the paper's MP (MP+AC with its
+// queue's margin, edfMargin). Every MP checks data-node IO unless
+// s.NoIOCheck.
+func (p Policy) mpOptions(s *Scenario) edf.MPOptions {
 	opt := edf.MPOptions{NoIOCheck: s.NoIOCheck}
-	switch p {
-	case MP:
+	if p == MP {
 		opt.TCTError = s.TCTError
-	case MPAC:
-		opt.Slack = max(0, margin-1)
 	}
 	return opt
+}
+
+// edfMargin is the margin of policy p's edf queue (edf.Config.Margin) in a
+// scenario with margin m: MP+AC plans task ends and keeps MP's deadline
+// jobs ahead of the plan admission checked them against with the
+// scenario's margin (0 meaning 1); every other policy with 1, MIMP's
+// at-risk test.
+func (p Policy) edfMargin(m float64) float64 {
+	if p == MPAC {
+		return m
+	}
+	return 0
 }

@@ -55,8 +55,9 @@ type Scenario struct {
 	Offer OfferOrder
 	// Margin is MP+AC's safety factor on the scheduler's task times: wave
 	// admission plans each task at Model.TCT(r) × Margin
-	// (admission.Options.Margin) and MP keeps slack Margin − 1
-	// (edf.MPOptions.Slack). 0 means 1 (models taken as exact, no slack);
+	// (admission.Options.Margin) and MP keeps each deadline job ahead of
+	// that plan (edf.Config.Margin, the same number). 0 means 1 (models
+	// taken as exact);
 	// otherwise in [1, admission.MaxMargin]. CaseStudy and SweepScenario
 	// set it with AdmissionMargin. MP+AC-paper and MP+AC-strict ignore it.
 	Margin float64
@@ -125,17 +126,15 @@ type run struct {
 	p        Policy
 	q        *edf.Queue
 	ev       des.Queue
-	slotR    []float64
+	cluster  []admission.Slot // each slot's residual capacity (R)
 	slotVM   []int
 	busy     []bool
 	task     []edf.Task
-	handle   []edf.Handle
 	started  []int
 	done     []int
 	admitted []bool
 	finished []bool
-	aq       admission.Queue
-	checker  admission.Checker
+	aq       admission.Queue // the admitted jobs and their tasks (AC policies)
 	res      Result
 	lateSum  float64
 	running  []int
@@ -143,11 +142,6 @@ type run struct {
 	vmOrder  []int
 	world    world
 	errs     errorStats
-	// Wave-mode admission's view: each slot's state and, for a busy slot,
-	// its job and the planned end of its task.
-	cluster []admission.Slot
-	slotJob []int
-	planEnd []float64
 }
 
 // Run simulates the scenario under policy p. A nil scenario, one that fails
@@ -175,19 +169,18 @@ func Run(s *Scenario, p Policy) (Result, error) {
 		}
 	}
 	c := s.Cluster
-	q, err := edf.NewQueue(edf.Config{DataNodes: edf.DataNodes{Count: c.DataNodes, Capacity: c.NodeCapacity}})
+	q, err := edf.NewQueue(edf.Config{DataNodes: edf.DataNodes{Count: c.DataNodes, Capacity: c.NodeCapacity}, Margin: p.edfMargin(s.Margin)})
 	if err != nil {
 		return Result{}, err
 	}
 	n, ns := len(s.Jobs), c.Slots()
 	r := &run{s: s, p: p, q: q,
-		slotR: make([]float64, ns), slotVM: make([]int, ns), busy: make([]bool, ns),
-		task:   make([]edf.Task, ns),
-		handle: make([]edf.Handle, n), started: make([]int, n), done: make([]int, n),
+		cluster: make([]admission.Slot, ns), slotVM: make([]int, ns), busy: make([]bool, ns),
+		task:    make([]edf.Task, ns),
+		started: make([]int, n), done: make([]int, n),
 		admitted: make([]bool, n), finished: make([]bool, n), running: make([]int, n),
 		offerRNG: rand.New(rand.NewPCG(s.Seed, offerStream)), vmOrder: make([]int, len(c.VMs)),
 		world: newWorld(c), errs: errorStats{predicted: make([]float64, ns)},
-		cluster: make([]admission.Slot, ns), slotJob: make([]int, ns), planEnd: make([]float64, ns),
 	}
 	r.res = Result{Policy: p, Jobs: n, Outcomes: make([]Outcome, n), TasksOnHeavy: make([]int, len(s.Types)), TasksTotal: make([]int, len(s.Types))}
 	web := make([]*rand.Rand, len(c.VMs))
@@ -203,7 +196,6 @@ func Run(s *Scenario, p Policy) (Result, error) {
 		}
 	}
 	for i, j := range s.Jobs {
-		r.handle[i] = edf.NoJob
 		r.res.Outcomes[i].Finish = math.Inf(1)
 		r.push(des.Event{Time: j.Arrival, Kind: evArrival, A: i})
 	}
@@ -262,7 +254,7 @@ func (r *run) setWeb(v int, rng *rand.Rand) {
 	c := r.s.Cluster
 	res := Residual(webLoad(c.VMs[v], rng))
 	for k := range c.SlotsPerVM {
-		r.slotR[v*c.SlotsPerVM+k] = res
+		r.cluster[v*c.SlotsPerVM+k].R = res
 	}
 }
 
@@ -273,11 +265,10 @@ func (r *run) arrive(i int, now float64) error {
 	if ok, err := r.admit(i, now); err != nil || !ok {
 		return err
 	}
-	h, err := r.q.Add(edf.Job{ID: int64(j.ID), Arrival: j.Arrival, Deadline: j.Deadline, Tasks: j.Maps, Model: jt.Model, Read90: jt.Read90})
-	if err != nil {
+	if err := r.q.Add(edf.Job{ID: int64(j.ID), Arrival: j.Arrival, Deadline: j.Deadline, Tasks: j.Maps, Model: jt.Model, Read90: jt.Read90}); err != nil {
 		return err
 	}
-	r.handle[i], r.admitted[i] = h, true
+	r.admitted[i] = true
 	r.res.Outcomes[i].Admitted = true
 	if j.Maps == 0 {
 		return r.finish(i, now)
@@ -285,27 +276,30 @@ func (r *run) arrive(i int, now float64) error {
 	return nil
 }
 
-// start runs the next task of job i on slot sl: the scheduler's queue
-// records it with its estimates, the world decides how long it runs.
+// start runs the next task of job i on slot sl: the scheduler's queues
+// record it with its estimates (admission's with its planned end, start +
+// Model.TCT(r) × Margin), the world decides how long it runs.
 func (r *run) start(i, sl int, now float64) error {
 	j := &r.s.Jobs[i]
 	jt := &r.s.Types[j.Type]
-	rr := r.slotR[sl]
-	t, err := r.q.Assign(r.handle[i], rr)
+	rr := r.cluster[sl].R
+	t, err := r.q.Start(int64(j.ID), rr)
 	if err != nil {
 		return err
+	}
+	if r.admits() {
+		if err := r.aq.Start(t.ID, sl, t.PlannedEnd(now)); err != nil {
+			return err
+		}
 	}
 	d, over := r.world.start(sl, jt, rr, j.Noise[r.started[i]])
 	if over {
 		r.res.OverloadedStarts++
 	}
-	r.errs.predicted[sl] = jt.Model.TCT(rr)
+	r.errs.predicted[sl] = t.TCT
 	r.started[i]++
-	r.busy[sl], r.task[sl], r.slotJob[sl] = true, t, i
+	r.busy[sl], r.task[sl] = true, t
 	r.running[i]++
-	if err := r.noteStart(i, sl, now); err != nil {
-		return err
-	}
 	r.record(now, i)
 	r.push(des.Event{Time: now + d, Kind: evTaskDone, A: i, B: sl})
 	return nil
@@ -319,8 +313,13 @@ func (r *run) record(now float64, i int) {
 
 // taskDone ends the task on slot sl of job i.
 func (r *run) taskDone(i, sl int, now float64) error {
-	if err := r.q.Release(r.task[sl], true); err != nil {
+	if err := r.q.End(r.task[sl], true); err != nil {
 		return err
+	}
+	if r.admits() {
+		if err := r.aq.End(sl, true); err != nil {
+			return err
+		}
 	}
 	r.busy[sl] = false
 	d, slow := r.world.end(sl)
@@ -356,6 +355,7 @@ func (r *run) finish(i int, now float64) error {
 			r.res.MaxLateness = math.Max(r.res.MaxLateness, late)
 		}
 	}
-	r.forget(i)
-	return r.q.Remove(r.handle[i])
+	r.aq.Remove(int64(j.ID))
+	r.q.Remove(int64(j.ID))
+	return nil
 }

@@ -1,11 +1,13 @@
 package admission
 
-// A Checker holds the scratch buffers of admission decisions so that, once
-// they have grown to the queue's size, a decision allocates nothing. Keep one
-// Checker per scheduler and reuse it for every arriving job. The zero value is
-// ready to use. A Checker is not safe for concurrent use; the Decision.Checked
+// A Workspace holds the scratch buffers of admission decisions over a queue
+// the caller holds (a []Job in EDF order, rebuilt from the caller's own
+// records), so that, once they have grown to the queue's size, a decision
+// allocates nothing. A scheduler that keeps its jobs in a Queue decides with
+// Queue.Decide instead: the same decision, bit for bit. Keep one Workspace
+// and reuse it for every decision. The zero value is ready to use. A Workspace is not safe for concurrent use; the Decision.Checked
 // it returns aliases its buffer until the next call.
-type Checker struct {
+type Workspace struct {
 	checks []Check
 	// Wave-mode plans with the new job and without it, each task on the
 	// slot that frees first (with, without) or where it ends first (ef…).
@@ -18,24 +20,17 @@ type Checker struct {
 	ok    []bool    // every protected job so far met its deadline in sample i
 }
 
-// Decide decides once, with fresh buffers (it allocates the evidence). For
-// repeated decisions keep a Checker and call its Decide.
-func Decide(queue []Job, newJob Job, now float64, opt Options) (Decision, error) {
-	var c Checker
-	return c.Decide(queue, newJob, now, opt)
-}
-
 // Decide decides whether to admit newJob, arriving at time now (seconds), to
 // a cluster whose admitted, unfinished jobs are queue, in the mode opt.Mode
 // (see Mode): wave mode (the zero value) plans the pending tasks on
 // opt.Cluster; paper and strict mode sum MIMP Eq. 7 over Job.JCT;
-// ModeConfidence calls DecideConfidence.
+// confidence mode samples Job.Samples (see ModeConfidence).
 //
 // queue must be in strict EDF order as CompareEDF defines it (deadline, then
 // arrival, then ID; jobs without a deadline last) — Queue keeps a slice in
 // that order incrementally; a caller can also sort with
 // slices.SortFunc(q, CompareEDF). Decide validates the order in its single
-// pass instead of sorting, so it allocates nothing once the Checker's
+// pass instead of sorting, so it allocates nothing once the Workspace's
 // buffers fit the queue (and the cluster). The new job takes its place in
 // that order: queued jobs with an equal deadline that arrived earlier come
 // before it (the paper says "earlier deadline"; serving equal deadlines by
@@ -57,7 +52,7 @@ func Decide(queue []Job, newJob Job, now float64, opt Options) (Decision, error)
 // models, limits). Duplicate IDs inside the queue with different deadlines
 // or arrivals are not detected (they only blur Check.ID). With an error the
 // Decision is the zero value (not admitted, no evidence).
-func (c *Checker) Decide(queue []Job, newJob Job, now float64, opt Options) (Decision, error) {
+func (c *Workspace) Decide(queue []Job, newJob Job, now float64, opt Options) (Decision, error) {
 	if err := checkQueueLen(len(queue)); err != nil {
 		return Decision{}, err
 	}
@@ -66,9 +61,9 @@ func (c *Checker) Decide(queue []Job, newJob Job, now float64, opt Options) (Dec
 		return c.decideWave(queue, newJob, now, opt)
 	case ModeStrict, ModePaper:
 	case ModeConfidence:
-		return c.DecideConfidence(queue, newJob, now, opt.Confidence)
+		return c.decideConfidence(queue, newJob, now, opt.Confidence)
 	default:
-		return Decision{}, &ValueError{Field: "Options.Mode", Value: float64(opt.Mode), Reason: "unknown mode"}
+		return Decision{}, &ValueError{Field: "Options.Mode", Value: opt.Mode, Reason: "unknown mode"}
 	}
 	hasDeadline, dNew, err := validateEq7(&newJob, now)
 	if err != nil {
@@ -156,7 +151,7 @@ func newCheck(j *Job, jct, prefix, d float64, isNew, protected bool) Check {
 
 // admitNoDeadline validates the queue (common fields plus extra) and admits
 // a new job without deadline, with no evidence: it is never checked.
-func (c *Checker) admitNoDeadline(queue []Job, newID int64, mode Mode, extra int) (Decision, error) {
+func (c *Workspace) admitNoDeadline(queue []Job, newID int64, mode Mode, extra int) (Decision, error) {
 	for k := range queue {
 		if !queuedOK(queue, k, newID, extra) {
 			return Decision{}, queuedError(queue, k, newID, extra)
@@ -167,19 +162,16 @@ func (c *Checker) admitNoDeadline(queue []Job, newID int64, mode Mode, extra int
 
 // validateEq7 checks the decision time and the new job for paper and strict
 // mode, and returns whether it has a deadline and its deadline − now.
-func validateEq7(newJob *Job, now float64) (hasDeadline bool, dNew float64, err error) {
+func validateEq7(j *Job, now float64) (hasDeadline bool, dNew float64, err error) {
 	if err := validateNow(now); err != nil {
 		return false, 0, err
 	}
-	if err := validateJob(newJob, -1); err != nil {
+	if err := validateNew(j, atNew); err != nil {
 		return false, 0, err
 	}
-	if err := validateJCT(newJob, -1); err != nil {
-		return false, 0, err
-	}
-	if !newJob.HasDeadline() {
+	if !j.HasDeadline() {
 		return false, 0, nil
 	}
-	dNew, err = relDeadline(newJob, -1, now)
+	dNew, err = relDeadline(j, atNew, now)
 	return true, dNew, err
 }
