@@ -84,4 +84,18 @@
 // loaded with kube-scheduler's scheme and validation in both tiers). The
 // mappings from pods to schedkit inputs are checked by rapid properties
 // and by tables worked by hand.
+//
+// The cluster tier (adapters/cluster/e2e, also run by adapters/test-e2e.sh)
+// has them: the schedkit-scheduler binary, installed from config/default
+// and run with its Deployment's arguments and ConfigMap as its
+// ServiceAccount (leader election included), beside the stock
+// kube-scheduler, kube-controller-manager's job, garbage-collector and
+// disruption controllers, and Kueue. There pods of real Jobs, created by
+// the job controller, queue behind a busy node and are bound in EDF order;
+// a job class three times faster on gpu-a100 lands on the GPU nodes; and
+// on twin node sets, a high-priority Job makes LeastWorkLostPreemption
+// evict the pods that have run least where the stock DefaultPreemption
+// evicts more run time. kwok plays the nodes and the pods' run times (a
+// pod's start time is when kwok reports it running; victims are deleted as
+// soon as the job controller releases them).
 package kubesched

@@ -4,9 +4,10 @@ package config
 
 import _ "embed"
 
-// SchedulerConfig is scheduler-config.yaml.
+// SchedulerConfig is manager/scheduler-config.yaml, the profile of the
+// ConfigMap config/default installs.
 //
-//go:embed scheduler-config.yaml
+//go:embed manager/scheduler-config.yaml
 var SchedulerConfig []byte
 
 // ExampleJobs is example-jobs.yaml.

@@ -6,9 +6,10 @@
 // the API, no kubelet (bound pods never start or finish).
 //
 // performance-config.yaml runs each workload under kube-scheduler's
-// default profile and under the schedkit profile (config/scheduler-config.yaml,
-// the shipped example, loaded as it is), one after the other in the same
-// process, so their figures are side by side:
+// default profile and under the schedkit profile
+// (config/manager/scheduler-config.yaml, the shipped example, loaded as it
+// is), one after the other in the same process, so their figures are side
+// by side:
 //
 //   - SchedulingBasic: pods that fit anywhere (kube's own workload);
 //   - Preemption: four low-priority 0.9-CPU pods on every 4-CPU node, then

@@ -232,6 +232,21 @@
 // either: fair sharing, preemption, topology-aware scheduling, MultiKueue,
 // two schedkit.io/deadline checks on one ClusterQueue, leader election.
 //
+// # On a running cluster
+//
+// The cluster tier (adapters/cluster/e2e, also run by adapters/test-e2e.sh)
+// covers what needs a Job to run: Kueue v0.19.2's own manager binary with
+// its batch/v1 Job integration and webhooks, the real job controller,
+// schedkit-scheduler and kube-scheduler, with this controller installed
+// from config/default and run as its ServiceAccount. There a feasible Job
+// is Ready, admitted, unsuspended, its pods created, bound, run and
+// completed before its deadline, and Kueue marks the Workload Finished; a
+// hopeless Job is deactivated and never gets a pod; a held Job is admitted
+// once the Job it protected has really completed; ETAs move up when a Job
+// ends before its model said. What is simulated there is the nodes and the
+// pods' run time (kwok); see the README's "Try schedkit on a simulated
+// cluster".
+//
 // # Cost
 //
 // A plan draws pods × samples lognormals per workload; WorkCache keeps the

@@ -2,9 +2,9 @@
 // schedkit's plugins registered: Deadline (QueueSort), DeadlineAdmission
 // (PreFilter), LeastWorkLostPreemption (PostFilter) and ProgressShare
 // (Score). It takes kube-scheduler's flags; enable the plugins in a
-// KubeSchedulerConfiguration profile (config/scheduler-config.yaml):
+// KubeSchedulerConfiguration profile (config/manager/scheduler-config.yaml):
 //
-//	schedkit-scheduler --config=config/scheduler-config.yaml --kubeconfig=$HOME/.kube/config
+//	schedkit-scheduler --config=config/manager/scheduler-config.yaml --kubeconfig=$HOME/.kube/config
 package main
 
 import (

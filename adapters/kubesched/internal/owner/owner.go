@@ -24,7 +24,7 @@ type Resolver struct {
 // NewResolver returns a Resolver on the handle's shared informer factory.
 // It registers a batch/v1 Job informer, which the scheduler starts with the
 // others; the scheduler's service account needs get, list and watch on
-// jobs.batch (config/rbac.yaml).
+// jobs.batch (config/rbac/role.yaml).
 func NewResolver(h fwk.Handle) Resolver {
 	return Resolver{Jobs: h.SharedInformerFactory().Batch().V1().Jobs().Lister()}
 }

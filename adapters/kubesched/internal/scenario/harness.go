@@ -46,7 +46,7 @@ import (
 
 // Scheduler names of the two profiles every scenario's scheduler runs.
 const (
-	// Schedkit is the example profile, config/scheduler-config.yaml.
+	// Schedkit is the example profile, config/manager/scheduler-config.yaml.
 	Schedkit = "schedkit-scheduler"
 	// DefaultPreemption is the example profile with kube's DefaultPreemption
 	// in place of LeastWorkLostPreemption, for the comparison.
@@ -128,10 +128,10 @@ func NewEnv(t *testing.T, b *Backend) *Env {
 func Profiles() ([]schedulerapi.KubeSchedulerProfile, error) {
 	var vcfg configv1.KubeSchedulerConfiguration
 	if err := yaml.UnmarshalStrict(config.SchedulerConfig, &vcfg); err != nil {
-		return nil, fmt.Errorf("config/scheduler-config.yaml: %w", err)
+		return nil, fmt.Errorf("config/manager/scheduler-config.yaml: %w", err)
 	}
 	if len(vcfg.Profiles) != 1 || vcfg.Profiles[0].SchedulerName == nil || *vcfg.Profiles[0].SchedulerName != Schedkit {
-		return nil, fmt.Errorf("config/scheduler-config.yaml: want one profile %q", Schedkit)
+		return nil, fmt.Errorf("config/manager/scheduler-config.yaml: want one profile %q", Schedkit)
 	}
 	twin := vcfg.Profiles[0].DeepCopy()
 	twin.SchedulerName = ptr.To(DefaultPreemption)
@@ -150,7 +150,7 @@ func Profiles() ([]schedulerapi.KubeSchedulerProfile, error) {
 	}
 	cfg, ok := obj.(*schedulerapi.KubeSchedulerConfiguration)
 	if !ok {
-		return nil, fmt.Errorf("config/scheduler-config.yaml decodes to %T", obj)
+		return nil, fmt.Errorf("config/manager/scheduler-config.yaml decodes to %T", obj)
 	}
 	if err := validation.ValidateKubeSchedulerConfiguration(cfg); err != nil {
 		return nil, err
