@@ -27,7 +27,7 @@
 //
 // # Worker search
 //
-// tct.SearchWorkers with 1,000 runs per worker count first, doubled up to
+// jct.SearchWorkers with 1,000 runs per worker count first, doubled up to
 // 32,000 where the estimate's interval straddles the confidence, each
 // verdict 95% sure (-level). The answer is the smallest worker count whose
 // interval clears the confidence; the noise band is the counts the runs

@@ -48,7 +48,7 @@
 //   - Work left: the pods not yet finished (status.reclaimablePods). Each
 //     takes a draw of the pod model conditioned on the time the workload has
 //     executed (status.accumulatedPastExecutionTimeSeconds plus the time
-//     since Admitted; tct.Lognormal.DrawRemaining). The controller does not
+//     since Admitted; jct.Lognormal.DrawRemaining). The controller does not
 //     watch pods: every unfinished pod of an admitted workload is taken to
 //     have run since admission.
 //   - Per Monte-Carlo draw s: own[s], the longest remaining pod (all pods

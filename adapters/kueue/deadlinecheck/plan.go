@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/admission"
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 )
 
@@ -350,13 +350,13 @@ func retryAfter(promised []*work, wk *work, deadline, p float64, cfg Config) tim
 				first[s] = min(first[s], pw.own[s])
 			}
 		}
-		if d, err := tct.NewDistribution(first); err == nil {
+		if d, err := jct.NewDistribution(first); err == nil {
 			if m, err := d.Quantile(0.5); err == nil {
 				after = m
 			}
 		}
 	}
-	if d, err := tct.NewDistribution(wk.own); err == nil {
+	if d, err := jct.NewDistribution(wk.own); err == nil {
 		if need, err := d.Quantile(p); err == nil {
 			after = min(after, deadline-need)
 		}

@@ -18,7 +18,7 @@
 // names) and fits, with tct only:
 //
 //   - the lognormal of a map attempt's run time, and of a reduce attempt's
-//     (shuffle included), by maximum likelihood (tct.LognormalFromSamples,
+//     (shuffle included), by maximum likelihood (jct.LognormalFromSamples,
 //     Lee thesis §5.2.1);
 //   - the lognormal of a container's arrival after the job's submission,
 //     from each job's first wave (its earliest attempts, as many as it ran
