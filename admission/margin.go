@@ -6,7 +6,7 @@ import "reflect"
 // runs: of the ratio observed task time / TCT_j(r), 1 meaning the model was
 // exact. Quantile(p) returns its p-quantile for p in [0, 1] or an error.
 // jct.Lognormal and jct.Distribution satisfy it, so a caller fits the
-// ratios with tct (LognormalFromSamples of observed/predicted, or
+// ratios with tct/jct (LognormalFromSamples of observed/predicted, or
 // LognormalFromMoments(1, NRMSE²) for an unbiased model whose relative
 // error is known) without admission importing tct.
 type Quantiler interface {

@@ -440,7 +440,7 @@ func TestTraceReadersByHand(t *testing.T) {
 }
 
 // TestExecutionStates checks that every state the "actual" execution
-// reports is one tct accepts, and that its start and end are right.
+// reports is one jct accepts, and that its start and end are right.
 func TestExecutionStates(t *testing.T) {
 	m := sortModel(20, 30)
 	m.Maps = 300

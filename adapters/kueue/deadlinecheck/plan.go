@@ -138,7 +138,7 @@ func QueueOf(cq *kueue.ClusterQueue) Queue {
 // slots, one per pod of the workload's mean request (each workload has its
 // own Slots), serving the deadline workloads one after another in EDF
 // order, each taking fluid = remaining pod-seconds / Slots (Eq. 6 on
-// dedicated slots). Run times are drawn from tct lognormals. In EDF order
+// dedicated slots). Run times are drawn from jct lognormals. In EDF order
 // of the workloads awaiting a decision:
 //
 //  1. A malformed deadline or model, or a deadline without any run-time

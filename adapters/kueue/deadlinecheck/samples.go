@@ -64,7 +64,7 @@ func drawWork(w Workload, n int, seed uint64) (work, error) {
 	return out, nil
 }
 
-// quantiles returns the p50 and p90 of xs (type-7 interpolation, tct).
+// quantiles returns the p50 and p90 of xs (type-7 interpolation, jct).
 func quantiles(xs []float64) (p50, p90 float64, err error) {
 	d, err := jct.NewDistribution(xs)
 	if err != nil {

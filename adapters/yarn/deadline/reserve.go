@@ -198,7 +198,7 @@ func reserve(c Cluster, cfg Config, jobs []*job, killed map[int64]bool, views ma
 		if s.minSlots.Status == edf.SlotsFeasible {
 			minNote = fmt.Sprintf("Rao–Reddy Eq. 10 minimum %d map + %d reduce slots", s.minSlots.Map, s.minSlots.Reduce)
 		}
-		reason := fmt.Sprintf("%d containers × %.0f s, at least %d at once, each with one more for the ApplicationMaster: P(done within %.0f s) = %.2f ≥ %.2f with %d (tct, %d runs); %s",
+		reason := fmt.Sprintf("%d containers × %.0f s, at least %d at once, each with one more for the ApplicationMaster: P(done within %.0f s) = %.2f ≥ %.2f with %d (jct, %d runs); %s",
 			s.containers, s.duration, s.minConcurrency, left, s.prob, cfg.Confidence, s.containers, cfg.Runs, minNote)
 		v.Reservation = fmt.Sprintf("reserve %d+1×%.0f s (min %d+1)", s.containers, s.duration, s.minConcurrency)
 		a := Action{Kind: KindReserve, App: j.app.ID, Reservation: def, Queue: cfg.PlanQueue, Reason: reason}

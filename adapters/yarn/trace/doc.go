@@ -1,4 +1,4 @@
-// Package trace imports Hadoop job traces and fits schedkit's tct models to
+// Package trace imports Hadoop job traces and fits schedkit's tct and tct/jct models to
 // them.
 //
 // # Importers
@@ -15,7 +15,7 @@
 // # Models
 //
 // Fit groups jobs by name (lower case: the key an app's schedkit.model tag
-// names) and fits, with tct only:
+// names) and fits, with tct and tct/jct only:
 //
 //   - the lognormal of a map attempt's run time, and of a reduce attempt's
 //     (shuffle included), by maximum likelihood (jct.LognormalFromSamples,
