@@ -6,7 +6,6 @@
 //
 // # Model
 //
-//
 // Lognormal is a duration in seconds with ln X ~ N(Mu, Sigma²).
 // LognormalFromMoments is Eq. 5.1 (σ² = ln(1 + Var/E²), μ = ln E − σ²/2),
 // the thesis's moment match, used by AdjustForSize; LognormalFromSamples is
@@ -92,7 +91,7 @@
 // to cover (propSeedsAgree, at level 1 − 10⁻¹²; TestSeedsAgreeBySeed on a
 // non-monotone model). WorkersFor and WorkersForEach are SearchWorkers
 // with the default options.
-
+//
 // # Decisions where the thesis is silent
 //
 //   - Online state: reduce tasks start at the map barrier (§5.2.2), so a
