@@ -5,8 +5,8 @@ import "reflect"
 // A Quantiler is a distribution of how much longer than predicted a task
 // runs: of the ratio observed task time / TCT_j(r), 1 meaning the model was
 // exact. Quantile(p) returns its p-quantile for p in [0, 1] or an error.
-// tct.Lognormal and tct.Distribution satisfy it, so a caller fits the
-// ratios with tct (LognormalFromSamples of observed/predicted, or
+// jct.Lognormal and jct.Distribution satisfy it, so a caller fits the
+// ratios with tct/jct (LognormalFromSamples of observed/predicted, or
 // LognormalFromMoments(1, NRMSE²) for an unbiased model whose relative
 // error is known) without admission importing tct.
 type Quantiler interface {
@@ -30,7 +30,7 @@ type Quantiler interface {
 // Errors (matching ErrBadInput): d nil (a nil interface, or a nil pointer,
 // map, func or channel in it) ("Quantiler"); p outside [0, 1] or NaN ("p");
 // d.Quantile's own error, wrapped (errors.Is and errors.As reach it, such
-// as tct.ErrBadInput), or a quantile that is not in (0, MaxMargin]
+// as jct.ErrBadInput), or a quantile that is not in (0, MaxMargin]
 // ("Quantile(p)").
 func MarginAt(d Quantiler, p float64) (float64, error) {
 	if nilQuantiler(d) {

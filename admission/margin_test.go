@@ -9,7 +9,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-// lognormalRatio mirrors tct.Lognormal's Quantile without importing tct.
+// lognormalRatio mirrors jct.Lognormal's Quantile without importing tct.
 type lognormalRatio struct{ Mu, Sigma float64 }
 
 func (l lognormalRatio) Quantile(p float64) (float64, error) {
@@ -19,7 +19,7 @@ func (l lognormalRatio) Quantile(p float64) (float64, error) {
 	return math.Exp(l.Mu + l.Sigma*math.Sqrt2*math.Erfinv(2*p-1)), nil
 }
 
-// sampledRatio mirrors tct.Distribution's Quantile (type 7 interpolation).
+// sampledRatio mirrors jct.Distribution's Quantile (type 7 interpolation).
 type sampledRatio []float64 // sorted
 
 func (s sampledRatio) Quantile(p float64) (float64, error) {

@@ -22,7 +22,7 @@
 //   - CompareEDF, the EDF order of two jobs (deadline, arrival, ID).
 //   - TCTError, MP's option to protect deadlines against its models'
 //     estimation error, and ErrorAt, which derives it from a distribution of
-//     real/predicted task times (tct.Distribution, tct.Lognormal) at a
+//     real/predicted task times (jct.Distribution, jct.Lognormal) at a
 //     confidence.
 //   - MinimumSlots (Rao–Reddy Eq. 10) with explicit no-estimate and
 //     infeasible results, and Algorithm2, Rao–Reddy's scheduler as a slot

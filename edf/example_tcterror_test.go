@@ -8,7 +8,7 @@ import (
 )
 
 // ratios are observed/predicted task times, sorted: a distribution of the
-// models' error (tct.Distribution is the full one).
+// models' error (jct.Distribution is the full one).
 type ratios []float64
 
 func (s ratios) Mean() float64 {

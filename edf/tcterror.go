@@ -90,8 +90,8 @@ func lateBand(now, t, ded, c float64) (lo, hi float64) {
 
 // An ErrorDistribution is a distribution of ν = a task's real completion
 // time / its model's TCT_j(r): Mean is E[ν] and Quantile(p) its p-quantile
-// for p in [0, 1] or an error. tct.Distribution (of observed/predicted
-// ratios) and tct.Lognormal satisfy it, without edf importing tct.
+// for p in [0, 1] or an error. jct.Distribution (of observed/predicted
+// ratios) and jct.Lognormal satisfy it, without edf importing tct.
 type ErrorDistribution interface {
 	Mean() float64
 	Quantile(p float64) (float64, error)

@@ -8,13 +8,28 @@ import (
 	"testing"
 )
 
-// The seeded sweep of the exp2 fit. By default it runs a few thousand
-// draws as part of the tests; the long run of the package doc is
+// The seeded sweep of the exp2 fit, over the distribution of the package
+// doc. By default it runs a few thousand draws as part of the tests;
+// -exp2.sweepfirst starts at another draw index, so one draw can be re-run
+// alone.
+//
+// Measured: the sweep of 150 000 draws finds no miss with seed 20240518
+// (0 of 21 480 exact-data draws, 0 of 128 520 noisy) nor with seed 7 (0 of
+// 21 432 and 0 of 128 568), each in about 4 minutes on the loaded 2-core
+// development machine:
 //
 //	go test -run 'TestFitExp2Sweep$' -exp2.sweep 150000 -v ./tct
+//	go test -run 'TestFitExp2Sweep$' -exp2.sweep 150000 -exp2.sweepseed 7 -v ./tct
 //
-// (about a minute of CPU). -exp2.sweepfirst starts at another draw index,
-// so one draw can be re-run alone.
+// TestPropFitBeatsTruth finds no miss at 10,000 checks with any rapid seed
+// from 1 to 200 (about 10 s each):
+//
+//	go test -run 'TestPropFitBeatsTruth$' -rapid.checks 10000 -rapid.seed N ./tct
+//
+// A certificate of the global minimum is not attempted: a branch-and-bound
+// on the scan's arc bound, given the best fit as its incumbent, still needed
+// about 2,900 cells (11,000 screened pairs) per fit on the sweep's data to
+// resolve 0.1 rad, because the projected SSE has long flat valleys.
 var (
 	exp2SweepN     = flag.Int("exp2.sweep", 0, "draws of TestFitExp2Sweep (0: the default of the test run)")
 	exp2SweepFirst = flag.Int("exp2.sweepfirst", 0, "first draw index of TestFitExp2Sweep")

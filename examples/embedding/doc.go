@@ -33,7 +33,7 @@
 // (admission's fits, no-deadline, new-job-late, queued-job-hurt; MP's
 // at-risk, best-fit, io-skip). The margin on planned task times comes from
 // admission.MarginAt over the spread of the task-time model's errors
-// (tct.LognormalFromMoments); it is admission.Options.Margin and
+// (jct.LognormalFromMoments); it is admission.Options.Margin and
 // edf.Config.Margin, one number with which admission plans every task and
 // MP keeps each deadline job ahead of the plan it was admitted on.
 //

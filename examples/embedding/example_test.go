@@ -8,6 +8,7 @@ import (
 	"github.com/schedkit/schedkit/admission"
 	"github.com/schedkit/schedkit/edf"
 	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 )
 
 // slot is one map slot as the scheduler tracks it (its residual capacity
@@ -132,7 +133,7 @@ func Example() {
 	// The task-time models are unbiased with a 10% relative error (an
 	// assumption of this example): plan each task to be covered with
 	// probability 0.9.
-	ratio, err := tct.LognormalFromMoments(1, 0.1*0.1)
+	ratio, err := jct.LognormalFromMoments(1, 0.1*0.1)
 	if err != nil {
 		panic(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"runtime"
 
 	"github.com/schedkit/schedkit/examples/internal/cli"
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 )
 
 const usage = `usage: predict [-runs N] [-alloc-runs N] [-alloc-run-limit N] [-level L] [-online-runs N]
@@ -50,7 +50,7 @@ type config struct {
 }
 
 func defaultConfig() config {
-	return config{Runs: 4000, AllocRuns: 1000, AllocRunLimit: 32 * 1000, Level: tct.DefaultLevel,
+	return config{Runs: 4000, AllocRuns: 1000, AllocRunLimit: 32 * 1000, Level: jct.DefaultLevel,
 		OnlineRuns: 60, MaxWorkers: 300, Seed: 1, Goroutines: runtime.GOMAXPROCS(0), Step: onlineStep}
 }
 
@@ -90,7 +90,7 @@ func parse(args []string, stderr io.Writer) (cfg config, code int, done bool) {
 	c.Int("online-runs", cfg.OnlineRuns, 1, maxOnlineRuns)
 	c.Int("max-workers", cfg.MaxWorkers, 1, maxMaxWorkers)
 	c.Uint("seed", cfg.Seed, 0, math.MaxUint64)
-	c.Int("goroutines", cfg.Goroutines, 1, tct.MaxGoroutines)
+	c.Int("goroutines", cfg.Goroutines, 1, jct.MaxGoroutines)
 	c.File("google", cfg.Google)
 	c.File("rumen", cfg.Rumen)
 	c.Dir("plot", cfg.PlotDir)

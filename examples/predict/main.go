@@ -1,4 +1,4 @@
-// Command predict reproduces Lee thesis §5.4 with the tct Monte-Carlo
+// Command predict reproduces Lee thesis §5.4 with the tct/jct Monte-Carlo
 // model (§5.2.2): the completion-time distribution of a 500 GB sort (8,000
 // maps, 120 reduce splits) on 50, 100 and 200 workers and the workers
 // needed for a 1,400 s deadline at 50%, 80% and 95% confidence (§5.4.1,
@@ -27,7 +27,7 @@
 //
 // # Worker search
 //
-// tct.SearchWorkers with 1,000 runs per worker count first, doubled up to
+// jct.SearchWorkers with 1,000 runs per worker count first, doubled up to
 // 32,000 where the estimate's interval straddles the confidence, each
 // verdict 95% sure (-level). The answer is the smallest worker count whose
 // interval clears the confidence; the noise band is the counts the runs
@@ -43,7 +43,7 @@
 // 130–134. A bisection on point estimates from 250 runs per count gave
 // 103 to 123 workers for seeds 1–5: P rises only from 0.777 to 0.787
 // between 100 and 120 workers (the first-wave boundary r = 120 and the late start-ups
-// the map barrier waits for; see the tct package doc), far less than
+// the map barrier waits for; see the tct/jct package doc), far less than
 // 250 runs can resolve. 95% is out of reach of the model: P peaks near
 // 0.84 and falls again at larger worker counts, where more start-ups delay
 // the map barrier.

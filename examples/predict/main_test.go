@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/examples/internal/cli/clitest"
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 )
 
 // testConfig is the default scenario, or a smaller one under -race or
@@ -440,7 +440,7 @@ func TestTraceReadersByHand(t *testing.T) {
 }
 
 // TestExecutionStates checks that every state the "actual" execution
-// reports is one tct accepts, and that its start and end are right.
+// reports is one jct accepts, and that its start and end are right.
 func TestExecutionStates(t *testing.T) {
 	m := sortModel(20, 30)
 	m.Maps = 300
@@ -448,12 +448,12 @@ func TestExecutionStates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := execute(m, nil); !errors.Is(err, tct.ErrNilRand) {
+	if _, err := execute(m, nil); !errors.Is(err, jct.ErrNilRand) {
 		t.Errorf("execute with a nil rng: %v, want ErrNilRand", err)
 	}
 	bad := m
 	bad.Workers = 0
-	if _, err := execute(bad, rand.New(rand.NewPCG(1, 2))); !errors.Is(err, tct.ErrBadInput) {
+	if _, err := execute(bad, rand.New(rand.NewPCG(1, 2))); !errors.Is(err, jct.ErrBadInput) {
 		t.Errorf("execute with 0 workers: %v, want ErrBadInput", err)
 	}
 	if len(ex.maps) != m.Maps || len(ex.reduces) != m.Reduces {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/schedkit/schedkit/examples/internal/cli"
 	"github.com/schedkit/schedkit/examples/internal/des"
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 )
 
 // span is one task of the "actual" execution: it starts, finishes its
@@ -38,12 +38,12 @@ const (
 // starts, one per worker, and every worker that finishes a reduce task
 // takes the next second-wave task. An invalid model or a nil rng is an
 // error.
-func execute(m tct.JobModel, rng *rand.Rand) (execution, error) {
+func execute(m jct.JobModel, rng *rand.Rand) (execution, error) {
 	if err := m.Validate(); err != nil {
 		return execution{}, err
 	}
 	var err error
-	draw := func(l tct.Lognormal) float64 {
+	draw := func(l jct.Lognormal) float64 {
 		x, e := l.Draw(rng)
 		if err == nil {
 			err = e
@@ -100,8 +100,8 @@ func execute(m tct.JobModel, rng *rand.Rand) (execution, error) {
 }
 
 // stateAt is what a job tracker would report at time t of the execution.
-func (ex execution) stateAt(t float64) tct.JobState {
-	st := tct.JobState{Elapsed: t}
+func (ex execution) stateAt(t float64) jct.JobState {
+	st := jct.JobState{Elapsed: t}
 	for _, a := range ex.arrivals {
 		if a <= t {
 			st.WorkersPresent++
@@ -120,13 +120,13 @@ func (ex execution) stateAt(t float64) tct.JobState {
 		case s.end <= t:
 			st.ReducesDone++
 		case s.start <= t && t < s.shuffleEnd:
-			stage := tct.StageShuffle2
+			stage := jct.StageShuffle2
 			if s.firstWave {
-				stage = tct.StageShuffle1
+				stage = jct.StageShuffle1
 			}
-			st.RunningReduces = append(st.RunningReduces, tct.RunningReduce{Stage: stage, Elapsed: t - s.start})
+			st.RunningReduces = append(st.RunningReduces, jct.RunningReduce{Stage: stage, Elapsed: t - s.start})
 		case s.start <= t:
-			st.RunningReduces = append(st.RunningReduces, tct.RunningReduce{Stage: tct.StageReduce, Elapsed: t - s.shuffleEnd})
+			st.RunningReduces = append(st.RunningReduces, jct.RunningReduce{Stage: jct.StageReduce, Elapsed: t - s.shuffleEnd})
 		}
 	}
 	return st
@@ -155,7 +155,7 @@ type onlineResult struct {
 	BenefitEnds  float64       `json:"benefit_below_5pct_from_s"`
 	Points       []onlinePoint `json:"points"`
 	ex           execution
-	model        tct.JobModel
+	model        jct.JobModel
 	predictTimes []float64
 }
 
@@ -187,14 +187,14 @@ func prepareOnline(name string, reduces int, step float64, seed uint64) (onlineR
 // its prediction times, with and without Added more workers (common random
 // numbers: both predictions at a point use the same seed), one progress
 // step per point.
-func (r *onlineResult) runOnline(opt tct.Options, prog *cli.Progress) error {
+func (r *onlineResult) runOnline(opt jct.Options, prog *cli.Progress) error {
 	for _, t := range r.predictTimes {
 		st := r.ex.stateAt(t)
-		base, err := tct.PredictRemaining(r.model, st, 0, opt)
+		base, err := jct.PredictRemaining(r.model, st, 0, opt)
 		if err != nil {
 			return err
 		}
-		more, err := tct.PredictRemaining(r.model, st, r.Added, opt)
+		more, err := jct.PredictRemaining(r.model, st, r.Added, opt)
 		if err != nil {
 			return err
 		}

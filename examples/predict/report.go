@@ -6,12 +6,12 @@ import (
 	"math"
 	"strings"
 
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 )
 
 // onlineOptions are the options of every online prediction.
-func onlineOptions(cfg config) tct.Options {
-	return tct.Options{Runs: cfg.OnlineRuns, Seed: cfg.Seed, Goroutines: cfg.Goroutines}
+func onlineOptions(cfg config) jct.Options {
+	return jct.Options{Runs: cfg.OnlineRuns, Seed: cfg.Seed, Goroutines: cfg.Goroutines}
 }
 
 // Thesis figures the report compares with (Lee thesis §5.4).
@@ -24,7 +24,7 @@ const (
 // terms is the legend of the report.
 var terms = []string{
 	"P(T ≤ D): probability that the job completes by the deadline D, estimated as the fraction of simulated runs that do (Lee thesis §5.2.2).",
-	"interval: exact (Clopper–Pearson) interval of that estimate; in the table at the -level coverage, in the search wide enough that each verdict holds with probability -level over all the checks its runs took (tct.SearchOptions.Looks).",
+	"interval: exact (Clopper–Pearson) interval of that estimate; in the table at the -level coverage, in the search wide enough that each verdict holds with probability -level over all the checks its runs took (jct.SearchOptions.Looks).",
 	"meets / misses: the interval lies at or above / below the confidence; within noise: it still contains the confidence after -alloc-run-limit runs.",
 	"noise band: worker counts from the first one the runs could not show to miss, up to the answer; the count below the band was shown to miss.",
 	"common random numbers: every worker count uses the same numbered runs, so estimates differ only through the worker count.",
@@ -54,14 +54,14 @@ func printReport(w io.Writer, rep report, cfg config) error {
 	for _, r := range s.WorkersFor {
 		workers, band := fmt.Sprint(r.Workers), fmt.Sprintf("%d–%d", r.NoiseFrom, r.AtWorkers)
 		switch {
-		case r.Workers < 0 && r.Verdict == tct.Misses.String():
+		case r.Workers < 0 && r.Verdict == jct.Misses.String():
 			workers, band = fmt.Sprintf("> %d", cfg.MaxWorkers), "—"
 		case r.Workers < 0:
 			workers, band = fmt.Sprintf("%d?", r.AtWorkers), fmt.Sprintf("%d–", r.NoiseFrom)
 		}
 		fmt.Fprintf(w, "  %9.0f%%  %8s  %-12s  %8.3f  [%.3f, %.3f]    %6d  %-11s  %d (%d)\n",
 			100*r.Confidence, workers, r.Verdict, r.PMeet, r.PLow, r.PHigh, r.Runs, band, len(r.Evaluated), r.TotalRuns)
-		if r.Workers < 0 && r.Verdict == tct.Misses.String() {
+		if r.Workers < 0 && r.Verdict == jct.Misses.String() {
 			fmt.Fprintf(w, "  %10s  no worker count up to %d is shown to reach %.0f%%: the highest estimate, with %d workers, lies below it\n",
 				"", cfg.MaxWorkers, 100*r.Confidence, r.AtWorkers)
 		}
@@ -151,7 +151,7 @@ func workersText(r workersForRow) string {
 	switch {
 	case r.Workers >= 0:
 		return fmt.Sprintf("%d workers", r.Workers)
-	case r.Verdict == tct.Misses.String():
+	case r.Verdict == jct.Misses.String():
 		return "unreachable"
 	}
 	return fmt.Sprintf("within the noise at %d workers", r.AtWorkers)

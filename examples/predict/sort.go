@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/schedkit/schedkit/examples/internal/cli"
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 )
 
 // The §5.4.1 job: a 500 GB sort split into 64 MB maps (500·1024/64 = 8,000
@@ -32,8 +32,8 @@ var (
 
 // phase returns the lognormal with the given mean and coefficient of
 // variation by Eq. 5.1.
-func phase(mean, cv float64) tct.Lognormal {
-	l, err := tct.LognormalFromMoments(mean, (cv*mean)*(cv*mean))
+func phase(mean, cv float64) jct.Lognormal {
+	l, err := jct.LognormalFromMoments(mean, (cv*mean)*(cv*mean))
 	if err != nil {
 		panic(err) // constants below are valid
 	}
@@ -62,9 +62,9 @@ func phase(mean, cv float64) tct.Lognormal {
 //
 // With 120 splits (4.2 GB each) that is a first-wave shuffle of 125 s, a
 // second-wave shuffle of 50 s and a reduce of 83 s.
-func sortModel(workers, reduces int) tct.JobModel {
+func sortModel(workers, reduces int) jct.JobModel {
 	gb := float64(sortInputGB) / float64(reduces)
-	return tct.JobModel{
+	return jct.JobModel{
 		Arrival:  phase(30, 1),
 		Map:      phase(sortMapMean, 0.5),
 		Shuffle1: phase(30*gb, 1),
@@ -154,8 +154,8 @@ type sortResult struct {
 	Calibration calibration        `json:"calibration"`
 	Allocation  []allocationRow    `json:"allocation"`
 	WorkersFor  []workersForRow    `json:"workers_for"`
-	Dists       []tct.Distribution `json:"-"`
-	Fits        []tct.Lognormal    `json:"-"`
+	Dists       []jct.Distribution `json:"-"`
+	Fits        []jct.Lognormal    `json:"-"`
 }
 
 // runSort predicts the sort's completion time on each worker count and
@@ -166,9 +166,9 @@ type sortResult struct {
 func runSort(cfg config, progress io.Writer) (sortResult, error) {
 	prog := cli.NewProgress(progress, "§5.4.1 distributions", len(sortWorkers))
 	res := sortResult{Calibration: sortCalibration()}
-	opt := tct.Options{Runs: cfg.Runs, Seed: cfg.Seed, Goroutines: cfg.Goroutines}
+	opt := jct.Options{Runs: cfg.Runs, Seed: cfg.Seed, Goroutines: cfg.Goroutines}
 	for _, w := range sortWorkers {
-		d, err := tct.Predict(sortModel(w, sortReduces), opt)
+		d, err := jct.Predict(sortModel(w, sortReduces), opt)
 		if err != nil {
 			return res, err
 		}
@@ -192,11 +192,11 @@ func runSort(cfg config, progress io.Writer) (sortResult, error) {
 		prog.Add(1)
 	}
 	prog.Done()
-	sopt := tct.SearchOptions{Options: tct.Options{Runs: cfg.AllocRuns, Seed: cfg.Seed, Goroutines: cfg.Goroutines},
+	sopt := jct.SearchOptions{Options: jct.Options{Runs: cfg.AllocRuns, Seed: cfg.Seed, Goroutines: cfg.Goroutines},
 		RunLimit: cfg.AllocRunLimit, Level: cfg.Level}
 	for _, c := range confidences {
 		prog := cli.NewProgress(progress, fmt.Sprintf("§5.4.1 worker search, %.0f%% confidence", 100*c), 1)
-		as, err := tct.SearchWorkers(sortModel(1, sortReduces), sortDeadline, []float64{c}, cfg.MaxWorkers, sopt)
+		as, err := jct.SearchWorkers(sortModel(1, sortReduces), sortDeadline, []float64{c}, cfg.MaxWorkers, sopt)
 		if err != nil {
 			return res, err
 		}
@@ -206,7 +206,7 @@ func runSort(cfg config, progress io.Writer) (sortResult, error) {
 	return res, nil
 }
 
-func newWorkersForRow(c float64, a tct.Allocation) workersForRow {
+func newWorkersForRow(c float64, a jct.Allocation) workersForRow {
 	r := workersForRow{Confidence: c, Workers: a.Workers, Verdict: a.Verdict.String(), AtWorkers: a.Workers,
 		PMeet: a.ProbMeet, PLow: a.Low, PHigh: a.High, Runs: a.Runs, NoiseFrom: a.NoiseFrom}
 	if !a.Feasible {

@@ -15,7 +15,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 )
 
 // Google clusterdata-2011 task_events columns and event types (format
@@ -169,19 +169,19 @@ type traceFit struct {
 	SD          float64 `json:"sd_s"`
 	Median      float64 `json:"median_s"`
 	// For the plots only.
-	Dist      tct.Distribution `json:"-"`
+	Dist      jct.Distribution `json:"-"`
 	Normal    distuv.Normal    `json:"-"`
-	Lognormal tct.Lognormal    `json:"-"`
+	Lognormal jct.Lognormal    `json:"-"`
 }
 
-// fitTrace fits a lognormal (maximum likelihood, tct.LognormalFromSamples)
+// fitTrace fits a lognormal (maximum likelihood, jct.LognormalFromSamples)
 // and a normal (sample mean and standard deviation) to durations and
 // reports each one's Kolmogorov–Smirnov distance to the data.
 func fitTrace(durations []float64) (traceFit, error) {
 	if len(durations) < 2 {
 		return traceFit{}, fmt.Errorf("%d task duration(s): need at least 2 to fit a distribution", len(durations))
 	}
-	d, err := tct.NewDistribution(durations)
+	d, err := jct.NewDistribution(durations)
 	if err != nil {
 		return traceFit{}, err
 	}

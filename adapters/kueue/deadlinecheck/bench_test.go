@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -15,7 +15,7 @@ import (
 // lognormal run time (median 600 s, σ 0.3), 64 slots.
 func benchQueue(n, pods int) []Workload {
 	ws := make([]Workload, n)
-	rt := &RunTime{Pod: tct.Lognormal{Mu: math.Log(600), Sigma: 0.3}, Source: "bench"}
+	rt := &RunTime{Pod: jct.Lognormal{Mu: math.Log(600), Sigma: 0.3}, Source: "bench"}
 	for i := range ws {
 		w := Workload{
 			Key: fmt.Sprintf("ns/w%d", i), UID: types.UID(fmt.Sprintf("uid-%d", i)),

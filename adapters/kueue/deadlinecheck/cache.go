@@ -4,7 +4,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -27,7 +27,7 @@ type workKey struct {
 	left     int
 	executed time.Duration
 	slots    int
-	pod      tct.Lognormal
+	pod      jct.Lognormal
 	exact    float64
 	samples  int
 	seed     uint64

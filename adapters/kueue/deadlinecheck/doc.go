@@ -4,7 +4,7 @@
 // at the configured confidence; every pending Workload gets its predicted
 // start and finish, in the order Kueue will admit it; a workload the check
 // will reject is deactivated while it waits, with the reason. The decisions are schedkit's admission package
-// (confidence mode) on completion-time samples from schedkit's tct package;
+// (confidence mode) on completion-time samples from schedkit's tct/jct package;
 // this package only maps Kueue's objects to their inputs and acts on the
 // answers.
 //
@@ -48,7 +48,7 @@
 //   - Work left: the pods not yet finished (status.reclaimablePods). Each
 //     takes a draw of the pod model conditioned on the time the workload has
 //     executed (status.accumulatedPastExecutionTimeSeconds plus the time
-//     since Admitted; tct.Lognormal.DrawRemaining). The controller does not
+//     since Admitted; jct.Lognormal.DrawRemaining). The controller does not
 //     watch pods: every unfinished pod of an admitted workload is taken to
 //     have run since admission.
 //   - Per Monte-Carlo draw s: own[s], the longest remaining pod (all pods
@@ -148,7 +148,7 @@
 // # ETA
 //
 // Every pending workload behind the check gets its predicted start and
-// finish, including one being deactivated: the p50 and p90 (tct type-7
+// finish, including one being deactivated: the p50 and p90 (jct type-7
 // quantiles) of Monte-Carlo samples go into the annotations
 // schedkit.io/predicted-start-p50, -p90, schedkit.io/predicted-finish-p50,
 // -p90, into the Pending check message, and into the metrics (see

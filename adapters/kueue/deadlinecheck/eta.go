@@ -44,7 +44,7 @@ type etaJob struct {
 // strategy admits: StrictFIFO takes workloads from the head while the head
 // fits the free quota; BestEffortFIFO takes, in order, every workload that
 // fits. A workload fits when its share (pods left / Slots) is at most the
-// free share of the quota. The p50 and p90 of the samples (tct type-7
+// free share of the quota. The p50 and p90 of the samples (jct type-7
 // quantiles) are the ETA.
 //
 // Approximations, all documented in the package doc: shares of different

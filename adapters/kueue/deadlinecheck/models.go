@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 
 	"github.com/schedkit/schedkit/adapters/internal/annotation"
 	"github.com/schedkit/schedkit/adapters/kueue/api/v1alpha1"
@@ -18,10 +19,10 @@ import (
 const maxLogSpan = 600
 
 // A RunTime is the run-time model of one pod of a workload: a lognormal
-// duration in seconds (tct.Lognormal; Sigma = 0 is a fixed time), and where
+// duration in seconds (jct.Lognormal; Sigma = 0 is a fixed time), and where
 // it came from, for messages.
 type RunTime struct {
-	Pod tct.Lognormal
+	Pod jct.Lognormal
 	// Exact is the run time in seconds as given when the model has no
 	// spread (Pod.Sigma 0), 0 otherwise: draws use it rather than
 	// e^Pod.Mu, which rounds (e^ln 30 is 30.000000000000004), so that a
@@ -141,7 +142,7 @@ func (m Models) For(jobType string, jobTypeSet bool, maxExecSeconds *int32) (Run
 			return RunTime{}, &InputError{Field: "spec.maximumExecutionTimeSeconds", Value: strconv.Itoa(int(s)), Reason: "must be > 0"}
 		}
 		return RunTime{
-			Pod:    tct.Lognormal{Mu: math.Log(float64(s)), Sigma: 0},
+			Pod:    jct.Lognormal{Mu: math.Log(float64(s)), Sigma: 0},
 			Exact:  float64(s),
 			Source: fmt.Sprintf("spec.maximumExecutionTimeSeconds %d", s),
 		}, nil
@@ -157,7 +158,7 @@ func lognormalModel(l v1alpha1.LognormalModel, field string) (RunTime, error) {
 	if !(l.StdDevSeconds >= 0) || math.IsInf(v, 1) {
 		return RunTime{}, &InputError{Field: field + ".stdDevSeconds", Value: fmtFloat(l.StdDevSeconds), Reason: "must be a finite number >= 0"}
 	}
-	ln, err := tct.LognormalFromMoments(l.MeanSeconds, v)
+	ln, err := jct.LognormalFromMoments(l.MeanSeconds, v)
 	if err != nil {
 		return RunTime{}, &InputError{Field: field, Value: fmt.Sprintf("mean %s, sd %s", fmtFloat(l.MeanSeconds), fmtFloat(l.StdDevSeconds)), Reason: err.Error()}
 	}
@@ -181,7 +182,7 @@ func exp2Model(e v1alpha1.Exp2Model, r float64, field string) (RunTime, error) {
 	if !(e.Sigma >= 0) || math.IsInf(e.Sigma, 1) || math.Log(t)+40*e.Sigma > maxLogSpan {
 		return RunTime{}, &InputError{Field: field + ".sigma", Value: fmtFloat(e.Sigma), Reason: "must be a finite number >= 0 small enough that draws do not overflow"}
 	}
-	rt := RunTime{Pod: tct.Lognormal{Mu: math.Log(t), Sigma: e.Sigma}}
+	rt := RunTime{Pod: jct.Lognormal{Mu: math.Log(t), Sigma: e.Sigma}}
 	if e.Sigma == 0 {
 		rt.Exact = t
 	}

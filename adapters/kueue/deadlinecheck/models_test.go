@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/adapters/kueue/api/v1alpha1"
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 	"gonum.org/v1/gonum/floats/scalar"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -60,7 +60,7 @@ func TestModelsFor(t *testing.T) {
 
 	// No annotation, no default: spec.maximumExecutionTimeSeconds.
 	rt, err = m.For("", false, ptr(int32(3600)))
-	if err != nil || rt.Pod != (tct.Lognormal{Mu: math.Log(3600)}) || rt.Source != "spec.maximumExecutionTimeSeconds 3600" {
+	if err != nil || rt.Pod != (jct.Lognormal{Mu: math.Log(3600)}) || rt.Source != "spec.maximumExecutionTimeSeconds 3600" {
 		t.Errorf("fallback = %+v, %v", rt, err)
 	}
 	if _, err := m.For("", false, nil); !errors.Is(err, ErrNoEstimate) {

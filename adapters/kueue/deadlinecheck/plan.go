@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/admission"
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 )
 
@@ -138,7 +138,7 @@ func QueueOf(cq *kueue.ClusterQueue) Queue {
 // slots, one per pod of the workload's mean request (each workload has its
 // own Slots), serving the deadline workloads one after another in EDF
 // order, each taking fluid = remaining pod-seconds / Slots (Eq. 6 on
-// dedicated slots). Run times are drawn from tct lognormals. In EDF order
+// dedicated slots). Run times are drawn from jct lognormals. In EDF order
 // of the workloads awaiting a decision:
 //
 //  1. A malformed deadline or model, or a deadline without any run-time
@@ -350,13 +350,13 @@ func retryAfter(promised []*work, wk *work, deadline, p float64, cfg Config) tim
 				first[s] = min(first[s], pw.own[s])
 			}
 		}
-		if d, err := tct.NewDistribution(first); err == nil {
+		if d, err := jct.NewDistribution(first); err == nil {
 			if m, err := d.Quantile(0.5); err == nil {
 				after = m
 			}
 		}
 	}
-	if d, err := tct.NewDistribution(wk.own); err == nil {
+	if d, err := jct.NewDistribution(wk.own); err == nil {
 		if need, err := d.Quantile(p); err == nil {
 			after = min(after, deadline-need)
 		}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/admission"
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
@@ -57,7 +57,7 @@ func workloadsGen(fixedTimes bool) *rapid.Generator[[]Workload] {
 				if !fixedTimes {
 					sigma = rapid.Float64Range(0, 1).Draw(t, "sigma")
 				}
-				w.RunTime = &RunTime{Pod: tct.Lognormal{Mu: math.Log(median), Sigma: sigma}, Source: "gen"}
+				w.RunTime = &RunTime{Pod: jct.Lognormal{Mu: math.Log(median), Sigma: sigma}, Source: "gen"}
 			} else if w.HasDeadline() {
 				w.Problem = ErrNoEstimate
 			}

@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 )
 
 var t0 = time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 
 func fixed(seconds float64) *RunTime {
-	return &RunTime{Pod: tct.Lognormal{Mu: math.Log(seconds)}, Exact: seconds, Source: "test"}
+	return &RunTime{Pod: jct.Lognormal{Mu: math.Log(seconds)}, Exact: seconds, Source: "test"}
 }
 
 // A run time exactly as long as the time to the deadline meets it (e^ln 30
@@ -213,7 +213,7 @@ func TestPlanRestoresRejection(t *testing.T) {
 // 150 s to its deadline it fails at p = 0.9 and passes at p = 0.5.
 func TestPlanConfidence(t *testing.T) {
 	w := Workload{Key: "ns/x", UID: "x", Created: t0, Phase: Deciding, Deadline: t0.Add(150 * time.Second),
-		Pods: 1, Slots: 1, RunTime: &RunTime{Pod: tct.Lognormal{Mu: math.Log(100), Sigma: 0.5}, Source: "test"}}
+		Pods: 1, Slots: 1, RunTime: &RunTime{Pod: jct.Lognormal{Mu: math.Log(100), Sigma: 0.5}, Source: "test"}}
 	cfg := testConfig()
 	cfg.Samples = 4000
 	outs, err := Plan(Queue{Name: "cq"}, []Workload{w}, t0, cfg, nil)

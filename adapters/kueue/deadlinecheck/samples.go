@@ -6,7 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 )
 
 // A work sample set holds, for one workload and each Monte-Carlo draw s,
@@ -33,7 +33,7 @@ func seedOf(uid string) uint64 {
 
 // drawWork draws n samples of w's remaining run time. Each remaining pod
 // takes a draw of w.RunTime.Pod conditioned on having run w.Executed
-// already (tct.Lognormal.DrawRemaining, Lee thesis §5.4.2): every pod not
+// already (jct.Lognormal.DrawRemaining, Lee thesis §5.4.2): every pod not
 // yet finished is taken to have run as long as the workload. A model
 // without spread gives its exact time less the time executed.
 func drawWork(w Workload, n int, seed uint64) (work, error) {
@@ -64,9 +64,9 @@ func drawWork(w Workload, n int, seed uint64) (work, error) {
 	return out, nil
 }
 
-// quantiles returns the p50 and p90 of xs (type-7 interpolation, tct).
+// quantiles returns the p50 and p90 of xs (type-7 interpolation, jct).
 func quantiles(xs []float64) (p50, p90 float64, err error) {
-	d, err := tct.NewDistribution(xs)
+	d, err := jct.NewDistribution(xs)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -12,7 +12,7 @@ import (
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
 	"github.com/schedkit/schedkit/adapters/internal/annotation"
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 )
 
 // Phase is where a workload behind the check stands.
@@ -236,7 +236,7 @@ func runTime(in annotations, models Models, maxExecSeconds *int32, w *Workload) 
 			return RunTime{}, syntaxError(JobTypeAnnotation, v.value, err)
 		}
 		return RunTime{
-			Pod:    tct.Lognormal{Mu: math.Log(d.Seconds()), Sigma: 0},
+			Pod:    jct.Lognormal{Mu: math.Log(d.Seconds()), Sigma: 0},
 			Exact:  d.Seconds(),
 			Source: fmt.Sprintf("%s %v", RuntimeAnnotation, d),
 		}, nil

@@ -1,6 +1,6 @@
 // Package controller runs the YARN deadline controller: each pass it reads
 // the cluster from the ResourceManager's REST API (package rm), plans with
-// package deadline — which decides with schedkit's edf, admission and tct —
+// package deadline — which decides with schedkit's edf, admission and tct/jct —
 // and carries out the plan's writes, or, in a dry run, only prints it.
 //
 // A pass is read → plan → write. A failed read skips the pass (nothing is
@@ -21,7 +21,7 @@
 // hopeless ACCEPTED app is killed with its one-line diagnostic; a dry run
 // plans the same and changes nothing; an app with a malformed tag is
 // reported and left alone; -lifetime sets the LIFETIME timeout to the
-// deadline plus the grace; a reservation sized by tct is made in the
+// deadline plus the grace; a reservation sized by tct/jct is made in the
 // reservable queue, the app is moved into its queue (root.<plan>.<reservation
 // ID>; the move waits for the plan follower to create the queue), the
 // queue's resources are computed (RefreshReservationQueues: Hadoop 3.5.0

@@ -112,7 +112,7 @@ func TestScenarioKillDryRunMalformed(t *testing.T) {
 }
 
 // TestScenarioReservationAndLifetime: an admitted ACCEPTED app gets a
-// reservation in the reservable queue sized by tct and is moved into it;
+// reservation in the reservable queue sized by tct/jct and is moved into it;
 // the same pass writes a node's resource back so that the Capacity
 // Scheduler computes the new queue's resources (RefreshReservationQueues),
 // and the app runs to the end in its reservation; -lifetime sets its

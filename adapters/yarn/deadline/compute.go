@@ -22,7 +22,7 @@ import (
 //     priority for each from its rank, written where it differs and the
 //     scheduler honours priorities (the Capacity Scheduler).
 //  4. With Config.PlanQueue, a reservation for each admitted ACCEPTED app
-//     (tct.WorkersFor, tct.Predict, edf.MinimumSlots), and the deletion of
+//     (jct.WorkersFor, jct.Predict, edf.MinimumSlots), and the deletion of
 //     reservations it made for apps that have gone.
 //  5. With Config.Lifetime, a LIFETIME timeout at each deadline plus the
 //     grace.

@@ -11,7 +11,7 @@ import (
 	"github.com/schedkit/schedkit/adapters/yarn/rm"
 	"github.com/schedkit/schedkit/adapters/yarn/trace"
 	"github.com/schedkit/schedkit/edf"
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 )
 
 // now is the time of the test clusters (ms since the epoch).
@@ -259,12 +259,12 @@ func TestComputeReservations(t *testing.T) {
 	}
 	// The reservation meets the deadline under the fitted model: with its
 	// containers P(T ≤ 25 s) ≥ 0.9 (the same runs as the planner), and
-	// with one fewer it does not (tct.WorkersFor's minimality).
+	// with one fewer it does not (jct.WorkersFor's minimality).
 	typ, _ := cfg.Catalog.Lookup("t")
 	m, _ := typ.JobModel(20, 0)
 	prob := func(w int) float64 {
 		m.Workers = w
-		d, err := tct.Predict(m, tct.Options{Runs: cfg.Runs, Seed: cfg.Seed})
+		d, err := jct.Predict(m, jct.Options{Runs: cfg.Runs, Seed: cfg.Seed})
 		if err != nil {
 			t.Fatal(err)
 		}

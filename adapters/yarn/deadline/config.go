@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/adapters/yarn/trace"
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 )
 
 // Orders of the priority ranking.
@@ -46,10 +46,10 @@ type Config struct {
 	// reservations off.
 	PlanQueue string
 	// Confidence is the probability with which a reservation must let its
-	// app meet the deadline (tct.WorkersFor), in (0, 1).
+	// app meet the deadline (jct.WorkersFor), in (0, 1).
 	Confidence float64
 	// Runs and Seed set the Monte-Carlo predictions behind a reservation
-	// (tct.Options); equal seeds give equal plans.
+	// (jct.Options); equal seeds give equal plans.
 	Runs int
 	Seed uint64
 	// Lifetime, when true, sets each deadline app's LIFETIME timeout to its
@@ -90,8 +90,8 @@ func (c Config) Validate() error {
 	if !(c.Confidence > 0 && c.Confidence < 1) {
 		bad("Confidence", c.Confidence, "must be in (0, 1)")
 	}
-	if c.Runs < 1 || c.Runs > tct.MaxRuns {
-		bad("Runs", c.Runs, fmt.Sprintf("must be in [1, %d]", tct.MaxRuns))
+	if c.Runs < 1 || c.Runs > jct.MaxRuns {
+		bad("Runs", c.Runs, fmt.Sprintf("must be in [1, %d]", jct.MaxRuns))
 	}
 	if c.LifetimeGrace < 0 || c.LifetimeGrace > maxRelative {
 		bad("LifetimeGrace", c.LifetimeGrace, "must be in [0, 10 years]")

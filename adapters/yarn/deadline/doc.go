@@ -57,10 +57,10 @@
 //     Capacity Scheduler caps priorities at yarn.cluster.max-application-
 //     priority, which is 0 by default: raise it to at least MaxPriority.
 //   - Reservations (Config.PlanQueue): for an admitted ACCEPTED app, the
-//     containers are tct.WorkersFor's answer for the time left and
+//     containers are jct.WorkersFor's answer for the time left and
 //     Config.Confidence (the job type's lognormal arrival, map and reduce
 //     phases; at most the cluster's slots); each lasts the Confidence
-//     quantile of the completion time with that many (tct.Predict); the
+//     quantile of the completion time with that many (jct.Predict); the
 //     minimum concurrency is edf.MinimumSlots' map plus reduce slots
 //     (Rao–Reddy Eq. 10 with the type's mean task times), capped at the
 //     containers. Both are asked for with one container more, for the

@@ -7,7 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/adapters/yarn/rm"
 	"github.com/schedkit/schedkit/edf"
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 )
 
 // ReservationPrefix starts the name of every reservation the controller
@@ -70,12 +70,12 @@ type sizing struct {
 
 // size computes a reservation for j with left seconds to its deadline on
 // at most slots containers:
-//   - containers: tct.WorkersFor, the fewest containers with which the
+//   - containers: jct.WorkersFor, the fewest containers with which the
 //     job's Monte-Carlo model (Lee thesis §5.2.2, the job type's fitted
 //     arrival, map and reduce lognormals) meets the deadline with
 //     probability ≥ Config.Confidence;
 //   - duration: the Config.Confidence quantile of its completion time with
-//     that many containers (tct.Predict), so each reserved container lasts
+//     that many containers (jct.Predict), so each reserved container lasts
 //     as long as the job needs with that confidence;
 //   - min-concurrency: edf.MinimumSlots (Rao–Reddy Eq. 10) map plus
 //     reduce slots, the least parallelism that still meets the deadline
@@ -90,8 +90,8 @@ func size(j *job, left float64, slots int, cfg Config) (s sizing, reason string,
 	if err != nil {
 		return sizing{}, "", err
 	}
-	opt := tct.Options{Runs: cfg.Runs, Seed: cfg.Seed}
-	alloc, err := tct.WorkersFor(m, left, cfg.Confidence, min(slots, tct.MaxWorkers), opt)
+	opt := jct.Options{Runs: cfg.Runs, Seed: cfg.Seed}
+	alloc, err := jct.WorkersFor(m, left, cfg.Confidence, min(slots, jct.MaxWorkers), opt)
 	if err != nil {
 		return sizing{}, "", err
 	}
@@ -100,7 +100,7 @@ func size(j *job, left float64, slots int, cfg Config) (s sizing, reason string,
 			alloc.Workers, left, alloc.ProbMeet, cfg.Confidence), nil
 	}
 	m.Workers = alloc.Workers
-	dist, err := tct.Predict(m, opt)
+	dist, err := jct.Predict(m, opt)
 	if err != nil {
 		return sizing{}, "", err
 	}
@@ -198,7 +198,7 @@ func reserve(c Cluster, cfg Config, jobs []*job, killed map[int64]bool, views ma
 		if s.minSlots.Status == edf.SlotsFeasible {
 			minNote = fmt.Sprintf("Rao–Reddy Eq. 10 minimum %d map + %d reduce slots", s.minSlots.Map, s.minSlots.Reduce)
 		}
-		reason := fmt.Sprintf("%d containers × %.0f s, at least %d at once, each with one more for the ApplicationMaster: P(done within %.0f s) = %.2f ≥ %.2f with %d (tct, %d runs); %s",
+		reason := fmt.Sprintf("%d containers × %.0f s, at least %d at once, each with one more for the ApplicationMaster: P(done within %.0f s) = %.2f ≥ %.2f with %d (jct, %d runs); %s",
 			s.containers, s.duration, s.minConcurrency, left, s.prob, cfg.Confidence, s.containers, cfg.Runs, minNote)
 		v.Reservation = fmt.Sprintf("reserve %d+1×%.0f s (min %d+1)", s.containers, s.duration, s.minConcurrency)
 		a := Action{Kind: KindReserve, App: j.app.ID, Reservation: def, Queue: cfg.PlanQueue, Reason: reason}

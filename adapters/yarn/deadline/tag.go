@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 )
 
 // The application tags the controller reads. YARN stores tags in lower case
@@ -81,7 +81,7 @@ func (e *TagError) Is(target error) bool { return target == ErrBadTag }
 // positive Go duration of at most ten years, a relative deadline on an
 // app with no start time, a model name that is not 1–64 of [a-z0-9._-]
 // starting with a letter or digit, and a task count outside [1,
-// tct.MaxMaps].
+// jct.MaxMaps].
 func ParseTags(tags []string, started int64) (Spec, error) {
 	var s Spec
 	seen := map[string]bool{}
@@ -112,8 +112,8 @@ func ParseTags(tags []string, started int64) (Spec, error) {
 			s.Model = val
 		case TagTasks:
 			n, err := strconv.Atoi(val)
-			if err != nil || n < 1 || n > tct.MaxMaps {
-				return Spec{}, &TagError{tag, fmt.Sprintf("task count must be an integer in [1, %d]", tct.MaxMaps)}
+			if err != nil || n < 1 || n > jct.MaxMaps {
+				return Spec{}, &TagError{tag, fmt.Sprintf("task count must be an integer in [1, %d]", jct.MaxMaps)}
 			}
 			s.Tasks = n
 		default:

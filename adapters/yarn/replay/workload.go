@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/adapters/yarn/trace"
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 )
 
 // Workload options. The zero value of a field is replaced by its default
@@ -28,7 +28,7 @@ type Workload struct {
 	// Task is the lognormal a task's run time is drawn from, in seconds
 	// (one draw per app: DistributedShell runs all of an app's containers
 	// with the same command); TaskScale multiplies it.
-	Task      tct.Lognormal
+	Task      jct.Lognormal
 	TaskScale float64
 	// AMStart is the time an ApplicationMaster takes from submission to
 	// asking for containers on an idle cluster, in seconds; Slots the
@@ -51,7 +51,7 @@ type Workload struct {
 // time, time compressed 3×.
 func DefaultWorkload() Workload {
 	return Workload{Span: 1800, Compress: 3, Split: 128 << 20, MaxMaps: 15,
-		Task: tct.Lognormal{Mu: 3.0015, Sigma: 0.2388}, TaskScale: 1, AMStart: 20, Slots: 16,
+		Task: jct.Lognormal{Mu: 3.0015, Sigma: 0.2388}, TaskScale: 1, AMStart: 20, Slots: 16,
 		DeadlineFactor: 2, Seed: 1}
 }
 
@@ -168,8 +168,8 @@ func (w Workload) Catalog(model string, apps []App) (trace.Catalog, error) {
 		maps[i] = a.Maps
 	}
 	slices.Sort(maps)
-	task := tct.Lognormal{Mu: w.Task.Mu + math.Log(w.TaskScale), Sigma: w.Task.Sigma}
-	arrival := tct.Lognormal{Mu: math.Log(max(w.AMStart, 0.001)), Sigma: 0.25}
+	task := jct.Lognormal{Mu: w.Task.Mu + math.Log(w.TaskScale), Sigma: w.Task.Sigma}
+	arrival := jct.Lognormal{Mu: math.Log(max(w.AMStart, 0.001)), Sigma: 0.25}
 	t := trace.JobType{Name: model, Jobs: len(apps), Maps: maps[len(maps)/2], Map: fit(task, len(apps)), Arrival: fit(arrival, len(apps))}
 	if err := t.Validate(); err != nil {
 		return trace.Catalog{}, err
@@ -178,7 +178,7 @@ func (w Workload) Catalog(model string, apps []App) (trace.Catalog, error) {
 }
 
 // fit describes a known lognormal as a trace.LognormalFit of n samples.
-func fit(l tct.Lognormal, n int) trace.LognormalFit {
+func fit(l jct.Lognormal, n int) trace.LognormalFit {
 	mean := math.Exp(l.Mu + l.Sigma*l.Sigma/2)
 	return trace.LognormalFit{Mu: l.Mu, Sigma: l.Sigma, Samples: n, MeanS: mean, MedianS: math.Exp(l.Mu),
 		P90S: math.Exp(l.Mu + 1.2815515655446004*l.Sigma), MinS: 0, MaxS: 0}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/adapters/yarn/trace"
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 	"pgregory.net/rapid"
 )
 
@@ -15,7 +15,7 @@ import (
 // ⌈input / 100⌉ capped at 3; a task time of e^μ exactly (σ 0); deadline
 // = submission + 2 × (AMStart 10 s + waves × task).
 func TestAppsHandWorked(t *testing.T) {
-	w := Workload{From: 100, Span: 100, Compress: 2, Split: 100, MaxMaps: 3, Task: tct.Lognormal{Mu: math.Log(5)},
+	w := Workload{From: 100, Span: 100, Compress: 2, Split: 100, MaxMaps: 3, Task: jct.Lognormal{Mu: math.Log(5)},
 		TaskScale: 2, AMStart: 10, Slots: 3, DeadlineFactor: 2, Seed: 1}
 	jobs := []trace.SWIMJob{{ID: "a", Submit: 50, Input: 1}, {ID: "c", Submit: 160, Input: 250}, {ID: "b", Submit: 120, Input: 0}}
 	apps, err := w.Apps(jobs)
@@ -90,7 +90,7 @@ func propApps(t *rapid.T) {
 	w := Workload{From: rapid.Float64Range(0, 100).Draw(t, "from"), Span: rapid.Float64Range(1, 1000).Draw(t, "span"),
 		Compress: rapid.Float64Range(1, 50).Draw(t, "compress"), Split: rapid.Int64Range(1, 1<<30).Draw(t, "split"),
 		MaxMaps:   rapid.IntRange(1, 64).Draw(t, "maxMaps"),
-		Task:      tct.Lognormal{Mu: rapid.Float64Range(-3, 5).Draw(t, "mu"), Sigma: rapid.Float64Range(0, 2).Draw(t, "sigma")},
+		Task:      jct.Lognormal{Mu: rapid.Float64Range(-3, 5).Draw(t, "mu"), Sigma: rapid.Float64Range(0, 2).Draw(t, "sigma")},
 		TaskScale: rapid.Float64Range(0.01, 10).Draw(t, "scale"), AMStart: rapid.Float64Range(0, 60).Draw(t, "am"),
 		Slots: rapid.IntRange(2, 64).Draw(t, "slots"), DeadlineFactor: rapid.Float64Range(1, 5).Draw(t, "factor"),
 		Seed: rapid.Uint64().Draw(t, "seed")}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 )
 
 // A Catalog holds the fitted model of each job type: what the import
@@ -48,7 +49,7 @@ type JobType struct {
 }
 
 // A LognormalFit is a lognormal fitted by maximum likelihood
-// (tct.LognormalFromSamples) and how well it matches its samples.
+// (jct.LognormalFromSamples) and how well it matches its samples.
 type LognormalFit struct {
 	Mu      float64 `json:"mu"`
 	Sigma   float64 `json:"sigma"`
@@ -69,7 +70,7 @@ type LognormalFit struct {
 }
 
 // Lognormal returns the fitted distribution.
-func (f LognormalFit) Lognormal() tct.Lognormal { return tct.Lognormal{Mu: f.Mu, Sigma: f.Sigma} }
+func (f LognormalFit) Lognormal() jct.Lognormal { return jct.Lognormal{Mu: f.Mu, Sigma: f.Sigma} }
 
 // An Exp2Fit is the exp2 model in seconds (tct.TrainExp2) and its NRMSE
 // (Eq. 9), with the host core count its residual capacities assumed.
@@ -94,21 +95,21 @@ func (t JobType) TCT() tct.Exp2 {
 
 // shuffleless is the shuffle phase of a model whose reduce lognormal
 // already includes the shuffle: e^-30 s, nothing.
-var shuffleless = tct.Lognormal{Mu: -30}
+var shuffleless = jct.Lognormal{Mu: -30}
 
 // JobModel returns the Monte-Carlo job model (tct; Lee thesis §5.2.2) for
 // a job of this type with maps map and reduces reduce tasks left. The
 // shuffle phases are zero-length because the reduce fit covers the whole
-// reduce attempt. workers is set to 1; tct.WorkersFor ignores it.
-func (t JobType) JobModel(maps, reduces int) (tct.JobModel, error) {
-	m := tct.JobModel{
+// reduce attempt. workers is set to 1; jct.WorkersFor ignores it.
+func (t JobType) JobModel(maps, reduces int) (jct.JobModel, error) {
+	m := jct.JobModel{
 		Arrival: t.Arrival.Lognormal(), Map: t.Map.Lognormal(),
 		Shuffle1: shuffleless, Shuffle2: shuffleless, Reduce: shuffleless,
 		Workers: 1, Maps: maps, Reduces: reduces,
 	}
 	if reduces > 0 {
 		if t.Reduce == nil {
-			return tct.JobModel{}, fmt.Errorf("trace: job type %q has no reduce model for %d reduces", t.Name, reduces)
+			return jct.JobModel{}, fmt.Errorf("trace: job type %q has no reduce model for %d reduces", t.Name, reduces)
 		}
 		m.Reduce = t.Reduce.Lognormal()
 	}

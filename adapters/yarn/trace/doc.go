@@ -1,4 +1,4 @@
-// Package trace imports Hadoop job traces and fits schedkit's tct models to
+// Package trace imports Hadoop job traces and fits schedkit's tct and tct/jct models to
 // them.
 //
 // # Importers
@@ -15,10 +15,10 @@
 // # Models
 //
 // Fit groups jobs by name (lower case: the key an app's schedkit.model tag
-// names) and fits, with tct only:
+// names) and fits, with tct and tct/jct only:
 //
 //   - the lognormal of a map attempt's run time, and of a reduce attempt's
-//     (shuffle included), by maximum likelihood (tct.LognormalFromSamples,
+//     (shuffle included), by maximum likelihood (jct.LognormalFromSamples,
 //     Lee thesis §5.2.1);
 //   - the lognormal of a container's arrival after the job's submission,
 //     from each job's first wave (its earliest attempts, as many as it ran

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 )
 
 // FitOptions tunes Fit. The zero value fits lognormals only.
@@ -117,11 +118,11 @@ func Fit(jobs []Job, opt FitOptions) (Catalog, []JobFit, error) {
 
 // fitLognormal fits by maximum likelihood and measures the fit.
 func fitLognormal(xs []float64) (LognormalFit, error) {
-	ln, err := tct.LognormalFromSamples(xs)
+	ln, err := jct.LognormalFromSamples(xs)
 	if err != nil {
 		return LognormalFit{}, err
 	}
-	d, err := tct.NewDistribution(xs)
+	d, err := jct.NewDistribution(xs)
 	if err != nil {
 		return LognormalFit{}, err
 	}

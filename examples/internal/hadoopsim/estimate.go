@@ -8,13 +8,14 @@ import (
 	"github.com/schedkit/schedkit/admission"
 	"github.com/schedkit/schedkit/edf"
 	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 )
 
 // tct's distributions are what edf.ErrorAt reads MP's TCTError from.
-var _ edf.ErrorDistribution = tct.Distribution{}
+var _ edf.ErrorDistribution = jct.Distribution{}
 
 // tct's distributions are what admission.MarginAt reads a margin from.
-var _ admission.Quantiler = tct.Distribution{}
+var _ admission.Quantiler = jct.Distribution{}
 
 // PredictionError is the size of a TCT model's errors on single tasks as
 // MIMP §6.3.1 reports them for the case-study workload: the model
@@ -133,18 +134,18 @@ const AdmissionConfidence = 0.97
 const marginDraws = 1 << 15
 
 // ratioDistribution returns 2^15 draws of ν = actual / predicted task time
-// under e as a tct.Distribution: a fixed stream, so what is read from it is
+// under e as a jct.Distribution: a fixed stream, so what is read from it is
 // a constant of e. Errors: an invalid e.
-func (e PredictionError) ratioDistribution() (tct.Distribution, error) {
+func (e PredictionError) ratioDistribution() (jct.Distribution, error) {
 	if err := e.Validate(); err != nil {
-		return tct.Distribution{}, err
+		return jct.Distribution{}, err
 	}
 	rng := rand.New(rand.NewPCG(0xAD, 0x3A6))
 	ratios := make([]float64, marginDraws)
 	for i := range ratios {
 		ratios[i] = e.ratio(rng)
 	}
-	return tct.NewDistribution(ratios)
+	return jct.NewDistribution(ratios)
 }
 
 // AdmissionMargin returns MP+AC's margin (Scenario.Margin) for a scheduler

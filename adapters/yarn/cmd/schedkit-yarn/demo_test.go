@@ -19,7 +19,7 @@ import (
 	"github.com/schedkit/schedkit/adapters/yarn/rm/rmtest"
 	"github.com/schedkit/schedkit/adapters/yarn/trace"
 	"github.com/schedkit/schedkit/edf"
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -174,9 +174,9 @@ func TestDemoReservationMeetsDeadline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prob := func(w int, opt tct.Options) float64 {
+	prob := func(w int, opt jct.Options) float64 {
 		m.Workers = w
-		d, err := tct.Predict(m, opt)
+		d, err := jct.Predict(m, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,10 +185,10 @@ func TestDemoReservationMeetsDeadline(t *testing.T) {
 	}
 	cfg := deadline.DefaultConfig()
 	w := int(rq.NumContainers) - 1 // one is the ApplicationMaster's
-	if p := prob(w, tct.Options{Runs: 4000, Seed: 7}); p < cfg.Confidence {
+	if p := prob(w, jct.Options{Runs: 4000, Seed: 7}); p < cfg.Confidence {
 		t.Errorf("%d containers: P(T ≤ %v s) = %v on fresh runs", w, left, p)
 	}
-	if p := prob(w-1, tct.Options{Runs: cfg.Runs, Seed: cfg.Seed}); p >= cfg.Confidence {
+	if p := prob(w-1, jct.Options{Runs: cfg.Runs, Seed: cfg.Seed}); p >= cfg.Confidence {
 		t.Errorf("%d containers already reach %v: the reservation is not minimal", w-1, p)
 	}
 	if d := float64(rq.Duration) / 1000; d > left {

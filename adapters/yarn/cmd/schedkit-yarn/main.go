@@ -40,7 +40,7 @@
 //	schedkit-yarn import [-format auto|rumen|sls|jobhistory] [-models FILE] [-sls FILE] [-deadline-factor F] FILE…
 //
 // reads Rumen job traces, SLS job files or JobHistory task lists, fits each
-// job type's models with tct (lognormal task, reduce and container-arrival
+// job type's models with tct and tct/jct (lognormal task, reduce and container-arrival
 // times; exp2 against residual capacity with -host-cores), prints each
 // fit and its NRMSE, writes the model catalog the controller reads
 // (-models) and an SLS job file with deadlines (-sls) for Hadoop's SLS.

@@ -1,25 +1,25 @@
-package tct_test
+package jct_test
 
 import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/schedkit/schedkit/tct"
+	"github.com/schedkit/schedkit/tct/jct"
 )
 
 // exampleJob is a small MapReduce job (Lee thesis §5.2.2): 400 maps, 30
 // reduce tasks, each phase a lognormal from its mean and standard
 // deviation in seconds.
-func exampleJob() tct.JobModel {
-	phase := func(mean, sd float64) tct.Lognormal {
-		l, err := tct.LognormalFromMoments(mean, sd*sd) // Eq. 5.1
+func exampleJob() jct.JobModel {
+	phase := func(mean, sd float64) jct.Lognormal {
+		l, err := jct.LognormalFromMoments(mean, sd*sd) // Eq. 5.1
 		if err != nil {
 			panic(err)
 		}
 		return l
 	}
-	return tct.JobModel{
+	return jct.JobModel{
 		Arrival:  phase(20, 10),
 		Map:      phase(30, 12),
 		Shuffle1: phase(60, 20),
@@ -36,8 +36,8 @@ func exampleJob() tct.JobModel {
 func ExamplePredict() {
 	job := exampleJob()
 	job.Workers = 20
-	opt := tct.Options{Runs: 2000, Seed: 1}
-	d, err := tct.Predict(job, opt)
+	opt := jct.Options{Runs: 2000, Seed: 1}
+	d, err := jct.Predict(job, opt)
 	if err != nil {
 		panic(err)
 	}
@@ -46,18 +46,18 @@ func ExamplePredict() {
 	meet, _ := d.ProbWithin(850)
 	fmt.Printf("20 workers: mean %.0f s, p50 %.0f s, p90 %.0f s, P(T ≤ 850 s) = %.2f\n", d.Mean(), p50, p90, meet)
 
-	a, err := tct.WorkersFor(job, 850, 0.9, 200, opt)
+	a, err := jct.WorkersFor(job, 850, 0.9, 200, opt)
 	if err != nil {
 		panic(err)
 	}
 	fmt.Printf("workers for 850 s at 90%%: %d (P = %.2f)\n", a.Workers, a.ProbMeet)
 
-	now := tct.JobState{Elapsed: 400, WorkersPresent: 20, MapsDone: 250, RunningMaps: make([]float64, 20)}
+	now := jct.JobState{Elapsed: 400, WorkersPresent: 20, MapsDone: 250, RunningMaps: make([]float64, 20)}
 	for i := range now.RunningMaps {
 		now.RunningMaps[i] = float64(i) // elapsed seconds of each running map
 	}
-	rem, _ := tct.PredictRemaining(job, now, 0, opt)
-	more, _ := tct.PredictRemaining(job, now, 20, opt)
+	rem, _ := jct.PredictRemaining(job, now, 0, opt)
+	more, _ := jct.PredictRemaining(job, now, 20, opt)
 	fmt.Printf("at 400 s: %.0f s left, %.0f s with 20 more workers\n", rem.Mean(), more.Mean())
 	// Output:
 	// 20 workers: mean 833 s, p50 832 s, p90 864 s, P(T ≤ 850 s) = 0.76
@@ -68,7 +68,7 @@ func ExamplePredict() {
 // ExampleLognormal_Draw draws task durations from the caller's seeded
 // generator; a nil generator is an error, not a panic.
 func ExampleLognormal_Draw() {
-	l, err := tct.LognormalFromMoments(30, 12*12) // Eq. 5.1: mean 30 s, sd 12 s
+	l, err := jct.LognormalFromMoments(30, 12*12) // Eq. 5.1: mean 30 s, sd 12 s
 	if err != nil {
 		panic(err)
 	}
@@ -78,11 +78,11 @@ func ExampleLognormal_Draw() {
 	left, err := l.DrawRemaining(45, rng) // a task already 45 s old
 	fmt.Printf("left after 45 s: %.1f s, %v\n", left, err)
 	_, err = l.Draw(nil)
-	fmt.Println(err, errors.Is(err, tct.ErrNilRand), errors.Is(err, tct.ErrBadInput))
+	fmt.Println(err, errors.Is(err, jct.ErrNilRand), errors.Is(err, jct.ErrBadInput))
 	// Output:
 	// map task: 32.2 s, <nil>
 	// left after 45 s: 6.1 s, <nil>
-	// tct: rng = <nil>: nil *rand.Rand true true
+	// jct: rng = <nil>: nil *rand.Rand true true
 }
 
 // ExampleSearchWorkers asks how many workers a job needs to meet an 850 s
@@ -92,8 +92,8 @@ func ExampleLognormal_Draw() {
 // counts the runs could not tell from the target.
 func ExampleSearchWorkers() {
 	job := exampleJob() // the search sets Workers
-	opt := tct.SearchOptions{Options: tct.Options{Runs: 500, Seed: 1}}
-	as, err := tct.SearchWorkers(job, 850, []float64{0.5, 0.9, 0.999}, 200, opt)
+	opt := jct.SearchOptions{Options: jct.Options{Runs: 500, Seed: 1}}
+	as, err := jct.SearchWorkers(job, 850, []float64{0.5, 0.9, 0.999}, 200, opt)
 	if err != nil {
 		panic(err)
 	}

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package tct
+package jct
 
 import "time"
 

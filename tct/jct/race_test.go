@@ -1,6 +1,6 @@
 //go:build race
 
-package tct
+package jct
 
 // mcRaceEnabled is true under -race, where allocation counts are not exact.
 const mcRaceEnabled = true

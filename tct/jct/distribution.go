@@ -1,4 +1,4 @@
-package tct
+package jct
 
 import (
 	"math"
