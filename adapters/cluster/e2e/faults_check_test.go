@@ -18,16 +18,16 @@ import (
 )
 
 // malformedCount is how many malformed workloads the burst submits:
-// SCHEDKIT_FAULTS_MALFORMED, else 200 (CI's slice; adapters/README.md
+// SCHEDKIT_FAULTS_MALFORMED, else 100 (CI's slice; adapters/README.md
 // gives the full-size command, 1000).
 func malformedCount(t *testing.T) int {
-	return envCount(t, "SCHEDKIT_FAULTS_MALFORMED", 200, 5, 10000)
+	return envCount(t, "SCHEDKIT_FAULTS_MALFORMED", 100, 5, 10000)
 }
 
 // The bounds the malformed burst states: each good workload decided this
 // long after its Job was created, and the check's peak resident memory.
 const (
-	goodDecidedWithin = 120 * time.Second
+	goodDecidedWithin = 3 * time.Minute
 	checkPeakRSS      = 512 // MiB
 )
 
@@ -293,6 +293,12 @@ func (cl *cluster) controlPlaneRestart(t *testing.T, component string) {
 			t.Errorf("%s is not running 10 s after the recovery", c)
 			cl.launch(t, procs[c])
 		}
+	}
+	if cl.restarting == nil {
+		cl.restarting = map[string][][2]int64{}
+	}
+	for c, at := range logAt {
+		cl.restarting[c] = append(cl.restarting[c], [2]int64{at, cl.logSize(c)})
 	}
 	for _, c := range []string{"kueue", "kube-controller-manager", "kube-scheduler", "kwok"} {
 		if !cl.alive(c) {

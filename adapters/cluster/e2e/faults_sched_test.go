@@ -168,7 +168,7 @@ func (cl *cluster) schedulerLeader(t *testing.T) {
 	at := cl.logSize(standby.name)
 	cl.launch(t, standby, "--secure-port="+port)
 	eventually(t, 60*time.Second, "the standby waiting for the lease", func() (bool, string) {
-		return len(cl.logSince(t, standby.name, at, "attempting to acquire leader lease")) > 0, "not yet"
+		return len(cl.logSince(t, standby.name, at, "Attempting to acquire leader lease")) > 0, "not yet"
 	})
 	const ns, lease = "schedkit-scheduler", "schedkit-scheduler"
 	holder, transitions := cl.leaseHolder(t, ns, lease)

@@ -172,6 +172,29 @@ func (cl *cluster) logSince(t *testing.T, name string, size int64, s string) []s
 	return out
 }
 
+// logOutside returns the lines of component name's log that contain s
+// and start outside the byte ranges skip.
+func (cl *cluster) logOutside(t *testing.T, name string, skip [][2]int64, s string) []string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(cl.dir, "logs", name+".log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	at := int64(0)
+	for _, l := range strings.SplitAfter(string(raw), "\n") {
+		in := false
+		for _, r := range skip {
+			in = in || at >= r[0] && at < r[1]
+		}
+		if !in && strings.Contains(l, s) {
+			out = append(out, strings.TrimSuffix(l, "\n"))
+		}
+		at += int64(len(l))
+	}
+	return out
+}
+
 func (cl *cluster) logSize(name string) int64 {
 	st, err := os.Stat(filepath.Join(cl.dir, "logs", name+".log"))
 	if err != nil {
