@@ -114,7 +114,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	etas := map[string]ETA{}
 	names := map[string][2]string{}
 	var errs []error
-	active, conflicts, more := false, false, false
+	active, conflicts := false, false
 	for _, ch := range checks {
 		models := CompileModels(ch.params)
 		var views []Workload
@@ -139,22 +139,12 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		// The outcomes are written one by one. If some write fails, the
 		// others still hold: every decision assumed all the plan's Ready
 		// verdicts, so a Ready that was not written only leaves more room.
-		// The verdicts Kueue waits on (workloads holding quota) go first;
-		// deactivations of waiting workloads follow, at most
-		// maxDeactivations per reconcile, so that a burst of hopeless or
-		// malformed workloads does not hold up the decisions after it (the
-		// rest are deactivated by the next reconciles: the plan is the same).
-		deactivations := 0
+		// The verdicts Kueue waits on (workloads holding quota) go first,
+		// so that the deactivations of a burst of hopeless or malformed
+		// workloads waiting for quota do not hold them up.
 		for _, i := range writeOrder(outs) {
 			o := outs[i]
 			active = true
-			if o.Deactivate && views[i].Phase != Deactivated {
-				if deactivations == maxDeactivations {
-					more = true
-					continue
-				}
-				deactivations++
-			}
 			switch err := r.act(ctx, cq.Name, ch.name, objs[i], views[i], o, now); {
 			case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
 				// Changed or gone since the cache showed it: look again.
@@ -172,7 +162,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	if err := errors.Join(errs...); err != nil {
 		return reconcile.Result{}, err
 	}
-	if conflicts || more {
+	if conflicts {
 		return reconcile.Result{RequeueAfter: staleRetry}, nil
 	}
 	if active {
@@ -180,9 +170,6 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	}
 	return reconcile.Result{}, nil
 }
-
-// maxDeactivations bounds the deactivations one reconcile writes.
-const maxDeactivations = 20
 
 // writeOrder returns the indexes of outs in the order their writes go:
 // the verdicts first, then the rest, each in plan order.
