@@ -31,10 +31,12 @@
 //
 // # Jobs
 //
-// A job is described by the same five fields, with the same names, types
-// and validity, in package admission and package edf, so that a job one
-// package's queue takes the other's takes too, in either order, and a
-// scheduler keeps the two queues in step without undoing either:
+// A job is one value of one type, Job, in package admission and package
+// edf alike (declared once, under internal/), so a scheduler describes
+// a job once, gives the same value to both queues, and both check it with
+// the same function: a job one package's queue takes the other's takes
+// too, in either order, and the two queues stay in step without undoing
+// either. The description every package reads:
 //
 //   - ID (int64): the caller's identifier, unique within a queue; adding an
 //     ID already queued is an error. The last EDF tie-break.
@@ -51,13 +53,15 @@
 //     job is added.
 //
 // A queue holds at most MaxJobs jobs. Queue.Insert checks exactly these, in
-// this order, then the package's own fields (JCT in [0, MaxDuration],
-// Running 0), then the ID's uniqueness and the queue's size; each error
-// names the field ("Job.Tasks") and matches ErrBadInput. A decision checks
-// its new job the same way ("NewJob.Tasks"), in every mode, so a job a
-// decision admits Insert takes, unless its ID is queued or the queue is
-// full, which both queues refuse alike. A wave decision refuses a model
-// that gives no valid time on a slot its plan uses.
+// this order, then the fields one package reads (Read90 finite and ≥ 0,
+// JCT in [0, MaxDuration]) and Running 0 (a job enters with nothing
+// running), then the ID's uniqueness and the queue's size; each error names
+// the field ("Job.Tasks") and matches ErrBadInput. package edf's Queue.Add
+// checks the same, in the same order. A decision checks its new job the
+// same way ("NewJob.Tasks"), in every mode, so a job a decision admits
+// Insert takes, unless its ID is queued or the queue is full, which both
+// queues refuse alike. A wave decision refuses a model that gives no valid
+// time on a slot its plan uses.
 //
 // # Deciding and recording progress
 //

@@ -30,10 +30,12 @@
 //
 // # Jobs
 //
-// A job is described by the same five fields, with the same names, types
-// and validity, in package edf and package admission, so that a job one
-// package's queue takes the other's takes too, in either order, and a
-// scheduler keeps the two queues in step without undoing either:
+// A job is one value of one type, Job, in package edf and package
+// admission alike (declared once, under internal/), so a scheduler describes
+// a job once, gives the same value to both queues, and both check it with
+// the same function: a job one package's queue takes the other's takes
+// too, in either order, and the two queues stay in step without undoing
+// either. The description every package reads:
 //
 //   - ID (int64): the caller's identifier, unique within a queue; adding an
 //     ID already queued is an error. The last EDF tie-break.
@@ -50,11 +52,14 @@
 //     job is added.
 //
 // A queue holds at most MaxJobs jobs. Queue.Add checks exactly these, in
-// this order, then the package's own field (Read90), then the ID's
-// uniqueness and the queue's size; each error names the field ("Job.Tasks")
-// and matches ErrBadInput. A job whose model gives no valid time on a slot
-// is never offered that slot (nor any slot, when it gives none at the
-// dedicated capacity), and Queue.Start there is an error.
+// this order, then the fields one package reads (Read90 finite and ≥ 0,
+// JCT in [0, MaxDuration]) and Running 0 (a job enters with nothing
+// running), then the ID's uniqueness and the queue's size; each error names
+// the field ("Job.Tasks") and matches ErrBadInput. package admission's
+// Queue.Insert checks the same, in the same order. A job whose model gives
+// no valid time on a slot is never offered that slot (nor any slot, when
+// it gives none at the dedicated capacity), and Queue.Start there is an
+// error.
 //
 // # Decisions where the papers are silent or ambiguous
 //
