@@ -58,12 +58,11 @@ type jobState struct {
 // and Read90 (admission's fields are not held, so a job costs edf no more
 // than it reads).
 type kept struct {
-	ID       int64
-	Arrival  float64
-	Deadline float64
-	Tasks    int
-	Model    Model
-	Read90   float64
+	ID                int64
+	Arrival, Deadline float64
+	Tasks             int
+	Model             Model
+	Read90            float64
 }
 
 // DataNodes is the data-node model of the Eq. 5 IO check: Count data nodes,
