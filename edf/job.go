@@ -12,9 +12,10 @@ import (
 // to both queues. edf reads ID, Arrival, Deadline, Tasks and Model (the
 // package doc's "Jobs") and Read90, the 90th percentile read rate of one
 // task on a dedicated worker per data node (Eq. 5; 0 for a job that reads
-// nothing, Pi). JCT and Samples are admission's and ignored here;
-// Queue.Status reports Running, the job's tasks started and not ended,
-// and leaves RunningUntil 0 (edf does not keep planned ends).
+// nothing, Pi). JCT and Samples are admission's: ignored here and not
+// kept, so Queue.Status returns them zero. Status reports Running, the
+// job's tasks started and not ended, and leaves RunningUntil 0 (edf does
+// not keep planned ends).
 type Job = job.Job
 
 // NoDeadline returns the Deadline of a job without one, +Inf (KMeans in
