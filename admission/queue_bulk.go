@@ -63,6 +63,7 @@ func (x *qindex) build(js []Job) {
 		x.byID = make(map[int64]int32, len(js))
 	}
 	order := make([]int32, len(js))
+	x.nodes = slices.Grow(x.nodes, max(len(js)-len(x.free), 0))
 	for k := range js {
 		var v int32
 		if n := len(x.free); n > 0 {

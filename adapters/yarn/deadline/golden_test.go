@@ -45,19 +45,8 @@ func goldenCluster(seed uint64, n, nodes int) Cluster {
 				tags = append(tags, fmt.Sprintf("schedkit.tasks=%d", k))
 			}
 		}
-		switch rng.IntN(36) {
-		case 0:
-			a.Progress = -1
-		case 1:
-			a.RunningContainers = -2
-		case 2:
-			tags = append(tags, "schedkit.deadline=soon")
-		case 3:
-			tags = append(tags, "schedkit.colour=red")
-		case 4:
-			tags = append(tags, "schedkit.tasks=-1")
-		case 5:
-			a.ID = "app_" + a.ID
+		if k := rng.IntN(36); k < len(goldenFaults) {
+			goldenFaults[k](&a, &tags)
 		}
 		a.ApplicationTags = rm.String(strings.Join(tags, ","))
 		c.Apps = append(c.Apps, a)
@@ -65,6 +54,16 @@ func goldenCluster(seed uint64, n, nodes int) Cluster {
 	c.Reservations = []rm.Reservation{{ID: "reservation_1_0001", Definition: rm.ReservationDefinition{Name: rm.String(ReservationPrefix + "application_1_0002"),
 		Requests: rm.ReservationRequests{Request: rm.List[rm.ReservationRequest]{{NumContainers: 3}}}}}}
 	return c
+}
+
+// goldenFaults are the malformed fields and tags goldenCluster draws.
+var goldenFaults = []func(a *rm.App, tags *[]string){
+	func(a *rm.App, _ *[]string) { a.Progress = -1 },
+	func(a *rm.App, _ *[]string) { a.RunningContainers = -2 },
+	func(_ *rm.App, tags *[]string) { *tags = append(*tags, "schedkit.deadline=soon") },
+	func(_ *rm.App, tags *[]string) { *tags = append(*tags, "schedkit.colour=red") },
+	func(_ *rm.App, tags *[]string) { *tags = append(*tags, "schedkit.tasks=-1") },
+	func(a *rm.App, _ *[]string) { a.ID = "app_" + a.ID },
 }
 
 // goldenCases are the clusters whose plans testdata/plans.sha256 pins:
