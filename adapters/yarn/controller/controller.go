@@ -5,7 +5,8 @@
 //
 // A pass is read → plan → write. A failed read skips the pass (nothing is
 // written on a partial view, except that unreadable reservations only
-// disable reservations). A failed write is reported and the pass goes on
+// disable reservations), and Run waits longer after each failed pass in a
+// row (NextWait). A failed write is reported and the pass goes on
 // with the next action: one app's trouble never stops the others. Before
 // killing an app the controller reads it again and kills only if it is
 // still ACCEPTED.
@@ -234,10 +235,15 @@ func (c *Controller) apply(ctx context.Context, p deadline.Plan, a deadline.Acti
 		if err != nil {
 			return "", err
 		}
-		if got != a.Priority {
-			return fmt.Sprintf("the RM set %d, not %d: is yarn.cluster.max-application-priority below -max-priority?", got, a.Priority), nil
+		if got == a.Priority {
+			return "", nil
 		}
-		return "", nil
+		// The RM answers a priority update of an app that has ended with
+		// the priority it kept, without an error.
+		if app, err := c.rm.App(ctx, a.App); err == nil && ended(string(app.State)) {
+			return "not set: the app is " + string(app.State) + " now", nil
+		}
+		return fmt.Sprintf("the RM set %d, not %d: is yarn.cluster.max-application-priority below -max-priority?", got, a.Priority), nil
 	case deadline.KindLifetime:
 		t, err := c.rm.SetLifetime(ctx, a.App, time.UnixMilli(a.Expiry))
 		if err != nil {
@@ -270,6 +276,11 @@ func (c *Controller) apply(ctx context.Context, p deadline.Plan, a deadline.Acti
 		return "reservation " + id + ", app moved to queue " + got, nil
 	}
 	return "", fmt.Errorf("controller: unknown action kind %q", a.Kind)
+}
+
+// ended reports whether an app state is final.
+func ended(state string) bool {
+	return state == rm.StateFinished || state == rm.StateFailed || state == rm.StateKilled
 }
 
 // planFollowerWait bounds the wait for a new reservation's queue. The RM
@@ -324,29 +335,49 @@ func (c *Controller) Pass(ctx context.Context) (deadline.Plan, []Result, error) 
 	return p, res, nil
 }
 
+// MaxBackoff bounds Run's wait after failed passes, in intervals.
+const MaxBackoff = 8
+
 // Run makes a pass every interval until ctx is done, handing each plan to
-// report (which may be nil). A failed pass is logged and the next one
-// tried; Run returns ctx's error.
+// report (which may be nil), and returns ctx's error. A failed pass — the
+// RM unreachable, or refusing a read — writes nothing; it is logged with
+// the wait before the next one, which doubles with every failed pass in a
+// row, from 2 intervals up to MaxBackoff intervals, so that a
+// ResourceManager that is down or restarting is not asked again at full
+// rate; the first pass that succeeds brings the wait back to interval.
+// Each wait runs from the end of the pass before.
 func (c *Controller) Run(ctx context.Context, interval time.Duration, report func(deadline.Plan, []Result)) error {
 	if interval <= 0 {
 		return fmt.Errorf("controller: interval %v: must be > 0", interval)
 	}
-	t := time.NewTicker(interval)
-	defer t.Stop()
+	wait := interval
 	for {
 		p, res, err := c.Pass(ctx)
+		wait = NextWait(wait, interval, err != nil)
 		switch {
 		case err != nil && ctx.Err() == nil:
-			fmt.Fprintf(c.opt.Log, "pass failed: %v\n", err)
+			fmt.Fprintf(c.opt.Log, "pass failed, next in %v: %v\n", wait, err)
 		case err == nil && report != nil:
 			report(p, res)
 		}
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return ctx.Err()
 		case <-t.C:
 		}
 	}
+}
+
+// NextWait is Run's wait before the next pass: interval after a pass that
+// succeeded; after a failed one, twice the wait before it, at least 2 and
+// at most MaxBackoff intervals.
+func NextWait(wait, interval time.Duration, failed bool) time.Duration {
+	if !failed {
+		return interval
+	}
+	return min(max(2*wait, 2*interval), MaxBackoff*interval)
 }
 
 // MarshalJSON writes the result with its error as a string.

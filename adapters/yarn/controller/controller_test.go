@@ -315,3 +315,27 @@ func TestRunStopsOnCancel(t *testing.T) {
 		t.Error("nil client accepted")
 	}
 }
+
+// TestNextWait: after a failed pass Run waits 2, 4, then MaxBackoff
+// intervals; a pass that succeeds brings the wait back to one interval.
+func TestNextWait(t *testing.T) {
+	const iv = time.Second
+	tests := []struct {
+		name   string
+		wait   time.Duration
+		failed bool
+		want   time.Duration
+	}{
+		{"success", iv, false, iv},
+		{"success after failures", MaxBackoff * iv, false, iv},
+		{"first failure", iv, true, 2 * iv},
+		{"second failure", 2 * iv, true, 4 * iv},
+		{"third failure", 4 * iv, true, MaxBackoff * iv},
+		{"at the bound", MaxBackoff * iv, true, MaxBackoff * iv},
+	}
+	for _, tt := range tests {
+		if got := NextWait(tt.wait, iv, tt.failed); got != tt.want {
+			t.Errorf("%s: NextWait(%v, %v, %v) = %v, want %v", tt.name, tt.wait, iv, tt.failed, got, tt.want)
+		}
+	}
+}
