@@ -106,7 +106,7 @@ type job struct {
 // mapApp maps one app: its tags, model and task counts. A problem is an
 // error naming the app's field; the app is then rejected.
 func mapApp(a *rm.App, id appID, now int64, cfg Config) (job, error) {
-	spec, err := ParseTags(a.Tags(), int64(a.StartedTime))
+	spec, err := parseTags(strings.SplitSeq(string(a.ApplicationTags), ","), int64(a.StartedTime)) // as a.Tags(), without the slice
 	if err != nil {
 		return job{}, err
 	}

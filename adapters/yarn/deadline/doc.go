@@ -83,7 +83,7 @@
 // ACCEPTED, nodes of 16 containers). On 2 shared AMD EPYC cores, wall time
 // with the machine nearly idle (load average 0.7), and CPU time per pass
 // under the load of other builds and tests (load average 12–20, which
-// inflates it: the difference of two runs of 10 and 40 passes, user plus
+// inflates it — at 22–24 the same binary took 116–153 ms: the difference of two runs of 10 and 40 passes, user plus
 // system time from /usr/bin/time). Left of each arrow, run interleaved on
 // the same machine, the same benchmark at commit 7e7529c, which inserts
 // the admitted apps into admission's queue one by one, evaluates JCTOn per
@@ -95,7 +95,7 @@
 //	apps=1000/containers=1600     CPU 13.2 → 7.1 ms/pass
 //	apps=10000/containers=50000   CPU 111–161 → 72–120 ms/pass under load;
 //	                              wall 116 ms/pass at 7e7529c, nearly idle;
-//	                              36.3 MB → 27.0 MB, 63,315 → 40,477
+//	                              36.3 MB → 25.9 MB, 63,315 → 20,477
 //	                              allocs/pass
 //
 // Admission costs O(apps · log apps): each app's Eq. 6 estimate is
@@ -107,7 +107,9 @@
 // inserting them one by one), and each ACCEPTED app is decided by
 // admission.Queue.Decide, O(log apps) on that tree plus the update of its
 // Eq. 7 sums. Each app's state, view and outcomes live in one slab indexed
-// by its schedkit ID (no map per pass beyond the app-ID one). The plans are
+// by its schedkit ID (no map per pass beyond the app-ID one), and its tags
+// are parsed from the RM's comma-separated list without splitting it into
+// a slice. The plans are
 // those of admission.JCT and Workspace.Decide bit for bit (admission's
 // TestPropJCTOn, TestPropQueueDecideExact and TestPropInsertAll), and
 // TestComputeGolden pins the SHA-256 of 430 plans (up to 10,000 apps) as
