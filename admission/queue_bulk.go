@@ -73,7 +73,7 @@ func (x *qindex) build(js []Job) {
 			x.nodes = append(x.nodes, anode{})
 		}
 		x.seq++
-		x.nodes[v] = anode{left: -1, right: -1, parent: -1, first: -1, prio: treap.Priority(x.seq), job: js[k]}
+		x.nodes[v] = anode{Links: treap.Links[int32]{Left: -1, Right: -1, Parent: -1, Prio: treap.Priority(x.seq)}, first: -1, job: js[k]}
 		x.nodes[v].job.RunningUntil = 0
 		x.byID[js[k].ID] = v
 		order[k] = v
@@ -86,15 +86,15 @@ func (x *qindex) build(js []Job) {
 	spine := order[:0]
 	for _, v := range order {
 		last := int32(-1)
-		for len(spine) > 0 && x.nodes[spine[len(spine)-1]].prio < x.nodes[v].prio {
+		for len(spine) > 0 && x.nodes[spine[len(spine)-1]].Prio < x.nodes[v].Prio {
 			last, spine = spine[len(spine)-1], spine[:len(spine)-1]
 		}
 		if last >= 0 {
-			x.nodes[v].left, x.nodes[last].parent = last, v
+			x.nodes[v].Left, x.nodes[last].Parent = last, v
 		}
 		if len(spine) > 0 {
 			p := spine[len(spine)-1]
-			x.nodes[p].right, x.nodes[v].parent = v, p
+			x.nodes[p].Right, x.nodes[v].Parent = v, p
 		}
 		spine = append(spine, v)
 	}
@@ -107,7 +107,7 @@ func (x *qindex) pullSubtree(v int32) {
 	if v < 0 {
 		return
 	}
-	x.pullSubtree(x.nodes[v].left)
-	x.pullSubtree(x.nodes[v].right)
+	x.pullSubtree(x.nodes[v].Left)
+	x.pullSubtree(x.nodes[v].Right)
 	x.pull(v)
 }
