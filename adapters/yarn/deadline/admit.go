@@ -55,7 +55,9 @@ func admit(jobs []*job, byKey []*job, slots int, cfg Config, p *Plan) error {
 		j.view.JCT = jct
 		if string(j.app.State) == rm.StateRunning || j.reserved {
 			j.view.Verdict = "admitted"
-			admitted = append(admitted, admission.Job{ID: j.key, Arrival: j.arrival, Deadline: j.deadline, JCT: jct})
+			a := j.desc
+			a.JCT = jct
+			admitted = append(admitted, a)
 			continue
 		}
 		candidates = append(candidates, j)
@@ -68,7 +70,8 @@ func admit(jobs []*job, byKey []*job, slots int, cfg Config, p *Plan) error {
 		return cmp.Or(cmp.Compare(a.app.StartedTime, b.app.StartedTime), compareAppID(a.id, b.id))
 	})
 	for _, j := range candidates {
-		nj := admission.Job{ID: j.key, Arrival: j.arrival, Deadline: j.deadline, JCT: j.view.JCT}
+		nj := j.desc
+		nj.JCT = j.view.JCT
 		d, err := q.Decide(nj, 0, admission.Options{Mode: admission.ModeStrict})
 		if err != nil {
 			return fmt.Errorf("deadline: %s: admission: %w", j.app.ID, err)

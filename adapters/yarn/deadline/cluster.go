@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/schedkit/schedkit/edf"
+
 	"github.com/schedkit/schedkit/adapters/yarn/rm"
 	"github.com/schedkit/schedkit/adapters/yarn/trace"
 )
@@ -97,6 +99,10 @@ type job struct {
 	// running of those hold a container.
 	tasks, remaining, running int
 	reserved                  bool // the app runs in its reservation's queue
+	// desc is the app as schedkit's queues take it (admission.Job and
+	// edf.Job are one type): its ID, arrival, deadline, remaining map
+	// tasks and its job type's model; admission sets its JCT on a copy.
+	desc edf.Job
 	// view is what the plan reports of the app; killed, atRisk and picked
 	// are admission's and the ranking's outcomes.
 	view                   AppPlan

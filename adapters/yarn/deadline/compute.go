@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/schedkit/schedkit/edf"
+
 	"github.com/schedkit/schedkit/adapters/yarn/rm"
 )
 
@@ -74,6 +76,7 @@ func Compute(c Cluster, cfg Config) (Plan, error) {
 			continue
 		}
 		j.key = int64(i + 1)
+		j.desc = edf.Job{ID: j.key, Arrival: j.arrival, Deadline: j.deadline, Tasks: j.remaining, Model: j.typ.TCT()}
 		slab = append(slab, j)
 		jobs = append(jobs, &slab[len(slab)-1])
 		byKey[j.key] = jobs[len(jobs)-1]

@@ -25,7 +25,7 @@ func rank(jobs []*job, byKey []*job, order string) (ranked []*job, err error) {
 	var q edf.Queue // dedicated capacity 1, margin 1: the zero Config
 	most := 0
 	for _, j := range jobs {
-		if err := q.Add(edf.Job{ID: j.key, Arrival: j.arrival, Deadline: j.deadline, Tasks: j.remaining, Model: j.typ.TCT()}); err != nil {
+		if err := q.Add(j.desc); err != nil {
 			return nil, fmt.Errorf("deadline: %s: %w", j.app.ID, err)
 		}
 		for range j.running {
@@ -74,8 +74,7 @@ func rank(jobs []*job, byKey []*job, order string) (ranked []*job, err error) {
 		}
 	}
 	slices.SortFunc(rest, func(a, b *job) int {
-		return edf.CompareEDF(edf.Job{ID: a.key, Arrival: a.arrival, Deadline: a.deadline},
-			edf.Job{ID: b.key, Arrival: b.arrival, Deadline: b.deadline})
+		return edf.CompareEDF(a.desc, b.desc)
 	})
 	return ranked[:len(ranked)+len(rest)], nil
 }
