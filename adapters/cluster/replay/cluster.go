@@ -63,15 +63,15 @@ func (c Config) scheduler() string {
 }
 
 // upFlags are adapters/cluster/up.sh's flags for the configuration: only
-// the components it uses run.
-func (c Config) upFlags() []string {
+// the components it uses run; schedkit-deadline gets deadlineFlags.
+func (c Config) upFlags(deadlineFlags string) []string {
 	switch c {
 	case Stock:
 		return []string{"-without", "schedkit-deadline,schedkit-scheduler", "-no-queue"}
 	case Check:
-		return []string{"-without", "schedkit-scheduler", "-no-queue"}
+		return []string{"-without", "schedkit-scheduler", "-no-queue", "-deadline-flags", deadlineFlags}
 	}
-	return []string{"-no-queue"}
+	return []string{"-no-queue", "-deadline-flags", deadlineFlags}
 }
 
 // A Cluster is one fresh cluster started by adapters/cluster/up.sh.
@@ -90,8 +90,9 @@ func NodesSpec(n, cpus int) string {
 
 // Up starts a fresh cluster for the configuration with up.sh (scripts is
 // adapters/cluster) in dir, on free local ports, with the nodes given as
-// up.sh -nodes specs. The caller stops it with Down.
-func Up(scripts, dir string, c Config, nodes []string, log func(string)) (*Cluster, error) {
+// up.sh -nodes specs, and schedkit-deadline's extra flags. The caller
+// stops it with Down.
+func Up(scripts, dir string, c Config, nodes []string, deadlineFlags string, log func(string)) (*Cluster, error) {
 	base, err := FreePortBase(12)
 	if err != nil {
 		return nil, err
@@ -100,7 +101,7 @@ func Up(scripts, dir string, c Config, nodes []string, log func(string)) (*Clust
 	for _, n := range nodes {
 		args = append(args, "-nodes", n)
 	}
-	args = append(args, c.upFlags()...)
+	args = append(args, c.upFlags(deadlineFlags)...)
 	cmd := exec.Command("bash", args...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

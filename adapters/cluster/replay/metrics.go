@@ -16,8 +16,11 @@ type Result struct {
 	Met    int     `json:"met"`
 	// Missed: admitted or not, not complete by the deadline (and not
 	// rejected); Rejected: by the check.
-	Missed   int `json:"missed"`
-	Rejected int `json:"rejected"`
+	Missed int `json:"missed"`
+	// Unfinished: of the missed, those neither complete nor failed when
+	// the run stopped.
+	Unfinished int `json:"unfinished"`
+	Rejected   int `json:"rejected"`
 	// Admitted counts the Jobs Kueue admitted; AdmittedMissed those of them
 	// that missed; MissedShare is their ratio (0 with none admitted).
 	Admitted       int     `json:"admitted"`
@@ -32,11 +35,16 @@ type Result struct {
 	WorkLost  float64 `json:"workLostSeconds"`
 	// CPU seconds over the run: Kueue's manager plus schedkit-deadline, and
 	// the scheduler the pods use.
-	ControllerCPU float64   `json:"controllerCPUSeconds"`
-	SchedulerCPU  float64   `json:"schedulerCPUSeconds"`
-	ETA           ETAStats  `json:"eta"`
-	Wall          float64   `json:"wallSeconds"`
-	Outcomes      []Outcome `json:"-"`
+	ControllerCPU float64 `json:"controllerCPUSeconds"`
+	SchedulerCPU  float64 `json:"schedulerCPUSeconds"`
+	// OverheadP50 and OverheadP90: seconds from admission to completion
+	// beyond the pods' run time (the control plane's start delay and
+	// finish), over the admitted Jobs that completed.
+	OverheadP50 float64   `json:"overheadP50Seconds"`
+	OverheadP90 float64   `json:"overheadP90Seconds"`
+	ETA         ETAStats  `json:"eta"`
+	Wall        float64   `json:"wallSeconds"`
+	Outcomes    []Outcome `json:"outcomes"`
 }
 
 // ETAStats compares the check's first ETA of every workload that waited
@@ -58,7 +66,7 @@ type ETAStats struct {
 func Summarize(c Config, load string, offer float64, outs []Outcome, cpu cpuReading, wall time.Duration) Result {
 	r := Result{Config: c, Load: load, Offer: offer, Jobs: len(outs), Outcomes: outs,
 		ControllerCPU: cpu.controller, SchedulerCPU: cpu.scheduler, Wall: wall.Seconds()}
-	var waits, startErr, finishErr []float64
+	var waits, overheads, startErr, finishErr []float64
 	var startIn, finishIn int
 	for i := range outs {
 		o := &outs[i]
@@ -69,6 +77,9 @@ func Summarize(c Config, load string, offer float64, outs []Outcome, cpu cpuRead
 			r.Rejected++
 		default:
 			r.Missed++
+			if o.Finished.IsZero() && !o.Failed {
+				r.Unfinished++
+			}
 		}
 		r.Preempted += o.Preempted
 		r.WorkLost += o.WorkLost
@@ -80,6 +91,9 @@ func Summarize(c Config, load string, offer float64, outs []Outcome, cpu cpuRead
 			r.AdmittedMissed++
 		}
 		waits = append(waits, max(0, o.Admitted.Sub(o.Created).Seconds()))
+		if !o.Finished.IsZero() {
+			overheads = append(overheads, o.Finished.Sub(o.Admitted).Seconds()-o.Sub.Run.Seconds())
+		}
 		if e := o.ETA; e != nil && !o.Finished.IsZero() {
 			r.ETA.N++
 			startErr = append(startErr, math.Abs(e.StartP50.Sub(o.Admitted).Seconds()))
@@ -97,6 +111,7 @@ func Summarize(c Config, load string, offer float64, outs []Outcome, cpu cpuRead
 		r.MissedShare = float64(r.AdmittedMissed) / float64(r.Admitted)
 	}
 	r.WaitP50, r.WaitP90 = quantile(waits, 0.5), quantile(waits, 0.9)
+	r.OverheadP50, r.OverheadP90 = quantile(overheads, 0.5), quantile(overheads, 0.9)
 	if r.ETA.N > 0 {
 		r.ETA.StartErrP50 = quantile(startErr, 0.5)
 		r.ETA.FinishRelErrP50 = quantile(finishErr, 0.5)

@@ -24,7 +24,10 @@ type Options struct {
 	// state directory per cluster.
 	Scripts, StateDir string
 	Grace             time.Duration
-	Progress          func(string)
+	// DeadlineFlags are schedkit-deadline's extra flags in the check and
+	// schedkit configurations (up.sh -deadline-flags).
+	DeadlineFlags string
+	Progress      func(string)
 }
 
 // LoadName is how a load is printed: "own" for 0.
@@ -84,7 +87,7 @@ func runOne(ctx context.Context, o Options, c Config, p Plan, tag string, progre
 	if err := os.Remove(dir); err != nil { // up.sh wants it absent or empty
 		return Result{}, err
 	}
-	cl, err := Up(o.Scripts, dir, c, []string{NodesSpec(o.Nodes, o.NodeCPUs)}, progress)
+	cl, err := Up(o.Scripts, dir, c, []string{NodesSpec(o.Nodes, o.NodeCPUs)}, o.DeadlineFlags, progress)
 	if err != nil {
 		return Result{}, err
 	}

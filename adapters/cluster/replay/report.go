@@ -9,17 +9,17 @@ import (
 // Table writes one row per result: outcomes, waits, preemption, CPU and
 // the ETA's calibration.
 func Table(w io.Writer, rs []Result) {
-	fmt.Fprintf(w, "%3s %5s %5s %9s %5s %4s %6s %8s %9s %13s %9s %10s %12s %4s %9s %7s %7s %6s\n",
-		"rep", "load", "offer", "config", "jobs", "met", "missed", "rejected", "adm.miss", "wait p50/p90", "preempted", "lost pod-s",
+	fmt.Fprintf(w, "%3s %5s %5s %9s %5s %4s %6s %8s %9s %13s %9s %9s %10s %12s %4s %9s %7s %7s %6s\n",
+		"rep", "load", "offer", "config", "jobs", "met", "missed", "rejected", "adm.miss", "wait p50/p90", "overhead", "preempted", "lost pod-s",
 		"cpu ctl/sch", "eta", "fin err50", "fin c90", "st c90", "wall")
 	for _, r := range rs {
 		eta := [4]string{"-", "-", "-", "-"}
 		if r.ETA.N > 0 {
 			eta = [4]string{fmt.Sprint(r.ETA.N), pct(r.ETA.FinishRelErrP50), pct(r.ETA.FinishCover90), pct(r.ETA.StartCover90)}
 		}
-		fmt.Fprintf(w, "%3d %5s %5.2f %9s %5d %4d %6d %8d %9s %13s %9d %10.0f %12s %4s %9s %7s %7s %5.0fs\n",
+		fmt.Fprintf(w, "%3d %5s %5.2f %9s %5d %4d %6d %8d %9s %13s %9s %9d %10.0f %12s %4s %9s %7s %7s %5.0fs\n",
 			r.Rep, r.Load, r.Offer, r.Config, r.Jobs, r.Met, r.Missed, r.Rejected, pct(r.MissedShare),
-			fmt.Sprintf("%.0f/%.0f s", r.WaitP50, r.WaitP90), r.Preempted, r.WorkLost,
+			fmt.Sprintf("%.0f/%.0f s", r.WaitP50, r.WaitP90), fmt.Sprintf("%.0f/%.0f s", r.OverheadP50, r.OverheadP90), r.Preempted, r.WorkLost,
 			fmt.Sprintf("%.0f/%.0f s", r.ControllerCPU, r.SchedulerCPU), eta[0], eta[1], eta[2], eta[3], r.Wall)
 	}
 }

@@ -65,7 +65,10 @@ func (o *Outcome) Met() bool { return !o.Finished.IsZero() && !o.Finished.After(
 type RunOptions struct {
 	CPUs int
 	// Grace is how long after the last deadline the replay waits for jobs
-	// still running before it counts them missed.
+	// still running before it counts them missed. It stops earlier, at
+	// the last submission plus Grace plus twice the time the cluster takes
+	// to run all the work (pod-seconds over CPUs) plus the longest run
+	// time: a Job still unfinished then is counted missed, and Unfinished.
 	Grace time.Duration
 	// Progress, when set, gets a line every ProgressEvery.
 	Progress      func(string)
@@ -99,11 +102,15 @@ func Run(ctx context.Context, cl *Cluster, subs []Submission, o RunOptions) ([]O
 	t0 := time.Now()
 	outs := make([]Outcome, len(subs))
 	uids := map[types.UID]int{}
-	var lastDeadline time.Duration
+	var lastDeadline, lastAt, longest time.Duration
+	var work float64
 	for i, s := range subs {
 		outs[i].Sub = s
 		lastDeadline = max(lastDeadline, s.At+s.Deadline)
+		lastAt, longest = max(lastAt, s.At), max(longest, s.Run)
+		work += float64(s.Pods) * s.Run.Seconds()
 	}
+	limit := min(lastDeadline, lastAt+longest+seconds(2*work/float64(o.CPUs))) + o.Grace
 	next := 0
 	nextProgress := t0
 	for {
@@ -126,7 +133,7 @@ func Run(ctx context.Context, cl *Cluster, subs []Submission, o RunOptions) ([]O
 			o.Progress(progressLine(outs[:next], len(subs), now))
 			nextProgress = time.Now().Add(o.ProgressEvery)
 		}
-		if next == len(subs) && (done == len(subs) || now > lastDeadline+o.Grace) {
+		if next == len(subs) && (done == len(subs) || now > limit) {
 			break
 		}
 		select {

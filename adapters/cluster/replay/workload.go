@@ -169,3 +169,17 @@ func (w Workload) Build(jobs []SWFJob) (Plan, error) {
 
 // seconds rounds s seconds to the millisecond.
 func seconds(s float64) time.Duration { return time.Duration(math.Round(s*1000)) * time.Millisecond }
+
+// Describe is one line about a plan: its jobs, pods, pod-seconds, the
+// span of its submissions and its last deadline.
+func Describe(p Plan, load string) string {
+	var work float64
+	var last, end time.Duration
+	for _, s := range p.Subs {
+		work += float64(s.Pods) * s.Run.Seconds()
+		last = max(last, s.At)
+		end = max(end, s.At+s.Deadline)
+	}
+	return fmt.Sprintf("load %s: %d Jobs, %d pods, %.0f pod-s, submitted over %.0f s, last deadline at %.0f s (offered %.2f; the trace's own %.2f; %d left out above -max-run, %d without an estimate)",
+		load, len(p.Subs), pods(p.Subs), work, last.Seconds(), end.Seconds(), p.Load, p.OwnLoad, p.LeftOut, p.NoEstimate)
+}

@@ -51,6 +51,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	grace := fs.Duration("grace", 15*time.Second, "after the last deadline, wait this long for running jobs")
 	jsonOut := fs.String("json", "", "write the results as JSON to this file")
 	plots := fs.String("plots", "", "write SVG plots to this directory")
+	deadlineFlags := fs.String("deadline-flags", "-min-retry=1s -start-delay=4s", "schedkit-deadline's extra flags in the check and schedkit configurations")
+	dry := fs.Bool("plan", false, "print each load's submissions (count, pods, pod-seconds, span) and stop")
 	state := fs.String("state", "", "directory for the clusters' state (default: a new temporary directory, removed at the end)")
 	scripts := fs.String("cluster-dir", ".", "adapters/cluster (up.sh, down.sh)")
 	if err := fs.Parse(args); err != nil {
@@ -97,6 +99,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprintf(stderr, "%s: %d jobs (%d skipped: no run time or processors)\n", *trace, len(jobs), skipped)
+	if *dry {
+		for _, l := range loads {
+			p, err := (replay.Workload{From: *from, Span: *span, Compress: *compress, TraceProcs: *traceProcs, Load: l,
+				CPUs: *nodes * *nodeCPUs, MinRun: *minRun, MaxRun: *maxRun, MaxJobs: *maxJobs}).Build(jobs)
+			if err != nil {
+				return fail(err)
+			}
+			fmt.Fprintln(stdout, replay.Describe(p, replay.LoadName(l)))
+		}
+		return 0
+	}
 	dir := *state
 	if dir == "" {
 		if dir, err = os.MkdirTemp("", "schedkit-replay-"); err != nil {
@@ -115,7 +128,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Workload: replay.Workload{From: *from, Span: *span, Compress: *compress, TraceProcs: *traceProcs,
 			MinRun: *minRun, MaxRun: *maxRun, MaxJobs: *maxJobs},
 		Loads: loads, Configs: cs, Reps: *reps, Nodes: *nodes, NodeCPUs: *nodeCPUs,
-		Scripts: scriptsAbs, StateDir: dir, Grace: *grace,
+		Scripts: scriptsAbs, StateDir: dir, Grace: *grace, DeadlineFlags: *deadlineFlags,
 		Progress: func(s string) { fmt.Fprintf(stderr, "%s %s\n", time.Now().UTC().Format("15:04:05"), s) },
 	})
 	if len(rs) > 0 {
