@@ -111,19 +111,49 @@ func Run(ctx context.Context, cl *Cluster, subs []Submission, o RunOptions) ([]O
 		work += float64(s.Pods) * s.Run.Seconds()
 	}
 	limit := min(lastDeadline, lastAt+longest+seconds(2*work/float64(o.CPUs))) + o.Grace
+	// The submissions run on their own clock, so that slow reads of the
+	// API server under load do not delay them.
+	type created struct {
+		i   int
+		job *batchv1.Job
+		err error
+	}
+	ch := make(chan created, len(subs))
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		for i, s := range subs {
+			select {
+			case <-sctx.Done():
+				return
+			case <-time.After(time.Until(t0.Add(s.At))):
+			}
+			job := jobFor(s, cl.Config.scheduler())
+			err := cl.C.Create(sctx, job)
+			ch <- created{i, job, err}
+			if err != nil {
+				return
+			}
+		}
+	}()
 	next := 0
 	nextProgress := t0
 	for {
 		now := time.Since(t0)
-		for next < len(subs) && subs[next].At <= now {
-			job := jobFor(subs[next], cl.Config.scheduler())
-			if err := cl.C.Create(ctx, job); err != nil {
-				return nil, cpuReading{}, 0, fmt.Errorf("creating Job %s: %w", job.Name, err)
+	drain:
+		for {
+			select {
+			case c := <-ch:
+				if c.err != nil {
+					return nil, cpuReading{}, 0, fmt.Errorf("creating Job %s: %w", c.job.Name, c.err)
+				}
+				outs[c.i].Created = c.job.CreationTimestamp.Time
+				outs[c.i].Deadline = outs[c.i].Created.Add(subs[c.i].Deadline)
+				uids[c.job.UID] = c.i
+				next++
+			default:
+				break drain
 			}
-			outs[next].Created = job.CreationTimestamp.Time
-			outs[next].Deadline = outs[next].Created.Add(subs[next].Deadline)
-			uids[job.UID] = next
-			next++
 		}
 		done, err := observe(ctx, cl, outs, uids)
 		if err != nil {
@@ -160,7 +190,11 @@ func waitActive(ctx context.Context, cl *Cluster) error {
 				return nil
 			}
 		}
-		time.Sleep(500 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
 	}
 	return fmt.Errorf("ClusterQueue %s not active (or namespace %s without its default ServiceAccount) within 60 s", queueName, Namespace)
 }
