@@ -15,7 +15,7 @@ import (
 
 // TestReplay runs a small slice of the replay (adapters/cluster/replay,
 // the README's command at full size): a few dozen Jobs of the KTH SP2 SWF
-// log, on three fresh clusters of the same nodes (stock, check, schedkit),
+// log (30 Jobs, as the README's command at -max-jobs 30), on three fresh clusters of the same nodes (stock, check, schedkit),
 // at the offered load of the cluster's capacity. It asserts what the
 // replay promises whatever the machine's load: every Job ends met, missed
 // or rejected; stock rejects none; with the check (check and schedkit) at
@@ -32,10 +32,10 @@ func TestReplay(t *testing.T) {
 	}
 	t0 := time.Now()
 	rs, err := replay.Execute(context.Background(), jobs, replay.Options{
-		Workload: replay.Workload{From: 8726400, Span: 21600, Compress: 300, TraceProcs: 100,
-			MinRun: 2 * time.Second, MaxRun: 40 * time.Second, MaxJobs: 30},
+		Workload: replay.Workload{From: 8726400, Span: 43200, Compress: 400, TraceProcs: 100,
+			MinRun: 2 * time.Second, MaxRun: 30 * time.Second, MaxJobs: 30},
 		Loads: []float64{1}, Configs: replay.Configs, Reps: 1, Nodes: 4, NodeCPUs: 8,
-		Scripts: clusterDir(t), StateDir: t.TempDir(), Grace: 10 * time.Second,
+		Scripts: clusterDir(t), StateDir: t.TempDir(), Grace: 10 * time.Second, DeadlineFlags: replay.DefaultDeadlineFlags,
 		Progress: func(s string) { t.Log(s) },
 	})
 	var b strings.Builder

@@ -51,7 +51,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	grace := fs.Duration("grace", 15*time.Second, "after the last deadline, wait this long for running jobs")
 	jsonOut := fs.String("json", "", "write the results as JSON to this file")
 	plots := fs.String("plots", "", "write SVG plots to this directory")
-	deadlineFlags := fs.String("deadline-flags", "-min-retry=1s -start-delay=6s", "schedkit-deadline's extra flags in the check and schedkit configurations")
+	deadlineFlags := fs.String("deadline-flags", replay.DefaultDeadlineFlags, "schedkit-deadline's extra flags in the check and schedkit configurations")
 	dry := fs.Bool("plan", false, "print each load's submissions (count, pods, pod-seconds, span) and stop")
 	state := fs.String("state", "", "directory for the clusters' state (default: a new temporary directory, removed at the end)")
 	scripts := fs.String("cluster-dir", ".", "adapters/cluster (up.sh, down.sh)")
