@@ -133,8 +133,8 @@ func (e *env) waitActive(t *testing.T, cq string) {
 // submit creates a suspended batch/v1 Job carrying the user's annotations
 // and the Workload Kueue's job integration would create for it: pods of
 // one cpu, owned by the Job, in LocalQueue "lq". (Kueue's batch/v1 Job
-// integration does not build against k8s.io/api v0.37, so the Workload is
-// created here as Kueue's own scheduler tests create theirs.)
+// integration does not run in-process here: the Workload is created as
+// Kueue's own scheduler tests create theirs.)
 func (e *env) submit(t *testing.T, ns, name string, pods int32, ann map[string]string) *kueue.Workload {
 	t.Helper()
 	return e.submitWith(t, ns, name, pods, ann, nil)
