@@ -156,6 +156,10 @@ func gateAdmits(t fataler, newJob job, running []job, byKueue bool, now time.Tim
 		}
 	}
 	pl := deadlineadmission.New(args, batchlisters.NewJobLister(jobs), clocktesting.NewFakePassiveClock(now))
+	h := pl.PodHandler()
+	for _, p := range pods {
+		h.OnAdd(p, true)
+	}
 	_, st := pl.PreFilter(context.Background(), nil, newJob.pod(0, byKueue), []fwk.NodeInfo{framework.NewNodeInfo(pods...)})
 	return st.IsSuccess(), st.Message()
 }

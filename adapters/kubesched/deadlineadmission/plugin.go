@@ -42,19 +42,32 @@
 // PodScheduled condition and no event, so the user never sees why. A
 // PreFilter rejection becomes the pod's PodScheduled=False condition and a
 // FailedScheduling event carrying the plugin's message. PreFilter also sees
-// the cycle's snapshot of assigned pods (including pods the scheduler has
-// assumed but not yet bound), so two deadline jobs admitted back to back see
-// each other; PreEnqueue has no snapshot.
+// the running jobs including the pods the scheduler has assumed on a node
+// but not yet bound, so two deadline jobs admitted back to back see each
+// other.
+//
+// # Cost
+//
+// The running jobs are kept from the scheduler's informer events and the
+// plugin's own Reserve and Unreserve (package tally), so a PreFilter reads
+// the running deadline jobs only, never every pod of the cluster: it costs
+// what admission.Workspace.Decide costs on them. BenchmarkPreFilter (a
+// deadline pod beside 10,000 running pods of 1,000 jobs, 100 with
+// deadlines): 0.32–0.80 ms/op, 115 KB and 62 allocations per op, against
+// 10–28 ms/op and 33,077 allocations for a PreFilter that reads every
+// assigned pod of the snapshot (go test -run '^$' -bench PreFilter
+// -benchtime 200x -cpu 1 -benchmem, alternating, 2 cores at load average
+// 11–14). A pod assumed by another profile's cycle counts once it is
+// bound. Enable the plugin under multiPoint, so that its Reserve runs.
 package deadlineadmission
 
 import (
 	"context"
 	"sync"
-	"time"
 
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/types"
 	batchlisters "k8s.io/client-go/listers/batch/v1"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/utils/clock"
@@ -64,6 +77,7 @@ import (
 	"github.com/schedkit/schedkit/adapters/internal/annotation"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/owner"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/tally"
 )
 
 // Name is the plugin's name in the registry and in configurations.
@@ -76,12 +90,18 @@ type DeadlineAdmission struct {
 	jobs  owner.Resolver
 	clock clock.PassiveClock
 
+	// tally holds the pods and their jobs, runningJobs the running ones
+	// with a deadline (written under the tally's lock).
+	tally       *tally.Tally
+	runningJobs runningSet
+
 	mu sync.Mutex
 	ws admission.Workspace
 }
 
 var (
 	_ fwk.PreFilterPlugin   = (*DeadlineAdmission)(nil)
+	_ fwk.ReservePlugin     = (*DeadlineAdmission)(nil)
 	_ fwk.EnqueueExtensions = (*DeadlineAdmission)(nil)
 	_ fwk.SignPlugin        = (*DeadlineAdmission)(nil)
 )
@@ -89,25 +109,37 @@ var (
 // Build makes the plugin on the scheduler's handle (the factory.Build of
 // the registry).
 func Build(_ context.Context, args *Args, h fwk.Handle, c clock.PassiveClock) (fwk.Plugin, error) {
-	return New(args, owner.NewResolver(h).Jobs, c), nil
+	pl := New(args, owner.NewResolver(h).Jobs, c)
+	if err := pl.tally.Watch(h.SharedInformerFactory()); err != nil {
+		return nil, err
+	}
+	return pl, nil
 }
 
 // New returns the plugin for args (decoded and validated by DecodeArgs),
 // finding pods' owning Jobs with jobs (nil: the pods' own annotations
-// only) and reading the time from c.
+// only) and reading the time from c. It knows no pods until they come
+// through PodHandler (Build registers it on the scheduler's pod informer).
 func New(args *Args, jobs batchlisters.JobLister, c clock.PassiveClock) *DeadlineAdmission {
 	mode := admission.ModeStrict
 	if args.Mode == ModePaper {
 		mode = admission.ModePaper
 	}
-	return &DeadlineAdmission{args: args, mode: mode, jobs: owner.Resolver{Jobs: jobs}, clock: c}
+	pl := &DeadlineAdmission{args: args, mode: mode, jobs: owner.Resolver{Jobs: jobs}, clock: c, runningJobs: runningSet{}}
+	// Pending pods are not read, so the tally counts no scheduler's.
+	pl.tally = tally.New("", "", pl.jobs.Job)
+	return pl
 }
+
+// PodHandler returns the pod informer's event handler that keeps the
+// plugin's view of running jobs.
+func (pl *DeadlineAdmission) PodHandler() cache.ResourceEventHandler { return pl.tally.PodHandler() }
 
 // Name returns Name.
 func (pl *DeadlineAdmission) Name() string { return Name }
 
 // PreFilter admits or rejects the pod's job (see the package doc).
-func (pl *DeadlineAdmission) PreFilter(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+func (pl *DeadlineAdmission) PreFilter(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
 	if podjob.AdmittedByKueue(pod) {
 		klog.FromContext(ctx).V(4).Info("Pod of a workload Kueue admitted passes", "pod", klog.KObj(pod))
 		return nil, nil
@@ -120,7 +152,7 @@ func (pl *DeadlineAdmission) PreFilter(ctx context.Context, _ fwk.CycleState, po
 		return nil, nil
 	}
 	now := pl.clock.Now()
-	running, admitted := pl.running(nodes, job.Key, now)
+	running, admitted := pl.running(job.Key, now)
 	if admitted {
 		return nil, nil
 	}
@@ -149,39 +181,21 @@ func (pl *DeadlineAdmission) PreFilter(ctx context.Context, _ fwk.CycleState, po
 	return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, msg)
 }
 
-// running collects the jobs with pods assigned to the nodes, and reports
-// whether the job with key self is among them.
-func (pl *DeadlineAdmission) running(nodes []fwk.NodeInfo, self types.UID, now time.Time) ([]RunningJob, bool) {
-	index := map[types.UID]int{}
-	var out []RunningJob
-	admitted := false
-	for _, n := range nodes {
-		for _, pi := range n.GetPods() {
-			p := pi.GetPod()
-			if p.DeletionTimestamp != nil || p.Status.Phase == v1.PodSucceeded || p.Status.Phase == v1.PodFailed {
-				continue
-			}
-			key, _ := podjob.Key(p)
-			if key == self {
-				admitted = true
-			}
-			start := podjob.Started(p, now)
-			if i, ok := index[key]; ok {
-				if start.Before(out[i].Started) {
-					out[i].Started = start
-				}
-				continue
-			}
-			index[key] = len(out)
-			out = append(out, RunningJob{Job: pl.jobs.Job(p), Started: start})
-		}
-	}
-	return out, admitted
-}
-
 // PreFilterExtensions returns nil: admission does not depend on which node
 // the pods of other jobs are on.
 func (pl *DeadlineAdmission) PreFilterExtensions() fwk.PreFilterExtensions { return nil }
+
+// Reserve counts the pod as running on the node from now on (the scheduler
+// has assumed it there), before the informer reports it bound.
+func (pl *DeadlineAdmission) Reserve(_ context.Context, _ fwk.CycleState, pod *v1.Pod, node string) *fwk.Status {
+	pl.tally.Assume(pod.UID, node)
+	return nil
+}
+
+// Unreserve forgets Reserve's assumption (the binding failed).
+func (pl *DeadlineAdmission) Unreserve(_ context.Context, _ fwk.CycleState, pod *v1.Pod, _ string) {
+	pl.tally.Forget(pod.UID)
+}
 
 // EventsToRegister asks for a retry when an assigned pod is deleted (or
 // finishes, which removes it from the scheduler's view).

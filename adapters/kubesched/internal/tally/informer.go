@@ -12,7 +12,7 @@ import (
 // Call it from a plugin's factory, before the scheduler starts the
 // informers; their initial lists arrive as adds.
 func (t *Tally) Watch(f informers.SharedInformerFactory) error {
-	if _, err := f.Core().V1().Pods().Informer().AddEventHandler(handler(t.Set, func(p *v1.Pod) { t.Delete(p.UID) })); err != nil {
+	if _, err := f.Core().V1().Pods().Informer().AddEventHandler(t.PodHandler()); err != nil {
 		return err
 	}
 	if _, err := f.Core().V1().Nodes().Informer().AddEventHandler(handler(t.SetNode, func(n *v1.Node) { t.DeleteNode(n.Name) })); err != nil {
@@ -21,6 +21,12 @@ func (t *Tally) Watch(f informers.SharedInformerFactory) error {
 	owner := func(j *batchv1.Job) { t.OwnerChanged(j.UID) }
 	_, err := f.Batch().V1().Jobs().Informer().AddEventHandler(handler(owner, owner))
 	return err
+}
+
+// PodHandler is the pod informer's handler: Set on adds, updates and
+// resyncs, Delete on deletes.
+func (t *Tally) PodHandler() cache.ResourceEventHandler {
+	return handler(t.Set, func(p *v1.Pod) { t.Delete(p.UID) })
 }
 
 // handler calls set on adds, updates and resyncs of objects of type T and
