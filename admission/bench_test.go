@@ -7,6 +7,84 @@ import (
 	"testing"
 )
 
+// Measured figures. The package doc states the contracts (what each call
+// costs in O-notation, what allocates); the figures below are what the
+// benchmarks here and examples/mimp -sweep measured, with the machine and
+// the command, and are re-measured rather than edited.
+//
+// Why wave mode is the default, in examples/mimp -sweep (40 slots, ten
+// seeds, task times off the models by MIMP §6.3.1's errors): every one of
+// the 621 jobs the paper rule admitted at load 1 took longer than its
+// Eq. 7 sum (1.98× at the median), and at 3× overload 584 of the 658 it
+// admitted missed; wave mode with the margin read from those errors let 6
+// of 542 miss; strict mode let 467 of its 551 admitted jobs miss at 3×
+// overload. A Pi job alone on the idle cluster has an Eq. 6 JCT of 23.9 s
+// and an exact plan of 40.6 s; it runs 40.6 s when the fastest free slot
+// is offered first (91 s when free slots are offered in random heartbeat
+// order). The end-first plan alone let 3.5% of admitted jobs miss at load
+// 3 (23 of 655, against 6 of 542 with both plans), nearly all Pi jobs with
+// one task MP had started on a heavy slot (r ≈ 0.2, about 200 s against a
+// 200 s deadline). examples/mimp's doc holds the sweep's current figures.
+//
+// The CPU time of one wave decision on 10,000 slots (BenchmarkDecideWave:
+// 10 pending tasks per job, a tenth of the jobs without a deadline, the
+// new job's deadline before every queued one, in the middle of the queue,
+// or after every one), measured with go test -run '^$' -bench
+// '^BenchmarkDecideWave$/^jobs=N$/^slots=10000$/^at=P$/^via=V$' -benchtime
+// Kx -cpu 1 ./admission, each variant in its own process, as the
+// difference of the user and system time (/usr/bin/time) of K decisions
+// and of one, K from 3 to 101, two runs interleaved, on 2 AMD EPYC cores
+// shared with other work (load average 13–20: wall times were inflated
+// several-fold and varied by up to 3× between runs, so CPU times are
+// given; they are inflated too, by the contention for caches). The ratio
+// is Workspace.Decide over Queue.Decide with its plan kept, run by run:
+//
+//	jobs     new job   Workspace.Decide  Queue.Decide, kept  ratio      replanned
+//	1,000    front     10–12 ms          4.5–4.9 ms          2.0–2.7×   11.5 ms
+//	1,000    middle    6.5–8.0 ms        2.6–2.9 ms          2.5–2.8×   8.5–10 ms
+//	1,000    end       6.0–6.5 ms        0.4–0.5 ms          12–16×     7.0–7.5 ms
+//	10,000   front     116–128 ms        48–53 ms            2.4×       106–116 ms
+//	10,000   middle    78–84 ms          25–27 ms            2.9–3.4×   64–80 ms
+//	10,000   end       46–60 ms          1.0 ms              46–60×     58–60 ms
+//	100,000  front     0.93–1.21 s       0.39–0.41 s         2.4–2.9×   0.74–0.86 s
+//	100,000  middle    0.42–0.67 s       0.24 s              1.7–2.7×   0.71–0.75 s
+//	100,000  end       0.39–0.44 s       2–16 ms             28–190×    0.46–0.48 s
+//
+// The same way, in the same period (K up to 200,000):
+//
+//	                                  jobs=10        jobs=1,000    jobs=100,000
+//	strict, Queue.Decide (tree)       0.4–0.6 µs     1.0 µs        1.2–1.8 µs
+//	strict, Workspace.Decide (pass)   0.25–0.35 µs   43–45 µs      24–26 ms
+//	paper, Queue.Decide (tree)        < 0.5 µs       0.35–0.45 µs  0.5–0.9 µs
+//	paper, Workspace.Decide (pass)    0.5–0.7 µs     15–68 µs      23–27 ms
+//	Queue Insert+Remove, 1,000 jobs   0.7–0.8 µs
+//
+// Queue Insert+Remove through the treap operations of internal/treap,
+// shared with edf (generic, so every link access is an indirect call),
+// against the package's own copy of them before, alternating test
+// binaries, three runs each, 2 cores at load average 8–12: 2.39–2.50 µs
+// against 1.63–1.92 µs, 0 allocs/op either way
+// (go test -run '^$' -bench QueueInsertRemove -benchtime 200000x -cpu 1
+// ./admission).
+//
+// (Interleaved with a variant deciding from the tree's sums alone, whose
+// numbers may differ from the pass's in the last bits: 0.4–0.6 µs at 1,000
+// jobs and 0.7–1.1 µs at 100,000, against 0.5–0.9 and 1.0–1.1 µs.) On a quieter machine (load average
+// 1.5–2.4, wall time, -count 3): Workspace.Decide in strict mode 0.34 µs, 29–34
+// µs and 4.6–4.8 ms at 10, 1,000 and 100,000 jobs; wave mode 21–22 µs for
+// 20 jobs × 10 tasks on 40 slots and 4.3–4.6 ms for 1,000 jobs on 10,000
+// slots; confidence mode 20–24 µs for 10 jobs × 1,000 samples and
+// 0.19–0.21 ms for 1,000 jobs × 100 samples; JCT, 40 slots, exp2 model,
+// 0.70 µs; MarginAt, lognormal, 36–55 ns (0 allocs/op).
+//
+// Eq. 6 for many jobs: a YARN controller's pass over 10,000 apps of six
+// exp2 types on 50,000 dedicated containers (BenchmarkJCTCluster, the same
+// way): 18 s of CPU through JCT, 6 ms through JCTOn, 0.6 µs an app. Its
+// admission pass in strict mode (BenchmarkStrictPass: 6,667 running apps
+// queued, 3,333 decided in submission order and queued when admitted):
+// 7.0 s of CPU through Workspace.Decide on q.Jobs(), 25 ms through
+// Queue.Decide, the same decisions.
+
 // benchQueue builds n queued jobs in EDF order, every deadline met with room
 // to spare (the expensive case: nothing stops the scan), one in ten without
 // a deadline, and a new job whose deadline falls in the middle.

@@ -31,10 +31,12 @@
 //
 // # Jobs
 //
-// A job is described by the same five fields, with the same names, types
-// and validity, in package admission and package edf, so that a job one
-// package's queue takes the other's takes too, in either order, and a
-// scheduler keeps the two queues in step without undoing either:
+// A job is one value of one type, Job, in package admission and package
+// edf alike (declared once, under internal/), so a scheduler describes
+// a job once, gives the same value to both queues, and both check it with
+// the same function: a job one package's queue takes the other's takes
+// too, in either order, and the two queues stay in step without undoing
+// either. The description every package reads:
 //
 //   - ID (int64): the caller's identifier, unique within a queue; adding an
 //     ID already queued is an error. The last EDF tie-break.
@@ -51,13 +53,15 @@
 //     job is added.
 //
 // A queue holds at most MaxJobs jobs. Queue.Insert checks exactly these, in
-// this order, then the package's own fields (JCT in [0, MaxDuration],
-// Running 0), then the ID's uniqueness and the queue's size; each error
-// names the field ("Job.Tasks") and matches ErrBadInput. A decision checks
-// its new job the same way ("NewJob.Tasks"), in every mode, so a job a
-// decision admits Insert takes, unless its ID is queued or the queue is
-// full, which both queues refuse alike. A wave decision refuses a model
-// that gives no valid time on a slot its plan uses.
+// this order, then the fields one package reads (Read90 finite and ≥ 0,
+// JCT in [0, MaxDuration]) and Running 0 (a job enters with nothing
+// running), then the ID's uniqueness and the queue's size; each error names
+// the field ("Job.Tasks") and matches ErrBadInput. package edf's Queue.Add
+// checks the same, in the same order. A decision checks its new job the
+// same way ("NewJob.Tasks"), in every mode, so a job a decision admits
+// Insert takes, unless its ID is queued or the queue is full, which both
+// queues refuse alike. A wave decision refuses a model that gives no valid
+// time on a slot its plan uses.
 //
 // # Deciding and recording progress
 //
@@ -91,18 +95,15 @@
 // one full task time, not 26/40 of one), averages TCT over all slots
 // instead of placing tasks on the slow ones they get, and ignores that
 // running tasks hold their slots until they end. In the MIMP case-study
-// simulation (examples/mimp -sweep: 40 slots, ten seeds, task times off
-// the models by MIMP §6.3.1's errors) every one of the 621 jobs the paper
-// rule admitted at load 1 took longer than its Eq. 7 sum (1.98× at the
-// median), and at 3× overload 584 of the 658 it admitted missed; wave
-// mode with the margin read from those errors let 6 of 542 miss. A Pi job
-// alone on the idle cluster has an Eq. 6 JCT of 23.9 s and an exact plan
-// of 40.6 s; it runs 40.6 s when the fastest free slot is offered first
-// (91 s when free slots are offered in random heartbeat order, which the
-// margin must then absorb). Strict mode fixes the paper rule's other flaw
-// (a new job with an earlier deadline may push a queued job late) but
-// keeps Eq. 6, so it keeps the first: 467 of its 551 admitted jobs missed
-// at 3× overload.
+// simulation (examples/mimp -sweep, whose doc gives the figures) nearly
+// every job the paper rule admits takes longer than its Eq. 7 sum, and
+// under overload most jobs it admits miss, while wave mode with the margin
+// read from the models' errors lets few miss. A job's exact plan on an idle
+// cluster is longer than its Eq. 6 JCT whenever its tasks come in waves,
+// and longer still when free slots are offered in random heartbeat order
+// rather than fastest first, which the margin must then absorb. Strict mode
+// fixes the paper rule's other flaw (a new job with an earlier deadline may
+// push a queued job late) but keeps Eq. 6, so it keeps the first.
 //
 // How the modes relate (TestPropWaveVersusEq7, TestDecideWaveHandWorked): when
 // every task of a job takes the same time on every slot, the margin is ≥ 1
@@ -149,10 +150,9 @@
 //     "a job on time in the end-first plan is protected": the job the plan
 //     gave up then ran 1.8 s late); end first alone assumes a task waits for
 //     a fast slot, which MP does not do for an at-risk job, and in
-//     examples/mimp -sweep it let 3.5% of admitted jobs miss at load 3 (23
-//     of 655, against 6 of 542 with both), nearly all Pi jobs with one task
-//     MP had started on a heavy slot (r ≈ 0.2, about 200 s against a 200 s
-//     deadline). Jobs without a deadline are not planned (EDF serves them
+//     examples/mimp -sweep it let more admitted jobs miss than both plans
+//     together, nearly all Pi jobs with one task MP had started on a heavy
+//     slot (r ≈ 0.2, about as long as the deadline). Jobs without a deadline are not planned (EDF serves them
 //     last; their running tasks count through FreeAt). FreeAt and
 //     RunningUntil are planned ends (start + TCT × margin, computed once,
 //     when the task started) and are not multiplied by the margin again. A slot's residual capacity is taken as constant over the
@@ -215,8 +215,8 @@
 // tasks pass the bound). TestLimits runs each at its limit and one beyond:
 // at MaxJobs paper, strict and confidence mode keep one Check per job and,
 // with a warmed Workspace, allocate nothing; a wave decision at MaxSlots and
-// MaxPlannedTasks at once takes about 1.2 s of CPU and 84 MiB of scratch
-// (allocated once by a Workspace; 2 shared cores, load average 12).
+// MaxPlannedTasks at once allocates its scratch once, in the Workspace
+// (limits_test.go records its time and size).
 // Queue.Decide's wave plan keeps about 32 bytes per planned task and 72 per
 // deadline job (about 150 MB at MaxPlannedTasks and MaxJobs). Job IDs,
 // Tasks below the planned bound and slices read once (JCT's cluster) have
@@ -277,59 +277,17 @@
 // cluster (a scheduler can decide every arrival of a round at the round's
 // time), or pending jobs decided again. A decision at another time, or on
 // another cluster or margin, first plans every job again and costs about
-// what Workspace.Decide costs (the column "replanned" below): the plan's
+// what Workspace.Decide costs (bench_test.go measures both): the plan's
 // times are relative to now, so a plan made at one time is not, to the
 // bit, the plan at another.
 //
-// The CPU time of one wave decision on 10,000 slots (BenchmarkDecideWave:
-// 10 pending tasks per job, a tenth of the jobs without a deadline, the
-// new job's deadline before every queued one, in the middle of the queue,
-// or after every one), measured with go test -run '^$' -bench
-// '^BenchmarkDecideWave$/^jobs=N$/^slots=10000$/^at=P$/^via=V$' -benchtime
-// Kx -cpu 1 ./admission, each variant in its own process, as the
-// difference of the user and system time (/usr/bin/time) of K decisions
-// and of one, K from 3 to 101, two runs interleaved, on 2 AMD EPYC cores
-// shared with other work (load average 13–20: wall times were inflated
-// several-fold and varied by up to 3× between runs, so CPU times are
-// given; they are inflated too, by the contention for caches). The ratio
-// is Workspace.Decide over Queue.Decide with its plan kept, run by run:
-//
-//	jobs     new job   Workspace.Decide  Queue.Decide, kept  ratio      replanned
-//	1,000    front     10–12 ms          4.5–4.9 ms          2.0–2.7×   11.5 ms
-//	1,000    middle    6.5–8.0 ms        2.6–2.9 ms          2.5–2.8×   8.5–10 ms
-//	1,000    end       6.0–6.5 ms        0.4–0.5 ms          12–16×     7.0–7.5 ms
-//	10,000   front     116–128 ms        48–53 ms            2.4×       106–116 ms
-//	10,000   middle    78–84 ms          25–27 ms            2.9–3.4×   64–80 ms
-//	10,000   end       46–60 ms          1.0 ms              46–60×     58–60 ms
-//	100,000  front     0.93–1.21 s       0.39–0.41 s         2.4–2.9×   0.74–0.86 s
-//	100,000  middle    0.42–0.67 s       0.24 s              1.7–2.7×   0.71–0.75 s
-//	100,000  end       0.39–0.44 s       2–16 ms             28–190×    0.46–0.48 s
-//
-// Workspace.Decide plans the jobs before the new one twice and those after it
-// four times; the kept plan, those after it twice and those before it not
-// at all, so the gain is about 2× with the new job first, 3× in the middle,
-// and, with the new job last, the O(S) restore and the copy of the
-// evidence against a plan of every job. Every figure allocates nothing
-// once the buffers fit (TestSteadyStateAllocs).
-//
-// The same way, in the same period (K up to 200,000):
-//
-//	                                  jobs=10        jobs=1,000    jobs=100,000
-//	strict, Queue.Decide (tree)       0.4–0.6 µs     1.0 µs        1.2–1.8 µs
-//	strict, Workspace.Decide (pass)   0.25–0.35 µs   43–45 µs      24–26 ms
-//	paper, Queue.Decide (tree)        < 0.5 µs       0.35–0.45 µs  0.5–0.9 µs
-//	paper, Workspace.Decide (pass)    0.5–0.7 µs     15–68 µs      23–27 ms
-//	Queue Insert+Remove, 1,000 jobs   0.7–0.8 µs
-//
-// (Interleaved with a variant deciding from the tree's sums alone, whose
-// numbers may differ from the pass's in the last bits: 0.4–0.6 µs at 1,000
-// jobs and 0.7–1.1 µs at 100,000, against 0.5–0.9 and 1.0–1.1 µs.) On a quieter machine (load average
-// 1.5–2.4, wall time, -count 3): Workspace.Decide in strict mode 0.34 µs, 29–34
-// µs and 4.6–4.8 ms at 10, 1,000 and 100,000 jobs; wave mode 21–22 µs for
-// 20 jobs × 10 tasks on 40 slots and 4.3–4.6 ms for 1,000 jobs on 10,000
-// slots; confidence mode 20–24 µs for 10 jobs × 1,000 samples and
-// 0.19–0.21 ms for 1,000 jobs × 100 samples; JCT, 40 slots, exp2 model,
-// 0.70 µs; MarginAt, lognormal, 36–55 ns (0 allocs/op).
+// Workspace.Decide plans the jobs before the new one twice and those after
+// it four times; the kept plan, those after it twice and those before it
+// not at all, so the gain is about 2× with the new job first, 3× in the
+// middle, and, with the new job last, the O(S) restore and the copy of the
+// evidence against a plan of every job. Every decision allocates nothing
+// once the buffers fit (TestSteadyStateAllocs). bench_test.go holds the
+// measured times of every mode, with the commands that reproduce them.
 //
 // Eq. 6 for many jobs on one cluster: JCTOn over NewCapacities' runs of
 // equal residual capacity gives JCT's value bit for bit (addRepeated adds a
@@ -337,11 +295,7 @@
 // addition adds the same multiple of the spacing once one addition has
 // fixed the parity, so the additions that stay in the binade are one
 // multiplication; TestPropAddRepeated and TestPropJCTOn, ties and
-// subnormals included). A YARN controller's pass over 10,000 apps of six
-// exp2 types on 50,000 dedicated containers (BenchmarkJCTCluster, the same
-// way): 18 s of CPU through JCT, 6 ms through JCTOn, 0.6 µs an app. Its
-// admission pass in strict mode (BenchmarkStrictPass: 6,667 running apps
-// queued, 3,333 decided in submission order and queued when admitted):
-// 7.0 s of CPU through Workspace.Decide on q.Jobs(), 25 ms through
-// Queue.Decide, the same decisions.
+// subnormals included), in O(runs) per job instead of O(slots)
+// (BenchmarkJCTCluster, BenchmarkStrictPass: a YARN controller's pass
+// over 10,000 apps on 50,000 containers).
 package admission

@@ -9,7 +9,7 @@ import (
 // ErrBadInput is matched (with errors.Is) by every error this package returns
 // for caller data that is NaN, infinite, negative where a count or capacity is
 // needed, out of range, empty where one is needed, or of mismatched length.
-var ErrBadInput = errors.New("admission: bad input")
+var ErrBadInput = valueerr.BadInput("admission")
 
 // ErrUnknownJob is matched (with errors.Is, besides ErrBadInput) by the
 // *ValueError a Queue returns for a job ID that is not queued.

@@ -32,12 +32,11 @@ import (
 
 // An anode is one job in the index.
 type anode struct {
-	left, right, parent int32 // -1 for none
-	first               int32 // the slot of one of its running tasks (Queue.slots), -1 for none
-	prio                uint64
-	job                 Job // its JCT counts only for a deadline job
-	size                int32
-	sum, minU, maxU     float64
+	treap.Links[int32]
+	first           int32 // the slot of one of its running tasks (Queue.slots), -1 for none
+	job             Job   // its JCT counts only for a deadline job
+	size            int32
+	sum, minU, maxU float64
 }
 
 // qindex is the Queue's search structure.
@@ -76,7 +75,7 @@ func (x *qindex) pull(v int32) {
 	n := &x.nodes[v]
 	sum, size := 0.0, int32(1)
 	minU, maxU := math.Inf(1), math.Inf(-1)
-	if l := n.left; l >= 0 {
+	if l := n.Left; l >= 0 {
 		ln := &x.nodes[l]
 		sum, size, minU, maxU = ln.sum, size+ln.size, ln.minU, ln.maxU
 	}
@@ -85,7 +84,7 @@ func (x *qindex) pull(v int32) {
 		u := n.job.Deadline - sum
 		minU, maxU = min(minU, u), max(maxU, u)
 	}
-	if r := n.right; r >= 0 {
+	if r := n.Right; r >= 0 {
 		rn := &x.nodes[r]
 		minU, maxU = min(minU, rn.minU-sum), max(maxU, rn.maxU-sum)
 		sum, size = sum+rn.sum, size+rn.size
@@ -93,44 +92,13 @@ func (x *qindex) pull(v int32) {
 	n.sum, n.size, n.minU, n.maxU = sum, size, minU, maxU
 }
 
-// fixAll pulls v and every ancestor.
-func (x *qindex) fixAll(v int32) {
-	for ; v >= 0; v = x.nodes[v].parent {
-		x.pull(v)
-	}
-}
+// Links, Before and Pull let package treap shape the tree.
+func (x *qindex) Links(v int32) *treap.Links[int32] { return &x.nodes[v].Links }
+func (x *qindex) Before(a, b int32) bool            { return x.before(a, b) }
+func (x *qindex) Pull(v int32)                      { x.pull(v) }
 
-// rotateUp rotates v above its parent.
-func (x *qindex) rotateUp(v int32) {
-	n := &x.nodes[v]
-	p := n.parent
-	pn := &x.nodes[p]
-	g := pn.parent
-	if pn.left == v {
-		pn.left = n.right
-		if n.right >= 0 {
-			x.nodes[n.right].parent = p
-		}
-		n.right = p
-	} else {
-		pn.right = n.left
-		if n.left >= 0 {
-			x.nodes[n.left].parent = p
-		}
-		n.left = p
-	}
-	pn.parent, n.parent = v, g
-	switch {
-	case g < 0:
-		x.root = v
-	case x.nodes[g].left == p:
-		x.nodes[g].left = v
-	default:
-		x.nodes[g].right = v
-	}
-	x.pull(p)
-	x.pull(v)
-}
+// fixAll pulls v and every ancestor.
+func (x *qindex) fixAll(v int32) { treap.FixAll(x, v) }
 
 // insert adds j (validated, its ID not queued) and returns its node.
 func (x *qindex) insert(j *Job) int32 {
@@ -143,7 +111,7 @@ func (x *qindex) insert(j *Job) int32 {
 		x.nodes = append(x.nodes, anode{})
 	}
 	x.seq++
-	x.nodes[v] = anode{left: -1, right: -1, parent: -1, first: -1, prio: treap.Priority(x.seq), job: *j}
+	x.nodes[v] = anode{Links: treap.Links[int32]{Left: -1, Right: -1, Parent: -1, Prio: treap.Priority(x.seq)}, first: -1, job: *j}
 	x.pull(v)
 	if x.byID == nil {
 		x.byID = map[int64]int32{}
@@ -152,65 +120,17 @@ func (x *qindex) insert(j *Job) int32 {
 		x.root = -1
 	}
 	x.byID[j.ID] = v
-	if x.root < 0 {
-		x.root = v
-		return v
-	}
-	c := x.root
-	for {
-		cn := &x.nodes[c]
-		next := &cn.right
-		if x.before(v, c) {
-			next = &cn.left
-		}
-		if *next < 0 {
-			*next = v
-			break
-		}
-		c = *next
-	}
-	x.nodes[v].parent = c
-	for p := c; p >= 0 && x.nodes[v].prio > x.nodes[p].prio; p = x.nodes[v].parent {
-		x.rotateUp(v)
-	}
-	x.fixAll(x.nodes[v].parent)
+	treap.Insert(x, &x.root, v)
 	return v
 }
 
 // remove deletes node v.
 func (x *qindex) remove(v int32) {
-	for {
-		n := &x.nodes[v]
-		if n.left < 0 || n.right < 0 {
-			break
-		}
-		c := n.left
-		if x.nodes[n.right].prio > x.nodes[c].prio {
-			c = n.right
-		}
-		x.rotateUp(c)
-	}
+	treap.Remove(x, &x.root, v)
 	n := &x.nodes[v]
-	c := n.left
-	if c < 0 {
-		c = n.right
-	}
-	p := n.parent
-	if c >= 0 {
-		x.nodes[c].parent = p
-	}
-	switch {
-	case p < 0:
-		x.root = c
-	case x.nodes[p].left == v:
-		x.nodes[p].left = c
-	default:
-		x.nodes[p].right = c
-	}
 	delete(x.byID, n.job.ID)
 	n.job = Job{} // drop its Model and Samples for the collector
 	x.free = append(x.free, v)
-	x.fixAll(p)
 }
 
 // setJCT changes node v's JCT.
@@ -225,9 +145,9 @@ func (x *qindex) setJCT(v int32, jct float64) {
 func (x *qindex) appendInOrder(dst []Job, v int32) []Job {
 	for v >= 0 {
 		n := &x.nodes[v]
-		dst = x.appendInOrder(dst, n.left)
+		dst = x.appendInOrder(dst, n.Left)
 		dst = append(dst, n.job)
-		v = n.right
+		v = n.Right
 	}
 	return dst
 }
@@ -238,10 +158,10 @@ func (x *qindex) prefix(j *Job) (sum float64, rank int) {
 	for v := x.top(); v >= 0; {
 		n := &x.nodes[v]
 		if x.jobBefore(j, v) {
-			v = n.left
+			v = n.Left
 			continue
 		}
-		if l := n.left; l >= 0 {
+		if l := n.Left; l >= 0 {
 			sum += x.nodes[l].sum
 			rank += int(x.nodes[l].size)
 		}
@@ -249,7 +169,7 @@ func (x *qindex) prefix(j *Job) (sum float64, rank int) {
 			sum += n.job.JCT
 		}
 		rank++
-		v = n.right
+		v = n.Right
 	}
 	return sum, rank
 }
@@ -259,17 +179,17 @@ func (x *qindex) nodeAt(rank int) int32 {
 	for v := x.top(); v >= 0; {
 		n := &x.nodes[v]
 		left := 0
-		if n.left >= 0 {
-			left = int(x.nodes[n.left].size)
+		if n.Left >= 0 {
+			left = int(x.nodes[n.Left].size)
 		}
 		switch {
 		case rank < left:
-			v = n.left
+			v = n.Left
 		case rank == left:
 			return v
 		default:
 			rank -= left + 1
-			v = n.right
+			v = n.Right
 		}
 	}
 	return -1
@@ -277,14 +197,14 @@ func (x *qindex) nodeAt(rank int) int32 {
 
 // next returns the node after v in EDF order, or -1.
 func (x *qindex) next(v int32) int32 {
-	if r := x.nodes[v].right; r >= 0 {
-		for x.nodes[r].left >= 0 {
-			r = x.nodes[r].left
+	if r := x.nodes[v].Right; r >= 0 {
+		for x.nodes[r].Left >= 0 {
+			r = x.nodes[r].Left
 		}
 		return r
 	}
-	for p := x.nodes[v].parent; p >= 0; v, p = p, x.nodes[p].parent {
-		if x.nodes[p].left == v {
+	for p := x.nodes[v].Parent; p >= 0; v, p = p, x.nodes[p].Parent {
+		if x.nodes[p].Left == v {
 			return p
 		}
 	}
@@ -301,13 +221,13 @@ func (x *qindex) deadlineJobs() int {
 // rankOf returns node v's position in EDF order.
 func (x *qindex) rankOf(v int32) int {
 	rank := 0
-	if l := x.nodes[v].left; l >= 0 {
+	if l := x.nodes[v].Left; l >= 0 {
 		rank = int(x.nodes[l].size)
 	}
-	for c, p := v, x.nodes[v].parent; p >= 0; c, p = p, x.nodes[p].parent {
-		if x.nodes[p].right == c {
+	for c, p := v, x.nodes[v].Parent; p >= 0; c, p = p, x.nodes[p].Parent {
+		if x.nodes[p].Right == c {
 			rank++
-			if l := x.nodes[p].left; l >= 0 {
+			if l := x.nodes[p].Left; l >= 0 {
 				rank += int(x.nodes[l].size)
 			}
 		}
@@ -331,7 +251,7 @@ func (x *qindex) band(v int32, off float64, after bool, j *Job, now, lo, hi floa
 			return -1
 		}
 		lsum := 0.0
-		if l := n.left; l >= 0 {
+		if l := n.Left; l >= 0 {
 			lsum = x.nodes[l].sum
 		}
 		here := off + lsum
@@ -340,10 +260,10 @@ func (x *qindex) band(v int32, off float64, after bool, j *Job, now, lo, hi floa
 		}
 		if !after && !x.jobBefore(j, v) {
 			// v and its left subtree come before j: only the right one counts.
-			off, v = here, n.right
+			off, v = here, n.Right
 			continue
 		}
-		if k := x.band(n.left, off, after, j, now, lo, hi); k >= 0 {
+		if k := x.band(n.Left, off, after, j, now, lo, hi); k >= 0 {
 			return k
 		}
 		if n.job.HasDeadline() {
@@ -351,7 +271,7 @@ func (x *qindex) band(v int32, off float64, after bool, j *Job, now, lo, hi floa
 				return v
 			}
 		}
-		off, v, after = here, n.right, true
+		off, v, after = here, n.Right, true
 	}
 	return -1
 }
@@ -366,8 +286,8 @@ func (x *qindex) firstOverflow(now float64) int32 {
 	if v < 0 {
 		return -1
 	}
-	for x.nodes[v].left >= 0 {
-		v = x.nodes[v].left
+	for x.nodes[v].Left >= 0 {
+		v = x.nodes[v].Left
 	}
 	if n := &x.nodes[v].job; n.HasDeadline() && math.IsInf(n.Deadline-now, -1) {
 		return v
@@ -377,11 +297,11 @@ func (x *qindex) firstOverflow(now float64) int32 {
 		n := &x.nodes[v]
 		switch {
 		case !n.job.HasDeadline():
-			v = n.left
+			v = n.Left
 		case math.IsInf(n.job.Deadline-now, 1):
-			found, v = v, n.left
+			found, v = v, n.Left
 		default:
-			v = n.right
+			v = n.Right
 		}
 	}
 	return found

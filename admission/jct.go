@@ -1,14 +1,12 @@
 package admission
 
-import "reflect"
+import "github.com/schedkit/schedkit/internal/job"
 
 // A Model predicts a job's task completion time: TCT(r) is the time in
 // seconds one task of the job takes on a slot with residual CPU capacity r in
 // [0, 1] (MIMP Eq. 1). tct.Exp2 satisfies it, so callers pass their models
-// without admission importing tct.
-type Model interface {
-	TCT(r float64) float64
-}
+// without admission importing tct. It is edf.Model too.
+type Model = job.Model
 
 // JCT returns MIMP Eq. 6, the estimated completion time of a job that has
 // nRemaining tasks left, in seconds, if it ran alone on the whole cluster:
@@ -101,21 +99,5 @@ func eq6(sum float64, n, nRemaining int) (float64, error) {
 var ErrNoCapacity error = &ValueError{Field: "Cluster", Value: 0, Reason: "no slot with residual capacity > 0"}
 
 // nilModel reports whether m is a nil interface or holds a nil pointer,
-// map, func or channel (directly or inside an interface). Only those kinds
-// are inspected, and boxing a pointer-shaped value allocates nothing,
-// so a concrete struct model such as tct.Exp2 costs a type check and no
-// allocation.
-func nilModel[M Model](m M) bool {
-	switch reflect.TypeFor[M]().Kind() {
-	case reflect.Interface, reflect.Pointer, reflect.Map, reflect.Func, reflect.Chan, reflect.UnsafePointer:
-		v := reflect.ValueOf(any(m)) // pointer-shaped or already an interface: no allocation
-		if !v.IsValid() {
-			return true
-		}
-		switch v.Kind() {
-		case reflect.Pointer, reflect.Map, reflect.Func, reflect.Chan, reflect.UnsafePointer:
-			return v.IsNil()
-		}
-	}
-	return false
-}
+// map, func or channel, without allocating for a concrete model.
+func nilModel[M Model](m M) bool { return job.NilModel(m) }

@@ -1,89 +1,52 @@
 package admission
 
 import (
-	"cmp"
 	"fmt"
 	"math"
+
+	"github.com/schedkit/schedkit/internal/job"
 )
 
 // A Job is one job as admission control sees it: a queued job or the one
-// arriving. Times are seconds on the caller's clock (the same clock as the
-// now argument of Decide). Its first five fields are the ones package edf
-// takes too, with the same names, types and validity (the package doc's
-// "Jobs").
-type Job struct {
-	// ID identifies the job, unique within a queue and the new job; the
-	// last EDF tie-break.
-	ID int64
-	// Arrival is the time the job was submitted, finite. It is the second
-	// EDF tie-break; a new job normally arrives at now.
-	Arrival float64
-	// Deadline is the absolute time by which the job should complete, or
-	// NoDeadline() (+Inf) for a job without a deadline. Such a job is
-	// always admitted, sorts after every deadline job in EDF order and is
-	// left out of every prefix sum, so it never delays a deadline job. NaN
-	// and -Inf are bad input. A deadline already in the past is allowed:
-	// that job simply has negative slack.
-	Deadline float64
-	// Tasks is the number of the job's tasks not yet started, >= 0. Wave
-	// mode plans them; the other modes do not read it.
-	Tasks int
-	// Model predicts one task's time on a slot: TCT(r) seconds at residual
-	// capacity r (MIMP Eq. 1; tct.Exp2 satisfies it). Not nil when Tasks >
-	// 0. Wave mode needs, for a deadline job with pending tasks, a valid
-	// task time (> 0 and at most MaxDuration) on every slot the plan puts
-	// one of its tasks on; the other modes do not call it.
-	Model Model
-
-	// JCT is the job's estimated completion time in seconds if it ran alone
-	// on the whole cluster: MIMP Eq. 6, usually from JCT (the function) with
-	// the job's remaining tasks. In [0, MaxDuration]; 0 when unused. Read
-	// by paper and strict mode.
-	JCT float64
-	// Samples are draws of the job's completion time alone on the cluster
-	// (seconds, in [0, MaxDuration]), for example from a Monte-Carlo model.
-	// Used only by confidence mode, which needs them for the new job and
-	// every queued deadline job, all of one common length.
-	Samples []float64
-
-	// Running is the number of the job's tasks started and not ended, >=
-	// 0, and RunningUntil the absolute time (seconds) by which they are
-	// planned to end: the latest of their planned ends, read only when
-	// Running > 0 (then neither NaN nor +Inf, and in wave mode at most
-	// MaxDuration after now). A Queue keeps both itself from Start and End,
-	// so a job enters a queue (Insert) or arrives (the new job of a
-	// decision) with Running 0. Wave mode completes a job no earlier than
-	// RunningUntil; the other modes do not read them.
-	Running      int
-	RunningUntil float64
-}
+// arriving. It is package edf's Job too (one type, declared once under
+// internal/), so a scheduler describes a job once and passes the same value
+// to both queues. Times are seconds on the caller's clock (the same clock
+// as the now argument of a decision). Admission reads:
+//
+//   - ID, Arrival, Deadline: every mode; EDF order (CompareEDF). A job
+//     without a deadline (NoDeadline()) is always admitted and left out of
+//     every prefix sum, so it never delays a deadline job.
+//   - Tasks and Model: wave mode plans the pending tasks, and needs, for a
+//     deadline job with pending tasks, a valid task time (> 0 and at most
+//     MaxDuration) on every slot the plan puts one of its tasks on; the
+//     other modes do not read them.
+//   - JCT (MIMP Eq. 6, usually from JCT the function): paper and strict.
+//   - Samples: confidence mode, for the new job and every queued deadline
+//     job, all of one common length.
+//   - Running and RunningUntil: wave mode completes a job no earlier than
+//     RunningUntil while Running > 0 (then neither NaN nor +Inf, and at
+//     most MaxDuration after now). A Queue keeps both from Start and End.
+//
+// Read90 is edf's and ignored here. The package doc's "Jobs" gives the
+// contract every job entering a queue or a decision meets.
+type Job = job.Job
 
 // NoDeadline returns the Deadline of a job without one, +Inf.
-func NoDeadline() float64 { return math.Inf(1) }
-
-// HasDeadline reports whether j has a deadline (Deadline is not +Inf).
-func (j Job) HasDeadline() bool { return !math.IsInf(j.Deadline, 1) }
+func NoDeadline() float64 { return job.NoDeadline() }
 
 // CompareEDF orders jobs in earliest-deadline-first order: by Deadline
-// (no deadline, +Inf, last), then by Arrival, then by ID. It returns -1, 0 or +1 like
-// cmp.Compare. Two jobs compare equal only if all three keys are equal, which
-// a valid queue never contains (IDs are unique). It is the order Decide
-// expects of its queue and the order an EDF scheduler serves jobs in, so the
-// prefix sums of Eq. 7 follow the schedule. NaN keys compare as cmp.Compare
-// says (before everything); validation rejects them first.
-func CompareEDF(a, b Job) int { return compareEDF(&a, &b) }
+// (no deadline, +Inf, last), then by Arrival, then by ID. It returns -1, 0
+// or +1 like cmp.Compare. Two jobs compare equal only if all three keys are
+// equal, which a valid queue never contains (IDs are unique). It is the
+// order Decide expects of its queue and the order an EDF scheduler serves
+// jobs in, so the prefix sums of Eq. 7 follow the schedule; it is
+// edf.CompareEDF too. NaN keys compare as cmp.Compare says (before
+// everything); validation rejects them first.
+func CompareEDF(a, b Job) int { return job.CompareEDF(&a, &b) }
 
-// compareEDF is CompareEDF on pointers, short-circuiting after the first
-// unequal key (the decision path calls it once or twice per queued job).
-func compareEDF(a, b *Job) int {
-	if c := cmp.Compare(a.Deadline, b.Deadline); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.Arrival, b.Arrival); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.ID, b.ID)
-}
+// compareEDF is CompareEDF on pointers (the decision path calls it once or
+// twice per queued job).
+func compareEDF(a, b *Job) int { return job.CompareEDF(a, b) }
 
 // jobField names a field of queued job k, of the new job of a decision
 // (k = atNew) or of a job given to Queue.Insert (k = atInsert). It is
@@ -217,25 +180,13 @@ func validateProgress(j *Job, k int) error {
 }
 
 // validateNew checks a job entering a queue (k = atInsert) or arriving at
-// a decision (k = atNew), in every mode: the fields the package doc's
-// "Jobs" lists (Arrival, Deadline, Tasks, Model), then JCT and Running. A
-// job a decision does not refuse as bad input, Insert takes (but for its
-// ID and the queue's size, which the queue checks).
+// a decision (k = atNew), in every mode: the entry contract both packages
+// check alike (the package doc's "Jobs"). A job a decision does not refuse
+// as bad input, Insert takes (but for its ID and the queue's size, which
+// the queue checks).
 func validateNew(j *Job, k int) error {
-	if err := validateJob(j, k); err != nil {
-		return err
-	}
-	if j.Tasks < 0 {
-		return &ValueError{Field: jobField(k, "Tasks"), Value: j.Tasks, Reason: "must be >= 0"}
-	}
-	if j.Tasks > 0 && nilModel(j.Model) {
-		return &ValueError{Field: jobField(k, "Model"), Value: 0, Reason: "nil model (a nil interface or a nil pointer, map, func or channel) for a job with pending tasks"}
-	}
-	if err := validateJCT(j, k); err != nil {
-		return err
-	}
-	if j.Running != 0 {
-		return &ValueError{Field: jobField(k, "Running"), Value: j.Running, Reason: "must be 0: a job arrives with nothing running, and a Queue records its tasks with Start"}
+	if f, ok := job.Check(j); !ok {
+		return &ValueError{Field: jobField(k, f.Field), Value: f.Value, Reason: f.Reason}
 	}
 	return nil
 }

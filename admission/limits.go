@@ -1,5 +1,7 @@
 package admission
 
+import "github.com/schedkit/schedkit/internal/job"
+
 // Limits on what a caller controls, checked up front so that every sum a
 // decision forms stays finite and every decision's cost is bounded.
 const (
@@ -9,7 +11,7 @@ const (
 	// years). With it every prefix sum, sample mean and planned completion
 	// is finite, so evidence never carries ±Inf. JCT (the function)
 	// returns an error rather than a larger estimate.
-	MaxDuration = 1e15
+	MaxDuration = job.MaxDuration
 	// MaxMargin is the largest wave-mode safety margin (Options.Margin,
 	// MarginAt's result).
 	MaxMargin = 1e3

@@ -40,7 +40,7 @@ func propCompareEDF(t *rapid.T) {
 	if (c < 0) != edfBefore(a.Deadline, a.Arrival, a.ID, b.Deadline, b.Arrival, b.ID) {
 		t.Fatalf("CompareEDF(%+v, %+v) = %d disagrees with the pickers' order", a, b, c)
 	}
-	if c == 0 && a != b {
+	if c == 0 && (a.ID != b.ID || a.Arrival != b.Arrival || a.Deadline != b.Deadline || a.Tasks != b.Tasks || a.Read90 != b.Read90) {
 		t.Fatalf("CompareEDF ties distinct keys %+v %+v", a, b)
 	}
 }

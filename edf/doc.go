@@ -30,10 +30,12 @@
 //
 // # Jobs
 //
-// A job is described by the same five fields, with the same names, types
-// and validity, in package edf and package admission, so that a job one
-// package's queue takes the other's takes too, in either order, and a
-// scheduler keeps the two queues in step without undoing either:
+// A job is one value of one type, Job, in package edf and package
+// admission alike (declared once, under internal/), so a scheduler describes
+// a job once, gives the same value to both queues, and both check it with
+// the same function: a job one package's queue takes the other's takes
+// too, in either order, and the two queues stay in step without undoing
+// either. The description every package reads:
 //
 //   - ID (int64): the caller's identifier, unique within a queue; adding an
 //     ID already queued is an error. The last EDF tie-break.
@@ -50,11 +52,14 @@
 //     job is added.
 //
 // A queue holds at most MaxJobs jobs. Queue.Add checks exactly these, in
-// this order, then the package's own field (Read90), then the ID's
-// uniqueness and the queue's size; each error names the field ("Job.Tasks")
-// and matches ErrBadInput. A job whose model gives no valid time on a slot
-// is never offered that slot (nor any slot, when it gives none at the
-// dedicated capacity), and Queue.Start there is an error.
+// this order, then the fields one package reads (Read90 finite and ≥ 0,
+// JCT in [0, MaxDuration]) and Running 0 (a job enters with nothing
+// running), then the ID's uniqueness and the queue's size; each error names
+// the field ("Job.Tasks") and matches ErrBadInput. package admission's
+// Queue.Insert checks the same, in the same order. A job whose model gives
+// no valid time on a slot is never offered that slot (nor any slot, when
+// it gives none at the dedicated capacity), and Queue.Start there is an
+// error.
 //
 // # Decisions where the papers are silent or ambiguous
 //
@@ -91,10 +96,9 @@
 //     gives no job a slot where its task, at (Mean + Spread) times its
 //     predicted time, would end after the deadline while on a dedicated
 //     slot it would end in time (TCTError's doc has the derivation). In the
-//     MIMP case study (examples/mimp: MIMP §6.3.1's errors, p = 0.97, seeds
-//     1–10) MIMP's MP misses 3.7 deadlines per trace, EDF 0.9 and MP with
-//     TCTError 0.9, which saves 3.8% of EDF's task time where MIMP's MP
-//     saves 3.6%; over seeds 11–1010, 6.39, 2.21 and 1.47.
+//     MIMP case study (examples/mimp) MP with TCTError misses about as few
+//     deadlines as EDF while saving as much task time as MIMP's MP
+//     (bench_test.go has the figures).
 //   - MP's IO check applies in both steps by default (MPOptions switch it off
 //     in step 1 or entirely). If no at-risk job passes the IO check, MP falls
 //     through to the best-fit step (a lighter job may still use the slot) and
@@ -204,39 +208,12 @@
 //
 // # Performance
 //
-// Measured with go test -run '^$' -bench . -count 3 -cpu 1 ./edf on 2 AMD
-// EPYC cores with nothing else running (load average 1.5–2.4, the
-// benchmark included); ranges over the three runs, allocation counts exact
-// and pinned by TestHotPathsAllocateNothing:
-//
-//	                                      jobs=10      jobs=1,000   jobs=100,000
-//	                                      tasks=100    tasks=10,000 tasks=1,000,000
-//	MP, best fit (now 0)                  0.35 µs      0.40–0.41 µs 0.57–0.59 µs
-//	MP, margin 2                          0.35–0.41 µs 0.40–0.44 µs 0.54–0.56 µs
-//	MP, 1 job in 50 at risk (now 9,900)   0.35–0.39 µs 0.32–0.33 µs 0.55–0.56 µs
-//	MP one pass (no index), now 0         0.35 µs      32–33 µs     3.3–3.4 ms
-//	MP one pass, now 9,900                0.35–0.41 µs 2.2–2.4 µs   0.21–0.23 ms
-//	EDF                                   7.5–8.4 ns   7.4–7.7 ns   7.4–7.9 ns
-//	FIFO                                  7.4–8.6 ns   7.7–8.4 ns   7.7–9.5 ns
-//	Start + End                           94–95 ns     0.10 µs      98 ns
-//
-// Six job types throughout; every figure allocates nothing. At 10 jobs of
-// six types MP makes the one pass (more than one type per two jobs), so the
-// two rows agree. With 1,000 jobs of 1,000 types MP also makes the one
-// pass: 32–40 µs (2.4–2.8 µs at now 9,900).
-//
-// MPOptions.TCTError (the case study's, Mean 1.075 and Spread 1.1: the
-// BenchmarkMP cases named error=) adds the late-task rule's second search
-// per type. Measured beside MP without it in one run (go test -run '^$'
-// -bench 'BenchmarkMP$' -count 6 -cpu 1 ./edf, medians) on the same 2
-// cores at load average 17–20 with other builds running, so every figure
-// is several times the table's: 1,000 jobs 4.3 against 3.6 µs at now 0
-// and 4.0 against 2.5 µs at now 9,900; 100,000 jobs 5.8 against 5.6 µs
-// and 6.1 against 4.4 µs; the one pass (1,000 types) 0.22 against 0.31 ms
-// and 21 against 19 µs. MP without TCTError decides as fast as without
-// the field (benchstat over 10 alternating runs of the one pass and the
-// index at 1,000 jobs: no difference at p < 0.05). Allocation-free with
-// either.
+// FIFO and EDF are O(1), MP O(T log n) for T job types and n jobs (one
+// pass over the jobs when there are more than half as many types as
+// jobs), Start and End O(log n); MPOptions.TCTError adds one search per
+// type. Every picker and Start and End allocate nothing
+// (TestHotPathsAllocateNothing). bench_test.go holds the measured times,
+// with the command that reproduces them.
 //
 // # Limits
 //
@@ -255,8 +232,8 @@
 // Task counts (Job.Tasks, SlotEstimate's counts, nTasks) may be any int ≥ 0:
 // they are only counted, never allocated for. The slices a function reads
 // without keeping (CompletableTasks's and CompletionTime's R) cost time
-// linear in their length and no memory. A Queue at MaxJobs holds about 300
-// bytes a job (75 MiB, the ID index included; 310 MiB allocated in all
-// while it grows), and FIFO, EDF and MP on it allocate nothing; Algorithm2
-// over MaxJobs jobs allocates nothing.
+// linear in their length and no memory. A Queue keeps of each job only the
+// fields it reads, and FIFO, EDF and MP on a full Queue allocate nothing;
+// Algorithm2 over MaxJobs jobs allocates nothing (TestLimits, which also
+// bounds the bytes a full Queue holds).
 package edf

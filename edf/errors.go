@@ -1,15 +1,11 @@
 package edf
 
-import (
-	"errors"
-
-	"github.com/schedkit/schedkit/internal/valueerr"
-)
+import "github.com/schedkit/schedkit/internal/valueerr"
 
 // ErrBadInput is matched (with errors.Is) by every error this package returns
 // for caller data that is NaN, infinite, negative where a count or capacity is
 // needed, out of range, empty where one is needed, or of mismatched length.
-var ErrBadInput = errors.New("edf: bad input")
+var ErrBadInput = valueerr.BadInput("edf")
 
 // A ValueError reports one input value that is out of range: Field names
 // the input ("Queue[3].Deadline"), Value is the value as given (an int64 ID

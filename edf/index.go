@@ -35,9 +35,8 @@ import (
 
 // A node is one job in its type's treap, indexed by handle.
 type node struct {
-	left, right, parent handle // noJob for none
+	treap.Links[handle] // noJob for none
 	typ                 int32
-	prio                uint64
 	deadline, arrival   float64
 	id                  int64
 	read                float64 // Read90
@@ -221,10 +220,10 @@ func (x *index) pull(h handle) bool {
 	if n.active {
 		mt, mr = n.theta, n.read
 	}
-	if c := n.left; c != noJob {
+	if c := n.Left; c != noJob {
 		mt, mr = min(mt, x.nodes[c].minTheta), min(mr, x.nodes[c].minRead)
 	}
-	if c := n.right; c != noJob {
+	if c := n.Right; c != noJob {
 		mt, mr = min(mt, x.nodes[c].minTheta), min(mr, x.nodes[c].minRead)
 	}
 	changed := mt != n.minTheta || mr != n.minRead
@@ -235,118 +234,31 @@ func (x *index) pull(h handle) bool {
 // fixUp pulls h and its ancestors until the minima stop changing.
 func (x *index) fixUp(h handle) {
 	for h != noJob && x.pull(h) {
-		h = x.nodes[h].parent
+		h = x.nodes[h].Parent
 	}
 }
 
-// fixAll pulls h and every ancestor.
-func (x *index) fixAll(h handle) {
-	for ; h != noJob; h = x.nodes[h].parent {
-		x.pull(h)
-	}
-}
-
-// rotateUp rotates h above its parent.
-func (x *index) rotateUp(h handle) {
-	n := &x.nodes[h]
-	p := n.parent
-	pn := &x.nodes[p]
-	g := pn.parent
-	if pn.left == h {
-		pn.left = n.right
-		if n.right != noJob {
-			x.nodes[n.right].parent = p
-		}
-		n.right = p
-	} else {
-		pn.right = n.left
-		if n.left != noJob {
-			x.nodes[n.left].parent = p
-		}
-		n.left = p
-	}
-	pn.parent = h
-	n.parent = g
-	if g == noJob {
-		x.types[n.typ].root = h
-	} else if x.nodes[g].left == p {
-		x.nodes[g].left = h
-	} else {
-		x.nodes[g].right = h
-	}
-	x.pull(p)
-	x.pull(h)
-}
+// Links, Before and Pull let package treap shape a type's tree.
+func (x *index) Links(h handle) *treap.Links[handle] { return &x.nodes[h].Links }
+func (x *index) Before(a, b handle) bool             { return x.before(a, b) }
+func (x *index) Pull(h handle)                       { x.pull(h) }
 
 // insert links node h (its keys, type and values set) into its type's treap.
 func (x *index) insert(h handle) {
 	n := &x.nodes[h]
 	x.seq++
-	n.prio = treap.Priority(x.seq)
-	n.left, n.right, n.parent = noJob, noJob, noJob
+	n.Links = treap.Links[handle]{Left: noJob, Right: noJob, Parent: noJob, Prio: treap.Priority(x.seq)}
 	x.pull(h)
 	ty := &x.types[n.typ]
 	ty.size++
-	if ty.root == noJob {
-		ty.root = h
-		return
-	}
-	c := ty.root
-	for {
-		cn := &x.nodes[c]
-		if x.before(h, c) {
-			if cn.left == noJob {
-				cn.left = h
-				break
-			}
-			c = cn.left
-		} else {
-			if cn.right == noJob {
-				cn.right = h
-				break
-			}
-			c = cn.right
-		}
-	}
-	x.nodes[h].parent = c
-	for p := x.nodes[h].parent; p != noJob && x.nodes[h].prio > x.nodes[p].prio; p = x.nodes[h].parent {
-		x.rotateUp(h)
-	}
-	x.fixAll(x.nodes[h].parent)
+	treap.Insert(x, &ty.root, h)
 }
 
 // unlink removes node h from its type's treap.
 func (x *index) unlink(h handle) {
-	for {
-		n := &x.nodes[h]
-		if n.left == noJob || n.right == noJob {
-			break
-		}
-		c := n.left
-		if x.nodes[n.right].prio > x.nodes[c].prio {
-			c = n.right
-		}
-		x.rotateUp(c)
-	}
-	n := &x.nodes[h]
-	c := n.left
-	if c == noJob {
-		c = n.right
-	}
-	p := n.parent
-	if c != noJob {
-		x.nodes[c].parent = p
-	}
-	ty := &x.types[n.typ]
-	if p == noJob {
-		ty.root = c
-	} else if x.nodes[p].left == h {
-		x.nodes[p].left = c
-	} else {
-		x.nodes[p].right = c
-	}
+	ty := &x.types[x.nodes[h].typ]
+	treap.Remove(x, &ty.root, h)
 	ty.size--
-	x.fixAll(p)
 }
 
 // rebuild recomputes every subtree's minima below h (after all thresholds
@@ -355,8 +267,8 @@ func (x *index) rebuild(h handle) {
 	if h == noJob {
 		return
 	}
-	x.rebuild(x.nodes[h].left)
-	x.rebuild(x.nodes[h].right)
+	x.rebuild(x.nodes[h].Left)
+	x.rebuild(x.nodes[h].Right)
 	x.pull(h)
 }
 

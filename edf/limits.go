@@ -1,5 +1,7 @@
 package edf
 
+import "github.com/schedkit/schedkit/internal/job"
+
 // Limits on what a caller controls, checked up front (the package doc's
 // "Limits").
 const (
@@ -11,7 +13,7 @@ const (
 	// MaxDuration is the largest task time, in seconds, a queued job's
 	// model may predict (about 31.7 million years): package admission's
 	// bound, so that a job one package can plan the other can too.
-	MaxDuration = 1e15
+	MaxDuration = job.MaxDuration
 	// MaxMargin is the largest Config.Margin, admission's MaxMargin.
 	MaxMargin = 1e3
 	// MaxPhaseSlots bounds the map and the reduce slot counts MinimumSlots

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"reflect"
+
+	"github.com/schedkit/schedkit/internal/job"
 )
 
 // A Model predicts the task completion time of one job type: TCT(r) is the
@@ -12,10 +14,9 @@ import (
 // satisfies Model, but any function does. edf calls TCT only with r in
 // [0, 1]. A queued job's task time is valid when it is > 0 and at most
 // MaxDuration (the package doc's "Jobs"); the free functions take any
-// finite time > 0. Any other result is "no prediction".
-type Model interface {
-	TCT(r float64) float64
-}
+// finite time > 0. Any other result is "no prediction". It is
+// admission.Model too.
+type Model = job.Model
 
 // ErrNilModel is matched (with errors.Is, besides ErrBadInput) by the error
 // every function returns for a nil Model: a nil interface, or a nil
@@ -32,7 +33,7 @@ var ErrNilModel = errors.New("edf: nil model")
 // per model (at Queue.Add, not on the MP path), leaves no half-updated
 // state behind, and does not turn a genuine bug inside a non-nil model into
 // a bad-input error. reflect.ValueOf on an interface allocates nothing.
-func nilModel(m Model) bool { return m == nil || nilValue(m) }
+func nilModel(m Model) bool { return job.NilModel(m) }
 
 // nilValue reports whether the non-nil interface value v holds a nil
 // pointer, map, func or channel (nilModel's and ErrorAt's test).

@@ -352,21 +352,21 @@ func (q *Queue) first(h handle, bound float64, ty *jobType, fits bool, dmin, dma
 			return noJob
 		}
 		if n.deadline < dmin {
-			h = n.right
+			h = n.Right
 			continue
 		}
 		if n.deadline > dmax {
-			h = n.left
+			h = n.Left
 			continue
 		}
-		if c := q.first(n.left, bound, ty, fits, dmin, dmax); c != noJob {
+		if c := q.first(n.Left, bound, ty, fits, dmin, dmax); c != noJob {
 			return c
 		}
 		if n.active && n.theta <= bound && q.readOK(n.read, ty.norm, fits) &&
 			q.jobs[q.pos[h]].rate+ty.inv <= math.MaxFloat64 {
 			return h
 		}
-		h = n.right
+		h = n.Right
 	}
 	return noJob
 }

@@ -29,7 +29,7 @@ func model() *rapid.Generator[Model] {
 	})
 }
 
-func job(id int64) *rapid.Generator[Job] {
+func jobGen(id int64) *rapid.Generator[Job] {
 	return rapid.Custom(func(t *rapid.T) Job {
 		dl := NoDeadline()
 		if rapid.Bool().Draw(t, "hasDeadline") {
@@ -60,7 +60,7 @@ func randomQueue(t *rapid.T) (*Queue, []int64) {
 	n := rapid.IntRange(0, 12).Draw(t, "jobs")
 	ids := make([]int64, 0, n)
 	for i := range n {
-		if err := q.Add(job(int64(i)).Draw(t, "job")); err != nil {
+		if err := q.Add(jobGen(int64(i)).Draw(t, "job")); err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, int64(i))
@@ -171,7 +171,9 @@ func propMP(t *rapid.T) {
 	q2, _ := NewQueue(q.cfg)
 	for i := len(q.jobs) - 1; i >= 0; i-- {
 		s := q.jobs[i]
-		q2.Add(s.Job)
+		st, _ := q.Status(s.ID)
+		st.Running = 0
+		q2.Add(st.Job)
 		s2 := q2.find(s.ID)
 		s2.running, s2.rate = s.running, s.rate
 	}
@@ -189,7 +191,7 @@ func propIOCapacity(t *rapid.T) {
 	dn := DataNodes{Count: rapid.IntRange(1, 4).Draw(t, "nodes"), Capacity: rapid.Float64Range(0, 20).Draw(t, "cap")}
 	q, _ := NewQueue(Config{DataNodes: dn})
 	for i := range rapid.IntRange(1, 8).Draw(t, "jobs") {
-		if err := q.Add(job(int64(i)).Draw(t, "job")); err != nil {
+		if err := q.Add(jobGen(int64(i)).Draw(t, "job")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -221,7 +223,7 @@ func propQueueModel(t *rapid.T) {
 	t.Repeat(map[string]func(*rapid.T){
 		"add": func(t *rapid.T) {
 			id := int64(len(ids))
-			if err := q.Add(job(id).Draw(t, "job")); err != nil {
+			if err := q.Add(jobGen(id).Draw(t, "job")); err != nil {
 				t.Fatal(err)
 			}
 			ids = append(ids, id)

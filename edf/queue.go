@@ -45,13 +45,24 @@ func (t Task) IO() float64 { return t.io }
 
 // jobState is a queued job plus the incremental sums the pickers read.
 type jobState struct {
-	Job
+	kept
 	handle    handle
 	gen       uint64  // the number of the Add that queued it
 	dedicated float64 // TCT_j(rDedicated), NaN when no valid time there
 	running   int     // tasks started and not ended
 	rate      float64 // Σ over running tasks of 1/TCT_j(R_i)
 	io        float64 // Σ over running tasks of IO_j(R_i)
+}
+
+// kept is the part of a Job the queue reads and keeps: the description
+// and Read90 (admission's fields are not held, so a job costs edf no more
+// than it reads).
+type kept struct {
+	ID                int64
+	Arrival, Deadline float64
+	Tasks             int
+	Model             Model
+	Read90            float64
 }
 
 // DataNodes is the data-node model of the Eq. 5 IO check: Count data nodes,
@@ -211,7 +222,7 @@ func (q *Queue) Add(j Job) error {
 	q.adds++
 	q.byID[j.ID] = h
 	q.pos[h] = int32(len(q.jobs))
-	q.jobs = append(q.jobs, jobState{Job: j, handle: h, gen: q.adds, dedicated: d})
+	q.jobs = append(q.jobs, jobState{kept: kept{j.ID, j.Arrival, j.Deadline, j.Tasks, j.Model, j.Read90}, handle: h, gen: q.adds, dedicated: d})
 	q.indexAdd(h)
 	return nil
 }
@@ -404,11 +415,12 @@ func (q *Queue) End(t Task, completed bool) error {
 	return nil
 }
 
-// A JobStatus is a snapshot of one queued job: Tasks is its pending count.
+// A JobStatus is a snapshot of one queued job: Tasks is its pending count
+// and Running its tasks started and not ended, as package admission's
+// Queue.Status reports them.
 type JobStatus struct {
 	Job
-	Running int     // tasks started and not ended
-	Rate    float64 // Σ 1/TCT_j(R_i) over running tasks, tasks per second
+	Rate float64 // Σ 1/TCT_j(R_i) over running tasks, tasks per second
 }
 
 // Status returns the snapshot of the job with the given ID; ok is false
@@ -418,5 +430,7 @@ func (q *Queue) Status(id int64) (st JobStatus, ok bool) {
 	if s == nil {
 		return JobStatus{}, false
 	}
-	return JobStatus{Job: s.Job, Running: s.running, Rate: s.rate}, true
+	k := &s.kept
+	j := Job{ID: k.ID, Arrival: k.Arrival, Deadline: k.Deadline, Tasks: k.Tasks, Model: k.Model, Read90: k.Read90, Running: s.running}
+	return JobStatus{Job: j, Rate: s.rate}, true
 }

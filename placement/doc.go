@@ -87,79 +87,29 @@
 //     Mbit/s, two at 200. The Sort job's CPU profile is not printed in the
 //     thesis; ThesisSort documents the values we assumed.
 //
-// # What the GA's operators do, measured
+// # Search's operators
 //
 // The thesis's GA (binary tournament, mutation, swap and crossover at equal
-// rates, a mutation that moves a uniformly drawn VM) was no better than
-// random sampling at the thesis's budget: on the thesis scenario, at 300
-// evaluations, it was 2.7% better than the best of 300 random candidates
-// (mean of seeds 1–20; 0.6% without heuristic seeds; the thesis reports
-// 10%). Two things held it back. The predicted time is a maximum over the
-// uplinks, so only moving a VM off the bottleneck uplink helps, and a
-// uniformly drawn VM is there with probability n_k/r (about 5%): 17–19% of
-// mutations improved on their parent, and 53–59% changed nothing. And when
-// two uplinks tie at the maximum (the two 200 Mbit/s racks), relieving one
-// changes nothing, so the population drifts on plateaus: at 10,000
-// evaluations the runs ended anywhere from 379.8 to 436.7 s (532.3 s
-// without heuristic seeds). The first third of the budget is the initial
-// population, so what breeding does with the remaining 200 evaluations
-// decides the comparison.
+// rates, a mutation that moves a uniformly drawn VM) is little better than
+// random sampling at the thesis's budget: the predicted time is a maximum
+// over the uplinks, so only moving a VM off the bottleneck uplink helps,
+// and a uniformly drawn VM is rarely there; when two uplinks tie at the
+// maximum, relieving one changes nothing, so the population drifts on
+// plateaus. Search therefore departs from it, each change measured on top
+// of the previous one (study_test.go has the figures;
+// TestSearchOperatorStudy reproduces them and asserts a 5% margin over the
+// best of as many random candidates at 300 evaluations):
+//   - ties in predicted time are broken by uplink crowding, Σ_k (t_k/t_max)⁴,
+//     so selection sees progress on plateaus;
+//   - mutation moves a VM off the bottleneck uplink;
+//   - a 3-way tournament: parents come from the top quarter instead of the
+//     top third;
+//   - mutation for half the offspring, swap and crossover a quarter each.
 //
-// Search's changes, each measured on top of the previous one (mean over
-// seeds 1–20 of the best after 300 evaluations with heuristic seeds; in
-// brackets the margin over the best of 300 random candidates, 559.3 s; then
-// at 10,000 evaluations against 493.4 s):
-//   - thesis operators: 544.3 s (2.7%); 416.8 s [379.8–436.7] (15.5%).
-//   - ties in predicted time broken by uplink crowding, Σ_k (t_k/t_max)⁴:
-//     544.6 s (2.6%); 411.1 s (16.7%). It does nothing at 300 evaluations
-//     and lets selection see progress on plateaus later (without heuristic
-//     seeds at 1,000 evaluations, 459.7 → 441.2 s).
-//   - mutation moves a VM off the bottleneck uplink: 510.8 s (8.7%);
-//     380.8 s [379.8–383.6] (22.8%). Mutations that beat their parent: 17%
-//     → 66%, that change nothing: 59% → 17%.
-//   - 3-way tournament: 486.3 s (13.0%); 384.2 s (22.1%). Parents come from
-//     the top quarter instead of the top third.
-//   - mutation for half the offspring, swap and crossover a quarter each
-//     (Search): 465.6 s [437.3–521.2] (16.7%); 380.6 s [379.8–383.6]
-//     (22.9%). Without heuristic seeds: 475.1 s (15.0%) at 300 and 381.0 s
-//     at 10,000.
-//
-// Reproduce with
-//
-//	go test -run TestSearchOperatorStudy -v ./placement -args -study.budget 300
-//
-// (and -study.budget 10000), which also asserts the 5% margin at 300.
-// Measured without disk time (which adds the same 60 s to every placement of
-// this scenario) and without heuristic seeds, and not adopted: repairing a
-// crossover only inside the crossed segment (411.9 → 411.4 s at 300
-// evaluations, 321.2 → 320.4 s at 10,000: noise), retrying a swap until it
-// changes a rack's VM count (411.9 → 407.5 s, 321.2 → 321.0 s: noise, and
-// swaps on unequal servers are not neutral), and a population of 50 instead
-// of 100 (with the thesis's operators better at 300 evaluations, 495.8 →
-// 470.7 s, but more often stuck on plateaus at 10,000, 371.9 → 381.9 s). On
-// four other scenarios (30 and 160 VMs, random background load and server
-// speeds, 50 racks of 20) the same changes moved the margin at 300
-// evaluations from −0.2–4.1% to 9.2–18.4% (30 VMs with heuristic seeds left
-// out: its single-rack seed is optimal from the start); the package does not
-// carry those variants and scenarios, so no command reproduces these
-// figures. Search fixes the operators; a caller's Objective gets blind
-// mutation and no tie-break, since only the prediction engine knows which
-// uplink binds.
-//
-// On the thesis scenario the model predicts RR-R 740 s, RR-S 1316 s, H-1
-// 916 s, H-2 616 s and TARA 380 s (seed 1,2; 10,000 evaluations), of which
-// 216 s (CPU, disks, NICs) no placement changes; see examples/placement for
-// the comparison with the thesis's Fig. 3.10 and Table 3.1.
-//
-// Measured on the thesis scenario (20 racks × 40 servers, 80 VMs), 1 core of
-// a shared 2-core AMD EPYC under load from other builds (load average 9–12),
-// go test -run '^$' -bench . -benchtime 200x -cpu 1 ./placement:
-//
-//	Evaluator.CompletionTime   0.6–2.5 µs/op       0 allocs/op (pinned: TestEvaluatorAllocs)
-//	NewEvaluator                34 µs/op          12 allocs/op
-//	Search, 300 evaluations    2.2–2.6 ms/op    1116 allocs/op
-//	Search, 10,000 evaluations  35–49 ms/op     1122 allocs/op
-//	RR-R+RR-S+H-1+H-2           150 µs/op        576 allocs/op
+// Search fixes the operators; a caller's Objective gets blind mutation and
+// no tie-break, since only the prediction engine knows which uplink binds.
+// Evaluator.CompletionTime allocates nothing (TestEvaluatorAllocs);
+// bench_test.go holds the measured times.
 //
 // # Core and accelerator pools (Lee thesis §4.2, §4.4.1)
 //
@@ -206,19 +156,12 @@
 // MaxPoolNodes, MaxCoreNodes, MaxPoolSearch): it evaluates
 // MaxExtraCoreNodes + 1 + len(Types)·MaxAccelerators candidates, each a
 // bisection over the jobs, so (candidates)·(len(Jobs) + 8) may not exceed
-// MaxPoolSearch = 2^21. At that bound it takes 0.85–1.5 s (10 types, 100
-// jobs, 1,941 accelerators searched, no plan meeting the deadline) and
-// 0.07–0.11 s (one type, one job, 65,536 accelerators and extra core nodes),
-// with one allocation, whatever the sizes (TestLimitsPools pins it at
-// every limit; BenchmarkPlanPoolsAtLimit).
+// MaxPoolSearch = 2^21. It makes one allocation whatever the sizes
+// (TestLimitsPools pins it at every limit; BenchmarkPlanPoolsAtLimit
+// times it, bench_test.go records the times).
 //
-// Measured on 2 shared cores under load from other builds, with
-// go test -run '^$' -bench 'PlanPools$|AssignMapTask' -cpu 1 ./placement:
-// PlanPools on the §4.4.1 problem 38–70 µs/op, 0 allocs/op; AssignMapTask with
-// 400 VMs on 100 machines and 1,000 tasks 0.27–0.53 µs/op when it launches a
-// local task, 0.9–2.1 µs per pair of remote steps (two queued tasks, two
-// reconfigurations), 0 allocs/op (pinned by TestAssignMapTaskAllocs; ranges
-// are runs at load averages of 15–22 on the 2 cores).
+// AssignMapTask allocates nothing per step (TestAssignMapTaskAllocs) and
+// PlanPools at most once; bench_test.go holds their measured times.
 //
 // # Limits
 //

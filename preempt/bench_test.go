@@ -7,6 +7,30 @@ import (
 	"testing"
 )
 
+// Measured figures. The package doc states the contracts (O-costs, what
+// allocates, the bounds); the figures below are what was measured, with
+// the machine and the command, and are re-measured rather than edited.
+//
+// Measured with `go test -bench . -benchtime 100x -cpu 1 ./preempt` on 2 shared AMD EPYC cores with
+// a load average of 9.5 from other processes, so timings are inflated and
+// vary run to run (GP at 100,000 tasks measured 5–11 ms over several runs);
+// allocation counts are exact (the few B/op are the first iteration's
+// workspace growth, amortised):
+//
+//	GP, 100,000 one-slot tasks, k = 5,000          9.2 ms/op   0 allocs/op
+//	GP, 100,000 1–4-slot tasks, k = 5,000          6.0 ms/op   0 allocs/op
+//	GP, 100,000 tasks, 20 starving long jobs       8.2 ms/op   0 allocs/op
+//	Baseline, 100,000 tasks, k = 5,000             13.9 ms/op  0 allocs/op
+//	GP, 1,000 tasks, k = 50                        16 µs/op    0 allocs/op
+//	Evaluate, 130 jobs                             1.5 µs/op   0 allocs/op
+//	OccupancyWindow.Add                            34 ns/op    0 allocs/op
+//
+// At all the limits at once (every task a victim, k = MaxInt) Baseline and
+// GP take about half a second of CPU each (2.0–2.3 s of wall time at a load
+// average of 16 on 2 cores) and a Workspace of 69–77 MiB; a full
+// OccupancyWindow holds at most 23 MiB. Reproduce with
+// go test -run '^$' -bench Limits -benchtime 3x -cpu 1 ./preempt.
+
 // bigCluster: n one-slot (or 1–4-slot) tasks of 1,000 jobs started over the
 // last hour.
 func bigCluster(n int, multi bool) Cluster {

@@ -99,20 +99,8 @@
 // the case with one-slot tasks; otherwise the remainder is sorted. The
 // overflowing tasks of a job (Baseline, starving jobs) are found with a
 // bounded heap of ⌊held − ⌈Share⌉⌋ tasks. A Workspace makes repeated
-// decisions allocation-free. Measured with
-// `go test -bench . -benchtime 100x -cpu 1` on 2 shared AMD EPYC cores with
-// a load average of 9.5 from other processes, so timings are inflated and
-// vary run to run (GP at 100,000 tasks measured 5–11 ms over several runs);
-// allocation counts are exact (the few B/op are the first iteration's
-// workspace growth, amortised):
-//
-//	GP, 100,000 one-slot tasks, k = 5,000          9.2 ms/op   0 allocs/op
-//	GP, 100,000 1–4-slot tasks, k = 5,000          6.0 ms/op   0 allocs/op
-//	GP, 100,000 tasks, 20 starving long jobs       8.2 ms/op   0 allocs/op
-//	Baseline, 100,000 tasks, k = 5,000             13.9 ms/op  0 allocs/op
-//	GP, 1,000 tasks, k = 50                        16 µs/op    0 allocs/op
-//	Evaluate, 130 jobs                             1.5 µs/op   0 allocs/op
-//	OccupancyWindow.Add                            34 ns/op    0 allocs/op
+// decisions allocation-free (bench_test.go holds the measured times, with
+// the command).
 //
 // # Limits
 //
@@ -132,11 +120,7 @@
 // k, Job.Queued and GraduatedKill's overflow may be any int ≥ 0 (work and
 // memory follow the tasks, not k; queued demand is summed exactly in 128
 // bits and compared in float64), and shares, StarvingFor and timeouts any
-// finite float64 ≥ 0. At all the limits
-// at once (every task a victim, k = MaxInt) Baseline and GP take about half
-// a second of CPU each (2.0–2.3 s of wall time at a load average of 16 on
-// 2 cores) and a Workspace of 69–77 MiB: 9 bytes per task and 20 per job of
-// scratch and 48 per victim, allocated once (a warmed Workspace allocates
-// nothing); a full OccupancyWindow holds at most 23 MiB. Reproduce with
-// go test -run '^$' -bench Limits -benchtime 3x -cpu 1 ./preempt.
+// finite float64 ≥ 0. At all the limits at once (every task a victim, k =
+// MaxInt) a Workspace holds 9 bytes per task and 20 per job of scratch and
+// 48 per victim, allocated once (a warmed Workspace allocates nothing).
 package preempt

@@ -42,7 +42,7 @@
 // through (node type, locality class of b's replicas from s). The Scheduler
 // keeps slots per type, per node and per rack, so a block's group sizes
 // follow from its replicas: Pref costs O(replicas × node types), not
-// O(slots) (≈0.1 µs at 5,000 slots, 4 types). The order of jobs is a heap
+// O(slots). The order of jobs is a heap
 // built in O(jobs) and popped only as far as needed.
 //
 // # Guarantees
@@ -165,13 +165,9 @@
 // node, equal shares are out of reach and the split settles by ties. The
 // rule gives the slot to the job that gains most from it. In the §4.4.2
 // case (examples/progressshare: 8 CPU + 8 GPU slots, crypto 3× faster per
-// slot on the GPU node, sort equally fast, 1,024 tasks each, ±10% task
-// times, 20 seeds) crypto holds 6.9 of the 8 GPU slots under Algorithm 2
-// and finishes 24% sooner than under slot share; with the rule (factor 1.2;
-// crypto's relative rate is 1.5 on a GPU slot and 0.5 on a CPU slot,
-// sort's 1) it holds 7.9 and finishes 33.5% sooner, sort 11% sooner under
-// both; bounded, the same (33.3%), as each job then runs exactly its slot
-// share.
+// slot on the GPU node, sort equally fast) the rule gives crypto more of
+// the GPU slots than Algorithm 2 does and both jobs finish sooner than
+// under slot share (bench_test.go records the figures).
 //
 // What it gives up. Progress shares are no longer equalised: in §4.4.2
 // crypto ends at PS 0.75 and sort at 0.5, and unbounded, a job can fall
@@ -204,37 +200,9 @@
 //
 // # Performance
 //
-// Measured with go test -run '^$' -bench . -benchtime 300x -cpu 1 on 2
-// shared cores (AMD EPYC) under load from other builds (load average
-// 6.5–8.8), three runs. ns/op is wall-clock time and is inflated by waiting
-// for a core (1–10× here); cpu-ns/op is the benchmark thread's CPU time
-// (CLOCK_THREAD_CPUTIME_ID, Linux only), still inflated by cache sharing but
-// not by waiting. Allocation counts are exact. 1,000 jobs, 5,000 slots
-// (1,250 nodes, 4 node types, 50 racks), 100 pending blocks of 3 replicas
-// per job, every slot but the free one busy; "+index" gives every job a
-// PendingIndex. CPU time per decision:
-//
-//	                                                PickProgressShare  PickSlotShare
-//	typical (delays 0–10 s; first job launches)     33 µs              18 µs
-//	typical+index                                   39–45 µs           19–20 µs
-//	all 1,000 jobs decline, locality-bound          1.10–1.20 ms       0.82–0.91 ms
-//	all 1,000 jobs decline, locality-bound+index    37–44 µs           15–16 µs
-//	all 1,000 jobs decline, compute-bound           34–37 µs           0.82–1.07 ms
-//	all 1,000 jobs decline, compute-bound+index     40 µs              16–29 µs
-//	all 1,000 decline, each in the gap (+index)     241–319 µs         14–15 µs
-//	allocations per decision                        0                  0
-//
-// The affinity rule (BenchmarkAffinity, same runs, +index), PickProgressShare:
-//
-//	                                                off       factor 1.2   factor 1.2, bounded
-//	typical (the rule passes over the first job)    39–46 µs  47–53 µs     47–51 µs (holds back)
-//	picked job slow on the slot, 942 others
-//	qualify and each declines in the gap            46–53 µs  259–265 µs   55–61 µs (holds back)
-//	allocations per decision                        0         0            0
-//
-// With the rule off, ten interleaved runs of the typical cases against the
-// package without the rule's code gave medians within 1–6% of each other,
-// both ways (noise at load 9–12). Pref alone takes 113–131 ns (wall).
+// Both pickers allocate nothing per decision; bench_test.go holds the
+// measured times (1,000 jobs, 5,000 slots, with and without a
+// PendingIndex, the affinity rule on and off) with the command.
 //
 // Where the time goes. Every decision makes one O(jobs × node types) pass
 // that validates each job and computes its share (memory-bound: each job's
@@ -256,8 +224,8 @@
 // delay ratio lies between the bound (where the shortcut proves a decline)
 // and 1 − Pref (where it launches); the bound cannot decide there without
 // the block's replicas. The "in the gap" benchmark puts all 1,000 jobs
-// there on purpose: 1,000 block reads, Prefs and heap pops, ≈160 µs of CPU
-// at best here. Only jobs in that band cost more than O(node types).
+// there on purpose: 1,000 block reads, Prefs and heap pops. Only jobs in
+// that band cost more than O(node types).
 //
 // # Limits
 //
@@ -280,8 +248,6 @@
 //
 // Rack identifiers may be any int ≥ 0 (they are compacted), the clock any
 // finite float64, and Block.Replicas any length (read, not kept: a block
-// costs O(replicas) and no memory). At MaxJobs both pickers take 20 ms a
-// decision (BenchmarkLimits, 2 node types, -cpu 1 on 2 shared cores at a
-// load average of 14) and, once the Scheduler has seen as many jobs,
-// allocate nothing.
+// costs O(replicas) and no memory). At MaxJobs both pickers, once the
+// Scheduler has seen as many jobs, allocate nothing (BenchmarkLimits).
 package progressshare

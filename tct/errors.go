@@ -1,14 +1,10 @@
 package tct
 
-import (
-	"errors"
-
-	"github.com/schedkit/schedkit/internal/valueerr"
-)
+import "github.com/schedkit/schedkit/internal/valueerr"
 
 // ErrBadInput is matched (with errors.Is) by every error this package returns
 // for caller data that is NaN, infinite, out of range or of mismatched length.
-var ErrBadInput = errors.New("tct: bad input")
+var ErrBadInput = valueerr.BadInput("tct")
 
 // A ValueError reports one input value that is out of range: Field names
 // the input ("Queue[3].Deadline"), Value is the value as given (an int64 ID

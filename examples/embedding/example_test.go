@@ -52,8 +52,7 @@ func (s *scheduler) arrive(now float64, j admission.Job) error {
 	if !d.Admit {
 		return nil
 	}
-	return errors.Join(s.aq.Insert(j), // both queues check the job alike: both take it or neither
-		s.eq.Add(edf.Job{ID: j.ID, Arrival: j.Arrival, Deadline: j.Deadline, Tasks: j.Tasks, Model: j.Model}))
+	return errors.Join(s.aq.Insert(j), s.eq.Add(j)) // one job, one check: both queues take it or neither
 }
 
 // offer gives each free slot to the job MP picks.

@@ -24,9 +24,10 @@ func (badAt) TCT(r float64) float64 {
 }
 
 // anyJob draws a job for both queues: mostly valid, with IDs that repeat,
-// and now and then a field one of the shared checks refuses (a NaN or -Inf
+// and now and then a field the shared entry check refuses (a NaN or -Inf
 // deadline, an infinite arrival, negative tasks, a nil or typed-nil model
-// for a job with tasks) or a model some slots cannot run.
+// for a job with tasks, a bad Read90 that only edf reads, a bad JCT that
+// only admission reads, Running not 0) or a model some slots cannot run.
 func anyJob(t *rapid.T) admission.Job {
 	j := admission.Job{
 		ID:       rapid.Int64Range(1, 6).Draw(t, "id"),
@@ -34,6 +35,8 @@ func anyJob(t *rapid.T) admission.Job {
 		Deadline: edf.NoDeadline(),
 		Tasks:    rapid.IntRange(0, 4).Draw(t, "tasks"),
 		Model:    tct.Exp2{A: rapid.Float64Range(1, 30).Draw(t, "a"), B: rapid.Float64Range(-2, 0).Draw(t, "b")},
+		Read90:   float64(rapid.IntRange(0, 3).Draw(t, "read90")),
+		JCT:      float64(rapid.IntRange(0, 100).Draw(t, "jct")),
 	}
 	if rapid.IntRange(0, 3).Draw(t, "hasDeadline") > 0 {
 		j.Deadline = float64(rapid.IntRange(0, 200).Draw(t, "deadline"))
@@ -49,6 +52,12 @@ func anyJob(t *rapid.T) admission.Job {
 		j.Model = rapid.SampledFrom([]admission.Model{nil, (*tct.Exp2)(nil)}).Draw(t, "nilModel")
 	case 4:
 		j.Model = badAt{}
+	case 5:
+		j.Read90 = rapid.SampledFrom([]float64{-1, math.NaN(), math.Inf(1)}).Draw(t, "badRead90")
+	case 6:
+		j.JCT = rapid.SampledFrom([]float64{-1, math.NaN(), 2 * admission.MaxDuration}).Draw(t, "badJCT")
+	case 7:
+		j.Running = 1
 	}
 	return j
 }
@@ -60,7 +69,8 @@ func anyJob(t *rapid.T) admission.Job {
 // only if the other succeeded), task starts (edf's Start first: it gives
 // the planned end), task ends completed or failed, and job removals. After
 // every event a job is in both queues or in neither, with the same pending
-// and running counts: neither queue ever refuses what the other took, so
+// and running counts and the same description (one Job value was given to
+// both): neither queue ever refuses what the other took, so
 // the scheduler never has to undo a call. A job a decision does not refuse
 // as bad input, both queues take (unless its ID is queued).
 func propBothQueues(t *rapid.T) {
@@ -82,9 +92,7 @@ func propBothQueues(t *rapid.T) {
 				return
 			}
 			insert := func() error { return aq.Insert(j) }
-			add := func() error {
-				return eq.Add(edf.Job{ID: j.ID, Arrival: j.Arrival, Deadline: j.Deadline, Tasks: j.Tasks, Model: j.Model})
-			}
+			add := func() error { return eq.Add(j) }
 			first, second := insert, add
 			if rapid.Bool().Draw(t, "edfFirst") {
 				first, second = add, insert
@@ -155,6 +163,9 @@ func propBothQueues(t *rapid.T) {
 				if inA != inE || a.Tasks != e.Tasks || a.Running != e.Running {
 					t.Fatalf("job %d: admission %v (%d pending, %d running), edf %v (%d pending, %d running)",
 						id, inA, a.Tasks, a.Running, inE, e.Tasks, e.Running)
+				}
+				if inA && (a.Arrival != e.Arrival || a.Deadline != e.Deadline || a.Read90 != e.Read90) {
+					t.Fatalf("job %d described apart: admission %+v, edf %+v", id, a, e.Job)
 				}
 			}
 		},

@@ -16,11 +16,7 @@ import (
 )
 
 // runArgs runs the program and returns its exit code, stdout and stderr.
-func runArgs(args ...string) (int, string, string) {
-	var out, errb bytes.Buffer
-	code := run(args, &out, &errb)
-	return code, out.String(), errb.String()
-}
+func runArgs(args ...string) (int, string, string) { return clitest.Output(run, args...) }
 
 // swimFile writes a four-job SWIM trace and returns its path.
 func swimFile(t *testing.T) string {

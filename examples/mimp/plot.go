@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -30,15 +29,7 @@ func savePlots(path string, plots []*plot.Plot, legend plot.Legend, legendWidth,
 	right := draw.Crop(dc, w-legendWidth+vg.Millimeter*2, 0, 0, -vg.Millimeter*12)
 	legend.Left, legend.Top = true, true
 	legend.Draw(right)
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return plotstyle.WritePNG(path, img)
 }
 
 // fileName turns a policy name into a file-name part: "MP+AC" → "MP-AC".

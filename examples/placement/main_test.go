@@ -12,12 +12,8 @@ import (
 	"github.com/schedkit/schedkit/examples/internal/cli/clitest"
 )
 
-// runArgs runs the program and returns its exit code and output.
-func runArgs(args ...string) (int, string, string) {
-	var out, errb bytes.Buffer
-	code := run(args, &out, &errb)
-	return code, out.String(), errb.String()
-}
+// runArgs runs the program and returns its exit code, stdout and stderr.
+func runArgs(args ...string) (int, string, string) { return clitest.Output(run, args...) }
 
 func TestCLI(t *testing.T) {
 	dir := t.TempDir()

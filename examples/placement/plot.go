@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 
@@ -13,6 +12,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/schedkit/schedkit/examples/internal/plotstyle"
 )
 
 // colours is the Okabe–Ito palette, distinguishable with colour-blindness;
@@ -98,15 +99,7 @@ func save(p *plot.Plot, legend plot.Legend, path string) error {
 	p.Draw(draw.Crop(whole, 0, -column, 0, 0))
 	legend.Top, legend.Left = true, true
 	legend.Draw(draw.Crop(whole, width-column+2*vg.Millimeter, 0, -vg.Millimeter*10, -vg.Millimeter*12))
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	_, err = vgimg.PngCanvas{Canvas: canvas}.WriteTo(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return plotstyle.WritePNG(path, canvas)
 }
 
 // writePlots writes fig3_10.png (Fig. 3.10: random candidates as dots,

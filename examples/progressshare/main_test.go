@@ -18,32 +18,26 @@ func runBuf(args []string, out, errb *bytes.Buffer) int { return run(args, out, 
 // value exit as the examples' convention says, print nothing on stdout and
 // name the flag and its range, before any work.
 func TestCommandLine(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "file")
-	if err := os.WriteFile(file, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bad := func(name string, args []string, want ...string) clitest.Case {
-		return clitest.Case{Name: name, Args: args, Code: 2, Stderr: want}
-	}
+	file := clitest.EmptyFile(t)
 	cases := append(clitest.Standard(),
-		bad("g 0", []string{"-g", "0"}, "-g = 0", "[1, 100]"),
-		bad("g NaN", []string{"-g", "NaN"}, "-g = NaN", "[1, 100]"),
-		bad("g too big", []string{"-g", "101"}, "-g = 101", "[1, 100]"),
-		bad("seeds 0", []string{"-seeds", "0"}, "-seeds = 0", "[1, 1000]"),
-		bad("seeds too many", []string{"-seeds", "1001"}, "-seeds = 1001", "[1, 1000]"),
-		bad("tasks too few", []string{"-tasks", "15"}, "-tasks = 15", "[16, 16384]"),
-		bad("tasks too many", []string{"-tasks", "20000"}, "-tasks = 20000", "[16, 16384]"),
-		bad("spread negative", []string{"-spread", "-0.1"}, "-spread = -0.1", "[0, 0.9]"),
-		bad("spread 1", []string{"-spread", "1"}, "-spread = 1", "[0, 0.9]"),
-		bad("affinity below 1", []string{"-affinity", "0.5"}, "-affinity = 0.5", "[1, 100]"),
-		bad("affinity Inf", []string{"-affinity", "+Inf"}, "-affinity = +Inf", "[1, 100]"),
-		bad("calibration", []string{"-calibration", "guess"}, `-calibration = "guess"`, "known, first-task, mean"),
-		bad("compress below 1", []string{"-alibaba-compress", "0.5"}, "-alibaba-compress = 0.5", "[1, 1e+06]"),
-		bad("compress NaN", []string{"-alibaba-compress", "NaN"}, "-alibaba-compress = NaN"),
-		bad("alibaba not a trace", []string{"-alibaba", t.TempDir()}, "-alibaba = ", "openb_node_list_all_node.csv"),
-		bad("plot onto a file", []string{"-plot", filepath.Join(file, "x")}, "-plot = "),
-		bad("every problem at once", []string{"-g", "0", "-seeds", "0"}, "-g = 0", "-seeds = 0"),
-		bad("malformed value", []string{"-tasks", "many"}, "-tasks", "usage:"),
+		clitest.Bad("g 0", []string{"-g", "0"}, "-g = 0", "[1, 100]"),
+		clitest.Bad("g NaN", []string{"-g", "NaN"}, "-g = NaN", "[1, 100]"),
+		clitest.Bad("g too big", []string{"-g", "101"}, "-g = 101", "[1, 100]"),
+		clitest.Bad("seeds 0", []string{"-seeds", "0"}, "-seeds = 0", "[1, 1000]"),
+		clitest.Bad("seeds too many", []string{"-seeds", "1001"}, "-seeds = 1001", "[1, 1000]"),
+		clitest.Bad("tasks too few", []string{"-tasks", "15"}, "-tasks = 15", "[16, 16384]"),
+		clitest.Bad("tasks too many", []string{"-tasks", "20000"}, "-tasks = 20000", "[16, 16384]"),
+		clitest.Bad("spread negative", []string{"-spread", "-0.1"}, "-spread = -0.1", "[0, 0.9]"),
+		clitest.Bad("spread 1", []string{"-spread", "1"}, "-spread = 1", "[0, 0.9]"),
+		clitest.Bad("affinity below 1", []string{"-affinity", "0.5"}, "-affinity = 0.5", "[1, 100]"),
+		clitest.Bad("affinity Inf", []string{"-affinity", "+Inf"}, "-affinity = +Inf", "[1, 100]"),
+		clitest.Bad("calibration", []string{"-calibration", "guess"}, `-calibration = "guess"`, "known, first-task, mean"),
+		clitest.Bad("compress below 1", []string{"-alibaba-compress", "0.5"}, "-alibaba-compress = 0.5", "[1, 1e+06]"),
+		clitest.Bad("compress NaN", []string{"-alibaba-compress", "NaN"}, "-alibaba-compress = NaN"),
+		clitest.Bad("alibaba not a trace", []string{"-alibaba", t.TempDir()}, "-alibaba = ", "openb_node_list_all_node.csv"),
+		clitest.Bad("plot onto a file", []string{"-plot", filepath.Join(file, "x")}, "-plot = "),
+		clitest.Bad("every problem at once", []string{"-g", "0", "-seeds", "0"}, "-g = 0", "-seeds = 0"),
+		clitest.Bad("malformed value", []string{"-tasks", "many"}, "-tasks", "usage:"),
 	)
 	clitest.Check(t, runBuf, cases)
 }

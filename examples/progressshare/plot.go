@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/schedkit/schedkit/examples/internal/plotstyle"
 )
 
 // policyColor gives each policy its own colour (Okabe–Ito, distinct for
@@ -102,15 +104,7 @@ func plotOne(path string, r Comparison, what string) error {
 	leg.Top, leg.Left = true, true
 	leg.ThumbnailWidth = vg.Points(28)
 	leg.Draw(draw.Crop(dc, w-legendW+vg.Points(8), 0, 0, -vg.Points(24)))
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return plotstyle.WritePNG(path, img)
 }
 
 // roundTicks labels an axis at round steps (1, 2 or 5 × 10^k, five to ten

@@ -182,7 +182,8 @@ func (r *replay) jct(i, n int) float64 { return float64(n) * r.jctUnit[r.w.Units
 func (r *replay) arrive(i int, now float64) error {
 	u := &r.w.Units[i]
 	t := &r.w.Types[u.Type]
-	job := admission.Job{ID: int64(i), Arrival: now, Deadline: u.Deadline, Tasks: u.Tasks, Model: t.Model, JCT: r.jct(i, u.Tasks)}
+	// One description for both queues.
+	job := admission.Job{ID: int64(i), Arrival: now, Deadline: u.Deadline, Tasks: u.Tasks, Model: t.Model, Read90: t.Read90, JCT: r.jct(i, u.Tasks)}
 	t0 := time.Now()
 	d, err := r.aq.Decide(job, now, r.aqOpt)
 	r.lat[kindAdmission].add(time.Since(t0))
@@ -200,7 +201,7 @@ func (r *replay) arrive(i int, now float64) error {
 	if err := r.aq.Insert(job); err != nil {
 		return err
 	}
-	if err := r.eq.Add(edf.Job{ID: int64(i), Arrival: now, Deadline: u.Deadline, Tasks: u.Tasks, Model: t.Model, Read90: t.Read90}); err != nil {
+	if err := r.eq.Add(job); err != nil {
 		return err
 	}
 	r.queued[i] = true

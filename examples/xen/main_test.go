@@ -270,42 +270,36 @@ func TestEventRateEstimate(t *testing.T) {
 // The command line: -h, unknown flags, stray arguments and every bad value
 // exit before any work, naming the flag and its range.
 func TestCLI(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "file")
-	if err := os.WriteFile(file, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bad := func(name string, args []string, want ...string) clitest.Case {
-		return clitest.Case{Name: name, Args: args, Code: 2, Stderr: want}
-	}
+	file := clitest.EmptyFile(t)
 	cases := append(clitest.Standard(),
-		bad("pcpus 0", []string{"-pcpus", "0"}, "-pcpus = 0", "[1, 64]"),
-		bad("host-pcpus", []string{"-host-pcpus", "1"}, "-host-pcpus = 1", "[2, 1024]"),
-		bad("vcpus", []string{"-vcpus", "65"}, "-vcpus = 65", "[1, 64]"),
-		bad("interactive", []string{"-interactive", "0"}, "-interactive = 0"),
-		bad("batch", []string{"-batch", "-1"}, "-batch = -1"),
-		bad("batch-weight", []string{"-batch-weight", "0"}, "-batch-weight = 0", "[1, 65535]"),
-		bad("bursts", []string{"-bursts", "0"}, "-bursts = 0"),
-		bad("burst", []string{"-burst", "0s"}, "-burst = 0s", "(0s, 1h0m0s]"),
-		bad("io", []string{"-io", "-1ms"}, "-io = -1ms"),
-		bad("think", []string{"-think", "2h"}, "-think = 2h0m0s"),
-		bad("batch-burst", []string{"-batch-burst", "-1s"}, "-batch-burst = -1s"),
-		bad("batch-io", []string{"-batch-io", "2h"}, "-batch-io = 2h0m0s"),
-		bad("ratelimit", []string{"-ratelimit", "50us"}, "-ratelimit = 50µs", "[100µs, 30ms]"),
-		bad("dom0", []string{"-dom0", "3"}, "-dom0 = 3", "[0, 2]"),
-		bad("pinning", []string{"-pinning", "core"}, `-pinning = "core"`, "vm, vcpu"),
-		bad("duration", []string{"-duration", "1000h"}, "-duration = 1000h0m0s", "24h0m0s"),
-		bad("duration 0", []string{"-duration", "0s"}, "-duration = 0s"),
-		bad("clients", []string{"-clients", "600,x"}, "-clients", `"x"`, "[1, 100000]"),
-		bad("clients 0", []string{"-clients", "0"}, "-clients"),
-		bad("rates", []string{"-rates", "-5"}, "-rates", "(0, 10000]"),
-		bad("rates and clients", []string{"-rates", "85", "-clients", "600"}, "-rates and -clients"),
-		bad("plot onto a file", []string{"-plot", filepath.Join(file, "x")}, "-plot = "),
-		bad("malformed", []string{"-pcpus", "x"}, "-pcpus", "usage:"),
+		clitest.Bad("pcpus 0", []string{"-pcpus", "0"}, "-pcpus = 0", "[1, 64]"),
+		clitest.Bad("host-pcpus", []string{"-host-pcpus", "1"}, "-host-pcpus = 1", "[2, 1024]"),
+		clitest.Bad("vcpus", []string{"-vcpus", "65"}, "-vcpus = 65", "[1, 64]"),
+		clitest.Bad("interactive", []string{"-interactive", "0"}, "-interactive = 0"),
+		clitest.Bad("batch", []string{"-batch", "-1"}, "-batch = -1"),
+		clitest.Bad("batch-weight", []string{"-batch-weight", "0"}, "-batch-weight = 0", "[1, 65535]"),
+		clitest.Bad("bursts", []string{"-bursts", "0"}, "-bursts = 0"),
+		clitest.Bad("burst", []string{"-burst", "0s"}, "-burst = 0s", "(0s, 1h0m0s]"),
+		clitest.Bad("io", []string{"-io", "-1ms"}, "-io = -1ms"),
+		clitest.Bad("think", []string{"-think", "2h"}, "-think = 2h0m0s"),
+		clitest.Bad("batch-burst", []string{"-batch-burst", "-1s"}, "-batch-burst = -1s"),
+		clitest.Bad("batch-io", []string{"-batch-io", "2h"}, "-batch-io = 2h0m0s"),
+		clitest.Bad("ratelimit", []string{"-ratelimit", "50us"}, "-ratelimit = 50µs", "[100µs, 30ms]"),
+		clitest.Bad("dom0", []string{"-dom0", "3"}, "-dom0 = 3", "[0, 2]"),
+		clitest.Bad("pinning", []string{"-pinning", "core"}, `-pinning = "core"`, "vm, vcpu"),
+		clitest.Bad("duration", []string{"-duration", "1000h"}, "-duration = 1000h0m0s", "24h0m0s"),
+		clitest.Bad("duration 0", []string{"-duration", "0s"}, "-duration = 0s"),
+		clitest.Bad("clients", []string{"-clients", "600,x"}, "-clients", `"x"`, "[1, 100000]"),
+		clitest.Bad("clients 0", []string{"-clients", "0"}, "-clients"),
+		clitest.Bad("rates", []string{"-rates", "-5"}, "-rates", "(0, 10000]"),
+		clitest.Bad("rates and clients", []string{"-rates", "85", "-clients", "600"}, "-rates and -clients"),
+		clitest.Bad("plot onto a file", []string{"-plot", filepath.Join(file, "x")}, "-plot = "),
+		clitest.Bad("malformed", []string{"-pcpus", "x"}, "-pcpus", "usage:"),
 		// Issue 19 #8 from the command line: days of work, refused at once.
-		bad("1 ns batch stretches", []string{"-batch-burst", "1ns", "-batch-io", "0s"}, "-batch-burst + -batch-io = 1ns"),
-		bad("clients too fast", []string{"-clients", "1000", "-think", "1ns", "-bursts", "1", "-burst", "1ns", "-io", "0s"}, "-clients = 1000 with -think"),
-		bad("rates too fast", []string{"-rates", "9000", "-bursts", "1000"}, "-rates = 9000"),
-		bad("every problem at once", []string{"-pcpus", "0", "-bursts", "0"}, "-pcpus = 0", "-bursts = 0"),
+		clitest.Bad("1 ns batch stretches", []string{"-batch-burst", "1ns", "-batch-io", "0s"}, "-batch-burst + -batch-io = 1ns"),
+		clitest.Bad("clients too fast", []string{"-clients", "1000", "-think", "1ns", "-bursts", "1", "-burst", "1ns", "-io", "0s"}, "-clients = 1000 with -think"),
+		clitest.Bad("rates too fast", []string{"-rates", "9000", "-bursts", "1000"}, "-rates = 9000"),
+		clitest.Bad("every problem at once", []string{"-pcpus", "0", "-bursts", "0"}, "-pcpus = 0", "-bursts = 0"),
 	)
 	clitest.Check(t, func(args []string, out, errb *bytes.Buffer) int { return run(args, out, errb) }, cases)
 }

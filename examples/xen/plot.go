@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/schedkit/schedkit/examples/internal/plotstyle"
 )
 
 // Plot writes dir/xen-response.png (the interactive VM's mean response time
@@ -100,15 +102,7 @@ func plotOne(path string, sc Scenario, runs []Result, ylabel string, val func(Re
 	p.Draw(draw.Crop(dc, 0, -legendW, 0, 0))
 	legend.Top, legend.Left = true, true
 	legend.Draw(draw.Crop(dc, w-legendW+vg.Points(10), 0, 0, -vg.Points(30)))
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return plotstyle.WritePNG(path, img)
 }
 
 // label names a set-up in the legend, saying how MI treats the ratelimit.

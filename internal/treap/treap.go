@@ -1,5 +1,7 @@
 // Package treap holds what the core packages' treaps (admission's queue
-// index, edf's per-type index) share: the priority of the n-th node.
+// index, edf's per-type index) share: the priority of the n-th node and
+// the shape operations (insert, remove, rotate, re-pull the ancestors)
+// over nodes the caller keeps in a slice and augments as it needs.
 package treap
 
 // Priority returns the treap priority of the node made n-th (splitmix64 of

@@ -6,9 +6,15 @@
 package valueerr
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
+
+// BadInput returns a new ErrBadInput for the package called name: an error
+// with the message "name: bad input", the shape Package requires, written
+// here once for every package.
+func BadInput(name string) error { return errors.New(name + ": bad input") }
 
 // A Package gives the sentinel every error of a package matches, its
 // ErrBadInput, whose message starts with the package's name and a colon

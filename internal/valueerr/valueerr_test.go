@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-var errA, errB = errors.New("a: bad input"), errors.New("b: bad input")
+var errA, errB = BadInput("a"), BadInput("b")
 
 type pkgA struct{}
 
@@ -36,5 +36,21 @@ func TestError(t *testing.T) {
 	var asA *Error[pkgA]
 	if !errors.Is(err, errB) || errors.Is(err, errA) || !errors.Is(err, cause) || errors.As(err, &asA) {
 		t.Errorf("matching: Is(b) %v, Is(a) %v, Is(cause) %v, As(a) %v", errors.Is(err, errB), errors.Is(err, errA), errors.Is(err, cause), errors.As(err, &asA))
+	}
+}
+
+// TestBadInput: the sentinel's message is the package name and "bad
+// input", each call a distinct sentinel, and an Error names its package
+// from it.
+func TestBadInput(t *testing.T) {
+	if got := errA.Error(); got != "a: bad input" {
+		t.Errorf("BadInput(\"a\") = %q", got)
+	}
+	if errors.Is(BadInput("a"), errA) {
+		t.Error("two BadInput calls gave one sentinel")
+	}
+	e := &Error[pkgA]{Field: "X", Value: 1, Reason: "r"}
+	if got := e.Error(); got != "a: X = 1: r" {
+		t.Errorf("Error() = %q, want the package name from the sentinel", got)
 	}
 }

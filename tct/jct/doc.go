@@ -60,9 +60,9 @@
 // vectors stay dominated — and (a) and (b) are the only places where an
 // extra worker changes the barrier or a duration.) In practice (a) makes P
 // rise, peak and fall as w grows when the arrival spread is large against
-// the map phase, and (b) flattens P just below w = r: on the 500 GB sort of
-// examples/predict (r = 120) P(T ≤ 1,400 s) is 0.777, 0.785, 0.787 and
-// 0.794 at 100, 110, 120 and 125 workers (16,000 runs, seed 1).
+// the map phase, and (b) flattens P just below w = r (on the 500 GB sort
+// of examples/predict, r = 120, P rises by under 0.02 from 100 to 125
+// workers; bench_test.go has the figures).
 //
 // Worker search (§5.4.1). With a flat P the answer of a search on point
 // estimates is noise: at 250 runs per worker count the estimate's standard
@@ -74,11 +74,9 @@
 // confidence (sequential sampling on runs 0..n−1, so no run is simulated
 // twice). Each of a count's up to Looks() checks uses coverage 1 − (1 −
 // Level)/Looks(), so a verdict is wrong with probability at most
-// (1 − Level)/2 (default Level 95%) however many checks it took: with the
-// plain 95% interval at every check, one seed of examples/predict found
-// P(49) = 0.533 [0.502, 0.564] on its first 1,000 runs where 4,000 runs of
-// another seed give 0.473. It climbs w = 1,
-// 2, 4, … to the first count that Meets — so a P that falls at large w
+// (1 − Level)/2 (default Level 95%) however many checks it took (with the
+// plain 95% interval at every check, repeated looks make a wrong verdict
+// far likelier than 5%). It climbs w = 1, 2, 4, … to the first count that Meets — so a P that falls at large w
 // (a) hides no smaller answer, as probing maxWorkers first would — then
 // bisects to the smallest w that Meets with w − 1 not meeting, and bisects
 // below for NoiseFrom, the lower end of the band the runs could not tell

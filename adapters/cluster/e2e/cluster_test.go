@@ -32,6 +32,9 @@ type cluster struct {
 	kubeconfig string
 	cs         kubernetes.Interface
 	c          client.Client // Kueue's kinds and the core ones, uncached
+	// restarting holds, per component, the byte ranges of its log written
+	// while the control plane restarted under it (TestFaults).
+	restarting map[string][][2]int64
 }
 
 // clusterDir is the directory of up.sh, down.sh and the example files.

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -313,5 +315,65 @@ func TestRunStopsOnCancel(t *testing.T) {
 	}
 	if _, err := New(nil, Options{}); err == nil {
 		t.Error("nil client accepted")
+	}
+}
+
+// TestNextWait: after a failed pass Run waits 2, 4, then MaxBackoff
+// intervals; a pass that succeeds brings the wait back to one interval.
+func TestNextWait(t *testing.T) {
+	const iv = time.Second
+	tests := []struct {
+		name   string
+		wait   time.Duration
+		failed bool
+		want   time.Duration
+	}{
+		{"success", iv, false, iv},
+		{"success after failures", MaxBackoff * iv, false, iv},
+		{"first failure", iv, true, 2 * iv},
+		{"second failure", 2 * iv, true, 4 * iv},
+		{"third failure", 4 * iv, true, MaxBackoff * iv},
+		{"at the bound", MaxBackoff * iv, true, MaxBackoff * iv},
+	}
+	for _, tt := range tests {
+		if got := NextWait(tt.wait, iv, tt.failed); got != tt.want {
+			t.Errorf("%s: NextWait(%v, %v, %v) = %v, want %v", tt.name, tt.wait, iv, tt.failed, got, tt.want)
+		}
+	}
+}
+
+// TestKillUnderWay: a kill the RM accepted (202, the app KILLING but
+// still listed ACCEPTED) is not sent again by the next pass.
+func TestKillUnderWay(t *testing.T) {
+	var kills atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case r.Method == http.MethodGet && r.URL.Path == "/ws/v1/cluster/apps/application_1_0001":
+			fmt.Fprint(w, `{"app":{"id":"application_1_0001","state":"ACCEPTED"}}`)
+		case r.Method == http.MethodPut && r.URL.Path == "/ws/v1/cluster/apps/application_1_0001/state":
+			kills.Add(1)
+			w.WriteHeader(http.StatusAccepted)
+			fmt.Fprint(w, `{"state":"KILLING"}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	client, err := rm.New(srv.URL, rm.Config{User: "schedkit"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := deadline.DefaultConfig()
+	cfg.Catalog = catalog()
+	c, err := New(client, Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := deadline.Plan{Actions: []deadline.Action{{Kind: deadline.KindKill, App: "application_1_0001", Diagnostic: "late"}}}
+	first := c.Apply(context.Background(), p)
+	second := c.Apply(context.Background(), p)
+	if kills.Load() != 1 || first[0].Err != nil || second[0].Err != nil || !strings.Contains(second[0].Note, "not sent again") {
+		t.Fatalf("%d kills sent; first %v; second %v", kills.Load(), first[0], second[0])
 	}
 }

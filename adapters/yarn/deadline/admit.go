@@ -20,12 +20,12 @@ import (
 // slots, every slot a dedicated container (R_i = 1).
 //
 // A rejected app gets a KindKill action (KindReport with
-// Config.ReportOnly) whose diagnostic says why; the returned set holds
-// the apps to be killed. With no slot nothing is decided.
-func admit(jobs []*job, slots int, cfg Config, views map[int64]*AppPlan, p *Plan) (map[int64]bool, error) {
-	killed := map[int64]bool{}
+// Config.ReportOnly) whose diagnostic says why, and is marked killed (not
+// with ReportOnly). byKey maps a schedkit job ID to its job. With no slot
+// nothing is decided.
+func admit(jobs []*job, byKey []*job, slots int, cfg Config, p *Plan) error {
 	if slots == 0 {
-		return killed, nil
+		return nil
 	}
 	cluster := make([]admission.Slot, slots)
 	for i := range cluster {
@@ -33,64 +33,77 @@ func admit(jobs []*job, slots int, cfg Config, views map[int64]*AppPlan, p *Plan
 	}
 	caps, err := admission.NewCapacities(cluster)
 	if err != nil {
-		return nil, fmt.Errorf("deadline: %d slots: %w", slots, err)
+		return fmt.Errorf("deadline: %d slots: %w", slots, err)
 	}
-	byKey := map[int64]*job{}
-	var q admission.Queue
+	admitted := make([]admission.Job, 0, len(jobs))
 	var candidates []*job
+	// Apps of one job type with as many remaining tasks have the same
+	// Eq. 6 JCT: each (type, remaining) pair is evaluated once.
+	type jctOf struct {
+		typ       string
+		remaining int
+	}
+	memo := make(map[jctOf]float64)
 	for _, j := range jobs {
-		byKey[j.key] = j
-		jct, err := admission.JCTOn(j.typ.TCT(), j.remaining, caps)
-		if err != nil {
-			return nil, fmt.Errorf("deadline: %s: JCT: %w", j.app.ID, err) // Config.Validate checked the model
-		}
-		views[j.key].JCT = jct
-		if string(j.app.State) == rm.StateRunning || j.reserved {
-			views[j.key].Verdict = "admitted"
-			if err := q.Insert(admission.Job{ID: j.key, Arrival: j.arrival, Deadline: j.deadline, JCT: jct}); err != nil {
-				return nil, fmt.Errorf("deadline: %s: %w", j.app.ID, err)
+		jct, ok := memo[jctOf{j.typ.Name, j.remaining}]
+		if !ok {
+			if jct, err = admission.JCTOn(j.typ.TCT(), j.remaining, caps); err != nil {
+				return fmt.Errorf("deadline: %s: JCT: %w", j.app.ID, err) // Config.Validate checked the model
 			}
+			memo[jctOf{j.typ.Name, j.remaining}] = jct
+		}
+		j.view.JCT = jct
+		if string(j.app.State) == rm.StateRunning || j.reserved {
+			j.view.Verdict = "admitted"
+			a := j.desc
+			a.JCT = jct
+			admitted = append(admitted, a)
 			continue
 		}
 		candidates = append(candidates, j)
+	}
+	var q admission.Queue
+	if err := q.InsertAll(admitted); err != nil {
+		return fmt.Errorf("deadline: admitted apps: %w", err)
 	}
 	slices.SortStableFunc(candidates, func(a, b *job) int {
 		return cmp.Or(cmp.Compare(a.app.StartedTime, b.app.StartedTime), compareAppID(a.id, b.id))
 	})
 	for _, j := range candidates {
-		nj := admission.Job{ID: j.key, Arrival: j.arrival, Deadline: j.deadline, JCT: views[j.key].JCT}
+		nj := j.desc
+		nj.JCT = j.view.JCT
 		d, err := q.Decide(nj, 0, admission.Options{Mode: admission.ModeStrict})
 		if err != nil {
-			return nil, fmt.Errorf("deadline: %s: admission: %w", j.app.ID, err)
+			return fmt.Errorf("deadline: %s: admission: %w", j.app.ID, err)
 		}
 		if d.Admit {
-			views[j.key].Verdict = "admitted"
+			j.view.Verdict = "admitted"
 			if err := q.Insert(nj); err != nil {
-				return nil, fmt.Errorf("deadline: %s: %w", j.app.ID, err)
+				return fmt.Errorf("deadline: %s: %w", j.app.ID, err)
 			}
 			continue
 		}
 		ahead, err := q.Ahead(nj)
 		if err != nil {
-			return nil, fmt.Errorf("deadline: %s: admission: %w", j.app.ID, err)
+			return fmt.Errorf("deadline: %s: admission: %w", j.app.ID, err)
 		}
 		diag, verdict := diagnose(d, ahead, j, byKey, slots)
-		views[j.key].Verdict = verdict
+		j.view.Verdict = verdict
 		kind := KindKill
 		if cfg.ReportOnly {
 			kind = KindReport
 		} else {
-			killed[j.key] = true
+			j.killed = true
 		}
 		p.Actions = append(p.Actions, Action{Kind: kind, App: j.app.ID, Diagnostic: diag, Reason: verdict})
 	}
-	return killed, nil
+	return nil
 }
 
 // diagnose writes the one-line diagnostic of a rejection: what was
 // decided, the number behind it, what it protects. ahead is the number of
 // admitted apps before j in EDF order.
-func diagnose(d admission.Decision, ahead int, j *job, byKey map[int64]*job, slots int) (diag, verdict string) {
+func diagnose(d admission.Decision, ahead int, j *job, byKey []*job, slots int) (diag, verdict string) {
 	self := d.Checked[d.NewIndex]
 	switch d.Reason {
 	case admission.ReasonQueuedJobHurt:

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/schedkit/schedkit/edf"
+
 	"github.com/schedkit/schedkit/adapters/yarn/rm"
 	"github.com/schedkit/schedkit/adapters/yarn/trace"
 )
@@ -86,7 +88,7 @@ func compareAppID(a, b appID) int { return cmp.Or(cmp.Compare(a.ts, b.ts), cmp.C
 
 // job is one deadline app mapped to schedkit's inputs.
 type job struct {
-	app  rm.App
+	app  *rm.App // in Cluster.Apps
 	id   appID
 	key  int64 // schedkit job ID: 1 + the app's rank in app-ID order
 	spec Spec
@@ -97,12 +99,20 @@ type job struct {
 	// running of those hold a container.
 	tasks, remaining, running int
 	reserved                  bool // the app runs in its reservation's queue
+	// desc is the app as schedkit's queues take it (admission.Job and
+	// edf.Job are one type): its ID, arrival, deadline, remaining map
+	// tasks and its job type's model; admission sets its JCT on a copy.
+	desc edf.Job
+	// view is what the plan reports of the app; killed, atRisk and picked
+	// are admission's and the ranking's outcomes.
+	view                   AppPlan
+	killed, atRisk, picked bool
 }
 
 // mapApp maps one app: its tags, model and task counts. A problem is an
 // error naming the app's field; the app is then rejected.
-func mapApp(a rm.App, id appID, now int64, cfg Config) (job, error) {
-	spec, err := ParseTags(a.Tags(), int64(a.StartedTime))
+func mapApp(a *rm.App, id appID, now int64, cfg Config) (job, error) {
+	spec, err := parseTags(strings.SplitSeq(string(a.ApplicationTags), ","), int64(a.StartedTime)) // as a.Tags(), without the slice
 	if err != nil {
 		return job{}, err
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/schedkit/schedkit/edf"
+
 	"github.com/schedkit/schedkit/adapters/yarn/rm"
 )
 
@@ -36,12 +38,13 @@ func Compute(c Cluster, cfg Config) (Plan, error) {
 
 	// 1. Map the apps, in app-ID order.
 	type parsed struct {
-		app rm.App
+		app *rm.App
 		id  appID
 	}
 	apps := make([]parsed, 0, len(c.Apps))
-	idOf := map[string]appID{}
-	for _, a := range c.Apps {
+	idOf := make(map[string]appID, len(c.Apps))
+	for i := range c.Apps {
+		a := &c.Apps[i]
 		st := string(a.State)
 		if st != rm.StateAccepted && st != rm.StateRunning {
 			continue
@@ -59,7 +62,10 @@ func Compute(c Cluster, cfg Config) (Plan, error) {
 		apps = append(apps, parsed{a, id})
 	}
 	slices.SortFunc(apps, func(x, y parsed) int { return compareAppID(x.id, y.id) })
+	// The jobs live in one slab; byKey[key] is the job of schedkit ID key.
+	slab := make([]job, 0, len(apps))
 	jobs := make([]*job, 0, len(apps))
+	byKey := make([]*job, len(apps)+1)
 	for i, a := range apps {
 		j, err := mapApp(a.app, a.id, c.Now, cfg)
 		if err != nil {
@@ -70,7 +76,10 @@ func Compute(c Cluster, cfg Config) (Plan, error) {
 			continue
 		}
 		j.key = int64(i + 1)
-		jobs = append(jobs, &j)
+		j.desc = edf.Job{ID: j.key, Arrival: j.arrival, Deadline: j.deadline, Tasks: j.remaining, Model: j.typ.TCT()}
+		slab = append(slab, j)
+		jobs = append(jobs, &slab[len(slab)-1])
+		byKey[j.key] = jobs[len(jobs)-1]
 	}
 	slices.SortFunc(p.Rejected, func(x, y Rejection) int {
 		return cmp.Or(compareAppID(idOf[x.App], idOf[y.App]), cmp.Compare(x.App, y.App))
@@ -85,25 +94,23 @@ func Compute(c Cluster, cfg Config) (Plan, error) {
 	}
 
 	// 2. Admission.
-	views := make(map[int64]*AppPlan, len(jobs))
 	for _, j := range jobs {
-		views[j.key] = &AppPlan{ID: j.app.ID, State: string(j.app.State), Model: j.typ.Name, Deadline: j.spec.Deadline,
+		j.view = AppPlan{ID: j.app.ID, State: string(j.app.State), Model: j.typ.Name, Deadline: j.spec.Deadline,
 			Left: j.deadline, Tasks: j.tasks, Remaining: j.remaining, Running: j.running, Rank: -1,
 			Priority: j.app.Priority(), Target: j.app.Priority()}
 	}
-	killed, err := admit(jobs, p.Slots, cfg, views, &p)
-	if err != nil {
+	if err := admit(jobs, byKey, p.Slots, cfg, &p); err != nil {
 		return Plan{}, err
 	}
 
 	// 3. Ranking and priorities.
 	var ranked []*job
 	for _, j := range jobs {
-		if !killed[j.key] {
+		if !j.killed {
 			ranked = append(ranked, j)
 		}
 	}
-	order, atRisk, err := rank(ranked, cfg.Order, views)
+	order, err := rank(ranked, byKey, cfg.Order)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -112,8 +119,8 @@ func Compute(c Cluster, cfg Config) (Plan, error) {
 		p.Notes = append(p.Notes, fmt.Sprintf("the %s does not honour application priorities (only the Capacity Scheduler does): priorities are planned but not written", schedulerName(c.Scheduler)))
 	}
 	for i, j := range order {
-		v := views[j.key]
-		v.Rank, v.AtRisk = i, atRisk[j.key]
+		v := &j.view
+		v.Rank, v.AtRisk = i, j.atRisk
 		v.Target = max(cfg.MaxPriority-int64(i), cfg.MinPriority)
 		if honoured && v.Target != v.Priority {
 			why := "EDF order"
@@ -132,13 +139,13 @@ func Compute(c Cluster, cfg Config) (Plan, error) {
 
 	// 4. Reservations.
 	if cfg.PlanQueue != "" {
-		reserve(c, cfg, jobs, killed, views, resQueue, &p)
+		reserve(c, cfg, jobs, resQueue, &p)
 	}
 
 	// 5. Lifetimes.
 	if cfg.Lifetime {
 		for _, j := range jobs {
-			if killed[j.key] {
+			if j.killed {
 				continue
 			}
 			expiry := j.spec.Deadline + cfg.LifetimeGrace.Milliseconds()
@@ -158,11 +165,11 @@ func Compute(c Cluster, cfg Config) (Plan, error) {
 		p.Apps = make([]AppPlan, 0, len(jobs))
 	}
 	for _, j := range order {
-		p.Apps = append(p.Apps, *views[j.key])
+		p.Apps = append(p.Apps, j.view)
 	}
 	for _, j := range jobs {
-		if killed[j.key] {
-			p.Apps = append(p.Apps, *views[j.key])
+		if j.killed {
+			p.Apps = append(p.Apps, j.view)
 		}
 	}
 	sortActions(p.Actions, idOf)

@@ -79,33 +79,46 @@
 //
 // # Performance
 //
-// A pass without reservations, measured with go test -run '^$' -bench
-// Compute -cpu 1 -benchtime 10x (20x below 10,000 apps) on 2 shared AMD
-// EPYC cores at load average 15–18 (other builds and tests running: wall
-// times are inflated several-fold, so the process's CPU time from
-// /usr/bin/time is given too), a third of the apps ACCEPTED:
+// A pass without reservations (BenchmarkCompute: a third of the apps
+// ACCEPTED, nodes of 16 containers). On 2 shared AMD EPYC cores, wall time
+// with the machine nearly idle (load average 0.7), and CPU time per pass
+// under the load of other builds and tests (load average 12–20, which
+// inflates it — at 22–24 the same binary took 116–153 ms: the difference of two runs of 10 and 40 passes, user plus
+// system time from /usr/bin/time). Left of each arrow, run interleaved on
+// the same machine, the same benchmark at commit 7e7529c, which inserts
+// the admitted apps into admission's queue one by one, evaluates JCTOn per
+// app and keeps each pass's outcomes in maps:
 //
-//	BenchmarkCompute/apps=100/containers=1600       4.5–6.0 ms/op     844 allocs/op
-//	BenchmarkCompute/apps=1000/containers=1600      26–52 ms/op       6,606 allocs/op
-//	BenchmarkCompute/apps=10000/containers=50000    0.42–0.66 s/op    63,360 allocs/op
-//	                                                (0.13–0.19 s of CPU per pass)
+//	go test -run '^$' -bench Compute -cpu 1 -benchtime 20x ./deadline
+//
+//	apps=100/containers=1600      CPU 1.1 → 0.6 ms/pass
+//	apps=1000/containers=1600     CPU 13.2 → 7.1 ms/pass
+//	apps=10000/containers=50000   CPU 111–161 → 72–120 ms/pass under load;
+//	                              wall 116 ms/pass at 7e7529c, nearly idle;
+//	                              36.3 MB → 25.9 MB, 63,315 → 20,477
+//	                              allocs/pass
 //
 // Admission costs O(apps · log apps): each app's Eq. 6 estimate is
 // admission.JCTOn on the containers read once by admission.NewCapacities
 // (one run of dedicated containers: O(log containers) per app instead of
-// a walk over every container), and each ACCEPTED app is decided by
-// admission.Queue.Decide, O(log apps) on the admitted apps' search tree.
-// Both give what admission.JCT and Workspace.Decide give, bit for bit
-// (admission's TestPropJCTOn and TestPropQueueDecideExact), so the plan is
-// the same as with them; with them (a walk over every container per app,
-// a pass over every admitted app per ACCEPTED one), the same benchmark
-// took 82–113 s of wall time and 24 s of CPU per pass at 10,000 apps, and
-// 50 ms and 0.45 s at 100 and 1,000, run interleaved with the figures
-// above. At 10,000 apps about 40% of a pass is the ranking (edf.Queue's MP
-// picks and removals), 35% admission, 8% mapping the apps. Each
-// reservation adds tct's Monte-Carlo predictions: about log₂(slots) + 2 of
-// Config.Runs runs each (the demo's one reservation, 192 maps on 32 slots
-// at 500 runs, takes about 0.1 s).
+// a walk over every container), evaluated once per job type and remaining
+// task count; the admitted apps enter admission's search tree at once
+// (admission.Queue.InsertAll: a sort and a linear build, the same tree as
+// inserting them one by one), and each ACCEPTED app is decided by
+// admission.Queue.Decide, O(log apps) on that tree plus the update of its
+// Eq. 7 sums. Each app's state, view and outcomes live in one slab indexed
+// by its schedkit ID (no map per pass beyond the app-ID one), and its tags
+// are parsed from the RM's comma-separated list without splitting it into
+// a slice. The plans are
+// those of admission.JCT and Workspace.Decide bit for bit (admission's
+// TestPropJCTOn, TestPropQueueDecideExact and TestPropInsertAll), and
+// TestComputeGolden pins the SHA-256 of 430 plans (up to 10,000 apps) as
+// commit 7e7529c makes them. At 10,000 apps about 45% of a pass is the
+// ranking (edf.Queue's Add, Start, MP picks and Remove, one per app), 30%
+// admission, 12% mapping the apps (their tags) and the rest the output.
+// Each reservation adds tct's Monte-Carlo predictions: about log₂(slots) +
+// 2 of Config.Runs runs each (the demo's one reservation, 192 maps on 32
+// slots at 500 runs, takes about 0.1 s).
 //
 // # What it is checked against
 //

@@ -18,43 +18,43 @@ import (
 // first; with every container dedicated, its best-fit step ties on NormTCT
 // and falls to deadline, arrival, ID — EDF. With OrderEDF, edf.Queue.EDF.
 // Apps with no task left to start are never picked; they follow in EDF
-// order (edf.CompareEDF). atRisk reports edf.Queue.AtRisk for every
-// app before any was removed, and views get edf.CompletableTasks.
-func rank(jobs []*job, order string, views map[int64]*AppPlan) (ranked []*job, atRisk map[int64]bool, err error) {
+// order (edf.CompareEDF). Each job's atRisk is edf.Queue.AtRisk before
+// any job was removed, its view's Completable edf.CompletableTasks. byKey
+// maps a schedkit job ID to its job.
+func rank(jobs []*job, byKey []*job, order string) (ranked []*job, err error) {
 	var q edf.Queue // dedicated capacity 1, margin 1: the zero Config
-	byID := make(map[int64]*job, len(jobs))
+	most := 0
 	for _, j := range jobs {
-		if err := q.Add(edf.Job{ID: j.key, Arrival: j.arrival, Deadline: j.deadline, Tasks: j.remaining, Model: j.typ.TCT()}); err != nil {
-			return nil, nil, fmt.Errorf("deadline: %s: %w", j.app.ID, err)
+		if err := q.Add(j.desc); err != nil {
+			return nil, fmt.Errorf("deadline: %s: %w", j.app.ID, err)
 		}
 		for range j.running {
 			if _, err := q.Start(j.key, 1); err != nil {
-				return nil, nil, fmt.Errorf("deadline: %s: %w", j.app.ID, err)
+				return nil, fmt.Errorf("deadline: %s: %w", j.app.ID, err)
 			}
 		}
-		byID[j.key] = j
+		most = max(most, j.running)
 	}
-	atRisk = make(map[int64]bool, len(jobs))
+	held := make([]float64, most) // the containers an app holds, each at capacity 1
+	for i := range held {
+		held[i] = 1
+	}
 	for _, j := range jobs {
 		r, ok := q.AtRisk(j.key, 0)
 		if !ok {
-			return nil, nil, fmt.Errorf("deadline: %s: at-risk test failed", j.app.ID)
+			return nil, fmt.Errorf("deadline: %s: at-risk test failed", j.app.ID)
 		}
-		atRisk[j.key] = r
-		held := make([]float64, j.running)
-		for i := range held {
-			held[i] = 1
-		}
-		if views[j.key].Completable, err = edf.CompletableTasks(j.typ.TCT(), max(j.deadline, 0), held); err != nil {
-			return nil, nil, fmt.Errorf("deadline: %s: %w", j.app.ID, err)
+		j.atRisk = r
+		if j.view.Completable, err = edf.CompletableTasks(j.typ.TCT(), max(j.deadline, 0), held[:j.running]); err != nil {
+			return nil, fmt.Errorf("deadline: %s: %w", j.app.ID, err)
 		}
 	}
-	picked := map[int64]bool{}
+	ranked = make([]*job, 0, len(jobs))
 	for {
 		var d edf.Decision
 		if order == OrderMP {
 			if d, err = q.MP(1, 0, edf.MPOptions{NoIOCheck: true}); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 		} else {
 			d = q.EDF()
@@ -62,20 +62,19 @@ func rank(jobs []*job, order string, views map[int64]*AppPlan) (ranked []*job, a
 		if d.Reason == edf.ReasonIdle {
 			break
 		}
-		j := byID[d.ID]
+		j := byKey[d.ID]
 		ranked = append(ranked, j)
-		picked[j.key] = true
+		j.picked = true
 		q.Remove(d.ID)
 	}
-	var rest []*job
+	rest := ranked[len(ranked):]
 	for _, j := range jobs {
-		if !picked[j.key] {
+		if !j.picked {
 			rest = append(rest, j)
 		}
 	}
 	slices.SortFunc(rest, func(a, b *job) int {
-		return edf.CompareEDF(edf.Job{ID: a.key, Arrival: a.arrival, Deadline: a.deadline},
-			edf.Job{ID: b.key, Arrival: b.arrival, Deadline: b.deadline})
+		return edf.CompareEDF(a.desc, b.desc)
 	})
-	return append(ranked, rest...), atRisk, nil
+	return ranked[:len(ranked)+len(rest)], nil
 }

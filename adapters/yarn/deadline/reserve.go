@@ -130,7 +130,7 @@ func size(j *job, left float64, slots int, cfg Config) (s sizing, reason string,
 // controller's reservations whose apps are no longer ACCEPTED or RUNNING.
 // An existing reservation of the app is reused: the app is moved into it,
 // after an update when it holds fewer containers than the app now needs.
-func reserve(c Cluster, cfg Config, jobs []*job, killed map[int64]bool, views map[int64]*AppPlan, resQueue map[string]rm.Reservation, p *Plan) {
+func reserve(c Cluster, cfg Config, jobs []*job, resQueue map[string]rm.Reservation, p *Plan) {
 	switch {
 	case c.ReservationsOff:
 		p.Notes = append(p.Notes, "the RM's ReservationSystem is not enabled: no reservations")
@@ -164,12 +164,12 @@ func reserve(c Cluster, cfg Config, jobs []*job, killed map[int64]bool, views ma
 		return
 	}
 	for _, j := range jobs {
-		v := views[j.key]
+		v := &j.view
 		if j.reserved {
 			v.Reservation = "in reservation queue " + string(j.app.Queue)
 			continue
 		}
-		if killed[j.key] || string(j.app.State) != rm.StateAccepted || v.Verdict != "admitted" {
+		if j.killed || string(j.app.State) != rm.StateAccepted || v.Verdict != "admitted" {
 			continue
 		}
 		left := j.deadline

@@ -3,8 +3,10 @@ package deadline
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -83,10 +85,17 @@ func (e *TagError) Is(target error) bool { return target == ErrBadTag }
 // starting with a letter or digit, and a task count outside [1,
 // jct.MaxMaps].
 func ParseTags(tags []string, started int64) (Spec, error) {
+	return parseTags(slices.Values(tags), started)
+}
+
+// parseTags is ParseTags over a sequence of tags, such as the RM's
+// comma-separated applicationTags split without a slice.
+func parseTags(tags iter.Seq[string], started int64) (Spec, error) {
 	var s Spec
 	seen := map[string]bool{}
-	for _, tag := range tags {
-		t := strings.ToLower(strings.TrimSpace(tag))
+	for tag := range tags {
+		tag = strings.TrimSpace(tag)
+		t := strings.ToLower(tag)
 		if !strings.HasPrefix(t, tagPrefix) {
 			continue
 		}

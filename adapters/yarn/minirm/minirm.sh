@@ -25,7 +25,9 @@
 # Settings: MINIRM_PORT (18088; RPC on PORT+1 … PORT+4), MINIRM_NODES (2),
 # MINIRM_NODE_MB (2048), MINIRM_NODE_VCORES (8), MINIRM_HEAP (768m),
 # MINIRM_DIR (state, logs and the NodeManagers' directories;
-# $HOME/.cache/schedkit-minirm). The log is $MINIRM_DIR/minirm.log.
+# $HOME/.cache/schedkit-minirm), MINIRM_OPTS (more MiniRM flags, such as
+# "-D yarn.resourcemanager.recovery.enabled=true"; words split on blanks).
+# The log is $MINIRM_DIR/minirm.log.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 port=${MINIRM_PORT:-18088}
@@ -34,6 +36,7 @@ node_mb=${MINIRM_NODE_MB:-2048}
 node_vcores=${MINIRM_NODE_VCORES:-8}
 heap=${MINIRM_HEAP:-768m}
 dir=${MINIRM_DIR:-$HOME/.cache/schedkit-minirm}
+opts=${MINIRM_OPTS:-}
 
 # Hadoop 3.5.0's JPMS options for Java 17 (hadoop-project's
 # extraJavaTestArgs, HADOOP-19310); ApplicationMasters need them too.
@@ -79,7 +82,7 @@ start() {
 	(cd "$dir/work" && exec setsid java -Xmx"$heap" $java_opts \
 		-cp "$here/target/classes:$(cat "$here/target/classpath.txt")" schedkit.minirm.MiniRM \
 		-port "$port" -nodes "$nodes" -node-mb "$node_mb" -node-vcores "$node_vcores" \
-		-conf-dir "$dir/conf" >"$dir/minirm.log" 2>&1) &
+		-conf-dir "$dir/conf" $opts >"$dir/minirm.log" 2>&1) &
 	echo $! >"$dir/pid"
 	for _ in $(seq 1 360); do
 		if grep -q '^minirm: ready' "$dir/minirm.log"; then

@@ -4,7 +4,8 @@ import (
 	"github.com/schedkit/schedkit/admission"
 )
 
-// admit decides whether job i, arriving now, is admitted: always for a
+// admit decides whether job i, arriving now and described by job (which it
+// gives its Eq. 6 JCT), is admitted: always for a
 // policy without admission control; otherwise by package admission's Queue
 // from the scheduler's estimates only. Paper and strict mode get the job's
 // Eq. 6 JCT over every slot's current residual capacity; wave mode (MP+AC)
@@ -12,21 +13,19 @@ import (
 // sees it: each slot's current residual capacity and, for a busy slot, the
 // planned end the queue recorded when its task started (the scheduler does
 // not know the task's real time). A rejected job is counted here.
-func (r *run) admit(i int, now float64) (bool, error) {
+func (r *run) admit(i int, job *admission.Job, now float64) (bool, error) {
 	opt, ok := r.p.admission(r.margin())
 	if !ok {
 		return true, nil
 	}
 	j := &r.s.Jobs[i]
-	// A pointer to the type's model: boxing it allocates nothing.
-	model := &r.s.Types[j.Type].Model
-	jct, err := admission.JCT(model, j.Maps, r.cluster)
+	jct, err := admission.JCT(&r.s.Types[j.Type].Model, j.Maps, r.cluster)
 	if err != nil {
 		return false, err
 	}
-	aj := admission.Job{ID: int64(j.ID), Arrival: now, Deadline: j.Deadline, Tasks: j.Maps, Model: model, JCT: jct}
+	job.JCT = jct
 	opt.Cluster = r.cluster
-	d, err := r.aq.Decide(aj, now, opt)
+	d, err := r.aq.Decide(*job, now, opt)
 	if err != nil {
 		return false, err
 	}
@@ -38,7 +37,7 @@ func (r *run) admit(i int, now float64) (bool, error) {
 		r.res.Rejected++
 		return false, nil
 	}
-	return true, r.aq.Insert(aj)
+	return true, r.aq.Insert(*job)
 }
 
 // refreshJCT updates an admitted job's Eq. 6 JCT over its remaining tasks

@@ -262,10 +262,13 @@ func (r *run) setWeb(v int, rng *rand.Rand) {
 func (r *run) arrive(i int, now float64) error {
 	j := &r.s.Jobs[i]
 	jt := &r.s.Types[j.Type]
-	if ok, err := r.admit(i, now); err != nil || !ok {
+	// One description for both queues (a pointer to the type's model:
+	// boxing it allocates nothing).
+	job := edf.Job{ID: int64(j.ID), Arrival: now, Deadline: j.Deadline, Tasks: j.Maps, Model: &jt.Model, Read90: jt.Read90}
+	if ok, err := r.admit(i, &job, now); err != nil || !ok {
 		return err
 	}
-	if err := r.q.Add(edf.Job{ID: int64(j.ID), Arrival: j.Arrival, Deadline: j.Deadline, Tasks: j.Maps, Model: jt.Model, Read90: jt.Read90}); err != nil {
+	if err := r.q.Add(job); err != nil {
 		return err
 	}
 	r.admitted[i] = true

@@ -126,6 +126,12 @@ func Save(path string, p *plot.Plot, legend *Legend, plotWidth, h vg.Length) err
 	p.Draw(draw.Crop(dc, 0, -lw, 0, 0))
 	legend.Left, legend.Top = true, true
 	legend.Legend.Draw(draw.Crop(dc, plotWidth+vg.Millimeter*2, 0, 0, -vg.Millimeter*8))
+	return WritePNG(path, img)
+}
+
+// WritePNG writes img to path as a PNG; on a failed write it removes the
+// partial file.
+func WritePNG(path string, img *vgimg.Canvas) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

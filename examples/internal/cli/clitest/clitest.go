@@ -4,6 +4,9 @@ package clitest
 
 import (
 	"bytes"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -52,4 +55,30 @@ func Check(t *testing.T, run Run, cases []Case) {
 			}
 		})
 	}
+}
+
+// Bad is a command line the example must refuse: exit 2, naming on stderr
+// every string of want (the flag, its value and its range).
+func Bad(name string, args []string, want ...string) Case {
+	return Case{Name: name, Args: args, Code: 2, Stderr: want}
+}
+
+// EmptyFile creates an empty file in the test's temporary directory and
+// returns its path: an argument a flag taking a path accepts (or, given to
+// a flag taking a directory, refuses).
+func EmptyFile(t *testing.T) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// Output runs the program once and returns its exit code, stdout and
+// stderr.
+func Output(run func(args []string, stdout, stderr io.Writer) int, args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
 }
