@@ -3,8 +3,9 @@
 # cluster (kube-apiserver, etcd, kube-controller-manager, kube-scheduler,
 # kubectl, kwok, Kueue; adapters/cluster/components.sh) from the Go module
 # proxy (no binary downloads) into a cache directory once, then runs, in
-# every adapter module (adapters/*/go.mod), the packages that have tests
-# with the build tag e2e, with KUBEBUILDER_ASSETS pointing at kube-apiserver
+# every adapter module (adapters/*/go.mod, in its workspace: the go.work
+# beside it builds it with the core of this tree), the packages that have
+# tests with the build tag e2e, with KUBEBUILDER_ASSETS pointing at kube-apiserver
 # and etcd, and Hadoop's ResourceManager running for the YARN adapter
 # (adapters/yarn/minirm). (The other packages' tests are the fast tier, run
 # by CI first.)

@@ -234,13 +234,12 @@
 // and /metrics); the example YAML and RBAC accepted by the API server and
 // Kueue's webhooks.
 //
-// Not checked: Kueue's job integrations. Kueue's jobframework does not
-// build with k8s.io/api v0.37 (kubeflow trainer's generated OpenAPI uses
-// corev1.PodStatusResult, removed in 0.37), so the tests create each
+// Not checked in-process: Kueue's job integrations. The tests create each
 // Workload themselves, owned by a real batch/v1 Job that carries the
 // annotations, as Kueue's own scheduler tests do, and do the integration's
 // two steps with Kueue's functions: releasing an evicted workload's quota,
-// and marking a workload Finished. No kubelet or kube-scheduler runs: no
+// and marking a workload Finished (the cluster tier runs Kueue's own
+// manager, whose Job integration creates the Workloads). No kubelet or kube-scheduler runs: no
 // pod starts, and unsuspending the Job is not exercised. Not covered
 // either: fair sharing, preemption, topology-aware scheduling, MultiKueue,
 // two schedkit.io/deadline checks on one ClusterQueue, leader election.
