@@ -70,12 +70,12 @@ for mod in "$here"/*/go.mod; do
 		echo "== $name: no real-tier tests (build tag e2e)"
 		continue
 	fi
-	echo "== $name: go test -tags e2e -timeout 30m" $pkgs
+	echo "== $name: go test -tags e2e -timeout 45m" $pkgs
 	tmp=${TMPDIR:-/tmp}
 	[ "$name" = cluster ] && tmp=$e2e_tmp
 	# The YARN replay runs two fresh clusters one after the other: more
 	# than go test's default 10 minutes on a busy machine.
 	# shellcheck disable=SC2086 # one argument per package
-	(cd "$dir" && TMPDIR=$tmp go test -tags e2e -count=1 -timeout 30m $pkgs) || status=1
+	(cd "$dir" && TMPDIR=$tmp go test -tags e2e -count=1 -timeout 45m $pkgs) || status=1
 done
 exit $status
