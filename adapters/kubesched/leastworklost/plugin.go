@@ -86,7 +86,6 @@ package leastworklost
 import (
 	"context"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"sync"
@@ -291,15 +290,10 @@ func (pl *LeastWorkLostPreemption) rankNode(t *rankTable, preemptor *v1.Pod, n f
 		}
 	}
 	pl.mu.Lock()
-	ranks, err := Ranks(pods, t.now, &pl.ws)
-	pl.mu.Unlock()
-	if err != nil {
-		return err
-	}
+	defer pl.mu.Unlock()
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	maps.Copy(t.ranks, ranks)
-	return nil
+	return rankInto(t.ranks, pods, t.now, &pl.ws)
 }
 
 // moreImportant is the victim order given to DefaultPreemption's

@@ -61,14 +61,19 @@ func Cluster(pods []*v1.Pod, now time.Time) (preempt.Cluster, []*v1.Pod) {
 // started tasks cluster-wide first, ties to the lower job index, then the
 // lower task ID.
 func Ranks(pods []*v1.Pod, now time.Time, ws *preempt.Workspace) (map[types.UID]Rank, error) {
+	out := make(map[types.UID]Rank, len(pods))
+	return out, rankInto(out, pods, now, ws)
+}
+
+// rankInto is Ranks writing each pod's rank into dst.
+func rankInto(dst map[types.UID]Rank, pods []*v1.Pod, now time.Time, ws *preempt.Workspace) error {
 	c, sorted := Cluster(pods, now)
 	d, err := ws.GP(c, len(c.Tasks), preempt.GPOptions{})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out := make(map[types.UID]Rank, len(d.Victims))
 	for i, v := range d.Victims {
-		out[sorted[v.Task].UID] = Rank{Order: i, WorkLost: v.WorkLost}
+		dst[sorted[v.Task].UID] = Rank{Order: i, WorkLost: v.WorkLost}
 	}
-	return out, nil
+	return nil
 }
