@@ -27,6 +27,9 @@
 //   - schedkit.io/rates (Rates): relative speed per node type,
 //     "a100=3,t4=1.5", each in [1/MaxRate, MaxRate].
 //
+//   - schedkit.io/tasks (Tasks): YARN only, the app's number of map
+//     tasks; a Kubernetes job's count is in its spec.
+//
 // Surrounding spaces are ignored in every value. A malformed value is an
 // error whose text says what the grammar is; the adapters wrap it with the
 // key, the value and the object that carries it.
@@ -41,6 +44,19 @@
 // creationTimestamp of the outermost object the adapter knows (the owning
 // Job when there is one), so every pod of a Job gets the same deadline,
 // whichever object carries the annotation.
+//
+// # YARN application tags
+//
+// The YARN adapter (adapters/yarn/deadline) reads the same keys and the
+// same grammar from application tags: the tag of key K and value V is
+// lower(K)=lower(V), as YARN stores tags in lower case (at most 10 of 100
+// ASCII characters each); schedkit.io/deadline=90m,
+// schedkit.io/job-type=etl. The keys are lower case already; a deadline's
+// time parses with a lower-case "t" and "z" (RFC 3339 §5.6), and a
+// duration's units are lower case. An app has one layer (its tags), and a
+// relative deadline counts from its startedTime, the RM's record of its
+// submission. YARN reads schedkit.io/tasks and no run time: the job
+// type's fitted model predicts the tasks.
 //
 // # The run-time estimate
 //
