@@ -18,12 +18,15 @@
 //   - schedkit.io/deadline (Deadline): an RFC 3339 time
 //     ("2026-11-24T18:00:00Z", years 1–9999) or a Go duration in
 //     (0, MaxDuration] ("90m", "2h30m") counted from the job's creation.
+//
 //   - schedkit.io/runtime (Runtime): the job's run time from start to
 //     finish when it runs, a Go duration in (0, MaxDuration]. It wins over
 //     the job type's model.
+//
 //   - schedkit.io/job-type (JobType): the job type whose run-time model (a
 //     row of the adapter's table: the Kueue check's DeadlineParameters
 //     jobTypes, the plugins' args jobTypes) applies: a DNS-1123 label.
+//
 //   - schedkit.io/rates (Rates): relative speed per node type,
 //     "a100=3,t4=1.5", each in [1/MaxRate, MaxRate].
 //
