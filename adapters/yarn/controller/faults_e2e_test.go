@@ -122,7 +122,7 @@ func readPlan(t *testing.T, c *controller.Controller, cfg deadline.Config) deadl
 }
 
 func deadlineTags(deadline string, tasks int) []string {
-	return []string{"schedkit.deadline=" + deadline, "schedkit.model=t", fmt.Sprintf("schedkit.tasks=%d", tasks)}
+	return []string{"schedkit.io/deadline=" + deadline, "schedkit.io/job-type=t", fmt.Sprintf("schedkit.io/tasks=%d", tasks)}
 }
 
 // faultWriteRefused: one pass whose writes the RM partly refuses. The

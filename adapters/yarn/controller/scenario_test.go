@@ -37,7 +37,7 @@ func scenarioController(t *testing.T, b rmbackend.Backend, mod func(*Options)) *
 }
 
 func tags(deadline string, tasks int) []string {
-	return []string{"schedkit.deadline=" + deadline, "schedkit.model=t", fmt.Sprintf("schedkit.tasks=%d", tasks)}
+	return []string{"schedkit.io/deadline=" + deadline, "schedkit.io/job-type=t", fmt.Sprintf("schedkit.io/tasks=%d", tasks)}
 }
 
 func app(t *testing.T, c *rm.Client, id string) rm.App {
@@ -60,7 +60,7 @@ func TestScenarioKillDryRunMalformed(t *testing.T) {
 		// 100 tasks of 10 s on 16 slots take over a minute: a 20 s
 		// deadline is hopeless.
 		hopeless := b.Submit(t, rmbackend.HeldQueue, 1, time.Minute, tags("+20s", 100)...)
-		bad := b.Submit(t, rmbackend.HeldQueue, 1, time.Minute, "schedkit.deadline=yesterday")
+		bad := b.Submit(t, rmbackend.HeldQueue, 1, time.Minute, "schedkit.io/deadline=yesterday")
 		// The RM lists an app as ACCEPTED a moment after its submission.
 		b.Settle(t, hopeless, rm.StateAccepted)
 		b.Settle(t, bad, rm.StateAccepted)
@@ -79,7 +79,7 @@ func TestScenarioKillDryRunMalformed(t *testing.T) {
 				kills++
 			}
 		}
-		if kills != 1 || len(p.Rejected) != 1 || p.Rejected[0].App != bad || !strings.Contains(p.Rejected[0].Reason, `tag "schedkit.deadline=yesterday"`) {
+		if kills != 1 || len(p.Rejected) != 1 || p.Rejected[0].App != bad || !strings.Contains(p.Rejected[0].Reason, `tag "schedkit.io/deadline=yesterday"`) {
 			t.Fatalf("dry-run plan:\n%s", p)
 		}
 		if b.Double != nil && len(b.Double.Writes()) != writes {

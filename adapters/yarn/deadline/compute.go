@@ -72,7 +72,7 @@ func Compute(c Cluster, cfg Config) (Plan, error) {
 			p.Rejected = append(p.Rejected, Rejection{App: a.app.ID, Reason: err.Error()})
 			continue
 		}
-		if j.spec.Deadline == 0 {
+		if !j.spec.HasDeadline {
 			continue
 		}
 		j.key = int64(i + 1)
