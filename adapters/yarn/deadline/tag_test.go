@@ -165,5 +165,5 @@ func propTags(t *rapid.T) {
 	}
 }
 
-func TestTagsProperties(t *testing.T) { rapid.Check(t, propTags) }
-func FuzzTags(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propTags)) }
+func TestPropTags(t *testing.T) { rapid.Check(t, propTags) }
+func FuzzTags(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propTags)) }
