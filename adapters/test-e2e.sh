@@ -3,8 +3,9 @@
 # cluster (kube-apiserver, etcd, kube-controller-manager, kube-scheduler,
 # kubectl, kwok, Kueue; adapters/cluster/components.sh) from the Go module
 # proxy (no binary downloads) into a cache directory once, then runs, in
-# every adapter module (adapters/*/go.mod), the packages that have tests
-# with the build tag e2e, with KUBEBUILDER_ASSETS pointing at kube-apiserver
+# every adapter module (adapters/*/go.mod, in its workspace: the go.work
+# beside it builds it with the core of this tree), the packages that have
+# tests with the build tag e2e, with KUBEBUILDER_ASSETS pointing at kube-apiserver
 # and etcd, and Hadoop's ResourceManager running for the YARN adapter
 # (adapters/yarn/minirm). (The other packages' tests are the fast tier, run
 # by CI first.)
@@ -69,12 +70,12 @@ for mod in "$here"/*/go.mod; do
 		echo "== $name: no real-tier tests (build tag e2e)"
 		continue
 	fi
-	echo "== $name: go test -tags e2e -timeout 30m" $pkgs
+	echo "== $name: go test -tags e2e -timeout 45m" $pkgs
 	tmp=${TMPDIR:-/tmp}
 	[ "$name" = cluster ] && tmp=$e2e_tmp
 	# The YARN replay runs two fresh clusters one after the other: more
 	# than go test's default 10 minutes on a busy machine.
 	# shellcheck disable=SC2086 # one argument per package
-	(cd "$dir" && TMPDIR=$tmp go test -tags e2e -count=1 -timeout 30m $pkgs) || status=1
+	(cd "$dir" && TMPDIR=$tmp go test -tags e2e -count=1 -timeout 45m $pkgs) || status=1
 done
 exit $status

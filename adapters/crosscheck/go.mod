@@ -3,9 +3,9 @@ module github.com/schedkit/schedkit/adapters/crosscheck
 go 1.26.0
 
 require (
-	github.com/schedkit/schedkit v0.0.0
-	github.com/schedkit/schedkit/adapters/kubesched v0.0.0
-	github.com/schedkit/schedkit/adapters/kueue v0.0.0
+	github.com/schedkit/schedkit v0.1.0
+	github.com/schedkit/schedkit/adapters/kubesched v0.1.0
+	github.com/schedkit/schedkit/adapters/kueue v0.1.0
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2
@@ -91,12 +91,6 @@ require (
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
 	sigs.k8s.io/yaml v1.6.0 // indirect
-)
-
-replace (
-	github.com/schedkit/schedkit => ../..
-	github.com/schedkit/schedkit/adapters/kubesched => ../kubesched
-	github.com/schedkit/schedkit/adapters/kueue => ../kueue
 )
 
 // Every k8s.io staging module at the version k8s.io/kubernetes v1.37.2 is

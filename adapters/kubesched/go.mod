@@ -3,7 +3,7 @@ module github.com/schedkit/schedkit/adapters/kubesched
 go 1.26.0
 
 require (
-	github.com/schedkit/schedkit v0.0.0
+	github.com/schedkit/schedkit v0.1.0
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/apiserver v0.37.2
@@ -128,8 +128,6 @@ require (
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
 )
-
-replace github.com/schedkit/schedkit => ../..
 
 // Every k8s.io staging module at the version k8s.io/kubernetes v1.37.2 is
 // released with, as kubernetes' own go.mod replaces them with ./staging/src.

@@ -2,10 +2,8 @@ module github.com/schedkit/schedkit/adapters/yarn
 
 go 1.24.0
 
-replace github.com/schedkit/schedkit => ../..
-
 require (
-	github.com/schedkit/schedkit v0.0.0-00010101000000-000000000000
+	github.com/schedkit/schedkit v0.1.0
 	pgregory.net/rapid v1.3.0
 )
 

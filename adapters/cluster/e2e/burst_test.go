@@ -18,15 +18,19 @@ import (
 // burstSize is how many Jobs the burst scenario submits at once:
 // SCHEDKIT_CLUSTER_BURST, else 20 (CI's slice; the README gives the
 // full-size command, 100).
-func burstSize(t *testing.T) int {
+func burstSize(t *testing.T) int { return envCount(t, "SCHEDKIT_CLUSTER_BURST", 20, 1, 1000) }
+
+// envCount reads a count from the environment variable name: def when it
+// is unset; a value outside [lo, hi] fails the test.
+func envCount(t *testing.T, name string, def, lo, hi int) int {
 	t.Helper()
-	v := os.Getenv("SCHEDKIT_CLUSTER_BURST")
+	v := os.Getenv(name)
 	if v == "" {
-		return 20
+		return def
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > 1000 {
-		t.Fatalf("SCHEDKIT_CLUSTER_BURST = %q: want a count in [1, 1000]", v)
+	if err != nil || n < lo || n > hi {
+		t.Fatalf("%s = %q: want a count in [%d, %d]", name, v, lo, hi)
 	}
 	return n
 }

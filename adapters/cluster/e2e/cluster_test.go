@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+	"github.com/schedkit/schedkit/adapters/cluster/replay"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
@@ -32,6 +32,9 @@ type cluster struct {
 	kubeconfig string
 	cs         kubernetes.Interface
 	c          client.Client // Kueue's kinds and the core ones, uncached
+	// restarting holds, per component, the byte ranges of its log written
+	// while the control plane restarted under it (TestFaults).
+	restarting map[string][][2]int64
 }
 
 // clusterDir is the directory of up.sh, down.sh and the example files.
@@ -48,22 +51,11 @@ func clusterDir(t *testing.T) string {
 // free now.
 func freePortBase(t *testing.T, n int) int {
 	t.Helper()
-	for base := 30100; base < 60000; base += 20 {
-		free := true
-		for p := base; p < base+n && free; p++ {
-			l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
-			if err != nil {
-				free = false
-				continue
-			}
-			l.Close()
-		}
-		if free {
-			return base
-		}
+	base, err := replay.FreePortBase(n)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no 12 consecutive free ports between 30100 and 60000")
-	return 0
+	return base
 }
 
 // startCluster runs up.sh with the flags given (and a state directory and

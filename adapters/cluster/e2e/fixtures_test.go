@@ -49,6 +49,9 @@ type scenario struct {
 	name string
 	ns   string
 	ctx  context.Context
+	// cleanup bounds the deletion of the namespace when the test ends
+	// (60 s when zero).
+	cleanup time.Duration
 }
 
 func (cl *cluster) scenario(t *testing.T, name string) *scenario {
@@ -62,7 +65,11 @@ func (cl *cluster) scenario(t *testing.T, name string) *scenario {
 		// (DeadlineAdmission plans cluster-wide).
 		ctx := context.Background()
 		_ = cl.cs.CoreV1().Namespaces().Delete(ctx, s.ns, metav1.DeleteOptions{})
-		eventually(t, 60*time.Second, "namespace "+s.ns+" gone", func() (bool, string) {
+		limit := s.cleanup
+		if limit == 0 {
+			limit = 60 * time.Second
+		}
+		eventually(t, limit, "namespace "+s.ns+" gone", func() (bool, string) {
 			ns, err := cl.cs.CoreV1().Namespaces().Get(ctx, s.ns, metav1.GetOptions{})
 			if err == nil {
 				return false, fmt.Sprintf("%+v", ns.Status.Conditions)
@@ -151,6 +158,13 @@ type jobSpec struct {
 
 func (s *scenario) job(js jobSpec) *batchv1.Job {
 	s.t.Helper()
+	job := s.newJob(js)
+	s.create(job)
+	return job
+}
+
+// newJob builds the Job of js without creating it.
+func (s *scenario) newJob(js jobSpec) *batchv1.Job {
 	if js.scheduler == "" {
 		js.scheduler = schedkitSched
 	}
@@ -190,7 +204,6 @@ func (s *scenario) job(js jobSpec) *batchv1.Job {
 		job.Labels = map[string]string{"kueue.x-k8s.io/queue-name": js.queue}
 		job.Spec.Suspend = ptr.To(true)
 	}
-	s.create(job)
 	return job
 }
 

@@ -3,7 +3,7 @@ module github.com/schedkit/schedkit/adapters/kubesched/perf
 go 1.26.0
 
 require (
-	github.com/schedkit/schedkit/adapters/kubesched v0.0.0
+	github.com/schedkit/schedkit/adapters/kubesched v0.1.0
 	k8s.io/kubernetes v1.37.2
 	k8s.io/utils v0.0.0-20260626114624-be93311217bd
 )
@@ -73,7 +73,7 @@ require (
 	github.com/prometheus/common v0.70.0 // indirect
 	github.com/prometheus/procfs v0.21.1 // indirect
 	github.com/robfig/cron/v3 v3.0.1 // indirect
-	github.com/schedkit/schedkit v0.0.0 // indirect
+	github.com/schedkit/schedkit v0.1.0 // indirect
 	github.com/spf13/cobra v1.10.2 // indirect
 	github.com/spf13/pflag v1.0.10 // indirect
 	github.com/x448/float16 v0.8.4 // indirect
@@ -145,11 +145,6 @@ require (
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
 	sigs.k8s.io/yaml v1.6.0 // indirect
-)
-
-replace (
-	github.com/schedkit/schedkit => ../../..
-	github.com/schedkit/schedkit/adapters/kubesched => ..
 )
 
 // Every k8s.io staging module at the version k8s.io/kubernetes v1.37.2 is

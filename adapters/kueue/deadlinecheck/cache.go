@@ -12,7 +12,8 @@ import (
 // of the same ClusterQueue: drawing them is most of a plan's cost (pods ×
 // samples lognormal draws per workload), and a waiting workload's samples
 // never change. Entries are keyed by everything the draws depend on (UID,
-// pods left, time executed, slots, model, sample count, seed), so a plan
+// pods left, time executed, slots, model, sample count, seed, start
+// delay), so a plan
 // with a cache gives exactly the outcomes of one without. Each plan keeps
 // only the entries it used, so the cache holds the live workloads of each
 // queue and no more. The zero value is not usable: call NewWorkCache. It
@@ -31,6 +32,7 @@ type workKey struct {
 	exact    float64
 	samples  int
 	seed     uint64
+	delay    time.Duration
 }
 
 // NewWorkCache returns an empty cache.
@@ -60,11 +62,11 @@ func (c *WorkCache) end(queue string, g *generation) {
 }
 
 // work returns w's samples, drawn or remembered.
-func (g *generation) work(w Workload, n int, seed uint64) (work, error) {
+func (g *generation) work(w Workload, n int, seed uint64, delay time.Duration) (work, error) {
 	if g == nil {
-		return drawWork(w, n, seed)
+		return drawWork(w, n, seed, delay)
 	}
-	k := workKey{uid: w.UID, left: w.Pods - w.Done, executed: w.Executed, slots: w.Slots, pod: w.RunTime.Pod, exact: w.RunTime.Exact, samples: n, seed: seed}
+	k := workKey{uid: w.UID, left: w.Pods - w.Done, executed: w.Executed, slots: w.Slots, pod: w.RunTime.Pod, exact: w.RunTime.Exact, samples: n, seed: seed, delay: delay}
 	if wk, ok := g.next[k]; ok {
 		return wk, nil
 	}
@@ -72,7 +74,7 @@ func (g *generation) work(w Workload, n int, seed uint64) (work, error) {
 		g.next[k] = wk
 		return wk, nil
 	}
-	wk, err := drawWork(w, n, seed)
+	wk, err := drawWork(w, n, seed, delay)
 	if err == nil {
 		g.next[k] = wk
 	}

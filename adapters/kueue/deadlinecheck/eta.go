@@ -51,7 +51,8 @@ type etaJob struct {
 // pod shapes are summed (each on its own bottleneck resource), borrowing
 // from a cohort is not counted, workloads of the ClusterQueue not behind
 // the check are not seen, a workload with quota but no run-time estimate
-// is taken to free its quota at once, and admission itself is instant.
+// is taken to free its quota at once, and admission itself is instant
+// beyond Config.StartDelay, which every pod's run time includes.
 func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, samples int) error {
 	var running []etaJob
 	var pend []int // indexes into ws, in Kueue order

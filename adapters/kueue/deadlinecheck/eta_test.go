@@ -160,3 +160,27 @@ func TestPlanETAKueueOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestStartDelay works the start delay by hand: pods of an exact 10 s run
+// time with a 3 s start delay. Not admitted: 3 + 10 = 13 s left; admitted
+// 2 s ago: 1 s of delay and the 10 s run left; admitted 5 s ago: its pods
+// have run 2 s, 8 s left. Two pods over four slots: fluid is half the sum.
+func TestStartDelay(t *testing.T) {
+	for _, tt := range []struct {
+		executed time.Duration
+		own      float64
+	}{{0, 13}, {2 * time.Second, 11}, {5 * time.Second, 8}, {20 * time.Second, 0}} {
+		w := Workload{UID: "u", Pods: 2, Slots: 4, Executed: tt.executed, RunTime: &RunTime{Exact: 10}}
+		wk, err := drawWork(w, 1, 1, 3*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wk.own[0] != tt.own || wk.fluid[0] != tt.own/2 {
+			t.Errorf("executed %v: own %v, fluid %v; want %v, %v", tt.executed, wk.own[0], wk.fluid[0], tt.own, tt.own/2)
+		}
+	}
+	if err := (Config{Confidence: 0.9, Samples: 1, MinRetry: time.Second, MaxRetry: time.Second, StartDelay: -time.Second}).Validate(); err == nil ||
+		err.Error() != "start-delay = -1s: must be in [0s, 1h]" {
+		t.Errorf("StartDelay -1s: %v", err)
+	}
+}

@@ -32,6 +32,15 @@ type Config struct {
 	// MinRetry and MaxRetry bound the requeueAfterSeconds of a Retry:
 	// 1 s ≤ MinRetry ≤ MaxRetry ≤ 24 h.
 	MinRetry, MaxRetry time.Duration
+	// StartDelay is the time the control plane adds to every workload's
+	// run, in [0, 1h]: from Kueue's admission to its pods running (the
+	// job's controller unsuspending it and creating its pods, the
+	// scheduler binding them, the nodes starting them) and from its pods'
+	// end to the workload's finish. Each pod of a workload is taken to run
+	// its model's time after StartDelay from admission; a workload admitted
+	// less than StartDelay ago has the rest of it still ahead. 0: admission
+	// is taken to start the pods at once.
+	StartDelay time.Duration
 }
 
 // DefaultConfig is the configuration the manager starts with.
@@ -53,6 +62,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxRetry < c.MinRetry || c.MaxRetry > 24*time.Hour {
 		errs = append(errs, fmt.Errorf("max-retry = %v: must be in [min-retry, 24h]", c.MaxRetry))
+	}
+	if c.StartDelay < 0 || c.StartDelay > time.Hour {
+		errs = append(errs, fmt.Errorf("start-delay = %v: must be in [0s, 1h]", c.StartDelay))
 	}
 	return errors.Join(errs...)
 }
@@ -204,7 +216,7 @@ func Plan(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) (
 			jobs[i].Deadline = seconds(w.Deadline.Sub(now))
 		}
 		if w.Phase != Deactivated && w.Problem == nil && w.Blocked == nil && w.usable() {
-			wk, err := gen.work(w, cfg.Samples, cfg.Seed)
+			wk, err := gen.work(w, cfg.Samples, cfg.Seed, cfg.StartDelay)
 			if err != nil {
 				problems[i] = err
 				continue

@@ -139,7 +139,11 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		// The outcomes are written one by one. If some write fails, the
 		// others still hold: every decision assumed all the plan's Ready
 		// verdicts, so a Ready that was not written only leaves more room.
-		for i, o := range outs {
+		// The verdicts Kueue waits on (workloads holding quota) go first,
+		// so that the deactivations of a burst of hopeless or malformed
+		// workloads waiting for quota do not hold them up.
+		for _, i := range writeOrder(outs) {
+			o := outs[i]
 			active = true
 			switch err := r.act(ctx, cq.Name, ch.name, objs[i], views[i], o, now); {
 			case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
@@ -165,6 +169,20 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		return reconcile.Result{RequeueAfter: r.refresh}, nil
 	}
 	return reconcile.Result{}, nil
+}
+
+// writeOrder returns the indexes of outs in the order their writes go:
+// the verdicts first, then the rest, each in plan order.
+func writeOrder(outs []Outcome) []int {
+	order := make([]int, 0, len(outs))
+	for pass := range 2 {
+		for i, o := range outs {
+			if (o.Verdict != nil && !o.Deactivate) == (pass == 0) {
+				order = append(order, i)
+			}
+		}
+	}
+	return order
 }
 
 type checkRef struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -654,5 +655,26 @@ func TestReconcileServerSideApply(t *testing.T) {
 	}
 	if len(applied) != 1 || applied[0].FieldManager != ControllerName || applied[0].Force == nil || !*applied[0].Force {
 		t.Errorf("applies %+v, want one by field manager %s with force", applied, ControllerName)
+	}
+}
+
+// The verdicts Kueue waits on are written before the deactivations and
+// the ETA notes, each group in plan order.
+func TestWriteOrderVerdictsFirst(t *testing.T) {
+	v := &Verdict{State: kueue.CheckStateReady}
+	outs := []Outcome{
+		{Key: "eta", Note: "Pending: …"},
+		{Key: "deactivate", Verdict: &Verdict{State: kueue.CheckStateRejected}, Deactivate: true},
+		{Key: "ready-1", Verdict: v},
+		{Key: "eta-2"},
+		{Key: "ready-2", Verdict: v},
+	}
+	var got []string
+	for _, i := range writeOrder(outs) {
+		got = append(got, outs[i].Key)
+	}
+	want := []string{"ready-1", "ready-2", "eta", "deactivate", "eta-2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("writeOrder: %v, want %v", got, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"time"
 
 	"github.com/schedkit/schedkit/tct/jct"
 )
@@ -34,13 +35,16 @@ func seedOf(uid string) uint64 {
 // drawWork draws n samples of w's remaining run time. Each remaining pod
 // takes a draw of w.RunTime.Pod conditioned on having run w.Executed
 // already (jct.Lognormal.DrawRemaining, Lee thesis §5.4.2): every pod not
-// yet finished is taken to have run as long as the workload. A model
-// without spread gives its exact time less the time executed.
-func drawWork(w Workload, n int, seed uint64) (work, error) {
+// yet finished is taken to have run as long as the workload, less the
+// control plane's start delay (Config.StartDelay), whose part not yet
+// elapsed is added to every pod. A model without spread gives its exact
+// time less the time executed.
+func drawWork(w Workload, n int, seed uint64, delay time.Duration) (work, error) {
 	out := work{own: make([]float64, n), fluid: make([]float64, n)}
 	rng := rand.New(rand.NewPCG(seed, seedOf(string(w.UID))))
 	left := w.Pods - w.Done
-	elapsed := w.Executed.Seconds()
+	ahead := max(delay-w.Executed, 0).Seconds()   // start delay still to come
+	elapsed := max(w.Executed-delay, 0).Seconds() // time the pods have run
 	slots := float64(w.Slots)
 	for s := range n {
 		sum, longest := 0.0, 0.0
@@ -52,6 +56,7 @@ func drawWork(w Workload, n int, seed uint64) (work, error) {
 					return work{}, err
 				}
 			}
+			d += ahead
 			sum += d
 			longest = max(longest, d)
 		}

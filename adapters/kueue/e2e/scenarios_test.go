@@ -27,6 +27,7 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+	"sigs.k8s.io/kueue/pkg/constants"
 
 	"github.com/schedkit/schedkit/adapters/kueue/api/v1alpha1"
 	"github.com/schedkit/schedkit/adapters/kueue/deadlinecheck"
@@ -133,8 +134,8 @@ func (e *env) waitActive(t *testing.T, cq string) {
 // submit creates a suspended batch/v1 Job carrying the user's annotations
 // and the Workload Kueue's job integration would create for it: pods of
 // one cpu, owned by the Job, in LocalQueue "lq". (Kueue's batch/v1 Job
-// integration does not build against k8s.io/api v0.37, so the Workload is
-// created here as Kueue's own scheduler tests create theirs.)
+// integration does not run in-process here: the Workload is created as
+// Kueue's own scheduler tests create theirs.)
 func (e *env) submit(t *testing.T, ns, name string, pods int32, ann map[string]string) *kueue.Workload {
 	t.Helper()
 	return e.submitWith(t, ns, name, pods, ann, nil)
@@ -353,9 +354,11 @@ func (e *env) waitRejected(t *testing.T, ns, name string) (string, *kueue.Worklo
 // whose managedFields entries differ between two reads of a workload: the
 // processes that wrote it in between. Kueue's controllers run in this
 // process and keep writing workloads (conditions of a deactivated one) on
-// their own schedule, so they are left out; the restarted check is its own
-// process (schedkit-deadline) and its status writes go through server-side
-// apply as schedkit.io/deadline.
+// their own schedule, as this process and through server-side apply under
+// Kueue's field owners (kueue-admission, kueue-workload-controller, …), so
+// they are left out; the restarted check is its own process
+// (schedkit-deadline) and its status writes go through server-side apply
+// as schedkit.io/deadline.
 func writersBetween(before, after *kueue.Workload) []string {
 	self := filepath.Base(os.Args[0])
 	key := func(m metav1.ManagedFieldsEntry) string {
@@ -367,7 +370,7 @@ func writersBetween(before, after *kueue.Workload) []string {
 	}
 	var out []string
 	for _, m := range after.ManagedFields {
-		if m.Manager == self {
+		if m.Manager == self || m.Manager == constants.KueueName || strings.HasPrefix(m.Manager, constants.KueueName+"-") {
 			continue
 		}
 		o, ok := old[key(m)]

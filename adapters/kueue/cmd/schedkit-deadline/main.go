@@ -80,6 +80,7 @@ Flags:
 	fs.Uint64Var(&f.cfg.Seed, "seed", f.cfg.Seed, "seed of the Monte-Carlo draws (each workload's draws also depend on its UID)")
 	fs.DurationVar(&f.cfg.MinRetry, "min-retry", f.cfg.MinRetry, "shortest requeueAfterSeconds of a Retry, in [1s, 24h]")
 	fs.DurationVar(&f.cfg.MaxRetry, "max-retry", f.cfg.MaxRetry, "longest requeueAfterSeconds of a Retry, in [min-retry, 24h]")
+	fs.DurationVar(&f.cfg.StartDelay, "start-delay", f.cfg.StartDelay, "time the control plane adds to each workload's run (admission to pods running, pods' end to finish), in [0s, 1h]")
 	fs.DurationVar(&f.etaRefresh, "eta-refresh", 30*time.Second, "how often ETAs are recomputed when nothing changes, in [1s, 1h]")
 	fs.DurationVar(&f.etaTolerance, "eta-tolerance", 30*time.Second, "rewrite an ETA only when it moves at least this much, in [0s, 1h]")
 	fs.StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", `address of the Prometheus metrics endpoint; "0" disables it`)

@@ -1,0 +1,158 @@
+// Command schedkit-replay submits a real trace to fresh simulated batch
+// clusters (adapters/cluster/up.sh: real etcd, kube-apiserver,
+// kube-controller-manager, kube-scheduler, Kueue, kwok nodes) as batch/v1
+// Jobs, once per configuration — stock Kueue and kube-scheduler; Kueue
+// with the schedkit.io/deadline check; the check and schedkit-scheduler —
+// and load, and prints the deadlines met, missed and rejected, the share
+// of admitted Jobs that missed, creation → admission, work lost to
+// preemption, controller and scheduler CPU, and the check's ETA against
+// what happened. Progress goes to stderr. Run it from adapters/cluster:
+//
+//	go run ./cmd/schedkit-replay -h
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/schedkit/schedkit/adapters/cluster/replay"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("schedkit-replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	trace := fs.String("trace", "../../../shared/traces/pwa-swf/KTH-SP2-1996-2.1-cln.swf.gz", "the trace file")
+	format := fs.String("format", "swf", "the trace's format: swf (Standard Workload Format; deadline = submission + the user's requested time)")
+	from := fs.Float64("from", 0, "first second of the trace's window")
+	span := fs.Float64("span", 86400, "length of the window, trace seconds (0: to the end)")
+	compress := fs.Float64("compress", 100, "run and requested times are divided by this")
+	loadsFlag := fs.String("loads", "own,0.5,1,2", "offered loads, comma-separated: own (the trace's spacing) or multiples of the cluster's capacity")
+	configs := fs.String("configs", "stock,check,schedkit", "configurations, in order")
+	reps := fs.Int("reps", 1, "repetitions of the whole replay")
+	nodes := fs.Int("nodes", 4, "kwok nodes")
+	nodeCPUs := fs.Int("node-cpus", 8, "CPUs per node")
+	traceProcs := fs.Int("trace-procs", 0, "processors of the traced machine (0: the largest job's)")
+	minRun := fs.Duration("min-run", 2*time.Second, "compressed run times below this are raised to it (requested time in proportion)")
+	maxRun := fs.Duration("max-run", 0, "leave out jobs whose compressed run time is above this (0: none)")
+	maxJobs := fs.Int("max-jobs", 0, "keep the window's first N jobs (0: all)")
+	grace := fs.Duration("grace", 15*time.Second, "after the last deadline, wait this long for running jobs")
+	jsonOut := fs.String("json", "", "write the results as JSON to this file")
+	plots := fs.String("plots", "", "write SVG plots to this directory")
+	deadlineFlags := fs.String("deadline-flags", replay.DefaultDeadlineFlags, "schedkit-deadline's extra flags in the check and schedkit configurations")
+	dry := fs.Bool("plan", false, "print each load's submissions (count, pods, pod-seconds, span) and stop")
+	state := fs.String("state", "", "directory for the clusters' state (default: a new temporary directory, removed at the end)")
+	scripts := fs.String("cluster-dir", ".", "adapters/cluster (up.sh, down.sh)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	fail := func(err error) int { fmt.Fprintln(stderr, "schedkit-replay:", err); return 1 }
+	if *format != "swf" {
+		return fail(fmt.Errorf("-format %s: only swf is supported", *format))
+	}
+	if _, err := os.Stat(filepath.Join(*scripts, "up.sh")); err != nil {
+		return fail(fmt.Errorf("-cluster-dir %s: no up.sh (run from adapters/cluster)", *scripts))
+	}
+	cs, err := replay.ParseConfigs(*configs)
+	if err != nil {
+		return fail(err)
+	}
+	var loads []float64
+	for _, f := range strings.Split(*loadsFlag, ",") {
+		if f = strings.TrimSpace(f); f == "own" {
+			loads = append(loads, 0)
+			continue
+		}
+		l, err := strconv.ParseFloat(f, 64)
+		if err != nil || l <= 0 {
+			return fail(fmt.Errorf("-loads: %q is neither own nor a positive number", f))
+		}
+		loads = append(loads, l)
+	}
+	if *nodes < 1 || *nodeCPUs < 1 || *reps < 1 {
+		return fail(errors.New("-nodes, -node-cpus and -reps must be ≥ 1"))
+	}
+	f, err := os.Open(*trace)
+	if err != nil {
+		return fail(err)
+	}
+	jobs, skipped, err := replay.ReadSWF(f)
+	f.Close()
+	if err != nil {
+		return fail(fmt.Errorf("%s: %w", *trace, err))
+	}
+	if *traceProcs == 0 {
+		for _, j := range jobs {
+			*traceProcs = max(*traceProcs, j.Procs)
+		}
+	}
+	fmt.Fprintf(stderr, "%s: %d jobs (%d skipped: no run time or processors)\n", *trace, len(jobs), skipped)
+	if *dry {
+		for _, l := range loads {
+			p, err := (replay.Workload{From: *from, Span: *span, Compress: *compress, TraceProcs: *traceProcs, Load: l,
+				CPUs: *nodes * *nodeCPUs, MinRun: *minRun, MaxRun: *maxRun, MaxJobs: *maxJobs}).Build(jobs)
+			if err != nil {
+				return fail(err)
+			}
+			fmt.Fprintln(stdout, replay.Describe(p, replay.LoadName(l)))
+		}
+		return 0
+	}
+	dir := *state
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "schedkit-replay-"); err != nil {
+			return fail(err)
+		}
+		defer os.RemoveAll(dir)
+	}
+	scriptsAbs, err := filepath.Abs(*scripts)
+	if err != nil {
+		return fail(err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	t0 := time.Now()
+	rs, err := replay.Execute(ctx, jobs, replay.Options{
+		Workload: replay.Workload{From: *from, Span: *span, Compress: *compress, TraceProcs: *traceProcs,
+			MinRun: *minRun, MaxRun: *maxRun, MaxJobs: *maxJobs},
+		Loads: loads, Configs: cs, Reps: *reps, Nodes: *nodes, NodeCPUs: *nodeCPUs,
+		Scripts: scriptsAbs, StateDir: dir, Grace: *grace, DeadlineFlags: *deadlineFlags,
+		Progress: func(s string) { fmt.Fprintf(stderr, "%s %s\n", time.Now().UTC().Format("15:04:05"), s) },
+	})
+	if len(rs) > 0 {
+		replay.Table(stdout, rs)
+		replay.Spread(stdout, rs)
+		fmt.Fprintf(stdout, "\n%d nodes × %d CPUs; %s window [%g, %g) s, compressed %g×; %v in all\n",
+			*nodes, *nodeCPUs, filepath.Base(*trace), *from, *from+*span, *compress, time.Since(t0).Round(time.Second))
+	}
+	if *jsonOut != "" && len(rs) > 0 {
+		b, jerr := json.MarshalIndent(rs, "", "  ")
+		if jerr == nil {
+			jerr = os.WriteFile(*jsonOut, append(b, '\n'), 0o644)
+		}
+		if jerr != nil {
+			return fail(jerr)
+		}
+	}
+	if *plots != "" && len(rs) > 0 {
+		if perr := replay.Plots(*plots, rs); perr != nil {
+			return fail(perr)
+		}
+	}
+	if err != nil {
+		return fail(err)
+	}
+	return 0
+}
