@@ -14,10 +14,13 @@ const (
 	Runtime  = "schedkit.io/runtime"
 	JobType  = "schedkit.io/job-type"
 	Rates    = "schedkit.io/rates"
+	// Tasks is read under YARN only: a Kubernetes job's task count is in
+	// its spec (completions, parallelism), a YARN app's is not.
+	Tasks = "schedkit.io/tasks"
 )
 
 // Keys lists the annotation keys, in a fixed order.
-var Keys = [...]string{Deadline, Runtime, JobType, Rates}
+var Keys = [...]string{Deadline, Runtime, JobType, Rates, Tasks}
 
 // MaxDuration bounds relative deadlines and run times: ten years.
 const MaxDuration = 10 * 365 * 24 * time.Hour
@@ -58,13 +61,15 @@ var (
 
 // ParseDeadline parses a schedkit.io/deadline value: an RFC 3339 time with
 // a year in [1, 9999], or a Go duration in (0, MaxDuration] added to origin
-// (the job's creation). The result is in UTC.
+// (the job's creation). The time's "T" and "Z" may be lower case (RFC 3339
+// §5.6 allows it; YARN lower-cases every tag); a duration's units are
+// lower case already. The result is in UTC.
 func ParseDeadline(v string, origin time.Time) (time.Time, error) {
 	s := strings.TrimSpace(v)
 	if s == "" {
 		return time.Time{}, errEmpty
 	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
+	if t, err := time.Parse(time.RFC3339, upperTZ(s)); err == nil {
 		if t.Year() < 1 {
 			return time.Time{}, syntax("year %d out of range [1, 9999]", t.Year())
 		}
@@ -78,6 +83,15 @@ func ParseDeadline(v string, origin time.Time) (time.Time, error) {
 		return time.Time{}, errRelativeSpan
 	}
 	return origin.Add(d).UTC(), nil
+}
+
+// upperTZ returns s with a lower-case RFC 3339 "t" and "z" upper-cased, as
+// time.Parse wants them; other values come back as they are, unallocated.
+func upperTZ(s string) string {
+	if len(s) > 10 && (s[10] == 't' || s[len(s)-1] == 'z') {
+		return strings.ToUpper(s)
+	}
+	return s
 }
 
 // IsRelative reports whether a schedkit.io/deadline value is a duration

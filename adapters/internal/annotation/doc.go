@@ -18,14 +18,20 @@
 //   - schedkit.io/deadline (Deadline): an RFC 3339 time
 //     ("2026-11-24T18:00:00Z", years 1–9999) or a Go duration in
 //     (0, MaxDuration] ("90m", "2h30m") counted from the job's creation.
+//
 //   - schedkit.io/runtime (Runtime): the job's run time from start to
 //     finish when it runs, a Go duration in (0, MaxDuration]. It wins over
 //     the job type's model.
+//
 //   - schedkit.io/job-type (JobType): the job type whose run-time model (a
 //     row of the adapter's table: the Kueue check's DeadlineParameters
 //     jobTypes, the plugins' args jobTypes) applies: a DNS-1123 label.
+//
 //   - schedkit.io/rates (Rates): relative speed per node type,
 //     "a100=3,t4=1.5", each in [1/MaxRate, MaxRate].
+//
+//   - schedkit.io/tasks (Tasks): YARN only, the app's number of map
+//     tasks; a Kubernetes job's count is in its spec.
 //
 // Surrounding spaces are ignored in every value. A malformed value is an
 // error whose text says what the grammar is; the adapters wrap it with the
@@ -41,6 +47,19 @@
 // creationTimestamp of the outermost object the adapter knows (the owning
 // Job when there is one), so every pod of a Job gets the same deadline,
 // whichever object carries the annotation.
+//
+// # YARN application tags
+//
+// The YARN adapter (adapters/yarn/deadline) reads the same keys and the
+// same grammar from application tags: the tag of key K and value V is
+// lower(K)=lower(V), as YARN stores tags in lower case (at most 10 of 100
+// ASCII characters each); schedkit.io/deadline=90m,
+// schedkit.io/job-type=etl. The keys are lower case already; a deadline's
+// time parses with a lower-case "t" and "z" (RFC 3339 §5.6), and a
+// duration's units are lower case. An app has one layer (its tags), and a
+// relative deadline counts from its startedTime, the RM's record of its
+// submission. YARN reads schedkit.io/tasks and no run time: the job
+// type's fitted model predicts the tasks.
 //
 // # The run-time estimate
 //

@@ -45,7 +45,7 @@ func cluster(t *testing.T, cfg rmtest.Config) *rmtest.Server {
 	add := func(seq int, state string, dl int64, tasks int, progress float64, containers, ago int64) {
 		s.AddApp(rmtest.App{ID: fmt.Sprintf("application_1_%04d", seq), User: "u", Queue: "default", State: state, Progress: progress,
 			RunningContainers: containers, StartedTime: now - ago*1000,
-			Tags: []string{fmt.Sprintf("schedkit.deadline=%d", now+dl*1000), "schedkit.model=t", fmt.Sprintf("schedkit.tasks=%d", tasks)}})
+			Tags: []string{deadline.DeadlineTag(now + dl*1000), "schedkit.io/job-type=t", fmt.Sprintf("schedkit.io/tasks=%d", tasks)}})
 	}
 	add(1, "RUNNING", 100, 40, 50, 3, 50)
 	add(2, "RUNNING", 30, 10, 0, 2, 40)
@@ -235,7 +235,7 @@ func TestReadFailures(t *testing.T) {
 // rejected and left alone; the others are served.
 func TestMalformedAppDoesNotStopOthers(t *testing.T) {
 	s := cluster(t, rmtest.Config{})
-	s.AddApp(rmtest.App{ID: "application_1_0009", State: "ACCEPTED", Queue: "default", StartedTime: t0.UnixMilli(), Tags: []string{"schedkit.deadline=yesterday"}})
+	s.AddApp(rmtest.App{ID: "application_1_0009", State: "ACCEPTED", Queue: "default", StartedTime: t0.UnixMilli(), Tags: []string{"schedkit.io/deadline=yesterday"}})
 	c, _ := controller(t, s, nil, rm.Config{})
 	p, res, err := c.Pass(context.Background())
 	if err != nil || len(p.Rejected) != 1 || p.Rejected[0].App != "application_1_0009" || len(res) != 4 {

@@ -122,7 +122,7 @@ func readPlan(t *testing.T, c *controller.Controller, cfg deadline.Config) deadl
 }
 
 func deadlineTags(deadline string, tasks int) []string {
-	return []string{"schedkit.deadline=" + deadline, "schedkit.model=t", fmt.Sprintf("schedkit.tasks=%d", tasks)}
+	return []string{"schedkit.io/deadline=" + deadline, "schedkit.io/job-type=t", fmt.Sprintf("schedkit.io/tasks=%d", tasks)}
 }
 
 // faultWriteRefused: one pass whose writes the RM partly refuses. The
@@ -135,8 +135,8 @@ func deadlineTags(deadline string, tasks int) []string {
 // result says so. A second pass plans the refused reservation again and
 // reuses the one made: the app has exactly one reservation.
 func faultWriteRefused(t *testing.T, b rmbackend.Backend) {
-	big := b.Submit(t, rmbackend.HeldQueue, 1, time.Minute, deadlineTags("+6m", 300)...)
-	small := b.Submit(t, rmbackend.HeldQueue, 1, 20*time.Second, deadlineTags("+1h", 2)...)
+	big := b.Submit(t, rmbackend.HeldQueue, 1, time.Minute, deadlineTags("6m", 300)...)
+	small := b.Submit(t, rmbackend.HeldQueue, 1, 20*time.Second, deadlineTags("1h", 2)...)
 	b.Settle(t, big, rm.StateAccepted)
 	b.Settle(t, small, rm.StateAccepted)
 	waitPlan(t, b)
@@ -234,8 +234,8 @@ func waitPlan(t *testing.T, b rmbackend.Backend) {
 // to the ended app is reported; the next pass kills nothing and plans
 // nothing for the ended app.
 func faultAppEnds(t *testing.T, b rmbackend.Backend) {
-	hopeless := b.Submit(t, rmbackend.HeldQueue, 1, 2*time.Minute, deadlineTags("+20s", 100)...)
-	other := b.Submit(t, rmbackend.HeldQueue, 1, time.Minute, deadlineTags("+1h", 2)...)
+	hopeless := b.Submit(t, rmbackend.HeldQueue, 1, 2*time.Minute, deadlineTags("20s", 100)...)
+	other := b.Submit(t, rmbackend.HeldQueue, 1, time.Minute, deadlineTags("1h", 2)...)
 	b.Settle(t, hopeless, rm.StateAccepted)
 	b.Settle(t, other, rm.StateAccepted)
 	c, cfg, log := faultController(t, b, rm.Config{}, nil)
@@ -304,7 +304,7 @@ func faultAppEnds(t *testing.T, b rmbackend.Backend) {
 // kill the hopeless app, once, with its diagnostic (a write that fails
 // while the RM is still starting is reported and redone by a later pass).
 func faultRMRestart(t *testing.T, b rmbackend.Backend, cl *replay.Cluster, script, dir string) {
-	hopeless := b.Submit(t, rmbackend.HeldQueue, 1, 2*time.Minute, deadlineTags("+20s", 100)...)
+	hopeless := b.Submit(t, rmbackend.HeldQueue, 1, 2*time.Minute, deadlineTags("20s", 100)...)
 	b.Settle(t, hopeless, rm.StateAccepted)
 	c, cfg, log := faultController(t, b, rm.Config{Timeout: 2 * time.Second, MaxAttempts: 2, Backoff: 100 * time.Millisecond}, nil)
 	ctx := context.Background()

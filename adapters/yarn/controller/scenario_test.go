@@ -37,7 +37,7 @@ func scenarioController(t *testing.T, b rmbackend.Backend, mod func(*Options)) *
 }
 
 func tags(deadline string, tasks int) []string {
-	return []string{"schedkit.deadline=" + deadline, "schedkit.model=t", fmt.Sprintf("schedkit.tasks=%d", tasks)}
+	return []string{"schedkit.io/deadline=" + deadline, "schedkit.io/job-type=t", fmt.Sprintf("schedkit.io/tasks=%d", tasks)}
 }
 
 func app(t *testing.T, c *rm.Client, id string) rm.App {
@@ -59,8 +59,8 @@ func TestScenarioKillDryRunMalformed(t *testing.T) {
 		ctx := context.Background()
 		// 100 tasks of 10 s on 16 slots take over a minute: a 20 s
 		// deadline is hopeless.
-		hopeless := b.Submit(t, rmbackend.HeldQueue, 1, time.Minute, tags("+20s", 100)...)
-		bad := b.Submit(t, rmbackend.HeldQueue, 1, time.Minute, "schedkit.deadline=yesterday")
+		hopeless := b.Submit(t, rmbackend.HeldQueue, 1, time.Minute, tags("20s", 100)...)
+		bad := b.Submit(t, rmbackend.HeldQueue, 1, time.Minute, "schedkit.io/deadline=yesterday")
 		// The RM lists an app as ACCEPTED a moment after its submission.
 		b.Settle(t, hopeless, rm.StateAccepted)
 		b.Settle(t, bad, rm.StateAccepted)
@@ -79,7 +79,7 @@ func TestScenarioKillDryRunMalformed(t *testing.T) {
 				kills++
 			}
 		}
-		if kills != 1 || len(p.Rejected) != 1 || p.Rejected[0].App != bad || !strings.Contains(p.Rejected[0].Reason, `tag "schedkit.deadline=yesterday"`) {
+		if kills != 1 || len(p.Rejected) != 1 || p.Rejected[0].App != bad || !strings.Contains(p.Rejected[0].Reason, `tag "schedkit.io/deadline=yesterday"`) {
 			t.Fatalf("dry-run plan:\n%s", p)
 		}
 		if b.Double != nil && len(b.Double.Writes()) != writes {
@@ -122,7 +122,7 @@ func TestScenarioReservationAndLifetime(t *testing.T) {
 	rmbackend.Each(t, rmbackend.Exclusive, func(t *testing.T, b rmbackend.Backend) {
 		c := b.Client(t, rm.Config{})
 		ctx := context.Background()
-		id := b.Submit(t, rmbackend.HeldQueue, 4, 3*time.Second, tags("+10m", 4)...)
+		id := b.Submit(t, rmbackend.HeldQueue, 4, 3*time.Second, tags("10m", 4)...)
 		b.Settle(t, id, rm.StateAccepted)
 		ctl := scenarioController(t, b, func(o *Options) {
 			o.Config.PlanQueue = rmbackend.PlanQueue
@@ -207,8 +207,8 @@ func TestScenarioPriorityOrder(t *testing.T) {
 		// while the blocker holds the rest.
 		blocker := b.Submit(t, "default", 13, time.Minute)
 		b.Settle(t, blocker, rm.StateRunning)
-		far := b.Submit(t, "default", 12, 3*time.Second, tags("+20m", 12)...)
-		near := b.Submit(t, "default", 12, 3*time.Second, tags("+5m", 12)...)
+		far := b.Submit(t, "default", 12, 3*time.Second, tags("20m", 12)...)
+		near := b.Submit(t, "default", 12, 3*time.Second, tags("5m", 12)...)
 		b.Settle(t, far, rm.StateRunning)
 		b.Settle(t, near, rm.StateRunning)
 		ctl := scenarioController(t, b, nil)

@@ -117,21 +117,13 @@ func mapApp(a *rm.App, id appID, now int64, cfg Config) (job, error) {
 		return job{}, err
 	}
 	j := job{app: a, id: id, spec: spec}
-	if spec.Deadline == 0 {
+	if !spec.HasDeadline {
 		return j, nil
 	}
-	name := spec.Model
-	if name == "" {
-		name = cfg.DefaultModel
+	if j.typ, err = jobTypeOf(spec, cfg); err != nil {
+		return job{}, err
 	}
-	if name == "" {
-		return job{}, fmt.Errorf("no %s tag and no default model", TagModel)
-	}
-	typ, ok := cfg.Catalog.Lookup(name)
-	if !ok {
-		return job{}, fmt.Errorf("%s=%s is not a job type of the catalog", TagModel, name)
-	}
-	j.typ = typ
+	typ := j.typ
 	p := float64(a.Progress)
 	if !(p >= 0 && p <= 100) {
 		return job{}, fmt.Errorf("progress = %v: must be in [0, 100]", p)
@@ -164,6 +156,23 @@ func mapApp(a *rm.App, id appID, now int64, cfg Config) (job, error) {
 	j.arrival = msToS(int64(a.StartedTime) - now)
 	j.deadline = msToS(spec.Deadline - now)
 	return j, nil
+}
+
+// jobTypeOf returns the model of the app's job type: its TagJobType, else
+// cfg.DefaultModel, looked up in cfg.Catalog.
+func jobTypeOf(spec Spec, cfg Config) (trace.JobType, error) {
+	name := spec.JobType
+	if name == "" {
+		name = cfg.DefaultModel
+	}
+	if name == "" {
+		return trace.JobType{}, fmt.Errorf("no %s tag and no default model", TagJobType)
+	}
+	typ, ok := cfg.Catalog.Lookup(name)
+	if !ok {
+		return trace.JobType{}, fmt.Errorf("%s=%s is not a job type of the catalog", TagJobType, name)
+	}
+	return typ, nil
 }
 
 // pending returns the app's tasks not yet started.

@@ -12,7 +12,7 @@ import (
 
 // Compute plans one pass of the controller over the cluster c:
 //
-//  1. Map each ACCEPTED or RUNNING app with a schedkit.deadline tag to
+//  1. Map each ACCEPTED or RUNNING app with a schedkit.io/deadline tag to
 //     schedkit's inputs (see the package doc); an app whose tags, model or
 //     numbers cannot be used is rejected with the reason and left alone.
 //  2. Admission (admission.Queue.Decide, ModeStrict): RUNNING apps, and
@@ -72,7 +72,7 @@ func Compute(c Cluster, cfg Config) (Plan, error) {
 			p.Rejected = append(p.Rejected, Rejection{App: a.app.ID, Reason: err.Error()})
 			continue
 		}
-		if j.spec.Deadline == 0 {
+		if !j.spec.HasDeadline {
 			continue
 		}
 		j.key = int64(i + 1)

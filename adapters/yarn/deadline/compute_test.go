@@ -39,7 +39,7 @@ func mkApp(seq int, state string, deadlineS int64, tasks int, progress float64, 
 		RunningContainers: rm.Int64(containers), StartedTime: rm.Int64(now - startedAgoS*1000), Queue: "default", ApplicationPriority: &p}
 	var tags []string
 	if deadlineS != 0 {
-		tags = append(tags, fmt.Sprintf("schedkit.deadline=%d", now+deadlineS*1000), "schedkit.model=t", fmt.Sprintf("schedkit.tasks=%d", tasks))
+		tags = append(tags, DeadlineTag(now+deadlineS*1000), "schedkit.io/job-type=t", fmt.Sprintf("schedkit.io/tasks=%d", tasks))
 	}
 	a.ApplicationTags = rm.String(strings.Join(append(tags, extra...), ","))
 	return a
@@ -89,9 +89,9 @@ func testCluster() Cluster {
 			mkApp(4, "ACCEPTED", 40, 15, 0, 0, 5, 0),
 			mkApp(5, "ACCEPTED", 28, 4, 0, 0, 2, 0),
 			mkApp(6, "ACCEPTED", 0, 0, 0, 0, 1, 0, "etl"),
-			mkApp(7, "RUNNING", 0, 0, 0, 1, 1, 0, "schedkit.deadline=+1h", "schedkit.tasks=0"),
-			mkApp(8, "ACCEPTED", 0, 0, 0, 0, 1, 0, "schedkit.deadline=+1h", "schedkit.model=missing"),
-			{ID: "app_x", State: "RUNNING", ApplicationTags: "schedkit.deadline=+1h"},
+			mkApp(7, "RUNNING", 0, 0, 0, 1, 1, 0, "schedkit.io/deadline=1h", "schedkit.io/tasks=0"),
+			mkApp(8, "ACCEPTED", 0, 0, 0, 0, 1, 0, "schedkit.io/deadline=1h", "schedkit.io/job-type=missing"),
+			{ID: "app_x", State: "RUNNING", ApplicationTags: "schedkit.io/deadline=1h"},
 			mkApp(10, "FINISHED", 50, 5, 100, 0, 100, 0),
 		}}
 }
@@ -157,7 +157,7 @@ func TestComputeWorkedCluster(t *testing.T) {
 	for _, r := range p.Rejected {
 		rejected = append(rejected, r.App+": "+r.Reason)
 	}
-	for i, want := range []string{"app_x: malformed application ID", id(7) + `: tag "schedkit.tasks=0"`, id(8) + ": schedkit.model=missing is not a job type"} {
+	for i, want := range []string{"app_x: malformed application ID", id(7) + `: tag "schedkit.io/tasks=0"`, id(8) + ": schedkit.io/job-type=missing is not a job type"} {
 		if i >= len(rejected) || !strings.HasPrefix(rejected[i], want) {
 			t.Errorf("rejected %q, want %d. to start %q", rejected, i, want)
 		}

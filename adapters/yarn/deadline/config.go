@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/schedkit/schedkit/adapters/internal/annotation"
 	"github.com/schedkit/schedkit/adapters/yarn/trace"
 	"github.com/schedkit/schedkit/tct/jct"
 )
@@ -25,7 +26,7 @@ type Config struct {
 	// Catalog holds the job-type models apps refer to.
 	Catalog trace.Catalog
 	// DefaultModel is the job type of a deadline app without a
-	// schedkit.model tag; "" means such an app is rejected.
+	// schedkit.io/job-type tag; "" means such an app is rejected.
 	DefaultModel string
 	// Order is OrderMP or OrderEDF.
 	Order string
@@ -93,8 +94,8 @@ func (c Config) Validate() error {
 	if c.Runs < 1 || c.Runs > jct.MaxRuns {
 		bad("Runs", c.Runs, fmt.Sprintf("must be in [1, %d]", jct.MaxRuns))
 	}
-	if c.LifetimeGrace < 0 || c.LifetimeGrace > maxRelative {
-		bad("LifetimeGrace", c.LifetimeGrace, "must be in [0, 10 years]")
+	if c.LifetimeGrace < 0 || c.LifetimeGrace > annotation.MaxDuration {
+		bad("LifetimeGrace", c.LifetimeGrace, fmt.Sprintf("must be in [0, %v]", annotation.MaxDuration))
 	}
 	if c.DefaultModel != "" {
 		if _, ok := c.Catalog.Lookup(c.DefaultModel); !ok {

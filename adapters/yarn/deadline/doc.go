@@ -11,15 +11,19 @@
 //
 // # Tags
 //
-// An app is a deadline app when it carries the tag schedkit.deadline,
-// either milliseconds since the epoch (schedkit.deadline=1718035200000)
-// or "+" and a Go duration after its start (schedkit.deadline=+45m).
-// schedkit.model=<type> names its job type in the catalog (else
-// Config.DefaultModel), schedkit.tasks=<n> its map tasks (else the type's
-// median). YARN lower-cases tags and allows at most 10 of 100 characters;
-// the format fits. A misspelt schedkit.* key, a key given twice or a
-// malformed value rejects the app with the reason: it is left alone, never
-// guessed at.
+// The tags are the annotation contract of schedkit's Kubernetes adapters
+// (adapters/internal/annotation: keys, grammar, bounds, and the test
+// vectors every adapter reads), one tag lower(key)=lower(value) per key, as
+// YARN stores tags in lower case, at most 10 of 100 characters. An app is a
+// deadline app when it carries schedkit.io/deadline: an RFC 3339 time
+// (schedkit.io/deadline=2024-06-10t12:08:20z) or a Go duration after its
+// start, its startedTime (schedkit.io/deadline=45m).
+// schedkit.io/job-type=<type> names its job type in the catalog (else
+// Config.DefaultModel), schedkit.io/tasks=<n> its map tasks (else the
+// type's median). YARN reads no schedkit.io/runtime or schedkit.io/rates:
+// the job type's fitted model predicts the tasks. A misspelt or unknown
+// schedkit.… key, a key given twice or a malformed value rejects the app
+// with the reasons: it is left alone, never guessed at.
 //
 // # Mapping (decisions where the papers and YARN are silent)
 //

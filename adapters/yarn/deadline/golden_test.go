@@ -40,9 +40,9 @@ func goldenCluster(seed uint64, n, nodes int) Cluster {
 			ApplicationPriority: &p}
 		var tags []string
 		if rng.IntN(10) > 0 {
-			tags = append(tags, fmt.Sprintf("schedkit.deadline=%d", now+rng.Int64N(4_000_000)-120_000), "schedkit.model=t")
+			tags = append(tags, DeadlineTag(now+rng.Int64N(4_000_000)-120_000), "schedkit.io/job-type=t")
 			if k := []int{0, 3, 30, 300}[rng.IntN(4)]; k > 0 {
-				tags = append(tags, fmt.Sprintf("schedkit.tasks=%d", k))
+				tags = append(tags, fmt.Sprintf("schedkit.io/tasks=%d", k))
 			}
 		}
 		if k := rng.IntN(36); k < len(goldenFaults) {
@@ -60,9 +60,9 @@ func goldenCluster(seed uint64, n, nodes int) Cluster {
 var goldenFaults = []func(a *rm.App, tags *[]string){
 	func(a *rm.App, _ *[]string) { a.Progress = -1 },
 	func(a *rm.App, _ *[]string) { a.RunningContainers = -2 },
-	func(_ *rm.App, tags *[]string) { *tags = append(*tags, "schedkit.deadline=soon") },
-	func(_ *rm.App, tags *[]string) { *tags = append(*tags, "schedkit.colour=red") },
-	func(_ *rm.App, tags *[]string) { *tags = append(*tags, "schedkit.tasks=-1") },
+	func(_ *rm.App, tags *[]string) { *tags = append(*tags, "schedkit.io/deadline=soon") },
+	func(_ *rm.App, tags *[]string) { *tags = append(*tags, "schedkit.io/colour=red") },
+	func(_ *rm.App, tags *[]string) { *tags = append(*tags, "schedkit.io/tasks=-1") },
 	func(a *rm.App, _ *[]string) { a.ID = "app_" + a.ID },
 }
 

@@ -32,9 +32,9 @@ func genCluster(t *rapid.T) Cluster {
 			ApplicationPriority: &p}
 		var tags []string
 		if rapid.IntRange(0, 9).Draw(t, "has deadline") > 1 {
-			tags = append(tags, fmt.Sprintf("schedkit.deadline=%d", now+rapid.Int64Range(-60_000, 600_000).Draw(t, "dl")), "schedkit.model=t")
+			tags = append(tags, DeadlineTag(now+rapid.Int64Range(-60_000, 600_000).Draw(t, "dl")), "schedkit.io/job-type=t")
 			if n := rapid.SampledFrom([]int{0, 3, 30, 300}).Draw(t, "tasks"); n > 0 {
-				tags = append(tags, fmt.Sprintf("schedkit.tasks=%d", n))
+				tags = append(tags, fmt.Sprintf("schedkit.io/tasks=%d", n))
 			}
 		}
 		// One fault in three apps: a malformed field or tag.
@@ -46,11 +46,11 @@ func genCluster(t *rapid.T) Cluster {
 		case 2:
 			a.RunningContainers = -1
 		case 3:
-			tags = append(tags, "schedkit.deadline=soon")
+			tags = append(tags, "schedkit.io/deadline=soon")
 		case 4:
-			tags = append(tags, "schedkit.colour=red")
+			tags = append(tags, "schedkit.io/colour=red")
 		case 5:
-			tags = append(tags, "schedkit.tasks=-1")
+			tags = append(tags, "schedkit.io/tasks=-1")
 		}
 		a.ApplicationTags = rm.String(strings.Join(tags, ","))
 		c.Apps = append(c.Apps, a)

@@ -4,58 +4,54 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/schedkit/schedkit/adapters/internal/annotation"
 	"github.com/schedkit/schedkit/tct/jct"
 )
 
-// The application tags the controller reads. YARN stores tags in lower case
-// (a tag is case-insensitive) and accepts at most 10 of at most 100 ASCII
-// characters each (yarn.resourcemanager.application.max-tags and
-// max-tag.length), so the keys and values below are lower case and short.
-// A MapReduce job sets them with -Dmapreduce.job.tags=…; any client with
+// The application tags the controller reads: the annotation contract's keys
+// (adapters/internal/annotation), one tag key=value each. YARN stores tags
+// in lower case (a tag is case-insensitive) and accepts at most 10 of at
+// most 100 ASCII characters each (yarn.resourcemanager.application.max-tags
+// and max-tag.length); the keys are lower case and the values short. A
+// MapReduce job sets them with -Dmapreduce.job.tags=…; any client with
 // ApplicationSubmissionContext.setApplicationTags.
 const (
-	// TagDeadline is the app's deadline, in one of two forms:
-	//   schedkit.deadline=1718035200000   milliseconds since the epoch (UTC)
-	//   schedkit.deadline=+45m            a Go duration after the app's
-	//                                     start (its startedTime)
-	// An app without it is not a deadline app and is left alone.
-	TagDeadline = "schedkit.deadline"
-	// TagModel names the job type (a name in the -models catalog) whose
-	// fitted model predicts the app's tasks; without it the controller uses
-	// its -default-model.
-	TagModel = "schedkit.model"
-	// TagTasks is the app's number of map tasks, a positive integer;
-	// without it the model's typical count (its median) is used.
-	TagTasks = "schedkit.tasks"
+	// TagDeadline is the app's deadline in the annotation contract's
+	// grammar (annotation.ParseDeadline): an RFC 3339 time, whose "t" and
+	// "z" may be lower case (schedkit.io/deadline=2026-11-24t18:00:00z), or
+	// a Go duration after the app's start, its startedTime
+	// (schedkit.io/deadline=45m). An app without it is not a deadline app
+	// and is left alone.
+	TagDeadline = annotation.Deadline
+	// TagJobType names the job type (a name in the -models catalog) whose
+	// fitted model predicts the app's tasks, a DNS-1123 label; without it
+	// the controller uses its -default-model.
+	TagJobType = annotation.JobType
+	// TagTasks is the app's number of map tasks, an integer in [1,
+	// jct.MaxMaps]; without it the model's typical count (its median) is
+	// used.
+	TagTasks = annotation.Tasks
 )
 
-// tagPrefix marks the tags this package owns; a tag with the prefix and
-// any other key is an error (a misspelt key must not silently disable a
-// deadline).
+// tagPrefix marks the tags this package reads: the annotation contract's
+// (schedkit.io/…) and any other schedkit.… key, which is an error (a
+// misspelt key, or the schedkit.deadline of an older client, must not
+// silently disable a deadline).
 const tagPrefix = "schedkit."
-
-// maxRelative bounds a relative deadline.
-const maxRelative = 10 * 365 * 24 * time.Hour
-
-// maxEpochMs is the last millisecond of year 9999.
-const maxEpochMs = 253402300799999
-
-var modelName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 
 // Spec is what an app's schedkit tags say.
 type Spec struct {
-	// Deadline is the absolute deadline in milliseconds since the epoch;
-	// 0 means the app has no deadline tag.
-	Deadline int64
-	// Model is the job type named by TagModel, "" if absent.
-	Model string
+	// Deadline is the absolute deadline in milliseconds since the epoch,
+	// when HasDeadline.
+	Deadline    int64
+	HasDeadline bool
+	// JobType is the job type named by TagJobType, "" if absent.
+	JobType string
 	// Tasks is TagTasks, 0 if absent.
 	Tasks int
 }
@@ -63,10 +59,10 @@ type Spec struct {
 // ErrBadTag is matched (errors.Is) by every error ParseTags returns.
 var ErrBadTag = errors.New("deadline: bad tag")
 
-// A TagError names the tag that could not be used.
+// A TagError names the tag that could not be used and its key.
 type TagError struct {
-	Tag    string
-	Reason string
+	Tag, Key string
+	Reason   string
 }
 
 // Error returns the tag and the reason.
@@ -75,15 +71,15 @@ func (e *TagError) Error() string { return fmt.Sprintf("tag %q: %s", e.Tag, e.Re
 // Is reports whether target is ErrBadTag.
 func (e *TagError) Is(target error) bool { return target == ErrBadTag }
 
-// ParseTags reads the schedkit tags among tags (other tags are ignored).
-// started is the app's startedTime in milliseconds since the epoch, the
-// origin of a relative deadline. Errors (a *TagError): an unknown
-// schedkit.* key, a key given twice, a tag without "=", a deadline that is
-// neither a positive epoch millisecond count up to year 9999 nor "+" and a
-// positive Go duration of at most ten years, a relative deadline on an
-// app with no start time, a model name that is not 1–64 of [a-z0-9._-]
-// starting with a letter or digit, and a task count outside [1,
-// jct.MaxMaps].
+// ParseTags reads the schedkit tags among tags (other tags are ignored),
+// lower-cased as the RM stores them. started is the app's startedTime in
+// milliseconds since the epoch, the origin of a relative deadline. Each tag
+// that cannot be used is a *TagError (several are one error that
+// unwraps to them, errors.Is and errors.As see each): an unknown schedkit.… key, schedkit.io/runtime or
+// schedkit.io/rates (not read under YARN), a key given twice, a tag
+// without "=", a value the annotation contract rejects (its text), a
+// relative deadline on an app with no start time, and a task count outside
+// [1, jct.MaxMaps]. The Spec holds the tags that could be used.
 func ParseTags(tags []string, started int64) (Spec, error) {
 	return parseTags(slices.Values(tags), started)
 }
@@ -92,7 +88,8 @@ func ParseTags(tags []string, started int64) (Spec, error) {
 // comma-separated applicationTags split without a slice.
 func parseTags(tags iter.Seq[string], started int64) (Spec, error) {
 	var s Spec
-	seen := map[string]bool{}
+	var errs []error
+	var seen [len(annotation.Keys)]bool
 	for tag := range tags {
 		tag = strings.TrimSpace(tag)
 		t := strings.ToLower(tag)
@@ -100,56 +97,86 @@ func parseTags(tags iter.Seq[string], started int64) (Spec, error) {
 			continue
 		}
 		key, val, ok := strings.Cut(t, "=")
+		key = strings.TrimSpace(key)
 		if !ok {
-			return Spec{}, &TagError{tag, "no \"=\" between key and value"}
+			errs = append(errs, &TagError{tag, key, "no \"=\" between key and value"})
+			continue
 		}
-		if seen[key] {
-			return Spec{}, &TagError{tag, "key " + key + " given twice"}
+		k := slices.Index(annotation.Keys[:], key)
+		if k < 0 {
+			errs = append(errs, &TagError{tag, key, "unknown key " + key + " (known: " + TagDeadline + ", " + TagJobType + ", " + TagTasks + ")"})
+			continue
 		}
-		seen[key] = true
-		switch key {
-		case TagDeadline:
-			d, err := parseDeadline(val, started)
-			if err != nil {
-				return Spec{}, &TagError{tag, err.Error()}
-			}
-			s.Deadline = d
-		case TagModel:
-			if !modelName.MatchString(val) {
-				return Spec{}, &TagError{tag, "model name must be 1–64 of [a-z0-9._-], starting with a letter or digit"}
-			}
-			s.Model = val
-		case TagTasks:
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 1 || n > jct.MaxMaps {
-				return Spec{}, &TagError{tag, fmt.Sprintf("task count must be an integer in [1, %d]", jct.MaxMaps)}
-			}
-			s.Tasks = n
-		default:
-			return Spec{}, &TagError{tag, "unknown key " + key + " (known: " + TagDeadline + ", " + TagModel + ", " + TagTasks + ")"}
+		if seen[k] {
+			errs = append(errs, &TagError{tag, key, "key " + key + " given twice"})
+			continue
 		}
+		seen[k] = true
+		if err := s.set(key, val, started); err != nil {
+			errs = append(errs, &TagError{tag, key, err.Error()})
+		}
+	}
+	if len(errs) == 1 {
+		return s, errs[0]
+	}
+	if errs != nil {
+		return s, tagErrors(errs)
 	}
 	return s, nil
 }
 
-func parseDeadline(v string, started int64) (int64, error) {
-	if rel, ok := strings.CutPrefix(v, "+"); ok {
-		d, err := time.ParseDuration(rel)
-		if err != nil || d <= 0 || d > maxRelative {
-			return 0, errors.New("relative deadline must be + and a positive Go duration of at most 10 years, e.g. +45m")
-		}
-		if started <= 0 {
-			return 0, errors.New("relative deadline on an app without a start time")
-		}
-		ms := d.Milliseconds()
-		if started > math.MaxInt64-ms || started+ms > maxEpochMs {
-			return 0, errors.New("relative deadline beyond year 9999")
-		}
-		return started + ms, nil
+// tagErrors are the *TagErrors of one app's tags, on one line.
+type tagErrors []error
+
+func (e tagErrors) Error() string {
+	msgs := make([]string, len(e))
+	for i, err := range e {
+		msgs[i] = err.Error()
 	}
-	ms, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || ms <= 0 || ms > maxEpochMs {
-		return 0, errors.New("deadline must be milliseconds since the epoch (1 … year 9999) or +duration")
+	return strings.Join(msgs, "; ")
+}
+
+func (e tagErrors) Unwrap() []error { return e }
+
+// set reads one tag's value into s.
+func (s *Spec) set(key, val string, started int64) error {
+	switch key {
+	case TagDeadline:
+		if annotation.IsRelative(val) && started <= 0 {
+			return errors.New("relative deadline on an app without a start time")
+		}
+		d, err := annotation.ParseDeadline(val, time.UnixMilli(started))
+		if err != nil {
+			return err
+		}
+		s.Deadline, s.HasDeadline = d.UnixMilli(), true
+	case TagJobType:
+		name, err := annotation.ParseJobType(val)
+		if err != nil {
+			return err
+		}
+		s.JobType = name
+	case TagTasks:
+		n, err := strconv.Atoi(strings.TrimSpace(val))
+		if err != nil || n < 1 || n > jct.MaxMaps {
+			return fmt.Errorf("task count must be an integer in [1, %d]", jct.MaxMaps)
+		}
+		s.Tasks = n
+	default: // schedkit.io/runtime, schedkit.io/rates
+		return errors.New(key + " is not read under YARN: the job type's fitted model predicts the app's tasks")
 	}
-	return ms, nil
+	return nil
+}
+
+// Tag returns the tag of key and value as the RM stores it:
+// lower(key)=lower(value), the mapping of the annotation contract's keys to
+// YARN tags.
+func Tag(key, value string) string { return strings.ToLower(key + "=" + value) }
+
+// DeadlineTag returns the TagDeadline tag of an absolute deadline in
+// milliseconds since the epoch: RFC 3339 in UTC to the millisecond, as the
+// RM stores it (schedkit.io/deadline=2026-11-24t18:00:00.000z, 45
+// characters).
+func DeadlineTag(ms int64) string {
+	return Tag(TagDeadline, time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z07:00"))
 }

@@ -44,8 +44,9 @@
 // vcore-seconds (every container has one vcore; the ApplicationMaster's
 // counts).
 //
-// The apps carry the controller's tags (schedkit.deadline in epoch
-// milliseconds, schedkit.model, schedkit.tasks) and a tag naming the run.
+// The apps carry the controller's tags (schedkit.io/deadline, an RFC 3339
+// time to the millisecond; schedkit.io/job-type; schedkit.io/tasks) and a
+// tag naming the run.
 // Stock and schedkit runs are identical but for the controller, which
 // makes a pass every Interval (kills, priorities; reservations with
 // Controller.PlanQueue).

@@ -20,7 +20,7 @@ type Run struct {
 	Client *rm.Client
 	Env    dshell.Env
 	Apps   []App
-	// Model is the job type named in the apps' schedkit.model tag.
+	// Model is the job type named in the apps' schedkit.io/job-type tag.
 	Model string
 	// Queue is where the apps are submitted ("" is default).
 	Queue string
@@ -116,8 +116,8 @@ func (r Run) Do(ctx context.Context) ([]Outcome, error) {
 			case <-t.C:
 			}
 			at := time.Now()
-			tags := []string{deadline.TagDeadline + "=" + fmt.Sprint(at.Add(a.Deadline-a.At).UnixMilli()),
-				deadline.TagModel + "=" + r.Model, fmt.Sprintf("%s=%d", deadline.TagTasks, a.Maps), tag}
+			tags := []string{deadline.DeadlineTag(at.Add(a.Deadline - a.At).UnixMilli()),
+				deadline.Tag(deadline.TagJobType, r.Model), deadline.Tag(deadline.TagTasks, fmt.Sprint(a.Maps)), tag}
 			id, err := dshell.Submit(ctx, r.Client, r.Env, dshell.App{Name: "replay " + a.Job, Queue: r.Queue, Tags: tags,
 				Containers: a.Maps, Sleep: a.Sleep})
 			if err != nil {

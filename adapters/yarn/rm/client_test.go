@@ -32,7 +32,7 @@ func newPair(t *testing.T, cfg rmtest.Config) (*rmtest.Server, *rm.Client) {
 
 func app(id, state string, prio int64) rmtest.App {
 	return rmtest.App{ID: id, User: "u", Name: "n", Queue: "default", State: state, Priority: prio,
-		StartedTime: t0.UnixMilli() - 60000, Tags: []string{"schedkit.deadline=+1h", "other"}}
+		StartedTime: t0.UnixMilli() - 60000, Tags: []string{"schedkit.io/deadline=1h", "other"}}
 }
 
 func TestNewValidates(t *testing.T) {
@@ -64,7 +64,7 @@ func TestReads(t *testing.T) {
 		c := b.Client(t, rm.Config{})
 		ctx := context.Background()
 		tag := fmt.Sprintf("reads-%d", time.Now().UnixNano())
-		running := b.Submit(t, "default", 1, 10*time.Minute, tag, "schedkit.deadline=+1h")
+		running := b.Submit(t, "default", 1, 10*time.Minute, tag, "schedkit.io/deadline=1h")
 		held := b.Submit(t, rmbackend.HeldQueue, 1, time.Second, tag)
 		b.Settle(t, running, rm.StateRunning)
 		apps, err := c.Apps(ctx, rm.AppsFilter{States: []string{"accepted", "RUNNING"}, Tags: []string{strings.ToUpper(tag), "nope"}, Limit: 50})
@@ -78,7 +78,7 @@ func TestReads(t *testing.T) {
 		// Tags are stored lower-cased and listed sorted; the queue is
 		// reported as its full path.
 		if a := byID[running]; string(a.State) != rm.StateRunning || string(a.Queue) != "root.default" ||
-			string(a.ApplicationTags) != tag+",schedkit.deadline=+1h" || a.RunningContainers < 1 {
+			string(a.ApplicationTags) != tag+",schedkit.io/deadline=1h" || a.RunningContainers < 1 {
 			t.Errorf("running app = %+v", a)
 		}
 		if a := byID[held]; string(a.State) != rm.StateAccepted || string(a.Queue) != "root."+rmbackend.HeldQueue {

@@ -14,7 +14,7 @@ import (
 
 // A Catalog holds the fitted model of each job type: what the import
 // subcommand writes (-models FILE) and the controller reads to predict the
-// apps that name a type in their schedkit.model tag.
+// apps that name a type in their schedkit.io/job-type tag.
 type Catalog struct {
 	// Source describes the input the models were fitted to.
 	Source string    `json:"source,omitempty"`
@@ -25,7 +25,7 @@ type Catalog struct {
 // attempts. Durations are seconds.
 type JobType struct {
 	// Name is the type's key, lower case (YARN lower-cases application
-	// tags, so an app's schedkit.model=<name> tag arrives lower case).
+	// tags, so an app's schedkit.io/job-type=<name> tag arrives lower case).
 	Name string `json:"name"`
 	// Jobs is the number of jobs fitted; Maps and Reduces the median
 	// number of successful map and reduce attempts per job.

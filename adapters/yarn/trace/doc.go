@@ -14,7 +14,7 @@
 //
 // # Models
 //
-// Fit groups jobs by name (lower case: the key an app's schedkit.model tag
+// Fit groups jobs by name (lower case: the key an app's schedkit.io/job-type tag
 // names) and fits, with tct and tct/jct only:
 //
 //   - the lognormal of a map attempt's run time, and of a reduce attempt's

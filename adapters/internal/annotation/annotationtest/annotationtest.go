@@ -30,10 +30,11 @@ const (
 	Deadline = "deadline"
 	Runtime  = "runtime"
 	JobType  = "jobType"
+	Tasks    = "tasks" // YARN only
 )
 
 // Concepts lists the concepts in a fixed order.
-var Concepts = [...]string{Deadline, Runtime, JobType}
+var Concepts = [...]string{Deadline, Runtime, JobType, Tasks}
 
 // A File is vectors.json.
 type File struct {
@@ -71,6 +72,7 @@ type Want struct {
 	Runtime     time.Duration // schedkit.io/runtime
 	HasRuntime  bool
 	JobType     string // "": none
+	Tasks       int    // schedkit.io/tasks (YARN); 0: none
 	// Estimate is the run-time estimate with File.Table; HasEstimate is
 	// false when the job has none (the adapter says why in its own words).
 	Estimate    time.Duration
@@ -78,18 +80,19 @@ type Want struct {
 }
 
 // UnmarshalJSON reads want: deadline (RFC 3339), runtime and estimate (Go
-// durations; an estimate of "" means none), jobType.
+// durations; an estimate of "" means none), jobType, tasks.
 func (w *Want) UnmarshalJSON(b []byte) error {
 	var raw struct {
 		Deadline *string `json:"deadline"`
 		Runtime  *string `json:"runtime"`
 		JobType  string  `json:"jobType"`
+		Tasks    int     `json:"tasks"`
 		Estimate *string `json:"estimate"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
 	}
-	*w = Want{JobType: raw.JobType}
+	*w = Want{JobType: raw.JobType, Tasks: raw.Tasks}
 	var err error
 	if raw.Deadline != nil {
 		w.HasDeadline = true
@@ -169,7 +172,7 @@ func (f File) Annotations(ecosystem string, layer map[string]string) (map[string
 // as instants).
 func (w Want) Equal(o Want) bool {
 	return w.Deadline.Equal(o.Deadline) && w.HasDeadline == o.HasDeadline &&
-		w.Runtime == o.Runtime && w.HasRuntime == o.HasRuntime && w.JobType == o.JobType &&
+		w.Runtime == o.Runtime && w.HasRuntime == o.HasRuntime && w.JobType == o.JobType && w.Tasks == o.Tasks &&
 		w.Estimate == o.Estimate && w.HasEstimate == o.HasEstimate
 }
 

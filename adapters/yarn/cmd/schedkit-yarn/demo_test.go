@@ -42,21 +42,21 @@ func demoServerUser(requireUser bool) *rmtest.Server {
 	s := rmtest.New(rmtest.Config{PlanQueue: "dedicated", Queues: []string{"default", "dedicated"}, MaxPriority: 10,
 		Now: func() time.Time { return demoNow }, RequireUser: requireUser})
 	now := demoNow.UnixMilli()
-	tag := func(deadlineInS int64) string { return fmt.Sprintf("schedkit.deadline=%d", now+deadlineInS*1000) }
+	tag := func(deadlineInS int64) string { return deadline.DeadlineTag(now + deadlineInS*1000) }
 	app := func(seq int, user, name, state string, started int64, progress float64, containers int64, tags ...string) rmtest.App {
 		return rmtest.App{ID: fmt.Sprintf("application_1718000000000_%04d", seq), User: user, Name: name, Queue: "default",
 			State: state, Progress: progress, Type: "MAPREDUCE", Tags: tags, StartedTime: now - started*1000,
 			RunningContainers: containers, AllocatedMB: containers * 1024, AllocatedVCores: containers}
 	}
-	s.AddApp(app(1, "alice", "TeraGen 10GB", "RUNNING", 300, 50, 17, tag(500), "schedkit.model=teragen"))
-	s.AddApp(app(2, "bob", "TeraGen 10GB", "RUNNING", 200, 30, 5, tag(150), "schedkit.model=teragen"))
-	s.AddApp(app(3, "carol", "TeraGen 20GB", "ACCEPTED", 120, 0, 0, "schedkit.deadline=+20m", "schedkit.model=teragen", "schedkit.tasks=192"))
-	s.AddApp(app(4, "dave", "TeraGen 10GB", "ACCEPTED", 60, 0, 0, tag(45), "schedkit.model=teragen"))
+	s.AddApp(app(1, "alice", "TeraGen 10GB", "RUNNING", 300, 50, 17, tag(500), "schedkit.io/job-type=teragen"))
+	s.AddApp(app(2, "bob", "TeraGen 10GB", "RUNNING", 200, 30, 5, tag(150), "schedkit.io/job-type=teragen"))
+	s.AddApp(app(3, "carol", "TeraGen 20GB", "ACCEPTED", 120, 0, 0, "schedkit.io/deadline=20m", "schedkit.io/job-type=teragen", "schedkit.io/tasks=192"))
+	s.AddApp(app(4, "dave", "TeraGen 10GB", "ACCEPTED", 60, 0, 0, tag(45), "schedkit.io/job-type=teragen"))
 	a5 := app(5, "erin", "etl-nightly", "RUNNING", 900, 40, 8)
 	a5.Type = "SPARK"
 	s.AddApp(a5)
-	s.AddApp(app(6, "frank", "TeraGen 10GB", "ACCEPTED", 45, 0, 0, "schedkit.deadline=tomorrow", "schedkit.model=teragen"))
-	s.AddApp(app(7, "grace", "TeraGen 70GB", "ACCEPTED", 30, 0, 0, tag(490), "schedkit.model=teragen", "schedkit.tasks=680"))
+	s.AddApp(app(6, "frank", "TeraGen 10GB", "ACCEPTED", 45, 0, 0, "schedkit.io/deadline=tomorrow", "schedkit.io/job-type=teragen"))
+	s.AddApp(app(7, "grace", "TeraGen 70GB", "ACCEPTED", 30, 0, 0, tag(490), "schedkit.io/job-type=teragen", "schedkit.io/tasks=680"))
 	for i, used := range []int64{8, 8, 7, 7} {
 		s.AddNode(rmtest.Node{ID: fmt.Sprintf("node%d:45454", i+1), Rack: "/default-rack", Host: fmt.Sprintf("node%d", i+1),
 			UsedMB: used * 1024, AvailMB: (8 - used) * 1024, UsedVCores: used, AvailVCores: 8 - used, NumContainers: used})

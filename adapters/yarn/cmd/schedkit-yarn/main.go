@@ -9,11 +9,11 @@
 //
 // Applications opt in with tags (see package deadline):
 //
-//	schedkit.deadline=<ms since the epoch> | schedkit.deadline=+<duration after start>
-//	schedkit.model=<job type in -models>   (optional with -default-model)
-//	schedkit.tasks=<map tasks>             (optional; the type's median otherwise)
+//	schedkit.io/deadline=<RFC 3339 time> | schedkit.io/deadline=<duration after start>
+//	schedkit.io/job-type=<job type in -models>   (optional with -default-model)
+//	schedkit.io/tasks=<map tasks>                (optional; the type's median otherwise)
 //
-// e.g. hadoop jar … -Dmapreduce.job.tags=schedkit.deadline=+45m,schedkit.model=teragen.
+// e.g. hadoop jar … -Dmapreduce.job.tags=schedkit.io/deadline=45m,schedkit.io/job-type=teragen.
 // Every -interval the controller reads the ACCEPTED and RUNNING apps, the
 // nodes and the scheduler, then, deciding with schedkit's edf, admission
 // and tct:
@@ -141,8 +141,8 @@ func parseController(args []string, stderr io.Writer) (options, error) {
        schedkit-yarn import -h                   fit models from traces
        schedkit-yarn replay -h                   stock vs schedkit on a replayed trace
 
-Apps opt in with the tags schedkit.deadline=<epoch ms>|+<duration>,
-schedkit.model=<type>, schedkit.tasks=<n>. Flags:
+Apps opt in with the tags schedkit.io/deadline=<RFC 3339 time>|<duration>,
+schedkit.io/job-type=<type>, schedkit.io/tasks=<n>. Flags:
 `)
 		fs.PrintDefaults()
 	}
@@ -150,7 +150,7 @@ schedkit.model=<type>, schedkit.tasks=<n>. Flags:
 	fs.StringVar(&o.snapshot, "snapshot", "", `plan on a recorded snapshot instead of a live RM ("demo": the embedded one); implies -dry-run`)
 	fs.StringVar(&o.record, "record", "", "after the first pass, write what was read from the RM as a snapshot to this file")
 	fs.StringVar(&o.models, "models", "", "job-type catalog written by 'schedkit-yarn import' (default: the embedded teragen catalog)")
-	fs.StringVar(&o.cfg.DefaultModel, "default-model", "", "job type of a deadline app without a schedkit.model tag (default: none; such apps are rejected)")
+	fs.StringVar(&o.cfg.DefaultModel, "default-model", "", "job type of a deadline app without a schedkit.io/job-type tag (default: none; such apps are rejected)")
 	fs.StringVar(&o.cfg.Order, "order", o.cfg.Order, `priority order: "mp" (at-risk apps first, then EDF) or "edf"`)
 	fs.Int64Var(&o.cfg.MinPriority, "min-priority", o.cfg.MinPriority, "lowest YARN priority written, ≥ 0")
 	fs.Int64Var(&o.cfg.MaxPriority, "max-priority", o.cfg.MaxPriority, "priority of the first app in the order, ≥ -min-priority; keep ≤ yarn.cluster.max-application-priority")
