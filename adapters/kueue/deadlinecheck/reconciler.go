@@ -80,6 +80,7 @@ type badKind struct {
 
 func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	log := ctrl.LoggerFrom(ctx)
+	defer r.metrics.timed("reconcile", time.Now())
 	cq := &kueue.ClusterQueue{}
 	if err := r.client.Get(ctx, req.NamespacedName, cq); err != nil {
 		if apierrors.IsNotFound(err) {
@@ -132,10 +133,13 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 			views = append(views, w)
 			objs = append(objs, wl)
 		}
+		t0 := time.Now()
 		outs, err := Plan(queue, views, now, r.cfg, r.cache)
 		if err != nil {
 			return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
 		}
+		r.metrics.timed("plan", t0)
+		t0 = time.Now()
 		// The outcomes are written one by one. If some write fails, the
 		// others still hold: every decision assumed all the plan's Ready
 		// verdicts, so a Ready that was not written only leaves more room.
@@ -157,6 +161,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 				names[o.Key] = [2]string{objs[i].Namespace, objs[i].Name}
 			}
 		}
+		r.metrics.timed("writes", t0)
 	}
 	r.metrics.setQueue(cq.Name, etas, names)
 	if err := errors.Join(errs...); err != nil {

@@ -61,6 +61,8 @@ type env struct {
 	scheme      *runtime.Scheme
 	c           client.Client // uncached: reads what the API server has
 	metricsAddr string        // the check's metrics endpoint, host:port
+	managerPid  int           // the process runManager started (0: none)
+	managerArgs []string      // flags runManager adds to those of checkOpts
 	stopCheck   func()        // stops the check's manager (nil when stopped)
 	checkOpts   deadlinecheck.Options
 	top         *testing.T // the test that owns the servers: cleanups go there
@@ -72,6 +74,18 @@ type env struct {
 // Everything stops in t.Cleanup. A missing binary or a server that does
 // not start fails the test.
 func startEnv(t *testing.T) *env {
+	t.Helper()
+	e := startControlPlane(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); e.completeEvictions(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return e
+}
+
+// startControlPlane is startEnv without the loop that completes evictions
+// (a test that watches the Workloads completes them itself).
+func startControlPlane(t *testing.T) *env {
 	t.Helper()
 	assets := os.Getenv("KUBEBUILDER_ASSETS")
 	if assets == "" {
@@ -121,10 +135,6 @@ func startEnv(t *testing.T) *env {
 	}
 	e := &env{cfg: cfg, scheme: scheme, c: c, metricsAddr: freeAddr(t), top: t}
 	e.startKueue(t, &te.WebhookInstallOptions)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); e.completeEvictions(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
 	return e
 }
 
@@ -302,11 +312,13 @@ func (e *env) runManager(t *testing.T) (metricsAddr string, stop func()) {
 		"-min-retry", cfg.MinRetry.String(), "-max-retry", cfg.MaxRetry.String(),
 		"-eta-refresh", e.checkOpts.ETARefresh.String(), "-eta-tolerance", e.checkOpts.ETATolerance.String(),
 		"-metrics-bind-address", metricsAddr, "-health-probe-bind-address", probeAddr)
+	cmd.Args = append(cmd.Args, e.managerArgs...)
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	e.managerPid = cmd.Process.Pid
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	stopped := false

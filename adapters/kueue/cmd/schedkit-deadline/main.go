@@ -48,6 +48,7 @@ type flags struct {
 	etaTolerance  time.Duration
 	metricsAddr   string
 	probeAddr     string
+	pprofAddr     string
 	leaderElect   bool
 	leaderElectNS string
 	verbosity     int
@@ -85,6 +86,7 @@ Flags:
 	fs.DurationVar(&f.etaTolerance, "eta-tolerance", 30*time.Second, "rewrite an ETA only when it moves at least this much, in [0s, 1h]")
 	fs.StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", `address of the Prometheus metrics endpoint; "0" disables it`)
 	fs.StringVar(&f.probeAddr, "health-probe-bind-address", ":8081", `address of the /healthz and /readyz probes; "0" disables them`)
+	fs.StringVar(&f.pprofAddr, "pprof-bind-address", "", `address of Go's pprof endpoints (/debug/pprof/); "" or "0" disables them`)
 	fs.BoolVar(&f.leaderElect, "leader-elect", false, "elect a leader, so that replicas can run side by side")
 	fs.StringVar(&f.leaderElectNS, "leader-election-namespace", "", "namespace of the leader election lease (default: the pod's namespace)")
 	fs.IntVar(&f.verbosity, "v", 0, "log verbosity, in [0, 10]")
@@ -146,6 +148,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Scheme:                  scheme,
 		Metrics:                 metricsserver.Options{BindAddress: f.metricsAddr},
 		HealthProbeBindAddress:  f.probeAddr,
+		PprofBindAddress:        f.pprofAddr,
 		LeaderElection:          f.leaderElect,
 		LeaderElectionID:        "schedkit-deadline.schedkit.io",
 		LeaderElectionNamespace: f.leaderElectNS,
