@@ -186,14 +186,7 @@ func newSimulation(jobs []etaJob) *simulation {
 // run fills starts[k][s] with job k's start in sample s (+Inf if it never
 // starts).
 func (sim *simulation) run(running, jobs []etaJob, strict bool, s int, starts [][]float64) {
-	sim.ends = sim.ends[:0]
-	free := 1.0
-	for _, r := range running {
-		if r.run[s] > 0 {
-			free -= r.share
-			sim.ends.push(end{at: r.run[s], share: r.share})
-		}
-	}
+	free := sim.ends.reset(running, s)
 	sim.tree.clear()
 	clear(sim.started)
 	left := len(jobs)
@@ -235,17 +228,8 @@ func (sim *simulation) run(running, jobs []etaJob, strict bool, s int, starts []
 		if left == 0 {
 			return
 		}
-		for entry < len(sim.entries) && sim.entries[entry] <= t {
-			entry++
-		}
-		next := math.Inf(1)
-		if len(sim.ends) > 0 {
-			next = sim.ends[0].at
-		}
-		if entry < len(sim.entries) {
-			next = min(next, sim.entries[entry])
-		}
-		if math.IsInf(next, 1) {
+		var more bool
+		if t, entry, free, more = advance(&sim.ends, sim.entries, entry, t, free); !more {
 			for k, done := range sim.started {
 				if !done {
 					starts[k][s] = math.Inf(1)
@@ -253,12 +237,32 @@ func (sim *simulation) run(running, jobs []etaJob, strict bool, s int, starts []
 			}
 			return
 		}
-		t = max(t, next)
-		for len(sim.ends) > 0 && sim.ends[0].at <= t {
-			free += sim.ends.pop().share
-		}
-		free = min(free, 1)
 	}
+}
+
+// advance moves a simulation from instant t to the next: the next end of
+// a running job or entry into the queue (entries[entry:] are those after
+// t, ascending), whichever comes first, freeing the quota of the jobs
+// that end by then. more is false when nothing comes after t.
+func advance(ends *endHeap, entries []float64, entry int, t, free float64) (next float64, nextEntry int, nextFree float64, more bool) {
+	for entry < len(entries) && entries[entry] <= t {
+		entry++
+	}
+	next = math.Inf(1)
+	if len(*ends) > 0 {
+		next = (*ends)[0].at
+	}
+	if entry < len(entries) {
+		next = min(next, entries[entry])
+	}
+	if math.IsInf(next, 1) {
+		return t, entry, free, false
+	}
+	next = max(t, next)
+	for len(*ends) > 0 && (*ends)[0].at <= next {
+		free += ends.pop().share
+	}
+	return next, entry, min(free, 1), true
 }
 
 // A posTree is a segment tree over queue positions holding, for the jobs
@@ -309,11 +313,15 @@ func (tr *posTree) update(k int, lo, hi float64) {
 
 // firstAtMost returns the first position at or after from whose job's
 // share is at most x (it fits), or -1.
-func (tr *posTree) firstAtMost(from int, x float64) int { return tr.find(1, 0, tr.size, from, x, false) }
+func (tr *posTree) firstAtMost(from int, x float64) int {
+	return tr.find(1, 0, tr.size, from, x, false)
+}
 
 // firstBlocking returns the first position at or after from whose job
 // blocks and has a share above x (it does not fit), or -1.
-func (tr *posTree) firstBlocking(from int, x float64) int { return tr.find(1, 0, tr.size, from, x, true) }
+func (tr *posTree) firstBlocking(from int, x float64) int {
+	return tr.find(1, 0, tr.size, from, x, true)
+}
 
 // find returns the first leaf position in [max(lo, from), hi) under node
 // n with a share at most x (blocking: a blocking share above x), or -1.
@@ -329,6 +337,20 @@ func (tr *posTree) find(n, lo, hi, from int, x float64, blocking bool) int {
 		return k
 	}
 	return tr.find(2*n+1, mid, hi, from, x, blocking)
+}
+
+// reset empties h and puts in it the ends of the running jobs in sample
+// s; it returns the share of the quota they leave free.
+func (h *endHeap) reset(running []etaJob, s int) float64 {
+	*h = (*h)[:0]
+	free := 1.0
+	for _, r := range running {
+		if r.run[s] > 0 {
+			free -= r.share
+			h.push(end{at: r.run[s], share: r.share})
+		}
+	}
+	return free
 }
 
 // An end is when a running workload frees its share of the quota.

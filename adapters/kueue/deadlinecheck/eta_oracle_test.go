@@ -40,14 +40,7 @@ func newScanSimulation(jobs []etaJob) *scanSimulation {
 // run fills starts[k][s] with job k's start in sample s (+Inf if it never
 // starts).
 func (sim *scanSimulation) run(running, jobs []etaJob, strict bool, s int, starts [][]float64) {
-	sim.ends = sim.ends[:0]
-	free := 1.0
-	for _, r := range running {
-		if r.run[s] > 0 {
-			free -= r.share
-			sim.ends.push(end{at: r.run[s], share: r.share})
-		}
-	}
+	free := sim.ends.reset(running, s)
 	sim.waiting = sim.waiting[:0]
 	for k := range jobs {
 		sim.waiting = append(sim.waiting, k)
@@ -78,30 +71,15 @@ func (sim *scanSimulation) run(running, jobs []etaJob, strict bool, s int, start
 		if len(sim.waiting) == 0 {
 			return
 		}
-		for entry < len(sim.entries) && sim.entries[entry] <= t {
-			entry++
-		}
-		next := math.Inf(1)
-		if len(sim.ends) > 0 {
-			next = sim.ends[0].at
-		}
-		if entry < len(sim.entries) {
-			next = min(next, sim.entries[entry])
-		}
-		if math.IsInf(next, 1) {
+		var more bool
+		if t, entry, free, more = advance(&sim.ends, sim.entries, entry, t, free); !more {
 			for _, k := range sim.waiting {
 				starts[k][s] = math.Inf(1)
 			}
 			return
 		}
-		t = max(t, next)
-		for len(sim.ends) > 0 && sim.ends[0].at <= t {
-			free += sim.ends.pop().share
-		}
-		free = min(free, 1)
 	}
 }
-
 
 // propSimulationMatchesScan checks the simulation's search against the
 // walk over every waiting job, bit for bit, over several samples of

@@ -123,6 +123,9 @@ type Outcome struct {
 	// the ETA in words, why there is none, or the rejection of a
 	// deactivated workload. Empty for promised workloads.
 	Note string
+	// etaUnknown: no ETA was computed for it (the reconciler's ETA pass
+	// did not run); its ETA annotations and Pending note stay as they are.
+	etaUnknown bool
 }
 
 // A Queue is the ClusterQueue a plan is for.

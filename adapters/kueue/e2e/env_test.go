@@ -160,22 +160,28 @@ func (e *env) completeEvictions(ctx context.Context) {
 			continue
 		}
 		for i := range l.Items {
-			wl := &l.Items[i]
-			ev := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadEvicted)
-			if ev == nil || ev.Status != metav1.ConditionTrue || !workload.HasQuotaReservation(wl) {
-				continue
-			}
-			_ = workloadpatching.PatchAdmissionStatus(ctx, e.c, wl, clock.RealClock{}, func(wl *kueue.Workload) (bool, error) {
-				requeued := ev.Reason == kueue.WorkloadEvictedByPreemption || ev.Reason == kueue.WorkloadEvictedDueToNodeFailures
-				updated := workload.SetRequeuedCondition(wl, ev.Reason, ev.Message, requeued)
-				reason := workload.UnadmittedWorkloadReasonWithFallback(kueue.WorkloadQuotaReservedReasonPendingEvaluation, kueue.WorkloadPending) //nolint:staticcheck // as Kueue's job integration
-				if workload.UnsetQuotaReservationWithCondition(wl, reason, ev.Message, time.Now()) {
-					updated = true
-				}
-				return updated, nil
-			})
+			_, _ = releaseEvicted(ctx, e.c, &l.Items[i])
 		}
 	}
+}
+
+// releaseEvicted does for an evicted Workload holding quota what Kueue's
+// job integration does (see completeEvictions); it reports whether the
+// workload was one.
+func releaseEvicted(ctx context.Context, c client.Client, wl *kueue.Workload) (bool, error) {
+	ev := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadEvicted)
+	if ev == nil || ev.Status != metav1.ConditionTrue || !workload.HasQuotaReservation(wl) {
+		return false, nil
+	}
+	return true, workloadpatching.PatchAdmissionStatus(ctx, c, wl, clock.RealClock{}, func(wl *kueue.Workload) (bool, error) {
+		requeued := ev.Reason == kueue.WorkloadEvictedByPreemption || ev.Reason == kueue.WorkloadEvictedDueToNodeFailures
+		updated := workload.SetRequeuedCondition(wl, ev.Reason, ev.Message, requeued)
+		reason := workload.UnadmittedWorkloadReasonWithFallback(kueue.WorkloadQuotaReservedReasonPendingEvaluation, kueue.WorkloadPending) //nolint:staticcheck // as Kueue's job integration
+		if workload.UnsetQuotaReservationWithCondition(wl, reason, ev.Message, time.Now()) {
+			updated = true
+		}
+		return updated, nil
+	})
 }
 
 // startKueue runs Kueue as its own main does: indexes, the scheduler cache

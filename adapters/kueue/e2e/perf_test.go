@@ -19,16 +19,14 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller"
 	crconfig "sigs.k8s.io/controller-runtime/pkg/config"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	"sigs.k8s.io/kueue/pkg/workload"
-	workloadpatching "sigs.k8s.io/kueue/pkg/workload/patching"
 
 	"github.com/schedkit/schedkit/adapters/kueue/deadlinecheck"
 )
@@ -220,16 +218,7 @@ func (r *perfRunner) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	at, runFor := seen.admitted, seen.runFor
 	r.mu.Unlock()
 
-	if ev := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadEvicted); ev != nil && ev.Status == metav1.ConditionTrue && workload.HasQuotaReservation(wl) {
-		err := workloadpatching.PatchAdmissionStatus(ctx, r.c, wl, clock.RealClock{}, func(wl *kueue.Workload) (bool, error) {
-			requeued := ev.Reason == kueue.WorkloadEvictedByPreemption || ev.Reason == kueue.WorkloadEvictedDueToNodeFailures
-			updated := workload.SetRequeuedCondition(wl, ev.Reason, ev.Message, requeued)
-			reason := workload.UnadmittedWorkloadReasonWithFallback(kueue.WorkloadQuotaReservedReasonPendingEvaluation, kueue.WorkloadPending) //nolint:staticcheck // as Kueue's job integration
-			if workload.UnsetQuotaReservationWithCondition(wl, reason, ev.Message, time.Now()) {
-				updated = true
-			}
-			return updated, nil
-		})
+	if evicted, err := releaseEvicted(ctx, r.c, wl); evicted {
 		r.mu.Lock()
 		seen.admitted = time.Time{} // admitted again later: its run starts then
 		r.mu.Unlock()

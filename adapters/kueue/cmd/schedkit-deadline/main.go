@@ -46,6 +46,8 @@ type flags struct {
 	cfg           deadlinecheck.Config
 	etaRefresh    time.Duration
 	etaTolerance  time.Duration
+	etaInterval   time.Duration
+	workers       int
 	metricsAddr   string
 	probeAddr     string
 	pprofAddr     string
@@ -84,6 +86,8 @@ Flags:
 	fs.DurationVar(&f.cfg.StartDelay, "start-delay", f.cfg.StartDelay, "time the control plane adds to each workload's run (admission to pods running, pods' end to finish), in [0s, 1h]")
 	fs.DurationVar(&f.etaRefresh, "eta-refresh", 30*time.Second, "how often ETAs are recomputed when nothing changes, in [1s, 1h]")
 	fs.DurationVar(&f.etaTolerance, "eta-tolerance", 30*time.Second, "rewrite an ETA only when it moves at least this much, in [0s, 1h]")
+	fs.DurationVar(&f.etaInterval, "eta-interval", 0, "shortest time between two ETA passes of one ClusterQueue (each predicts every pending workload), in [0s, eta-refresh]; decisions do not wait for it; 0: 5s or -eta-refresh if shorter")
+	fs.IntVar(&f.workers, "workers", deadlinecheck.DefaultWorkers, fmt.Sprintf("ClusterQueues reconciled at once, in [1, %d]", deadlinecheck.MaxWorkers))
 	fs.StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", `address of the Prometheus metrics endpoint; "0" disables it`)
 	fs.StringVar(&f.probeAddr, "health-probe-bind-address", ":8081", `address of the /healthz and /readyz probes; "0" disables them`)
 	fs.StringVar(&f.pprofAddr, "pprof-bind-address", "", `address of Go's pprof endpoints (/debug/pprof/); "" or "0" disables them`)
@@ -109,6 +113,12 @@ Flags:
 	}
 	if f.etaTolerance < 0 || f.etaTolerance > time.Hour {
 		errs = append(errs, fmt.Errorf("eta-tolerance = %v: must be in [0s, 1h]", f.etaTolerance))
+	}
+	if f.etaInterval < 0 || f.etaInterval > f.etaRefresh {
+		errs = append(errs, fmt.Errorf("eta-interval = %v: must be in [0s, eta-refresh]", f.etaInterval))
+	}
+	if f.workers < 1 || f.workers > deadlinecheck.MaxWorkers {
+		errs = append(errs, fmt.Errorf("workers = %d: must be in [1, %d]", f.workers, deadlinecheck.MaxWorkers))
 	}
 	if !(f.qps >= 0 && f.qps <= maxQPS) {
 		errs = append(errs, fmt.Errorf("kube-api-qps = %v: must be in [0, %d]", f.qps, maxQPS))
@@ -163,6 +173,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Config:       f.cfg,
 		ETARefresh:   f.etaRefresh,
 		ETATolerance: f.etaTolerance,
+		ETAInterval:  f.etaInterval,
+		Workers:      f.workers,
 	}); err != nil {
 		fmt.Fprintf(stderr, "schedkit-deadline: setup: %v\n", err)
 		return 1
