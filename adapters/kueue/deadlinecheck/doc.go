@@ -164,7 +164,17 @@
 // over Slots) is at most the share free. A workload being deactivated is
 // placed where it would start but takes no quota and holds no one back.
 // An ETA is rewritten only when it moves by -eta-tolerance or more, and
-// recomputed every -eta-refresh.
+// recomputed every -eta-refresh. Decisions do not wait for ETAs: every
+// reconcile of a ClusterQueue decides (Decide: Plan's verdicts and
+// deactivations, bit for bit, without the replay), and the ETA pass, which
+// replays Kueue's admission for every pending workload, runs at most every
+// -eta-interval (default 5 s, at most -eta-refresh), or at once when a
+// workload is deactivated that the last pass did not predict (the
+// deactivation carries its ETA). Between passes a pending workload keeps
+// the ETA of the last one, and a workload that arrived since gets its
+// first ETA at the next. One reconcile writes the ETAs of at most about
+// 64 workloads, after its decisions (the reconciles after it write the
+// rest).
 //
 // The control plane's own time (-start-delay, Config.StartDelay) is
 // added to every pod's run time, in decisions and ETAs alike: from a
@@ -191,9 +201,12 @@
 // # Guarantees
 //
 // Plan is pure: the same workloads, time and configuration give the same
-// outcomes, bit for bit, whatever their order (rapid-tested). The
-// reconciler decides one ClusterQueue at a time (its name is the
-// reconcile key), on whole seconds. It writes the check's state by
+// outcomes, bit for bit, whatever their order (rapid-tested); Decide
+// gives Plan's decisions bit for bit, with or without a WorkCache warmed
+// by an earlier state of the queue (TestPropDecideMatchesPlan). The
+// reconciler decides each ClusterQueue on its own (its name is the
+// reconcile key: one queue is never reconciled twice at once; -workers,
+// default 4, queues at once), on whole seconds. It writes the check's state by
 // server-side apply of its own admissionChecks entry, field owner
 // schedkit.io/deadline, as Kueue's own admission-check controllers do
 // (Kueue's provisioning and MultiKueue checks apply theirs the same way);
@@ -201,7 +214,9 @@
 // deactivations carry the resourceVersion they were computed from, so a
 // workload that changed meanwhile is reconciled again rather than
 // overwritten; it does not decide while its cache still shows a workload
-// as it was before its own last writes. All
+// as it was before its own last decision written to it (a workload whose
+// cache copy is behind the check's last ETA write only keeps its ETA
+// until the cache catches up). All
 // state is in the API server: a restarted controller rebuilds it and
 // changes no decision (a Ready check is never revoked). A malformed object
 // gets a rejection naming the field; a workload whose owner cannot be read

@@ -21,8 +21,9 @@ import (
 // schedkit_deadline_plan_seconds is a histogram of the check's own work
 // per reconcile of a ClusterQueue, by part: "decisions" (mapping the
 // workloads and deciding), "etas" (predicting every pending workload's
-// start and finish), "writes" (the API calls writing the outcomes) and
-// "reconcile" (all of it, reads included).
+// start and finish), "writes" (the API calls writing the decisions),
+// "eta_writes" (those writing ETAs) and "reconcile" (all of it, reads
+// included).
 // The per-workload series exist while the workload is pending behind the
 // check (quantile is "0.5" or "0.9"; times are Unix seconds) and are
 // deleted when it is admitted, rejected, finished or gone.
@@ -67,7 +68,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		}, []string{"cluster_queue", "state", "reason"}),
 		plan: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "schedkit_deadline_plan_seconds",
-			Help:    "The check's work per reconcile of a ClusterQueue, seconds, by part (decisions, etas, writes, reconcile).",
+			Help:    "The check's work per reconcile of a ClusterQueue, seconds, by part (decisions, etas, writes, eta_writes, reconcile).",
 			Buckets: prometheus.ExponentialBuckets(0.0005, 2, 18),
 		}, []string{"part"}),
 		series: map[string]map[string]seriesKey{},

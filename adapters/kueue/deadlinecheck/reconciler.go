@@ -9,7 +9,6 @@ import (
 	"slices"
 	"sort"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -79,6 +78,8 @@ type queueReconciler struct {
 	etaWritten map[types.UID][]string
 	// etaPasses keeps each ClusterQueue's check's last ETA pass.
 	etaPasses map[etaPassKey]*etaPass
+	// etaBudget bounds the ETA writes of all ClusterQueues together.
+	etaBudget *budget
 	// badKinds remembers owner kinds that could not be read, for a while.
 	badKinds map[schema.GroupVersionKind]badKind
 }
@@ -100,14 +101,48 @@ type etaMemo struct {
 	note string
 }
 
-// maxETAWrites bounds the workloads whose ETA one reconcile writes (give
-// or take the writes in flight); the rest are written by the reconciles
-// after it.
-const maxETAWrites = 64
+// etaBudgetRetry is how soon a ClusterQueue whose ETA writes the budget
+// held back is looked at again.
+const etaBudgetRetry = time.Second
 
 // parallelWrites is how many of one reconcile's writes are in flight at
 // once, each to a different workload.
 const parallelWrites = 8
+
+// A budget is a token bucket: rate tokens a second, at most burst held;
+// nil allows everything. It is safe for concurrent use.
+type budget struct {
+	mu          sync.Mutex
+	rate, burst float64
+	tokens      float64
+	last        time.Time
+}
+
+func newBudget(rate float64) *budget {
+	if rate <= 0 {
+		return nil
+	}
+	burst := max(rate, 1)
+	return &budget{rate: rate, burst: burst, tokens: burst}
+}
+
+// take takes a token if one is there at now.
+func (b *budget) take(now time.Time) bool {
+	if b == nil {
+		return true
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.last.IsZero() {
+		b.tokens = min(b.burst, b.tokens+now.Sub(b.last).Seconds()*b.rate)
+	}
+	b.last = now
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}
 
 type badKind struct {
 	until time.Time
@@ -153,6 +188,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	names := map[string][2]string{}
 	var errs []error
 	active, conflicts, more := false, false, false
+	etaWrites := 0
 	var etaLater time.Duration // when a skipped ETA pass is due
 	for _, ch := range checks {
 		models := CompileModels(ch.params)
@@ -195,57 +231,72 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		// The verdicts Kueue waits on (workloads holding quota) go first,
 		// so that the deactivations of a burst of hopeless or malformed
 		// workloads waiting for quota do not hold them up; the ETAs of
-		// the others last, at most about maxETAWrites of them. Up to
-		// parallelWrites writes (of different workloads) are in flight at
-		// once.
+		// the others after all decisions are written, as many as the
+		// controller's ETA write budget allows. Up to parallelWrites
+		// writes (of different workloads) are in flight at once.
 		var mu sync.Mutex // guards errs, conflicts, more
-		var etaWrites atomic.Int32
 		var wg sync.WaitGroup
 		sem := make(chan struct{}, parallelWrites)
-		for _, i := range writeOrder(outs) {
+		write := func(i int, o Outcome, decision bool) {
+			defer func() { <-sem }()
+			wrote, err := r.act(ctx, cq.Name, ch.name, objs[i], views[i], o, now)
+			mu.Lock()
+			defer mu.Unlock()
+			if wrote && !decision {
+				etaWrites++
+			}
+			switch {
+			case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
+				// Changed or gone since the cache showed it: look again.
+				conflicts = true
+			case err != nil:
+				errs = append(errs, fmt.Errorf("workload %s: %w", o.Key, err))
+			}
+		}
+		order := writeOrder(outs)
+		var etaOnly []int
+		for _, i := range order {
 			o := outs[i]
 			active = true
-			decision := o.Verdict != nil || o.Deactivate
-			if !decision && etaStale[views[i].UID] {
-				o.etaUnknown = true // the cache has not seen the last ETA written
-			}
 			if o.ETA != nil && !o.Deactivate {
 				series[o.Key] = *o.ETA
 				names[o.Key] = [2]string{objs[i].Namespace, objs[i].Name}
 			}
+			if o.Verdict == nil && !o.Deactivate {
+				etaOnly = append(etaOnly, i)
+				continue
+			}
 			sem <- struct{}{}
-			wg.Go(func() {
-				defer func() { <-sem }()
-				if !decision && etaWrites.Load() >= maxETAWrites {
-					mu.Lock()
-					more = true
-					mu.Unlock()
-					return
-				}
-				wrote, err := r.act(ctx, cq.Name, ch.name, objs[i], views[i], o, now)
-				if wrote && !decision {
-					etaWrites.Add(1)
-				}
-				mu.Lock()
-				defer mu.Unlock()
-				switch {
-				case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
-					// Changed or gone since the cache showed it: look again.
-					conflicts = true
-				case err != nil:
-					errs = append(errs, fmt.Errorf("workload %s: %w", o.Key, err))
-				}
-			})
+			wg.Go(func() { write(i, o, true) })
 		}
 		wg.Wait()
 		r.metrics.timed("writes", t0)
+		t0 = time.Now()
+		for _, i := range etaOnly {
+			o := outs[i]
+			if etaStale[views[i].UID] {
+				o.etaUnknown = true // the cache has not seen the last ETA written
+			}
+			if !o.etaUnknown && !r.etaBudget.take(time.Now()) {
+				more = true
+				break
+			}
+			sem <- struct{}{}
+			wg.Go(func() { write(i, o, false) })
+		}
+		wg.Wait()
+		r.metrics.timed("eta_writes", t0)
+
 	}
 	r.metrics.setQueue(cq.Name, series, names)
 	if err := errors.Join(errs...); err != nil {
 		return reconcile.Result{}, err
 	}
-	if conflicts || more {
+	if conflicts {
 		return reconcile.Result{RequeueAfter: staleRetry}, nil
+	}
+	if more {
+		return reconcile.Result{RequeueAfter: etaBudgetRetry}, nil
 	}
 	if etaLater > 0 {
 		return reconcile.Result{RequeueAfter: min(etaLater, r.refresh)}, nil

@@ -44,6 +44,13 @@ type Options struct {
 	// ETA until the next pass; one deactivated at once gets its ETA by a
 	// pass in the same reconcile).
 	ETAInterval time.Duration
+	// ETAWritesPerSecond bounds how many workloads a second get their ETA
+	// written (annotations and Pending message: two requests each), over
+	// all ClusterQueues, so that ETAs moving in long queues do not load
+	// the API server or hold up decisions; a workload held back gets its
+	// ETA a moment later. Decisions are not counted. Default 10; negative:
+	// no bound.
+	ETAWritesPerSecond float64
 	// Workers is how many ClusterQueues are reconciled at once; default 4.
 	// One ClusterQueue is never reconciled twice at once.
 	Workers int
@@ -56,9 +63,10 @@ type Options struct {
 
 // Defaults and bounds of Options.
 const (
-	DefaultETAInterval = 5 * time.Second
-	DefaultWorkers     = 4
-	MaxWorkers         = 64
+	DefaultETAInterval        = 5 * time.Second
+	DefaultWorkers            = 4
+	DefaultETAWritesPerSecond = 10
+	MaxWorkers                = 64
 )
 
 // Setup registers the controller with mgr: the field indexes, the
@@ -80,6 +88,9 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 	}
 	if opts.ETAInterval == 0 {
 		opts.ETAInterval = min(DefaultETAInterval, opts.ETARefresh)
+	}
+	if opts.ETAWritesPerSecond == 0 {
+		opts.ETAWritesPerSecond = DefaultETAWritesPerSecond
 	}
 	if opts.Workers == 0 {
 		opts.Workers = DefaultWorkers
@@ -114,17 +125,18 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 		return err
 	}
 	r := &queueReconciler{
-		client:   c,
-		recorder: mgr.GetEventRecorder("schedkit-deadline"),
-		clock:    opts.Clock,
-		cfg:      opts.Config,
-		metrics:  m,
-		cache:    NewWorkCache(),
-		refresh:  opts.ETARefresh,
-		tol:      opts.ETATolerance,
-		etaEvery: opts.ETAInterval,
-		written:  map[types.UID][]string{},
-		badKinds: map[schema.GroupVersionKind]badKind{},
+		client:    c,
+		recorder:  mgr.GetEventRecorder("schedkit-deadline"),
+		clock:     opts.Clock,
+		cfg:       opts.Config,
+		metrics:   m,
+		cache:     NewWorkCache(),
+		refresh:   opts.ETARefresh,
+		tol:       opts.ETATolerance,
+		etaEvery:  opts.ETAInterval,
+		etaBudget: newBudget(opts.ETAWritesPerSecond),
+		written:   map[types.UID][]string{},
+		badKinds:  map[schema.GroupVersionKind]badKind{},
 	}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("schedkit_deadline_clusterqueue").

@@ -109,10 +109,11 @@ func startControlPlane(t *testing.T) *env {
 			filepath.Join(kueueDir, "config", "components", "crd", "bases"),
 			filepath.Join("..", "config", "crd"),
 		},
-		ErrorIfCRDPathMissing:   true,
-		BinaryAssetsDirectory:   assets,
-		ControlPlaneStopTimeout: 60 * time.Second,
-		WebhookInstallOptions:   envtest.WebhookInstallOptions{MutatingWebhooks: mutating, ValidatingWebhooks: validating},
+		ErrorIfCRDPathMissing:    true,
+		BinaryAssetsDirectory:    assets,
+		ControlPlaneStartTimeout: 3 * time.Minute, // a loaded two-core machine
+		ControlPlaneStopTimeout:  60 * time.Second,
+		WebhookInstallOptions:    envtest.WebhookInstallOptions{MutatingWebhooks: mutating, ValidatingWebhooks: validating},
 	}
 	cfg, err := te.Start()
 	if err != nil {

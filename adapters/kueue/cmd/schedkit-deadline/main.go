@@ -48,6 +48,7 @@ type flags struct {
 	etaTolerance  time.Duration
 	etaInterval   time.Duration
 	workers       int
+	etaWrites     float64
 	metricsAddr   string
 	probeAddr     string
 	pprofAddr     string
@@ -87,6 +88,7 @@ Flags:
 	fs.DurationVar(&f.etaRefresh, "eta-refresh", 30*time.Second, "how often ETAs are recomputed when nothing changes, in [1s, 1h]")
 	fs.DurationVar(&f.etaTolerance, "eta-tolerance", 30*time.Second, "rewrite an ETA only when it moves at least this much, in [0s, 1h]")
 	fs.DurationVar(&f.etaInterval, "eta-interval", 0, "shortest time between two ETA passes of one ClusterQueue (each predicts every pending workload), in [0s, eta-refresh]; decisions do not wait for it; 0: 5s or -eta-refresh if shorter")
+	fs.Float64Var(&f.etaWrites, "eta-writes-per-second", deadlinecheck.DefaultETAWritesPerSecond, "workloads a second whose ETA is written, over all ClusterQueues (decisions are not counted), in (0, 100000]")
 	fs.IntVar(&f.workers, "workers", deadlinecheck.DefaultWorkers, fmt.Sprintf("ClusterQueues reconciled at once, in [1, %d]", deadlinecheck.MaxWorkers))
 	fs.StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", `address of the Prometheus metrics endpoint; "0" disables it`)
 	fs.StringVar(&f.probeAddr, "health-probe-bind-address", ":8081", `address of the /healthz and /readyz probes; "0" disables them`)
@@ -116,6 +118,9 @@ Flags:
 	}
 	if f.etaInterval < 0 || f.etaInterval > f.etaRefresh {
 		errs = append(errs, fmt.Errorf("eta-interval = %v: must be in [0s, eta-refresh]", f.etaInterval))
+	}
+	if !(f.etaWrites > 0 && f.etaWrites <= maxQPS) {
+		errs = append(errs, fmt.Errorf("eta-writes-per-second = %v: must be in (0, %d]", f.etaWrites, maxQPS))
 	}
 	if f.workers < 1 || f.workers > deadlinecheck.MaxWorkers {
 		errs = append(errs, fmt.Errorf("workers = %d: must be in [1, %d]", f.workers, deadlinecheck.MaxWorkers))
@@ -170,11 +175,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithCancel(ctrl.SetupSignalHandler())
 	defer cancel()
 	if err := deadlinecheck.Setup(ctx, mgr, deadlinecheck.Options{
-		Config:       f.cfg,
-		ETARefresh:   f.etaRefresh,
-		ETATolerance: f.etaTolerance,
-		ETAInterval:  f.etaInterval,
-		Workers:      f.workers,
+		Config:             f.cfg,
+		ETARefresh:         f.etaRefresh,
+		ETATolerance:       f.etaTolerance,
+		ETAInterval:        f.etaInterval,
+		Workers:            f.workers,
+		ETAWritesPerSecond: f.etaWrites,
 	}); err != nil {
 		fmt.Fprintf(stderr, "schedkit-deadline: setup: %v\n", err)
 		return 1
