@@ -75,28 +75,41 @@ func BenchmarkPlanCached(b *testing.B) {
 }
 
 // BenchmarkReconcileDecisions is the work of one reconcile of a
-// ClusterQueue whose workloads' samples are cached (only the new ones are
-// drawn), by queue length: "plan" is the whole-queue plan every reconcile
-// ran (Plan: decisions and the ETA of every pending workload), "decide"
-// the decisions alone (Decide), which a reconcile runs between ETA passes.
-// One-pod workloads of lognormal run time, 1,000 samples.
+// ClusterQueue whose workloads' samples are cached, by queue length: a
+// quarter of the workloads admitted and running, one new workload holding
+// quota and awaiting its decision, the rest waiting. "plan" is the
+// whole-queue plan a reconcile ran for every event (Plan: the decisions
+// and the ETA of every pending workload), "decide" the decisions alone
+// (Decide), which a reconcile runs between ETA passes; "burst" is Decide
+// with a quarter of the workloads awaiting a decision at once. One-pod
+// workloads of lognormal run time, 1,000 samples. The plan of 15,000
+// workloads is left out (its ETA pass is a thousand samples of the
+// 15,000-workload BenchmarkETASimulation).
 func BenchmarkReconcileDecisions(b *testing.B) {
 	for _, n := range []int{100, 1000, 15000} {
-		ws := benchQueue(n, 1)
+		arrival := benchQueue(n, 1)
+		for i := n / 4; i < n/2; i++ {
+			arrival[i].Phase = Waiting
+		}
+		arrival[n/4].Phase = Deciding
 		cfg := testConfig()
 		cfg.Samples = 1000
 		cache := NewWorkCache()
-		if _, err := Decide(Queue{Name: "cq"}, ws, t0, cfg, cache); err != nil {
-			b.Fatal(err)
-		}
 		for _, c := range []struct {
 			name string
+			ws   []Workload
 			f    func(Queue, []Workload, time.Time, Config, *WorkCache) ([]Outcome, error)
-		}{{"plan", Plan}, {"decide", Decide}} {
+		}{{"plan", arrival, Plan}, {"decide", arrival, Decide}, {"burst", benchQueue(n, 1), Decide}} {
+			if c.name == "plan" && n > 1000 {
+				continue
+			}
+			if _, err := Decide(Queue{Name: "cq"}, c.ws, t0, cfg, cache); err != nil {
+				b.Fatal(err)
+			}
 			b.Run(fmt.Sprintf("workloads=%d/%s", n, c.name), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := c.f(Queue{Name: "cq"}, ws, t0, cfg, cache); err != nil {
+					if _, err := c.f(Queue{Name: "cq"}, c.ws, t0, cfg, cache); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -78,8 +78,9 @@ type queueReconciler struct {
 	etaWritten map[types.UID][]string
 	// etaPasses keeps each ClusterQueue's check's last ETA pass.
 	etaPasses map[etaPassKey]*etaPass
-	// etaBudget bounds the ETA writes of all ClusterQueues together.
-	etaBudget *budget
+	// etaWriter writes the ETAs of all ClusterQueues in the background;
+	// nil: each reconcile writes its own after its decisions.
+	etaWriter *etaWriter
 	// badKinds remembers owner kinds that could not be read, for a while.
 	badKinds map[schema.GroupVersionKind]badKind
 }
@@ -100,10 +101,6 @@ type etaMemo struct {
 	eta  *ETA
 	note string
 }
-
-// etaBudgetRetry is how soon a ClusterQueue whose ETA writes the budget
-// held back is looked at again.
-const etaBudgetRetry = time.Second
 
 // parallelWrites is how many of one reconcile's writes are in flight at
 // once, each to a different workload.
@@ -187,8 +184,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	series := map[string]ETA{}
 	names := map[string][2]string{}
 	var errs []error
-	active, conflicts, more := false, false, false
-	etaWrites := 0
+	active, conflicts := false, false
 	var etaLater time.Duration // when a skipped ETA pass is due
 	for _, ch := range checks {
 		models := CompileModels(ch.params)
@@ -230,21 +226,19 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		// verdicts, so a Ready that was not written only leaves more room.
 		// The verdicts Kueue waits on (workloads holding quota) go first,
 		// so that the deactivations of a burst of hopeless or malformed
-		// workloads waiting for quota do not hold them up; the ETAs of
-		// the others after all decisions are written, as many as the
-		// controller's ETA write budget allows. Up to parallelWrites
-		// writes (of different workloads) are in flight at once.
-		var mu sync.Mutex // guards errs, conflicts, more
+		// workloads waiting for quota do not hold them up. Up to
+		// parallelWrites writes (of different workloads) are in flight at
+		// once. The ETAs of the others go to the ETA writer, which writes
+		// them in the background at its own pace: decisions never wait
+		// for them.
+		var mu sync.Mutex // guards errs, conflicts
 		var wg sync.WaitGroup
 		sem := make(chan struct{}, parallelWrites)
-		write := func(i int, o Outcome, decision bool) {
+		write := func(i int, o Outcome) {
 			defer func() { <-sem }()
-			wrote, err := r.act(ctx, cq.Name, ch.name, objs[i], views[i], o, now)
+			_, err := r.act(ctx, cq.Name, ch.name, objs[i], views[i], o, now)
 			mu.Lock()
 			defer mu.Unlock()
-			if wrote && !decision {
-				etaWrites++
-			}
 			switch {
 			case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
 				// Changed or gone since the cache showed it: look again.
@@ -267,26 +261,23 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 				continue
 			}
 			sem <- struct{}{}
-			wg.Go(func() { write(i, o, true) })
+			wg.Go(func() { write(i, o) })
 		}
 		wg.Wait()
 		r.metrics.timed("writes", t0)
-		t0 = time.Now()
 		for _, i := range etaOnly {
 			o := outs[i]
 			if etaStale[views[i].UID] {
-				o.etaUnknown = true // the cache has not seen the last ETA written
+				continue // the cache has not seen the last ETA written
 			}
-			if !o.etaUnknown && !r.etaBudget.take(time.Now()) {
-				more = true
-				break
+			if r.etaWriter != nil {
+				r.etaWriter.put(etaTask{cq: cq.Name, check: ch.name, wl: objs[i], w: views[i], o: o, now: now})
+				continue
 			}
 			sem <- struct{}{}
-			wg.Go(func() { write(i, o, false) })
+			wg.Go(func() { write(i, o) })
 		}
 		wg.Wait()
-		r.metrics.timed("eta_writes", t0)
-
 	}
 	r.metrics.setQueue(cq.Name, series, names)
 	if err := errors.Join(errs...); err != nil {
@@ -294,9 +285,6 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	}
 	if conflicts {
 		return reconcile.Result{RequeueAfter: staleRetry}, nil
-	}
-	if more {
-		return reconcile.Result{RequeueAfter: etaBudgetRetry}, nil
 	}
 	if etaLater > 0 {
 		return reconcile.Result{RequeueAfter: min(etaLater, r.refresh)}, nil
@@ -584,6 +572,14 @@ func (r *queueReconciler) act(ctx context.Context, cq string, check kueue.Admiss
 	return w0.writes > 0, err
 }
 
+// actETA writes an ETA outcome, first waiting for wait (the ETA writer's
+// budget) when it is about to write.
+func (r *queueReconciler) actETA(ctx context.Context, t etaTask, wait func(context.Context) bool) (bool, error) {
+	w0 := writer{r: r, wl: t.wl, wait: wait}
+	err := w0.act(ctx, t.cq, t.check, t.w, t.o, t.now)
+	return w0.writes > 0, err
+}
+
 func (w0 *writer) act(ctx context.Context, cq string, check kueue.AdmissionCheckReference, w Workload, o Outcome, now time.Time) error {
 	r, wl := w0.r, w0.wl
 	st := CheckState(wl, check)
@@ -646,6 +642,22 @@ type writer struct {
 	wl       *kueue.Workload
 	decision bool // the outcome carries a decision (else an ETA only)
 	writes   int
+	// wait, when set, is called once before the first write (the ETA
+	// writer's budget); false stops the write.
+	wait func(context.Context) bool
+}
+
+// ready calls wait before the first write.
+func (w *writer) ready(ctx context.Context) error {
+	if w.wait == nil {
+		return nil
+	}
+	ok := w.wait(ctx)
+	w.wait = nil
+	if !ok {
+		return ctx.Err()
+	}
+	return nil
 }
 
 func (w *writer) wrote(before string) {
@@ -689,6 +701,9 @@ func (w *writer) setCheck(ctx context.Context, check kueue.AdmissionCheckReferen
 	apply := kueueac.Workload(wl.Name, wl.Namespace).WithUID(wl.UID).WithResourceVersion(wl.ResourceVersion).
 		WithStatus(kueueac.WorkloadStatus().WithAdmissionChecks(entry))
 	before := wl.ResourceVersion
+	if err := w.ready(ctx); err != nil {
+		return false, err
+	}
 	if err := w.r.client.Status().Apply(ctx, apply, client.FieldOwner(ControllerName), client.ForceOwnership); err != nil {
 		return false, err
 	}
@@ -747,11 +762,18 @@ func (w *writer) setMeta(ctx context.Context, e *ETA, unknown bool, rejection st
 	}
 	put(RejectionAnnotation, rejection, rejection != "")
 	var patch client.Patch = client.MergeFrom(orig)
-	if deactivate {
-		wl.Spec.Active = new(false)
+	if deactivate || !w.decision {
+		// A deactivation, and an ETA written after the reconcile that
+		// computed it: only onto the workload it was computed from.
 		patch = client.MergeFromWithOptions(orig, client.MergeFromWithOptimisticLock{})
 	}
+	if deactivate {
+		wl.Spec.Active = new(false)
+	}
 	before := wl.ResourceVersion
+	if err := w.ready(ctx); err != nil {
+		return err
+	}
 	if err := w.r.client.Patch(ctx, wl, patch); err != nil {
 		if deactivate {
 			return err

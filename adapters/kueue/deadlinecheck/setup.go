@@ -125,18 +125,21 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 		return err
 	}
 	r := &queueReconciler{
-		client:    c,
-		recorder:  mgr.GetEventRecorder("schedkit-deadline"),
-		clock:     opts.Clock,
-		cfg:       opts.Config,
-		metrics:   m,
-		cache:     NewWorkCache(),
-		refresh:   opts.ETARefresh,
-		tol:       opts.ETATolerance,
-		etaEvery:  opts.ETAInterval,
-		etaBudget: newBudget(opts.ETAWritesPerSecond),
-		written:   map[types.UID][]string{},
-		badKinds:  map[schema.GroupVersionKind]badKind{},
+		client:   c,
+		recorder: mgr.GetEventRecorder("schedkit-deadline"),
+		clock:    opts.Clock,
+		cfg:      opts.Config,
+		metrics:  m,
+		cache:    NewWorkCache(),
+		refresh:  opts.ETARefresh,
+		tol:      opts.ETATolerance,
+		etaEvery: opts.ETAInterval,
+		written:  map[types.UID][]string{},
+		badKinds: map[schema.GroupVersionKind]badKind{},
+	}
+	r.etaWriter = newETAWriter(r, opts.ETAWritesPerSecond)
+	if err := mgr.Add(r.etaWriter); err != nil {
+		return err
 	}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("schedkit_deadline_clusterqueue").
