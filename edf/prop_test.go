@@ -225,6 +225,37 @@ func propIOCapacity(t *rapid.T) {
 func TestPropQueueModel(t *testing.T) { rapid.Check(t, propQueueModel) }
 func FuzzQueue(f *testing.F)          { f.Fuzz(rapid.MakeFuzz(propQueueModel)) }
 
+// startTask starts a task of a job drawn from ids (none when ids is empty:
+// no t.Skip, fuzz bytes may never add a job) at a rate drawn from r, and
+// appends it to tasks; Start may refuse only with ErrBadInput.
+func startTask(t *rapid.T, q *Queue, ids []int64, r *rapid.Generator[float64], tasks *[]Task) {
+	if len(ids) == 0 {
+		return
+	}
+	id := ids[rapid.IntRange(0, len(ids)-1).Draw(t, "id")]
+	task, err := q.Start(id, r.Draw(t, "r"))
+	if err != nil {
+		if !errors.Is(err, ErrBadInput) {
+			t.Fatal(err)
+		}
+		return
+	}
+	*tasks = append(*tasks, task)
+}
+
+// endTask ends a task drawn from tasks, completed or not, and takes it out
+// of the list; End must accept it.
+func endTask(t *rapid.T, q *Queue, tasks *[]Task) {
+	if len(*tasks) == 0 {
+		return
+	}
+	i := rapid.IntRange(0, len(*tasks)-1).Draw(t, "i")
+	if err := q.End((*tasks)[i], rapid.Bool().Draw(t, "done")); err != nil {
+		t.Fatal(err)
+	}
+	*tasks = append((*tasks)[:i], (*tasks)[i+1:]...)
+}
+
 // propQueueModel: the incremental per-job rate equals Σ 1/TCT over the
 // tasks still running, and the total IO equals Σ IO, after any sequence of
 // task starts and ends (including bad ones, which must fail cleanly).
@@ -240,30 +271,8 @@ func propQueueModel(t *rapid.T) {
 			}
 			ids = append(ids, id)
 		},
-		"start": func(t *rapid.T) {
-			if len(ids) == 0 {
-				return // nothing to start (no t.Skip: fuzz bytes may never pick "add")
-			}
-			id := ids[rapid.IntRange(0, len(ids)-1).Draw(t, "id")]
-			task, err := q.Start(id, fraction(true).Draw(t, "r"))
-			if err != nil {
-				if !errors.Is(err, ErrBadInput) {
-					t.Fatal(err)
-				}
-				return
-			}
-			tasks = append(tasks, task)
-		},
-		"end": func(t *rapid.T) {
-			if len(tasks) == 0 {
-				return
-			}
-			i := rapid.IntRange(0, len(tasks)-1).Draw(t, "i")
-			if err := q.End(tasks[i], rapid.Bool().Draw(t, "done")); err != nil {
-				t.Fatal(err)
-			}
-			tasks = append(tasks[:i], tasks[i+1:]...)
-		},
+		"start": func(t *rapid.T) { startTask(t, &q, ids, fraction(true), &tasks) },
+		"end":   func(t *rapid.T) { endTask(t, &q, &tasks) },
 		"": func(t *rapid.T) {
 			io := 0.0
 			for _, id := range ids {
