@@ -74,6 +74,10 @@ type Controller struct {
 	// it had before (RMAppImpl.createApplicationState), so the next pass
 	// may plan its kill again.
 	killing map[string]time.Time
+
+	// plan makes the passes' plans in the storage it keeps between them.
+	planMu sync.Mutex
+	plan   deadline.Planner
 }
 
 // New returns a controller; the Config is validated.
@@ -355,7 +359,9 @@ func (c *Controller) Pass(ctx context.Context) (deadline.Plan, []Result, error) 
 	if err != nil {
 		return deadline.Plan{}, nil, fmt.Errorf("reading the cluster: %w", err)
 	}
-	p, err := deadline.Compute(cl, c.opt.Config)
+	c.planMu.Lock()
+	p, err := c.plan.Compute(cl, c.opt.Config)
+	c.planMu.Unlock()
 	if err != nil {
 		return deadline.Plan{}, nil, err
 	}

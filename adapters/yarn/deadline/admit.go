@@ -68,8 +68,10 @@ func (pl *Planner) admit(jobs []*job, byKey []*job, slots int, cfg Config, p *Pl
 	if err := q.InsertAll(admitted); err != nil {
 		return fmt.Errorf("deadline: admitted apps: %w", err)
 	}
-	slices.SortStableFunc(candidates, func(a, b *job) int {
-		return cmp.Or(cmp.Compare(a.app.StartedTime, b.app.StartedTime), compareAppID(a.id, b.id))
+	// Oldest first; the candidates are in key order, so the key as the
+	// last tie-break sorts them as a stable sort would.
+	slices.SortFunc(candidates, func(a, b *job) int {
+		return cmp.Or(cmp.Compare(a.app.StartedTime, b.app.StartedTime), compareAppID(a.id, b.id), cmp.Compare(a.key, b.key))
 	})
 	for _, j := range candidates {
 		nj := j.desc

@@ -63,21 +63,16 @@ func (pl *Planner) rank(jobs []*job, order string) ([]*job, error) {
 			j.group = groupPending
 		}
 	}
-	// Sorted as compact keys, the group and the deadline (EDF's first key)
-	// beside the job, edf.CompareEDF breaking deadline ties.
+	// Sorted as compact keys: the group, then edf.CompareEDF's keys
+	// (deadline, arrival, ID) beside the job.
 	keys := pl.keys[:0]
 	for _, j := range jobs {
-		keys = append(keys, rankKey{j.group, j.desc.Deadline, j})
+		keys = append(keys, rankKey{j.group, j.desc.Deadline, j.desc.Arrival, j.desc.ID, j})
 	}
 	pl.keys = keys
 	slices.SortFunc(keys, func(a, b rankKey) int {
-		if a.group != b.group {
-			return cmp.Compare(a.group, b.group)
-		}
-		if a.deadline != b.deadline {
-			return cmp.Compare(a.deadline, b.deadline)
-		}
-		return edf.CompareEDF(a.j.desc, b.j.desc)
+		return cmp.Or(cmp.Compare(a.group, b.group), cmp.Compare(a.deadline, b.deadline),
+			cmp.Compare(a.arrival, b.arrival), cmp.Compare(a.id, b.id))
 	})
 	ranked := make([]*job, len(keys))
 	for i, k := range keys {
@@ -88,9 +83,10 @@ func (pl *Planner) rank(jobs []*job, order string) ([]*job, error) {
 
 // A rankKey is one app in the ranking's sort.
 type rankKey struct {
-	group    int
-	deadline float64
-	j        *job
+	group             int
+	deadline, arrival float64
+	id                int64
+	j                 *job
 }
 
 // Groups of the ranking, in rank order.
