@@ -2,6 +2,7 @@ package deadline
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -115,6 +116,14 @@ type job struct {
 // error naming the app's field; the app is then rejected (and j holds part
 // of it).
 func mapApp(j *job, a *rm.App, id appID, spec Spec, err error, now int64, cfg Config) error {
+	// With ACLs on, the RM lists an app its caller may not view (VIEW_APP)
+	// with its state and tags but with zeros for its start time and usage
+	// (RMWebServices.hasAccess, AppInfo): decisions on those zeros would
+	// be wrong, so the app is left alone and the reason names the ACL.
+	if a.StartedTime == 0 && (err != nil || spec.HasDeadline) {
+		return errors.New("startedTime = 0: the RM hides the app's start time and usage from the controller's user, " +
+			"who lacks VIEW_APP on it (the app's VIEW_APP ACL, its queue's acl_administer_queue or yarn.admin.acl grant it)")
+	}
 	if err != nil {
 		return err
 	}
