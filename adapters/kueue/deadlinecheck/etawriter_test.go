@@ -4,18 +4,12 @@ import (
 	"context"
 	"testing"
 	"time"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 )
 
 // The ETA writer writes the ETAs a reconcile handed it, after the
 // reconcile has returned with its decisions written.
 func TestETAWriterWritesInBackground(t *testing.T) {
-	a := wl("a", 4, kueue.CheckStateReady, true, map[string]string{JobTypeAnnotation: "fixed"})
-	a.Status.Conditions = append(a.Status.Conditions, cond(kueue.WorkloadAdmitted, metav1.ConditionTrue, t0))
-	p := wl("p", 1, kueue.CheckStatePending, false, fixedType("2h"))
-	g := newRig(t, newFakeClient(t, append(cluster(), a, p)...))
+	g := heldQueue(t)
 	g.r.etaWriter = newETAWriter(g.r, 1000)
 	g.reconcile(t)
 	if got := g.workload(t, "p").Annotations[StartP50Annotation]; got != "" {

@@ -10,16 +10,22 @@ import (
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 )
 
+// heldQueue is a rig whose quota a holds (admitted at t0, 600 s on all 4
+// cpu) with p waiting behind it (deadline in 2 h): p starts at 12:10:00.
+func heldQueue(t *testing.T) *rig {
+	a := wl("a", 4, kueue.CheckStateReady, true, map[string]string{JobTypeAnnotation: "fixed"})
+	a.Status.Conditions = append(a.Status.Conditions, cond(kueue.WorkloadAdmitted, metav1.ConditionTrue, t0))
+	p := wl("p", 1, kueue.CheckStatePending, false, fixedType("2h"))
+	return newRig(t, newFakeClient(t, append(cluster(), a, p)...))
+}
+
 // With an ETA interval, a reconcile between ETA passes decides at once
 // and leaves ETAs as the last pass wrote them; a workload arriving in
 // between keeps no ETA until the next pass, which comes when the interval
 // has passed (the reconcile asks to be called then); a workload
 // deactivated in between gets its ETA with its deactivation.
 func TestReconcileETAInterval(t *testing.T) {
-	a := wl("a", 4, kueue.CheckStateReady, true, map[string]string{JobTypeAnnotation: "fixed"})
-	a.Status.Conditions = append(a.Status.Conditions, cond(kueue.WorkloadAdmitted, metav1.ConditionTrue, t0))
-	p := wl("p", 1, kueue.CheckStatePending, false, fixedType("2h"))
-	g := newRig(t, newFakeClient(t, append(cluster(), a, p)...))
+	g := heldQueue(t)
 	g.r.etaEvery = 10 * time.Second
 	g.reconcile(t)
 	if got := g.workload(t, "p").Annotations[StartP50Annotation]; got != "2026-11-24T12:10:00Z" {
