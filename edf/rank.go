@@ -1,7 +1,6 @@
 package edf
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -53,6 +52,7 @@ type Ranked struct {
 	// otherwise.
 	NormTCT float64
 
+	class             uint8   // rankClass(Reason), the sort's first key
 	deadline, arrival float64 // the EDF keys, beside the job for the sort
 	id                int64
 }
@@ -114,6 +114,7 @@ func Rank(dst []Ranked, jobs []Job, running [][]float64, r, now float64, p Picke
 		if err != nil {
 			return dst[:0], err
 		}
+		rk.class = rankClass(rk.Reason)
 		dst = append(dst, rk)
 	}
 	slices.SortFunc(dst, compareRanked)
@@ -197,7 +198,7 @@ func rankOne(j *Job, held []float64, i int, r, now float64, p Picker) (Ranked, e
 
 // rankClass is a Ranked's place by Reason: at-risk picks, then best-fit
 // or order picks, then the jobs never chosen.
-func rankClass(r Reason) int {
+func rankClass(r Reason) uint8 {
 	switch r {
 	case ReasonAtRisk:
 		return 0
@@ -208,16 +209,29 @@ func rankClass(r Reason) int {
 }
 
 // compareRanked is Rank's order: class, NormTCT among best-fit picks,
-// then EDF order (deadline, arrival, ID), then the index in jobs.
+// then EDF order (deadline, arrival, ID; edfBefore's comparisons), then
+// the index in jobs. No key is NaN (Rank validated the jobs; a NormTCT is
+// a valid time).
 func compareRanked(a, b Ranked) int {
-	if c := cmp.Compare(rankClass(a.Reason), rankClass(b.Reason)); c != 0 {
-		return c
+	switch {
+	case a.class != b.class:
+		return less(a.class < b.class)
+	case a.Reason == ReasonBestFit && a.NormTCT != b.NormTCT:
+		return less(a.NormTCT < b.NormTCT)
+	case a.deadline != b.deadline:
+		return less(a.deadline < b.deadline)
+	case a.arrival != b.arrival:
+		return less(a.arrival < b.arrival)
+	case a.id != b.id:
+		return less(a.id < b.id)
 	}
-	if a.Reason == ReasonBestFit {
-		if c := cmp.Compare(a.NormTCT, b.NormTCT); c != 0 {
-			return c
-		}
+	return less(a.Index < b.Index) // never equal: one Ranked per index
+}
+
+// less is -1 for true, +1 for false.
+func less(b bool) int {
+	if b {
+		return -1
 	}
-	return cmp.Or(cmp.Compare(a.deadline, b.deadline), cmp.Compare(a.arrival, b.arrival),
-		cmp.Compare(a.id, b.id), cmp.Compare(a.Index, b.Index))
+	return 1
 }
