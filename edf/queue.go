@@ -356,7 +356,11 @@ func (q *Queue) taskLoad(s *jobState, r float64) (t, inv, norm, io float64, faul
 // TCT(dedicated capacity) = dedicated (NaN when not a valid time) and
 // rate sum rate, on a slot with residual capacity r.
 func slotLoad(m Model, r, dedicated, rate float64) (t, inv, norm float64, fault loadFault) {
-	t = m.TCT(r)
+	return timeLoad(m.TCT(r), dedicated, rate)
+}
+
+// timeLoad is slotLoad for a task time t the model gave.
+func timeLoad(t, dedicated, rate float64) (_, inv, norm float64, fault loadFault) {
 	if !validTaskTime(t) {
 		return t, 0, 0, loadTime
 	}

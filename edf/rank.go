@@ -38,6 +38,7 @@ type Ranked struct {
 	// a job the picker never chooses (no pending task; under PickerMP also
 	// a model with no valid task time on the slot).
 	Reason Reason
+	class  uint8 // rankClass(Reason), the sort's first key
 	// AtRisk is MP step 1's test with margin 1 (Queue.AtRisk on a zero
 	// Config queue): Completable < Tasks + len(running), a job holding no
 	// slot being at risk when it has a deadline and a task; never for a
@@ -52,7 +53,6 @@ type Ranked struct {
 	// otherwise.
 	NormTCT float64
 
-	class             uint8   // rankClass(Reason), the sort's first key
 	deadline, arrival float64 // the EDF keys, beside the job for the sort
 	id                int64
 }
@@ -155,16 +155,24 @@ func rankOne(j *Job, held []float64, i int, r, now float64, p Picker) (Ranked, e
 	if nilModel(j.Model) {
 		return Ranked{}, nilModelError(fmt.Sprintf("jobs[%d].Model", i))
 	}
-	ded := math.NaN() // TCT(1), as Queue.Add keeps it
-	if t := j.Model.TCT(1); validTime(t) {
-		ded = t
+	// TCT(1), evaluated once (models are pure): ded as Queue.Add keeps it.
+	t1 := j.Model.TCT(1)
+	ded := math.NaN()
+	if validTime(t1) {
+		ded = t1
+	}
+	at := func(c float64) float64 {
+		if c == 1 {
+			return t1
+		}
+		return j.Model.TCT(c)
 	}
 	rate := 0.0
 	for k, c := range held {
 		if !(c > 0 && c <= 1) {
 			return Ranked{}, &ValueError{Field: fmt.Sprintf("running[%d][%d]", i, k), Value: c, Reason: "a running task's residual capacity must be in (0, 1]"}
 		}
-		t, inv, _, fault := slotLoad(j.Model, c, ded, rate)
+		t, inv, _, fault := timeLoad(at(c), ded, rate)
 		if fault != loadOK {
 			return Ranked{}, loadError(fmt.Sprintf("jobs[%d].Model.TCT(running[%d][%d])", i, i, k), fault, t, ded)
 		}
@@ -187,7 +195,7 @@ func rankOne(j *Job, held []float64, i int, r, now float64, p Picker) (Ranked, e
 		rk.Reason = ReasonOrder
 		return rk, nil
 	}
-	if _, _, norm, fault := slotLoad(j.Model, r, ded, rate); fault == loadOK {
+	if _, _, norm, fault := timeLoad(at(r), ded, rate); fault == loadOK {
 		rk.Reason, rk.NormTCT = ReasonBestFit, norm
 		if rk.AtRisk {
 			rk.Reason = ReasonAtRisk
