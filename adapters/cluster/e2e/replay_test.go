@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,12 +23,7 @@ import (
 // (README, "Stock against schedkit on a real trace"). Run it with
 // go test -tags 'e2e replay' -run TestReplay ./e2e.
 func TestReplay(t *testing.T) {
-	f, err := os.Open(filepath.Join(clusterDir(t), "..", "..", "..", "shared", "traces", "pwa-swf", "KTH-SP2-1996-2.1-cln.swf.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	jobs, _, err := replay.ReadSWF(f)
-	f.Close()
+	jobs, _, err := replay.ReadTraceFile(filepath.Join(clusterDir(t), "..", "..", "..", "shared", "traces", "pwa-swf", "KTH-SP2-1996-2.1-cln.swf.gz"), "swf", 1)
 	if err != nil {
 		t.Fatal(err)
 	}

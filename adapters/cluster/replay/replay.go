@@ -48,7 +48,7 @@ func LoadName(l float64) string {
 // Execute runs the replay and returns one result per repetition, load and
 // configuration, in that order. The submissions of a load are the same
 // for every configuration and repetition.
-func Execute(ctx context.Context, jobs []SWFJob, o Options) ([]Result, error) {
+func Execute(ctx context.Context, jobs []TraceJob, o Options) ([]Result, error) {
 	var plans []Plan
 	for _, l := range o.Loads {
 		w := o.Workload
