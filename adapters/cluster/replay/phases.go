@@ -25,6 +25,11 @@ var phaseNames = [...]string{
 	"pods→running",   // the last pod is bound and kwok starts it
 	"running→ended",  // beyond the run time: kwok's completion delay
 	"ended→complete", // the Job controller marks the Job complete
+	// From the decision to admit — the check's Ready, else Kueue's quota
+	// reservation — to completion, beyond the run time: the time the
+	// check's -start-delay stands for, since its plan starts a Ready
+	// workload's pods StartDelay after its decision.
+	"decision→done",
 }
 
 // phases measures each step over the completed admitted Jobs.
@@ -52,6 +57,13 @@ func phases(outs []Outcome) []PhaseStat {
 			xs[5] = append(xs[5], o.PodsEnded.Sub(o.PodsRunning).Seconds()-o.Sub.Run.Seconds())
 		}
 		add(6, o.PodsEnded, o.Finished)
+		decided := o.CheckReady
+		if decided.IsZero() {
+			decided = o.QuotaReserved
+		}
+		if !decided.IsZero() {
+			xs[7] = append(xs[7], o.Finished.Sub(decided).Seconds()-o.Sub.Run.Seconds())
+		}
 	}
 	out := make([]PhaseStat, len(phaseNames))
 	for i, name := range phaseNames {
