@@ -35,6 +35,8 @@ func modelPool(t *rapid.T) []Model {
 		}
 	}
 	pool = append(pool, lin{A: 10, B: 20}) // TCT ≤ 0 for r ≥ 0.5: never offered there
+	// TCT > MaxDuration for r < 2/3, a valid task time above: never offered there.
+	pool = append(pool, lin{A: 2 * MaxDuration, B: 1.5 * MaxDuration})
 	return pool
 }
 

@@ -302,14 +302,16 @@ func (x *index) fitter(na float64, a handle, nb float64, b handle) bool {
 
 // typeLoad evaluates the type's model at r once per MP call: its task time
 // TCT(r), rate 1/TCT(r) and NormTCT (Eq. 2), as taskLoad computes them for
-// each of its jobs. It reports whether the model gives a usable time there.
+// each of its jobs. It reports whether the model gives a usable time there:
+// a valid task time (taskLoad's test, so MP never offers a slot Start
+// refuses) and a finite NormTCT.
 func (q *Queue) typeLoad(ty *jobType, r float64) bool {
 	if ty.seen == q.ix.call {
 		return ty.valid
 	}
 	ty.seen = q.ix.call
 	t := ty.model.TCT(r)
-	ty.valid = validTime(t)
+	ty.valid = validTaskTime(t)
 	if !ty.valid {
 		return false
 	}

@@ -32,7 +32,10 @@
 // TestFaults (real tier) breaks that RM under the controller: an app that
 // ends between the read and the write, writes the RM refuses or caps, the
 // RM stopped and restarted (../FAULTS.md has the table and every REST call
-// with the ACL it needs). Package replay compares the controller with the
+// with the ACL it needs). TestACLs (real tier) runs it against an RM with
+// ACLs on: the writes its queue ACLs allow are made, those they do not are
+// refused, reported with the app, the call and the permission missing,
+// and the others proceed; an app it may not view is left alone. Package replay compares the controller with the
 // stock Capacity Scheduler on a SWIM trace replayed as real apps. The unit tests
 // (controller_test.go) run on the double only.
 package controller
@@ -43,6 +46,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -74,6 +78,10 @@ type Controller struct {
 	// it had before (RMAppImpl.createApplicationState), so the next pass
 	// may plan its kill again.
 	killing map[string]time.Time
+
+	// plan makes the passes' plans in the storage it keeps between them.
+	planMu sync.Mutex
+	plan   deadline.Planner
 }
 
 // New returns a controller; the Config is validated.
@@ -217,6 +225,9 @@ func (c *Controller) Apply(ctx context.Context, p deadline.Plan) []Result {
 			continue
 		}
 		note, err := c.apply(ctx, p, a)
+		if note == "" {
+			note = refusedNote(a.Kind, err)
+		}
 		r := Result{Action: a, Err: err, Note: note}
 		fmt.Fprintln(c.opt.Log, r)
 		out = append(out, r)
@@ -296,6 +307,21 @@ func (c *Controller) apply(ctx context.Context, p deadline.Plan, a deadline.Acti
 	return "", fmt.Errorf("controller: unknown action kind %q", a.Kind)
 }
 
+// refusedNote names the permission the RM found missing when it refused a
+// write with 403 Forbidden (ACLs on; ../FAULTS.md lists each call's), ""
+// for any other outcome.
+func refusedNote(k deadline.Kind, err error) string {
+	var e *rm.Error
+	if !errors.As(err, &e) || e.Status != http.StatusForbidden {
+		return ""
+	}
+	switch k {
+	case deadline.KindKill, deadline.KindPriority, deadline.KindLifetime:
+		return "refused: the controller's user lacks MODIFY_APP on the app (its queue's acl_administer_queue, the app's MODIFY_APP ACL or yarn.admin.acl grant it)"
+	}
+	return "refused: the controller's user lacks a permission of the plan queue (acl_submit_reservations, acl_administer_reservations, acl_submit_applications)"
+}
+
 // killGrace is how long a kill the RM accepted is taken to be under way:
 // an ACCEPTED app without a running ApplicationMaster is killed within a
 // second or two.
@@ -355,7 +381,9 @@ func (c *Controller) Pass(ctx context.Context) (deadline.Plan, []Result, error) 
 	if err != nil {
 		return deadline.Plan{}, nil, fmt.Errorf("reading the cluster: %w", err)
 	}
-	p, err := deadline.Compute(cl, c.opt.Config)
+	c.planMu.Lock()
+	p, err := c.plan.Compute(cl, c.opt.Config)
+	c.planMu.Unlock()
 	if err != nil {
 		return deadline.Plan{}, nil, err
 	}

@@ -45,10 +45,25 @@ func recoveryOpts(dir string) string {
 // 10), since it stops and restarts it.
 func TestFaults(t *testing.T) {
 	dir := t.TempDir()
-	t.Setenv("MINIRM_OPTS", recoveryOpts(dir))
-	script := filepath.Join("..", "minirm", "minirm.sh")
-	ctx := context.Background()
-	cl, err := replay.StartCluster(ctx, script, dir, faultPort)
+	cl, b := ownRM(t, dir, recoveryOpts(dir), faultPort)
+	b.Settle = func(t *testing.T, id, state string) {
+		t.Helper()
+		rmbackend.WaitState(t, b.Client(t, rm.Config{}), id, state, 3*time.Minute)
+	}
+	t.Run("app ends between read and write", func(t *testing.T) { faultAppEnds(t, b) })
+	t.Run("write refused", func(t *testing.T) { faultWriteRefused(t, b) })
+	t.Run("rm restart", func(t *testing.T) { faultRMRestart(t, b, cl, minirmScript, dir) })
+}
+
+// minirmScript starts and stops the real tier's ResourceManagers.
+var minirmScript = filepath.Join("..", "minirm", "minirm.sh")
+
+// ownRM starts a ResourceManager of the test's own (minirm.sh, state in
+// dir, MINIRM_OPTS opts, REST API on port), stopped when the test ends.
+func ownRM(t *testing.T, dir, opts string, port int) (*replay.Cluster, rmbackend.Backend) {
+	t.Helper()
+	t.Setenv("MINIRM_OPTS", opts)
+	cl, err := replay.StartCluster(context.Background(), minirmScript, dir, port)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,14 +72,7 @@ func TestFaults(t *testing.T) {
 			t.Error(err)
 		}
 	})
-	b := rmbackend.Backend{Name: "hadoop", URL: cl.URL, Env: cl.Env}
-	b.Settle = func(t *testing.T, id, state string) {
-		t.Helper()
-		rmbackend.WaitState(t, b.Client(t, rm.Config{}), id, state, 3*time.Minute)
-	}
-	t.Run("app ends between read and write", func(t *testing.T) { faultAppEnds(t, b) })
-	t.Run("write refused", func(t *testing.T) { faultWriteRefused(t, b) })
-	t.Run("rm restart", func(t *testing.T) { faultRMRestart(t, b, cl, script, dir) })
+	return cl, rmbackend.Backend{Name: "hadoop", URL: cl.URL, Env: cl.Env}
 }
 
 // faultController returns a controller of b with 256 MB containers and

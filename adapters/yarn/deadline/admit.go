@@ -23,34 +23,36 @@ import (
 // Config.ReportOnly) whose diagnostic says why, and is marked killed (not
 // with ReportOnly). byKey maps a schedkit job ID to its job. With no slot
 // nothing is decided.
-func admit(jobs []*job, byKey []*job, slots int, cfg Config, p *Plan) error {
+func (pl *Planner) admit(jobs []*job, byKey []*job, slots int, cfg Config, p *Plan) error {
 	if slots == 0 {
 		return nil
 	}
-	cluster := make([]admission.Slot, slots)
-	for i := range cluster {
-		cluster[i].R = 1
+	if pl.capSlots != slots {
+		cluster := make([]admission.Slot, slots)
+		for i := range cluster {
+			cluster[i].R = 1
+		}
+		caps, err := admission.NewCapacities(cluster)
+		if err != nil {
+			return fmt.Errorf("deadline: %d slots: %w", slots, err)
+		}
+		pl.caps, pl.capSlots = caps, slots
 	}
-	caps, err := admission.NewCapacities(cluster)
-	if err != nil {
-		return fmt.Errorf("deadline: %d slots: %w", slots, err)
-	}
-	admitted := make([]admission.Job, 0, len(jobs))
-	var candidates []*job
+	admitted, candidates := pl.admitted[:0], pl.candidates[:0]
+	defer func() { pl.admitted, pl.candidates = admitted, candidates }()
 	// Apps of one job type with as many remaining tasks have the same
 	// Eq. 6 JCT: each (type, remaining) pair is evaluated once.
-	type jctOf struct {
-		typ       string
-		remaining int
+	if pl.memo == nil {
+		pl.memo = make(map[jctOf]float64)
 	}
-	memo := make(map[jctOf]float64)
 	for _, j := range jobs {
-		jct, ok := memo[jctOf{j.typ.Name, j.remaining}]
+		jct, ok := pl.memo[jctOf{j.typ.Name, j.remaining}]
 		if !ok {
-			if jct, err = admission.JCTOn(j.typ.TCT(), j.remaining, caps); err != nil {
+			var err error
+			if jct, err = admission.JCTOn(j.typ.TCT(), j.remaining, pl.caps); err != nil {
 				return fmt.Errorf("deadline: %s: JCT: %w", j.app.ID, err) // Config.Validate checked the model
 			}
-			memo[jctOf{j.typ.Name, j.remaining}] = jct
+			pl.memo[jctOf{j.typ.Name, j.remaining}] = jct
 		}
 		j.view.JCT = jct
 		if string(j.app.State) == rm.StateRunning || j.reserved {
@@ -62,12 +64,14 @@ func admit(jobs []*job, byKey []*job, slots int, cfg Config, p *Plan) error {
 		}
 		candidates = append(candidates, j)
 	}
-	var q admission.Queue
+	q := &pl.q
 	if err := q.InsertAll(admitted); err != nil {
 		return fmt.Errorf("deadline: admitted apps: %w", err)
 	}
-	slices.SortStableFunc(candidates, func(a, b *job) int {
-		return cmp.Or(cmp.Compare(a.app.StartedTime, b.app.StartedTime), compareAppID(a.id, b.id))
+	// Oldest first; the candidates are in key order, so the key as the
+	// last tie-break sorts them as a stable sort would.
+	slices.SortFunc(candidates, func(a, b *job) int {
+		return cmp.Or(cmp.Compare(a.app.StartedTime, b.app.StartedTime), compareAppID(a.id, b.id), cmp.Compare(a.key, b.key))
 	})
 	for _, j := range candidates {
 		nj := j.desc

@@ -24,16 +24,31 @@ func benchCluster(n, nodes int) Cluster {
 	return c
 }
 
+// benchSizes are the benchmarks' clusters: apps and nodes.
+var benchSizes = [][2]int{{100, 100}, {1000, 100}, {10000, 3125}}
+
 // BenchmarkCompute is one controller pass's planning without
-// reservations (those add Monte-Carlo predictions per ACCEPTED app).
+// reservations (those add Monte-Carlo predictions per ACCEPTED app), cold:
+// Compute, a new Planner each pass.
 func BenchmarkCompute(b *testing.B) {
-	for _, size := range [][2]int{{100, 100}, {1000, 100}, {10000, 3125}} {
+	benchPasses(b, func(c Cluster, cfg Config) (Plan, error) { return Compute(c, cfg) })
+}
+
+// BenchmarkPlanner is the same pass as the controller makes it, pass after
+// pass with one Planner.
+func BenchmarkPlanner(b *testing.B) {
+	var pl Planner
+	benchPasses(b, pl.Compute)
+}
+
+func benchPasses(b *testing.B, compute func(Cluster, Config) (Plan, error)) {
+	for _, size := range benchSizes {
 		n, nodes := size[0], size[1]
 		b.Run(fmt.Sprintf("apps=%d/containers=%d", n, 16*nodes), func(b *testing.B) {
 			c, cfg := benchCluster(n, nodes), testConfig()
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Compute(c, cfg); err != nil {
+				if _, err := compute(c, cfg); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -2,6 +2,7 @@ package deadline
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -103,33 +104,43 @@ type job struct {
 	// edf.Job are one type): its ID, arrival, deadline, remaining map
 	// tasks and its job type's model; admission sets its JCT on a copy.
 	desc edf.Job
-	// view is what the plan reports of the app; killed, atRisk and picked
+	// view is what the plan reports of the app; killed, atRisk and group
 	// are admission's and the ranking's outcomes.
-	view                   AppPlan
-	killed, atRisk, picked bool
+	view           AppPlan
+	killed, atRisk bool
+	group          int // the ranking's group (rank.go)
 }
 
-// mapApp maps one app: its tags, model and task counts. A problem is an
-// error naming the app's field; the app is then rejected.
-func mapApp(a *rm.App, id appID, now int64, cfg Config) (job, error) {
-	spec, err := parseTags(strings.SplitSeq(string(a.ApplicationTags), ","), int64(a.StartedTime)) // as a.Tags(), without the slice
-	if err != nil {
-		return job{}, err
+// mapApp maps one app into j: its tags (spec, as its ApplicationTags
+// parse, or the error they gave), model and task counts. A problem is an
+// error naming the app's field; the app is then rejected (and j holds part
+// of it).
+func mapApp(j *job, a *rm.App, id appID, spec Spec, err error, now int64, cfg Config) error {
+	// With ACLs on, the RM lists an app its caller may not view (VIEW_APP)
+	// with its state and tags but with zeros for its start time and usage
+	// (RMWebServices.hasAccess, AppInfo): decisions on those zeros would
+	// be wrong, so the app is left alone and the reason names the ACL.
+	if a.StartedTime == 0 && (err != nil || spec.HasDeadline) {
+		return errors.New("startedTime = 0: the RM hides the app's start time and usage from the controller's user, " +
+			"who lacks VIEW_APP on it (the app's VIEW_APP ACL, its queue's acl_administer_queue or yarn.admin.acl grant it)")
 	}
-	j := job{app: a, id: id, spec: spec}
+	if err != nil {
+		return err
+	}
+	*j = job{app: a, id: id, spec: spec}
 	if !spec.HasDeadline {
-		return j, nil
+		return nil
 	}
 	if j.typ, err = jobTypeOf(spec, cfg); err != nil {
-		return job{}, err
+		return err
 	}
 	typ := j.typ
 	p := float64(a.Progress)
 	if !(p >= 0 && p <= 100) {
-		return job{}, fmt.Errorf("progress = %v: must be in [0, 100]", p)
+		return fmt.Errorf("progress = %v: must be in [0, 100]", p)
 	}
 	if a.StartedTime < 0 {
-		return job{}, fmt.Errorf("startedTime = %d: must be ≥ 0", a.StartedTime)
+		return fmt.Errorf("startedTime = %d: must be ≥ 0", a.StartedTime)
 	}
 	// −1 is the RM's placeholder usage report of an app the scheduler
 	// holds no attempt of yet (RMServerUtils
@@ -137,14 +148,14 @@ func mapApp(a *rm.App, id appID, now int64, cfg Config) (job, error) {
 	// just-accepted app so until the scheduler adds its attempt. It holds
 	// no container.
 	if a.RunningContainers < -1 {
-		return job{}, fmt.Errorf("runningContainers = %d: must be ≥ -1 (the RM's no-usage-yet placeholder)", a.RunningContainers)
+		return fmt.Errorf("runningContainers = %d: must be ≥ -1 (the RM's no-usage-yet placeholder)", a.RunningContainers)
 	}
 	j.tasks = spec.Tasks
 	if j.tasks == 0 {
 		j.tasks = typ.Maps
 	}
 	if j.tasks < 1 {
-		return job{}, fmt.Errorf("no %s tag and job type %s has no typical task count", TagTasks, typ.Name)
+		return fmt.Errorf("no %s tag and job type %s has no typical task count", TagTasks, typ.Name)
 	}
 	// The ApplicationMaster holds one of the app's containers; the others
 	// run tasks. A task still running has not finished, so it counts among
@@ -155,7 +166,7 @@ func mapApp(a *rm.App, id appID, now int64, cfg Config) (job, error) {
 	j.remaining = max(j.remaining, j.running)
 	j.arrival = msToS(int64(a.StartedTime) - now)
 	j.deadline = msToS(spec.Deadline - now)
-	return j, nil
+	return nil
 }
 
 // jobTypeOf returns the model of the app's job type: its TagJobType, else

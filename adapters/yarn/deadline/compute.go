@@ -30,19 +30,27 @@ import (
 //     grace.
 //
 // Same cluster and config, same plan. The error is for a bad Config only.
+// Compute is a Planner's Compute on a new Planner.
 func Compute(c Cluster, cfg Config) (Plan, error) {
+	var pl Planner
+	return pl.Compute(c, cfg)
+}
+
+// Compute plans one pass over the cluster c, as the package's Compute
+// does, bit for bit, in the storage the Planner kept from its last pass.
+func (pl *Planner) Compute(c Cluster, cfg Config) (Plan, error) {
 	if err := cfg.Validate(); err != nil {
 		return Plan{}, err
 	}
+	defer pl.release()
 	p := Plan{Now: c.Now, Slots: Slots(c.Nodes, cfg.ContainerMB, cfg.ContainerVCores), Scheduler: c.Scheduler}
 
 	// 1. Map the apps, in app-ID order.
-	type parsed struct {
-		app *rm.App
-		id  appID
+	apps := pl.apps[:0]
+	if pl.idOf == nil {
+		pl.idOf = make(map[string]appID, len(c.Apps))
 	}
-	apps := make([]parsed, 0, len(c.Apps))
-	idOf := make(map[string]appID, len(c.Apps))
+	idOf := pl.idOf
 	for i := range c.Apps {
 		a := &c.Apps[i]
 		st := string(a.State)
@@ -62,25 +70,28 @@ func Compute(c Cluster, cfg Config) (Plan, error) {
 		apps = append(apps, parsed{a, id})
 	}
 	slices.SortFunc(apps, func(x, y parsed) int { return compareAppID(x.id, y.id) })
+	pl.apps = apps
 	// The jobs live in one slab; byKey[key] is the job of schedkit ID key.
-	slab := make([]job, 0, len(apps))
-	jobs := make([]*job, 0, len(apps))
-	byKey := make([]*job, len(apps)+1)
+	slab := slices.Grow(pl.slab[:0], len(apps))
+	jobs := slices.Grow(pl.jobs[:0], len(apps))
+	byKey := slices.Grow(pl.byKey[:0], len(apps)+1)[:len(apps)+1]
 	for i, a := range apps {
-		j, err := mapApp(a.app, a.id, c.Now, cfg)
-		if err != nil {
-			p.Rejected = append(p.Rejected, Rejection{App: a.app.ID, Reason: err.Error()})
-			continue
-		}
-		if !j.spec.HasDeadline {
+		slab = append(slab, job{})
+		j := &slab[len(slab)-1]
+		spec, err := pl.parseTags(a.app)
+		if err := mapApp(j, a.app, a.id, spec, err, c.Now, cfg); err != nil || !j.spec.HasDeadline {
+			if err != nil {
+				p.Rejected = append(p.Rejected, Rejection{App: a.app.ID, Reason: err.Error()})
+			}
+			slab = slab[:len(slab)-1]
 			continue
 		}
 		j.key = int64(i + 1)
-		j.desc = edf.Job{ID: j.key, Arrival: j.arrival, Deadline: j.deadline, Tasks: j.remaining, Model: j.typ.TCT()}
-		slab = append(slab, j)
-		jobs = append(jobs, &slab[len(slab)-1])
-		byKey[j.key] = jobs[len(jobs)-1]
+		j.desc = edf.Job{ID: j.key, Arrival: j.arrival, Deadline: j.deadline, Tasks: j.remaining, Model: pl.model(j.typ.TCT())}
+		jobs = append(jobs, j)
+		byKey[j.key] = j
 	}
+	pl.slab, pl.jobs, pl.byKey = slab, jobs, byKey
 	slices.SortFunc(p.Rejected, func(x, y Rejection) int {
 		return cmp.Or(compareAppID(idOf[x.App], idOf[y.App]), cmp.Compare(x.App, y.App))
 	})
@@ -99,18 +110,19 @@ func Compute(c Cluster, cfg Config) (Plan, error) {
 			Left: j.deadline, Tasks: j.tasks, Remaining: j.remaining, Running: j.running, Rank: -1,
 			Priority: j.app.Priority(), Target: j.app.Priority()}
 	}
-	if err := admit(jobs, byKey, p.Slots, cfg, &p); err != nil {
+	if err := pl.admit(jobs, byKey, p.Slots, cfg, &p); err != nil {
 		return Plan{}, err
 	}
 
 	// 3. Ranking and priorities.
-	var ranked []*job
+	ranked := pl.ranked[:0]
 	for _, j := range jobs {
 		if !j.killed {
 			ranked = append(ranked, j)
 		}
 	}
-	order, err := rank(ranked, byKey, cfg.Order)
+	pl.ranked = ranked
+	order, err := pl.rank(ranked, cfg.Order)
 	if err != nil {
 		return Plan{}, err
 	}

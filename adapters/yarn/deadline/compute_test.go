@@ -399,3 +399,41 @@ func TestComputeNoUsageYet(t *testing.T) {
 		t.Errorf("rejected %+v", p.Rejected)
 	}
 }
+
+// TestComputeHiddenApp: an app listed without its start time and usage
+// (startedTime 0: with ACLs on, the RM's view of an app its caller may not
+// view) is left alone with a reason naming VIEW_APP, whether its deadline
+// is absolute or relative; an app without schedkit tags is ignored as
+// always; the others are planned.
+func TestComputeHiddenApp(t *testing.T) {
+	hidden := func(seq int, tags ...string) rm.App {
+		a := mkApp(seq, rm.StateAccepted, 0, 0, 0, 0, 0, 0, tags...)
+		a.StartedTime = 0
+		return a
+	}
+	c := Cluster{Now: now, Scheduler: rm.SchedulerCapacity, Nodes: []rm.Node{node("n1:1", rm.NodeRunning, 4096, 4)},
+		Apps: []rm.App{mkApp(1, rm.StateAccepted, 600, 4, 0, 0, 1, 0),
+			hidden(2, DeadlineTag(now+600_000), "schedkit.io/job-type=t"),
+			hidden(3, "schedkit.io/deadline=10m", "schedkit.io/job-type=t"),
+			hidden(4, "other=tag")}}
+	p, err := Compute(c, testConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Apps) != 1 || p.Apps[0].ID != id(1) {
+		t.Errorf("apps %+v", p.Apps)
+	}
+	if len(p.Rejected) != 2 || p.Rejected[0].App != id(2) || p.Rejected[1].App != id(3) {
+		t.Fatalf("rejected %+v", p.Rejected)
+	}
+	for _, r := range p.Rejected {
+		if !strings.Contains(r.Reason, "startedTime = 0") || !strings.Contains(r.Reason, "VIEW_APP") {
+			t.Errorf("%s: %q", r.App, r.Reason)
+		}
+	}
+	for _, a := range p.Actions {
+		if a.App != id(1) {
+			t.Errorf("action on a hidden app: %v", a)
+		}
+	}
+}

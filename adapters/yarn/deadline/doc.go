@@ -3,11 +3,13 @@
 // should change: which ACCEPTED apps to kill, which priority each deadline
 // app gets, which reservations to make, which LIFETIME timeouts to set.
 // Every decision is schedkit's — admission's strict check (MIMP Eq. 6–7),
-// edf's MP and EDF pickers (MIMP §5.2), its at-risk test (MIMP Eq. 3) and
-// minimum slots (Rao–Reddy Eq. 10), tct's workers-for-confidence and
-// completion-time distribution (Lee thesis §5.2, §5.4.1) — never
-// re-implemented here. Compute is pure: the same Cluster and Config give the
-// same Plan, whatever the order the RM listed the apps in.
+// edf's MP and EDF pickers (MIMP §5.2; their pick order, a sort on
+// dedicated containers, is checked against them), its at-risk test (MIMP
+// Eq. 3) and minimum slots (Rao–Reddy Eq. 10), tct's workers-for-confidence
+// and completion-time distribution (Lee thesis §5.2, §5.4.1). Compute is
+// pure: the same Cluster and Config give the same Plan, whatever the order
+// the RM listed the apps in; a Planner gives the same plans pass after
+// pass in storage it keeps.
 //
 // # Tags
 //
@@ -40,6 +42,10 @@
 //     The RM's progress is the AM's estimate over map and reduce phases;
 //     treating it as the map fraction is an approximation, and the papers'
 //     models (MIMP §5, Rao–Reddy §2.1) are of the map phase too.
+//   - An ACCEPTED or RUNNING deadline app listed with startedTime 0 is left
+//     alone, with a reason naming VIEW_APP: with ACLs on, the RM lists an
+//     app its caller may not view with its state and tags but zeros for
+//     its start time and usage.
 //   - Task time: the job type's exp2 model when it was fitted against
 //     residual capacity, else the constant TCT = the mean of its fitted
 //     lognormal (the same at r = 1, the only capacity used).
@@ -55,7 +61,11 @@
 //   - Priorities: edf.Queue.MP (IO check off, MPOptions named explicitly:
 //     YARN reports no data-node read rates) or edf.Queue.EDF picks the
 //     app a free container should go to; that app takes the next rank and
-//     leaves the queue. Rank i gets max(MaxPriority − i, MinPriority); a
+//     leaves the queue. No task starts during the ranking, so the pick
+//     sequence is a sort (at-risk apps with a task to start, then the
+//     others with one, then the rest, each in edf.CompareEDF order), and
+//     it is computed as one, checked against edf.Queue's picking loop
+//     (TestPropRankQueue). Rank i gets max(MaxPriority − i, MinPriority); a
 //     priority is written only where it differs, and only under the
 //     Capacity Scheduler, the one that honours application priorities. The
 //     Capacity Scheduler caps priorities at yarn.cluster.max-application-
@@ -83,46 +93,54 @@
 //
 // # Performance
 //
-// A pass without reservations (BenchmarkCompute: a third of the apps
-// ACCEPTED, nodes of 16 containers). On 2 shared AMD EPYC cores, wall time
-// with the machine nearly idle (load average 0.7), and CPU time per pass
-// under the load of other builds and tests (load average 12–20, which
-// inflates it — at 22–24 the same binary took 116–153 ms: the difference of two runs of 10 and 40 passes, user plus
-// system time from /usr/bin/time). Left of each arrow, run interleaved on
-// the same machine, the same benchmark at commit 7e7529c, which inserts
-// the admitted apps into admission's queue one by one, evaluates JCTOn per
-// app and keeps each pass's outcomes in maps:
+// One pass without reservations (a third of the apps ACCEPTED, nodes of 16
+// containers): BenchmarkCompute with a new Planner each pass (a cold
+// pass, the controller's first), BenchmarkPlanner with one Planner pass
+// after pass (as the controller runs). On 2 shared AMD EPYC cores, -cpu
+// 1, the old figure the same benchmark at commit 777340f (which ranks with
+// an edf.Queue built per pass), the binaries run in turn, three rounds, at
+// load average 19–21 from other helpers' builds and clusters (which
+// inflates every wall time; compare within a row):
 //
-//	go test -run '^$' -bench Compute -cpu 1 -benchtime 20x ./deadline
+//	go test -run '^$' -bench '(Compute|Planner)/apps=10000' -benchtime 20x -cpu 1 -count 3 -benchmem ./deadline
 //
-//	apps=100/containers=1600      CPU 1.1 → 0.6 ms/pass
-//	apps=1000/containers=1600     CPU 13.2 → 7.1 ms/pass
-//	apps=10000/containers=50000   CPU 111–161 → 72–120 ms/pass under load;
-//	                              wall 116 ms/pass at 7e7529c, nearly idle;
-//	                              36.3 MB → 25.9 MB, 63,315 → 20,477
-//	                              allocs/pass
+//	                              777340f      Compute       Planner
+//	apps=100/containers=1600      4.4–5.2 ms   2.8–3.5 ms    1.1–1.6 ms
+//	apps=1000/containers=1600     34–44 ms     27–32 ms      12–16 ms
+//	apps=10000/containers=50000   505–722 ms   335–496 ms    226–289 ms
+//	  per pass at 10,000 apps     30.9 MB,     24.4 MB,      3.1 MB,
+//	                              100,476      20,394        1,100 allocs
 //
-// Admission costs O(apps · log apps): each app's Eq. 6 estimate is
-// admission.JCTOn on the containers read once by admission.NewCapacities
-// (one run of dedicated containers: O(log containers) per app instead of
-// a walk over every container), evaluated once per job type and remaining
-// task count; the admitted apps enter admission's search tree at once
-// (admission.Queue.InsertAll: a sort and a linear build, the same tree as
-// inserting them one by one), and each ACCEPTED app is decided by
-// admission.Queue.Decide, O(log apps) on that tree plus the update of its
-// Eq. 7 sums. Each app's state, view and outcomes live in one slab indexed
-// by its schedkit ID (no map per pass beyond the app-ID one), and its tags
-// are parsed from the RM's comma-separated list without splitting it into
-// a slice. The plans are
-// those of admission.JCT and Workspace.Decide bit for bit (admission's
-// TestPropJCTOn, TestPropQueueDecideExact and TestPropInsertAll), and
-// TestComputeGolden pins the SHA-256 of 430 plans (up to 10,000 apps) as
-// commit 7e7529c makes them. At 10,000 apps about 45% of a pass is the
-// ranking (edf.Queue's Add, Start, MP picks and Remove, one per app), 30%
-// admission, 12% mapping the apps (their tags) and the rest the output.
-// Each reservation adds tct's Monte-Carlo predictions: about log₂(slots) +
-// 2 of Config.Runs runs each (the demo's one reservation, 192 maps on 32
-// slots at 500 runs, takes about 0.1 s).
+// CPU time per pass at 10,000 apps (user plus system of the whole
+// process, 40 passes minus 10, /usr/bin/time), at load average 13–17:
+// 133–136 ms at 777340f, 68–75 ms Compute, 50 ms Planner; 20 passes of
+// the Planner against 20 of 777340f's Compute in turn, five pairs of
+// whole processes at load average 19–23: CPU 0.33–0.49 of the old, median
+// 0.35. At 777340f the same pass took 87–102 ms of wall time on the nearly
+// idle machine (load average 1.5).
+//
+// Admission costs O(apps · log apps) plus the Eq. 7 sums: each app's
+// Eq. 6 estimate is admission.JCTOn on the containers read once by
+// admission.NewCapacities (one run of dedicated containers), evaluated
+// once per job type and remaining task count; the admitted apps enter
+// admission's search tree at once (admission.Queue.InsertAll), and each
+// ACCEPTED app is decided by admission.Queue.Decide, O(log apps) on that
+// tree plus the extension of its Eq. 7 prefix sums, formed one addition
+// after another in EDF order as admission.Workspace.Decide forms them
+// (bit for bit), from the place of the last admitted app. The ranking is
+// one sort of the apps. A Planner keeps its slab, indexes, admission
+// queue, the capacities and each app's parsed tags between passes, so a
+// pass allocates little beyond its Plan. The plans are those of
+// admission.JCT, Workspace.Decide and edf.Queue's picks bit for bit
+// (admission's TestPropJCTOn, TestPropQueueDecideExact and
+// TestPropInsertAll, this package's TestPropRankQueue), and
+// TestComputeGolden pins the SHA-256 of 430 plans (up to 10,000 apps),
+// made by Compute and by one Planner in turn. At 10,000 apps about 55% of
+// a Planner's pass is admission (a fifth of it the Eq. 7 sums), 10% the
+// ranking's sort and Eq. 3 counts, 10% mapping the apps, and the rest the
+// output and the indexes. Each reservation adds tct's Monte-Carlo
+// predictions: about log₂(slots) + 2 of Config.Runs runs each (the demo's
+// one reservation, 192 maps on 32 slots at 500 runs, takes about 0.1 s).
 //
 // # What it is checked against
 //

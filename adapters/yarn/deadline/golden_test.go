@@ -97,7 +97,7 @@ func goldenCases() []struct {
 		n := 200 + int(seed)*120
 		out = append(out, gc{fmt.Sprintf("large/%d", seed), goldenCluster(1000+seed, n, n/8), cfg})
 	}
-	for _, size := range [][2]int{{100, 100}, {1000, 100}, {10000, 3125}} {
+	for _, size := range benchSizes {
 		for _, order := range []string{OrderMP, OrderEDF} {
 			cfg := testConfig()
 			cfg.Order = order
@@ -107,9 +107,10 @@ func goldenCases() []struct {
 	return out
 }
 
-// planDigest is the SHA-256 of the plan's JSON (every float to the bit).
-func planDigest(t *testing.T, c Cluster, cfg Config) string {
-	p, err := Compute(c, cfg)
+// planDigest is the SHA-256 of the plan's JSON (every float to the bit)
+// compute makes.
+func planDigest(t *testing.T, compute func(Cluster, Config) (Plan, error), c Cluster, cfg Config) string {
+	p, err := compute(c, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,14 +124,15 @@ func planDigest(t *testing.T, c Cluster, cfg Config) string {
 
 // TestComputeGolden: Compute makes, bit for bit, the plans recorded in
 // testdata/plans.sha256 (go test -run TestComputeGolden -update rewrites
-// them: only for a change of the plans that is meant).
+// them: only for a change of the plans that is meant), and so does one
+// Planner making them one after another.
 func TestComputeGolden(t *testing.T) {
 	const path = "testdata/plans.sha256"
 	cases := goldenCases()
 	if *updateGolden {
 		var b strings.Builder
 		for _, tc := range cases {
-			fmt.Fprintf(&b, "%s %s\n", planDigest(t, tc.c, tc.cfg), tc.name)
+			fmt.Fprintf(&b, "%s %s\n", planDigest(t, Compute, tc.c, tc.cfg), tc.name)
 		}
 		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
@@ -151,9 +153,13 @@ func TestComputeGolden(t *testing.T) {
 	if len(want) != len(cases) {
 		t.Fatalf("%s holds %d plans, want %d", path, len(want), len(cases))
 	}
-	for _, tc := range cases {
-		if got := planDigest(t, tc.c, tc.cfg); got != want[tc.name] {
+	var pl Planner
+	for i, tc := range cases {
+		if got := planDigest(t, Compute, tc.c, tc.cfg); got != want[tc.name] {
 			t.Errorf("%s: plan digest %s, recorded %s", tc.name, got, want[tc.name])
+		}
+		if got := planDigest(t, pl.Compute, tc.c, tc.cfg); got != want[tc.name] {
+			t.Errorf("%s: a Planner's plan digest %s after %d plans, recorded %s", tc.name, got, i, want[tc.name])
 		}
 	}
 }

@@ -63,7 +63,8 @@ func genCluster(t *rapid.T) Cluster {
 }
 
 // propCompute: on any cluster Compute succeeds; the plan is the same for
-// the same input and for the apps listed in any order; and it is safe:
+// the same input, for the apps listed in any order, and from a Planner
+// that planned another cluster before; and it is safe:
 // kills only hit ACCEPTED apps with a valid deadline tag, priorities stay
 // in [MinPriority, MaxPriority] and differ from the current one, are only
 // written under the Capacity Scheduler, and no app is both killed and
@@ -89,6 +90,13 @@ func propCompute(t *rapid.T) {
 	again, _ := Compute(c, cfg)
 	if !reflect.DeepEqual(p, again) {
 		t.Fatal("two plans of one cluster differ")
+	}
+	var pl Planner
+	if _, err := pl.Compute(genCluster(t), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if q, _ := pl.Compute(c, cfg); !reflect.DeepEqual(p, q) {
+		t.Fatalf("a Planner's plan after another cluster's differs:\n%v\n%v", p, q)
 	}
 	perm := c
 	perm.Apps = rapid.Permutation(c.Apps).Draw(t, "perm")

@@ -3,7 +3,6 @@ package deadline
 import (
 	"errors"
 	"fmt"
-	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -81,48 +80,69 @@ func (e *TagError) Is(target error) bool { return target == ErrBadTag }
 // relative deadline on an app with no start time, and a task count outside
 // [1, jct.MaxMaps]. The Spec holds the tags that could be used.
 func ParseTags(tags []string, started int64) (Spec, error) {
-	return parseTags(slices.Values(tags), started)
+	var p tagParser
+	for _, tag := range tags {
+		p.tag(tag, started)
+	}
+	return p.result()
 }
 
-// parseTags is ParseTags over a sequence of tags, such as the RM's
-// comma-separated applicationTags split without a slice.
-func parseTags(tags iter.Seq[string], started int64) (Spec, error) {
-	var s Spec
-	var errs []error
-	var seen [len(annotation.Keys)]bool
-	for tag := range tags {
-		tag = strings.TrimSpace(tag)
-		t := strings.ToLower(tag)
-		if !strings.HasPrefix(t, tagPrefix) {
-			continue
-		}
-		key, val, ok := strings.Cut(t, "=")
-		key = strings.TrimSpace(key)
-		if !ok {
-			errs = append(errs, &TagError{tag, key, "no \"=\" between key and value"})
-			continue
-		}
-		k := slices.Index(annotation.Keys[:], key)
-		if k < 0 {
-			errs = append(errs, &TagError{tag, key, "unknown key " + key + " (known: " + TagDeadline + ", " + TagJobType + ", " + TagTasks + ")"})
-			continue
-		}
-		if seen[k] {
-			errs = append(errs, &TagError{tag, key, "key " + key + " given twice"})
-			continue
-		}
-		seen[k] = true
-		if err := s.set(key, val, started); err != nil {
-			errs = append(errs, &TagError{tag, key, err.Error()})
-		}
+// parseTagList is ParseTags over the RM's comma-separated
+// applicationTags, read in place.
+func parseTagList(list string, started int64) (Spec, error) {
+	var p tagParser
+	for list != "" {
+		var tag string
+		tag, list, _ = strings.Cut(list, ",")
+		p.tag(tag, started)
 	}
-	if len(errs) == 1 {
-		return s, errs[0]
+	return p.result()
+}
+
+// A tagParser reads one app's tags, one after another.
+type tagParser struct {
+	s    Spec
+	errs []error
+	seen [len(annotation.Keys)]bool
+}
+
+// tag reads one tag.
+func (p *tagParser) tag(tag string, started int64) {
+	tag = strings.TrimSpace(tag)
+	t := strings.ToLower(tag)
+	if !strings.HasPrefix(t, tagPrefix) {
+		return
 	}
-	if errs != nil {
-		return s, tagErrors(errs)
+	key, val, ok := strings.Cut(t, "=")
+	key = strings.TrimSpace(key)
+	if !ok {
+		p.errs = append(p.errs, &TagError{tag, key, "no \"=\" between key and value"})
+		return
 	}
-	return s, nil
+	k := slices.Index(annotation.Keys[:], key)
+	if k < 0 {
+		p.errs = append(p.errs, &TagError{tag, key, "unknown key " + key + " (known: " + TagDeadline + ", " + TagJobType + ", " + TagTasks + ")"})
+		return
+	}
+	if p.seen[k] {
+		p.errs = append(p.errs, &TagError{tag, key, "key " + key + " given twice"})
+		return
+	}
+	p.seen[k] = true
+	if err := p.s.set(key, val, started); err != nil {
+		p.errs = append(p.errs, &TagError{tag, key, err.Error()})
+	}
+}
+
+// result is the Spec of the tags read and their errors.
+func (p *tagParser) result() (Spec, error) {
+	switch len(p.errs) {
+	case 0:
+		return p.s, nil
+	case 1:
+		return p.s, p.errs[0]
+	}
+	return p.s, tagErrors(p.errs)
 }
 
 // tagErrors are the *TagErrors of one app's tags, on one line.
@@ -142,7 +162,7 @@ func (e tagErrors) Unwrap() []error { return e }
 func (s *Spec) set(key, val string, started int64) error {
 	switch key {
 	case TagDeadline:
-		if annotation.IsRelative(val) && started <= 0 {
+		if started <= 0 && annotation.IsRelative(val) {
 			return errors.New("relative deadline on an app without a start time")
 		}
 		d, err := annotation.ParseDeadline(val, time.UnixMilli(started))

@@ -92,6 +92,9 @@ type App struct {
 	// ContainerMB is each task container's memory (default 256); the
 	// ApplicationMaster's container has AMMB (default 256).
 	ContainerMB, AMMB int64
+	// ViewACL and ModifyACL are the app's VIEW_APP and MODIFY_APP ACLs
+	// (users, comma-separated); "" sets none.
+	ViewACL, ModifyACL string
 }
 
 // Submission returns the body of POST apps for a under application ID id,
@@ -137,6 +140,15 @@ func (e Env) Submission(id string, a App) (rm.ApplicationSubmission, error) {
 		"1><LOG_DIR>/AppMaster.stdout", "2><LOG_DIR>/AppMaster.stderr"}, " ")
 	s.AM.Environment.Entry = []rm.Entry[string]{{Key: "CLASSPATH", Value: e.ClassPath}}
 	s.AM.LocalResources.Entry = []rm.Entry[rm.LocalResource]{{Key: "shellCommands", Value: cmd}, {Key: "shellArgs", Value: args}}
+	for _, acl := range []rm.Entry[string]{{Key: "VIEW_APP", Value: a.ViewACL}, {Key: "MODIFY_APP", Value: a.ModifyACL}} {
+		if acl.Value == "" {
+			continue
+		}
+		if s.AM.ACLs == nil {
+			s.AM.ACLs = &rm.Entries[string]{}
+		}
+		s.AM.ACLs.Entry = append(s.AM.ACLs.Entry, acl)
+	}
 	return s, nil
 }
 

@@ -39,8 +39,11 @@ type LocalResource struct {
 }
 
 // ContainerLaunchContext is how the ApplicationMaster's container starts:
-// its command, environment and local resources.
+// its command, environment and local resources, and the app's ACLs:
+// entries VIEW_APP and MODIFY_APP, each a list of users (the owner,
+// yarn.admin.acl and the queue's acl_administer_queue have both anyway).
 type ContainerLaunchContext struct {
+	ACLs           *Entries[string]       `json:"application-acls,omitempty"`
 	LocalResources Entries[LocalResource] `json:"local-resources"`
 	Environment    Entries[string]        `json:"environment"`
 	Commands       struct {
