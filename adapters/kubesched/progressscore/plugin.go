@@ -85,6 +85,7 @@ import (
 	ps "github.com/schedkit/schedkit/progressshare"
 
 	"github.com/schedkit/schedkit/adapters/internal/annotation"
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/factory"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/owner"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/tally"
@@ -113,19 +114,16 @@ var (
 )
 
 // Build makes the plugin on the scheduler's handle (the factory.Build of
-// the registry). Its tally counts the pods of the handle's profile
-// (spec.schedulerName equal to the profile's name) from the scheduler's
-// informers.
-func Build(_ context.Context, args *Args, h fwk.Handle, c clock.PassiveClock) (fwk.Plugin, error) {
-	jobs := owner.NewResolver(h)
-	pl := &ProgressShare{
-		fh: h, args: args, clock: c, jobs: jobs,
-		tally: tally.New(h.ProfileName(), args.NodeTypeLabel, jobs.Job),
-	}
-	pl.queue = newQueue(pl.rates)
-	if err := pl.tally.Watch(h.SharedInformerFactory()); err != nil {
+// the registry), on the profile's shared tally: it counts the pods of the
+// handle's profile (spec.schedulerName equal to the profile's name) from
+// the scheduler's informers.
+func Build(ctx context.Context, args *Args, h fwk.Handle, env factory.Env) (fwk.Plugin, error) {
+	t, err := env.Tallies.For(ctx, h, args.NodeTypeLabel)
+	if err != nil {
 		return nil, err
 	}
+	pl := &ProgressShare{fh: h, args: args, clock: env.Clock, jobs: owner.NewResolver(h), tally: t}
+	pl.queue = newQueue(pl.rates)
 	return pl, nil
 }
 
