@@ -50,9 +50,10 @@
 // # Counts and cost
 //
 // The counts come from a tally (internal/tally) fed by the scheduler's
-// informers, not from listing pods: running pods are the job's live
-// assigned pods (bound, or assumed by this plugin's Reserve until bound or
-// unreserved) on nodes of each type, pending the live unassigned pods of
+// informers, not from listing pods; a profile has one, shared with
+// DeadlineAdmission (tally.Shared), so the pod events are counted once.
+// Running pods are the job's live assigned pods (bound, or assumed by this
+// plugin's or DeadlineAdmission's Reserve until bound or unreserved) on nodes of each type, pending the live unassigned pods of
 // the profile's scheduler name, and a job's creation and reference come
 // from its owning Job or, without one, its first pod. The plugin keeps the
 // pending jobs in Algorithm 2's tie order and updates only the jobs that
