@@ -25,9 +25,9 @@ var (
 // nothing): every workload measured under the default and schedkit
 // profiles (and a Preemption workload under leastworklost) at a throughput
 // above 0, which the harness reports only once every measured pod was
-// scheduled; the schedkit plugins' per-plugin figures in the profiles that
-// enable them; and none of them, but DefaultPreemption's, in the default
-// profile.
+// scheduled; the per-plugin figures of the plugins a profile enables in at
+// least one of its workloads (anyWorkload); and no figures, in any
+// workload, of a plugin the profile does not enable (forbidden).
 func check(items []item) error {
 	var errs []error
 	throughput := map[run]float64{}
@@ -71,8 +71,8 @@ func check(items []item) error {
 				want = [][2]string{{"DefaultPreemption", "PreEnqueue"}}
 			}
 			for _, pe := range want {
-				if !seen[r][pe] {
-					errs = append(errs, fmt.Errorf("%s under %s: no %s %s figures", w, p, pe[0], pe[1]))
+				if !anyWorkload(seen, p, pe) {
+					errs = append(errs, fmt.Errorf("%s: no %s %s figures in any workload", p, pe[0], pe[1]))
 				}
 			}
 			for pe := range seen[r] {
@@ -83,4 +83,18 @@ func check(items []item) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// anyWorkload reports whether a workload run under profile has figures of
+// the plugin extension point pe. The scheduler samples its cycles (10 %)
+// and drops samples when its metric recorder's buffer is full, which it is
+// at times on a loaded machine: one workload may lack a plugin's figures
+// although the plugin ran.
+func anyWorkload(seen map[run]map[[2]string]bool, profile string, pe [2]string) bool {
+	for r, points := range seen {
+		if r.profile == profile && points[pe] {
+			return true
+		}
+	}
+	return false
 }
