@@ -60,6 +60,8 @@ func term(t *rapid.T, s float64) float64 {
 	return rapid.Float64Range(0, 1e6).Draw(t, "t")
 }
 
+func TestPropAddRepeated(t *testing.T) { rapid.Check(t, propAddRepeated) }
+
 // propAddRepeated: addRepeated gives exactly what the c additions give.
 func propAddRepeated(t *rapid.T) {
 	s := rapid.OneOf(rapid.Float64Range(0, 1e6),
@@ -70,8 +72,6 @@ func propAddRepeated(t *rapid.T) {
 		t.Fatalf("addRepeated(%v, %v, %d) = %v, the additions give %v", s, tt, c, got, want)
 	}
 }
-
-func TestPropAddRepeated(t *testing.T) { rapid.Check(t, propAddRepeated) }
 
 // runCluster draws a cluster as runs of equal capacity: usable ones, zeros
 // (which do not break a run), and sometimes a bad value.
@@ -86,6 +86,9 @@ func runCluster(t *rapid.T) []Slot {
 	}
 	return cluster
 }
+
+func TestPropJCTOn(t *testing.T) { rapid.Check(t, propJCTOn) }
+func FuzzJCTOn(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propJCTOn)) }
 
 // propJCTOn: on every cluster NewCapacities accepts, JCTOn gives JCT's
 // result and error, bit for bit; a cluster it refuses, JCT refuses too.
@@ -121,9 +124,6 @@ func propJCTOn(t *rapid.T) {
 		t.Fatalf("Slots() = %d, %d usable", caps.Slots(), usable)
 	}
 }
-
-func TestPropJCTOn(t *testing.T) { rapid.Check(t, propJCTOn) }
-func FuzzJCTOn(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propJCTOn)) }
 
 // TestJCTOnRounding: on 50,000 dedicated containers with a task time of
 // 0.1 s the sum over the slots is not 5000 (one rounding per addition), and

@@ -3,6 +3,7 @@ package admission
 import (
 	"math"
 
+	"github.com/schedkit/schedkit/internal/freelist"
 	"github.com/schedkit/schedkit/internal/treap"
 )
 
@@ -102,14 +103,7 @@ func (x *qindex) fixAll(v int32) { treap.FixAll(x, v) }
 
 // insert adds j (validated, its ID not queued) and returns its node.
 func (x *qindex) insert(j *Job) int32 {
-	var v int32
-	if n := len(x.free); n > 0 {
-		v = x.free[n-1]
-		x.free = x.free[:n-1]
-	} else {
-		v = int32(len(x.nodes))
-		x.nodes = append(x.nodes, anode{})
-	}
+	v := freelist.Take(&x.nodes, &x.free)
 	x.seq++
 	x.nodes[v] = anode{Links: treap.Links[int32]{Left: -1, Right: -1, Parent: -1, Prio: treap.Priority(x.seq)}, first: -1, job: *j}
 	x.pull(v)

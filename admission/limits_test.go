@@ -6,9 +6,6 @@ import (
 	"github.com/schedkit/schedkit/internal/testkit"
 )
 
-// wantField asserts that err is a *ValueError on field.
-var wantField = testkit.FieldCheck(ErrBadInput, func(e *ValueError) string { return e.Field })
-
 // limitQueue is MaxJobs+1 deadline jobs in EDF order, each with one
 // sample, every JCT and sample at MaxDuration/MaxJobs so that the prefix
 // sums reach MaxDuration.

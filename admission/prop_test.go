@@ -27,6 +27,8 @@ func runEDF(t *rapid.T, q *Queue, gap float64) {
 	}
 }
 
+func TestPropStrictStream(t *testing.T) { rapid.Check(t, propStrictStream) }
+
 // propStrictStream admits a stream of jobs in strict mode while the admitted
 // jobs run in EDF order (integer times, so the arithmetic is exact) and
 // checks after every arrival that the admitted set is EDF-feasible under
@@ -79,7 +81,7 @@ func propStrictStream(t *rapid.T) {
 	}
 }
 
-func TestPropStrictStream(t *testing.T) { rapid.Check(t, propStrictStream) }
+func TestPropDecideEvidence(t *testing.T) { rapid.Check(t, propDecideEvidence) }
 
 // propDecideEvidence checks one decision on a random valid queue in every
 // deterministic mode: strict admission implies paper admission, the evidence
@@ -160,7 +162,7 @@ func checkEvidence(t *rapid.T, queue []Job, job Job, now float64, d Decision) {
 	}
 }
 
-func TestPropDecideEvidence(t *testing.T) { rapid.Check(t, propDecideEvidence) }
+func TestPropNoDeadlineAdmitted(t *testing.T) { rapid.Check(t, propNoDeadlineAdmitted) }
 
 // propNoDeadlineAdmitted: a new job without a deadline is admitted in every
 // mode, and queued jobs without one never change a deadline job's decision.
@@ -192,7 +194,7 @@ func propNoDeadlineAdmitted(t *rapid.T) {
 	}
 }
 
-func TestPropNoDeadlineAdmitted(t *testing.T) { rapid.Check(t, propNoDeadlineAdmitted) }
+func TestPropConfidence(t *testing.T) { rapid.Check(t, propConfidence) }
 
 // propConfidence: p = 0 admits every valid job; with constant samples equal
 // to each JCT and p > 0 the decision equals strict mode's; Probability is in
@@ -245,7 +247,7 @@ func propConfidence(t *rapid.T) {
 	}
 }
 
-func TestPropConfidence(t *testing.T) { rapid.Check(t, propConfidence) }
+func TestPropQueueOrder(t *testing.T) { rapid.Check(t, propQueueOrder) }
 
 // propQueueOrder: inserting jobs in any order gives the CompareEDF order, and
 // removals keep it.
@@ -271,8 +273,6 @@ func propQueueOrder(t *rapid.T) {
 	}
 }
 
-func TestPropQueueOrder(t *testing.T) { rapid.Check(t, propQueueOrder) }
-
 // notFinite reports a NaN or ±Inf anywhere in a decision's numbers, or a
 // probability outside [0, 1].
 func notFinite(d Decision) bool {
@@ -287,6 +287,9 @@ func notFinite(d Decision) bool {
 	}
 	return false
 }
+
+func TestPropDecideAny(t *testing.T) { rapid.Check(t, propDecideAny) }
+func FuzzDecide(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propDecideAny)) }
 
 // propDecideAny feeds Decide arbitrary, often invalid, data in every mode,
 // extremes included (MaxFloat64, subnormals, durations at MaxDuration,
@@ -329,8 +332,8 @@ func propDecideAny(t *rapid.T) {
 	}
 }
 
-func TestPropDecideAny(t *testing.T) { rapid.Check(t, propDecideAny) }
-func FuzzDecide(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propDecideAny)) }
+func TestPropDecideConfidenceAny(t *testing.T) { rapid.Check(t, propDecideConfidenceAny) }
+func FuzzDecideConfidence(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propDecideConfidenceAny)) }
 
 // propDecideConfidenceAny feeds DecideConfidence arbitrary data.
 func propDecideConfidenceAny(t *rapid.T) {
@@ -354,8 +357,8 @@ func propDecideConfidenceAny(t *rapid.T) {
 	}
 }
 
-func TestPropDecideConfidenceAny(t *testing.T) { rapid.Check(t, propDecideConfidenceAny) }
-func FuzzDecideConfidence(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propDecideConfidenceAny)) }
+func TestPropJCTAny(t *testing.T) { rapid.Check(t, propJCTAny) }
+func FuzzJCT(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propJCTAny)) }
 
 // propJCTAny: JCT returns an ErrBadInput error or a finite value >= 0, and a
 // valid model on a valid cluster gives nRemaining times the mean task time
@@ -379,8 +382,8 @@ func propJCTAny(t *rapid.T) {
 	}
 }
 
-func TestPropJCTAny(t *testing.T) { rapid.Check(t, propJCTAny) }
-func FuzzJCT(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propJCTAny)) }
+func TestPropQueueAny(t *testing.T) { rapid.Check(t, propQueueAny) }
+func FuzzQueue(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propQueueAny)) }
 
 // propQueueAny drives a Queue with arbitrary data against a model: the queue
 // always stays in strict EDF order with unique IDs, and bad input leaves it
@@ -441,8 +444,8 @@ func propQueueAny(t *rapid.T) {
 	})
 }
 
-func TestPropQueueAny(t *testing.T) { rapid.Check(t, propQueueAny) }
-func FuzzQueue(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propQueueAny)) }
+func TestPropCompareEDF(t *testing.T) { rapid.Check(t, propCompareEDF) }
+func FuzzCompareEDF(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propCompareEDF)) }
 
 // propCompareEDF: CompareEDF is antisymmetric and orders by deadline first.
 func propCompareEDF(t *rapid.T) {
@@ -458,6 +461,3 @@ func propCompareEDF(t *rapid.T) {
 		t.Fatalf("not reflexive: %+v", a)
 	}
 }
-
-func TestPropCompareEDF(t *testing.T) { rapid.Check(t, propCompareEDF) }
-func FuzzCompareEDF(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propCompareEDF)) }

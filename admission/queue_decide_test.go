@@ -31,6 +31,9 @@ func gridJob(t *rapid.T, id int64) Job {
 	return j
 }
 
+func TestPropQueueDecide(t *testing.T) { rapid.Check(t, propQueueDecide) }
+func FuzzQueueDecide(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propQueueDecide)) }
+
 // propQueueDecide: Queue.Decide (the tree, O(log n)) decides exactly as
 // Workspace.Decide's one pass over q.Jobs() does, for paper and strict mode,
 // over random queues built by Insert, Remove and SetJCT: the same error (or
@@ -140,6 +143,8 @@ func sameDecision(t *rapid.T, q *Queue, c *Workspace, job Job, now float64, mode
 	}
 }
 
+func TestPropQueueDecideFeasible(t *testing.T) { rapid.Check(t, propQueueDecideFeasible) }
+
 // propQueueDecideFeasible: the same on a feasible queue built to be tight
 // (every deadline its Eq. 7 prefix plus 0–30 s, inserted in random order,
 // some JCTs then changed) and a new job placed just before a queued one,
@@ -171,10 +176,7 @@ func propQueueDecideFeasible(t *rapid.T) {
 	sameDecision(t, &q, &c, job, grid(t, "now", -5, 5), rapid.SampledFrom([]Mode{ModeStrict, ModePaper}).Draw(t, "mode"))
 }
 
-func TestPropQueueDecideFeasible(t *testing.T) { rapid.Check(t, propQueueDecideFeasible) }
-
-func TestPropQueueDecide(t *testing.T) { rapid.Check(t, propQueueDecide) }
-func FuzzQueueDecide(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propQueueDecide)) }
+func TestPropQueueDecideExact(t *testing.T) { rapid.Check(t, propQueueDecideExact) }
 
 // propQueueDecideExact: with arbitrary times the tree's sums round
 // differently from the pass's, and Queue.Decide still decides as
@@ -211,8 +213,6 @@ func propQueueDecideExact(t *rapid.T) {
 	var c Workspace
 	sameDecision(t, &q, &c, job, 0, rapid.SampledFrom([]Mode{ModeStrict, ModePaper}).Draw(t, "mode"))
 }
-
-func TestPropQueueDecideExact(t *testing.T) { rapid.Check(t, propQueueDecideExact) }
 
 // TestQueueDecideOtherModes: wave and confidence mode go to a Workspace with
 // the queue's jobs, and an unknown mode is an error.

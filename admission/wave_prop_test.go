@@ -128,6 +128,9 @@ func (w *replay) state() ([]Job, []Slot) {
 	return q, cl
 }
 
+func TestPropWaveReplay(t *testing.T) { rapid.Check(t, propWaveReplay) }
+func FuzzWaveReplay(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propWaveReplay)) }
+
 // propWaveReplay is wave mode's promise as a property. Jobs arrive over time
 // at integer times with integer task times; the check (margin 1) decides
 // each; between arrivals the admitted jobs run as the first-free EDF list
@@ -234,8 +237,8 @@ func propWaveReplay(t *rapid.T) {
 	}
 }
 
-func TestPropWaveReplay(t *testing.T) { rapid.Check(t, propWaveReplay) }
-func FuzzWaveReplay(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propWaveReplay)) }
+func TestPropWaveVersusEq7(t *testing.T) { rapid.Check(t, propWaveVersusEq7) }
+func FuzzWaveVersusEq7(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propWaveVersusEq7)) }
 
 // propWaveVersusEq7 states how wave mode relates to Eq. 7 where that
 // relation can be proved: identical slots (every task of a job takes the
@@ -307,6 +310,3 @@ func propWaveVersusEq7(t *rapid.T) {
 		t.Fatalf("wave admits a feasible set, strict %v, paper %v", ds.Admit, dp.Admit)
 	}
 }
-
-func TestPropWaveVersusEq7(t *testing.T) { rapid.Check(t, propWaveVersusEq7) }
-func FuzzWaveVersusEq7(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propWaveVersusEq7)) }

@@ -128,40 +128,27 @@ func BenchmarkMP(b *testing.B) {
 	}
 }
 
-func BenchmarkEDF(b *testing.B) {
-	for _, sz := range benchSizes[:3] {
-		q := benchQueue(b, sz.jobs, sz.slots, sz.types)
-		b.Run(fmt.Sprintf("jobs=%d/slots=%d", sz.jobs, sz.slots), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				q.EDF()
-			}
-		})
-	}
-}
+func BenchmarkEDF(b *testing.B) { benchQueueOp(b, func(q *Queue) { q.EDF() }) }
 
-func BenchmarkFIFO(b *testing.B) {
-	for _, sz := range benchSizes[:3] {
-		q := benchQueue(b, sz.jobs, sz.slots, sz.types)
-		b.Run(fmt.Sprintf("jobs=%d/slots=%d", sz.jobs, sz.slots), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				q.FIFO()
-			}
-		})
-	}
-}
+func BenchmarkFIFO(b *testing.B) { benchQueueOp(b, func(q *Queue) { q.FIFO() }) }
 
 // BenchmarkStartEnd starts and ends one task of a job (its pending count
 // goes 1 → 0 → 1, so the EDF and FIFO heaps move too).
 func BenchmarkStartEnd(b *testing.B) {
+	benchQueueOp(b, func(q *Queue) {
+		t, _ := q.Start(7, 0.3)
+		_ = q.End(t, false)
+	})
+}
+
+// benchQueueOp runs op on queues of the first three benchSizes.
+func benchQueueOp(b *testing.B, op func(q *Queue)) {
 	for _, sz := range benchSizes[:3] {
 		q := benchQueue(b, sz.jobs, sz.slots, sz.types)
 		b.Run(fmt.Sprintf("jobs=%d/slots=%d", sz.jobs, sz.slots), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				t, _ := q.Start(7, 0.3)
-				_ = q.End(t, false)
+				op(q)
 			}
 		})
 	}

@@ -34,6 +34,9 @@ func edgeModel(t *rapid.T) Model {
 	return lin{A: rapid.Float64Range(1, 100).Draw(t, "A"), B: rapid.Float64Range(0, 0.9).Draw(t, "B·A")}
 }
 
+func TestPropModelFuncEdges(t *testing.T) { rapid.Check(t, propModelFuncEdges) }
+func FuzzModelFuncEdges(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propModelFuncEdges)) }
+
 // propModelFuncEdges feeds CompletableTasks, CompletionTime,
 // CompletionTimeRate, NormTCT and IOLoad extreme models, task counts,
 // capacities and times: each returns a *ValueError naming a field or a
@@ -73,6 +76,9 @@ func propModelFuncEdges(t *rapid.T) {
 	}
 }
 
+func TestPropMinimumSlotsEdges(t *testing.T) { rapid.Check(t, propMinimumSlotsEdges) }
+func FuzzMinimumSlotsEdges(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propMinimumSlotsEdges)) }
+
 // propMinimumSlotsEdges: counts up to MaxInt, times from 5e-324 to
 // MaxFloat64: an error names a field; otherwise the slot counts are in
 // [0, MaxPhaseSlots], a feasible answer meets its own deadline, and A, B, C are
@@ -101,6 +107,9 @@ func propMinimumSlotsEdges(t *rapid.T) {
 		t.Fatalf("%+v does not meet its own deadline", got)
 	}
 }
+
+func TestPropAlgorithm2Edges(t *testing.T) { rapid.Check(t, propAlgorithm2Edges) }
+func FuzzAlgorithm2Edges(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propAlgorithm2Edges)) }
 
 // propAlgorithm2Edges: task counts and slot caps up to MaxInt, times at
 // ±MaxFloat64 and subnormal: an error names a field; otherwise the pick is
@@ -135,11 +144,3 @@ func propAlgorithm2Edges(t *rapid.T) {
 		t.Fatalf("picked %+v, not eligible for %v", j, k)
 	}
 }
-
-func TestPropModelFuncEdges(t *testing.T)    { rapid.Check(t, propModelFuncEdges) }
-func TestPropMinimumSlotsEdges(t *testing.T) { rapid.Check(t, propMinimumSlotsEdges) }
-func TestPropAlgorithm2Edges(t *testing.T)   { rapid.Check(t, propAlgorithm2Edges) }
-
-func FuzzModelFuncEdges(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(propModelFuncEdges)) }
-func FuzzMinimumSlotsEdges(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propMinimumSlotsEdges)) }
-func FuzzAlgorithm2Edges(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(propAlgorithm2Edges)) }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"reflect"
 
+	"github.com/schedkit/schedkit/internal/freelist"
 	"github.com/schedkit/schedkit/internal/treap"
 )
 
@@ -152,14 +153,7 @@ func (x *index) typeFor(m Model, d float64) int32 {
 			return t
 		}
 	}
-	var t int32
-	if n := len(x.freeTypes); n > 0 {
-		t = x.freeTypes[n-1]
-		x.freeTypes = x.freeTypes[:n-1]
-	} else {
-		t = int32(len(x.types))
-		x.types = append(x.types, jobType{})
-	}
+	t := freelist.Take(&x.types, &x.freeTypes)
 	x.types[t] = jobType{model: m, dedicated: d, grouped: grouped, root: noJob, live: int32(len(x.live))}
 	x.live = append(x.live, t)
 	if grouped {

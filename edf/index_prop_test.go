@@ -123,20 +123,7 @@ func propIndexMatchesOracle(t *rapid.T) {
 			tasks = kept
 			ids = append(ids[:i], ids[i+1:]...)
 		},
-		"start": func(t *rapid.T) {
-			if len(ids) == 0 {
-				return
-			}
-			id := ids[rapid.IntRange(0, len(ids)-1).Draw(t, "id")]
-			task, err := q.Start(id, fraction(false).Draw(t, "r"))
-			if err != nil {
-				if !errors.Is(err, ErrBadInput) {
-					t.Fatal(err)
-				}
-				return
-			}
-			tasks = append(tasks, task)
-		},
+		"start": func(t *rapid.T) { startTask(t, q, ids, fraction(false), &tasks) },
 		"mpStart": func(t *rapid.T) { // as a scheduler would: pick, then start
 			r := fraction(false).Draw(t, "r")
 			now := float64(rapid.IntRange(0, 1000).Draw(t, "now"))
@@ -152,16 +139,7 @@ func propIndexMatchesOracle(t *rapid.T) {
 			}
 			tasks = append(tasks, task)
 		},
-		"end": func(t *rapid.T) {
-			if len(tasks) == 0 {
-				return
-			}
-			i := rapid.IntRange(0, len(tasks)-1).Draw(t, "i")
-			if err := q.End(tasks[i], rapid.Bool().Draw(t, "done")); err != nil {
-				t.Fatal(err)
-			}
-			tasks = append(tasks[:i], tasks[i+1:]...)
-		},
+		"end": func(t *rapid.T) { endTask(t, q, &tasks) },
 		"mp": func(t *rapid.T) {
 			r := fraction(false).Draw(t, "r")
 			opt := MPOptions{

@@ -8,9 +8,6 @@ import (
 	"github.com/schedkit/schedkit/internal/testkit"
 )
 
-// wantField asserts that err is a *ValueError on field.
-var wantField = testkit.FieldCheck(ErrBadInput, func(e *ValueError) string { return e.Field })
-
 // TestLimits fills a Queue to MaxJobs (six job types, every job with
 // MaxInt pending tasks and a running task), picks by FIFO, EDF and MP
 // without allocating, refuses one more job naming Queue.Len, and runs

@@ -78,6 +78,9 @@ func randomQueue(t *rapid.T) (*Queue, []int64) {
 	return q, ids
 }
 
+func TestPropEDF(t *testing.T) { rapid.Check(t, propEDF) }
+func FuzzEDF(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propEDF)) }
+
 // propEDF: EDF picks a job with the minimum deadline among jobs with a
 // pending task, the first of them in CompareEDF's order, and is idle only
 // when none has one.
@@ -108,6 +111,9 @@ func propEDF(t *rapid.T) {
 		}
 	}
 }
+
+func TestPropMP(t *testing.T) { rapid.Check(t, propMP) }
+func FuzzMP(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propMP)) }
 
 // propMP: with the IO check off, MP picks an at-risk job whenever one with
 // a pending task exists (the earliest-deadline one); with it on, whenever an
@@ -185,6 +191,9 @@ func propMP(t *rapid.T) {
 	}
 }
 
+func TestPropIOCapacity(t *testing.T) { rapid.Check(t, propIOCapacity) }
+func FuzzIOCapacity(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propIOCapacity)) }
+
 // propIOCapacity: picking and assigning with MP until the slot goes idle
 // never takes the data nodes over capacity.
 func propIOCapacity(t *rapid.T) {
@@ -213,6 +222,40 @@ func propIOCapacity(t *rapid.T) {
 	}
 }
 
+func TestPropQueueModel(t *testing.T) { rapid.Check(t, propQueueModel) }
+func FuzzQueue(f *testing.F)          { f.Fuzz(rapid.MakeFuzz(propQueueModel)) }
+
+// startTask starts a task of a job drawn from ids (none when ids is empty:
+// no t.Skip, fuzz bytes may never add a job) at a rate drawn from r, and
+// appends it to tasks; Start may refuse only with ErrBadInput.
+func startTask(t *rapid.T, q *Queue, ids []int64, r *rapid.Generator[float64], tasks *[]Task) {
+	if len(ids) == 0 {
+		return
+	}
+	id := ids[rapid.IntRange(0, len(ids)-1).Draw(t, "id")]
+	task, err := q.Start(id, r.Draw(t, "r"))
+	if err != nil {
+		if !errors.Is(err, ErrBadInput) {
+			t.Fatal(err)
+		}
+		return
+	}
+	*tasks = append(*tasks, task)
+}
+
+// endTask ends a task drawn from tasks, completed or not, and takes it out
+// of the list; End must accept it.
+func endTask(t *rapid.T, q *Queue, tasks *[]Task) {
+	if len(*tasks) == 0 {
+		return
+	}
+	i := rapid.IntRange(0, len(*tasks)-1).Draw(t, "i")
+	if err := q.End((*tasks)[i], rapid.Bool().Draw(t, "done")); err != nil {
+		t.Fatal(err)
+	}
+	*tasks = append((*tasks)[:i], (*tasks)[i+1:]...)
+}
+
 // propQueueModel: the incremental per-job rate equals Σ 1/TCT over the
 // tasks still running, and the total IO equals Σ IO, after any sequence of
 // task starts and ends (including bad ones, which must fail cleanly).
@@ -228,30 +271,8 @@ func propQueueModel(t *rapid.T) {
 			}
 			ids = append(ids, id)
 		},
-		"start": func(t *rapid.T) {
-			if len(ids) == 0 {
-				return // nothing to start (no t.Skip: fuzz bytes may never pick "add")
-			}
-			id := ids[rapid.IntRange(0, len(ids)-1).Draw(t, "id")]
-			task, err := q.Start(id, fraction(true).Draw(t, "r"))
-			if err != nil {
-				if !errors.Is(err, ErrBadInput) {
-					t.Fatal(err)
-				}
-				return
-			}
-			tasks = append(tasks, task)
-		},
-		"end": func(t *rapid.T) {
-			if len(tasks) == 0 {
-				return
-			}
-			i := rapid.IntRange(0, len(tasks)-1).Draw(t, "i")
-			if err := q.End(tasks[i], rapid.Bool().Draw(t, "done")); err != nil {
-				t.Fatal(err)
-			}
-			tasks = append(tasks[:i], tasks[i+1:]...)
-		},
+		"start": func(t *rapid.T) { startTask(t, &q, ids, fraction(true), &tasks) },
+		"end":   func(t *rapid.T) { endTask(t, &q, &tasks) },
 		"": func(t *rapid.T) {
 			io := 0.0
 			for _, id := range ids {
@@ -274,6 +295,9 @@ func propQueueModel(t *rapid.T) {
 		},
 	})
 }
+
+func TestPropDeadlineForms(t *testing.T) { rapid.Check(t, propDeadlineForms) }
+func FuzzDeadlineForms(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propDeadlineForms)) }
 
 // propDeadlineForms: Eq. 3 and the rate form agree (on track iff the rate
 // form's completion time fits the time left), and Eq. 4 is never below the
@@ -305,16 +329,8 @@ func propDeadlineForms(t *rapid.T) {
 	}
 }
 
-func TestPropEDF(t *testing.T)           { rapid.Check(t, propEDF) }
-func TestPropMP(t *testing.T)            { rapid.Check(t, propMP) }
-func TestPropIOCapacity(t *testing.T)    { rapid.Check(t, propIOCapacity) }
-func TestPropQueueModel(t *testing.T)    { rapid.Check(t, propQueueModel) }
-func TestPropDeadlineForms(t *testing.T) { rapid.Check(t, propDeadlineForms) }
-func FuzzEDF(f *testing.F)               { f.Fuzz(rapid.MakeFuzz(propEDF)) }
-func FuzzMP(f *testing.F)                { f.Fuzz(rapid.MakeFuzz(propMP)) }
-func FuzzIOCapacity(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propIOCapacity)) }
-func FuzzQueue(f *testing.F)             { f.Fuzz(rapid.MakeFuzz(propQueueModel)) }
-func FuzzDeadlineForms(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propDeadlineForms)) }
+func TestPropModelFuncs(t *testing.T) { rapid.Check(t, propModelFuncs) }
+func FuzzModelFuncs(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propModelFuncs)) }
 
 // propModelFuncs: NormTCT and IOLoad accept exactly the valid inputs and
 // give finite positive (NormTCT) or non-negative (IOLoad) results; NewQueue
@@ -360,9 +376,6 @@ func propModelFuncs(t *rapid.T) {
 	}
 }
 
-func TestPropModelFuncs(t *testing.T) { rapid.Check(t, propModelFuncs) }
-func FuzzModelFuncs(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propModelFuncs)) }
-
 // extremeJob draws jobs at the edges of float64: task times from subnormal
 // to MaxFloat64 (rates 1/TCT that overflow), read rates up to MaxFloat64,
 // deadlines and arrivals of ±1e308, and bad values.
@@ -380,6 +393,9 @@ func extremeJob(id int64) *rapid.Generator[Job] {
 		}
 	})
 }
+
+func TestPropQueueExtremes(t *testing.T) { rapid.Check(t, propQueueExtremes) }
+func FuzzQueueExtremes(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propQueueExtremes)) }
 
 // propQueueExtremes: on extreme and bad jobs, data-node capacities and
 // times, no Queue method panics, every error matches ErrBadInput, and no
@@ -443,8 +459,8 @@ func propQueueExtremes(t *rapid.T) {
 	}
 }
 
-func TestPropQueueExtremes(t *testing.T) { rapid.Check(t, propQueueExtremes) }
-func FuzzQueueExtremes(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propQueueExtremes)) }
+func TestPropMPMargin(t *testing.T) { rapid.Check(t, propMPMargin) }
+func FuzzMPMargin(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propMPMargin)) }
 
 // propMPMargin: a job at risk at margin m is at risk at any larger margin;
 // margin 1 is MIMP's test; an at-risk pick at margin m is a job AtRisk
@@ -483,6 +499,3 @@ func propMPMargin(t *rapid.T) {
 		t.Fatalf("margin 1 picks at-risk %+v, margin %v picks %+v", d0, m1, d1)
 	}
 }
-
-func TestPropMPMargin(t *testing.T) { rapid.Check(t, propMPMargin) }
-func FuzzMPMargin(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propMPMargin)) }

@@ -167,6 +167,9 @@ func tctError() *rapid.Generator[TCTError] {
 		}))
 }
 
+func TestPropTCTErrorExact(t *testing.T) { rapid.Check(t, propTCTErrorExact) }
+func FuzzTCTErrorExact(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propTCTErrorExact)) }
+
 // propTCTErrorExact: an exact model (TCTError{Mean: 1}) leaves Eq. 3 as it
 // is, bit for bit — every job's at-risk test and threshold, at any margin —
 // and, on a slot where the late-task rule refuses no job, MP decides
@@ -212,6 +215,9 @@ func propTCTErrorExact(t *rapid.T) {
 	}
 }
 
+func TestPropTCTErrorMonotone(t *testing.T) { rapid.Check(t, propTCTErrorMonotone) }
+func FuzzTCTErrorMonotone(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propTCTErrorMonotone)) }
+
 // propTCTErrorMonotone: a larger error is never less protective. With
 // Mean and Spread both no smaller, every job at risk stays at risk and its
 // threshold comes no later, at any margin; and an error with Mean ≥ 1 keeps
@@ -244,6 +250,9 @@ func propTCTErrorMonotone(t *rapid.T) {
 		}
 	}
 }
+
+func TestPropLateTaskRule(t *testing.T) { rapid.Check(t, propLateTaskRule) }
+func FuzzLateTaskRule(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propLateTaskRule)) }
 
 // propLateTaskRule: with TCTError on, MP never gives a slot to a job the
 // late-task rule refuses there; without the IO check it is idle only when
@@ -278,6 +287,9 @@ func propLateTaskRule(t *rapid.T) {
 	}
 }
 
+func TestPropErrorAt(t *testing.T) { rapid.Check(t, propErrorAt) }
+func FuzzErrorAt(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propErrorAt)) }
+
 // propErrorAt: ErrorAt never panics; it gives a TCTError MP accepts or an
 // error naming the field, matching ErrBadInput.
 func propErrorAt(t *rapid.T) {
@@ -300,12 +312,3 @@ func propErrorAt(t *rapid.T) {
 		t.Fatalf("ErrorAt(%+v, %v) = %+v, which MP refuses: %v", d, p, e, err)
 	}
 }
-
-func TestPropTCTErrorExact(t *testing.T)    { rapid.Check(t, propTCTErrorExact) }
-func TestPropTCTErrorMonotone(t *testing.T) { rapid.Check(t, propTCTErrorMonotone) }
-func TestPropLateTaskRule(t *testing.T)     { rapid.Check(t, propLateTaskRule) }
-func TestPropErrorAt(t *testing.T)          { rapid.Check(t, propErrorAt) }
-func FuzzTCTErrorExact(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propTCTErrorExact)) }
-func FuzzTCTErrorMonotone(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propTCTErrorMonotone)) }
-func FuzzLateTaskRule(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propLateTaskRule)) }
-func FuzzErrorAt(f *testing.F)              { f.Fuzz(rapid.MakeFuzz(propErrorAt)) }

@@ -8,9 +8,6 @@ import (
 	"github.com/schedkit/schedkit/internal/testkit"
 )
 
-// wantField asserts that err is a *ValueError on field.
-var wantField = testkit.FieldCheck(ErrBadInput, func(e *ValueError) string { return e.Field })
-
 // limitTopology has MaxServers servers in MaxRacks racks of one server
 // each, every one available.
 func limitTopology() Topology {

@@ -140,6 +140,9 @@ func TestLocalityBadInput(t *testing.T) {
 	}
 }
 
+func TestPropLocality(t *testing.T)  { rapid.Check(t, propLocality) }
+func FuzzAssignMapTask(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propLocality)) }
+
 // A model of the queues, checked against the state after every step:
 // the algorithm's choice rules hold, queues are FIFO, and no machine is left
 // with entries in both queues (every possible reconfiguration happened).
@@ -248,10 +251,6 @@ func propLocality(t *rapid.T) {
 		}
 	}
 }
-
-func TestPropLocality(t *testing.T) { rapid.Check(t, propLocality) }
-
-func FuzzAssignMapTask(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propLocality)) }
 
 // FuzzAssignMapTaskRaw feeds arbitrary machine counts, machine indices,
 // node and replica indices.

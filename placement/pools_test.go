@@ -340,6 +340,9 @@ func genPoolProblem(t *rapid.T) PoolProblem {
 	}
 }
 
+func TestPropPlanPoolsOptimal(t *testing.T) { rapid.Check(t, propPlanPoolsOptimal) }
+func FuzzPlanPools(f *testing.F)            { f.Fuzz(rapid.MakeFuzz(propPlanPoolsOptimal)) }
+
 // PlanPools is never beaten by any configuration in its search space that
 // meets the deadline, and it meets the deadline whenever one does.
 func propPlanPoolsOptimal(t *rapid.T) {
@@ -374,6 +377,8 @@ func propPlanPoolsOptimal(t *rapid.T) {
 	}
 }
 
+func TestPropPoolFinishProportional(t *testing.T) { rapid.Check(t, propPoolFinishProportional) }
+
 // With proportional rates (every job has the same accelerator/core speed
 // ratio) the fluid makespan is Σ W_j / (nc·Rc_j + na·Ra_j); adding
 // accelerators never makes the work finish later.
@@ -402,11 +407,6 @@ func propPoolFinishProportional(t *rapid.T) {
 		t.Fatalf("one more accelerator: %v > %v", T2, T)
 	}
 }
-
-func TestPropPlanPoolsOptimal(t *testing.T)       { rapid.Check(t, propPlanPoolsOptimal) }
-func TestPropPoolFinishProportional(t *testing.T) { rapid.Check(t, propPoolFinishProportional) }
-
-func FuzzPlanPools(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propPlanPoolsOptimal)) }
 
 // FuzzPoolFinishHours feeds arbitrary values, including NaN and negative
 // ones, and checks that the function errors or returns a non-negative,
@@ -456,6 +456,9 @@ func TestPoolFinishHoursIdleJobKeepsOrder(t *testing.T) {
 	}
 }
 
+func TestPropPoolFinishJobs(t *testing.T)  { rapid.Check(t, propPoolFinishJobs) }
+func FuzzPoolFinishHoursJobs(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propPoolFinishJobs)) }
+
 // propPoolFinishJobs: the fluid makespan does not depend on the order jobs
 // are listed in, and a job without work (whatever its rates, even 0 on every
 // type) changes nothing.
@@ -486,8 +489,8 @@ func propPoolFinishJobs(t *rapid.T) {
 	}
 }
 
-func TestPropPoolFinishJobs(t *testing.T)  { rapid.Check(t, propPoolFinishJobs) }
-func FuzzPoolFinishHoursJobs(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propPoolFinishJobs)) }
+func TestPropPoolsAnyInput(t *testing.T) { rapid.Check(t, propPoolsAnyInput) }
+func FuzzPoolsAnyInput(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propPoolsAnyInput)) }
 
 // propPoolsAnyInput feeds PlanPools, CoreNodesForStorage and EvaluatePools
 // arbitrary, often invalid, problems and indices: each returns an error
@@ -538,9 +541,6 @@ func propPoolsAnyInput(t *rapid.T) {
 	check(EvaluatePools(p, taraCount(t, "ct", -1, nt, true), taraCount(t, "nc", -1, 10, true),
 		taraCount(t, "at", -1, nt, true), taraCount(t, "na", -1, 10, true)))
 }
-
-func TestPropPoolsAnyInput(t *testing.T) { rapid.Check(t, propPoolsAnyInput) }
-func FuzzPoolsAnyInput(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propPoolsAnyInput)) }
 
 // Found by propPoolsAnyInput: an accelerator price so large that
 // AccelNodes·price overflows, with no work to do (0 billed hours), gave a

@@ -104,6 +104,9 @@ func taraCheckPlacement(t interface{ Fatalf(string, ...any) }, top Topology, r i
 	}
 }
 
+func TestPropPredictOrderInvariant(t *testing.T) { rapid.Check(t, propPredictOrderInvariant) }
+func FuzzPredictOrder(f *testing.F)              { f.Fuzz(rapid.MakeFuzz(propPredictOrderInvariant)) }
+
 // propPredictOrderInvariant: the prediction of a placement does not depend on
 // the order the placement or the topology lists servers in, and is finite
 // and non-negative.
@@ -148,6 +151,9 @@ func propPredictOrderInvariant(t *rapid.T) {
 	}
 }
 
+func TestPropUplinkPart(t *testing.T) { rapid.Check(t, propUplinkPart) }
+func FuzzUplinkPart(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propUplinkPart)) }
+
 // propUplinkPart: Prediction.Uplink is what the rack uplinks add: Total −
 // Uplink is the prediction of the same placement with every uplink 10^12
 // times wider, and every phase is at least what that prediction gives.
@@ -175,6 +181,9 @@ func propUplinkPart(t *rapid.T) {
 	}
 }
 
+func TestPropPredictAnyInput(t *testing.T) { rapid.Check(t, propPredictAnyInput) }
+func FuzzPredict(f *testing.F)             { f.Fuzz(rapid.MakeFuzz(propPredictAnyInput)) }
+
 // propPredictAnyInput: arbitrary (possibly invalid) problems and placements
 // give ErrBadInput or a finite non-negative prediction, never a panic.
 func propPredictAnyInput(t *rapid.T) {
@@ -199,6 +208,9 @@ func propPredictAnyInput(t *rapid.T) {
 		t.Fatalf("prediction %+v", p)
 	}
 }
+
+func TestPropSearch(t *testing.T) { rapid.Check(t, propSearch) }
+func FuzzSearch(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propSearch)) }
 
 // propSearch: every candidate the GA evaluates and its result place exactly
 // r VMs on distinct available servers; the best fitness never gets worse;
@@ -285,6 +297,9 @@ func propSearch(t *rapid.T) {
 	}
 }
 
+func TestPropSearchAnyInput(t *testing.T) { rapid.Check(t, propSearchAnyInput) }
+func FuzzSearchAnyInput(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propSearchAnyInput)) }
+
 // propSearchAnyInput: arbitrary (possibly invalid) problems, settings and
 // seeds give ErrBadInput or a valid placement, never a panic.
 func propSearchAnyInput(t *rapid.T) {
@@ -316,6 +331,9 @@ func propSearchAnyInput(t *rapid.T) {
 	}
 }
 
+func TestPropHeuristics(t *testing.T) { rapid.Check(t, propHeuristics) }
+func FuzzHeuristics(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propHeuristics)) }
+
 // propHeuristics: each heuristic and the random policy place exactly r VMs
 // on distinct available servers, or return ErrBadInput.
 func propHeuristics(t *rapid.T) {
@@ -334,17 +352,3 @@ func propHeuristics(t *rapid.T) {
 		t.Fatalf("error %v does not match ErrBadInput", err)
 	}
 }
-
-func TestPropPredictOrderInvariant(t *testing.T) { rapid.Check(t, propPredictOrderInvariant) }
-func TestPropPredictAnyInput(t *testing.T)       { rapid.Check(t, propPredictAnyInput) }
-func TestPropUplinkPart(t *testing.T)            { rapid.Check(t, propUplinkPart) }
-func TestPropSearch(t *testing.T)                { rapid.Check(t, propSearch) }
-func TestPropHeuristics(t *testing.T)            { rapid.Check(t, propHeuristics) }
-func TestPropSearchAnyInput(t *testing.T)        { rapid.Check(t, propSearchAnyInput) }
-
-func FuzzPredict(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propPredictAnyInput)) }
-func FuzzPredictOrder(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(propPredictOrderInvariant)) }
-func FuzzUplinkPart(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propUplinkPart)) }
-func FuzzSearch(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propSearch)) }
-func FuzzHeuristics(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propHeuristics)) }
-func FuzzSearchAnyInput(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propSearchAnyInput)) }

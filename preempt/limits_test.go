@@ -7,9 +7,6 @@ import (
 	"github.com/schedkit/schedkit/internal/testkit"
 )
 
-// wantField asserts that err is a *ValueError on field.
-var wantField = testkit.FieldCheck(ErrBadInput, func(e *ValueError) string { return e.Field })
-
 // limitCluster is a cluster at every size limit at once: MaxTasks tasks of
 // MaxSlots slots each spread over MaxJobs jobs, started at −MaxTime and
 // checked at +MaxTime, so work lost and slot sums are as large as they get.

@@ -59,6 +59,9 @@ func checkDecision(t *rapid.T, c Cluster, k int, d Decision, eligible []int) {
 	}
 }
 
+func TestPropBaseline(t *testing.T) { rapid.Check(t, propBaseline) }
+func FuzzBaseline(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propBaseline)) }
+
 func propBaseline(t *rapid.T) {
 	c := genCluster(t, rapid.Bool().Draw(t, "oneSlot"))
 	k := rapid.IntRange(0, 60).Draw(t, "k")
@@ -194,6 +197,9 @@ func refGP(c Cluster, k int, o GPOptions) (victims []int, reasons []Reason, star
 	return victims, reasons, starving
 }
 
+func TestPropGP(t *testing.T) { rapid.Check(t, propGP) }
+func FuzzGP(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propGP)) }
+
 func propGP(t *rapid.T) {
 	c := genCluster(t, rapid.Bool().Draw(t, "oneSlot"))
 	k := rapid.IntRange(0, 60).Draw(t, "k")
@@ -236,6 +242,9 @@ func propGP(t *rapid.T) {
 	checkDecision(t, c, k, d, eligible)
 }
 
+func TestPropGPNoWorseThanBaseline(t *testing.T) { rapid.Check(t, propGPNoWorseThanBaseline) }
+func FuzzGPNoWorse(f *testing.F)                 { f.Fuzz(rapid.MakeFuzz(propGPNoWorseThanBaseline)) }
+
 // With one-slot tasks and no starvation, GP loses no more work than the
 // baseline freeing the same number of slots.
 func propGPNoWorseThanBaseline(t *rapid.T) {
@@ -256,6 +265,9 @@ func propGPNoWorseThanBaseline(t *rapid.T) {
 		t.Fatalf("GP lost %v > baseline %v", g.WorkLost, b.WorkLost)
 	}
 }
+
+func TestPropBadCluster(t *testing.T) { rapid.Check(t, propBadCluster) }
+func FuzzBadCluster(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propBadCluster)) }
 
 // Any bad field gives ErrBadInput from both policies, never a panic.
 func propBadCluster(t *rapid.T) {
@@ -316,6 +328,9 @@ func propBadCluster(t *rapid.T) {
 	}
 }
 
+func TestPropOccupancy(t *testing.T)   { rapid.Check(t, propOccupancy) }
+func FuzzOccupancyWindow(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propOccupancy)) }
+
 func propOccupancy(t *rapid.T) {
 	window := float64(rapid.IntRange(1, 50).Draw(t, "window"))
 	p := rapid.SampledFrom([]float64{0, 0.5, 0.9, 1}).Draw(t, "p")
@@ -373,6 +388,9 @@ func quantity() *rapid.Generator[float64] {
 		extremes.AnyFloat())
 }
 
+func TestPropEvaluate(t *testing.T) { rapid.Check(t, propEvaluate) }
+func FuzzEvaluate(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propEvaluate)) }
+
 func propEvaluate(t *rapid.T) {
 	n := rapid.IntRange(0, 20).Draw(t, "n")
 	ideal := make([]float64, n)
@@ -411,6 +429,8 @@ func propEvaluate(t *rapid.T) {
 	}
 }
 
+func TestPropEvaluateEqual(t *testing.T) { rapid.Check(t, propEvaluateEqual) }
+
 // Equal ANPs: SNP equals that ANP, unfairness is 0, l1 = l2 = 1/ANP.
 func propEvaluateEqual(t *rapid.T) {
 	n := rapid.IntRange(1, 30).Draw(t, "n")
@@ -429,6 +449,9 @@ func propEvaluateEqual(t *rapid.T) {
 		t.Fatalf("equal ANP %v: %+v", a, m)
 	}
 }
+
+func TestPropDeficiencyOrder(t *testing.T) { rapid.Check(t, propDeficiencyOrder) }
+func FuzzDeficiencyOrder(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propDeficiencyOrder)) }
 
 func propDeficiencyOrder(t *rapid.T) {
 	n := rapid.IntRange(0, 12).Draw(t, "n")
@@ -473,6 +496,9 @@ func count() *rapid.Generator[int] {
 	return extremes.OrIntEdge(rapid.IntRange(-3, 1000), 1, MaxSlots)
 }
 
+func TestPropScalars(t *testing.T) { rapid.Check(t, propScalars) }
+func FuzzScalars(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propScalars)) }
+
 // The scalar rules: errors only as ErrBadInput, results in range.
 func propScalars(t *rapid.T) {
 	x, y, z := quantity().Draw(t, "x"), quantity().Draw(t, "y"), quantity().Draw(t, "z")
@@ -513,6 +539,9 @@ func propScalars(t *rapid.T) {
 	}
 }
 
+func TestPropOwnQueue(t *testing.T) { rapid.Check(t, propOwnQueue) }
+func FuzzOwnQueue(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propOwnQueue)) }
+
 // A job does not starve itself: with one long job, its own queued demand
 // (any value up to math.MaxInt) changes nothing GP decides.
 func propOwnQueue(t *rapid.T) {
@@ -537,26 +566,8 @@ func propOwnQueue(t *rapid.T) {
 	}
 }
 
-func TestPropBaseline(t *testing.T)              { rapid.Check(t, propBaseline) }
-func TestPropOwnQueue(t *testing.T)              { rapid.Check(t, propOwnQueue) }
-func TestPropGP(t *testing.T)                    { rapid.Check(t, propGP) }
-func TestPropGPNoWorseThanBaseline(t *testing.T) { rapid.Check(t, propGPNoWorseThanBaseline) }
-func TestPropBadCluster(t *testing.T)            { rapid.Check(t, propBadCluster) }
-func TestPropOccupancy(t *testing.T)             { rapid.Check(t, propOccupancy) }
-func TestPropEvaluate(t *testing.T)              { rapid.Check(t, propEvaluate) }
-func TestPropEvaluateEqual(t *testing.T)         { rapid.Check(t, propEvaluateEqual) }
-func TestPropDeficiencyOrder(t *testing.T)       { rapid.Check(t, propDeficiencyOrder) }
-func TestPropScalars(t *testing.T)               { rapid.Check(t, propScalars) }
-
-func FuzzBaseline(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propBaseline)) }
-func FuzzGP(f *testing.F)              { f.Fuzz(rapid.MakeFuzz(propGP)) }
-func FuzzOwnQueue(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propOwnQueue)) }
-func FuzzGPNoWorse(f *testing.F)       { f.Fuzz(rapid.MakeFuzz(propGPNoWorseThanBaseline)) }
-func FuzzBadCluster(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propBadCluster)) }
-func FuzzOccupancyWindow(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propOccupancy)) }
-func FuzzEvaluate(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propEvaluate)) }
-func FuzzDeficiencyOrder(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propDeficiencyOrder)) }
-func FuzzScalars(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propScalars)) }
+func TestPropClusterEdges(t *testing.T) { rapid.Check(t, propClusterEdges) }
+func FuzzClusterEdges(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propClusterEdges)) }
 
 // propClusterEdges draws every field of a cluster, k and the options at the
 // edges of its documented range and beyond (MaxTime, MaxSlots, MaxInt,
@@ -638,6 +649,9 @@ func propClusterEdges(t *rapid.T) {
 	}
 }
 
+func TestPropOccupancyEdges(t *testing.T) { rapid.Check(t, propOccupancyEdges) }
+func FuzzOccupancyEdges(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propOccupancyEdges)) }
+
 // propOccupancyEdges feeds a window extreme lengths, fractions, times and
 // counts: bad ones are refused with a named field and leave the window
 // unchanged; the window never holds more than MaxWindowSamples samples and
@@ -678,9 +692,3 @@ func propOccupancyEdges(t *rapid.T) {
 		}
 	}
 }
-
-func TestPropClusterEdges(t *testing.T)   { rapid.Check(t, propClusterEdges) }
-func TestPropOccupancyEdges(t *testing.T) { rapid.Check(t, propOccupancyEdges) }
-
-func FuzzClusterEdges(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(propClusterEdges)) }
-func FuzzOccupancyEdges(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propOccupancyEdges)) }

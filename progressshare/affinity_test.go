@@ -205,6 +205,9 @@ func slotShareOf(slots int, jobs []Job, p int) float64 {
 	return min(float64(run+len(jobs[p].Pending)), jobs[p].Weight*level)
 }
 
+func TestPropAffinity(t *testing.T) { rapid.Check(t, propAffinity) }
+func FuzzAffinity(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propAffinity)) }
+
 // propAffinity compares Algorithm 2 with and without the affinity rule on
 // the same world and jobs. With the rule the decision is Algorithm 2's
 // except for an affinity launch; that launch passes over Algorithm 2's
@@ -219,7 +222,10 @@ func slotShareOf(slots int, jobs []Job, p int) float64 {
 // matters: two node types, calibrated jobs, a busy cluster with demands
 // above its slots and, most often, two jobs as in §4.4.2 (with random
 // worlds a job at or above its slot share is rarely the lowest in PS).
-func propAffinity(t *rapid.T)     { checkAffinity(t, false) }
+func propAffinity(t *rapid.T)           { checkAffinity(t, false) }
+func TestPropAffinityBusy(t *testing.T) { rapid.Check(t, propAffinityBusy) }
+func FuzzAffinityBusy(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propAffinityBusy)) }
+
 func propAffinityBusy(t *rapid.T) { checkAffinity(t, true) }
 
 func checkAffinity(t *rapid.T, busy bool) {
@@ -335,10 +341,8 @@ func checkAffinity(t *rapid.T, busy bool) {
 	}
 }
 
-func TestPropAffinity(t *testing.T)     { rapid.Check(t, propAffinity) }
-func FuzzAffinity(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propAffinity)) }
-func TestPropAffinityBusy(t *testing.T) { rapid.Check(t, propAffinityBusy) }
-func FuzzAffinityBusy(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propAffinityBusy)) }
+func TestPropRelativeRate(t *testing.T) { rapid.Check(t, propRelativeRate) }
+func FuzzRelativeRate(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propRelativeRate)) }
 
 // propRelativeRate: the relative rate is Eq. 4.1's per-slot weight summed
 // slot by slot, it does not change when the job's rates are all scaled, and
@@ -376,9 +380,6 @@ func propRelativeRate(t *rapid.T) {
 		t.Fatalf("mean relative rate %v, want 1", mean)
 	}
 }
-
-func TestPropRelativeRate(t *testing.T) { rapid.Check(t, propRelativeRate) }
-func FuzzRelativeRate(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propRelativeRate)) }
 
 // TestAffinityGivesUp is the package doc's example of what the unbounded
 // rule gives up: 12 slots of type X (node 0) and 4 of type Y (node 1); job A

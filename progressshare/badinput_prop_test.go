@@ -20,6 +20,9 @@ func wild() *rapid.Generator[float64] {
 		-1, MaxRate*2, MinRate/2, math.NaN(), math.Inf(1), math.Inf(-1))))
 }
 
+func TestPropBadInput(t *testing.T) { rapid.Check(t, propBadInput) }
+func FuzzBadInput(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propBadInput)) }
+
 // propBadInput feeds arbitrary values to every exported function: no panic,
 // and every error matches ErrBadInput (ProgressShare may say ErrCalibrating).
 func propBadInput(t *rapid.T) {
@@ -122,6 +125,9 @@ func propBadInput(t *rapid.T) {
 	}
 }
 
+func TestPropValidEdges(t *testing.T) { rapid.Check(t, propValidEdges) }
+func FuzzValidEdges(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propValidEdges)) }
+
 // propValidEdges gives valid jobs and options values at the edges of their
 // ranges (rates and weights at MinRate and MaxRate, times at MaxDuration and 0,
 // subnormal delays, a clock at ±MaxFloat64 with launches as long ago as
@@ -190,8 +196,3 @@ func propValidEdges(t *rapid.T) {
 		}
 	}
 }
-
-func TestPropBadInput(t *testing.T)   { rapid.Check(t, propBadInput) }
-func TestPropValidEdges(t *testing.T) { rapid.Check(t, propValidEdges) }
-func FuzzValidEdges(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propValidEdges)) }
-func FuzzBadInput(f *testing.F)       { f.Fuzz(rapid.MakeFuzz(propBadInput)) }

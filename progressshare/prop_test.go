@@ -136,6 +136,9 @@ func naivePref(w world, si int, j Job, b Block, cal bool) float64 {
 	return num / den
 }
 
+func TestPropPref(t *testing.T) { rapid.Check(t, propPref) }
+func FuzzPref(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propPref)) }
+
 func propPref(t *rapid.T) {
 	w := genWorld(t, 0)
 	j := genJobs(t, w, rapid.Bool().Draw(t, "calibrated"), 0)[0]
@@ -179,8 +182,8 @@ func propPref(t *rapid.T) {
 	}
 }
 
-func TestPropPref(t *testing.T) { rapid.Check(t, propPref) }
-func FuzzPref(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propPref)) }
+func TestPropProgressShare(t *testing.T) { rapid.Check(t, propProgressShare) }
+func FuzzProgressShare(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propProgressShare)) }
 
 func propProgressShare(t *rapid.T) {
 	homogeneous := rapid.Bool().Draw(t, "homogeneous")
@@ -249,9 +252,6 @@ func propProgressShare(t *rapid.T) {
 	}
 }
 
-func TestPropProgressShare(t *testing.T) { rapid.Check(t, propProgressShare) }
-func FuzzProgressShare(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propProgressShare)) }
-
 // keyOf is the order of Algorithm 2 (progress share, slot share while
 // calibrating) or Algorithm 1 (slot share), divided by the weight.
 func keyOf(w world, j Job, alg2 bool) float64 {
@@ -274,6 +274,9 @@ func naiveBest(w world, si int, j Job) (int, Locality) {
 	}
 	return best, loc
 }
+
+func TestPropPick(t *testing.T) { rapid.Check(t, propPick) }
+func FuzzPick(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propPick)) }
 
 func propPick(t *rapid.T) {
 	w := genWorld(t, 0)
@@ -387,6 +390,9 @@ func propPick(t *rapid.T) {
 	}
 }
 
+func TestPropMustDecline(t *testing.T) { rapid.Check(t, propMustDecline) }
+func FuzzMustDecline(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propMustDecline)) }
+
 // propMustDecline: whenever the O(node types) shortcut says a calibrated
 // job declines a slot, the exact test on Eq. 4.4 summed slot by slot
 // declines too, for every block with the locality the shortcut assumed
@@ -425,11 +431,8 @@ func propMustDecline(t *rapid.T) {
 	}
 }
 
-func TestPropMustDecline(t *testing.T) { rapid.Check(t, propMustDecline) }
-func FuzzMustDecline(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propMustDecline)) }
-
-func TestPropPick(t *testing.T) { rapid.Check(t, propPick) }
-func FuzzPick(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propPick)) }
+func TestPropCalibration(t *testing.T) { rapid.Check(t, propCalibration) }
+func FuzzCalibration(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propCalibration)) }
 
 // propCalibration runs a small cluster through launches and finishes: a
 // job's rate on a node type becomes known only when one of its tasks finishes
@@ -506,8 +509,8 @@ func propCalibration(t *rapid.T) {
 	}
 }
 
-func TestPropCalibration(t *testing.T) { rapid.Check(t, propCalibration) }
-func FuzzCalibration(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propCalibration)) }
+func TestPropPendingIndex(t *testing.T) { rapid.Check(t, propPendingIndex) }
+func FuzzPendingIndex(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propPendingIndex)) }
 
 // propPendingIndex: after any sequence of Add and Remove the index equals
 // one built from the blocks still pending.
@@ -546,6 +549,3 @@ func propPendingIndex(t *rapid.T) {
 		}
 	}
 }
-
-func TestPropPendingIndex(t *testing.T) { rapid.Check(t, propPendingIndex) }
-func FuzzPendingIndex(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propPendingIndex)) }

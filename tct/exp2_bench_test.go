@@ -108,22 +108,17 @@ func BenchmarkFitExp2Sweep(b *testing.B) {
 	}
 }
 
-func BenchmarkTCT(b *testing.B) {
-	m := Exp2{A: 150, B: -4, C: 50, D: -0.1}
-	b.ReportAllocs()
-	var s float64
-	for b.Loop() {
-		s += m.TCT(0.37)
-	}
-	_ = s
-}
+func BenchmarkTCT(b *testing.B) { benchCurve(b, Exp2.TCT) }
 
-func BenchmarkNormTCT(b *testing.B) {
+func BenchmarkNormTCT(b *testing.B) { benchCurve(b, Exp2.NormTCT) }
+
+// benchCurve evaluates f on one exp2 curve at one rate.
+func benchCurve(b *testing.B, f func(Exp2, float64) float64) {
 	m := Exp2{A: 150, B: -4, C: 50, D: -0.1}
 	b.ReportAllocs()
 	var s float64
 	for b.Loop() {
-		s += m.NormTCT(0.37)
+		s += f(m, 0.37)
 	}
 	_ = s
 }

@@ -51,6 +51,8 @@ func exp2PropData(t *rapid.T) (truth Exp2, x, y []float64) {
 	return truth, x, y
 }
 
+func TestPropFitBeatsTruth(t *testing.T) { rapid.Check(t, propFitBeatsTruth) }
+
 // propFitBeatsTruth: the fitted SSE is never above the SSE of the
 // parameters that generated the data (least squares minimises SSE).
 func propFitBeatsTruth(t *rapid.T) {
@@ -65,7 +67,7 @@ func propFitBeatsTruth(t *rapid.T) {
 	}
 }
 
-func TestPropFitBeatsTruth(t *testing.T) { rapid.Check(t, propFitBeatsTruth) }
+func TestPropFitDeterministic(t *testing.T) { rapid.Check(t, propFitDeterministic) }
 
 // propFitDeterministic: equal inputs give bit-identical outputs.
 func propFitDeterministic(t *rapid.T) {
@@ -76,8 +78,6 @@ func propFitDeterministic(t *rapid.T) {
 		t.Fatalf("%+v %+v vs %+v %+v", m1, r1, m2, r2)
 	}
 }
-
-func TestPropFitDeterministic(t *testing.T) { rapid.Check(t, propFitDeterministic) }
 
 // exp2PropModel draws a model whose TCT(1) is finite and nonzero.
 func exp2PropModel(t *rapid.T) Exp2 {
@@ -92,6 +92,8 @@ func exp2PropModel(t *rapid.T) Exp2 {
 	}
 	return m
 }
+
+func TestPropNormTCTAtDedicated(t *testing.T) { rapid.Check(t, propNormTCTAtDedicated) }
 
 // propNormTCTAtDedicated: NormTCT(1) = 1 exactly, and NormTCTAt(r, r) = 1
 // wherever it is defined.
@@ -108,7 +110,7 @@ func propNormTCTAtDedicated(t *rapid.T) {
 	}
 }
 
-func TestPropNormTCTAtDedicated(t *testing.T) { rapid.Check(t, propNormTCTAtDedicated) }
+func TestPropIOInverse(t *testing.T) { rapid.Check(t, propIOInverse) }
 
 // propIOInverse: IO(r)·NormTCT(r) = read90 (Eq. 5 is the inverse scaling).
 func propIOInverse(t *rapid.T) {
@@ -129,8 +131,6 @@ func propIOInverse(t *rapid.T) {
 		t.Fatalf("IO = %v", io)
 	}
 }
-
-func TestPropIOInverse(t *testing.T) { rapid.Check(t, propIOInverse) }
 
 // exp2FuzzValue draws any float64: ordinary values, the edges of the data
 // range (±1e100 and just beyond), subnormals, 1e±300, ±MaxFloat64, NaN and
@@ -168,6 +168,9 @@ func checkValueError(t *rapid.T, err error) {
 	}
 }
 
+func TestPropFitAnyInput(t *testing.T) { rapid.Check(t, propFitAnyInput) }
+func FuzzFitExp2(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propFitAnyInput)) }
+
 // propFitAnyInput: on any input of at most 64 points FitExp2 does not panic,
 // fails only with ErrBadInput, and otherwise returns finite numbers.
 func propFitAnyInput(t *rapid.T) {
@@ -197,8 +200,8 @@ func propFitAnyInput(t *rapid.T) {
 	}
 }
 
-func TestPropFitAnyInput(t *testing.T) { rapid.Check(t, propFitAnyInput) }
-func FuzzFitExp2(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propFitAnyInput)) }
+func TestPropMetricsAnyInput(t *testing.T) { rapid.Check(t, propMetricsAnyInput) }
+func FuzzRMSE(f *testing.F)                { f.Fuzz(rapid.MakeFuzz(propMetricsAnyInput)) }
 
 // propMetricsAnyInput: RMSE and NRMSE never panic, fail only with
 // ErrBadInput, and otherwise give finite, non-negative numbers with RMSE at
@@ -231,8 +234,8 @@ func propMetricsAnyInput(t *rapid.T) {
 	}
 }
 
-func TestPropMetricsAnyInput(t *testing.T) { rapid.Check(t, propMetricsAnyInput) }
-func FuzzRMSE(f *testing.F)                { f.Fuzz(rapid.MakeFuzz(propMetricsAnyInput)) }
+func TestPropPercentileAnyInput(t *testing.T) { rapid.Check(t, propPercentileAnyInput) }
+func FuzzPercentile(f *testing.F)             { f.Fuzz(rapid.MakeFuzz(propPercentileAnyInput)) }
 
 // propPercentileAnyInput: Percentile lies between the smallest and largest
 // sample, grows with p, or fails with ErrBadInput.
@@ -262,8 +265,8 @@ func propPercentileAnyInput(t *rapid.T) {
 	}
 }
 
-func TestPropPercentileAnyInput(t *testing.T) { rapid.Check(t, propPercentileAnyInput) }
-func FuzzPercentile(f *testing.F)             { f.Fuzz(rapid.MakeFuzz(propPercentileAnyInput)) }
+func TestPropNormAndIOAnyInput(t *testing.T) { rapid.Check(t, propNormAndIOAnyInput) }
+func FuzzIOAt(f *testing.F)                  { f.Fuzz(rapid.MakeFuzz(propNormAndIOAnyInput)) }
 
 // propNormAndIOAnyInput: NormTCTAt and IOAt never panic, fail only with
 // ErrBadInput, and otherwise return finite values; IO is ≥ 0.
@@ -288,8 +291,8 @@ func propNormAndIOAnyInput(t *rapid.T) {
 	}
 }
 
-func TestPropNormAndIOAnyInput(t *testing.T) { rapid.Check(t, propNormAndIOAnyInput) }
-func FuzzIOAt(f *testing.F)                  { f.Fuzz(rapid.MakeFuzz(propNormAndIOAnyInput)) }
+func TestPropTrainAnyInput(t *testing.T) { rapid.Check(t, propTrainAnyInput) }
+func FuzzTrainExp2(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propTrainAnyInput)) }
 
 // propTrainAnyInput: TrainExp2 never panics, fails only with ErrBadInput,
 // and otherwise returns finite models with Model = baseline·Normalised.
@@ -319,6 +322,3 @@ func propTrainAnyInput(t *rapid.T) {
 		t.Fatalf("Model %+v is not baseline %v × Normalised %+v", tr.Model, baseline, tr.Normalised)
 	}
 }
-
-func TestPropTrainAnyInput(t *testing.T) { rapid.Check(t, propTrainAnyInput) }
-func FuzzTrainExp2(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propTrainAnyInput)) }

@@ -30,6 +30,8 @@ func fitAngle(a, b []float64) float64 {
 	return math.Acos(min(1, max(-1, c)))
 }
 
+func TestPropScanArc(t *testing.T) { rapid.Check(t, propScanArc) }
+
 // propScanArc: the arc bound of the scan holds: for any rate r between two
 // neighbouring scanned rates, the angles from the columns of both to the
 // column of r add up to at most the bound (the curve of columns between
@@ -58,7 +60,7 @@ func propScanArc(t *rapid.T) {
 	}
 }
 
-func TestPropScanArc(t *testing.T) { rapid.Check(t, propScanArc) }
+func TestPropScanCovers(t *testing.T) { rapid.Check(t, propScanCovers) }
 
 // propScanCovers: for rates β < δ in different intervals of the scan, the
 // pair of nearest scanned rates (nearest by angle, one from each
@@ -105,8 +107,6 @@ func propScanCovers(t *rapid.T) {
 	}
 }
 
-func TestPropScanCovers(t *testing.T) { rapid.Check(t, propScanCovers) }
-
 // fitPlaneSin returns the sine of the largest principal angle between the
 // planes span{a1, a2} and span{b1, b2} (each pair independent).
 func fitPlaneSin(a1, a2, b1, b2 []float64) float64 {
@@ -146,6 +146,8 @@ func fitPlaneSin(a1, a2, b1, b2 []float64) float64 {
 	return math.Sqrt(max(0, 1-lmin))
 }
 
+func TestPropFitBelowScan(t *testing.T) { rapid.Check(t, propFitBelowScan) }
+
 // propFitBelowScan: unless the fit collapsed to b = d, its SSE is at most
 // (to rounding) the projected SSE of every representable pair of distinct
 // scanned rates: the scan's lowest such pair starts a run unless a run
@@ -165,8 +167,6 @@ func propFitBelowScan(t *rapid.T) {
 		t.Fatalf("SSE %v above the scan's lowest pair %v (report %+v)", rep.SSE, lowest*scale, rep)
 	}
 }
-
-func TestPropFitBelowScan(t *testing.T) { rapid.Check(t, propFitBelowScan) }
 
 // fitScanLowestSSE returns the lowest projected SSE (lmEval, scaled units)
 // over the pairs of distinct scanned rates whose terms stay within

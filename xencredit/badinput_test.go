@@ -10,7 +10,11 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/internal/extremes"
+	"github.com/schedkit/schedkit/internal/testkit"
 )
+
+// wantField asserts that err is a *ValueError on field.
+var wantField = testkit.FieldCheck(ErrBadInput, func(e *ValueError) string { return e.Field })
 
 func TestConfigValidate(t *testing.T) {
 	if err := DefaultConfig(2).Validate(); err != nil {

@@ -9,9 +9,6 @@ import (
 	"github.com/schedkit/schedkit/internal/testkit"
 )
 
-// wantField asserts that err is a *ValueError on field.
-var wantField = testkit.FieldCheck(ErrBadInput, func(e *ValueError) string { return e.Field })
-
 // TestLimits builds hosts at MaxPCPUs, MaxVCPUs and MaxRunQueues and one
 // beyond each: at the limit New takes the memory its doc states and a round
 // of events on every VCPU allocates nothing; one beyond is refused naming

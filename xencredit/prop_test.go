@@ -76,6 +76,9 @@ func (m *machine) vcpu(t *rapid.T, v int) VCPU {
 	return x
 }
 
+func TestPropMachine(t *testing.T) { rapid.Check(t, propMachine) }
+func FuzzMachine(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propMachine)) }
+
 func propMachine(t *rapid.T) {
 	cfg, doms := genSetup(t)
 	s, err := New(cfg, doms)
@@ -321,6 +324,9 @@ func checkInvariants(t interface{ Fatalf(string, ...any) }, s *State) {
 	}
 }
 
+func TestPropDriven(t *testing.T) { rapid.Check(t, propDriven) }
+func FuzzDriven(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propDriven)) }
+
 // propDriven runs a drawn host for 2 s of simulated time the way a caller
 // would: a tick every 10 ms per PCPU (each in its own phase), accounting
 // every 30 ms out of phase, Schedule at every slice end, and wakes and
@@ -382,11 +388,8 @@ func propDriven(t *rapid.T) {
 	}
 }
 
-func TestPropDriven(t *testing.T) { rapid.Check(t, propDriven) }
-func FuzzDriven(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propDriven)) }
-
-func TestPropMachine(t *testing.T) { rapid.Check(t, propMachine) }
-func FuzzMachine(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propMachine)) }
+func TestPropDeterminism(t *testing.T) { rapid.Check(t, propDeterminism) }
+func FuzzEvents(f *testing.F)          { f.Fuzz(rapid.MakeFuzz(propDeterminism)) }
 
 // The same event sequence gives the same states, event by event.
 func propDeterminism(t *rapid.T) {
@@ -420,6 +423,3 @@ func propDeterminism(t *rapid.T) {
 		checkInvariants(t, &a)
 	}
 }
-
-func TestPropDeterminism(t *testing.T) { rapid.Check(t, propDeterminism) }
-func FuzzEvents(f *testing.F)          { f.Fuzz(rapid.MakeFuzz(propDeterminism)) }

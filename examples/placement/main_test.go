@@ -21,26 +21,19 @@ func TestCLI(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	bad := func(name string, want []string, args ...string) clitest.Case {
-		return clitest.Case{Name: name, Args: args, Code: 2, Stderr: want}
-	}
-	cases := append(clitest.Standard(),
-		bad("seed negative", []string{"-seed"}, "-seed", "-1"),
-		bad("seed too large", []string{"-seed = 18446744073709551615", "[0, 18446744073709551515]"}, "-seed", "18446744073709551615"),
-		bad("seeds 0", []string{"-seeds = 0", "[1, 100]"}, "-seeds", "0"),
-		bad("seeds 101", []string{"-seeds = 101", "[1, 100]"}, "-seeds", "101"),
-		bad("random 0", []string{"-random = 0", "[1, 100000]"}, "-random", "0"),
-		bad("random 1e8", []string{"-random = 100000000", "[1, 100000]"}, "-random", "100000000"),
-		bad("evals 0", []string{"-evals = 0", "[1, 200000]"}, "-evals", "0"),
-		bad("evals 2e9", []string{"-evals = 2000000000", "[1, 200000]"}, "-evals", "2000000000"),
-		bad("disk negative", []string{"-disk = -1", "0 (no disk time)", "[1, 100000] MB/s"}, "-disk", "-1"),
-		bad("disk below 1", []string{"-disk = 0.5"}, "-disk", "0.5"),
-		bad("disk NaN", []string{"-disk = NaN"}, "-disk", "NaN"),
-		bad("disk Inf", []string{"-disk = +Inf"}, "-disk", "Inf"),
-		bad("plot onto a file", []string{"-plot = "}, "-plot", "/etc/passwd"),
-		bad("plot below a file", []string{"-plot = "}, "-plot", filepath.Join(file, "x")),
-		bad("malformed value", []string{"-evals", "usage:"}, "-evals", "x"),
-		bad("every problem at once", []string{"-seeds = 0", "-evals = 0", "-disk = -1"}, "-seeds", "0", "-evals", "0", "-disk", "-1"),
+	cases := append(append(clitest.Standard(), clitest.Seeds(100)...),
+		clitest.Bad("random 0", []string{"-random", "0"}, "-random = 0", "[1, 100000]"),
+		clitest.Bad("random 1e8", []string{"-random", "100000000"}, "-random = 100000000", "[1, 100000]"),
+		clitest.Bad("evals 0", []string{"-evals", "0"}, "-evals = 0", "[1, 200000]"),
+		clitest.Bad("evals 2e9", []string{"-evals", "2000000000"}, "-evals = 2000000000", "[1, 200000]"),
+		clitest.Bad("disk negative", []string{"-disk", "-1"}, "-disk = -1", "0 (no disk time)", "[1, 100000] MB/s"),
+		clitest.Bad("disk below 1", []string{"-disk", "0.5"}, "-disk = 0.5"),
+		clitest.Bad("disk NaN", []string{"-disk", "NaN"}, "-disk = NaN"),
+		clitest.Bad("disk Inf", []string{"-disk", "Inf"}, "-disk = +Inf"),
+		clitest.Bad("plot onto a file", []string{"-plot", "/etc/passwd"}, "-plot = "),
+		clitest.Bad("plot below a file", []string{"-plot", filepath.Join(file, "x")}, "-plot = "),
+		clitest.Bad("malformed value", []string{"-evals", "x"}, "-evals", "usage:"),
+		clitest.Bad("every problem at once", []string{"-seeds", "0", "-evals", "0", "-disk", "-1"}, "-seeds = 0", "-evals = 0", "-disk = -1"),
 	)
 	clitest.Check(t, func(args []string, out, errb *bytes.Buffer) int { return run(args, out, errb) }, cases)
 	code, _, stderr := runArgs("-h")

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"image/color"
-	"math"
 	"path/filepath"
 	"strconv"
 
@@ -11,57 +10,9 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/schedkit/schedkit/examples/internal/plotstyle"
 )
-
-// colours is the Okabe–Ito palette, distinguishable with colour-blindness;
-// every series also gets its own dash pattern.
-var colours = []color.Color{
-	color.RGBA{0x00, 0x72, 0xB2, 0xFF}, // blue
-	color.RGBA{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
-	color.RGBA{0x00, 0x9E, 0x73, 0xFF}, // bluish green
-	color.RGBA{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
-	color.RGBA{0xE6, 0x9F, 0x00, 0xFF}, // orange
-	color.RGBA{0x56, 0xB4, 0xE9, 0xFF}, // sky blue
-	color.RGBA{0x00, 0x00, 0x00, 0xFF}, // black
-}
-
-var dashPatterns = [][]vg.Length{
-	nil,
-	{vg.Points(6), vg.Points(3)},
-	{vg.Points(2), vg.Points(2)},
-	{vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)},
-	{vg.Points(3), vg.Points(5)},
-	{vg.Points(12), vg.Points(4)},
-	nil,
-}
-
-// niceTicks labels an axis at multiples of 1, 2, 2.5 or 5 × 10^k, about
-// eight of them, written without trailing zeros.
-type niceTicks struct{}
-
-func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
-	span := hi - lo
-	if !(span > 0) {
-		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'f', -1, 64)}}
-	}
-	p := math.Pow(10, math.Floor(math.Log10(span/8)))
-	step := 10 * p
-	for _, f := range []float64{1, 2, 2.5, 5} {
-		if f*p >= span/8 {
-			step = f * p
-			break
-		}
-	}
-	var ticks []plot.Tick
-	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
-		v = math.Round(v/step) * step
-		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
-	}
-	return ticks
-}
 
 // evalTicks labels a logarithmic evaluations axis at 100, 300, 1000, 3000, …
 type evalTicks struct{}
@@ -84,22 +35,15 @@ func line(pts plotter.XYs, i int) (*plotter.Line, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.Color = colours[i%len(colours)]
-	l.Dashes = dashPatterns[i%len(dashPatterns)]
+	l.Color, l.Dashes = plotstyle.Style(i)
 	l.Width = vg.Points(1.6)
 	return l, nil
 }
 
-// save writes p as a PNG with legend in a column to the right of the data,
-// so the legend never covers a point.
-func save(p *plot.Plot, legend plot.Legend, path string) error {
-	const width, height, column = 10 * vg.Inch, 5 * vg.Inch, 2.4 * vg.Inch
-	canvas := vgimg.New(width, height)
-	whole := draw.New(canvas)
-	p.Draw(draw.Crop(whole, 0, -column, 0, 0))
-	legend.Top, legend.Left = true, true
-	legend.Draw(draw.Crop(whole, width-column+2*vg.Millimeter, 0, -vg.Millimeter*10, -vg.Millimeter*12))
-	return plotstyle.WritePNG(path, canvas)
+// save writes p as a PNG with the legend in a column to the right of the
+// data, so the legend never covers a point.
+func save(p *plot.Plot, legend *plotstyle.Legend, path string) error {
+	return plotstyle.Save(path, p, legend, 7.6*vg.Inch, 5*vg.Inch)
 }
 
 // writePlots writes fig3_10.png (Fig. 3.10: random candidates as dots,
@@ -113,12 +57,7 @@ func writePlots(dir string, r report) error {
 }
 
 func plotFig310(path string, r report) error {
-	p := plot.New()
-	p.Title.Text = "Completion time of random candidates and policies (TARA Fig. 3.10)"
-	p.X.Label.Text = "random candidate"
-	p.Y.Label.Text = "predicted completion time (s)"
-	p.X.Tick.Marker = niceTicks{}
-	p.Y.Tick.Marker = niceTicks{}
+	p := plotstyle.New("Completion time of random candidates and policies (TARA Fig. 3.10)", "random candidate", "predicted completion time (s)")
 	dots := make(plotter.XYs, len(r.Random))
 	for i, f := range r.Random {
 		dots[i] = plotter.XY{X: float64(i + 1), Y: f}
@@ -131,7 +70,7 @@ func plotFig310(path string, r report) error {
 	sc.GlyphStyle.Radius = vg.Points(1.5)
 	sc.GlyphStyle.Color = color.Gray{Y: 0x80}
 	p.Add(sc)
-	legend := plot.NewLegend()
+	legend := plotstyle.NewLegend()
 	legend.Add(fmt.Sprintf("%d random candidates", len(r.Random)), sc)
 	i := 0
 	xMax := float64(max(len(r.Random), 2))
@@ -167,14 +106,10 @@ func plotConvergence(path string, r report) error {
 	if len(r.Convergence) == 0 {
 		return nil // budget below one population: nothing to draw
 	}
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Best predicted time against evaluations (mean of %d seeds)", r.Seeds)
-	p.X.Label.Text = "evaluations"
-	p.Y.Label.Text = "best predicted completion time (s)"
+	p := plotstyle.New(fmt.Sprintf("Best predicted time against evaluations (mean of %d seeds)", r.Seeds), "evaluations", "best predicted completion time (s)")
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = evalTicks{}
-	p.Y.Tick.Marker = niceTicks{}
-	legend := plot.NewLegend()
+	legend := plotstyle.NewLegend()
 	series := []struct {
 		name string
 		y    func(convergencePoint) float64

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"image/color"
 	"math"
 	"path/filepath"
 	"slices"
@@ -141,14 +142,10 @@ func plotSearch(dir string, res sortResult) error {
 			return err
 		}
 		s.Color, s.Shape, s.Radius = col, [](draw.GlyphDrawer){draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}}[i%3], vg.Points(2.5)
-		eb, err := plotter.NewYErrorBars(struct {
-			plotter.XYer
-			plotter.YErrorer
-		}{pts, errs})
+		eb, err := errorBars(pts, errs, col)
 		if err != nil {
 			return err
 		}
-		eb.Color = col
 		target, err := styled(plotter.XYs{{X: 0, Y: r.Confidence}, {X: xmax, Y: r.Confidence}}, i)
 		if err != nil {
 			return err
@@ -193,14 +190,10 @@ func plotSearchZoom(dir, file string, r workersForRow, style int) error {
 		return err
 	}
 	s.Color, s.Shape, s.Radius = col, draw.SquareGlyph{}, vg.Points(2.5)
-	eb, err := plotter.NewYErrorBars(struct {
-		plotter.XYer
-		plotter.YErrorer
-	}{pts, errs})
+	eb, err := errorBars(pts, errs, col)
 	if err != nil {
 		return err
 	}
-	eb.Color = col
 	pad := 0.1 * (ymax - ymin)
 	ymin, ymax = ymin-pad, ymax+pad
 	target, err := styled(plotter.XYs{{X: lo, Y: r.Confidence}, {X: hi, Y: r.Confidence}}, 7)
@@ -251,14 +244,11 @@ func plotOnline(dir, file, title string, r onlineResult, withAdded bool) error {
 		return err
 	}
 	if !withAdded {
-		eb, err := plotter.NewYErrorBars(struct {
-			plotter.XYer
-			plotter.YErrorer
-		}{pred, errs})
+		ebColor, _ := plotstyle.Style(4)
+		eb, err := errorBars(pred, errs, ebColor)
 		if err != nil {
 			return err
 		}
-		eb.Color, _ = plotstyle.Style(4)
 		p.Add(eb)
 		// Error bars draw no legend thumbnail: the entry names them.
 		leg.Add("(bars: ± 1 standard deviation)")
@@ -320,4 +310,17 @@ func plotTrace(dir, file, title string, f traceFit) error {
 	leg.Add(fmt.Sprintf("normal (KS %.3f)", f.KSNormal), nl)
 	p.X.Min, p.Y.Min = 0, 0
 	return plotstyle.Save(filepath.Join(dir, file), p, leg, figW, figH)
+}
+
+// errorBars draws errs as vertical bars about pts, in colour c.
+func errorBars(pts plotter.XYs, errs plotter.YErrors, c color.Color) (*plotter.YErrorBars, error) {
+	eb, err := plotter.NewYErrorBars(struct {
+		plotter.XYer
+		plotter.YErrorer
+	}{pts, errs})
+	if err != nil {
+		return nil, err
+	}
+	eb.Color = c
+	return eb, nil
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/schedkit/schedkit/examples/internal/cli"
 	"github.com/schedkit/schedkit/tct/jct"
 )
 
@@ -79,16 +80,8 @@ func printReport(w io.Writer, rep report, cfg config) error {
 		fmt.Fprintf(w, "  benefit of +%d workers falls below 5%% of the remaining time from t = %.0f s on\n", o.Added, o.BenefitEnds)
 	}
 
-	fmt.Fprintln(w, "\nTerms:")
-	for _, t := range terms {
-		fmt.Fprintf(w, "  %s\n", t)
-	}
-	if len(rep.Differs) > 0 {
-		fmt.Fprintln(w, "Differs from the paper because:")
-		for _, d := range rep.Differs {
-			fmt.Fprintf(w, "  - %s\n", d)
-		}
-	}
+	fmt.Fprintln(w)
+	cli.Notes(w, terms, rep.Differs)
 	if cfg.PlotDir != "" {
 		fmt.Fprintf(w, "plots written to %s\n", cfg.PlotDir)
 	}

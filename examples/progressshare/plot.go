@@ -3,27 +3,22 @@ package main
 import (
 	"fmt"
 	"image/color"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/schedkit/schedkit/examples/internal/plotstyle"
 )
 
-// policyColor gives each policy its own colour (Okabe–Ito, distinct for
-// colour-blind readers); jobs are told apart by dashes.
+// policyColor gives each policy its own colour of the shared palette;
+// jobs are told apart by dashes.
 var policyColor = map[string]color.Color{
-	SlotShare:            color.RGBA{R: 0x00, G: 0x72, B: 0xB2, A: 0xFF}, // blue
-	ProgressShare:        color.RGBA{R: 0xD5, G: 0x5E, B: 0x00, A: 0xFF}, // vermillion
-	ProgressShareAff:     color.RGBA{R: 0x00, G: 0x9E, B: 0x73, A: 0xFF}, // bluish green
-	ProgressShareBounded: color.RGBA{R: 0xCC, G: 0x79, B: 0xA7, A: 0xFF}, // reddish purple
+	SlotShare:            plotstyle.Palette[4],
+	ProgressShare:        plotstyle.Palette[3],
+	ProgressShareAff:     plotstyle.Palette[2],
+	ProgressShareBounded: plotstyle.Palette[5],
 }
 
 // policyWidth draws later policies with thinner lines, so a line that
@@ -34,7 +29,7 @@ var policyWidth = map[string]vg.Length{
 }
 
 // jobDashes tells up to four jobs apart.
-var jobDashes = [][]vg.Length{nil, {vg.Points(6), vg.Points(3)}, {vg.Points(2), vg.Points(2)}, {vg.Points(8), vg.Points(3), vg.Points(2), vg.Points(3)}}
+var jobDashes = plotstyle.Dashes[:4]
 
 // Plot writes, for each traced scenario, NAME-progress.png (each job's
 // fraction of tasks done over time under every policy, the bottom-left
@@ -59,18 +54,15 @@ func Plot(dir string, runs []Comparison) error {
 }
 
 func plotOne(path string, r Comparison, what string) error {
-	p := plot.New()
 	title := map[string]string{"progress": "progress (fraction of tasks done)", "share": "progress share (Eq. 4.1)"}[what]
-	p.Title.Text = fmt.Sprintf("%s: %s over time", r.Scenario.Name, title)
+	title = fmt.Sprintf("%s: %s over time", r.Scenario.Name, title)
 	if r.Scenario.Seeds > 1 {
-		p.Title.Text += fmt.Sprintf(" (seed %d)", r.Scenario.Seed)
+		title += fmt.Sprintf(" (seed %d)", r.Scenario.Seed)
 	}
-	p.X.Label.Text = "time (s)"
-	p.Y.Label.Text = map[string]string{"progress": "fraction of tasks done", "share": "progress share"}[what]
-	p.X.Tick.Marker = roundTicks{}
-	p.Y.Tick.Marker = roundTicks{}
+	p := plotstyle.New(title, "time (s)", map[string]string{"progress": "fraction of tasks done", "share": "progress share"}[what])
 	p.Y.Min, p.Y.Max = 0, 1
-	leg := plot.NewLegend()
+	leg := plotstyle.NewLegend()
+	leg.ThumbnailWidth = vg.Points(28)
 	for _, res := range r.Results {
 		for i, j := range r.Scenario.Jobs {
 			// A step function: a sample's value holds until the next event.
@@ -97,44 +89,5 @@ func plotOne(path string, r Comparison, what string) error {
 			leg.Add(fmt.Sprintf("%s, %s", j.Name, res.Policy), l)
 		}
 	}
-	const w, h, legendW = 10.5 * vg.Inch, 4.5 * vg.Inch, 3.7 * vg.Inch
-	img := vgimg.New(w, h)
-	dc := draw.New(img)
-	p.Draw(draw.Crop(dc, 0, -legendW, 0, 0))
-	leg.Top, leg.Left = true, true
-	leg.ThumbnailWidth = vg.Points(28)
-	leg.Draw(draw.Crop(dc, w-legendW+vg.Points(8), 0, 0, -vg.Points(24)))
-	return plotstyle.WritePNG(path, img)
-}
-
-// roundTicks labels an axis at round steps (1, 2 or 5 × 10^k, five to ten
-// of them) with as few digits as each label needs: "0", "500", "0.2", never
-// "0.00".
-type roundTicks struct{}
-
-func (roundTicks) Ticks(lo, hi float64) []plot.Tick {
-	if !(hi > lo) {
-		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'f', -1, 64)}}
-	}
-	step := math.Pow(10, math.Floor(math.Log10((hi-lo)/5)))
-	for _, m := range []float64{1, 2, 5, 10} {
-		if (hi-lo)/(step*m) <= 10 {
-			step *= m
-			break
-		}
-	}
-	digits := max(0, -int(math.Floor(math.Log10(step)+1e-9)))
-	var ticks []plot.Tick
-	for k := math.Ceil(lo/step - 1e-9); k*step <= hi+step*1e-9; k++ {
-		v := k * step
-		// Rounded to the step's digits, then printed with as few as needed.
-		label, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', digits, 64), 64)
-		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(label+0, 'f', -1, 64)}) // +0 turns −0 into 0
-		for k := 1; k < 5; k++ {                                                                     // unlabelled minor ticks
-			if m := v + float64(k)*step/5; m <= hi {
-				ticks = append(ticks, plot.Tick{Value: m})
-			}
-		}
-	}
-	return ticks
+	return plotstyle.Save(path, p, leg, 6.8*vg.Inch, 4.5*vg.Inch)
 }

@@ -2,32 +2,23 @@ package main
 
 import (
 	"fmt"
-	"image/color"
 	"math"
-
 	"path/filepath"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-)
 
-// colours: the Okabe–Ito palette, one per decision kind.
-var colours = [numKinds]color.Color{
-	color.RGBA{0x00, 0x72, 0xB2, 0xFF}, // blue: MP
-	color.RGBA{0xD5, 0x5E, 0x00, 0xFF}, // vermillion: admission
-	color.RGBA{0x00, 0x9E, 0x73, 0xFF}, // bluish green: GP
-}
+	"github.com/schedkit/schedkit/examples/internal/plotstyle"
+)
 
 // plotLatencies writes, per replay, the distribution of each decision's
 // latency: the share of decisions (y) that took at most x µs, x on a log
 // scale, to DIR/latency-<trace>.png.
 func plotLatencies(dir string, results []Result) error {
 	for _, r := range results {
-		p := plot.New()
-		p.Title.Text = fmt.Sprintf("Decision latency, %s replay (%d slots, up to %d jobs queued)", r.Trace, r.Slots, r.PeakQueue)
-		p.X.Label.Text = "latency (µs, log scale)"
-		p.Y.Label.Text = "share of decisions at most that long"
+		p := plotstyle.New(fmt.Sprintf("Decision latency, %s replay (%d slots, up to %d jobs queued)", r.Trace, r.Slots, r.PeakQueue),
+			"latency (µs, log scale)", "share of decisions at most that long")
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 		p.Y.Min, p.Y.Max = 0, 1
@@ -50,11 +41,11 @@ func plotLatencies(dir string, results []Result) error {
 			if err != nil {
 				return err
 			}
-			line.Color, line.Width = colours[k], vg.Points(1.5)
+			line.Color, _ = plotstyle.Style(4 - int(k)) // blue: MP, vermillion: admission, bluish green: GP
+			line.Width = vg.Points(1.5)
 			p.Add(line)
 			p.Legend.Add(fmt.Sprintf("%s (p50 %.2f µs, p99 %.2f µs, n = %d)", kindNames[k], float64(r.Latency[k].P50Ns)/1e3, float64(r.Latency[k].P99Ns)/1e3, len(ns)), line)
 		}
-		p.Add(plotter.NewGrid())
 		name := filepath.Join(dir, "latency-"+r.Trace+".png")
 		if err := p.Save(8*vg.Inch, 5*vg.Inch, name); err != nil {
 			return fmt.Errorf("plot %s: %w", name, err)

@@ -183,16 +183,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// The default: compare the two jobs as MIMP §6.3.1 does.
 		fmt.Fprintf(stdout, "slowdown from 10%% to 100%% web CPU: CPU-bound %.2f×, IO-bound %.2f×\n", rep.Slowdown.CPUBound, rep.Slowdown.IOBound)
 	}
-	fmt.Fprintln(stdout, "Terms:")
-	for _, t := range terms {
-		fmt.Fprintf(stdout, "  %s\n", t)
-	}
-	if len(rep.Differs) > 0 {
-		fmt.Fprintln(stdout, "Differs from the paper because:")
-		for _, d := range rep.Differs {
-			fmt.Fprintf(stdout, "  - %s\n", d)
-		}
-	}
+	cli.Notes(stdout, terms, rep.Differs)
 	if *plotDir != "" {
 		fmt.Fprintf(stdout, "plot written to %s\n", filepath.Join(*plotDir, plotFile))
 	}

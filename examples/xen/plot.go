@@ -2,17 +2,14 @@ package main
 
 import (
 	"fmt"
-	"image/color"
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/schedkit/schedkit/examples/internal/plotstyle"
 )
@@ -40,38 +37,21 @@ func Plot(dir string, sc Scenario, runs []Result) error {
 	return nil
 }
 
-// Four set-ups: distinct colours, dashes and glyphs.
-var (
-	lineColors = []color.Color{
-		color.RGBA{0, 0, 0, 255},       // alone: black
-		color.RGBA{213, 94, 0, 255},    // credit: vermilion
-		color.RGBA{0, 114, 178, 255},   // mi: blue
-		color.RGBA{0, 158, 115, 255},   // other mi: green
-		color.RGBA{204, 121, 167, 255}, // spare
-	}
-	lineDashes = [][]vg.Length{nil, {vg.Points(6), vg.Points(3)}, {vg.Points(2), vg.Points(2)}, {vg.Points(8), vg.Points(3), vg.Points(2), vg.Points(3)}, nil}
-	glyphs     = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{}}
-)
+// glyphs tell the set-ups apart besides their colours and dashes.
+var glyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{}}
 
 func plotOne(path string, sc Scenario, runs []Result, ylabel string, val func(Result) float64, logY bool) error {
-	p := plot.New()
 	closed := len(runs) > 0 && runs[0].Clients > 0
-	p.Title.Text = "Interactive VM beside a CPU-bound batch VM (2 shared cores)"
+	xlabel := "open-loop request rate (per second)"
 	if closed {
-		p.X.Label.Text = "closed-loop clients (7 s think time)"
-	} else {
-		p.X.Label.Text = "open-loop request rate (per second)"
+		xlabel = "closed-loop clients (7 s think time)"
 	}
-	p.Y.Label.Text = ylabel
+	p := plotstyle.New("Interactive VM beside a CPU-bound batch VM (2 shared cores)", xlabel, ylabel)
 	if logY {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	} else {
-		p.Y.Tick.Marker = roundTicks{}
 	}
-	p.X.Tick.Marker = roundTicks{}
-	legend := plot.NewLegend()
-	legend.TextStyle.Font.Size = vg.Points(9)
+	legend := plotstyle.NewLegend()
 	for i, name := range setUps(sc) {
 		var xy plotter.XYs
 		for _, r := range runs {
@@ -91,18 +71,13 @@ func plotOne(path string, sc Scenario, runs []Result, ylabel string, val func(Re
 		if err != nil {
 			return err
 		}
-		l.Color, l.Dashes, l.Width = lineColors[i], lineDashes[i], vg.Points(1.5)
-		pts.Color, pts.Shape = lineColors[i], glyphs[i]
+		l.Color, l.Dashes = plotstyle.Style(i)
+		l.Width = vg.Points(1.5)
+		pts.Color, pts.Shape = l.Color, glyphs[i%len(glyphs)]
 		p.Add(l, pts)
 		legend.Add(label(sc, name), l, pts)
 	}
-	const w, h, legendW = 7.5 * vg.Inch, 4 * vg.Inch, 2.1 * vg.Inch
-	img := vgimg.New(w, h)
-	dc := draw.New(img)
-	p.Draw(draw.Crop(dc, 0, -legendW, 0, 0))
-	legend.Top, legend.Left = true, true
-	legend.Draw(draw.Crop(dc, w-legendW+vg.Points(10), 0, 0, -vg.Points(30)))
-	return plotstyle.WritePNG(path, img)
+	return plotstyle.Save(path, p, legend, 5.4*vg.Inch, 4*vg.Inch)
 }
 
 // label names a set-up in the legend, saying how MI treats the ratelimit.
@@ -119,18 +94,4 @@ func label(sc Scenario, name string) string {
 		return name + ": " + delayed[!sc.RatelimitDelaysBackground]
 	}
 	return name
-}
-
-// roundTicks are plot.DefaultTicks labelled without trailing zeros ("250",
-// not "250.00").
-type roundTicks struct{}
-
-func (roundTicks) Ticks(min, max float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(min, max)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'f', -1, 64)
-		}
-	}
-	return ts
 }

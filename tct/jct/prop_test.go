@@ -65,6 +65,9 @@ func mcMaybeBreak(t *rapid.T, m *JobModel) {
 	}
 }
 
+func TestPropRunMatchesReference(t *testing.T) { rapid.Check(t, propRunMatchesReference) }
+func FuzzSimulatorRun(f *testing.F)            { f.Fuzz(rapid.MakeFuzz(propRunMatchesReference)) }
+
 // propRunMatchesReference: the heap simulation equals the plain pseudo-code
 // (linear scans) bit for bit, and bad models are rejected.
 func propRunMatchesReference(t *rapid.T) {
@@ -85,6 +88,9 @@ func propRunMatchesReference(t *rapid.T) {
 		t.Fatalf("completion time %v", got)
 	}
 }
+
+func TestPropMoreWorkersCRN(t *testing.T) { rapid.Check(t, propMoreWorkersCRN) }
+func FuzzMoreWorkersCRN(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propMoreWorkersCRN)) }
 
 // propMoreWorkersCRN is the monotonicity that holds exactly under the
 // package's common random numbers (see doc.go, "More workers"): for w' > w,
@@ -139,6 +145,9 @@ func propMoreWorkersCRN(t *rapid.T) {
 	}
 }
 
+func TestPropQuantilesMonotone(t *testing.T) { rapid.Check(t, propQuantilesMonotone) }
+func FuzzQuantilesMonotone(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propQuantilesMonotone)) }
+
 // propQuantilesMonotone: a distribution's quantiles never decrease in p,
 // span [Min, Max], and P(T ≤ D) never decreases in D.
 func propQuantilesMonotone(t *rapid.T) {
@@ -174,6 +183,8 @@ func propQuantilesMonotone(t *rapid.T) {
 	}
 }
 
+func TestPropQuantilesMonotonePredicted(t *testing.T) { rapid.Check(t, propQuantilesMonotonePredicted) }
+
 // propQuantilesMonotonePredicted: the same on a predicted distribution.
 func propQuantilesMonotonePredicted(t *rapid.T) {
 	m := mcGenModel(t)
@@ -191,6 +202,9 @@ func propQuantilesMonotonePredicted(t *rapid.T) {
 	}
 }
 
+func TestPropMomentsRoundTrip(t *testing.T) { rapid.Check(t, propMomentsRoundTrip) }
+func FuzzMomentsRoundTrip(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propMomentsRoundTrip)) }
+
 // propMomentsRoundTrip: Eq. 5.1 then the lognormal's moments give the
 // mean and variance back.
 func propMomentsRoundTrip(t *rapid.T) {
@@ -205,6 +219,9 @@ func propMomentsRoundTrip(t *rapid.T) {
 		t.Fatalf("round trip (%v, %v) → %+v → (%v, %v)", mean, v, l, l.Mean(), l.Variance())
 	}
 }
+
+func TestPropLognormalInputs(t *testing.T) { rapid.Check(t, propLognormalInputs) }
+func FuzzLognormalInputs(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propLognormalInputs)) }
 
 // propLognormalInputs: bad moments and samples give ValueErrors, good ones
 // a valid distribution whose quantiles invert the CDF.
@@ -230,6 +247,9 @@ func propLognormalInputs(t *rapid.T) {
 		t.Fatalf("fit %+v invalid", f)
 	}
 }
+
+func TestPropLognormalMethods(t *testing.T) { rapid.Check(t, propLognormalMethods) }
+func FuzzLognormalMethods(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propLognormalMethods)) }
 
 // propLognormalMethods: on any valid lognormal (extreme parameters
 // included) and any x and p, CDF and Survival are probabilities that sum
@@ -269,6 +289,9 @@ func propLognormalMethods(t *rapid.T) {
 	}
 }
 
+func TestPropPredictAnyInput(t *testing.T) { rapid.Check(t, propPredictAnyInput) }
+func FuzzPredictAnyInput(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propPredictAnyInput)) }
+
 // propPredictAnyInput: Predict on any model and options either fails with
 // ErrBadInput or returns the requested number of finite, non-negative
 // outcomes, the same for every goroutine count.
@@ -296,6 +319,9 @@ func propPredictAnyInput(t *rapid.T) {
 	}
 }
 
+func TestPropDrawRemaining(t *testing.T) { rapid.Check(t, propDrawRemaining) }
+func FuzzDrawRemaining(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propDrawRemaining)) }
+
 // propDrawRemaining: a conditional remainder of a realistic distribution
 // is finite and ≥ 0.
 func propDrawRemaining(t *rapid.T) {
@@ -311,6 +337,9 @@ func propDrawRemaining(t *rapid.T) {
 		t.Fatalf("DrawRemaining(%v) = %v, %v for %+v", e, r, err, l)
 	}
 }
+
+func TestPropDrawAnyInput(t *testing.T) { rapid.Check(t, propDrawAnyInput) }
+func FuzzDrawAnyInput(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propDrawAnyInput)) }
 
 // propDrawAnyInput: Draw and DrawRemaining on any parameters, elapsed and
 // a possibly nil rng either return an error matching ErrBadInput (a nil
@@ -344,6 +373,8 @@ func propDrawAnyInput(t *rapid.T) {
 	check("DrawRemaining", x, err, !valid || !(e >= -math.MaxFloat64 && e <= MaxDuration))
 }
 
+func TestPropOneTaskMean(t *testing.T) { rapid.Check(t, propOneTaskMean) }
+
 // propOneTaskMean: a job of one map on one worker (arrival ≈ 0, no
 // reduces) has the map lognormal's mean, within 6 standard errors (the
 // sample mean of a lognormal is right-skewed; 6 keeps a false alarm below
@@ -362,6 +393,8 @@ func propOneTaskMean(t *rapid.T) {
 	}
 }
 
+func TestPropRemainingAtStart(t *testing.T) { rapid.Check(t, propRemainingAtStart) }
+
 // propRemainingAtStart: a remaining-time prediction from the job's start
 // equals the full prediction.
 func propRemainingAtStart(t *rapid.T) {
@@ -379,6 +412,9 @@ func propRemainingAtStart(t *rapid.T) {
 		t.Fatalf("remaining at start %v ≠ full %v", rem.Samples(), full.Samples())
 	}
 }
+
+func TestPropAddedNeverHurts(t *testing.T) { rapid.Check(t, propAddedNeverHurts) }
+func FuzzAddedNeverHurts(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propAddedNeverHurts)) }
 
 // propAddedNeverHurts: from any state, adding workers now never lengthens
 // a run (common random numbers), provided no reduce task can move from a
@@ -455,6 +491,9 @@ func mcGenValidState(t *rapid.T, m JobModel) JobState {
 	return st
 }
 
+func TestPropRemaining(t *testing.T)    { rapid.Check(t, propRemaining) }
+func FuzzPredictRemaining(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propRemaining)) }
+
 // propRemaining: remaining times are finite and ≥ 0, calls with and
 // without added workers share their draws, and bad states are rejected.
 func propRemaining(t *rapid.T) {
@@ -477,6 +516,9 @@ func propRemaining(t *rapid.T) {
 		t.Fatalf("RunFrom = %v (%v), sample 0 = %v", v, err, d.Samples()[0])
 	}
 }
+
+func TestPropAllocateByReward(t *testing.T) { rapid.Check(t, propAllocateByReward) }
+func FuzzAllocateByReward(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propAllocateByReward)) }
 
 // propAllocateByReward: the best candidate has the largest net reward.
 func propAllocateByReward(t *rapid.T) {
@@ -509,6 +551,9 @@ func propAllocateByReward(t *rapid.T) {
 	}
 }
 
+func TestPropAdjustForSize(t *testing.T) { rapid.Check(t, propAdjustForSize) }
+func FuzzAdjustForSize(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propAdjustForSize)) }
+
 // propAdjustForSize: with measurements at two sizes, the model adjusted to
 // one of them has that model's phase means and variances; bad input gives
 // ValueErrors.
@@ -539,6 +584,9 @@ func propAdjustForSize(t *rapid.T) {
 	mcWantBad(t, err)
 }
 
+func TestPropDistributionInputs(t *testing.T) { rapid.Check(t, propDistributionInputs) }
+func FuzzDistribution(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propDistributionInputs)) }
+
 // propDistributionInputs: NewDistribution and its methods on any input.
 func propDistributionInputs(t *rapid.T) {
 	x := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) float64 { return mcAnyFloat(t, "x", 0, 1e9) }), 0, 30).Draw(t, "samples")
@@ -567,37 +615,3 @@ func propDistributionInputs(t *rapid.T) {
 		t.Fatalf("KS %v", ks)
 	}
 }
-
-func TestPropRunMatchesReference(t *testing.T)        { rapid.Check(t, propRunMatchesReference) }
-func TestPropMoreWorkersCRN(t *testing.T)             { rapid.Check(t, propMoreWorkersCRN) }
-func TestPropQuantilesMonotone(t *testing.T)          { rapid.Check(t, propQuantilesMonotone) }
-func TestPropQuantilesMonotonePredicted(t *testing.T) { rapid.Check(t, propQuantilesMonotonePredicted) }
-func TestPropMomentsRoundTrip(t *testing.T)           { rapid.Check(t, propMomentsRoundTrip) }
-func TestPropLognormalInputs(t *testing.T)            { rapid.Check(t, propLognormalInputs) }
-func TestPropDrawRemaining(t *testing.T)              { rapid.Check(t, propDrawRemaining) }
-func TestPropDrawAnyInput(t *testing.T)               { rapid.Check(t, propDrawAnyInput) }
-func TestPropLognormalMethods(t *testing.T)           { rapid.Check(t, propLognormalMethods) }
-func TestPropPredictAnyInput(t *testing.T)            { rapid.Check(t, propPredictAnyInput) }
-func TestPropOneTaskMean(t *testing.T)                { rapid.Check(t, propOneTaskMean) }
-func TestPropRemainingAtStart(t *testing.T)           { rapid.Check(t, propRemainingAtStart) }
-func TestPropRemaining(t *testing.T)                  { rapid.Check(t, propRemaining) }
-func TestPropAllocateByReward(t *testing.T)           { rapid.Check(t, propAllocateByReward) }
-func TestPropAdjustForSize(t *testing.T)              { rapid.Check(t, propAdjustForSize) }
-func TestPropDistributionInputs(t *testing.T)         { rapid.Check(t, propDistributionInputs) }
-
-func FuzzSimulatorRun(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propRunMatchesReference)) }
-func FuzzMoreWorkersCRN(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(propMoreWorkersCRN)) }
-func FuzzLognormalInputs(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(propLognormalInputs)) }
-func FuzzDrawRemaining(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propDrawRemaining)) }
-func FuzzDrawAnyInput(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propDrawAnyInput)) }
-func FuzzLognormalMethods(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(propLognormalMethods)) }
-func FuzzPredictAnyInput(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(propPredictAnyInput)) }
-func FuzzPredictRemaining(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(propRemaining)) }
-func FuzzAllocateByReward(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(propAllocateByReward)) }
-func FuzzAdjustForSize(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propAdjustForSize)) }
-func FuzzDistribution(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propDistributionInputs)) }
-func FuzzQuantilesMonotone(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propQuantilesMonotone)) }
-func FuzzMomentsRoundTrip(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(propMomentsRoundTrip)) }
-
-func TestPropAddedNeverHurts(t *testing.T) { rapid.Check(t, propAddedNeverHurts) }
-func FuzzAddedNeverHurts(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propAddedNeverHurts)) }

@@ -286,6 +286,8 @@ func mcGenSearchOptions(t *rapid.T) SearchOptions {
 	}
 }
 
+func FuzzSearchWorkers(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propSearchWorkers)) }
+
 // propSearchWorkers: whatever the input, an error is a *ValueError, and an
 // answer keeps every promise of Allocation: the verdicts follow the
 // intervals, the answer is the smallest count found to meet with w − 1
@@ -410,6 +412,9 @@ func propSearchWorkers(t *rapid.T) {
 	}
 }
 
+func TestPropSeedsAgree(t *testing.T) { rapid.Check(t, propSeedsAgree) }
+func FuzzSeedsAgree(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propSeedsAgree)) }
+
 // propSeedsAgree: when P(w) cannot fall as w grows — arrivals at one fixed
 // time and the same shuffle law in both waves (package doc) — the answers
 // for two seeds agree within their bands: each seed's answer is at or
@@ -462,9 +467,6 @@ func TestPropSearchWorkers(t *testing.T) {
 	}
 	t.Logf("%d cases answered", mcSearchChecked)
 }
-func TestPropSeedsAgree(t *testing.T) { rapid.Check(t, propSeedsAgree) }
-func FuzzSearchWorkers(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(propSearchWorkers)) }
-func FuzzSeedsAgree(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propSeedsAgree)) }
 
 // TestProbWithinInterval: the interval of a distribution's P(T ≤ D) is the
 // one SearchWorkers reports for the same runs, and bad input is named.
@@ -533,6 +535,9 @@ func TestSearchWorkersInfeasibleBest(t *testing.T) {
 	}
 }
 
+func TestPropInterval(t *testing.T) { rapid.Check(t, propInterval) }
+func FuzzInterval(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propInterval)) }
+
 // propInterval: for any count and level the search can use (down to a
 // per-check coverage of 1 − 10⁻¹²/25), the interval is finite, contains
 // the estimate, stays in [0, 1], and widens as the level rises.
@@ -550,6 +555,3 @@ func propInterval(t *rapid.T) {
 		t.Fatalf("level %v: [%v, %v]; higher level %v: [%v, %v]", lv, lo, hi, (lv+1)/2, lo2, hi2)
 	}
 }
-
-func TestPropInterval(t *testing.T) { rapid.Check(t, propInterval) }
-func FuzzInterval(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propInterval)) }

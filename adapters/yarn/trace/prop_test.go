@@ -44,6 +44,9 @@ func genJobs(minTasks int) *rapid.Generator[[]Job] {
 	})
 }
 
+func TestSLSRoundTrip(t *testing.T) { rapid.Check(t, propSLSRoundTrip) }
+func FuzzSLSRoundTrip(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propSLSRoundTrip)) }
+
 // propSLSRoundTrip: any valid jobs written by WriteSLS read back by
 // ReadSLS as the same jobs, shifted to the earliest time, each attempt a
 // succeeded container without ID, and the deadline the factor gives.
@@ -132,6 +135,9 @@ func rumenJSON(jobs []Job) []byte {
 	return b.Bytes()
 }
 
+func TestRumenRoundTrip(t *testing.T) { rapid.Check(t, propRumenRoundTrip) }
+func FuzzRumenRoundTrip(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propRumenRoundTrip)) }
+
 // propRumenRoundTrip: any valid job rendered as a Rumen LoggedJob reads
 // back the same, maps before reduces.
 func propRumenRoundTrip(t *rapid.T) {
@@ -155,6 +161,9 @@ func propRumenRoundTrip(t *rapid.T) {
 		}
 	}
 }
+
+func TestJobHistoryRoundTrip(t *testing.T) { rapid.Check(t, propJobHistoryRoundTrip) }
+func FuzzJobHistoryRoundTrip(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propJobHistoryRoundTrip)) }
 
 // propJobHistoryRoundTrip: any valid job's tasks rendered as a JobHistory
 // task list read back the same; the job spans its tasks.
@@ -209,6 +218,9 @@ func traceBytes() *rapid.Generator[[]byte] {
 	}))
 }
 
+func TestAnyBytes(t *testing.T) { rapid.Check(t, propAnyBytes) }
+func FuzzAnyBytes(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propAnyBytes)) }
+
 // propAnyBytes: any byte string gives each reader an error naming a bad
 // record, or jobs that all pass Validate — never a panic.
 func propAnyBytes(t *rapid.T) {
@@ -239,6 +251,9 @@ func propAnyBytes(t *rapid.T) {
 	}
 }
 
+func TestFitProperties(t *testing.T) { rapid.Check(t, propFit) }
+func FuzzFit(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(propFit)) }
+
 // propFit: any valid jobs fit without error, with finite figures, one
 // type per name with map attempts, and samples equal to their successful
 // map attempts.
@@ -265,15 +280,3 @@ func propFit(t *rapid.T) {
 		}
 	}
 }
-
-func TestSLSRoundTrip(t *testing.T)        { rapid.Check(t, propSLSRoundTrip) }
-func TestRumenRoundTrip(t *testing.T)      { rapid.Check(t, propRumenRoundTrip) }
-func TestJobHistoryRoundTrip(t *testing.T) { rapid.Check(t, propJobHistoryRoundTrip) }
-func TestAnyBytes(t *testing.T)            { rapid.Check(t, propAnyBytes) }
-func TestFitProperties(t *testing.T)       { rapid.Check(t, propFit) }
-
-func FuzzSLSRoundTrip(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(propSLSRoundTrip)) }
-func FuzzRumenRoundTrip(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(propRumenRoundTrip)) }
-func FuzzJobHistoryRoundTrip(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propJobHistoryRoundTrip)) }
-func FuzzAnyBytes(f *testing.F)            { f.Fuzz(rapid.MakeFuzz(propAnyBytes)) }
-func FuzzFit(f *testing.F)                 { f.Fuzz(rapid.MakeFuzz(propFit)) }
