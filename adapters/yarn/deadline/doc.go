@@ -139,8 +139,8 @@
 // TestComputeGolden pins the SHA-256 of 430 plans (up to 10,000 apps),
 // made by Compute and by one Planner in turn. At 10,000 apps about 55% of
 // a Planner's pass is admission (a fifth of it the Eq. 7 sums), 10% the
-// ranking (edf.Rank's checks, Eq. 3 counts and sort), 10% mapping the apps, and the rest the
-// output and the indexes. Each reservation adds tct's Monte-Carlo
+// ranking (edf.Rank's checks, Eq. 3 counts and sort), 10% mapping the
+// apps, and the rest the output and the indexes. Each reservation adds tct's Monte-Carlo
 // predictions: about log₂(slots) + 2 of Config.Runs runs each (the demo's
 // one reservation, 192 maps on 32 slots at 500 runs, takes about 0.1 s).
 //
