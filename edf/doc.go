@@ -20,6 +20,12 @@
 //     best-fit, io-skip) for an adapter's log. A Task carries its predicted
 //     time TCT_j(r) and its planned end under the queue's Config.Margin.
 //   - CompareEDF, the EDF order of two jobs (deadline, arrival, ID).
+//   - Rank, the order in which EDF or MP (IO check off) give one free slot
+//     after another with no task started in between, each chosen job
+//     leaving the queue: Queue's repeated picks as one sort, O(n log n)
+//     and allocation-free into a reused buffer, with each job's Reason,
+//     Eq. 3 count and at-risk verdict (for a scheduler that sets
+//     priorities rather than filling one slot, like YARN's).
 //   - TCTError, MP's option to protect deadlines against its models'
 //     estimation error, and ErrorAt, which derives it from a distribution of
 //     real/predicted task times (jct.Distribution, jct.Lognormal) at a

@@ -304,17 +304,8 @@ func (q *Queue) Start(id int64, r float64) (Task, error) {
 	case loadIO:
 		return Task{}, &ValueError{Field: "Job.Read90", Value: s.Read90,
 			Reason: fmt.Sprintf("the task's IO load Read90/NormTCT(r) = %v (Eq. 5) would overflow the data nodes' IO sum %v", io, q.io)}
-	case loadNorm:
-		return Task{}, &ValueError{Field: "Job.Model.TCT(r)", Value: t,
-			Reason: fmt.Sprintf("NormTCT = TCT(r)/TCT(Dedicated) with TCT(Dedicated) = %v overflows", s.dedicated)}
-	case loadDedicated:
-		return Task{}, &ValueError{Field: "Job.Model.TCT(r)", Value: t,
-			Reason: "the model predicts no valid task time at the dedicated capacity, so NormTCT (Eq. 2) is undefined"}
-	case loadRate:
-		return Task{}, &ValueError{Field: "Job.Model.TCT(r)", Value: t,
-			Reason: "the task's rate 1/TCT(r) would overflow the job's rate sum (Eq. 3)"}
 	default:
-		return Task{}, &ValueError{Field: "Job.Model.TCT(r)", Value: t, Reason: "model predicts no valid task time (> 0 and at most MaxDuration)"}
+		return Task{}, loadError("Job.Model.TCT(r)", fault, t, s.dedicated)
 	}
 	task := Task{ID: s.ID, R: r, TCT: t, h: s.handle, gen: s.gen, inv: inv, io: io, m: q.cfg.margin()}
 	s.Tasks--
@@ -350,25 +341,58 @@ const (
 // Start share it, so the IO that MP checks is exactly the IO that Start
 // records; io is set whenever it was computed, for Start's error message.
 func (q *Queue) taskLoad(s *jobState, r float64) (t, inv, norm, io float64, fault loadFault) {
-	t = s.Model.TCT(r)
-	if !validTaskTime(t) {
-		return t, 0, 0, 0, loadTime
-	}
-	if !validTime(s.dedicated) {
-		return t, 0, 0, 0, loadDedicated
-	}
-	inv, norm = 1/t, t/s.dedicated
-	if !validTime(norm) {
-		return t, 0, 0, 0, loadNorm
-	}
-	if !(s.rate+inv <= math.MaxFloat64) {
-		return t, 0, 0, 0, loadRate
+	t, inv, norm, fault = slotLoad(s.Model, r, s.dedicated, s.rate)
+	if fault != loadOK {
+		return t, 0, 0, 0, fault
 	}
 	io = s.Read90 / norm
 	if !(q.io+io <= math.MaxFloat64) {
 		return t, 0, 0, io, loadIO
 	}
 	return t, inv, norm, io, loadOK
+}
+
+// slotLoad is taskLoad without the IO sum: a task of a job with model m,
+// TCT(dedicated capacity) = dedicated (NaN when not a valid time) and
+// rate sum rate, on a slot with residual capacity r.
+func slotLoad(m Model, r, dedicated, rate float64) (t, inv, norm float64, fault loadFault) {
+	return timeLoad(m.TCT(r), dedicated, rate)
+}
+
+// timeLoad is slotLoad for a task time t the model gave.
+func timeLoad(t, dedicated, rate float64) (_, inv, norm float64, fault loadFault) {
+	if !validTaskTime(t) {
+		return t, 0, 0, loadTime
+	}
+	if !validTime(dedicated) {
+		return t, 0, 0, loadDedicated
+	}
+	inv, norm = 1/t, t/dedicated
+	if !validTime(norm) {
+		return t, 0, 0, loadNorm
+	}
+	if !(rate+inv <= math.MaxFloat64) {
+		return t, 0, 0, loadRate
+	}
+	return t, inv, norm, loadOK
+}
+
+// loadError is the error for a task slotLoad refused with fault (not
+// loadOK or loadIO): field names the task time t, dedicated is
+// TCT(dedicated capacity).
+func loadError(field string, fault loadFault, t, dedicated float64) error {
+	switch fault {
+	case loadNorm:
+		return &ValueError{Field: field, Value: t,
+			Reason: fmt.Sprintf("NormTCT = TCT(r)/TCT(Dedicated) with TCT(Dedicated) = %v overflows", dedicated)}
+	case loadDedicated:
+		return &ValueError{Field: field, Value: t,
+			Reason: "the model predicts no valid task time at the dedicated capacity, so NormTCT (Eq. 2) is undefined"}
+	case loadRate:
+		return &ValueError{Field: field, Value: t,
+			Reason: "the task's rate 1/TCT(r) would overflow the job's rate sum (Eq. 3)"}
+	}
+	return &ValueError{Field: field, Value: t, Reason: "model predicts no valid task time (> 0 and at most MaxDuration)"}
 }
 
 // End records that task t ended. With completed false (the task failed or

@@ -30,12 +30,14 @@ func PluginsWithClock(c clock.PassiveClock) []app.Option {
 }
 
 // Registry returns the out-of-tree registry of the schedkit plugins, for
-// scheduler.New's WithFrameworkOutOfTreeRegistry.
+// scheduler.New's WithFrameworkOutOfTreeRegistry. The plugins of one
+// profile built from it share one tally of pod events (tally.Shared).
 func Registry(c clock.PassiveClock) frameworkruntime.Registry {
+	env := factory.NewEnv(c)
 	return frameworkruntime.Registry{
-		deadline.Name:          factory.New[deadline.Args](deadline.Name, deadline.Build, c),
-		deadlineadmission.Name: factory.New[deadlineadmission.Args](deadlineadmission.Name, deadlineadmission.Build, c),
-		leastworklost.Name:     factory.New[leastworklost.Args](leastworklost.Name, leastworklost.Build, c),
-		progressscore.Name:     factory.New[progressscore.Args](progressscore.Name, progressscore.Build, c),
+		deadline.Name:          factory.New[deadline.Args](deadline.Name, deadline.Build, env),
+		deadlineadmission.Name: factory.New[deadlineadmission.Args](deadlineadmission.Name, deadlineadmission.Build, env),
+		leastworklost.Name:     factory.New[leastworklost.Args](leastworklost.Name, leastworklost.Build, env),
+		progressscore.Name:     factory.New[progressscore.Args](progressscore.Name, progressscore.Build, env),
 	}
 }

@@ -2,8 +2,9 @@ package replay
 
 import (
 	"math"
-	"slices"
 	"time"
+
+	"github.com/schedkit/schedkit/tct"
 )
 
 // A Result is what one configuration did at one load.
@@ -40,11 +41,13 @@ type Result struct {
 	// OverheadP50 and OverheadP90: seconds from admission to completion
 	// beyond the pods' run time (the control plane's start delay and
 	// finish), over the admitted Jobs that completed.
-	OverheadP50 float64   `json:"overheadP50Seconds"`
-	OverheadP90 float64   `json:"overheadP90Seconds"`
-	ETA         ETAStats  `json:"eta"`
-	Wall        float64   `json:"wallSeconds"`
-	Outcomes    []Outcome `json:"outcomes"`
+	OverheadP50 float64  `json:"overheadP50Seconds"`
+	OverheadP90 float64  `json:"overheadP90Seconds"`
+	ETA         ETAStats `json:"eta"`
+	// Phases splits the time from creation to completion into its steps.
+	Phases   []PhaseStat `json:"phases"`
+	Wall     float64     `json:"wallSeconds"`
+	Outcomes []Outcome   `json:"outcomes"`
 }
 
 // ETAStats compares the check's first ETA of every workload that waited
@@ -111,6 +114,7 @@ func Summarize(c Config, load string, offer float64, outs []Outcome, cpu cpuRead
 		r.MissedShare = float64(r.AdmittedMissed) / float64(r.Admitted)
 	}
 	r.WaitP50, r.WaitP90 = quantile(waits, 0.5), quantile(waits, 0.9)
+	r.Phases = phases(outs)
 	r.OverheadP50, r.OverheadP90 = quantile(overheads, 0.5), quantile(overheads, 0.9)
 	if r.ETA.N > 0 {
 		r.ETA.StartErrP50 = quantile(startErr, 0.5)
@@ -121,17 +125,15 @@ func Summarize(c Config, load string, offer float64, outs []Outcome, cpu cpuRead
 	return r
 }
 
-// quantile is the type-7 quantile of xs (0 for none); xs is sorted in
-// place.
+// quantile is the q-quantile of xs (tct.Percentile: linear between
+// closest ranks), 0 for none; the replay's samples are finite durations.
 func quantile(xs []float64, q float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
-	slices.Sort(xs)
-	h := q * float64(len(xs)-1)
-	lo := int(math.Floor(h))
-	if lo+1 >= len(xs) {
-		return xs[lo]
+	v, err := tct.Percentile(xs, 100*q)
+	if err != nil {
+		panic(err) // a NaN or infinite duration: a defect of the replay
 	}
-	return xs[lo] + (h-float64(lo))*(xs[lo+1]-xs[lo])
+	return v
 }

@@ -38,3 +38,41 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("ETA %+v, preempted %d, lost %v", e, r.Preempted, r.WorkLost)
 	}
 }
+
+// TestPhases works the steps of one Job by hand: created at 0, quota at
+// 1, the check Ready at 3, admitted at 4, its last pod created at 5,
+// Running at 7, ended at 18 after a 10 s run, the Job complete at 19; a
+// stock Job (no check) goes from quota straight to admission.
+func TestPhases(t *testing.T) {
+	t0 := time.Date(2026, 11, 27, 6, 0, 0, 0, time.UTC)
+	at := func(s float64) time.Time { return t0.Add(seconds(s)) }
+	checked := Outcome{Sub: Submission{Run: 10 * time.Second}, Created: at(0), QuotaReserved: at(1), CheckReady: at(3),
+		Admitted: at(4), PodsCreated: at(5), PodsRunning: at(7), PodsEnded: at(18), Finished: at(19)}
+	stock := checked
+	stock.CheckReady = time.Time{}
+	want := []float64{1, 2, 1, 1, 2, 1, 1, 6} // decision at 3, done at 19, run 10
+	for _, c := range []struct {
+		name string
+		o    Outcome
+	}{{"checked", checked}, {"stock", stock}} {
+		ps := phases([]Outcome{c.o, {Created: at(0)}})
+		for i, p := range ps {
+			w := want[i]
+			if c.name == "stock" && i == 2 {
+				w = 3 // quota → admission
+			}
+			if c.name == "stock" && i == 7 {
+				w = 8 // the decision is the quota reservation, at 1
+			}
+			if c.name == "stock" && i == 1 {
+				if p.N != 0 {
+					t.Errorf("stock: %s measured %d times, want none", p.Name, p.N)
+				}
+				continue
+			}
+			if p.N != 1 || math.Abs(p.P50-w) > 1e-9 || math.Abs(p.P90-w) > 1e-9 {
+				t.Errorf("%s: %s = %+v, want %g s once", c.name, p.Name, p, w)
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 )
 
@@ -24,9 +25,26 @@ func Table(w io.Writer, rs []Result) {
 	}
 }
 
-// Spread writes, per load and configuration, the range over repetitions
-// of deadlines met, missed, rejected and the share of admitted that
-// missed; nothing with one repetition.
+// spreadFigures are the figures Spread gives the range of.
+var spreadFigures = []struct {
+	name string
+	pct  bool
+	f    func(Result) float64
+}{
+	{"met", false, func(r Result) float64 { return float64(r.Met) }},
+	{"missed", false, func(r Result) float64 { return float64(r.Missed) }},
+	{"rejected", false, func(r Result) float64 { return float64(r.Rejected) }},
+	{"adm.miss", true, func(r Result) float64 { return r.MissedShare }},
+	{"wait p50 s", false, func(r Result) float64 { return r.WaitP50 }},
+	{"wait p90 s", false, func(r Result) float64 { return r.WaitP90 }},
+	{"fin err50", true, func(r Result) float64 { return r.ETA.FinishRelErrP50 }},
+	{"fin c90", true, func(r Result) float64 { return r.ETA.FinishCover90 }},
+}
+
+// Spread writes, per load and configuration, the range (smallest–largest)
+// over repetitions of deadlines met, missed, rejected, the share of
+// admitted that missed, creation → admission p50 and p90, and the ETA's
+// p50 finish error and p90 coverage; nothing with one repetition.
 func Spread(w io.Writer, rs []Result) {
 	type key struct {
 		load string
@@ -41,28 +59,28 @@ func Spread(w io.Writer, rs []Result) {
 		}
 		by[k] = append(by[k], r)
 	}
-	if len(by[keys[0]]) < 2 {
+	if len(keys) == 0 || len(by[keys[0]]) < 2 {
 		return
 	}
-	fmt.Fprintf(w, "\nrange over %d repetitions:\n%5s %9s %9s %9s %9s %11s %11s\n", len(by[keys[0]]), "load", "config", "met", "missed", "rejected", "adm.miss", "fin c90")
+	fmt.Fprintf(w, "\nrange over %d repetitions:\n%5s %9s", len(by[keys[0]]), "load", "config")
+	for _, f := range spreadFigures {
+		fmt.Fprintf(w, " %11s", f.name)
+	}
+	fmt.Fprintln(w)
 	for _, k := range keys {
-		g := by[k]
-		rng := func(f func(Result) float64, p bool) string {
-			lo, hi := f(g[0]), f(g[0])
-			for _, r := range g {
-				lo, hi = min(lo, f(r)), max(hi, f(r))
+		fmt.Fprintf(w, "%5s %9s", k.load, k.c)
+		for _, f := range spreadFigures {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, r := range by[k] {
+				lo, hi = min(lo, f.f(r)), max(hi, f.f(r))
 			}
-			if p {
-				return pct(lo) + "–" + pct(hi)
+			s := fmt.Sprintf("%.0f–%.0f", lo, hi)
+			if f.pct {
+				s = pct(lo) + "–" + pct(hi)
 			}
-			return fmt.Sprintf("%.0f–%.0f", lo, hi)
+			fmt.Fprintf(w, " %11s", s)
 		}
-		fmt.Fprintf(w, "%5s %9s %9s %9s %9s %11s %11s\n", k.load, k.c,
-			rng(func(r Result) float64 { return float64(r.Met) }, false),
-			rng(func(r Result) float64 { return float64(r.Missed) }, false),
-			rng(func(r Result) float64 { return float64(r.Rejected) }, false),
-			rng(func(r Result) float64 { return r.MissedShare }, true),
-			rng(func(r Result) float64 { return r.ETA.FinishCover90 }, true))
+		fmt.Fprintln(w)
 	}
 }
 

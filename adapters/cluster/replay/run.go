@@ -56,6 +56,13 @@ type Outcome struct {
 	// time until then, in seconds.
 	Preempted int
 	WorkLost  float64
+	// Where the time between creation and completion went: Kueue reserved
+	// quota (QuotaReserved), the check said Ready (CheckReady; zero in
+	// stock), the last of its pods was created (PodsCreated), was Running
+	// (PodsRunning: kwok's startTime) and ended (PodsEnded: its
+	// container's finishedAt).
+	QuotaReserved, CheckReady           time.Time
+	PodsCreated, PodsRunning, PodsEnded time.Time
 }
 
 // Met reports whether the Job completed by its deadline.
@@ -174,7 +181,7 @@ func Run(ctx context.Context, cl *Cluster, subs []Submission, o RunOptions) ([]O
 	}
 	wall := time.Since(t0)
 	cpu1 := cl.cpu()
-	if err := preemptions(ctx, cl, outs, uids); err != nil {
+	if err := podTimes(ctx, cl, outs, uids); err != nil {
 		return nil, cpuReading{}, 0, err
 	}
 	return outs, cpuReading{controller: cpu1.controller - cpu0.controller, scheduler: cpu1.scheduler - cpu0.scheduler}, wall, nil
@@ -208,7 +215,7 @@ func jobFor(s Submission, scheduler string) *batchv1.Job {
 		ObjectMeta: metav1.ObjectMeta{Namespace: Namespace, Name: s.Name,
 			Labels: map[string]string{"kueue.x-k8s.io/queue-name": LocalQueue},
 			Annotations: map[string]string{annDeadline: s.Deadline.String(), annRuntime: s.Run.String(),
-				"schedkit.io/trace-job": fmt.Sprint(s.TraceID)}},
+				"schedkit.io/trace-job": s.TraceID}},
 		Spec: batchv1.JobSpec{
 			Parallelism:  ptr.To(int32(s.Pods)),
 			Completions:  ptr.To(int32(s.Pods)),
@@ -274,9 +281,16 @@ func observe(ctx context.Context, cl *Cluster, outs []Outcome, uids map[types.UI
 			c.Status == metav1.ConditionTrue && o.Admitted.IsZero() {
 			o.Admitted = c.LastTransitionTime.Time
 		}
+		if c := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadQuotaReserved); c != nil &&
+			c.Status == metav1.ConditionTrue && o.QuotaReserved.IsZero() {
+			o.QuotaReserved = c.LastTransitionTime.Time
+		}
 		for _, ac := range wl.Status.AdmissionChecks {
 			if string(ac.Name) == checkName && ac.State == kueue.CheckStateRejected {
 				o.Rejected = true
+			}
+			if string(ac.Name) == checkName && ac.State == kueue.CheckStateReady && o.CheckReady.IsZero() {
+				o.CheckReady = ac.LastTransitionTime.Time
 			}
 		}
 		if wl.Spec.Active != nil && !*wl.Spec.Active {
@@ -314,9 +328,10 @@ func readETA(ann map[string]string) *ETA {
 	return e
 }
 
-// preemptions records, per Job, its pods evicted by preemption (condition
-// DisruptionTarget) and their run time until then.
-func preemptions(ctx context.Context, cl *Cluster, outs []Outcome, uids map[types.UID]int) error {
+// podTimes records, per Job, its pods evicted by preemption (condition
+// DisruptionTarget) and their run time until then, and when the last of
+// its pods was created, Running and ended.
+func podTimes(ctx context.Context, cl *Cluster, outs []Outcome, uids map[types.UID]int) error {
 	pods, err := cl.CS.CoreV1().Pods(Namespace).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return err
@@ -330,6 +345,16 @@ func preemptions(ctx context.Context, cl *Cluster, outs []Outcome, uids map[type
 		if !ok {
 			continue
 		}
+		o := &outs[i]
+		o.PodsCreated = latest(o.PodsCreated, p.CreationTimestamp.Time)
+		if p.Status.StartTime != nil {
+			o.PodsRunning = latest(o.PodsRunning, p.Status.StartTime.Time)
+		}
+		for _, cs := range p.Status.ContainerStatuses {
+			if t := cs.State.Terminated; t != nil {
+				o.PodsEnded = latest(o.PodsEnded, t.FinishedAt.Time)
+			}
+		}
 		for _, c := range p.Status.Conditions {
 			if c.Type != corev1.DisruptionTarget || c.Status != corev1.ConditionTrue {
 				continue
@@ -341,6 +366,13 @@ func preemptions(ctx context.Context, cl *Cluster, outs []Outcome, uids map[type
 		}
 	}
 	return nil
+}
+
+func latest(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 func progressLine(outs []Outcome, total int, now time.Duration) string {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"time"
 )
@@ -34,6 +35,9 @@ type Workload struct {
 	MinRun, MaxRun time.Duration
 	// MaxJobs keeps the first MaxJobs jobs of the window (0: all).
 	MaxJobs int
+	// Seed seeds the deadline factors of the jobs without an estimate
+	// (drawFactor), drawn in submission order.
+	Seed uint64
 }
 
 // A Submission is one Job of the replay.
@@ -43,7 +47,7 @@ type Submission struct {
 	// run time; Deadline its deadline after its submission.
 	At, Run, Deadline time.Duration
 	Pods              int
-	TraceID           int64
+	TraceID           string
 }
 
 // A Plan is the submissions built from a trace, with what was dropped and
@@ -54,7 +58,8 @@ type Plan struct {
 	// submissions'.
 	OwnLoad, Load float64
 	// LeftOut counts the window's jobs above MaxRun; NoEstimate those
-	// without a requested time (their deadline: submission + 2 × run).
+	// without a requested time (their deadline: submission + a factor
+	// drawn as MIMP §6.6 gives deadlines × the run time; drawFactor).
 	LeftOut, NoEstimate int
 }
 
@@ -97,13 +102,13 @@ func (w Workload) Validate() error {
 
 // Build turns the trace's jobs into submissions. It is a pure function of
 // its inputs: the same jobs and options give the same plan.
-func (w Workload) Build(jobs []SWFJob) (Plan, error) {
+func (w Workload) Build(jobs []TraceJob) (Plan, error) {
 	if err := w.Validate(); err != nil {
 		return Plan{}, err
 	}
 	var p Plan
 	type kept struct {
-		j        SWFJob
+		j        TraceJob
 		run, req float64 // compressed seconds
 		pods     int
 	}
@@ -113,11 +118,6 @@ func (w Workload) Build(jobs []SWFJob) (Plan, error) {
 			continue
 		}
 		run, req := j.Run/w.Compress, j.Requested/w.Compress
-		if req <= 0 {
-			p.NoEstimate++
-			req = 2 * run
-		}
-		req = max(req, run)
 		if min := w.MinRun.Seconds(); run < min {
 			req *= min / run
 			run = min
@@ -132,6 +132,14 @@ func (w Workload) Build(jobs []SWFJob) (Plan, error) {
 	slices.SortStableFunc(ks, func(a, b kept) int { return cmp.Compare(a.j.Submit, b.j.Submit) })
 	if w.MaxJobs > 0 && len(ks) > w.MaxJobs {
 		ks = ks[:w.MaxJobs]
+	}
+	rng := rand.New(rand.NewPCG(w.Seed, 0xdead))
+	for i := range ks {
+		if ks[i].req <= 0 {
+			p.NoEstimate++
+			ks[i].req = drawFactor(rng) * ks[i].run
+		}
+		ks[i].req = max(ks[i].req, ks[i].run)
 	}
 	if len(ks) == 0 {
 		return Plan{}, fmt.Errorf("replay: no job of the trace in [%g, %g) s with a run time of at most %v", w.From, w.From+w.Span, w.MaxRun)

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,11 +13,11 @@ import (
 // Three jobs on a 100-processor machine replayed on 10 CPUs, compressed
 // 10×: worked by hand.
 func TestBuildHandWorked(t *testing.T) {
-	jobs := []SWFJob{
-		{ID: 1, Submit: 1000, Run: 300, Procs: 8, Requested: 900},  // 1 pod (⌈0.8⌉), 30 s, deadline 90 s
-		{ID: 2, Submit: 1100, Run: 5, Procs: 100},                  // 10 pods, 0.5 s → 2 s, no estimate: 2 × 0.5 s → 4 s
-		{ID: 3, Submit: 1200, Run: 600, Procs: 25, Requested: 600}, // 3 pods, 60 s, deadline 60 s
-		{ID: 4, Submit: 5000, Run: 60, Procs: 1, Requested: 60},    // outside the window
+	jobs := []TraceJob{
+		{ID: "1", Submit: 1000, Run: 300, Procs: 8, Requested: 900},  // 1 pod (⌈0.8⌉), 30 s, deadline 90 s
+		{ID: "2", Submit: 1100, Run: 5, Procs: 100},                  // 10 pods, 0.5 s → 2 s, no estimate: a MIMP factor × 2 s
+		{ID: "3", Submit: 1200, Run: 600, Procs: 25, Requested: 600}, // 3 pods, 60 s, deadline 60 s
+		{ID: "4", Submit: 5000, Run: 60, Procs: 1, Requested: 60},    // outside the window
 	}
 	w := Workload{From: 1000, Span: 1000, Compress: 10, CPUs: 10, TraceProcs: 100, MinRun: 2 * time.Second}
 	p, err := w.Build(jobs)
@@ -24,12 +25,18 @@ func TestBuildHandWorked(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Submission{
-		{Name: "j00000", At: 0, Run: 30 * time.Second, Deadline: 90 * time.Second, Pods: 1, TraceID: 1},
-		{Name: "j00001", At: 10 * time.Second, Run: 2 * time.Second, Deadline: 4 * time.Second, Pods: 10, TraceID: 2},
-		{Name: "j00002", At: 20 * time.Second, Run: 60 * time.Second, Deadline: 60 * time.Second, Pods: 3, TraceID: 3},
+		{Name: "j00000", At: 0, Run: 30 * time.Second, Deadline: 90 * time.Second, Pods: 1, TraceID: "1"},
+		{Name: "j00001", At: 10 * time.Second, Run: 2 * time.Second, Pods: 10, TraceID: "2"},
+		{Name: "j00002", At: 20 * time.Second, Run: 60 * time.Second, Deadline: 60 * time.Second, Pods: 3, TraceID: "3"},
 	}
 	if len(p.Subs) != len(want) {
 		t.Fatalf("%d submissions, want %d: %+v", len(p.Subs), len(want), p.Subs)
+	}
+	// Job 2's deadline is one of MIMP's factors × its 2 s.
+	for _, m := range mimpTypes {
+		if p.Subs[1].Deadline == seconds(2*m.Factor) {
+			want[1].Deadline = p.Subs[1].Deadline
+		}
 	}
 	for i := range want {
 		if p.Subs[i] != want[i] {
@@ -54,7 +61,7 @@ func TestBuildHandWorked(t *testing.T) {
 
 func TestBuildBad(t *testing.T) {
 	good := Workload{Compress: 10, CPUs: 10, TraceProcs: 100, MinRun: time.Second}
-	jobs := []SWFJob{{ID: 1, Run: 10, Procs: 1}}
+	jobs := []TraceJob{{ID: "1", Run: 10, Procs: 1}}
 	for _, c := range []struct {
 		mod  func(*Workload)
 		want string
@@ -84,14 +91,15 @@ func TestBuildBad(t *testing.T) {
 // load is the one asked for; the same input builds the same plan.
 func propBuild(t *rapid.T) {
 	n := rapid.IntRange(1, 40).Draw(t, "n")
-	jobs := make([]SWFJob, n)
+	jobs := make([]TraceJob, n)
 	for i := range jobs {
-		jobs[i] = SWFJob{ID: int64(i), Submit: rapid.Float64Range(0, 1e5).Draw(t, "submit"),
+		jobs[i] = TraceJob{ID: strconv.Itoa(i), Submit: rapid.Float64Range(0, 1e5).Draw(t, "submit"),
 			Run: rapid.Float64Range(0.001, 1e5).Draw(t, "run"), Procs: rapid.IntRange(1, 200).Draw(t, "procs"),
 			Requested: rapid.Float64Range(0, 2e5).Draw(t, "req")}
 	}
 	w := Workload{Compress: rapid.Float64Range(1, 1000).Draw(t, "compress"), CPUs: rapid.IntRange(1, 64).Draw(t, "cpus"),
-		TraceProcs: 100, MinRun: time.Second, Load: rapid.SampledFrom([]float64{0, 0.5, 1, 2}).Draw(t, "load")}
+		TraceProcs: 100, MinRun: time.Second, Load: rapid.SampledFrom([]float64{0, 0.5, 1, 2}).Draw(t, "load"),
+		Seed: rapid.Uint64().Draw(t, "seed")}
 	p, err := w.Build(jobs)
 	if err != nil {
 		t.Fatal(err)

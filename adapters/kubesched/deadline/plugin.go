@@ -54,7 +54,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
-	"k8s.io/utils/clock"
 
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/factory"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/owner"
@@ -86,7 +85,7 @@ var _ fwk.QueueSortPlugin = (*Deadline)(nil)
 
 // Build makes the plugin on the scheduler's handle (the factory.Build of
 // the registry). It takes no args.
-func Build(ctx context.Context, _ *Args, h fwk.Handle, _ clock.PassiveClock) (fwk.Plugin, error) {
+func Build(ctx context.Context, _ *Args, h fwk.Handle, _ factory.Env) (fwk.Plugin, error) {
 	pl := &Deadline{ctx: ctx, jobs: owner.NewResolver(h)}
 	pl.jobsSynced = h.SharedInformerFactory().Batch().V1().Jobs().Informer().HasSynced
 	_, err := h.SharedInformerFactory().Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{

@@ -3,6 +3,7 @@ package deadlineadmission
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/schedkit/schedkit/admission"
@@ -26,26 +27,53 @@ type RunningJob struct {
 // list, gets an error saying so; a malformed annotation gets its
 // *podjob.AnnotationError.
 func Estimate(j podjob.Job, args *Args) (time.Duration, string, error) {
-	for _, key := range []string{annotation.Runtime, annotation.JobType} {
+	est, row, err := estimate(j, args)
+	if err != nil {
+		return 0, "", err
+	}
+	return est, args.source(row), nil
+}
+
+// The sources of an estimate besides a row of args.JobTypes.
+const (
+	fromRuntime = -1 // the schedkit.io/runtime annotation
+	fromDefault = -2 // args.DefaultRuntime
+)
+
+// estimate is Estimate with the source as the index of the args.JobTypes
+// row, fromRuntime or fromDefault (it allocates only for an error).
+func estimate(j podjob.Job, args *Args) (time.Duration, int, error) {
+	for _, key := range [...]string{annotation.Runtime, annotation.JobType} {
 		if err := j.Err(key); err != nil {
-			return 0, "", err
+			return 0, 0, err
 		}
 	}
 	if j.HasRuntime {
-		return j.Runtime, annotation.Runtime, nil
+		return j.Runtime, fromRuntime, nil
 	}
 	if j.JobType != "" {
-		for _, c := range args.JobTypes {
+		for i, c := range args.JobTypes {
 			if c.Name == j.JobType {
-				return c.Runtime.Duration, "job type " + c.Name, nil
+				return c.Runtime.Duration, i, nil
 			}
 		}
-		return 0, "", fmt.Errorf("%s has %s=%q, which the %s args do not list", j.Ref, annotation.JobType, j.JobType, Name)
+		return 0, 0, fmt.Errorf("%s has %s=%q, which the %s args do not list", j.Ref, annotation.JobType, j.JobType, Name)
 	}
 	if args.DefaultRuntime.Duration > 0 {
-		return args.DefaultRuntime.Duration, "defaultRuntime", nil
+		return args.DefaultRuntime.Duration, fromDefault, nil
 	}
-	return 0, "", fmt.Errorf("%s has a deadline but no run-time estimate: set %s or %s", j.Ref, annotation.Runtime, annotation.JobType)
+	return 0, 0, fmt.Errorf("%s has a deadline but no run-time estimate: set %s or %s", j.Ref, annotation.Runtime, annotation.JobType)
+}
+
+// source names an estimate's source for Estimate and the logs.
+func (args *Args) source(row int) string {
+	switch row {
+	case fromRuntime:
+		return annotation.Runtime
+	case fromDefault:
+		return "defaultRuntime"
+	}
+	return "job type " + args.JobTypes[row].Name
 }
 
 // Remaining is a running job's estimated time left at now: its run-time
@@ -53,7 +81,7 @@ func Estimate(j podjob.Job, args *Args) (time.Duration, string, error) {
 // without a usable estimate has 0 left: admission cannot protect what it
 // cannot predict.
 func Remaining(r RunningJob, args *Args, now time.Time) time.Duration {
-	est, _, err := Estimate(r.Job, args)
+	est, _, err := estimate(r.Job, args)
 	if err != nil {
 		return 0
 	}
@@ -79,26 +107,43 @@ type Input struct {
 // annotation's. Running jobs without a deadline are left out (admission
 // never sums them). Two jobs with one ID (a hash collision) are an error.
 func MakeInput(newJob podjob.Job, estimate time.Duration, running []RunningJob, args *Args, now time.Time) (Input, error) {
-	in := Input{
-		Now:  podjob.Seconds(now),
-		New:  admissionJob(newJob, estimate),
-		Refs: map[int64]string{newJob.ID: newJob.Ref},
+	var in Input
+	if err := in.fill(newJob, estimate, running, args, now); err != nil {
+		return Input{}, err
 	}
-	var q admission.Queue
-	for _, r := range running {
+	return in, nil
+}
+
+// fill is MakeInput into in, reusing its Queue and Refs: once they have
+// grown, it allocates nothing (but for an error).
+func (in *Input) fill(newJob podjob.Job, estimate time.Duration, running []RunningJob, args *Args, now time.Time) error {
+	in.Now = podjob.Seconds(now)
+	in.New = admissionJob(newJob, estimate)
+	in.Queue = in.Queue[:0]
+	for i := range running {
+		r := &running[i]
+		if r.Job.HasDeadline {
+			in.Queue = append(in.Queue, admissionJob(r.Job, Remaining(*r, args, now)))
+		}
+	}
+	slices.SortFunc(in.Queue, admission.CompareEDF)
+	if in.Refs == nil {
+		in.Refs = make(map[int64]string, len(in.Queue)+1)
+	}
+	clear(in.Refs)
+	in.Refs[newJob.ID] = newJob.Ref
+	for i := range running {
+		r := &running[i]
 		if !r.Job.HasDeadline {
 			continue
 		}
-		if _, dup := in.Refs[r.Job.ID]; dup {
-			return Input{}, fmt.Errorf("%s and %s have the same job ID %d", in.Refs[r.Job.ID], r.Job.Ref, r.Job.ID)
+		if prev, dup := in.Refs[r.Job.ID]; dup {
+			a, b := min(prev, r.Job.Ref), max(prev, r.Job.Ref)
+			return fmt.Errorf("%s and %s have the same job ID %d", a, b, r.Job.ID)
 		}
 		in.Refs[r.Job.ID] = r.Job.Ref
-		if err := q.Insert(admissionJob(r.Job, Remaining(r, args, now))); err != nil {
-			return Input{}, err
-		}
 	}
-	in.Queue = q.Jobs()
-	return in, nil
+	return nil
 }
 
 func admissionJob(j podjob.Job, jct time.Duration) admission.Job {

@@ -111,6 +111,7 @@ import (
 
 	"github.com/schedkit/schedkit/preempt"
 
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/factory"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
 
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/words"
@@ -164,7 +165,7 @@ var (
 // Build makes the plugin on the scheduler's handle (the factory.Build of
 // the registry): kube's DefaultPreemption with the victim order, node order
 // and reporting described in the package doc.
-func Build(ctx context.Context, args *Args, h fwk.Handle, c clock.PassiveClock) (fwk.Plugin, error) {
+func Build(ctx context.Context, args *Args, h fwk.Handle, env factory.Env) (fwk.Plugin, error) {
 	fts := feature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
 	dp, err := defaultpreemption.New(ctx, &config.DefaultPreemptionArgs{
 		MinCandidateNodesPercentage: *args.MinCandidateNodesPercentage,
@@ -173,7 +174,7 @@ func Build(ctx context.Context, args *Args, h fwk.Handle, c clock.PassiveClock) 
 	if err != nil {
 		return nil, err
 	}
-	pl := &LeastWorkLostPreemption{fh: h, args: args, clock: c, dp: dp}
+	pl := &LeastWorkLostPreemption{fh: h, args: args, clock: env.Clock, dp: dp}
 	dp.MoreImportantVictim = pl.moreImportant
 	evict := dp.Executor.PreemptPod
 	dp.Executor.PreemptPod = func(ctx context.Context, cand preemption.Candidate, preemptor preemption.ExecutorPreemptor, victim *v1.Pod, pluginName string) (bool, error) {

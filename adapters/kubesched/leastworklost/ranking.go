@@ -37,7 +37,7 @@ func Cluster(pods []*v1.Pod, now time.Time) (preempt.Cluster, []*v1.Pod) {
 	})
 	keys := make([]types.UID, len(sorted))
 	for i, p := range sorted {
-		keys[i], _ = podjob.Key(p)
+		keys[i] = podjob.JobKey(p)
 	}
 	jobKeys := slices.Clone(keys)
 	slices.Sort(jobKeys)

@@ -50,9 +50,10 @@
 // # Counts and cost
 //
 // The counts come from a tally (internal/tally) fed by the scheduler's
-// informers, not from listing pods: running pods are the job's live
-// assigned pods (bound, or assumed by this plugin's Reserve until bound or
-// unreserved) on nodes of each type, pending the live unassigned pods of
+// informers, not from listing pods; a profile has one, shared with
+// DeadlineAdmission (tally.Shared), so the pod events are counted once.
+// Running pods are the job's live assigned pods (bound, or assumed by this
+// plugin's or DeadlineAdmission's Reserve until bound or unreserved) on nodes of each type, pending the live unassigned pods of
 // the profile's scheduler name, and a job's creation and reference come
 // from its owning Job or, without one, its first pod. The plugin keeps the
 // pending jobs in Algorithm 2's tie order and updates only the jobs that
@@ -85,6 +86,7 @@ import (
 	ps "github.com/schedkit/schedkit/progressshare"
 
 	"github.com/schedkit/schedkit/adapters/internal/annotation"
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/factory"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/owner"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/tally"
@@ -113,19 +115,16 @@ var (
 )
 
 // Build makes the plugin on the scheduler's handle (the factory.Build of
-// the registry). Its tally counts the pods of the handle's profile
-// (spec.schedulerName equal to the profile's name) from the scheduler's
-// informers.
-func Build(_ context.Context, args *Args, h fwk.Handle, c clock.PassiveClock) (fwk.Plugin, error) {
-	jobs := owner.NewResolver(h)
-	pl := &ProgressShare{
-		fh: h, args: args, clock: c, jobs: jobs,
-		tally: tally.New(h.ProfileName(), args.NodeTypeLabel, jobs.Job),
-	}
-	pl.queue = newQueue(pl.rates)
-	if err := pl.tally.Watch(h.SharedInformerFactory()); err != nil {
+// the registry), on the profile's shared tally: it counts the pods of the
+// handle's profile (spec.schedulerName equal to the profile's name) from
+// the scheduler's informers.
+func Build(ctx context.Context, args *Args, h fwk.Handle, env factory.Env) (fwk.Plugin, error) {
+	t, err := env.Tallies.For(ctx, h, args.NodeTypeLabel)
+	if err != nil {
 		return nil, err
 	}
+	pl := &ProgressShare{fh: h, args: args, clock: env.Clock, jobs: owner.NewResolver(h), tally: t}
+	pl.queue = newQueue(pl.rates)
 	return pl, nil
 }
 

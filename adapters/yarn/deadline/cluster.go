@@ -104,11 +104,10 @@ type job struct {
 	// edf.Job are one type): its ID, arrival, deadline, remaining map
 	// tasks and its job type's model; admission sets its JCT on a copy.
 	desc edf.Job
-	// view is what the plan reports of the app; killed, atRisk and group
-	// are admission's and the ranking's outcomes.
+	// view is what the plan reports of the app; killed and atRisk are
+	// admission's and the ranking's outcomes.
 	view           AppPlan
 	killed, atRisk bool
-	group          int // the ranking's group (rank.go)
 }
 
 // mapApp maps one app into j: its tags (spec, as its ApplicationTags

@@ -58,15 +58,16 @@
 //     late it would be, or which admitted app it would make late and by
 //     how much); RUNNING apps are never killed. With no slot nothing is
 //     decided.
-//   - Priorities: edf.Queue.MP (IO check off, MPOptions named explicitly:
-//     YARN reports no data-node read rates) or edf.Queue.EDF picks the
-//     app a free container should go to; that app takes the next rank and
-//     leaves the queue. No task starts during the ranking, so the pick
-//     sequence is a sort (at-risk apps with a task to start, then the
-//     others with one, then the rest, each in edf.CompareEDF order), and
-//     it is computed as one, checked against edf.Queue's picking loop
-//     (TestPropRankQueue). Rank i gets max(MaxPriority − i, MinPriority); a
-//     priority is written only where it differs, and only under the
+//   - Priorities: the order comes from edf.Rank, the sequence in which
+//     edf's MP picker (IO check off: YARN reports no data-node read rates)
+//     or its EDF picker gives one free dedicated container after another,
+//     each chosen app leaving the queue, then the apps it never chooses in
+//     EDF order (edf's TestPropRankPicks checks it against edf.Queue's
+//     picks). Each app is an edf.Job with its pending map tasks and a
+//     running task at capacity 1 per container it holds; edf.Rank also
+//     gives its at-risk verdict and Eq. 3 count, which the plan reports.
+//     Rank i gets max(MaxPriority − i, MinPriority); a priority is
+//     written only where it differs, and only under the
 //     Capacity Scheduler, the one that honours application priorities. The
 //     Capacity Scheduler caps priorities at yarn.cluster.max-application-
 //     priority, which is 0 by default: raise it to at least MaxPriority.
@@ -128,17 +129,18 @@
 // tree plus the extension of its Eq. 7 prefix sums, formed one addition
 // after another in EDF order as admission.Workspace.Decide forms them
 // (bit for bit), from the place of the last admitted app. The ranking is
-// one sort of the apps. A Planner keeps its slab, indexes, admission
-// queue, the capacities and each app's parsed tags between passes, so a
-// pass allocates little beyond its Plan. The plans are those of
-// admission.JCT, Workspace.Decide and edf.Queue's picks bit for bit
-// (admission's TestPropJCTOn, TestPropQueueDecideExact and
-// TestPropInsertAll, this package's TestPropRankQueue), and
+// edf.Rank, one sort of the apps. A Planner keeps its slab, indexes,
+// admission queue, the capacities, the ranking's storage and each app's
+// parsed tags between passes, so a pass allocates little beyond its Plan.
+// The plans are those of admission.JCT, Workspace.Decide and edf.Queue's
+// picks (through edf.Rank) bit for bit (admission's TestPropJCTOn,
+// TestPropQueueDecideExact and
+// TestPropInsertAll, edf's TestPropRankPicks), and
 // TestComputeGolden pins the SHA-256 of 430 plans (up to 10,000 apps),
 // made by Compute and by one Planner in turn. At 10,000 apps about 55% of
 // a Planner's pass is admission (a fifth of it the Eq. 7 sums), 10% the
-// ranking's sort and Eq. 3 counts, 10% mapping the apps, and the rest the
-// output and the indexes. Each reservation adds tct's Monte-Carlo
+// ranking (edf.Rank's checks, Eq. 3 counts and sort), 10% mapping the
+// apps, and the rest the output and the indexes. Each reservation adds tct's Monte-Carlo
 // predictions: about log₂(slots) + 2 of Config.Runs runs each (the demo's
 // one reservation, 192 maps on 32 slots at 500 runs, takes about 0.1 s).
 //

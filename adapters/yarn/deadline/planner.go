@@ -10,7 +10,7 @@ import (
 // A Planner makes one controller's plans, pass after pass, in storage it
 // keeps between passes: the apps' slab and indexes, admission's queue (its
 // search tree's nodes and ID map), the cluster's capacities while the
-// slot count stays, the ranking's keys, and each listed app's tags as
+// slot count stays, the ranking's jobs and ranks, and each listed app's tags as
 // parsed, read again only when the app's tags or start time change (an
 // app no longer listed is forgotten at the end of the pass). Its plans are
 // Compute's, bit for bit; a Plan it returns shares nothing with it.
@@ -24,7 +24,9 @@ type Planner struct {
 	jobs       []*job
 	byKey      []*job
 	ranked     []*job
-	keys       []rankKey
+	descs      []edf.Job
+	running    [][]float64
+	ranks      []edf.Ranked
 	held       []float64
 	admitted   []admission.Job
 	candidates []*job
@@ -101,7 +103,8 @@ func (pl *Planner) release() {
 	clear(pl.jobs[:cap(pl.jobs)])
 	clear(pl.byKey[:cap(pl.byKey)])
 	clear(pl.ranked[:cap(pl.ranked)])
-	clear(pl.keys[:cap(pl.keys)])
+	clear(pl.descs[:cap(pl.descs)])
+	clear(pl.running[:cap(pl.running)])
 	clear(pl.admitted[:cap(pl.admitted)])
 	clear(pl.candidates[:cap(pl.candidates)])
 	clear(pl.idOf)

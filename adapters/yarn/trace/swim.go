@@ -1,100 +1,27 @@
 package trace
 
 import (
-	"bufio"
-	"fmt"
+	"errors"
 	"io"
-	"math"
-	"strconv"
-	"strings"
+
+	"github.com/schedkit/schedkit/adapters/internal/tracefile"
 )
 
-// MaxSWIMJobs bounds the jobs ReadSWIM reads, so that an input cannot make
-// it allocate without limit (the SWIM Facebook days hold 5,894 and 24,442).
-const MaxSWIMJobs = 1_000_000
+// MaxSWIMJobs bounds the jobs ReadSWIM reads (tracefile.MaxSWIMJobs).
+const MaxSWIMJobs = tracefile.MaxSWIMJobs
 
-// A SWIMJob is one job of a SWIM workload (the Facebook Hadoop days of the
-// SWIM project, workloadSuite/FB-20*_samples_24_times_1hr_*.tsv): when it
-// was submitted and the bytes its phases moved. SWIM records no task
-// times and no deadlines.
-type SWIMJob struct {
-	ID string
-	// Submit is seconds from the start of the workload.
-	Submit float64
-	// Input is the map input, Shuffle the shuffle (0: a map-only job) and
-	// Output the reduce output, in bytes.
-	Input, Shuffle, Output int64
-}
+// A SWIMJob is one job of a SWIM workload (tracefile.SWIMJob): when it was
+// submitted and the bytes its phases moved, with its map count by the
+// usual Hadoop rule (Maps).
+type SWIMJob = tracefile.SWIMJob
 
-// Maps returns the job's map tasks with the usual Hadoop rule, one per
-// split of split bytes of input (⌈Input / split⌉, at least 1), capped at
-// limit when limit > 0.
-func (j SWIMJob) Maps(split int64, limit int) int {
-	if split < 1 {
-		split = 1
-	}
-	n := j.Input / split
-	if j.Input%split != 0 || n == 0 {
-		n++ // ⌈Input/split⌉, at least 1, without overflowing
-	}
-	if limit > 0 && n > int64(limit) {
-		return limit
-	}
-	if n > math.MaxInt32 {
-		return math.MaxInt32
-	}
-	return int(n)
-}
-
-// ReadSWIM reads a SWIM workload: tab-separated lines of job ID, submit
-// time (s), gap since the previous submission (s, not checked), map input,
-// shuffle and reduce output bytes. Blank lines are skipped. Errors name
-// the line and field (a *RecordError with Format "swim" and Job the line
-// number, matching ErrBadRecord): fewer than six fields, an empty ID, a
-// submit time that is not a finite number ≥ 0, a byte count that is not an
-// integer ≥ 0, more than MaxSWIMJobs jobs, a line over 1 MiB.
+// ReadSWIM reads a SWIM workload with tracefile.ReadSWIM; an error naming
+// a line is a *RecordError with Format "swim" and Job the line number,
+// matching ErrBadRecord.
 func ReadSWIM(r io.Reader) ([]SWIMJob, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	var jobs []SWIMJob
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimRight(sc.Text(), "\r")
-		if strings.TrimSpace(text) == "" {
-			continue
-		}
-		bad := func(field, reason string) error {
-			return &RecordError{Format: "swim", Job: line, Field: field, Reason: reason}
-		}
-		f := strings.Split(text, "\t")
-		if len(f) < 6 {
-			return nil, bad("", fmt.Sprintf("%d tab-separated fields, want 6 (id, submit, gap, input, shuffle, output bytes)", len(f)))
-		}
-		if len(jobs) == MaxSWIMJobs {
-			return nil, bad("", fmt.Sprintf("more than %d jobs", MaxSWIMJobs))
-		}
-		j := SWIMJob{ID: strings.TrimSpace(f[0])}
-		if j.ID == "" {
-			return nil, bad("new_unique_job_id", "empty")
-		}
-		sub, err := strconv.ParseFloat(strings.TrimSpace(f[1]), 64)
-		if err != nil || !(sub >= 0) || math.IsInf(sub, 0) {
-			return nil, bad("submit_time_seconds", fmt.Sprintf("%q is not a finite number ≥ 0", f[1]))
-		}
-		j.Submit = sub
-		for i, p := range []*int64{&j.Input, &j.Shuffle, &j.Output} {
-			name := []string{"map_input_bytes", "shuffle_bytes", "reduce_output_bytes"}[i]
-			v, err := strconv.ParseInt(strings.TrimSpace(f[3+i]), 10, 64)
-			if err != nil || v < 0 {
-				return nil, bad(name, fmt.Sprintf("%q is not an integer ≥ 0", f[3+i]))
-			}
-			*p = v
-		}
-		jobs = append(jobs, j)
+	jobs, err := tracefile.ReadSWIM(r)
+	if le := (*tracefile.LineError)(nil); errors.As(err, &le) {
+		return nil, &RecordError{Format: "swim", Job: le.Line, Field: le.Field, Reason: le.Reason}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, &RecordError{Format: "swim", Job: line + 1, Reason: err.Error()}
-	}
-	return jobs, nil
+	return jobs, err
 }

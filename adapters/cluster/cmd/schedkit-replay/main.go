@@ -35,13 +35,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("schedkit-replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	trace := fs.String("trace", "../../../shared/traces/pwa-swf/KTH-SP2-1996-2.1-cln.swf.gz", "the trace file")
-	format := fs.String("format", "swf", "the trace's format: swf (Standard Workload Format; deadline = submission + the user's requested time)")
+	format := fs.String("format", "swf", "the trace's format: swf (Parallel Workloads Archive; deadline = submission + the user's requested time), swim (a SWIM Facebook day: ⌈map input / 128 MiB⌉ tasks, run time drawn from the TeraGen map-task lognormal) or google (a clusterdata-2011 task_events file: tasks, the longest task's run); jobs without an estimate get submission + a factor drawn as MIMP §6.6 gives deadlines × their run time")
+	seed := fs.Uint64("seed", 1, "seeds the drawn run times (swim) and deadline factors")
 	from := fs.Float64("from", 0, "first second of the trace's window")
 	span := fs.Float64("span", 86400, "length of the window, trace seconds (0: to the end)")
 	compress := fs.Float64("compress", 100, "run and requested times are divided by this")
 	loadsFlag := fs.String("loads", "own,0.5,1,2", "offered loads, comma-separated: own (the trace's spacing) or multiples of the cluster's capacity")
 	configs := fs.String("configs", "stock,check,schedkit", "configurations, in order")
-	reps := fs.Int("reps", 1, "repetitions of the whole replay")
+	reps := fs.Int("repeat", 1, "repetitions of the whole replay (the same submissions; the report gives each figure's range)")
 	nodes := fs.Int("nodes", 4, "kwok nodes")
 	nodeCPUs := fs.Int("node-cpus", 8, "CPUs per node")
 	traceProcs := fs.Int("trace-procs", 0, "processors of the traced machine (0: the largest job's)")
@@ -50,7 +51,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	maxJobs := fs.Int("max-jobs", 0, "keep the window's first N jobs (0: all)")
 	grace := fs.Duration("grace", 15*time.Second, "after the last deadline, wait this long for running jobs")
 	jsonOut := fs.String("json", "", "write the results as JSON to this file")
-	plots := fs.String("plots", "", "write SVG plots to this directory")
+	plots := fs.String("plots", "", "write PNG plots to this directory: outcomes by load, and each checked configuration's predicted against actual finish")
 	deadlineFlags := fs.String("deadline-flags", replay.DefaultDeadlineFlags, "schedkit-deadline's extra flags in the check and schedkit configurations")
 	dry := fs.Bool("plan", false, "print each load's submissions (count, pods, pod-seconds, span) and stop")
 	state := fs.String("state", "", "directory for the clusters' state (default: a new temporary directory, removed at the end)")
@@ -59,9 +60,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	fail := func(err error) int { fmt.Fprintln(stderr, "schedkit-replay:", err); return 1 }
-	if *format != "swf" {
-		return fail(fmt.Errorf("-format %s: only swf is supported", *format))
-	}
 	if _, err := os.Stat(filepath.Join(*scripts, "up.sh")); err != nil {
 		return fail(fmt.Errorf("-cluster-dir %s: no up.sh (run from adapters/cluster)", *scripts))
 	}
@@ -82,16 +80,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		loads = append(loads, l)
 	}
 	if *nodes < 1 || *nodeCPUs < 1 || *reps < 1 {
-		return fail(errors.New("-nodes, -node-cpus and -reps must be ≥ 1"))
+		return fail(errors.New("-nodes, -node-cpus and -repeat must be ≥ 1"))
 	}
-	f, err := os.Open(*trace)
+	jobs, skipped, err := replay.ReadTraceFile(*trace, *format, *seed)
 	if err != nil {
 		return fail(err)
-	}
-	jobs, skipped, err := replay.ReadSWF(f)
-	f.Close()
-	if err != nil {
-		return fail(fmt.Errorf("%s: %w", *trace, err))
 	}
 	if *traceProcs == 0 {
 		for _, j := range jobs {
@@ -99,10 +92,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprintf(stderr, "%s: %d jobs (%d skipped: no run time or processors)\n", *trace, len(jobs), skipped)
+	w := replay.Workload{From: *from, Span: *span, Compress: *compress, TraceProcs: *traceProcs,
+		CPUs: *nodes * *nodeCPUs, MinRun: *minRun, MaxRun: *maxRun, MaxJobs: *maxJobs, Seed: *seed}
 	if *dry {
 		for _, l := range loads {
-			p, err := (replay.Workload{From: *from, Span: *span, Compress: *compress, TraceProcs: *traceProcs, Load: l,
-				CPUs: *nodes * *nodeCPUs, MinRun: *minRun, MaxRun: *maxRun, MaxJobs: *maxJobs}).Build(jobs)
+			w.Load = l
+			p, err := w.Build(jobs)
 			if err != nil {
 				return fail(err)
 			}
@@ -125,15 +120,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	t0 := time.Now()
 	rs, err := replay.Execute(ctx, jobs, replay.Options{
-		Workload: replay.Workload{From: *from, Span: *span, Compress: *compress, TraceProcs: *traceProcs,
-			MinRun: *minRun, MaxRun: *maxRun, MaxJobs: *maxJobs},
-		Loads: loads, Configs: cs, Reps: *reps, Nodes: *nodes, NodeCPUs: *nodeCPUs,
+		Workload: w,
+		Loads:    loads, Configs: cs, Reps: *reps, Nodes: *nodes, NodeCPUs: *nodeCPUs,
 		Scripts: scriptsAbs, StateDir: dir, Grace: *grace, DeadlineFlags: *deadlineFlags,
 		Progress: func(s string) { fmt.Fprintf(stderr, "%s %s\n", time.Now().UTC().Format("15:04:05"), s) },
 	})
 	if len(rs) > 0 {
 		replay.Table(stdout, rs)
 		replay.Spread(stdout, rs)
+		replay.PhaseTable(stdout, rs)
 		fmt.Fprintf(stdout, "\n%d nodes × %d CPUs; %s window [%g, %g) s, compressed %g×; %v in all\n",
 			*nodes, *nodeCPUs, filepath.Base(*trace), *from, *from+*span, *compress, time.Since(t0).Round(time.Second))
 	}

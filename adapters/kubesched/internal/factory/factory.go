@@ -16,6 +16,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/schedkit/schedkit/adapters/internal/annotation"
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/tally"
 )
 
 // Args is what a plugin's args type A provides, on its pointer.
@@ -42,18 +43,27 @@ func Decode[A any, P Args[A]](name string, obj runtime.Object) (*A, error) {
 	return (*A)(args), nil
 }
 
-// A Build makes a plugin from its args on the scheduler's handle, reading
-// the time from c.
-type Build[A any] func(ctx context.Context, args *A, h fwk.Handle, c clock.PassiveClock) (fwk.Plugin, error)
+// Env is what the plugins of one registry share: the clock they read the
+// time from and the per-profile tallies of pod events.
+type Env struct {
+	Clock   clock.PassiveClock
+	Tallies *tally.Shared
+}
 
-// New returns the named plugin's factory: Decode, then build with c.
-func New[A any, P Args[A]](name string, build Build[A], c clock.PassiveClock) frameworkruntime.PluginFactory {
+// NewEnv returns an Env reading the time from c, with no tally made yet.
+func NewEnv(c clock.PassiveClock) Env { return Env{Clock: c, Tallies: &tally.Shared{}} }
+
+// A Build makes a plugin from its args on the scheduler's handle, in env.
+type Build[A any] func(ctx context.Context, args *A, h fwk.Handle, env Env) (fwk.Plugin, error)
+
+// New returns the named plugin's factory: Decode, then build in env.
+func New[A any, P Args[A]](name string, build Build[A], env Env) frameworkruntime.PluginFactory {
 	return func(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
 		args, err := Decode[A, P](name, obj)
 		if err != nil {
 			return nil, err
 		}
-		return build(ctx, args, h, c)
+		return build(ctx, args, h, env)
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	fwk "k8s.io/kube-scheduler/framework"
-	"k8s.io/utils/clock"
 	clocktesting "k8s.io/utils/clock/testing"
 )
 
@@ -39,13 +38,13 @@ type plugin struct {
 
 func (plugin) Name() string { return "Test" }
 
-func build(_ context.Context, a *args, _ fwk.Handle, c clock.PassiveClock) (fwk.Plugin, error) {
-	return plugin{size: *a.Size, now: c.Now()}, nil
+func build(_ context.Context, a *args, _ fwk.Handle, env Env) (fwk.Plugin, error) {
+	return plugin{size: *a.Size, now: env.Clock.Now()}, nil
 }
 
 func TestFactory(t *testing.T) {
 	t0 := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-	f := New[args]("Test", build, clocktesting.NewFakePassiveClock(t0))
+	f := New[args]("Test", build, NewEnv(clocktesting.NewFakePassiveClock(t0)))
 	for _, tt := range []struct {
 		obj     runtime.Object
 		size    int

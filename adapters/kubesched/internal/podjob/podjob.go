@@ -25,7 +25,6 @@ package podjob
 
 import (
 	"fmt"
-	"hash/fnv"
 	"math"
 	"time"
 
@@ -111,18 +110,36 @@ func Owner(pod *v1.Pod) (name string, ok bool) {
 // Key returns the pod's job key and a reference for messages, from the
 // pod's controller owner reference (without needing the owner object).
 func Key(pod *v1.Pod) (types.UID, string) {
-	if ref := metav1.GetControllerOf(pod); ref != nil {
+	if ref := metav1.GetControllerOfNoCopy(pod); ref != nil {
 		return ref.UID, ref.Kind + " " + pod.Namespace + "/" + ref.Name
 	}
 	return pod.UID, "Pod " + pod.Namespace + "/" + pod.Name
 }
 
+// JobKey returns the pod's job key as Key does, without the reference (it
+// allocates nothing).
+func JobKey(pod *v1.Pod) types.UID {
+	if ref := metav1.GetControllerOfNoCopy(pod); ref != nil {
+		return ref.UID
+	}
+	return pod.UID
+}
+
 // IDOf returns the 63-bit FNV-1a hash of a job key.
 func IDOf(key types.UID) int64 {
-	h := fnv.New64a()
-	h.Write([]byte(key))
-	return int64(h.Sum64() & math.MaxInt64)
+	h := uint64(fnvOffset64)
+	for i := 0; i < len(key); i++ {
+		h ^= uint64(key[i])
+		h *= fnvPrime64
+	}
+	return int64(h & math.MaxInt64)
 }
+
+// FNV-1a's 64-bit parameters (hash/fnv's).
+const (
+	fnvOffset64 = 14695981039346656037
+	fnvPrime64  = 1099511628211
+)
 
 // Of maps a pod, and its owning Job if the caller found one (nil otherwise),
 // to its Job. An owner whose UID does not match the pod's controller

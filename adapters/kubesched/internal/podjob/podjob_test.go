@@ -3,6 +3,7 @@ package podjob
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"testing"
 	"time"
@@ -152,3 +153,40 @@ func propOf(t *rapid.T) {
 
 func TestPropOf(t *testing.T) { rapid.Check(t, propOf) }
 func FuzzOf(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propOf)) }
+
+// propIDOf: IDOf is hash/fnv's 64-bit FNV-1a of the key with the sign bit
+// cleared, and JobKey is Key's key.
+func propIDOf(t *rapid.T) {
+	key := types.UID(rapid.String().Draw(t, "key"))
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	if got, want := IDOf(key), int64(h.Sum64()&math.MaxInt64); got != want {
+		t.Fatalf("IDOf(%q) = %d, want %d", key, got, want)
+	}
+	var owner *batchv1.Job
+	if rapid.Bool().Draw(t, "owned") {
+		owner = &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: "j", Namespace: "ns", UID: key}}
+	}
+	p := pod("p", nil, owner)
+	if k, _ := Key(p); JobKey(p) != k {
+		t.Fatalf("JobKey = %q, Key = %q", JobKey(p), k)
+	}
+}
+
+func TestPropIDOf(t *testing.T) { rapid.Check(t, propIDOf) }
+
+// TestIDOfVectors: FNV-1a's published 64-bit vectors, sign bit cleared.
+func TestIDOfVectors(t *testing.T) {
+	for _, c := range []struct {
+		key  types.UID
+		want uint64
+	}{
+		{"", 0xcbf29ce484222325},
+		{"a", 0xaf63dc4c8601ec8c},
+		{"foobar", 0x85944171f73967e8},
+	} {
+		if got := IDOf(c.key); got != int64(c.want&math.MaxInt64) {
+			t.Errorf("IDOf(%q) = %#x, want %#x", c.key, got, c.want&math.MaxInt64)
+		}
+	}
+}

@@ -151,17 +151,20 @@ type Tally struct {
 	nodesChanged bool
 	knownNodes   int
 	pendingJobs  int
+	view         View // Read's view of t
 }
 
 // New returns an empty tally counting pending pods of the named scheduler,
 // reading node types from typeLabel ("" for none: every node has type "")
 // and mapping a job's representative pod with mapJob (owner.Resolver.Job).
 func New(scheduler, typeLabel string, mapJob func(*v1.Pod) podjob.Job) *Tally {
-	return &Tally{
+	t := &Tally{
 		scheduler: scheduler, typeLabel: typeLabel, mapJob: mapJob,
 		pods: map[types.UID]*pod{}, jobs: map[types.UID]*Job{}, nodes: map[string]*nodeEntry{},
 		assumed: map[types.UID]string{}, changed: map[types.UID]struct{}{}, stale: map[types.UID]struct{}{},
 	}
+	t.view.t = t
+	return t
 }
 
 // Set records the pod as the informer holds it now (an add, an update or
@@ -174,7 +177,7 @@ func (t *Tally) Set(p *v1.Pod) {
 
 func (t *Tally) set(obj *v1.Pod) {
 	p, ok := t.pods[obj.UID]
-	key, _ := podjob.Key(obj)
+	key := podjob.JobKey(obj)
 	if ok && p.obj == obj {
 		return // a resync of the same object
 	}
@@ -217,6 +220,9 @@ func (t *Tally) Delete(uid types.UID) {
 func (t *Tally) Assume(uid types.UID, node string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if n, ok := t.assumed[uid]; ok && n == node {
+		return // the same assumption, from another plugin's Reserve
+	}
 	t.assumed[uid] = node
 	t.recount(uid)
 }
@@ -294,7 +300,7 @@ func (t *Tally) Read(f func(*View)) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.remap()
-	f(&View{t})
+	f(&t.view)
 }
 
 // A View reads a locked tally.
@@ -302,6 +308,18 @@ type View struct{ t *Tally }
 
 // Job returns the job with the given key, or nil.
 func (v *View) Job(key types.UID) *Job { return v.t.jobs[key] }
+
+// Mapped returns the attributes of the pod's job when the tally holds this
+// very object (the informer's pointer) as its job's representative: they
+// are then what the tally's mapJob gives for it, mapped once and not per
+// call. ok is false otherwise, and the caller maps the pod itself.
+func (v *View) Mapped(obj *v1.Pod) (j podjob.Job, ok bool) {
+	p, held := v.t.pods[obj.UID]
+	if !held || p.obj != obj || p.job.first != p {
+		return podjob.Job{}, false
+	}
+	return p.job.Attr, true
+}
 
 // Changes calls f for each job whose counts or attributes changed since
 // the last call (with nil for a job that no longer has pods), in no

@@ -6,11 +6,16 @@
 // DefaultPreemption) where the scheduler records them per plugin.
 //
 //	go run ./cmd/perftable BenchmarkPerfScheduling_benchmark_schedkit_*.json
+//
+// With -check it prints nothing and exits with status 1, listing the
+// problems, when the run lacks a workload's profile, a throughput, or the
+// schedkit plugins' figures where their profile enables them (check).
 package main
 
 import (
 	"cmp"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"slices"
@@ -43,11 +48,13 @@ var points = []string{"PreFilter", "PostFilter", "PreScore", "Score", "Reserve"}
 var plugins = []string{"DeadlineAdmission", "ProgressShare", "LeastWorkLostPreemption", "Deadline", "DefaultPreemption"}
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: perftable DATA_ITEMS.json")
+	checkOnly := flag.Bool("check", false, "check the run instead of printing its tables")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: perftable [-check] DATA_ITEMS.json")
 		os.Exit(2)
 	}
-	raw, err := os.ReadFile(os.Args[1])
+	raw, err := os.ReadFile(flag.Arg(0))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -58,6 +65,13 @@ func main() {
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
+	}
+	if *checkOnly {
+		if err := check(doc.DataItems); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", flag.Arg(0), err)
+			os.Exit(1)
+		}
+		return
 	}
 	throughput := map[run]float64{}
 	var runs []run

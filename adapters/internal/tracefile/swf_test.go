@@ -1,4 +1,4 @@
-package replay
+package tracefile
 
 import (
 	"bytes"
@@ -35,34 +35,4 @@ func TestReadSWF(t *testing.T) {
 			}
 		}
 	}
-}
-
-func TestReadSWFBad(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"1 2 3\n", "line 1: 3 fields, want 18"},
-		{"; h\n1 0 0 10 1 -1 -1 1 x -1 1 1 1 -1 1 -1 -1 -1\n", `line 2: field 9 = "x": not a number`},
-		{"1 0 0 10 1 -1 -1 1 NaN -1 1 1 1 -1 1 -1 -1 -1\n", `field 9 = "NaN"`},
-		{"\x1f\x8bnot gzip", "swf:"},
-	} {
-		_, _, err := ReadSWF(strings.NewReader(c.in))
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("ReadSWF(%q) = %v, want an error with %q", c.in, err, c.want)
-		}
-	}
-}
-
-func FuzzReadSWF(f *testing.F) {
-	f.Add(swfSample)
-	f.Add("1 0 0 10 1 -1 -1 1 5 -1 1 1 1 -1 1 -1 -1 -1")
-	f.Fuzz(func(t *testing.T, in string) {
-		jobs, _, err := ReadSWF(strings.NewReader(in))
-		if err != nil {
-			return
-		}
-		for _, j := range jobs {
-			if j.Run <= 0 || j.Procs <= 0 || j.Submit < 0 || j.Requested < 0 {
-				t.Fatalf("ReadSWF kept %+v", j)
-			}
-		}
-	})
 }
