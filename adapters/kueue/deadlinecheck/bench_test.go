@@ -3,6 +3,7 @@ package deadlinecheck
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -68,6 +69,86 @@ func BenchmarkPlanCached(b *testing.B) {
 				if _, err := Plan(Queue{Name: "cq"}, ws, t0, cfg, cache); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkReconcileDecisions is the work of one reconcile of a
+// ClusterQueue whose workloads' samples are cached, by queue length: a
+// quarter of the workloads admitted and running, one new workload holding
+// quota and awaiting its decision, the rest waiting. "plan" is the
+// whole-queue plan a reconcile ran for every event (Plan: the decisions
+// and the ETA of every pending workload), "decide" the decisions alone
+// (Decide), which a reconcile runs between ETA passes; "burst" is Decide
+// with a quarter of the workloads awaiting a decision at once. One-pod
+// workloads of lognormal run time, 1,000 samples. The plan of 15,000
+// workloads is left out (its ETA pass is a thousand samples of the
+// 15,000-workload BenchmarkETASimulation).
+func BenchmarkReconcileDecisions(b *testing.B) {
+	for _, n := range []int{100, 1000, 15000} {
+		arrival := benchQueue(n, 1)
+		for i := n / 4; i < n/2; i++ {
+			arrival[i].Phase = Waiting
+		}
+		arrival[n/4].Phase = Deciding
+		cfg := testConfig()
+		cfg.Samples = 1000
+		cache := NewWorkCache()
+		for _, c := range []struct {
+			name string
+			ws   []Workload
+			f    func(Queue, []Workload, time.Time, Config, *WorkCache) ([]Outcome, error)
+		}{{"plan", arrival, Plan}, {"decide", arrival, Decide}, {"burst", benchQueue(n, 1), Decide}} {
+			if c.name == "plan" && n > 1000 {
+				continue
+			}
+			if _, err := Decide(Queue{Name: "cq"}, c.ws, t0, cfg, cache); err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("workloads=%d/%s", n, c.name), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := c.f(Queue{Name: "cq"}, c.ws, t0, cfg, cache); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkETASimulation is one sample of the ETA replay of Kueue's
+// admission (BestEffortFIFO) by queue length: "search" finds the next job
+// that fits in the segment tree, "walk" visits every waiting job at each
+// instant (the oracle of TestPropSimulationMatchesScan). The jobs take a
+// twentieth, a quarter or all of the quota, as the small, medium and
+// large classes of Kueue's scheduler-performance test; a fifth of the
+// quota is held by running jobs.
+func BenchmarkETASimulation(b *testing.B) {
+	for _, n := range []int{100, 1000, 15000} {
+		rng := rand.New(rand.NewPCG(1, uint64(n)))
+		running := []etaJob{{share: 0.2, run: []float64{30}}}
+		jobs := make([]etaJob, n)
+		for k := range jobs {
+			jobs[k] = etaJob{share: []float64{0.05, 0.25, 1}[rng.IntN(3)], run: []float64{1 + 60*rng.Float64()}}
+		}
+		starts := make([][]float64, n)
+		for k := range starts {
+			starts[k] = make([]float64, 1)
+		}
+		b.Run(fmt.Sprintf("workloads=%d/search", n), func(b *testing.B) {
+			sim := newSimulation(jobs)
+			b.ReportAllocs()
+			for b.Loop() {
+				sim.run(running, jobs, false, 0, starts)
+			}
+		})
+		b.Run(fmt.Sprintf("workloads=%d/walk", n), func(b *testing.B) {
+			sim := newScanSimulation(jobs)
+			b.ReportAllocs()
+			for b.Loop() {
+				sim.run(running, jobs, false, 0, starts)
 			}
 		})
 	}

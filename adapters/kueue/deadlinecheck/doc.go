@@ -164,7 +164,17 @@
 // over Slots) is at most the share free. A workload being deactivated is
 // placed where it would start but takes no quota and holds no one back.
 // An ETA is rewritten only when it moves by -eta-tolerance or more, and
-// recomputed every -eta-refresh.
+// recomputed every -eta-refresh. Decisions do not wait for ETAs: every
+// reconcile of a ClusterQueue decides (Decide: Plan's verdicts and
+// deactivations, bit for bit, without the replay), and the ETA pass, which
+// replays Kueue's admission for every pending workload, runs at most every
+// -eta-interval (default 5 s, at most -eta-refresh), or at once when a
+// workload is deactivated that the last pass did not predict (the
+// deactivation carries its ETA). Between passes a pending workload keeps
+// the ETA of the last one, and a workload that arrived since gets its
+// first ETA at the next. One reconcile writes the ETAs of at most about
+// 64 workloads, after its decisions (the reconciles after it write the
+// rest).
 //
 // The control plane's own time (-start-delay, Config.StartDelay) is
 // added to every pod's run time, in decisions and ETAs alike: from a
@@ -191,9 +201,12 @@
 // # Guarantees
 //
 // Plan is pure: the same workloads, time and configuration give the same
-// outcomes, bit for bit, whatever their order (rapid-tested). The
-// reconciler decides one ClusterQueue at a time (its name is the
-// reconcile key), on whole seconds. It writes the check's state by
+// outcomes, bit for bit, whatever their order (rapid-tested); Decide
+// gives Plan's decisions bit for bit, with or without a WorkCache warmed
+// by an earlier state of the queue (TestPropDecideMatchesPlan). The
+// reconciler decides each ClusterQueue on its own (its name is the
+// reconcile key: one queue is never reconciled twice at once; -workers,
+// default 4, queues at once), on whole seconds. It writes the check's state by
 // server-side apply of its own admissionChecks entry, field owner
 // schedkit.io/deadline, as Kueue's own admission-check controllers do
 // (Kueue's provisioning and MultiKueue checks apply theirs the same way);
@@ -201,7 +214,9 @@
 // deactivations carry the resourceVersion they were computed from, so a
 // workload that changed meanwhile is reconciled again rather than
 // overwritten; it does not decide while its cache still shows a workload
-// as it was before its own last writes. All
+// as it was before its own last decision written to it (a workload whose
+// cache copy is behind the check's last ETA write only keeps its ETA
+// until the cache catches up). All
 // state is in the API server: a restarted controller rebuilds it and
 // changes no decision (a Ready check is never revoked). A malformed object
 // gets a rejection naming the field; a workload whose owner cannot be read
@@ -264,19 +279,33 @@
 // A plan draws pods × samples lognormals per workload; WorkCache keeps the
 // draws between plans (a waiting workload's never change; a running one's
 // at most once a second). The ETA replays Kueue's admission once per
-// sample: O(events × pending) with events ≤ workloads plus queue entries.
-// Measured with go test -run '^$' -bench Plan -benchtime 20x -count 2 -cpu
-// 1 ./deadlinecheck on the 2-core machine shared with other builds (load
-// average 10–16, so times are inflated several-fold and vary run to run):
+// sample: each instant it searches a segment tree over queue positions
+// for the next workload that fits (O(log pending) per start), so a sample
+// costs O((workloads + events) log workloads). A reconcile between ETA
+// passes runs Decide only: ordering the workloads, the alone test of each
+// pending deadline workload (O(samples)) and the queue test of each one
+// holding quota (admission.Queue.Decide, O(promised × samples), most of it
+// admission's validation of every queued sample). Measured with go test
+// -run '^$' -bench 'ReconcileDecisions|ETASimulation' -benchtime 3x
+// -count 2 -cpu 1 ./deadlinecheck on the 2-core machine shared with four
+// other jobs (load average 20–26: times are inflated several-fold and vary
+// run to run; ranges over the two runs). One-pod workloads, 1,000
+// samples, a quarter admitted; "plan" is the whole-queue plan with every
+// ETA, which every reconcile ran before the ETA pass had its own cadence
+// ("old": the same benchmark on the walk over every waiting job);
+// "decide" is a reconcile deciding one new workload; "burst" a quarter of
+// the workloads awaiting a decision at once:
 //
-//	Plan, 10 workloads × 4 pods, 1000 samples, cold         8–10 ms/op     229 allocs/op
-//	Plan, 100 workloads × 4 pods, 1000 samples, cold        100–120 ms/op  1852 allocs/op
-//	Plan, 100 workloads × 64 pods, 1000 samples, cold       1.0–1.4 s/op   2153 allocs/op
-//	Plan, 100 workloads × 4 pods, 100 samples, cold         11–14 ms/op    1850 allocs/op
-//	Plan, 10 workloads × 4 pods, 1000 samples, cached       1.7–1.8 ms/op  205 allocs/op
-//	Plan, 100 workloads × 64 pods, 1000 samples, cached     50–134 ms/op   1864 allocs/op
+//	workloads  plan (old)      plan           decide          burst
+//	100        71–307 ms       91–211 ms      0.6–1.0 ms      6–56 ms
+//	1,000      6.4–9.0 s       2.4–3.3 s      32–125 ms       1.4–2.2 s
+//	15,000     not run         not run        2.2–3.5 s       —
 //
-// A cached plan's cost is the admission decisions, the replay of Kueue's
-// admission (about 14 ms of the 50 in a profile of the last case) and the
-// sorts behind the quantiles (about 13 ms).
+// One sample of the ETA replay (BenchmarkETASimulation, BestEffortFIFO,
+// jobs of a twentieth, a quarter or all of the quota): 100 jobs 0.28 ms
+// (walk 0.57 ms), 1,000 jobs 1.9–9.9 ms (walk 8.8 ms), 15,000 jobs 86 ms
+// (walk 2.6 s); an ETA pass is Samples of them, so 15,000 pending
+// workloads in one ClusterQueue cost about 86 s per pass at 1,000 samples
+// here (1.4 minutes; -eta-interval bounds how often), 500 (Kueue's
+// scheduler-performance queues) about 1–2 s.
 package deadlinecheck

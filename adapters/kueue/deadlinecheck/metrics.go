@@ -3,6 +3,7 @@ package deadlinecheck
 import (
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -15,7 +16,14 @@ import (
 //	schedkit_deadline_workload_deadline_timestamp_seconds{cluster_queue,namespace,workload}
 //	schedkit_deadline_pending_workloads{cluster_queue}
 //	schedkit_deadline_decisions_total{cluster_queue,state,reason}
+//	schedkit_deadline_plan_seconds{part}
 //
+// schedkit_deadline_plan_seconds is a histogram of the check's own work
+// per reconcile of a ClusterQueue, by part: "decisions" (mapping the
+// workloads and deciding), "etas" (predicting every pending workload's
+// start and finish), "writes" (the API calls writing the decisions),
+// "eta_writes" (those writing ETAs) and "reconcile" (all of it, reads
+// included).
 // The per-workload series exist while the workload is pending behind the
 // check (quantile is "0.5" or "0.9"; times are Unix seconds) and are
 // deleted when it is admitted, rejected, finished or gone.
@@ -24,6 +32,7 @@ type Metrics struct {
 	deadline      *prometheus.GaugeVec
 	pending       *prometheus.GaugeVec
 	decisions     *prometheus.CounterVec
+	plan          *prometheus.HistogramVec
 
 	mu     sync.Mutex
 	series map[string]map[string]seriesKey // cluster queue → workload key → labels written
@@ -57,6 +66,11 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Name: "schedkit_deadline_decisions_total",
 			Help: "Decisions of the schedkit.io/deadline check, by ClusterQueue, check state and reason.",
 		}, []string{"cluster_queue", "state", "reason"}),
+		plan: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "schedkit_deadline_plan_seconds",
+			Help:    "The check's work per reconcile of a ClusterQueue, seconds, by part (decisions, etas, writes, eta_writes, reconcile).",
+			Buckets: prometheus.ExponentialBuckets(0.0005, 2, 18),
+		}, []string{"part"}),
 		series: map[string]map[string]seriesKey{},
 	}
 	var err error
@@ -75,6 +89,9 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	if m.decisions, err = register(reg, m.decisions); err != nil {
 		return nil, err
 	}
+	if m.plan, err = register(reg, m.plan); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 
@@ -84,7 +101,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 // and counters keep counting.
 func register[C interface {
 	prometheus.Collector
-	*prometheus.GaugeVec | *prometheus.CounterVec
+	*prometheus.GaugeVec | *prometheus.CounterVec | *prometheus.HistogramVec
 }](reg prometheus.Registerer, c C) (C, error) {
 	err := reg.Register(c)
 	var are prometheus.AlreadyRegisteredError
@@ -99,6 +116,11 @@ func register[C interface {
 		return existing, nil
 	}
 	return c, err
+}
+
+// timed records the seconds since start under part.
+func (m *Metrics) timed(part string, start time.Time) {
+	m.plan.WithLabelValues(part).Observe(time.Since(start).Seconds())
 }
 
 func (m *Metrics) decided(cq string, v *Verdict) {

@@ -123,6 +123,9 @@ type Outcome struct {
 	// the ETA in words, why there is none, or the rejection of a
 	// deactivated workload. Empty for promised workloads.
 	Note string
+	// etaUnknown: no ETA was computed for it (the reconciler's ETA pass
+	// did not run); its ETA annotations and Pending note stay as they are.
+	etaUnknown bool
 }
 
 // A Queue is the ClusterQueue a plan is for.
@@ -186,8 +189,33 @@ func QueueOf(cq *kueue.ClusterQueue) Queue {
 // the same queue (see WorkCache); the outcomes are the same with or
 // without it. The samples are never modified after drawing.
 func Plan(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) ([]Outcome, error) {
-	if err := cfg.Validate(); err != nil {
+	outs, works, err := decide(q, ws, now, cfg, cache)
+	if err != nil {
 		return nil, err
+	}
+	if err := etas(q, ws, works, outs, now, cfg.Samples); err != nil {
+		return nil, err
+	}
+	return outs, nil
+}
+
+// Decide is Plan without the ETAs: the same verdicts, deactivations and
+// the notes that do not depend on an ETA (a workload whose owner cannot be
+// read, one that does not fit the nominal quota, a rejection restored on a
+// deactivated workload), bit for bit; every outcome's ETA is nil. Its
+// cost is the decisions': O(workloads) to order them, the alone test
+// (O(samples)) of each pending deadline workload, and the queue test
+// (O(promised × samples)) of each one holding quota; Plan adds the replay
+// of Kueue's admission for every pending workload's ETA.
+func Decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) ([]Outcome, error) {
+	outs, _, err := decide(q, ws, now, cfg, cache)
+	return outs, err
+}
+
+// decide is Plan's decisions; works are the workloads' samples, for etas.
+func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) ([]Outcome, []*work, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, nil, err
 	}
 	cq := q.Name
 	gen := cache.begin(cq)
@@ -237,7 +265,7 @@ func Plan(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) (
 			promised = append(promised, works[i])
 			if ws[i].HasDeadline() {
 				if err := q0.Insert(withSamples(jobs[i], works[i].fluid)); err != nil {
-					return nil, fmt.Errorf("promised workload %s: %w", ws[i].Key, err)
+					return nil, nil, fmt.Errorf("promised workload %s: %w", ws[i].Key, err)
 				}
 			}
 		}
@@ -279,10 +307,10 @@ func Plan(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) (
 			}
 			d, err := space.Decide(nil, jobs[i], 0, opt)
 			if err != nil {
-				return nil, fmt.Errorf("workload %s: %w", w.Key, err)
+				return nil, nil, fmt.Errorf("workload %s: %w", w.Key, err)
 			}
 			if !d.Admit || d.Reason != admission.ReasonNoDeadline {
-				return nil, fmt.Errorf("workload %s: admission returned %v for a job without a deadline", w.Key, d.Reason)
+				return nil, nil, fmt.Errorf("workload %s: admission returned %v for a job without a deadline", w.Key, d.Reason)
 			}
 			outs[i].Verdict = &Verdict{State: kueue.CheckStateReady, Reason: ReasonNoDeadline, Message: readyNoDeadline()}
 			if works[i] != nil {
@@ -296,7 +324,7 @@ func Plan(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) (
 			wk := works[i]
 			alone, err := space.Decide(nil, withSamples(jobs[i], wk.own), 0, opt)
 			if err != nil {
-				return nil, fmt.Errorf("workload %s: %w", w.Key, err)
+				return nil, nil, fmt.Errorf("workload %s: %w", w.Key, err)
 			}
 			if !alone.Admit {
 				outs[i].Verdict = rejectLateAlone(w, wk, now, alone.Probability, p)
@@ -308,7 +336,7 @@ func Plan(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) (
 			job := withSamples(jobs[i], wk.fluid)
 			d, err := q0.Decide(job, 0, opt)
 			if err != nil {
-				return nil, fmt.Errorf("workload %s: %w", w.Key, err)
+				return nil, nil, fmt.Errorf("workload %s: %w", w.Key, err)
 			}
 			if d.Admit {
 				protected := 0
@@ -319,7 +347,7 @@ func Plan(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) (
 				}
 				outs[i].Verdict = ready(cq, w, wk, now, d.Probability, p, protected)
 				if err := q0.Insert(job); err != nil {
-					return nil, fmt.Errorf("workload %s: %w", w.Key, err)
+					return nil, nil, fmt.Errorf("workload %s: %w", w.Key, err)
 				}
 				promised = append(promised, wk)
 				break
@@ -339,13 +367,13 @@ func Plan(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) (
 			outs[i].Deactivate = true
 			outs[i].Note = deactivatedNote(v.Message)
 		}
+		if outs[i].Verdict == nil && w.Blocked == nil && w.Pods > 0 && w.Slots == 0 {
+			outs[i].Note = pendingNeverFits(cq, w)
+		}
 	}
 
-	if err := etas(q, ws, works, outs, now, cfg.Samples); err != nil {
-		return nil, err
-	}
 	cache.end(cq, gen)
-	return outs, nil
+	return outs, works, nil
 }
 
 // retryAfter is when a held workload should be tried again: the median time

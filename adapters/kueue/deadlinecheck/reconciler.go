@@ -1,6 +1,7 @@
 package deadlinecheck
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -62,6 +63,9 @@ type queueReconciler struct {
 	cache    *WorkCache
 	refresh  time.Duration // how often ETAs are recomputed without events
 	tol      time.Duration // an ETA annotation moves only by at least this much
+	// etaEvery is the shortest time between two ETA passes of one
+	// ClusterQueue's check; 0: every reconcile.
+	etaEvery time.Duration
 
 	// written remembers, per workload UID, the resourceVersions a workload
 	// had before the check's last writes to it: while the cache still shows
@@ -69,8 +73,72 @@ type queueReconciler struct {
 	// admit two workloads that each fit only without the other.
 	mu      sync.Mutex
 	written map[types.UID][]string
+	// etaWritten is the same for the check's writes of ETAs only: while
+	// the cache shows a workload as before one, its ETA is left alone.
+	etaWritten map[types.UID][]string
+	// etaPasses keeps each ClusterQueue's check's last ETA pass.
+	etaPasses map[etaPassKey]*etaPass
+	// etaWriter writes the ETAs of all ClusterQueues in the background;
+	// nil: each reconcile writes its own after its decisions.
+	etaWriter *etaWriter
 	// badKinds remembers owner kinds that could not be read, for a while.
 	badKinds map[schema.GroupVersionKind]badKind
+}
+
+type etaPassKey struct {
+	queue string
+	check kueue.AdmissionCheckReference
+}
+
+// An etaPass is the ETAs and Pending notes of one ETA pass over a
+// ClusterQueue, by workload UID, and when it was taken.
+type etaPass struct {
+	at   time.Time
+	byID map[types.UID]etaMemo
+}
+
+type etaMemo struct {
+	eta  *ETA
+	note string
+}
+
+// parallelWrites is how many of one reconcile's writes are in flight at
+// once, each to a different workload.
+const parallelWrites = 8
+
+// A budget is a token bucket: rate tokens a second, at most burst held;
+// nil allows everything. It is safe for concurrent use.
+type budget struct {
+	mu          sync.Mutex
+	rate, burst float64
+	tokens      float64
+	last        time.Time
+}
+
+func newBudget(rate float64) *budget {
+	if rate <= 0 {
+		return nil
+	}
+	burst := max(rate, 1)
+	return &budget{rate: rate, burst: burst, tokens: burst}
+}
+
+// take takes a token if one is there at now.
+func (b *budget) take(now time.Time) bool {
+	if b == nil {
+		return true
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.last.IsZero() {
+		b.tokens = min(b.burst, b.tokens+now.Sub(b.last).Seconds()*b.rate)
+	}
+	b.last = now
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
 }
 
 type badKind struct {
@@ -80,6 +148,7 @@ type badKind struct {
 
 func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	log := ctrl.LoggerFrom(ctx)
+	defer r.metrics.timed("reconcile", time.Now())
 	cq := &kueue.ClusterQueue{}
 	if err := r.client.Get(ctx, req.NamespacedName, cq); err != nil {
 		if apierrors.IsNotFound(err) {
@@ -100,7 +169,8 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	if err != nil {
 		return reconcile.Result{}, err
 	}
-	if r.stale(wls) {
+	stale, etaStale := r.stale(wls)
+	if stale {
 		log.V(3).Info("cache behind the check's last write; looking again shortly")
 		return reconcile.Result{RequeueAfter: staleRetry}, nil
 	}
@@ -111,10 +181,11 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	now := r.clock.Now().Truncate(time.Second)
 	quota := Quota(cq)
 	queue := QueueOf(cq)
-	etas := map[string]ETA{}
+	series := map[string]ETA{}
 	names := map[string][2]string{}
 	var errs []error
 	active, conflicts := false, false
+	var etaLater time.Duration // when a skipped ETA pass is due
 	for _, ch := range checks {
 		models := CompileModels(ch.params)
 		var views []Workload
@@ -132,38 +203,91 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 			views = append(views, w)
 			objs = append(objs, wl)
 		}
-		outs, err := Plan(queue, views, now, r.cfg, r.cache)
+		t0 := time.Now()
+		outs, works, err := decide(queue, views, now, r.cfg, r.cache)
 		if err != nil {
 			return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
 		}
+		r.metrics.timed("decisions", t0)
+		key := etaPassKey{queue: cq.Name, check: ch.name}
+		if r.etaDue(key, now, views, outs) {
+			t0 = time.Now()
+			if err := etas(queue, views, works, outs, now, r.cfg.Samples); err != nil {
+				return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
+			}
+			r.metrics.timed("etas", t0)
+			r.rememberETAs(key, now, views, outs)
+		} else if next := r.recallETAs(key, now, views, outs); next > 0 {
+			etaLater = min(cmp.Or(etaLater, next), next)
+		}
+		t0 = time.Now()
 		// The outcomes are written one by one. If some write fails, the
 		// others still hold: every decision assumed all the plan's Ready
 		// verdicts, so a Ready that was not written only leaves more room.
 		// The verdicts Kueue waits on (workloads holding quota) go first,
 		// so that the deactivations of a burst of hopeless or malformed
-		// workloads waiting for quota do not hold them up.
-		for _, i := range writeOrder(outs) {
-			o := outs[i]
-			active = true
-			switch err := r.act(ctx, cq.Name, ch.name, objs[i], views[i], o, now); {
+		// workloads waiting for quota do not hold them up. Up to
+		// parallelWrites writes (of different workloads) are in flight at
+		// once. The ETAs of the others go to the ETA writer, which writes
+		// them in the background at its own pace: decisions never wait
+		// for them.
+		var mu sync.Mutex // guards errs, conflicts
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, parallelWrites)
+		write := func(i int, o Outcome) {
+			defer func() { <-sem }()
+			_, err := r.act(ctx, cq.Name, ch.name, objs[i], views[i], o, now)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
 			case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
 				// Changed or gone since the cache showed it: look again.
 				conflicts = true
 			case err != nil:
 				errs = append(errs, fmt.Errorf("workload %s: %w", o.Key, err))
 			}
+		}
+		order := writeOrder(outs)
+		var etaOnly []int
+		for _, i := range order {
+			o := outs[i]
+			active = true
 			if o.ETA != nil && !o.Deactivate {
-				etas[o.Key] = *o.ETA
+				series[o.Key] = *o.ETA
 				names[o.Key] = [2]string{objs[i].Namespace, objs[i].Name}
 			}
+			if o.Verdict == nil && !o.Deactivate {
+				etaOnly = append(etaOnly, i)
+				continue
+			}
+			sem <- struct{}{}
+			wg.Go(func() { write(i, o) })
 		}
+		wg.Wait()
+		r.metrics.timed("writes", t0)
+		for _, i := range etaOnly {
+			o := outs[i]
+			if etaStale[views[i].UID] {
+				continue // the cache has not seen the last ETA written
+			}
+			if r.etaWriter != nil {
+				r.etaWriter.put(etaTask{cq: cq.Name, check: ch.name, wl: objs[i], w: views[i], o: o, now: now})
+				continue
+			}
+			sem <- struct{}{}
+			wg.Go(func() { write(i, o) })
+		}
+		wg.Wait()
 	}
-	r.metrics.setQueue(cq.Name, etas, names)
+	r.metrics.setQueue(cq.Name, series, names)
 	if err := errors.Join(errs...); err != nil {
 		return reconcile.Result{}, err
 	}
 	if conflicts {
 		return reconcile.Result{RequeueAfter: staleRetry}, nil
+	}
+	if etaLater > 0 {
+		return reconcile.Result{RequeueAfter: min(etaLater, r.refresh)}, nil
 	}
 	if active {
 		return reconcile.Result{RequeueAfter: r.refresh}, nil
@@ -260,34 +384,131 @@ func (r *queueReconciler) workloadsOf(ctx context.Context, cq string) ([]*kueue.
 }
 
 // stale reports whether the cache still shows a workload as it was before
-// the check's last write to it; it forgets writes the cache has seen.
-func (r *queueReconciler) stale(wls []*kueue.Workload) bool {
+// the check's last decision written to it, and the workloads it shows as
+// before the check's last ETA written to them; it forgets writes the cache
+// has seen.
+func (r *queueReconciler) stale(wls []*kueue.Workload) (bool, map[types.UID]bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	stale := false
+	var etaStale map[types.UID]bool
 	for _, wl := range wls {
-		rvs, ok := r.written[wl.UID]
-		if !ok {
-			continue
+		if rvs, ok := r.written[wl.UID]; ok {
+			if slices.Contains(rvs, wl.ResourceVersion) {
+				stale = true
+			} else {
+				delete(r.written, wl.UID)
+			}
 		}
-		if slices.Contains(rvs, wl.ResourceVersion) {
-			stale = true
-		} else {
-			delete(r.written, wl.UID)
+		if rvs, ok := r.etaWritten[wl.UID]; ok {
+			if slices.Contains(rvs, wl.ResourceVersion) {
+				if etaStale == nil {
+					etaStale = map[types.UID]bool{}
+				}
+				etaStale[wl.UID] = true
+			} else {
+				delete(r.etaWritten, wl.UID)
+			}
 		}
 	}
-	return stale
+	return stale, etaStale
 }
 
 // wrote records that the check wrote to a workload whose resourceVersion
-// was before; first says whether it is the first write of this reconcile.
-func (r *queueReconciler) wrote(uid types.UID, before string, first bool) {
+// was before; first says whether it is the first write of this reconcile
+// to it; decision, whether the write carries a decision (else an ETA only).
+func (r *queueReconciler) wrote(uid types.UID, before string, first, decision bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if first {
-		r.written[uid] = nil
+	m := r.etaWritten
+	if decision {
+		m = r.written
 	}
-	r.written[uid] = append(r.written[uid], before)
+	if m == nil {
+		m = map[types.UID][]string{}
+		if decision {
+			r.written = m
+		} else {
+			r.etaWritten = m
+		}
+	}
+	if first {
+		m[uid] = nil
+	}
+	m[uid] = append(m[uid], before)
+}
+
+// etaDue reports whether this reconcile of a ClusterQueue's check runs
+// the ETA pass: the last one is etaEvery old (or there is none), or a
+// workload is deactivated now whose ETA the last one does not know (the
+// deactivation carries it).
+func (r *queueReconciler) etaDue(key etaPassKey, now time.Time, ws []Workload, outs []Outcome) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.etaPasses[key]
+	if p == nil || r.etaEvery <= 0 || now.Sub(p.at) >= r.etaEvery {
+		return true
+	}
+	for i, o := range outs {
+		if _, ok := p.byID[ws[i].UID]; o.Deactivate && !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// rememberETAs keeps an ETA pass's ETAs and Pending notes.
+func (r *queueReconciler) rememberETAs(key etaPassKey, now time.Time, ws []Workload, outs []Outcome) {
+	p := &etaPass{at: now, byID: map[types.UID]etaMemo{}}
+	for i, o := range outs {
+		if ws[i].Phase == Waiting || ws[i].Phase == Deciding {
+			p.byID[ws[i].UID] = etaMemo{eta: o.ETA, note: o.Note}
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.etaPasses == nil {
+		r.etaPasses = map[etaPassKey]*etaPass{}
+	}
+	r.etaPasses[key] = p
+}
+
+// recallETAs gives the outcomes of a reconcile without an ETA pass the
+// ETAs of the last one: a pending workload without a verdict its ETA and
+// Pending note, one sent to Retry or deactivated its ETA. A pending
+// workload the last pass did not know keeps the ETA it has (etaUnknown).
+// It returns how long until the next pass is due when some workload
+// waits for its first ETA, else 0.
+func (r *queueReconciler) recallETAs(key etaPassKey, now time.Time, ws []Workload, outs []Outcome) time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.etaPasses[key]
+	unknown := false
+	for i := range outs {
+		o := &outs[i]
+		if ws[i].Phase != Waiting && ws[i].Phase != Deciding {
+			continue
+		}
+		m, ok := p.byID[ws[i].UID]
+		switch {
+		case o.Verdict == nil && !o.Deactivate && o.Note == "":
+			if ok {
+				o.ETA, o.Note = m.eta, m.note
+			} else {
+				o.etaUnknown, unknown = true, true
+			}
+		case o.Deactivate || (o.Verdict != nil && o.Verdict.State == kueue.CheckStateRetry):
+			if ok {
+				o.ETA = m.eta
+			} else {
+				o.etaUnknown = true
+			}
+		}
+	}
+	if !unknown {
+		return 0
+	}
+	return max(p.at.Add(r.etaEvery).Sub(now), time.Second)
 }
 
 // ownerTimeout bounds a read of an owner's metadata: the first read of a
@@ -344,10 +565,24 @@ func (r *queueReconciler) owner(ctx context.Context, wl *kueue.Workload) (*metav
 
 // act writes one outcome: a decision on the check (a rejection first in
 // RejectionAnnotation), a deactivation, the Pending message, and the
-// check's annotations.
-func (r *queueReconciler) act(ctx context.Context, cq string, check kueue.AdmissionCheckReference, wl *kueue.Workload, w Workload, o Outcome, now time.Time) error {
+// check's annotations. It reports whether it wrote anything.
+func (r *queueReconciler) act(ctx context.Context, cq string, check kueue.AdmissionCheckReference, wl *kueue.Workload, w Workload, o Outcome, now time.Time) (bool, error) {
+	w0 := writer{r: r, wl: wl, decision: o.Verdict != nil || o.Deactivate}
+	err := w0.act(ctx, cq, check, w, o, now)
+	return w0.writes > 0, err
+}
+
+// actETA writes an ETA outcome, first waiting for wait (the ETA writer's
+// budget) when it is about to write.
+func (r *queueReconciler) actETA(ctx context.Context, t etaTask, wait func(context.Context) bool) (bool, error) {
+	w0 := writer{r: r, wl: t.wl, wait: wait}
+	err := w0.act(ctx, t.cq, t.check, t.w, t.o, t.now)
+	return w0.writes > 0, err
+}
+
+func (w0 *writer) act(ctx context.Context, cq string, check kueue.AdmissionCheckReference, w Workload, o Outcome, now time.Time) error {
+	r, wl := w0.r, w0.wl
 	st := CheckState(wl, check)
-	w0 := writer{r: r, wl: wl}
 	switch {
 	case w.Phase == Deactivated:
 		// Only the rejection message, put back after Kueue's eviction
@@ -362,7 +597,7 @@ func (r *queueReconciler) act(ctx context.Context, cq string, check kueue.Admiss
 		if _, err := w0.setCheck(ctx, check, kueue.CheckStatePending, o.Note, 0, now); err != nil {
 			return err
 		}
-		if err := w0.setMeta(ctx, o.ETA, v.Message, true); err != nil {
+		if err := w0.setMeta(ctx, o.ETA, o.etaUnknown, v.Message, true); err != nil {
 			return err
 		}
 		r.metrics.decided(cq, v)
@@ -373,7 +608,7 @@ func (r *queueReconciler) act(ctx context.Context, cq string, check kueue.Admiss
 		rejection := ""
 		if v.State == kueue.CheckStateRejected {
 			rejection = v.Message
-			if err := w0.setMeta(ctx, o.ETA, rejection, false); err != nil {
+			if err := w0.setMeta(ctx, o.ETA, o.etaUnknown, rejection, false); err != nil {
 				return err
 			}
 		}
@@ -389,7 +624,7 @@ func (r *queueReconciler) act(ctx context.Context, cq string, check kueue.Admiss
 			}
 			r.recorder.Eventf(wl, nil, kind, "Deadline"+string(v.State), "AdmissionCheck", "%s", truncate(v.Message, maxEventNote))
 		}
-		return w0.setMeta(ctx, o.ETA, rejection, false)
+		return w0.setMeta(ctx, o.ETA, o.etaUnknown, rejection, false)
 	case o.Note != "" && st.State == kueue.CheckStatePending:
 		if st.Message != o.Note && (o.ETA == nil || !etaClose(wl.Annotations, *o.ETA, r.tol) || !isPendingNote(st.Message)) {
 			if _, err := w0.setCheck(ctx, check, kueue.CheckStatePending, o.Note, 0, now); err != nil {
@@ -397,19 +632,36 @@ func (r *queueReconciler) act(ctx context.Context, cq string, check kueue.Admiss
 			}
 		}
 	}
-	return w0.setMeta(ctx, o.ETA, "", false)
+	return w0.setMeta(ctx, o.ETA, o.etaUnknown, "", false)
 }
 
 // A writer writes one workload's outcome, remembering the resourceVersions
 // it wrote over for the stale guard.
 type writer struct {
-	r      *queueReconciler
-	wl     *kueue.Workload
-	writes int
+	r        *queueReconciler
+	wl       *kueue.Workload
+	decision bool // the outcome carries a decision (else an ETA only)
+	writes   int
+	// wait, when set, is called once before the first write (the ETA
+	// writer's budget); false stops the write.
+	wait func(context.Context) bool
+}
+
+// ready calls wait before the first write.
+func (w *writer) ready(ctx context.Context) error {
+	if w.wait == nil {
+		return nil
+	}
+	ok := w.wait(ctx)
+	w.wait = nil
+	if !ok {
+		return ctx.Err()
+	}
+	return nil
 }
 
 func (w *writer) wrote(before string) {
-	w.r.wrote(w.wl.UID, before, w.writes == 0)
+	w.r.wrote(w.wl.UID, before, w.writes == 0, w.decision)
 	w.writes++
 }
 
@@ -449,6 +701,9 @@ func (w *writer) setCheck(ctx context.Context, check kueue.AdmissionCheckReferen
 	apply := kueueac.Workload(wl.Name, wl.Namespace).WithUID(wl.UID).WithResourceVersion(wl.ResourceVersion).
 		WithStatus(kueueac.WorkloadStatus().WithAdmissionChecks(entry))
 	before := wl.ResourceVersion
+	if err := w.ready(ctx); err != nil {
+		return false, err
+	}
 	if err := w.r.client.Status().Apply(ctx, apply, client.FieldOwner(ControllerName), client.ForceOwnership); err != nil {
 		return false, err
 	}
@@ -461,15 +716,16 @@ func (w *writer) setCheck(ctx context.Context, check kueue.AdmissionCheckReferen
 }
 
 // setMeta writes the check's annotations: the ETA ones (e; nil removes
-// them; left alone while every value is within the tolerance), the
+// them; left alone while every value is within the tolerance, or when
+// unknown), the
 // rejection (RejectionAnnotation; "" removes it) and, with deactivate,
 // spec.active false. The deactivation carries the resourceVersion the
 // outcome was computed from: a workload that changed meanwhile (say, Kueue
 // reserved quota for it) is reconciled again rather than deactivated.
-func (w *writer) setMeta(ctx context.Context, e *ETA, rejection string, deactivate bool) error {
+func (w *writer) setMeta(ctx context.Context, e *ETA, unknown bool, rejection string, deactivate bool) error {
 	wl := w.wl
 	want := etaAnnotations(e)
-	keepETA := e != nil && etaClose(wl.Annotations, *e, w.r.tol)
+	keepETA := unknown || e != nil && etaClose(wl.Annotations, *e, w.r.tol)
 	changed := deactivate
 	set := func(k, v string, has bool) {
 		cur, had := wl.Annotations[k]
@@ -506,11 +762,18 @@ func (w *writer) setMeta(ctx context.Context, e *ETA, rejection string, deactiva
 	}
 	put(RejectionAnnotation, rejection, rejection != "")
 	var patch client.Patch = client.MergeFrom(orig)
-	if deactivate {
-		wl.Spec.Active = new(false)
+	if deactivate || !w.decision {
+		// A deactivation, and an ETA written after the reconcile that
+		// computed it: only onto the workload it was computed from.
 		patch = client.MergeFromWithOptions(orig, client.MergeFromWithOptimisticLock{})
 	}
+	if deactivate {
+		wl.Spec.Active = new(false)
+	}
 	before := wl.ResourceVersion
+	if err := w.ready(ctx); err != nil {
+		return err
+	}
 	if err := w.r.client.Patch(ctx, wl, patch); err != nil {
 		if deactivate {
 			return err

@@ -431,18 +431,29 @@ func TestReconcileETATolerance(t *testing.T) {
 func TestStaleGuard(t *testing.T) {
 	r := &queueReconciler{written: map[types.UID][]string{}}
 	w := &kueue.Workload{ObjectMeta: metav1.ObjectMeta{UID: "u", ResourceVersion: "5"}}
-	// Two writes in one reconcile: from 5 to 6, then from 6 to 7.
-	r.wrote("u", "5", true)
-	r.wrote("u", "6", false)
+	// Two writes of a decision in one reconcile: from 5 to 6, then from 6
+	// to 7; an ETA written to v from 3 to 4.
+	r.wrote("u", "5", true, true)
+	r.wrote("u", "6", false, true)
+	r.wrote("v", "3", true, false)
+	v := &kueue.Workload{ObjectMeta: metav1.ObjectMeta{UID: "v", ResourceVersion: "3"}}
 	for _, rv := range []string{"5", "6"} {
 		w.ResourceVersion = rv
-		if !r.stale([]*kueue.Workload{w}) {
+		if stale, _ := r.stale([]*kueue.Workload{w}); !stale {
 			t.Errorf("cache at version %s, before our last write, is not stale", rv)
 		}
 	}
 	w.ResourceVersion = "7"
-	if r.stale([]*kueue.Workload{w}) || len(r.written) != 0 {
+	if stale, _ := r.stale([]*kueue.Workload{w}); stale || len(r.written) != 0 {
 		t.Error("cache past our writes still stale")
+	}
+	// An ETA write holds back no decision, only the next ETA of v.
+	if stale, etaStale := r.stale([]*kueue.Workload{w, v}); stale || !etaStale["v"] || etaStale["u"] {
+		t.Errorf("ETA written to v: stale %v, ETA stale %v; want false, v only", stale, etaStale)
+	}
+	v.ResourceVersion = "4"
+	if _, etaStale := r.stale([]*kueue.Workload{v}); etaStale["v"] || len(r.etaWritten) != 0 {
+		t.Error("cache past our ETA write still stale")
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
@@ -35,12 +36,38 @@ type Options struct {
 	// Workloads (and the events Kueue derives from the check message) from
 	// churning on Monte-Carlo noise.
 	ETATolerance time.Duration
+	// ETAInterval is the shortest time between two ETA passes of one
+	// ClusterQueue (each replays Kueue's admission for every pending
+	// workload); default 5 s, at most ETARefresh. Decisions do not wait
+	// for it: every reconcile decides, and between passes a workload
+	// keeps the ETA of the last one (a new workload waits for its first
+	// ETA until the next pass; one deactivated at once gets its ETA by a
+	// pass in the same reconcile).
+	ETAInterval time.Duration
+	// ETAWritesPerSecond bounds how many workloads a second get their ETA
+	// written (annotations and Pending message: two requests each), over
+	// all ClusterQueues, so that ETAs moving in long queues do not load
+	// the API server or hold up decisions; a workload held back gets its
+	// ETA a moment later. Decisions are not counted. Default 10; negative:
+	// no bound.
+	ETAWritesPerSecond float64
+	// Workers is how many ClusterQueues are reconciled at once; default 4.
+	// One ClusterQueue is never reconciled twice at once.
+	Workers int
 	// Clock is the time source; nil means the wall clock.
 	Clock clock.PassiveClock
 	// Registerer receives the metrics; nil means controller-runtime's
 	// registry, served on the manager's metrics endpoint.
 	Registerer prometheus.Registerer
 }
+
+// Defaults and bounds of Options.
+const (
+	DefaultETAInterval        = 5 * time.Second
+	DefaultWorkers            = 4
+	DefaultETAWritesPerSecond = 10
+	MaxWorkers                = 64
+)
 
 // Setup registers the controller with mgr: the field indexes, the
 // AdmissionCheck reconciler that keeps schedkit.io/deadline checks Active,
@@ -59,8 +86,20 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 	if opts.ETATolerance == 0 {
 		opts.ETATolerance = 30 * time.Second
 	}
-	if opts.ETARefresh < 0 || opts.ETATolerance < 0 {
-		return fmt.Errorf("ETARefresh = %v, ETATolerance = %v: must be >= 0", opts.ETARefresh, opts.ETATolerance)
+	if opts.ETAInterval == 0 {
+		opts.ETAInterval = min(DefaultETAInterval, opts.ETARefresh)
+	}
+	if opts.ETAWritesPerSecond == 0 {
+		opts.ETAWritesPerSecond = DefaultETAWritesPerSecond
+	}
+	if opts.Workers == 0 {
+		opts.Workers = DefaultWorkers
+	}
+	if opts.ETARefresh < 0 || opts.ETATolerance < 0 || opts.ETAInterval < 0 || opts.ETAInterval > opts.ETARefresh {
+		return fmt.Errorf("ETARefresh = %v, ETATolerance = %v, ETAInterval = %v: must be >= 0, ETAInterval at most ETARefresh", opts.ETARefresh, opts.ETATolerance, opts.ETAInterval)
+	}
+	if opts.Workers < 0 || opts.Workers > MaxWorkers {
+		return fmt.Errorf("Workers = %d: must be in [0, %d]", opts.Workers, MaxWorkers)
 	}
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
@@ -94,11 +133,17 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 		cache:    NewWorkCache(),
 		refresh:  opts.ETARefresh,
 		tol:      opts.ETATolerance,
+		etaEvery: opts.ETAInterval,
 		written:  map[types.UID][]string{},
 		badKinds: map[schema.GroupVersionKind]badKind{},
 	}
+	r.etaWriter = newETAWriter(r, opts.ETAWritesPerSecond)
+	if err := mgr.Add(r.etaWriter); err != nil {
+		return err
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("schedkit_deadline_clusterqueue").
+		WithOptions(controller.Options{MaxConcurrentReconciles: opts.Workers}).
 		For(&kueue.ClusterQueue{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Watches(&kueue.Workload{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, o client.Object) []reconcile.Request {
 			return queueOf(ctx, c, o)

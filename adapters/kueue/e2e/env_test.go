@@ -61,6 +61,8 @@ type env struct {
 	scheme      *runtime.Scheme
 	c           client.Client // uncached: reads what the API server has
 	metricsAddr string        // the check's metrics endpoint, host:port
+	managerPid  int           // the process runManager started (0: none)
+	managerArgs []string      // flags runManager adds to those of checkOpts
 	stopCheck   func()        // stops the check's manager (nil when stopped)
 	checkOpts   deadlinecheck.Options
 	top         *testing.T // the test that owns the servers: cleanups go there
@@ -72,6 +74,18 @@ type env struct {
 // Everything stops in t.Cleanup. A missing binary or a server that does
 // not start fails the test.
 func startEnv(t *testing.T) *env {
+	t.Helper()
+	e := startControlPlane(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); e.completeEvictions(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return e
+}
+
+// startControlPlane is startEnv without the loop that completes evictions
+// (a test that watches the Workloads completes them itself).
+func startControlPlane(t *testing.T) *env {
 	t.Helper()
 	assets := os.Getenv("KUBEBUILDER_ASSETS")
 	if assets == "" {
@@ -95,10 +109,11 @@ func startEnv(t *testing.T) *env {
 			filepath.Join(kueueDir, "config", "components", "crd", "bases"),
 			filepath.Join("..", "config", "crd"),
 		},
-		ErrorIfCRDPathMissing:   true,
-		BinaryAssetsDirectory:   assets,
-		ControlPlaneStopTimeout: 60 * time.Second,
-		WebhookInstallOptions:   envtest.WebhookInstallOptions{MutatingWebhooks: mutating, ValidatingWebhooks: validating},
+		ErrorIfCRDPathMissing:    true,
+		BinaryAssetsDirectory:    assets,
+		ControlPlaneStartTimeout: 3 * time.Minute, // a loaded two-core machine
+		ControlPlaneStopTimeout:  60 * time.Second,
+		WebhookInstallOptions:    envtest.WebhookInstallOptions{MutatingWebhooks: mutating, ValidatingWebhooks: validating},
 	}
 	cfg, err := te.Start()
 	if err != nil {
@@ -121,10 +136,6 @@ func startEnv(t *testing.T) *env {
 	}
 	e := &env{cfg: cfg, scheme: scheme, c: c, metricsAddr: freeAddr(t), top: t}
 	e.startKueue(t, &te.WebhookInstallOptions)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); e.completeEvictions(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
 	return e
 }
 
@@ -150,22 +161,28 @@ func (e *env) completeEvictions(ctx context.Context) {
 			continue
 		}
 		for i := range l.Items {
-			wl := &l.Items[i]
-			ev := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadEvicted)
-			if ev == nil || ev.Status != metav1.ConditionTrue || !workload.HasQuotaReservation(wl) {
-				continue
-			}
-			_ = workloadpatching.PatchAdmissionStatus(ctx, e.c, wl, clock.RealClock{}, func(wl *kueue.Workload) (bool, error) {
-				requeued := ev.Reason == kueue.WorkloadEvictedByPreemption || ev.Reason == kueue.WorkloadEvictedDueToNodeFailures
-				updated := workload.SetRequeuedCondition(wl, ev.Reason, ev.Message, requeued)
-				reason := workload.UnadmittedWorkloadReasonWithFallback(kueue.WorkloadQuotaReservedReasonPendingEvaluation, kueue.WorkloadPending) //nolint:staticcheck // as Kueue's job integration
-				if workload.UnsetQuotaReservationWithCondition(wl, reason, ev.Message, time.Now()) {
-					updated = true
-				}
-				return updated, nil
-			})
+			_, _ = releaseEvicted(ctx, e.c, &l.Items[i])
 		}
 	}
+}
+
+// releaseEvicted does for an evicted Workload holding quota what Kueue's
+// job integration does (see completeEvictions); it reports whether the
+// workload was one.
+func releaseEvicted(ctx context.Context, c client.Client, wl *kueue.Workload) (bool, error) {
+	ev := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadEvicted)
+	if ev == nil || ev.Status != metav1.ConditionTrue || !workload.HasQuotaReservation(wl) {
+		return false, nil
+	}
+	return true, workloadpatching.PatchAdmissionStatus(ctx, c, wl, clock.RealClock{}, func(wl *kueue.Workload) (bool, error) {
+		requeued := ev.Reason == kueue.WorkloadEvictedByPreemption || ev.Reason == kueue.WorkloadEvictedDueToNodeFailures
+		updated := workload.SetRequeuedCondition(wl, ev.Reason, ev.Message, requeued)
+		reason := workload.UnadmittedWorkloadReasonWithFallback(kueue.WorkloadQuotaReservedReasonPendingEvaluation, kueue.WorkloadPending) //nolint:staticcheck // as Kueue's job integration
+		if workload.UnsetQuotaReservationWithCondition(wl, reason, ev.Message, time.Now()) {
+			updated = true
+		}
+		return updated, nil
+	})
 }
 
 // startKueue runs Kueue as its own main does: indexes, the scheduler cache
@@ -302,11 +319,13 @@ func (e *env) runManager(t *testing.T) (metricsAddr string, stop func()) {
 		"-min-retry", cfg.MinRetry.String(), "-max-retry", cfg.MaxRetry.String(),
 		"-eta-refresh", e.checkOpts.ETARefresh.String(), "-eta-tolerance", e.checkOpts.ETATolerance.String(),
 		"-metrics-bind-address", metricsAddr, "-health-probe-bind-address", probeAddr)
+	cmd.Args = append(cmd.Args, e.managerArgs...)
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	e.managerPid = cmd.Process.Pid
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	stopped := false

@@ -46,8 +46,12 @@ type flags struct {
 	cfg           deadlinecheck.Config
 	etaRefresh    time.Duration
 	etaTolerance  time.Duration
+	etaInterval   time.Duration
+	workers       int
+	etaWrites     float64
 	metricsAddr   string
 	probeAddr     string
+	pprofAddr     string
 	leaderElect   bool
 	leaderElectNS string
 	verbosity     int
@@ -83,8 +87,12 @@ Flags:
 	fs.DurationVar(&f.cfg.StartDelay, "start-delay", f.cfg.StartDelay, "time the control plane adds to each workload's run (admission to pods running, pods' end to finish), in [0s, 1h]")
 	fs.DurationVar(&f.etaRefresh, "eta-refresh", 30*time.Second, "how often ETAs are recomputed when nothing changes, in [1s, 1h]")
 	fs.DurationVar(&f.etaTolerance, "eta-tolerance", 30*time.Second, "rewrite an ETA only when it moves at least this much, in [0s, 1h]")
+	fs.DurationVar(&f.etaInterval, "eta-interval", 0, "shortest time between two ETA passes of one ClusterQueue (each predicts every pending workload), in [0s, eta-refresh]; decisions do not wait for it; 0: 5s or -eta-refresh if shorter")
+	fs.Float64Var(&f.etaWrites, "eta-writes-per-second", deadlinecheck.DefaultETAWritesPerSecond, "workloads a second whose ETA is written, over all ClusterQueues (decisions are not counted), in (0, 100000]")
+	fs.IntVar(&f.workers, "workers", deadlinecheck.DefaultWorkers, fmt.Sprintf("ClusterQueues reconciled at once, in [1, %d]", deadlinecheck.MaxWorkers))
 	fs.StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", `address of the Prometheus metrics endpoint; "0" disables it`)
 	fs.StringVar(&f.probeAddr, "health-probe-bind-address", ":8081", `address of the /healthz and /readyz probes; "0" disables them`)
+	fs.StringVar(&f.pprofAddr, "pprof-bind-address", "", `address of Go's pprof endpoints (/debug/pprof/); "" or "0" disables them`)
 	fs.BoolVar(&f.leaderElect, "leader-elect", false, "elect a leader, so that replicas can run side by side")
 	fs.StringVar(&f.leaderElectNS, "leader-election-namespace", "", "namespace of the leader election lease (default: the pod's namespace)")
 	fs.IntVar(&f.verbosity, "v", 0, "log verbosity, in [0, 10]")
@@ -107,6 +115,15 @@ Flags:
 	}
 	if f.etaTolerance < 0 || f.etaTolerance > time.Hour {
 		errs = append(errs, fmt.Errorf("eta-tolerance = %v: must be in [0s, 1h]", f.etaTolerance))
+	}
+	if f.etaInterval < 0 || f.etaInterval > f.etaRefresh {
+		errs = append(errs, fmt.Errorf("eta-interval = %v: must be in [0s, eta-refresh]", f.etaInterval))
+	}
+	if !(f.etaWrites > 0 && f.etaWrites <= maxQPS) {
+		errs = append(errs, fmt.Errorf("eta-writes-per-second = %v: must be in (0, %d]", f.etaWrites, maxQPS))
+	}
+	if f.workers < 1 || f.workers > deadlinecheck.MaxWorkers {
+		errs = append(errs, fmt.Errorf("workers = %d: must be in [1, %d]", f.workers, deadlinecheck.MaxWorkers))
 	}
 	if !(f.qps >= 0 && f.qps <= maxQPS) {
 		errs = append(errs, fmt.Errorf("kube-api-qps = %v: must be in [0, %d]", f.qps, maxQPS))
@@ -146,6 +163,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Scheme:                  scheme,
 		Metrics:                 metricsserver.Options{BindAddress: f.metricsAddr},
 		HealthProbeBindAddress:  f.probeAddr,
+		PprofBindAddress:        f.pprofAddr,
 		LeaderElection:          f.leaderElect,
 		LeaderElectionID:        "schedkit-deadline.schedkit.io",
 		LeaderElectionNamespace: f.leaderElectNS,
@@ -157,9 +175,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithCancel(ctrl.SetupSignalHandler())
 	defer cancel()
 	if err := deadlinecheck.Setup(ctx, mgr, deadlinecheck.Options{
-		Config:       f.cfg,
-		ETARefresh:   f.etaRefresh,
-		ETATolerance: f.etaTolerance,
+		Config:             f.cfg,
+		ETARefresh:         f.etaRefresh,
+		ETATolerance:       f.etaTolerance,
+		ETAInterval:        f.etaInterval,
+		Workers:            f.workers,
+		ETAWritesPerSecond: f.etaWrites,
 	}); err != nil {
 		fmt.Fprintf(stderr, "schedkit-deadline: setup: %v\n", err)
 		return 1

@@ -1,0 +1,115 @@
+package deadlinecheck
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+)
+
+// An etaTask is the ETA outcome of one pending workload, as a reconcile
+// computed it from the workload it read.
+type etaTask struct {
+	cq    string
+	check kueue.AdmissionCheckReference
+	wl    *kueue.Workload
+	w     Workload
+	o     Outcome
+	now   time.Time
+}
+
+// An etaWriter writes ETAs (annotations and Pending messages) in the
+// background, parallelWrites at once, at most budget workloads a second
+// over all ClusterQueues, each workload's latest outcome once, in the
+// order they first came. Every write carries the resourceVersion it was
+// computed from: a workload that changed meanwhile (say, the check made it
+// Ready) is left alone, and its next ETA comes with the next reconcile.
+type etaWriter struct {
+	r      *queueReconciler
+	budget *budget
+
+	mu    sync.Mutex
+	tasks map[types.UID]etaTask
+	order []types.UID
+	wake  chan struct{}
+}
+
+func newETAWriter(r *queueReconciler, perSecond float64) *etaWriter {
+	return &etaWriter{r: r, budget: newBudget(perSecond), tasks: map[types.UID]etaTask{}, wake: make(chan struct{}, 1)}
+}
+
+// put queues t, replacing the workload's task not yet written.
+func (e *etaWriter) put(t etaTask) {
+	e.mu.Lock()
+	if _, ok := e.tasks[t.wl.UID]; !ok {
+		e.order = append(e.order, t.wl.UID)
+	}
+	e.tasks[t.wl.UID] = t
+	e.mu.Unlock()
+	select {
+	case e.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (e *etaWriter) next() (etaTask, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for len(e.order) > 0 {
+		uid := e.order[0]
+		e.order = e.order[1:]
+		if t, ok := e.tasks[uid]; ok {
+			delete(e.tasks, uid)
+			return t, true
+		}
+	}
+	return etaTask{}, false
+}
+
+// Start runs the writer until ctx ends (a manager.Runnable: it runs on
+// the elected leader only).
+func (e *etaWriter) Start(ctx context.Context) error {
+	var wg sync.WaitGroup
+	for range parallelWrites {
+		wg.Go(func() { e.loop(ctx) })
+	}
+	wg.Wait()
+	return nil
+}
+
+func (e *etaWriter) loop(ctx context.Context) {
+	log := ctrl.LoggerFrom(ctx)
+	for {
+		t, ok := e.next()
+		if !ok {
+			select {
+			case <-ctx.Done():
+				return
+			case <-e.wake:
+			case <-time.After(100 * time.Millisecond):
+			}
+			continue
+		}
+		_, err := e.r.actETA(ctx, t, e.wait)
+		if err != nil && !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) && ctx.Err() == nil {
+			log.V(1).Info("writing an ETA", "workload", t.o.Key, "error", err.Error())
+		}
+	}
+}
+
+// wait blocks until the budget allows one more workload's ETA (false:
+// ctx ended).
+func (e *etaWriter) wait(ctx context.Context) bool {
+	for !e.budget.take(time.Now()) {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(time.Duration(float64(time.Second) / max(e.budget.rate, 1))):
+		}
+	}
+	return true
+}

@@ -1,0 +1,70 @@
+package deadlinecheck
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+)
+
+// heldQueue is a rig whose quota a holds (admitted at t0, 600 s on all 4
+// cpu) with p waiting behind it (deadline in 2 h): p starts at 12:10:00.
+func heldQueue(t *testing.T) *rig {
+	a := wl("a", 4, kueue.CheckStateReady, true, map[string]string{JobTypeAnnotation: "fixed"})
+	a.Status.Conditions = append(a.Status.Conditions, cond(kueue.WorkloadAdmitted, metav1.ConditionTrue, t0))
+	p := wl("p", 1, kueue.CheckStatePending, false, fixedType("2h"))
+	return newRig(t, newFakeClient(t, append(cluster(), a, p)...))
+}
+
+// With an ETA interval, a reconcile between ETA passes decides at once
+// and leaves ETAs as the last pass wrote them; a workload arriving in
+// between keeps no ETA until the next pass, which comes when the interval
+// has passed (the reconcile asks to be called then); a workload
+// deactivated in between gets its ETA with its deactivation.
+func TestReconcileETAInterval(t *testing.T) {
+	g := heldQueue(t)
+	g.r.etaEvery = 10 * time.Second
+	g.reconcile(t)
+	if got := g.workload(t, "p").Annotations[StartP50Annotation]; got != "2026-11-24T12:10:00Z" {
+		t.Fatalf("p's start %q, want a's finish 12:10:00", got)
+	}
+
+	// 3 s later n arrives, waiting: no pass, no ETA for it yet.
+	g.clock.SetTime(t0.Add(3 * time.Second))
+	ctx := context.Background()
+	n := wl("n", 1, kueue.CheckStatePending, false, fixedType("3h"))
+	n.CreationTimestamp = metav1.NewTime(t0)
+	if err := g.c.Create(ctx, n); err != nil {
+		t.Fatal(err)
+	}
+	if res := g.reconcile(t); res.RequeueAfter != 7*time.Second {
+		t.Errorf("requeue after %v, want the 7 s until the next ETA pass", res.RequeueAfter)
+	}
+	if w := g.workload(t, "n"); w.Annotations[StartP50Annotation] != "" || CheckState(w, testCheck).Message != "" {
+		t.Errorf("n got an ETA between passes: %v / %q", w.Annotations, CheckState(w, testCheck).Message)
+	}
+
+	// The next pass, 10 s after the first: n gets its ETA (after a).
+	g.clock.SetTime(t0.Add(10 * time.Second))
+	g.reconcile(t)
+	w := g.workload(t, "n")
+	if w.Annotations[StartP50Annotation] != "2026-11-24T12:10:00Z" || !strings.HasPrefix(CheckState(w, testCheck).Message, "Pending: predicted start") {
+		t.Errorf("n after the next pass: %v / %q", w.Annotations, CheckState(w, testCheck).Message)
+	}
+
+	// 2 s later late arrives, hopeless: deactivated at once, with its ETA.
+	g.clock.SetTime(t0.Add(12 * time.Second))
+	late := wl("late", 1, kueue.CheckStatePending, false, fixedType("5m"))
+	late.CreationTimestamp = metav1.NewTime(t0)
+	if err := g.c.Create(ctx, late); err != nil {
+		t.Fatal(err)
+	}
+	g.reconcile(t)
+	lw := g.workload(t, "late")
+	if lw.Spec.Active == nil || *lw.Spec.Active || lw.Annotations[StartP50Annotation] == "" {
+		t.Errorf("late: active %v, annotations %v: want deactivated with its ETA", lw.Spec.Active, lw.Annotations)
+	}
+}

@@ -1,0 +1,441 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	crconfig "sigs.k8s.io/controller-runtime/pkg/config"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+	"sigs.k8s.io/kueue/pkg/workload"
+
+	"github.com/schedkit/schedkit/adapters/kueue/deadlinecheck"
+)
+
+// perfClass is one workload class of Kueue's scheduler-performance shape
+// (test/performance/scheduler, configs/baseline in the Kueue repository):
+// per ClusterQueue, count workloads of one pod requesting cpu, created one
+// every interval, running runFor once admitted, at a priority.
+type perfClass struct {
+	name     string
+	count    int
+	interval time.Duration
+	runFor   time.Duration
+	priority int32
+	cpu      int64
+}
+
+// perfClasses is the baseline shape per ClusterQueue: 500 workloads.
+var perfClasses = []perfClass{
+	{"small", 350, 100 * time.Millisecond, 200 * time.Millisecond, 50, 1},
+	{"medium", 100, 500 * time.Millisecond, 500 * time.Millisecond, 100, 5},
+	{"large", 50, 1200 * time.Millisecond, time.Second, 200, 20},
+}
+
+// The baseline's queues: cohorts × ClusterQueues per cohort, each with
+// nominal quota perfQuota cpu and a borrowing limit of perfBorrow cpu.
+const (
+	perfCohorts    = 5
+	perfQueues     = 6
+	perfQuota      = 20
+	perfBorrow     = 100
+	perfScaleEnv   = "SCHEDKIT_KUEUE_PERF_SCALE"
+	perfScaleCI    = 0.04
+	perfWorkTimout = 60 * time.Minute
+)
+
+// perfScale is the share of the baseline's workload counts to run:
+// SCHEDKIT_KUEUE_PERF_SCALE in (0, 1], else perfScaleCI (600 workloads per
+// configuration; 1 is Kueue's 15,000).
+func perfScale(t *testing.T) float64 {
+	v := os.Getenv(perfScaleEnv)
+	if v == "" {
+		return perfScaleCI
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(f > 0 && f <= 1) {
+		t.Fatalf("%s = %q: want a share in (0, 1]", perfScaleEnv, v)
+	}
+	return f
+}
+
+// TestKueueSchedulerPerf runs Kueue's scheduler-performance shape (5
+// cohorts × 6 ClusterQueues of 20 cpu, borrowing up to 100; per
+// ClusterQueue 350 small, 100 medium and 50 large workloads, created at
+// their classes' intervals, each run its class's time once admitted, as
+// Kueue's runner does) twice against one control plane, one
+// configuration after the other: stock (no admission check) and check
+// (the schedkit.io/deadline check on every ClusterQueue, run as its own
+// process, cmd/schedkit-deadline, with the default 1,000 samples). Every
+// workload carries a deadline an hour away and its class's run time, so
+// that the check decides each one (Ready). It asserts that every workload
+// of both configurations is admitted and finishes, and in the check
+// configuration that each was made Ready once and never Retry or Rejected;
+// it logs the time to admission per class (p50, average), the check's
+// decision latency (quota reserved → check Ready, p50/p99, as seen by the
+// runner's watch), the check's own plan-part timings from its metrics, and
+// its CPU time and peak resident memory. Time to admission runs from the
+// workload's creation to its first admission. SCHEDKIT_KUEUE_PERF_SCALE sets
+// the share of the workload counts (default 0.04; the README's full-size
+// command runs 1).
+func TestKueueSchedulerPerf(t *testing.T) {
+	scale := perfScale(t)
+	e := startControlPlane(t)
+	e.checkOpts = deadlinecheck.Options{Config: deadlinecheck.DefaultConfig(), ETARefresh: 30 * time.Second, ETATolerance: 30 * time.Second}
+	e.managerArgs = []string{"-pprof-bind-address", freeAddr(t)}
+	if p := os.Getenv("SCHEDKIT_KUEUE_PERF_PPROF"); p != "" {
+		e.managerArgs = []string{"-pprof-bind-address", p}
+	}
+	metricsAddr, _ := e.runManager(t)
+	e.metricsAddr = metricsAddr
+	e.setupCluster(t)
+	run := newPerfRunner(t, e)
+	for _, withCheck := range []bool{false, true} {
+		name := map[bool]string{false: "stock", true: "check"}[withCheck]
+		cpu0 := procCPU(t, e.managerPid)
+		res := run.configuration(t, name, withCheck, scale)
+		cpu := procCPU(t, e.managerPid) - cpu0
+		load, _ := os.ReadFile("/proc/loadavg")
+		t.Logf("%s: %d workloads in %v; load average %s", name, res.total, res.wall.Round(time.Second), strings.Join(strings.Fields(string(load))[:3], " "))
+		for _, c := range perfClasses {
+			d := res.admission[c.name]
+			t.Logf("%s: %-6s time to admission p50 %v, avg %v, max %v (%d workloads)", name, c.name, quantile(d, 0.5), mean(d), quantile(d, 1), len(d))
+		}
+		t.Logf("%s: schedkit-deadline CPU %v over the run", name, cpu.Round(10*time.Millisecond))
+		if withCheck {
+			d := res.decision
+			t.Logf("check: decision latency (quota reserved → Ready, runner's watch) p50 %v, p99 %v, max %v", quantile(d, 0.5), quantile(d, 0.99), quantile(d, 1))
+		}
+	}
+	rss, hwm := procMemory(t, e.managerPid)
+	t.Logf("schedkit-deadline resident memory: %d MiB now, peak %d MiB", rss>>20, hwm>>20)
+	for _, line := range strings.Split(e.metrics(t), "\n") {
+		ours := strings.HasPrefix(line, "schedkit_deadline_plan_seconds") || strings.Contains(line, `"schedkit_deadline_clusterqueue"`)
+		if ours && !strings.Contains(line, "_bucket") {
+			t.Log(line)
+		}
+	}
+}
+
+// perfResult is what one configuration measured.
+type perfResult struct {
+	total     int
+	wall      time.Duration
+	admission map[string][]time.Duration // class → creation to Admitted
+	decision  []time.Duration            // quota reserved → check Ready
+}
+
+// perfRunner plays Kueue's performance runner: a controller on the
+// Workloads that completes evictions (releasing the quota as the job
+// integration does), marks an admitted workload Finished once it has run
+// its class's time, and records when it first saw each workload with
+// quota reserved, Ready on the check and Admitted.
+type perfRunner struct {
+	e  *env
+	c  client.Client
+	mu sync.Mutex
+	wl map[types.NamespacedName]*perfSeen
+}
+
+type perfSeen struct {
+	class                              string
+	runFor                             time.Duration
+	created, reserved, ready, admitted time.Time
+	runFrom                            time.Time // its last admission: its run started then
+	finished                           bool
+	states                             map[kueue.CheckState]bool
+}
+
+func newPerfRunner(t *testing.T, e *env) *perfRunner {
+	mgr, err := ctrl.NewManager(e.cfg, ctrl.Options{
+		Scheme:                 e.scheme,
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+		Controller:             crconfig.Controller{SkipNameValidation: ptr(true)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &perfRunner{e: e, c: mgr.GetClient(), wl: map[types.NamespacedName]*perfSeen{}}
+	if err := ctrl.NewControllerManagedBy(mgr).Named("perf_runner").For(&kueue.Workload{}).
+		WithOptions(controller.Options{MaxConcurrentReconciles: 4}).Complete(r); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- mgr.Start(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("runner manager: %v", err)
+		}
+	})
+	return r
+}
+
+func (r *perfRunner) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	wl := &kueue.Workload{}
+	if err := r.c.Get(ctx, req.NamespacedName, wl); err != nil {
+		return reconcile.Result{}, client.IgnoreNotFound(err)
+	}
+	now := time.Now()
+	r.mu.Lock()
+	seen := r.wl[req.NamespacedName]
+	if seen == nil {
+		r.mu.Unlock()
+		return reconcile.Result{}, nil // not the runner's
+	}
+	if seen.reserved.IsZero() && workload.HasQuotaReservation(wl) {
+		seen.reserved = now
+	}
+	if st := deadlinecheck.CheckState(wl, checkName); st != nil {
+		seen.states[st.State] = true
+		if st.State == kueue.CheckStateReady && seen.ready.IsZero() {
+			seen.ready = now
+		}
+	}
+	admitted := apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadAdmitted)
+	if admitted && seen.admitted.IsZero() {
+		seen.admitted = now
+	}
+	if admitted && seen.runFrom.IsZero() {
+		seen.runFrom = now
+	}
+	at, runFor := seen.runFrom, seen.runFor
+	r.mu.Unlock()
+
+	if evicted, err := releaseEvicted(ctx, r.c, wl); evicted {
+		r.mu.Lock()
+		seen.runFrom = time.Time{} // admitted again later: its run starts then
+		r.mu.Unlock()
+		return reconcile.Result{}, err
+	}
+	if !admitted || apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadFinished) {
+		return reconcile.Result{}, nil
+	}
+	if left := runFor - now.Sub(at); left > 0 {
+		return reconcile.Result{RequeueAfter: left}, nil
+	}
+	apimeta.SetStatusCondition(&wl.Status.Conditions, metav1.Condition{
+		Type: kueue.WorkloadFinished, Status: metav1.ConditionTrue, Reason: "Succeeded", Message: "Finished by the performance runner",
+	})
+	if err := r.c.Status().Update(ctx, wl); err != nil {
+		return reconcile.Result{}, err
+	}
+	r.mu.Lock()
+	seen.finished = true
+	r.mu.Unlock()
+	return reconcile.Result{}, nil
+}
+
+// configuration creates one configuration's ClusterQueues and workloads,
+// waits until every workload has finished, and returns what it measured.
+func (r *perfRunner) configuration(t *testing.T, name string, withCheck bool, scale float64) perfResult {
+	ctx := context.Background()
+	e := r.e
+	create(t, e.c, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "perf-" + name}})
+	var lqs []string
+	for co := range perfCohorts {
+		for q := range perfQueues {
+			cq := fmt.Sprintf("%s-cohort%d-cq%d", name, co, q)
+			spec := clusterQueue(cq, strconv.Itoa(perfQuota), fmt.Sprintf("%s-cohort%d", name, co), withCheck)
+			rq := &spec.Spec.ResourceGroups[0].Flavors[0].Resources[0]
+			rq.BorrowingLimit = ptr(resource.MustParse(strconv.Itoa(perfBorrow)))
+			spec.Spec.Preemption = &kueue.ClusterQueuePreemption{
+				ReclaimWithinCohort: kueue.PreemptionPolicyAny, WithinClusterQueue: kueue.PreemptionPolicyLowerPriority,
+			}
+			create(t, e.c, spec)
+			create(t, e.c, &kueue.LocalQueue{ObjectMeta: metav1.ObjectMeta{Namespace: "perf-" + name, Name: "lq-" + cq},
+				Spec: kueue.LocalQueueSpec{ClusterQueue: kueue.ClusterQueueReference(cq)}})
+			lqs = append(lqs, "lq-"+cq)
+		}
+	}
+	for _, lq := range lqs {
+		e.waitActive(t, strings.TrimPrefix(lq, "lq-"))
+	}
+	start := time.Now()
+	var wg sync.WaitGroup
+	var uids []types.NamespacedName
+	var umu sync.Mutex
+	errs := make(chan error, len(lqs)*len(perfClasses))
+	for _, lq := range lqs {
+		for _, c := range perfClasses {
+			n := max(1, int(math.Round(float64(c.count)*scale)))
+			wg.Go(func() {
+				tick := time.NewTicker(c.interval)
+				defer tick.Stop()
+				for i := range n {
+					if i > 0 {
+						<-tick.C
+					}
+					wl := perfWorkload("perf-"+name, lq, c, i)
+					key := client.ObjectKeyFromObject(wl)
+					r.mu.Lock()
+					r.wl[key] = &perfSeen{class: c.name, runFor: c.runFor, created: time.Now(), states: map[kueue.CheckState]bool{}}
+					r.mu.Unlock()
+					if err := e.c.Create(ctx, wl); err != nil {
+						errs <- fmt.Errorf("creating %s: %w", wl.Name, err)
+						return
+					}
+					umu.Lock()
+					uids = append(uids, key)
+					umu.Unlock()
+				}
+			})
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	// nudge looks again at workloads whose last event the runner missed
+	// (a failed write).
+	deadline := time.Now().Add(perfWorkTimout)
+	for {
+		left := 0
+		r.mu.Lock()
+		for _, u := range uids {
+			if !r.wl[u].finished {
+				left++
+			}
+		}
+		r.mu.Unlock()
+		if left == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %d of %d workloads not finished after %v", name, left, len(uids), perfWorkTimout)
+		}
+		r.nudge(ctx, "perf-"+name)
+		time.Sleep(2 * time.Second)
+	}
+	res := perfResult{total: len(uids), wall: time.Since(start), admission: map[string][]time.Duration{}}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, u := range uids {
+		s := r.wl[u]
+		res.admission[s.class] = append(res.admission[s.class], s.admitted.Sub(s.created))
+		if !withCheck {
+			continue
+		}
+		if !s.states[kueue.CheckStateReady] || s.states[kueue.CheckStateRetry] || s.states[kueue.CheckStateRejected] {
+			t.Errorf("%s: check states seen %v, want Ready only", u, s.states)
+		}
+		if !s.ready.IsZero() && !s.reserved.IsZero() {
+			res.decision = append(res.decision, s.ready.Sub(s.reserved))
+		}
+	}
+	return res
+}
+
+// nudge reconciles every workload of ns not yet finished once more.
+func (r *perfRunner) nudge(ctx context.Context, ns string) {
+	l := &kueue.WorkloadList{}
+	if err := r.c.List(ctx, l, client.InNamespace(ns)); err != nil {
+		return
+	}
+	for i := range l.Items {
+		wl := &l.Items[i]
+		if !apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadFinished) {
+			_, _ = r.Reconcile(ctx, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: wl.Namespace, Name: wl.Name}})
+		}
+	}
+}
+
+// perfWorkload is workload i of class c in LocalQueue lq: one pod of c.cpu
+// cpu, c's priority, a deadline an hour after its creation and c's run
+// time on the Workload (the check's contract; no owner to read).
+func perfWorkload(ns, lq string, c perfClass, i int) *kueue.Workload {
+	return &kueue.Workload{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("%s-%s-%d", strings.TrimPrefix(lq, "lq-"), c.name, i),
+			Annotations: map[string]string{deadlinecheck.DeadlineAnnotation: "1h", deadlinecheck.RuntimeAnnotation: c.runFor.String()}},
+		Spec: kueue.WorkloadSpec{
+			QueueName: kueue.LocalQueueName(lq),
+			Priority:  ptr(c.priority),
+			PodSets: []kueue.PodSet{{Name: "main", Count: 1, Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+				RestartPolicy: corev1.RestartPolicyNever,
+				Containers: []corev1.Container{{Name: "c", Image: "pause", Resources: corev1.ResourceRequirements{
+					Requests: corev1.ResourceList{corev1.ResourceCPU: *resource.NewQuantity(c.cpu, resource.DecimalSI)},
+				}}},
+			}}}},
+		},
+	}
+}
+
+// procCPU is a process's user and system CPU time so far.
+func procCPU(t *testing.T, pid int) time.Duration {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * time.Second / 100 // USER_HZ
+}
+
+// procMemory is a process's resident memory now and at its peak, bytes.
+func procMemory(t *testing.T, pid int) (rss, hwm int64) {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		v, _ := strconv.ParseInt(f[1], 10, 64)
+		switch f[0] {
+		case "VmRSS:":
+			rss = v << 10
+		case "VmHWM:":
+			hwm = v << 10
+		}
+	}
+	return rss, hwm
+}
+
+func quantile(d []time.Duration, q float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	i := min(max(int(math.Ceil(q*float64(len(s))))-1, 0), len(s)-1)
+	return s[i].Round(time.Millisecond)
+}
+
+func mean(d []time.Duration) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	var sum time.Duration
+	for _, x := range d {
+		sum += x
+	}
+	return (sum / time.Duration(len(d))).Round(time.Millisecond)
+}
