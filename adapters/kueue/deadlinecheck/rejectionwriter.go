@@ -10,10 +10,17 @@ package deadlinecheck
 // deactivations over and returns, and the next reconcile decides the
 // workloads that got quota meanwhile. The deactivations go out
 // parallelWrites at a time, each workload's once, in the order they came,
-// with no budget a second: the sooner a doomed workload is deactivated,
-// the sooner Kueue's queue reaches the workloads behind it. Each carries
+// at most deactivationsPerSecond over all queues: enough that Kueue's
+// queue soon reaches the workloads behind a burst, bounded so that a burst
+// of thousands puts a bounded load on the API server. Each carries
 // the resourceVersion it was computed from; one that Kueue reserved quota
 // for meanwhile fails, and the next reconcile rejects it on its check
 // instead. Deactivations the cache has not seen yet are not handed over
 // again.
-func newRejectionWriter(r *queueReconciler) *etaWriter { return newETAWriter(r, 0) }
+func newRejectionWriter(r *queueReconciler) *etaWriter {
+	return newETAWriter(r, deactivationsPerSecond)
+}
+
+// deactivationsPerSecond bounds the rejection writer: each deactivation is
+// two writes (a patch, the check's state) and an event.
+const deactivationsPerSecond = 20
