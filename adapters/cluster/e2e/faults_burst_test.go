@@ -21,10 +21,13 @@ func malformedCount(t *testing.T) int {
 }
 
 // The bounds the malformed burst states: each good workload decided this
-// long after its Job was created, and the check's peak resident memory.
+// long after its Job was created, and after Kueue reserved quota for it
+// (the check's own share: a burst of malformed workloads must not delay
+// it), and the check's peak resident memory.
 const (
-	goodDecidedWithin = 3 * time.Minute
-	checkPeakRSS      = 512 // MiB
+	goodDecidedWithin     = 3 * time.Minute
+	goodDecidedAfterQuota = time.Minute
+	checkPeakRSS          = 512 // MiB
 )
 
 // malformedClasses are the malformed workloads of the burst: a name
@@ -49,8 +52,9 @@ var malformedClasses = []struct {
 // rejected with a message naming its field and value and deactivated
 // (the absurd sizes: Kueue never reserves quota for a pod bigger than the
 // queue, and the check says so on its Pending message); every good one is
-// Ready within goodDecidedWithin of its Job's creation, and the check's
-// peak resident memory stays under checkPeakRSS. The test waits longer
+// Ready within goodDecidedWithin of its Job's creation and within
+// goodDecidedAfterQuota of its quota reservation, and the check's peak
+// resident memory stays under checkPeakRSS. The test waits longer
 // than the bound for the good ones, so that a run over it still reports
 // its figures: per workload, the time from its creation to its quota
 // reservation (Kueue's) and from that to the check's decision, the CPU
@@ -89,6 +93,9 @@ func (cl *cluster) malformedBurst(t *testing.T) {
 		if !reserved.IsZero() {
 			queued = append(queued, reserved.Sub(created))
 			deciding = append(deciding, at.Sub(reserved))
+		}
+		if d := at.Sub(reserved); reserved.IsZero() || d > goodDecidedAfterQuota {
+			t.Errorf("%s decided %v after its quota reservation (seen at %v), bound %v", g, d, reserved, goodDecidedAfterQuota)
 		}
 	}
 	t.Logf("the 20 good workloads decided at most %v after their Jobs' creation; Workload created → quota reserved %s; quota reserved → decided %s",
