@@ -23,6 +23,19 @@ func (s *State) checkTime(now time.Duration) error {
 	return nil
 }
 
+// beginOnPCPU checks an event on PCPU p at now (checkTime, checkPCPU) and,
+// when both hold, advances the clock to now.
+func (s *State) beginOnPCPU(now time.Duration, p int) error {
+	if err := s.checkTime(now); err != nil {
+		return err
+	}
+	if err := s.checkPCPU(p); err != nil {
+		return err
+	}
+	s.now = now
+	return nil
+}
+
 // Wake makes blocked VCPU v runnable (csched_vcpu_wake). An UNDER VCPU that
 // is not parked is BOOSTed; OVER and BACKGROUND VCPUs are not. v goes to the
 // tail of its class on its PCPU's run queue and preempts the running VCPU if
@@ -138,13 +151,9 @@ func (s *State) Block(now time.Duration, v int, log []Change) ([]Change, error) 
 //
 // Errors: p out of range; now before the previous event.
 func (s *State) Tick(now time.Duration, p int, log []Change) ([]Change, error) {
-	if err := s.checkTime(now); err != nil {
+	if err := s.beginOnPCPU(now, p); err != nil {
 		return log, err
 	}
-	if err := s.checkPCPU(p); err != nil {
-		return log, err
-	}
-	s.now = now
 	pc := &s.pcpus[p]
 	if cur := pc.curr; cur >= 0 && !s.doms[s.vcpus[cur].dom].background {
 		x := &s.vcpus[cur]
@@ -175,13 +184,9 @@ func (s *State) Tick(now time.Duration, p int, log []Change) ([]Change, error) {
 //
 // Errors: p out of range; now before the previous event.
 func (s *State) Schedule(now time.Duration, p int, log []Change) ([]Change, error) {
-	if err := s.checkTime(now); err != nil {
+	if err := s.beginOnPCPU(now, p); err != nil {
 		return log, err
 	}
-	if err := s.checkPCPU(p); err != nil {
-		return log, err
-	}
-	s.now = now
 	return s.schedule(p, log), nil
 }
 
