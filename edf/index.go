@@ -179,19 +179,13 @@ func (x *index) dropType(t int32) {
 	x.freeTypes = append(x.freeTypes, t)
 }
 
-// before orders nodes by (deadline, arrival, ID, handle): EDF order, strict.
+// before orders nodes by (deadline, arrival, ID, handle): EDF order, strict;
+// nodes of one deadline in FIFO order.
 func (x *index) before(a, b handle) bool {
-	na, nb := &x.nodes[a], &x.nodes[b]
-	if na.deadline != nb.deadline {
-		return na.deadline < nb.deadline
+	if da, db := x.nodes[a].deadline, x.nodes[b].deadline; da != db {
+		return da < db
 	}
-	if na.arrival != nb.arrival {
-		return na.arrival < nb.arrival
-	}
-	if na.id != nb.id {
-		return na.id < nb.id
-	}
-	return a < b
+	return x.fifoBeforeNode(a, b)
 }
 
 // fifoBeforeNode orders nodes by (arrival, ID, handle): FIFO order, strict.

@@ -23,6 +23,18 @@ func (s *State) checkTime(now time.Duration) error {
 	return nil
 }
 
+// checkOnVCPU checks an event on VCPU v at now (checkTime, checkVCPU) and
+// returns v's record.
+func (s *State) checkOnVCPU(now time.Duration, v int) (*vcpu, error) {
+	if err := s.checkTime(now); err != nil {
+		return nil, err
+	}
+	if err := s.checkVCPU(v); err != nil {
+		return nil, err
+	}
+	return &s.vcpus[v], nil
+}
+
 // beginOnPCPU checks an event on PCPU p at now (checkTime, checkPCPU) and,
 // when both hold, advances the clock to now.
 func (s *State) beginOnPCPU(now time.Duration, p int) error {
@@ -46,13 +58,10 @@ func (s *State) beginOnPCPU(now time.Duration, p int) error {
 // Errors: v out of range; v not blocked (waking a running, queued or
 // awake-but-parked VCPU); now before the previous event.
 func (s *State) Wake(now time.Duration, v int, log []Change) ([]Change, error) {
-	if err := s.checkTime(now); err != nil {
+	x, err := s.checkOnVCPU(now, v)
+	if err != nil {
 		return log, err
 	}
-	if err := s.checkVCPU(v); err != nil {
-		return log, err
-	}
-	x := &s.vcpus[v]
 	if !x.blocked {
 		return log, &ValueError{Field: "vcpu", Value: v, Reason: "is not blocked (it is " + x.state.String() + ")"}
 	}
@@ -115,13 +124,10 @@ func (s *State) tickle(v int) (local bool, idler int) {
 //
 // Errors: v out of range or already blocked; now before the previous event.
 func (s *State) Block(now time.Duration, v int, log []Change) ([]Change, error) {
-	if err := s.checkTime(now); err != nil {
+	x, err := s.checkOnVCPU(now, v)
+	if err != nil {
 		return log, err
 	}
-	if err := s.checkVCPU(v); err != nil {
-		return log, err
-	}
-	x := &s.vcpus[v]
 	if x.blocked {
 		return log, &ValueError{Field: "vcpu", Value: v, Reason: "is already blocked"}
 	}
