@@ -220,8 +220,8 @@
 // workloads holding quota (Ready and Retry before Rejected) and returns;
 // the deactivations of workloads waiting for quota go to a writer of
 // their own (8 at a time and at most 20 a second over all queues; each is
-// spec.active false and the rejection annotation in one patch, then the
-// check's message), and the ETAs to the ETA writer, so that a burst of
+// the check's message, then spec.active false and the rejection
+// annotation in one patch), and the ETAs to the ETA writer, so that a burst of
 // malformed workloads never holds up a decision. All state is in the API
 // server: a restarted controller rebuilds it and
 // changes no decision (a Ready check is never revoked). A malformed object

@@ -616,14 +616,14 @@ func (w0 *writer) act(ctx context.Context, cq string, check kueue.AdmissionCheck
 		}
 		return nil
 	case o.Deactivate:
-		// spec.active first: it takes the workload out of Kueue's queue.
-		// The rejection in the check's message follows; if that write is
-		// lost, the next reconcile restores it from the annotation.
+		// The check's message first: once spec.active is false, Kueue's
+		// eviction changes the workload at once, and a message written
+		// after it would conflict.
 		v := o.Verdict
-		if err := w0.setMeta(ctx, o.ETA, o.etaUnknown, v.Message, true); err != nil {
+		if _, err := w0.setCheck(ctx, check, kueue.CheckStatePending, o.Note, 0, now); err != nil {
 			return err
 		}
-		if _, err := w0.setCheck(ctx, check, kueue.CheckStatePending, o.Note, 0, now); err != nil {
+		if err := w0.setMeta(ctx, o.ETA, o.etaUnknown, v.Message, true); err != nil {
 			return err
 		}
 		r.metrics.decided(cq, v)

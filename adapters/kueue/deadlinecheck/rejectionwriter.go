@@ -22,5 +22,5 @@ func newRejectionWriter(r *queueReconciler) *etaWriter {
 }
 
 // deactivationsPerSecond bounds the rejection writer: each deactivation is
-// two writes (a patch, the check's state) and an event.
+// two writes (the check's state, a patch) and an event.
 const deactivationsPerSecond = 20
