@@ -44,8 +44,11 @@ type Options struct {
 // workload's pods to start the start delay after its decision and counts
 // its run time as certain, so a Job admitted misses exactly when its own
 // decision→done exceeds the slack it had at the decision, which is at
-// least the start delay.
-const DefaultDeadlineFlags = "-min-retry=1s -start-delay=10s -start-delay-quantile=0.97"
+// least the start delay. An ETA pass runs at most every second
+// (-eta-interval), so that a workload that waits a second or two for
+// quota gets an ETA before its admission and the ETA's calibration can
+// be measured on it.
+const DefaultDeadlineFlags = "-min-retry=1s -start-delay=10s -start-delay-quantile=0.97 -eta-interval=1s"
 
 // LoadName is how a load is printed: "own" for 0.
 func LoadName(l float64) string {
