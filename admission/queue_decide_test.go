@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/internal/testkit"
 )
 
 // grid draws a time on a binary grid (multiples of 1/8 up to hi), so every
@@ -62,16 +64,7 @@ func propQueueDecide(t *rapid.T) {
 				ids = append(ids, id)
 			}
 		},
-		"remove": func(t *rapid.T) {
-			if len(ids) == 0 {
-				return
-			}
-			i := rapid.IntRange(0, len(ids)-1).Draw(t, "i")
-			if !q.Remove(ids[i]) {
-				t.Fatalf("queued job %d not removed", ids[i])
-			}
-			ids = append(ids[:i], ids[i+1:]...)
-		},
+		"remove": func(t *rapid.T) { ids, _, _ = testkit.RemoveDrawn(t, ids, q.Remove) },
 		"setJCT": func(t *rapid.T) {
 			if len(ids) == 0 {
 				return
