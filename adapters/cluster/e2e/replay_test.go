@@ -19,10 +19,11 @@ import (
 // the check and schedkit-scheduler (schedkit). It asserts the replay's
 // first must-show, whatever the machine's load: every Job ends met,
 // missed or rejected, at least 10 are admitted, and at most 3 % of the
-// Jobs Kueue admitted miss their deadline. The check runs with replay.DefaultDeadlineFlags, whose
-// start delay is the measured time from its decision to a Job's
-// completion beyond the run time (README, "Stock against schedkit on a
-// real trace").
+// Jobs Kueue admitted miss their deadline. The check runs with
+// replay.DefaultDeadlineFlags: it learns its start delay, the time from
+// its decision to a Job's completion beyond the run time, from the Jobs
+// it made Ready that finished (its 97th percentile; README, "Stock
+// against schedkit on a real trace").
 func TestReplay(t *testing.T) {
 	jobs, _, err := replay.ReadTraceFile(filepath.Join(clusterDir(t), "..", "..", "..", "shared", "traces", "pwa-swf", "KTH-SP2-1996-2.1-cln.swf.gz"), "swf", 1)
 	if err != nil {

@@ -45,9 +45,12 @@ type Result struct {
 	OverheadP90 float64  `json:"overheadP90Seconds"`
 	ETA         ETAStats `json:"eta"`
 	// Phases splits the time from creation to completion into its steps.
-	Phases   []PhaseStat `json:"phases"`
-	Wall     float64     `json:"wallSeconds"`
-	Outcomes []Outcome   `json:"outcomes"`
+	Phases []PhaseStat `json:"phases"`
+	Wall   float64     `json:"wallSeconds"`
+	// LoadAvg is the machine's 1-minute load average when the run started
+	// and when it ended (/proc/loadavg; 0 where it cannot be read).
+	LoadAvg  [2]float64 `json:"loadAverage"`
+	Outcomes []Outcome  `json:"outcomes"`
 }
 
 // ETAStats compares the check's first ETA of every workload that waited

@@ -28,6 +28,7 @@ const (
 	annFinishP50 = "schedkit.io/predicted-finish-p50"
 	annFinishP90 = "schedkit.io/predicted-finish-p90"
 	annKwokDelay = "pod-complete.stage.kwok.x-k8s.io/delay"
+	annRejection = "schedkit.io/rejection"
 	checkName    = "deadline"
 )
 
@@ -51,7 +52,10 @@ type Outcome struct {
 	// Rejected: the check rejected it (Rejected state, or deactivated
 	// while it waited).
 	Rejected bool
-	ETA      *ETA
+	// Rejection is the check's message on a rejected Job (its
+	// schedkit.io/rejection annotation): the reason and its numbers.
+	Rejection string `json:",omitempty"`
+	ETA       *ETA
 	// Preempted counts its pods evicted by preemption; WorkLost their run
 	// time until then, in seconds.
 	Preempted int
@@ -295,6 +299,9 @@ func observe(ctx context.Context, cl *Cluster, outs []Outcome, uids map[types.UI
 		}
 		if wl.Spec.Active != nil && !*wl.Spec.Active {
 			o.Rejected = true
+		}
+		if m := wl.Annotations[annRejection]; m != "" && o.Rejection == "" {
+			o.Rejection = m
 		}
 		if o.ETA == nil {
 			o.ETA = readETA(wl.Annotations)

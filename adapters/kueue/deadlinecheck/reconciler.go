@@ -87,6 +87,8 @@ type queueReconciler struct {
 	rejectionWriter *etaWriter
 	// badKinds remembers owner kinds that could not be read, for a while.
 	badKinds map[schema.GroupVersionKind]badKind
+	// delays learns each queue's start delay; nil: cfg.StartDelay.
+	delays *delayLearner
 }
 
 type etaPassKey struct {
@@ -192,6 +194,10 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	var etaLater time.Duration // when a skipped ETA pass is due
 	for _, ch := range checks {
 		models := CompileModels(ch.params)
+		cfg, err := r.decisionConfig(ctx, etaPassKey{queue: cq.Name, check: ch.name}, wls, models)
+		if err != nil {
+			return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
+		}
 		var views []Workload
 		var objs []*kueue.Workload
 		for _, wl := range wls {
@@ -208,7 +214,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 			objs = append(objs, wl)
 		}
 		t0 := time.Now()
-		outs, works, err := decide(queue, views, now, r.cfg, r.cache)
+		outs, works, err := decide(queue, views, now, cfg, r.cache)
 		if err != nil {
 			return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
 		}

@@ -51,6 +51,14 @@ type Options struct {
 	// ETA a moment later. Decisions are not counted. Default 10; negative:
 	// no bound.
 	ETAWritesPerSecond float64
+	// StartDelayQuantile, when in (0, 1], makes each ClusterQueue's check
+	// decide with the StartDelayQuantile-quantile of the start delay it
+	// observed on its latest StartDelayWindow finished workloads
+	// (ObservedDelay, EstimateDelay) instead of Config.StartDelay, which
+	// stays in use until MinDelayObservations have finished. 0: off.
+	StartDelayQuantile float64
+	// StartDelayWindow: default DefaultDelayWindow.
+	StartDelayWindow int
 	// Workers is how many ClusterQueues are reconciled at once; default 4.
 	// One ClusterQueue is never reconciled twice at once.
 	Workers int
@@ -101,6 +109,14 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 	if opts.Workers < 0 || opts.Workers > MaxWorkers {
 		return fmt.Errorf("Workers = %d: must be in [0, %d]", opts.Workers, MaxWorkers)
 	}
+	if opts.StartDelayWindow == 0 {
+		opts.StartDelayWindow = DefaultDelayWindow
+	}
+	if opts.StartDelayQuantile != 0 {
+		if _, err := EstimateDelay(nil, opts.StartDelayQuantile, opts.StartDelayWindow, 0); err != nil {
+			return err
+		}
+	}
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
 	}
@@ -136,6 +152,9 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 		etaEvery: opts.ETAInterval,
 		written:  map[types.UID][]string{},
 		badKinds: map[schema.GroupVersionKind]badKind{},
+	}
+	if opts.StartDelayQuantile != 0 {
+		r.delays = newDelayLearner(opts.StartDelayQuantile, opts.StartDelayWindow)
 	}
 	r.etaWriter = newETAWriter(r, opts.ETAWritesPerSecond)
 	if err := mgr.Add(r.etaWriter); err != nil {

@@ -129,8 +129,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		replay.Table(stdout, rs)
 		replay.Spread(stdout, rs)
 		replay.PhaseTable(stdout, rs)
-		fmt.Fprintf(stdout, "\n%d nodes × %d CPUs; %s window [%g, %g) s, compressed %g×; %v in all\n",
-			*nodes, *nodeCPUs, filepath.Base(*trace), *from, *from+*span, *compress, time.Since(t0).Round(time.Second))
+		replay.CompareTable(stdout, replay.Compare(rs))
+		lo, hi := replay.LoadAverages(rs)
+		fmt.Fprintf(stdout, "\n%d nodes × %d CPUs; %s window [%g, %g) s, compressed %g×; %v in all; load average %.1f–%.1f\n",
+			*nodes, *nodeCPUs, filepath.Base(*trace), *from, *from+*span, *compress, time.Since(t0).Round(time.Second), lo, hi)
 	}
 	if *jsonOut != "" && len(rs) > 0 {
 		b, jerr := json.MarshalIndent(rs, "", "  ")

@@ -49,6 +49,8 @@ type flags struct {
 	etaInterval   time.Duration
 	workers       int
 	etaWrites     float64
+	delayQ        float64
+	delayWindow   int
 	metricsAddr   string
 	probeAddr     string
 	pprofAddr     string
@@ -85,6 +87,8 @@ Flags:
 	fs.DurationVar(&f.cfg.MinRetry, "min-retry", f.cfg.MinRetry, "shortest requeueAfterSeconds of a Retry, in [1s, 24h]")
 	fs.DurationVar(&f.cfg.MaxRetry, "max-retry", f.cfg.MaxRetry, "longest requeueAfterSeconds of a Retry, in [min-retry, 24h]")
 	fs.DurationVar(&f.cfg.StartDelay, "start-delay", f.cfg.StartDelay, "time the control plane adds to each workload's run (admission to pods running, pods' end to finish), in [0s, 1h]")
+	fs.Float64Var(&f.delayQ, "start-delay-quantile", 0, "when in (0, 1]: decide with this quantile of the start delay observed on the latest -start-delay-window finished workloads of each ClusterQueue (from the check's Ready to finished, less the run time), -start-delay until enough have finished; 0: -start-delay always")
+	fs.IntVar(&f.delayWindow, "start-delay-window", deadlinecheck.DefaultDelayWindow, fmt.Sprintf("finished workloads the learnt start delay is taken over, in [%d, %d]", deadlinecheck.MinDelayObservations, deadlinecheck.MaxDelayWindow))
 	fs.DurationVar(&f.etaRefresh, "eta-refresh", 30*time.Second, "how often ETAs are recomputed when nothing changes, in [1s, 1h]")
 	fs.DurationVar(&f.etaTolerance, "eta-tolerance", 30*time.Second, "rewrite an ETA only when it moves at least this much, in [0s, 1h]")
 	fs.DurationVar(&f.etaInterval, "eta-interval", 0, "shortest time between two ETA passes of one ClusterQueue (each predicts every pending workload), in [0s, eta-refresh]; decisions do not wait for it; 0: 5s or -eta-refresh if shorter")
@@ -121,6 +125,11 @@ Flags:
 	}
 	if !(f.etaWrites > 0 && f.etaWrites <= maxQPS) {
 		errs = append(errs, fmt.Errorf("eta-writes-per-second = %v: must be in (0, %d]", f.etaWrites, maxQPS))
+	}
+	if f.delayQ != 0 {
+		if _, err := deadlinecheck.EstimateDelay(nil, f.delayQ, f.delayWindow, 0); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if f.workers < 1 || f.workers > deadlinecheck.MaxWorkers {
 		errs = append(errs, fmt.Errorf("workers = %d: must be in [1, %d]", f.workers, deadlinecheck.MaxWorkers))
@@ -181,6 +190,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		ETAInterval:        f.etaInterval,
 		Workers:            f.workers,
 		ETAWritesPerSecond: f.etaWrites,
+		StartDelayQuantile: f.delayQ,
+		StartDelayWindow:   f.delayWindow,
 	}); err != nil {
 		fmt.Fprintf(stderr, "schedkit-deadline: setup: %v\n", err)
 		return 1
