@@ -110,6 +110,7 @@ func startControlPlane(t *testing.T) *env {
 			filepath.Join("..", "config", "crd"),
 		},
 		ErrorIfCRDPathMissing:    true,
+		CRDInstallOptions:        envtest.CRDInstallOptions{MaxTime: 3 * time.Minute}, // a loaded two-core machine
 		BinaryAssetsDirectory:    assets,
 		ControlPlaneStartTimeout: 3 * time.Minute, // a loaded two-core machine
 		ControlPlaneStopTimeout:  60 * time.Second,

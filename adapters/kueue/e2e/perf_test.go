@@ -54,14 +54,16 @@ var perfClasses = []perfClass{
 // The baseline's queues: cohorts × ClusterQueues per cohort, each with
 // nominal quota perfQuota cpu and a borrowing limit of perfBorrow cpu.
 const (
-	perfCohorts    = 5
-	perfQueues     = 6
-	perfQuota      = 20
-	perfBorrow     = 100
-	perfScaleEnv   = "SCHEDKIT_KUEUE_PERF_SCALE"
-	perfScaleCI    = 0.04
-	perfWorkTimout = 60 * time.Minute
+	perfCohorts  = 5
+	perfQueues   = 6
+	perfQuota    = 20
+	perfBorrow   = 100
+	perfScaleEnv = "SCHEDKIT_KUEUE_PERF_SCALE"
+	perfScaleCI  = 0.04
 )
+
+// perfWorkTimeout bounds the wait for one configuration's workloads to finish.
+var perfWorkTimeout = 60 * time.Minute
 
 // perfScale is the share of the baseline's workload counts to run:
 // SCHEDKIT_KUEUE_PERF_SCALE in (0, 1], else perfScaleCI (600 workloads per
@@ -310,7 +312,7 @@ func (r *perfRunner) configuration(t *testing.T, name string, withCheck bool, sc
 	}
 	// nudge looks again at workloads whose last event the runner missed
 	// (a failed write).
-	deadline := time.Now().Add(perfWorkTimout)
+	deadline := time.Now().Add(perfWorkTimeout)
 	for {
 		left := 0
 		r.mu.Lock()
@@ -324,7 +326,8 @@ func (r *perfRunner) configuration(t *testing.T, name string, withCheck bool, sc
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: %d of %d workloads not finished after %v", name, left, len(uids), perfWorkTimout)
+			r.explain(t, ctx, "perf-"+name)
+			t.Fatalf("%s: %d of %d workloads not finished after %v", name, left, len(uids), perfWorkTimeout)
 		}
 		r.nudge(ctx, "perf-"+name)
 		time.Sleep(2 * time.Second)
@@ -346,6 +349,35 @@ func (r *perfRunner) configuration(t *testing.T, name string, withCheck bool, sc
 		}
 	}
 	return res
+}
+
+// explain logs, for every workload of ns not finished, its conditions and
+// admission, and each ClusterQueue's pending count as Kueue reports it.
+func (r *perfRunner) explain(t *testing.T, ctx context.Context, ns string) {
+	l := &kueue.WorkloadList{}
+	if err := r.e.c.List(ctx, l, client.InNamespace(ns)); err != nil {
+		t.Logf("listing workloads: %v", err)
+		return
+	}
+	for i := range l.Items {
+		wl := &l.Items[i]
+		if apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadFinished) {
+			continue
+		}
+		var conds []string
+		for _, c := range wl.Status.Conditions {
+			conds = append(conds, fmt.Sprintf("%s=%s(%s@%s)", c.Type, c.Status, c.Reason, c.LastTransitionTime.Format("15:04:05")))
+		}
+		t.Logf("not finished: %s rv %s admission %v requeueState %v: %s", wl.Name, wl.ResourceVersion, wl.Status.Admission != nil, wl.Status.RequeueState, strings.Join(conds, " "))
+	}
+	cqs := &kueue.ClusterQueueList{}
+	if err := r.e.c.List(ctx, cqs); err == nil {
+		for _, cq := range cqs.Items {
+			if cq.Status.PendingWorkloads > 0 || cq.Status.ReservingWorkloads > 0 {
+				t.Logf("ClusterQueue %s: pending %d, reserving %d, admitted %d", cq.Name, cq.Status.PendingWorkloads, cq.Status.ReservingWorkloads, cq.Status.AdmittedWorkloads)
+			}
+		}
+	}
 }
 
 // nudge reconciles every workload of ns not yet finished once more.
