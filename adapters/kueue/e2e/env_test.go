@@ -118,6 +118,7 @@ func startControlPlane(t *testing.T) *env {
 	}
 	cfg, err := te.Start()
 	if err != nil {
+		_ = te.Stop() // what did start
 		t.Fatalf("starting kube-apiserver and etcd from %s: %v", assets, err)
 	}
 	t.Cleanup(func() {
