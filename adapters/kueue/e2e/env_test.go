@@ -65,7 +65,8 @@ type env struct {
 	managerArgs []string      // flags runManager adds to those of checkOpts
 	stopCheck   func()        // stops the check's manager (nil when stopped)
 	checkOpts   deadlinecheck.Options
-	top         *testing.T // the test that owns the servers: cleanups go there
+	queues      *qcache.Manager // Kueue's queue manager, in this process
+	top         *testing.T      // the test that owns the servers: cleanups go there
 }
 
 // startEnv starts etcd and kube-apiserver (envtest, from
@@ -215,6 +216,7 @@ func (e *env) startKueue(t *testing.T, wh *envtest.WebhookInstallOptions) {
 	}
 	expectations := preemptexpectations.New()
 	queues := qcache.NewManager(mgr.GetClient(), cCache, requeuer, qcache.WithPreemptionExpectations(expectations))
+	e.queues = queues
 	if name, err := core.SetupControllers(mgr, queues, cCache, cfg, core.SetupControllersOpts{PreemptionExpectations: expectations}); err != nil {
 		t.Fatalf("Kueue controller %s: %v", name, err)
 	}

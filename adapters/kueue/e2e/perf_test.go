@@ -403,28 +403,29 @@ func (r *perfRunner) explain(t *testing.T, ctx context.Context, ns string) {
 	}
 }
 
-// strandedAfter is how long a workload may wait without quota while its
-// ClusterQueue reports no pending workload before the runner puts it back.
-const strandedAfter = 20 * time.Second
+// strandedAfter is how long a workload may wait without quota, out of
+// Kueue's queue, before the runner puts it back.
+const strandedAfter = 30 * time.Second
 
-// stranded finds the workloads of ns that wait for quota (active, not
-// finished, no reservation) while their ClusterQueue reports no pending
-// workload: Kueue's queue lost them (an update the queue manager skipped
-// while the scheduler held the workload in a scheduling cycle, PushOrUpdate's
-// "inflight" case). One that stays so for strandedAfter is put back into
-// the queue as any update to a pending workload puts it back (Kueue's
-// workload controller adds a pending workload to its queue on every update):
-// an annotation. It returns one line per workload put back, with its
-// conditions. since keeps when each was first seen so.
+// stranded finds the workloads of ns that Kueue has seen (they carry a
+// QuotaReserved condition) and that wait for quota (active, not finished,
+// no reservation) while Kueue's queue manager does not hold them: not
+// among its ClusterQueue's pending workloads (heap, inadmissible, in a
+// scheduling cycle). One that stays so for strandedAfter is put back as any
+// update to a pending workload puts it back (Kueue's workload controller
+// adds a pending workload to its queue on every update): an annotation.
+// It returns one line per workload put back, with its conditions. since
+// keeps when each was first seen so.
 func (r *perfRunner) stranded(ctx context.Context, ns string, since map[types.NamespacedName]time.Time) []string {
-	cqs := &kueue.ClusterQueueList{}
 	l := &kueue.WorkloadList{}
-	if r.e.c.List(ctx, cqs) != nil || r.e.c.List(ctx, l, client.InNamespace(ns)) != nil {
+	if r.e.c.List(ctx, l, client.InNamespace(ns)) != nil {
 		return nil
 	}
-	pending := map[string]int32{}
-	for _, cq := range cqs.Items {
-		pending[cq.Name] = cq.Status.PendingWorkloads
+	queued := map[string]bool{}
+	for _, cq := range r.e.queues.GetClusterQueueNames() {
+		for _, info := range r.e.queues.PendingWorkloadsInfo(cq) {
+			queued[info.Obj.Namespace+"/"+info.Obj.Name] = true
+		}
 	}
 	now := time.Now()
 	var out []string
@@ -432,9 +433,9 @@ func (r *perfRunner) stranded(ctx context.Context, ns string, since map[types.Na
 	for i := range l.Items {
 		wl := &l.Items[i]
 		key := client.ObjectKeyFromObject(wl)
-		cq := strings.TrimPrefix(string(wl.Spec.QueueName), "lq-")
 		if apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadFinished) || workload.HasQuotaReservation(wl) ||
-			!workload.IsActive(wl) || pending[cq] > 0 {
+			!workload.IsActive(wl) || apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadQuotaReserved) == nil ||
+			queued[key.String()] {
 			continue
 		}
 		seen[key] = true
@@ -457,8 +458,8 @@ func (r *perfRunner) stranded(ctx context.Context, ns string, since map[types.Na
 		if err := r.e.c.Patch(ctx, wl, patch); err != nil {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s: waited %v without quota while ClusterQueue %s reported no pending workload (%s); put back",
-			key, now.Sub(since[key]).Round(time.Second), cq, strings.Join(conds, " ")))
+		out = append(out, fmt.Sprintf("%s: waited %v without quota and out of Kueue's queue (%s); put back",
+			key, now.Sub(since[key]).Round(time.Second), strings.Join(conds, " ")))
 		delete(since, key)
 	}
 	for key := range since {
