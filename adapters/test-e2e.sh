@@ -78,4 +78,6 @@ for mod in "$here"/*/go.mod; do
 	# shellcheck disable=SC2086 # one argument per package
 	(cd "$dir" && TMPDIR=$tmp go test -tags e2e -count=1 -timeout 45m $pkgs) || status=1
 done
+# kube-scheduler's scheduler_perf on the schedkit plugins, 100 nodes (its own module).
+PATH=$(dirname "$(components_path etcd)"):$PATH bash "$here/kubesched/perf/slice.sh" || status=1
 exit $status

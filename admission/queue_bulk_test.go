@@ -87,10 +87,7 @@ func TestPropInsertAll(t *testing.T) { rapid.Check(t, propInsertAll) }
 func FuzzInsertAll(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propInsertAll)) }
 
 func TestInsertAllBadInput(t *testing.T) {
-	var q Queue
-	if err := q.Insert(Job{ID: 1, Deadline: 10}); err != nil {
-		t.Fatal(err)
-	}
+	q := queueOfOne(t)
 	tests := []struct {
 		name  string
 		js    []Job
@@ -107,11 +104,7 @@ func TestInsertAllBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := q.InsertAll(tt.js)
-			var ve *ValueError
-			if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != tt.field {
-				t.Fatalf("err = %v, want a *ValueError on %s", err, tt.field)
-			}
+			wantField(t, q.InsertAll(tt.js), tt.field)
 			if q.Len() != 1 {
 				t.Fatalf("a refused batch changed the queue: %d jobs", q.Len())
 			}

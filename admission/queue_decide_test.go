@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/internal/testkit"
 )
 
 // grid draws a time on a binary grid (multiples of 1/8 up to hi), so every
@@ -95,16 +97,7 @@ func propQueueDecide(t *rapid.T) {
 
 // removeAction removes a random queued job of ids from q.
 func removeAction(q *Queue, ids *[]int64) func(*rapid.T) {
-	return func(t *rapid.T) {
-		if len(*ids) == 0 {
-			return
-		}
-		i := rapid.IntRange(0, len(*ids)-1).Draw(t, "i")
-		if !q.Remove((*ids)[i]) {
-			t.Fatalf("queued job %d not removed", (*ids)[i])
-		}
-		*ids = append((*ids)[:i], (*ids)[i+1:]...)
-	}
+	return func(t *rapid.T) { *ids, _, _ = testkit.RemoveDrawn(t, *ids, q.Remove) }
 }
 
 // setJCTAction gives a random queued job of ids a new JCT.

@@ -47,11 +47,19 @@ func TestQueueKeepsEDFOrder(t *testing.T) {
 	}
 }
 
-func TestQueueBadInput(t *testing.T) {
+// queueOfOne is a Queue holding job 1 (deadline 10, no tasks), the state
+// the bad-input tests check a refused call leaves unchanged.
+func queueOfOne(t *testing.T) *Queue {
+	t.Helper()
 	var q Queue
 	if err := q.Insert(Job{ID: 1, Deadline: 10}); err != nil {
 		t.Fatal(err)
 	}
+	return &q
+}
+
+func TestQueueBadInput(t *testing.T) {
+	q := queueOfOne(t)
 	tests := []struct {
 		name  string
 		err   error

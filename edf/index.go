@@ -179,19 +179,13 @@ func (x *index) dropType(t int32) {
 	x.freeTypes = append(x.freeTypes, t)
 }
 
-// before orders nodes by (deadline, arrival, ID, handle): EDF order, strict.
+// before orders nodes by (deadline, arrival, ID, handle): EDF order, strict;
+// nodes of one deadline in FIFO order.
 func (x *index) before(a, b handle) bool {
-	na, nb := &x.nodes[a], &x.nodes[b]
-	if na.deadline != nb.deadline {
-		return na.deadline < nb.deadline
+	if da, db := x.nodes[a].deadline, x.nodes[b].deadline; da != db {
+		return da < db
 	}
-	if na.arrival != nb.arrival {
-		return na.arrival < nb.arrival
-	}
-	if na.id != nb.id {
-		return na.id < nb.id
-	}
-	return a < b
+	return x.fifoBeforeNode(a, b)
 }
 
 // fifoBeforeNode orders nodes by (arrival, ID, handle): FIFO order, strict.
@@ -380,8 +374,7 @@ func (x *index) heapRemove(hp *handleHeap, h handle) {
 	hp.pos[h] = -1
 	if i != last {
 		m := hp.items[last]
-		hp.items[i] = m
-		hp.pos[m] = int32(i)
+		hp.put(i, m)
 		hp.items = hp.items[:last]
 		x.heapDown(hp, i)
 		x.heapUp(hp, int(hp.pos[m]))
@@ -398,12 +391,10 @@ func (x *index) heapUp(hp *handleHeap, i int) {
 		if !x.heapLess(hp, h, it[p]) {
 			break
 		}
-		it[i] = it[p]
-		hp.pos[it[i]] = int32(i)
+		hp.put(i, it[p])
 		i = p
 	}
-	it[i] = h
-	hp.pos[h] = int32(i)
+	hp.put(i, h)
 }
 
 func (x *index) heapDown(hp *handleHeap, i int) {
@@ -421,11 +412,15 @@ func (x *index) heapDown(hp *handleHeap, i int) {
 		if !x.heapLess(hp, it[c], h) {
 			break
 		}
-		it[i] = it[c]
-		hp.pos[it[i]] = int32(i)
+		hp.put(i, it[c])
 		i = c
 	}
-	it[i] = h
+	hp.put(i, h)
+}
+
+// put stores h at position i of the heap and records the position.
+func (hp *handleHeap) put(i int, h handle) {
+	hp.items[i] = h
 	hp.pos[h] = int32(i)
 }
 

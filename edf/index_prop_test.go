@@ -3,9 +3,12 @@ package edf
 import (
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/internal/testkit"
 )
 
 // tagged is an exp2 model with a tag that takes no part in TCT: with a NaN
@@ -109,21 +112,12 @@ func propIndexMatchesOracle(t *rapid.T) {
 			ids = append(ids, id)
 		},
 		"remove": func(t *rapid.T) {
-			if len(ids) == 0 {
+			var id int64
+			var ok bool
+			if ids, id, ok = testkit.RemoveDrawn(t, ids, q.Remove); !ok {
 				return
 			}
-			i := rapid.IntRange(0, len(ids)-1).Draw(t, "i")
-			if !q.Remove(ids[i]) {
-				t.Fatalf("job %d not removed", ids[i])
-			}
-			kept := tasks[:0]
-			for _, task := range tasks {
-				if task.ID != ids[i] {
-					kept = append(kept, task)
-				}
-			}
-			tasks = kept
-			ids = append(ids[:i], ids[i+1:]...)
+			tasks = slices.DeleteFunc(tasks, func(task Task) bool { return task.ID == id })
 		},
 		"start": func(t *rapid.T) { startTask(t, q, ids, fraction(false), &tasks) },
 		"mpStart": func(t *rapid.T) { // as a scheduler would: pick, then start

@@ -322,10 +322,7 @@ func TestNewEvaluatorBadInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := NewEvaluator(tt.topo, tt.app)
-			var ve *ValueError
-			if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != tt.field {
-				t.Fatalf("got %v, want a ValueError on %s", err, tt.field)
-			}
+			wantField(t, err, tt.field)
 		})
 	}
 }
@@ -354,10 +351,7 @@ func TestPredictBadPlacement(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := ev.Predict(tt.servers)
-			var ve *ValueError
-			if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != tt.field {
-				t.Fatalf("got %v, want a ValueError on %s", err, tt.field)
-			}
+			wantField(t, err, tt.field)
 		})
 	}
 	// A rejected placement leaves the evaluator usable.

@@ -113,10 +113,7 @@ func TestHeuristicBadInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := tt.h.Place(tt.topo, tt.r)
-			var ve *ValueError
-			if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != tt.field {
-				t.Fatalf("got %v, want a ValueError on %s", err, tt.field)
-			}
+			wantField(t, err, tt.field)
 		})
 	}
 }

@@ -184,10 +184,7 @@ func TestSearchBadInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Search(tt.top, tt.app, tt.cfg, rng)
-			var ve *ValueError
-			if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != tt.field {
-				t.Fatalf("got %v, want a ValueError on %s", err, tt.field)
-			}
+			wantField(t, err, tt.field)
 		})
 	}
 	if _, err := Search(top, app, SearchOptions{}, nil); !errors.Is(err, ErrNilRand) {

@@ -189,14 +189,7 @@ func BenchmarkAccount(b *testing.B) {
 // PCPUs of MaxPCPUs) and one Account of a host with MaxVCPUs active VCPUs.
 func BenchmarkLimits(b *testing.B) {
 	cfg := DefaultConfig(MaxPCPUs)
-	aff := make([]int, 1024)
-	for p := range aff {
-		aff[p] = p
-	}
-	doms := make([]Domain, MaxVCPUs)
-	for i := range doms {
-		doms[i] = Domain{Weight: 256, PCPUs: []int{i % 1024}, Affinity: aff}
-	}
+	doms := floatingDomains()
 	b.Run("New/MaxRunQueues", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

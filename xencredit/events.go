@@ -23,6 +23,31 @@ func (s *State) checkTime(now time.Duration) error {
 	return nil
 }
 
+// checkOnVCPU checks an event on VCPU v at now (checkTime, checkVCPU) and
+// returns v's record.
+func (s *State) checkOnVCPU(now time.Duration, v int) (*vcpu, error) {
+	if err := s.checkTime(now); err != nil {
+		return nil, err
+	}
+	if err := s.checkVCPU(v); err != nil {
+		return nil, err
+	}
+	return &s.vcpus[v], nil
+}
+
+// beginOnPCPU checks an event on PCPU p at now (checkTime, checkPCPU) and,
+// when both hold, advances the clock to now.
+func (s *State) beginOnPCPU(now time.Duration, p int) error {
+	if err := s.checkTime(now); err != nil {
+		return err
+	}
+	if err := s.checkPCPU(p); err != nil {
+		return err
+	}
+	s.now = now
+	return nil
+}
+
 // Wake makes blocked VCPU v runnable (csched_vcpu_wake). An UNDER VCPU that
 // is not parked is BOOSTed; OVER and BACKGROUND VCPUs are not. v goes to the
 // tail of its class on its PCPU's run queue and preempts the running VCPU if
@@ -33,13 +58,10 @@ func (s *State) checkTime(now time.Duration) error {
 // Errors: v out of range; v not blocked (waking a running, queued or
 // awake-but-parked VCPU); now before the previous event.
 func (s *State) Wake(now time.Duration, v int, log []Change) ([]Change, error) {
-	if err := s.checkTime(now); err != nil {
+	x, err := s.checkOnVCPU(now, v)
+	if err != nil {
 		return log, err
 	}
-	if err := s.checkVCPU(v); err != nil {
-		return log, err
-	}
-	x := &s.vcpus[v]
 	if !x.blocked {
 		return log, &ValueError{Field: "vcpu", Value: v, Reason: "is not blocked (it is " + x.state.String() + ")"}
 	}
@@ -102,13 +124,10 @@ func (s *State) tickle(v int) (local bool, idler int) {
 //
 // Errors: v out of range or already blocked; now before the previous event.
 func (s *State) Block(now time.Duration, v int, log []Change) ([]Change, error) {
-	if err := s.checkTime(now); err != nil {
+	x, err := s.checkOnVCPU(now, v)
+	if err != nil {
 		return log, err
 	}
-	if err := s.checkVCPU(v); err != nil {
-		return log, err
-	}
-	x := &s.vcpus[v]
 	if x.blocked {
 		return log, &ValueError{Field: "vcpu", Value: v, Reason: "is already blocked"}
 	}
@@ -138,13 +157,9 @@ func (s *State) Block(now time.Duration, v int, log []Change) ([]Change, error) 
 //
 // Errors: p out of range; now before the previous event.
 func (s *State) Tick(now time.Duration, p int, log []Change) ([]Change, error) {
-	if err := s.checkTime(now); err != nil {
+	if err := s.beginOnPCPU(now, p); err != nil {
 		return log, err
 	}
-	if err := s.checkPCPU(p); err != nil {
-		return log, err
-	}
-	s.now = now
 	pc := &s.pcpus[p]
 	if cur := pc.curr; cur >= 0 && !s.doms[s.vcpus[cur].dom].background {
 		x := &s.vcpus[cur]
@@ -175,13 +190,9 @@ func (s *State) Tick(now time.Duration, p int, log []Change) ([]Change, error) {
 //
 // Errors: p out of range; now before the previous event.
 func (s *State) Schedule(now time.Duration, p int, log []Change) ([]Change, error) {
-	if err := s.checkTime(now); err != nil {
+	if err := s.beginOnPCPU(now, p); err != nil {
 		return log, err
 	}
-	if err := s.checkPCPU(p); err != nil {
-		return log, err
-	}
-	s.now = now
 	return s.schedule(p, log), nil
 }
 

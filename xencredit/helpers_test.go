@@ -55,6 +55,21 @@ func mustNew(t testing.TB, cfg Config, doms ...Domain) State {
 	return s
 }
 
+// floatingDomains is MaxVCPUs one-VCPU domains of weight 256, each allowed
+// on PCPUs 0–1023 (one shared Affinity slice) and starting on PCPU i mod
+// 1024: on a host of at least 1,024 PCPUs they fill MaxRunQueues exactly.
+func floatingDomains() []Domain {
+	aff := make([]int, 1024)
+	for p := range aff {
+		aff[p] = p
+	}
+	doms := make([]Domain, MaxVCPUs)
+	for i := range doms {
+		doms[i] = Domain{Weight: 256, PCPUs: []int{i % 1024}, Affinity: aff}
+	}
+	return doms
+}
+
 func mustVCPU(t testing.TB, s *State, v int) VCPU {
 	t.Helper()
 	x, err := s.VCPU(v)

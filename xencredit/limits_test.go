@@ -59,14 +59,7 @@ func TestLimits(t *testing.T) {
 	}
 
 	// MaxVCPUs floating over 1,024 PCPUs each fill MaxRunQueues exactly.
-	aff := make([]int, 1024)
-	for p := range aff {
-		aff[p] = p
-	}
-	floating := make([]Domain, MaxVCPUs)
-	for i := range floating {
-		floating[i] = Domain{Weight: 256, PCPUs: []int{i % 1024}, Affinity: aff}
-	}
+	floating := floatingDomains()
 	got = testkit.Allocated(func() { s, err = New(cfg, floating) })
 	if err != nil {
 		t.Fatalf("MaxRunQueues: %v", err)
@@ -74,7 +67,7 @@ func TestLimits(t *testing.T) {
 	if got > 8*MaxRunQueues+4<<20 { // and MaxPCPUs/8 bytes of affinity bitset a domain
 		t.Errorf("New at MaxRunQueues allocated %d B, over 8 B an entry", got)
 	}
-	floating[MaxVCPUs-1].Affinity = append(aff, 1024)
+	floating[MaxVCPUs-1].Affinity = append(floating[0].Affinity, 1024)
 	_, err = New(cfg, floating)
 	wantField(t, err, "Domains[4095].Affinity")
 

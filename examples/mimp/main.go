@@ -112,7 +112,6 @@
 package main
 
 import (
-	"encoding/json"
 	"io"
 	"os"
 
@@ -144,29 +143,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return fail(err)
 		}
 		r := sweepResult{points: points, margin: m}
-		if o.plotDir != "" {
-			if err := plotSweep(o.plotDir, points); err != nil {
-				return fail(err)
-			}
-		}
-		if o.json {
-			return done1(writeJSON(stdout, sweepJSON(o, r)), stderr)
-		}
-		return done1(printSweep(stdout, o, r), stderr)
+		return cli.Emit(stdout, stderr, "mimp", cli.Output{
+			PlotDir: o.plotDir, Plot: func(dir string) error { return plotSweep(dir, points) },
+			JSON: o.json, Doc: func() any { return sweepJSON(o, r) },
+			Text: func(w io.Writer) error { return printSweep(w, o, r) },
+		})
 	case o.sensitivity:
 		rows, err := sensitivity(o, cli.NewProgress(progress, "sensitivity", len(capacities)*o.seeds*3))
 		if err != nil {
 			return fail(err)
 		}
-		if o.plotDir != "" {
-			if err := plotSensitivity(o.plotDir, rows); err != nil {
-				return fail(err)
-			}
-		}
-		if o.json {
-			return done1(writeJSON(stdout, sensitivityJSON(o, rows)), stderr)
-		}
-		return done1(printSensitivity(stdout, o, rows), stderr)
+		return cli.Emit(stdout, stderr, "mimp", cli.Output{
+			PlotDir: o.plotDir, Plot: func(dir string) error { return plotSensitivity(dir, rows) },
+			JSON: o.json, Doc: func() any { return sensitivityJSON(o, rows) },
+			Text: func(w io.Writer) error { return printSensitivity(w, o, rows) },
+		})
 	}
 	trace, err := readTrace(o.trace)
 	if err != nil {
@@ -183,27 +174,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	prog.Done()
 	rp := buildReport(o, s, abl)
-	if o.plotDir != "" {
-		if err := plotAllocation(o.plotDir, &s.scen[0], s.res[0]); err != nil {
-			return fail(err)
-		}
-	}
-	if o.json {
-		return done1(writeJSON(stdout, rp), stderr)
-	}
-	return done1(printReport(stdout, rp), stderr)
-}
-
-// done1 turns a write error into exit code 1.
-func done1(err error, stderr io.Writer) int {
-	if err != nil {
-		return cli.Fail(stderr, "mimp", err, cli.ExitError)
-	}
-	return cli.ExitOK
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	return cli.Emit(stdout, stderr, "mimp", cli.Output{
+		PlotDir: o.plotDir, Plot: func(dir string) error { return plotAllocation(dir, &s.scen[0], s.res[0]) },
+		JSON: o.json, Doc: func() any { return rp },
+		Text: func(w io.Writer) error { return printReport(w, rp) },
+	})
 }

@@ -67,7 +67,6 @@
 package main
 
 import (
-	"encoding/json"
 	"io"
 	"os"
 
@@ -92,20 +91,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cli.Fail(stderr, "placement", err, cli.ExitError)
 	}
 	prog.Done()
-	if o.plotDir != "" {
-		if err := writePlots(o.plotDir, rep); err != nil {
-			return cli.Fail(stderr, "placement", err, cli.ExitError)
-		}
-	}
-	if o.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(rep)
-	} else {
-		err = writeText(stdout, rep)
-	}
-	if err != nil {
-		return cli.Fail(stderr, "placement", err, cli.ExitError)
-	}
-	return cli.ExitOK
+	return cli.Emit(stdout, stderr, "placement", cli.Output{
+		PlotDir: o.plotDir, Plot: func(dir string) error { return writePlots(dir, rep) },
+		JSON: o.json, Doc: func() any { return rep },
+		Text: func(w io.Writer) error { return writeText(w, rep) },
+	})
 }

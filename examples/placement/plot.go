@@ -29,17 +29,6 @@ func (evalTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-// line returns the styled line through pts, series i.
-func line(pts plotter.XYs, i int) (*plotter.Line, error) {
-	l, err := plotter.NewLine(pts)
-	if err != nil {
-		return nil, err
-	}
-	l.Color, l.Dashes = plotstyle.Style(i)
-	l.Width = vg.Points(1.6)
-	return l, nil
-}
-
 // save writes p as a PNG with the legend in a column to the right of the
 // data, so the legend never covers a point.
 func save(p *plot.Plot, legend *plotstyle.Legend, path string) error {
@@ -79,7 +68,7 @@ func plotFig310(path string, r report) error {
 		case "random-best", "random-mean", "random-worst":
 			continue
 		}
-		l, err := line(plotter.XYs{{X: 1, Y: pol.CompletionS}, {X: xMax, Y: pol.CompletionS}}, i)
+		l, err := plotstyle.Line(plotter.XYs{{X: 1, Y: pol.CompletionS}, {X: xMax, Y: pol.CompletionS}}, i)
 		if err != nil {
 			return err
 		}
@@ -91,7 +80,7 @@ func plotFig310(path string, r report) error {
 		legend.Add(name, l)
 		i++
 	}
-	l, err := line(plotter.XYs{{X: 1, Y: r.TARA300MeanS}, {X: xMax, Y: r.TARA300MeanS}}, i)
+	l, err := plotstyle.Line(plotter.XYs{{X: 1, Y: r.TARA300MeanS}, {X: xMax, Y: r.TARA300MeanS}}, i)
 	if err != nil {
 		return err
 	}
@@ -123,7 +112,7 @@ func plotConvergence(path string, r report) error {
 		for j, c := range r.Convergence {
 			pts[j] = plotter.XY{X: float64(c.Evaluations), Y: s.y(c)}
 		}
-		l, err := line(pts, i)
+		l, err := plotstyle.Line(pts, i)
 		if err != nil {
 			return err
 		}

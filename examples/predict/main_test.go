@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -245,11 +246,8 @@ func TestJSONComplete(t *testing.T) {
 // TestCLI follows the examples' command-line convention: every bad flag
 // value is refused before any work, naming the flag and its range.
 func TestCLI(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "file")
-	if err := os.WriteFile(file, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := clitest.EmptyFile(t)
+	dir := filepath.Dir(file)
 	missing := filepath.Join(dir, "missing.gz")
 	cases := append(clitest.Standard(),
 		clitest.Case{Name: "runs 0", Args: []string{"-runs", "0"}, Code: 2, Stderr: []string{"-runs = 0", "[1, 200000]"}},
@@ -317,12 +315,7 @@ func TestGoogleTrace(t *testing.T) {
 	}
 	f := got.TraceFit
 	want := []string{"ks_lognormal", "ks_normal", "mean_s", "median_s", "mu", "sd_s", "sigma", "source", "tasks"}
-	var keys []string
-	for k := range f {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	if !slices.Equal(keys, want) {
+	if keys := slices.Sorted(maps.Keys(f)); !slices.Equal(keys, want) {
 		t.Errorf("trace_fit keys %v, want %v", keys, want)
 	}
 	// ../shared/traces/README.md: 38,433 tasks, median 367 s.

@@ -18,9 +18,8 @@ import (
 
 // Figure sizes: the plot area; the legend strip is added to its right.
 const (
-	figW      = 14 * vg.Centimeter
-	figH      = 10 * vg.Centimeter
-	lineWidth = 1.6
+	figW = 14 * vg.Centimeter
+	figH = 10 * vg.Centimeter
 )
 
 // curve samples f on [lo, hi].
@@ -34,17 +33,6 @@ func curve(f func(float64) float64, lo, hi float64) plotter.XYs {
 		}
 	}
 	return xy
-}
-
-// styled returns a line of series i's colour and dashes.
-func styled(xy plotter.XYs, i int) (*plotter.Line, error) {
-	l, err := plotter.NewLine(xy)
-	if err != nil {
-		return nil, err
-	}
-	l.Color, l.Dashes = plotstyle.Style(i)
-	l.Width = vg.Points(lineWidth)
-	return l, nil
 }
 
 // writePlots draws every figure of the default scenario into dir.
@@ -86,20 +74,20 @@ func plotSort(dir string, res sortResult) error {
 	lp, lc := plotstyle.NewLegend(), plotstyle.NewLegend()
 	for i, d := range res.Dists {
 		name := fmt.Sprintf("%d workers", res.Allocation[i].Workers)
-		l, err := styled(curve(res.Fits[i].PDF, lo, hi), i)
+		l, err := plotstyle.Line(curve(res.Fits[i].PDF, lo, hi), i)
 		if err != nil {
 			return err
 		}
 		pdf.Add(l)
 		lp.Add(name, l)
-		c, err := styled(curve(func(x float64) float64 { p, _ := d.ProbWithin(x); return p }, lo, hi), i)
+		c, err := plotstyle.Line(curve(func(x float64) float64 { p, _ := d.ProbWithin(x); return p }, lo, hi), i)
 		if err != nil {
 			return err
 		}
 		cdf.Add(c)
 		lc.Add(fmt.Sprintf("%s: P(T ≤ D) = %.2f", name, res.Allocation[i].PMeet), c)
 	}
-	dl, err := styled(plotter.XYs{{X: sortDeadline, Y: 0}, {X: sortDeadline, Y: 1}}, 7)
+	dl, err := plotstyle.Line(plotter.XYs{{X: sortDeadline, Y: 0}, {X: sortDeadline, Y: 1}}, 7)
 	if err != nil {
 		return err
 	}
@@ -146,7 +134,7 @@ func plotSearch(dir string, res sortResult) error {
 		if err != nil {
 			return err
 		}
-		target, err := styled(plotter.XYs{{X: 0, Y: r.Confidence}, {X: xmax, Y: r.Confidence}}, i)
+		target, err := plotstyle.Line(plotter.XYs{{X: 0, Y: r.Confidence}, {X: xmax, Y: r.Confidence}}, i)
 		if err != nil {
 			return err
 		}
@@ -196,17 +184,17 @@ func plotSearchZoom(dir, file string, r workersForRow, style int) error {
 	}
 	pad := 0.1 * (ymax - ymin)
 	ymin, ymax = ymin-pad, ymax+pad
-	target, err := styled(plotter.XYs{{X: lo, Y: r.Confidence}, {X: hi, Y: r.Confidence}}, 7)
+	target, err := plotstyle.Line(plotter.XYs{{X: lo, Y: r.Confidence}, {X: hi, Y: r.Confidence}}, 7)
 	if err != nil {
 		return err
 	}
 	target.Dashes, target.Width = plotstyle.Dashes[1], vg.Points(1)
-	from, err := styled(plotter.XYs{{X: float64(r.NoiseFrom), Y: ymin}, {X: float64(r.NoiseFrom), Y: ymax}}, 5)
+	from, err := plotstyle.Line(plotter.XYs{{X: float64(r.NoiseFrom), Y: ymin}, {X: float64(r.NoiseFrom), Y: ymax}}, 5)
 	if err != nil {
 		return err
 	}
 	from.Dashes = plotstyle.Dashes[2]
-	ans, err := styled(plotter.XYs{{X: float64(r.AtWorkers), Y: ymin}, {X: float64(r.AtWorkers), Y: ymax}}, 3)
+	ans, err := plotstyle.Line(plotter.XYs{{X: float64(r.AtWorkers), Y: ymin}, {X: float64(r.AtWorkers), Y: ymax}}, 3)
 	if err != nil {
 		return err
 	}
@@ -233,7 +221,7 @@ func plotOnline(dir, file, title string, r onlineResult, withAdded bool) error {
 		added = append(added, plotter.XY{X: pt.T, Y: pt.MeanAdded})
 		errs = append(errs, struct{ Low, High float64 }{pt.SD, pt.SD})
 	}
-	la, err := styled(actual, 7)
+	la, err := plotstyle.Line(actual, 7)
 	if err != nil {
 		return err
 	}
@@ -268,7 +256,7 @@ func addMarked(p *plot.Plot, leg *plotstyle.Legend, xy plotter.XYs, glyph draw.G
 	}
 	s.Shape = glyph
 	l.Color, l.Dashes = plotstyle.Style(i)
-	l.Width = vg.Points(lineWidth)
+	l.Width = vg.Points(plotstyle.LineWidth)
 	s.Color = l.Color
 	p.Add(l, s)
 	leg.Add(name, l, s)
@@ -295,13 +283,13 @@ func plotTrace(dir, file, title string, f traceFit) error {
 	h.FillColor, h.LineStyle.Width = plotstyle.Palette[1], 0
 	p.Add(h)
 	leg.Add("task durations", h)
-	ln, err := styled(curve(f.Lognormal.PDF, 0, hi), 3)
+	ln, err := plotstyle.Line(curve(f.Lognormal.PDF, 0, hi), 3)
 	if err != nil {
 		return err
 	}
 	p.Add(ln)
 	leg.Add(fmt.Sprintf("lognormal (KS %.3f)", f.KSLognormal), ln)
-	nl, err := styled(curve(f.Normal.Prob, 0, hi), 4)
+	nl, err := plotstyle.Line(curve(f.Normal.Prob, 0, hi), 4)
 	if err != nil {
 		return err
 	}

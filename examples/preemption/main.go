@@ -223,7 +223,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -392,10 +391,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return cli.Fail(stderr, "preemption", err, cli.ExitError)
 	}
-	if err := emit(stdout, o, cells, *jsonOut, *plotDir); err != nil {
-		return cli.Fail(stderr, "preemption", err, cli.ExitError)
-	}
-	return cli.ExitOK
+	out := Summarise(o, cells)
+	return cli.Emit(stdout, stderr, "preemption", cli.Output{
+		PlotDir: *plotDir, Plot: func(dir string) error { return Plot(dir, out) },
+		JSON: *jsonOut, Doc: func() any { return out },
+		Text: func(w io.Writer) error { PrintTable(w, out); return nil },
+	})
 }
 
 // parsePositions reads a comma-separated list of distinct positions in
@@ -418,22 +419,4 @@ func parsePositions(s string) ([]int, error) {
 		return nil, fmt.Errorf("%d positions: at most 10", len(out))
 	}
 	return out, nil
-}
-
-// emit writes the plots (when plotDir is set) and then the JSON document or
-// the table.
-func emit(w io.Writer, o Options, cells []Cell, jsonOut bool, plotDir string) error {
-	out := Summarise(o, cells)
-	if plotDir != "" {
-		if err := Plot(plotDir, out); err != nil {
-			return err
-		}
-	}
-	if jsonOut {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
-	}
-	PrintTable(w, out)
-	return nil
 }

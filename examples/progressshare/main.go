@@ -115,7 +115,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -200,22 +199,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return cli.Fail(stderr, "progressshare", err, cli.ExitError)
 	}
-	if *plotDir != "" {
-		if err := Plot(*plotDir, runs); err != nil {
-			return cli.Fail(stderr, "progressshare", err, cli.ExitError)
-		}
-	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(JSON(cfg, runs)); err != nil {
-			return cli.Fail(stderr, "progressshare", err, cli.ExitError)
-		}
-		return cli.ExitOK
-	}
-	Report(stdout, cfg, runs)
-	if note != "" {
-		fmt.Fprintln(stdout, "\nnote:", note)
-	}
-	return cli.ExitOK
+	return cli.Emit(stdout, stderr, "progressshare", cli.Output{
+		PlotDir: *plotDir, Plot: func(dir string) error { return Plot(dir, runs) },
+		JSON: *asJSON, Doc: func() any { return JSON(cfg, runs) },
+		Text: func(w io.Writer) error {
+			Report(w, cfg, runs)
+			if note != "" {
+				fmt.Fprintln(w, "\nnote:", note)
+			}
+			return nil
+		},
+	})
 }

@@ -96,7 +96,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -211,19 +210,9 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		}
 		results = append(results, res)
 	}
-	if *plotDir != "" {
-		if err := plotLatencies(*plotDir, results); err != nil {
-			return cli.Fail(stderr, "replay", err, cli.ExitError)
-		}
-	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(map[string]any{"replays": results, "kube_scheduler": kubeSchedulerPerf}); err != nil {
-			return cli.Fail(stderr, "replay", err, cli.ExitError)
-		}
-		return cli.ExitOK
-	}
-	report(stdout, results)
-	return cli.ExitOK
+	return cli.Emit(stdout, stderr, "replay", cli.Output{
+		PlotDir: *plotDir, Plot: func(dir string) error { return plotLatencies(dir, results) },
+		JSON: *asJSON, Doc: func() any { return map[string]any{"replays": results, "kube_scheduler": kubeSchedulerPerf} },
+		Text: func(w io.Writer) error { report(w, results); return nil },
+	})
 }

@@ -184,11 +184,8 @@ func TestRunBadInput(t *testing.T) {
 
 // TestCLI follows the examples' command-line convention.
 func TestCLI(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "file")
-	if err := os.WriteFile(file, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := clitest.EmptyFile(t)
+	dir := filepath.Dir(file)
 	cases := append(clitest.Standard(),
 		clitest.Case{Name: "in missing", Args: []string{"-in", filepath.Join(dir, "missing.csv")}, Code: 2, Stderr: []string{"-in = ", "cannot be read"}},
 		clitest.Case{Name: "in a directory", Args: []string{"-in", dir}, Code: 2, Stderr: []string{"-in = ", "must be a readable file"}},

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -140,21 +139,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		r := &runs[i]
 		r.Table1 = r.Clients == Table1Clients || (r.Clients == 0 && r.Rate == Table1Rate)
 	}
-	if *plotDir != "" {
-		if err := Plot(*plotDir, sc, runs); err != nil {
-			return cli.Fail(stderr, "xen", err, cli.ExitError)
-		}
-	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(report(sc, *seed, runs)); err != nil {
-			return cli.Fail(stderr, "xen", err, cli.ExitError)
-		}
-		return cli.ExitOK
-	}
-	printReport(stdout, sc, *seed, runs)
-	return cli.ExitOK
+	return cli.Emit(stdout, stderr, "xen", cli.Output{
+		PlotDir: *plotDir, Plot: func(dir string) error { return Plot(dir, sc, runs) },
+		JSON: *asJSON, Doc: func() any { return report(sc, *seed, runs) },
+		Text: func(w io.Writer) error { printReport(w, sc, *seed, runs); return nil },
+	})
 }
 
 // workProblem restates a WorkError in terms of the flags that set its field.

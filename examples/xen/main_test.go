@@ -3,12 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -332,12 +331,7 @@ func TestJSONAndPlot(t *testing.T) {
 		"runnable_s", "running_s", "saturated", "scheduler", "shared_pct", "table1", "unfinished", "wakes"}
 	var names []string
 	for _, r := range runs {
-		var keys []string
-		for k := range r {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		if !reflect.DeepEqual(keys, want) {
+		if keys := slices.Sorted(maps.Keys(r)); !slices.Equal(keys, want) {
 			t.Fatalf("keys %v, want %v", keys, want)
 		}
 		if r["table1"] != (r["clients"] == float64(Table1Clients)) {

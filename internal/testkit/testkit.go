@@ -1,7 +1,7 @@
-// Package testkit holds the helpers the core packages' limit and bad-input
-// tests share: the bytes a call allocates and the check that an error names
-// the field at fault. Only tests import it; the packages themselves still
-// never import each other.
+// Package testkit holds the helpers the core packages' tests share: the
+// bytes a call allocates, the check that an error names the field at fault,
+// and the "remove" action of a queue's rapid state machine. Only tests
+// import it; the packages themselves still never import each other.
 package testkit
 
 import (

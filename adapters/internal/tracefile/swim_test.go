@@ -1,6 +1,7 @@
 package tracefile
 
 import (
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -20,14 +21,21 @@ func open(t *testing.T, rel string) *os.File {
 	return f
 }
 
+// readShared reads the shared trace rel with read, failing t on an error.
+func readShared[J any](t *testing.T, rel string, read func(io.Reader) ([]J, error)) []J {
+	t.Helper()
+	jobs, err := read(open(t, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jobs
+}
+
 // TestSWIMRealTrace reads the SWIM Facebook 2009 day: 5,894 jobs, 75.5 %
 // of them map-only, submitted from 49 s to 86,404 s, the first three as
 // the file's first lines say (../shared/traces/README.md §1).
 func TestSWIMRealTrace(t *testing.T) {
-	jobs, err := ReadSWIM(open(t, "swim-facebook/FB-2009_samples_24_times_1hr_0.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	jobs := readShared(t, "swim-facebook/FB-2009_samples_24_times_1hr_0.tsv", ReadSWIM)
 	mapOnly := 0
 	for _, j := range jobs {
 		if j.Shuffle == 0 {
@@ -71,10 +79,7 @@ func TestSWIMMaps(t *testing.T) {
 // (../shared/traces/README.md §3), 589 of them with every task run from
 // SCHEDULE to FINISH inside the shard.
 func TestGoogleRealTrace(t *testing.T) {
-	jobs, err := ReadGoogle(open(t, "google-clusterdata-2011/task_events-part-00000-of-00500.csv.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	jobs := readShared(t, "google-clusterdata-2011/task_events-part-00000-of-00500.csv.gz", ReadGoogle)
 	complete := 0
 	for i, j := range jobs {
 		if j.Finished == j.Tasks {

@@ -18,19 +18,22 @@ var (
 		Buckets:        metrics.ExponentialBuckets(1, 4, 12), // 1 s … 48 days
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"profile"})
-	WorkLostSecondsTotal = metrics.NewCounterVec(&metrics.CounterOpts{
-		Subsystem:      "schedkit",
-		Name:           "preemption_work_lost_seconds_total",
-		Help:           "Total work lost to LeastWorkLostPreemption's preemptions, in pod-seconds.",
-		StabilityLevel: metrics.ALPHA,
-	}, []string{"profile"})
-	VictimsTotal = metrics.NewCounterVec(&metrics.CounterOpts{
-		Subsystem:      "schedkit",
-		Name:           "preemption_victims_total",
-		Help:           "Pods preempted by LeastWorkLostPreemption.",
-		StabilityLevel: metrics.ALPHA,
-	}, []string{"profile"})
+	WorkLostSecondsTotal = profileCounter("preemption_work_lost_seconds_total",
+		"Total work lost to LeastWorkLostPreemption's preemptions, in pod-seconds.")
+	VictimsTotal = profileCounter("preemption_victims_total",
+		"Pods preempted by LeastWorkLostPreemption.")
 )
+
+// profileCounter is the ALPHA counter schedkit_<name>, labelled by the
+// scheduler profile.
+func profileCounter(name, help string) *metrics.CounterVec {
+	return metrics.NewCounterVec(&metrics.CounterOpts{
+		Subsystem:      "schedkit",
+		Name:           name,
+		Help:           help,
+		StabilityLevel: metrics.ALPHA,
+	}, []string{"profile"})
+}
 
 var registerOnce sync.Once
 

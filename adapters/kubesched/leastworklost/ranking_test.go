@@ -87,10 +87,7 @@ func TestRanks(t *testing.T) {
 		mkPod("tie-a", "j2", 10*time.Minute, true),
 	}
 	var ws preempt.Workspace
-	r, err := Ranks(pods, t0, &ws)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := ranksAt0(t, pods, &ws)
 	// Newest first; ties in start time by job, then pod (name order).
 	order := []string{"pending-start", "young", "tie-a", "tie-b", "old"}
 	lost := map[string]float64{"pending-start": 0, "young": 120, "tie-a": 600, "tie-b": 600, "old": 3600}
@@ -100,6 +97,19 @@ func TestRanks(t *testing.T) {
 			t.Errorf("%s: rank %+v, want order %d work lost %v", name, got, i, lost[name])
 		}
 	}
+}
+
+// ranksAt0 is Ranks at t0 on ws; an error fails t.
+func ranksAt0(t interface {
+	Helper()
+	Fatal(...any)
+}, pods []*v1.Pod, ws *preempt.Workspace) map[types.UID]Rank {
+	t.Helper()
+	r, err := Ranks(pods, t0, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 func genPods(t *rapid.T) []*v1.Pod {
@@ -119,10 +129,7 @@ func genPods(t *rapid.T) []*v1.Pod {
 func propRanks(t *rapid.T) {
 	pods := genPods(t)
 	var ws preempt.Workspace
-	r, err := Ranks(pods, t0, &ws)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := ranksAt0(t, pods, &ws)
 	if len(r) != len(pods) {
 		t.Fatalf("%d ranks for %d pods", len(r), len(pods))
 	}
@@ -148,10 +155,7 @@ func propRanks(t *rapid.T) {
 			}
 		}
 	}
-	again, err := Ranks(rapid.Permutation(pods).Draw(t, "shuffled"), t0, &ws)
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := ranksAt0(t, rapid.Permutation(pods).Draw(t, "shuffled"), &ws)
 	for uid, rank := range r {
 		if again[uid] != rank {
 			t.Fatalf("input order changed %s's rank: %+v vs %+v", uid, rank, again[uid])
@@ -166,20 +170,14 @@ func TestPropRanks(t *testing.T) { rapid.Check(t, propRanks) }
 func propRanksSubset(t *rapid.T) {
 	pods := genPods(t)
 	var ws preempt.Workspace
-	all, err := Ranks(pods, t0, &ws)
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := ranksAt0(t, pods, &ws)
 	var sub []*v1.Pod
 	for i, p := range pods {
 		if rapid.Bool().Draw(t, fmt.Sprintf("on node %d", i)) {
 			sub = append(sub, p)
 		}
 	}
-	part, err := Ranks(sub, t0, &ws)
-	if err != nil {
-		t.Fatal(err)
-	}
+	part := ranksAt0(t, sub, &ws)
 	for _, a := range sub {
 		if part[a.UID].WorkLost != all[a.UID].WorkLost {
 			t.Fatalf("%s: work lost %v alone, %v among all", a.Name, part[a.UID].WorkLost, all[a.UID].WorkLost)
@@ -212,10 +210,7 @@ func TestMoreImportant(t *testing.T) {
 	pl := &LeastWorkLostPreemption{}
 	old, young := mkPod("old", "j", time.Hour, true), mkPod("young", "j", time.Minute, true)
 	var ws preempt.Workspace
-	ranks, err := Ranks([]*v1.Pod{old, young}, t0, &ws)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ranks := ranksAt0(t, []*v1.Pod{old, young}, &ws)
 	table := &rankTable{now: t0, ranks: map[types.UID]Rank{}}
 	pl.ranks.Store(table)
 	preemptor := mkPod("preemptor", "", 0, false)

@@ -47,9 +47,11 @@
 // 1.3 GB on 2 cores; add /5000Nodes_10000Pods to a -test.bench pattern
 // such as BenchmarkPerfScheduling/SchedulingBasic_ to run one workload).
 //
-// slice.sh runs the ci label (not in CI: on an idle machine perftable
-// -check found no throughput sample above 0; the suspected cause, not
-// confirmed, is runs that end inside the one-second sampling): it fails when the harness fails (a measured pod not scheduled within the
+// CI runs the ci label through slice.sh (from adapters/test-e2e.sh). The
+// harness samples throughput once a second and records none for a run that
+// ends inside one sample, so the ci sizes (2,000 measured pods, 100
+// preemptors) last several seconds on an idle 2-core machine. The slice
+// fails when the harness fails (a measured pod not scheduled within the
 // harness's timeout) or when perftable -check finds a profile's
 // throughput, or the schedkit plugins' figures in the profiles that enable
 // them, missing, or a plugin in a profile that does not enable it. It

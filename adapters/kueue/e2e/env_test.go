@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -431,35 +432,17 @@ func kueueWebhooks(t *testing.T, path string) ([]*admissionv1.MutatingWebhookCon
 			t.Fatal(err)
 		}
 		var meta struct{ Kind string }
-		if err := yaml.Unmarshal(doc, &meta); err != nil {
-			t.Fatal(err)
-		}
+		unmarshalDoc(t, doc, &meta)
 		switch meta.Kind {
 		case "MutatingWebhookConfiguration":
 			m := &admissionv1.MutatingWebhookConfiguration{}
-			if err := yaml.Unmarshal(doc, m); err != nil {
-				t.Fatal(err)
-			}
-			var keep []admissionv1.MutatingWebhook
-			for _, w := range m.Webhooks {
-				if kueueOnly(w.Rules) {
-					keep = append(keep, w)
-				}
-			}
-			m.Webhooks = keep
+			unmarshalDoc(t, doc, m)
+			m.Webhooks = slices.DeleteFunc(m.Webhooks, func(w admissionv1.MutatingWebhook) bool { return !kueueOnly(w.Rules) })
 			muts = append(muts, m)
 		case "ValidatingWebhookConfiguration":
 			v := &admissionv1.ValidatingWebhookConfiguration{}
-			if err := yaml.Unmarshal(doc, v); err != nil {
-				t.Fatal(err)
-			}
-			var keep []admissionv1.ValidatingWebhook
-			for _, w := range v.Webhooks {
-				if kueueOnly(w.Rules) {
-					keep = append(keep, w)
-				}
-			}
-			v.Webhooks = keep
+			unmarshalDoc(t, doc, v)
+			v.Webhooks = slices.DeleteFunc(v.Webhooks, func(w admissionv1.ValidatingWebhook) bool { return !kueueOnly(w.Rules) })
 			vals = append(vals, v)
 		}
 	}
@@ -467,6 +450,14 @@ func kueueWebhooks(t *testing.T, path string) ([]*admissionv1.MutatingWebhookCon
 		t.Fatalf("%s: no webhook configurations", path)
 	}
 	return muts, vals
+}
+
+// unmarshalDoc decodes one YAML document into v, failing t on an error.
+func unmarshalDoc(t *testing.T, doc []byte, v any) {
+	t.Helper()
+	if err := yaml.Unmarshal(doc, v); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // freeAddr returns a localhost address with a port nobody listens on.

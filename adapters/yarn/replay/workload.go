@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -126,15 +127,7 @@ func (w Workload) Apps(jobs []trace.SWIMJob) ([]App, error) {
 	if len(in) == 0 {
 		return nil, fmt.Errorf("replay: no job submitted in [%g, %g) s of the trace", w.From, w.From+w.Span)
 	}
-	slices.SortStableFunc(in, func(a, b trace.SWIMJob) int {
-		switch {
-		case a.Submit < b.Submit:
-			return -1
-		case a.Submit > b.Submit:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(in, func(a, b trace.SWIMJob) int { return cmp.Compare(a.Submit, b.Submit) })
 	rng := rand.New(rand.NewPCG(w.Seed, 0x5e1f))
 	t0 := in[0].Submit
 	out := make([]App, len(in))

@@ -25,24 +25,13 @@ type Int64 int64
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (n *Int64) UnmarshalJSON(b []byte) error {
-	s, ok, err := scalar(b)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		*n = 0
-		return nil
-	}
-	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
-		*n = Int64(v)
-		return nil
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f != math.Trunc(f) || !(f >= math.MinInt64 && f < math.MaxInt64) {
-		return fmt.Errorf("rm: %s is not an integer", b)
-	}
-	*n = Int64(f)
-	return nil
+	return decodeScalar(n, b, "an integer", func(s string) (Int64, bool) {
+		if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return Int64(v), true
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		return Int64(f), err == nil && f == math.Trunc(f) && f >= math.MinInt64 && f < math.MaxInt64
+	})
 }
 
 // Float is a number that decodes from a JSON number, a quoted number,
@@ -54,31 +43,18 @@ type Float float64
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (f *Float) UnmarshalJSON(b []byte) error {
-	s, ok, err := scalar(b)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		*f = 0
-		return nil
-	}
-	switch s {
-	case "NaN":
-		*f = Float(math.NaN())
-		return nil
-	case "Infinity":
-		*f = Float(math.Inf(1))
-		return nil
-	case "-Infinity":
-		*f = Float(math.Inf(-1))
-		return nil
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return fmt.Errorf("rm: %s is not a number", b)
-	}
-	*f = Float(v)
-	return nil
+	return decodeScalar(f, b, "a number", func(s string) (Float, bool) {
+		switch s {
+		case "NaN":
+			return Float(math.NaN()), true
+		case "Infinity":
+			return Float(math.Inf(1)), true
+		case "-Infinity":
+			return Float(math.Inf(-1)), true
+		}
+		v, err := strconv.ParseFloat(s, 64)
+		return Float(v), err == nil
+	})
 }
 
 // Bool decodes from true/false, the quoted "true"/"false" (any case; the
@@ -87,20 +63,10 @@ type Bool bool
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (v *Bool) UnmarshalJSON(b []byte) error {
-	s, ok, err := scalar(b)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		*v = false
-		return nil
-	}
-	x, err := strconv.ParseBool(s)
-	if err != nil {
-		return fmt.Errorf("rm: %s is not a boolean", b)
-	}
-	*v = Bool(x)
-	return nil
+	return decodeScalar(v, b, "a boolean", func(s string) (Bool, bool) {
+		x, err := strconv.ParseBool(s)
+		return Bool(x), err == nil
+	})
 }
 
 // String decodes from a JSON string, a number or boolean (kept as written)
@@ -110,15 +76,27 @@ type String string
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (v *String) UnmarshalJSON(b []byte) error {
+	return decodeScalar(v, b, "a string", func(s string) (String, bool) { return String(s), true })
+}
+
+// decodeScalar sets *dst from the JSON scalar b: the zero value for null
+// or "", else what parse makes of its text; parse's false is an error
+// quoting b as not what.
+func decodeScalar[T any](dst *T, b []byte, what string, parse func(string) (T, bool)) error {
 	s, ok, err := scalar(b)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		*v = ""
+		var zero T
+		*dst = zero
 		return nil
 	}
-	*v = String(s)
+	v, ok := parse(s)
+	if !ok {
+		return fmt.Errorf("rm: %s is not %s", b, what)
+	}
+	*dst = v
 	return nil
 }
 

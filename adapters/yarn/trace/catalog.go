@@ -190,10 +190,7 @@ func ReadCatalog(r io.Reader) (Catalog, error) {
 
 // WriteCatalog writes c as indented JSON.
 func WriteCatalog(w io.Writer, c Catalog) error {
-	b, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(c)
 }

@@ -1,8 +1,10 @@
 package trace
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 )
 
 // Task types.
@@ -115,4 +117,28 @@ func (j Job) Durations(typ string) []float64 {
 		}
 	}
 	return out
+}
+
+// readRecords decodes the JSON objects of r one after another and returns
+// what jobs makes of each, in order (n is the object's 1-based position).
+// Malformed JSON is a *RecordError of format naming the position; an error
+// of jobs is returned as it is.
+func readRecords[R any](r io.Reader, format string, jobs func(rec R, n int) ([]Job, error)) ([]Job, error) {
+	dec := json.NewDecoder(r)
+	var all []Job
+	for n := 1; ; n++ {
+		var rec R
+		err := dec.Decode(&rec)
+		if errors.Is(err, io.EOF) {
+			return all, nil
+		}
+		if err != nil {
+			return nil, &RecordError{Format: format, Job: n, Reason: "malformed JSON: " + err.Error()}
+		}
+		js, err := jobs(rec, n)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, js...)
+	}
 }

@@ -1,8 +1,6 @@
 package trace
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 )
@@ -47,23 +45,13 @@ type rumenAttempt struct {
 // A failed or killed attempt whose times are missing or -1 is left out, as
 // Rumen writes -1 for what it did not see.
 func ReadRumen(r io.Reader) ([]Job, error) {
-	dec := json.NewDecoder(r)
-	var jobs []Job
-	for n := 1; ; n++ {
-		var rj rumenJob
-		err := dec.Decode(&rj)
-		if errors.Is(err, io.EOF) {
-			return jobs, nil
-		}
-		if err != nil {
-			return nil, &RecordError{Format: "rumen", Job: n, Reason: "malformed JSON: " + err.Error()}
-		}
+	return readRecords(r, "rumen", func(rj rumenJob, n int) ([]Job, error) {
 		j, err := rj.job(n)
 		if err != nil {
 			return nil, err
 		}
-		jobs = append(jobs, j)
-	}
+		return []Job{j}, nil
+	})
 }
 
 func (rj rumenJob) job(n int) (Job, error) {

@@ -2,7 +2,6 @@ package trace
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -60,24 +59,8 @@ type slsTask struct {
 // map or reduce, a negative time, an end before its start, a count outside
 // [1, MaxSLSCount], or more than MaxSLSTasks tasks in all.
 func ReadSLS(r io.Reader) ([]Job, error) {
-	dec := json.NewDecoder(r)
-	var jobs []Job
 	total := 0
-	for n := 1; ; n++ {
-		var sj slsJob
-		err := dec.Decode(&sj)
-		if errors.Is(err, io.EOF) {
-			return jobs, nil
-		}
-		if err != nil {
-			return nil, &RecordError{Format: "sls", Job: n, Reason: "malformed JSON: " + err.Error()}
-		}
-		js, err := sj.jobs(n, &total)
-		if err != nil {
-			return nil, err
-		}
-		jobs = append(jobs, js...)
-	}
+	return readRecords(r, "sls", func(sj slsJob, n int) ([]Job, error) { return sj.jobs(n, &total) })
 }
 
 func (sj slsJob) jobs(n int, total *int) ([]Job, error) {

@@ -36,11 +36,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func TestConvention(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "file")
-	if err := os.WriteFile(file, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := clitest.EmptyFile(t)
+	dir := filepath.Dir(file)
 	cases := append(clitest.Standard(),
 		clitest.Case{Name: "runs 0", Args: []string{"-runs", "0"}, Code: 2, Stderr: []string{"-runs = 0", "[1, 1000000]"}},
 		clitest.Case{Name: "rate NaN", Args: []string{"-rate", "NaN"}, Code: 2, Stderr: []string{"-rate = NaN", "(0, 1e+06]"}},

@@ -10,6 +10,8 @@
 //     exit 1.
 //   - Long runs report progress on stderr (Progress), never on stdout, and
 //     not at all with -json.
+//   - A run ends with Emit: the figures into -plot DIR, then the report on
+//     stdout, as JSON indented by two spaces with -json or as text.
 //
 // An example's main is
 //

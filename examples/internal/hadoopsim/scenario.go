@@ -36,11 +36,7 @@ func LastArrival(jobs []JobSpec) float64 {
 func CaseStudy(seed uint64, e PredictionError) Scenario {
 	c := CaseStudyCluster()
 	types := CaseStudyTypes(c, e)
-	rng := rand.New(rand.NewPCG(seed, 0xCA5E))
-	jobs, err := ConditionedTrace(types, CaseStudyDuration, CaseStudyJobs, e, rng)
-	if err != nil {
-		panic(err) // only e can be bad here
-	}
+	jobs := valid(ConditionedTrace(types, CaseStudyDuration, CaseStudyJobs, e, rand.New(rand.NewPCG(seed, 0xCA5E))))
 	return Scenario{
 		Cluster:     c,
 		Types:       types,
@@ -109,11 +105,7 @@ func SweepTypes(c Cluster, e PredictionError) []JobType {
 func SweepScenario(seed uint64, load float64, e PredictionError) Scenario {
 	c := CaseStudyCluster()
 	types := SweepTypes(c, e)
-	rng := rand.New(rand.NewPCG(seed, 0x5EE9))
-	jobs, err := PoissonTrace(types, SweepDuration, load, e, rng)
-	if err != nil {
-		panic(err) // only e can be bad here
-	}
+	jobs := valid(PoissonTrace(types, SweepDuration, load, e, rand.New(rand.NewPCG(seed, 0x5EE9))))
 	deadlines := CaseStudyTypes(c, e)
 	for i := range jobs {
 		jt := deadlines[[]int{0, 2}[jobs[i].Type]]
@@ -122,22 +114,20 @@ func SweepScenario(seed uint64, load float64, e PredictionError) Scenario {
 	return Scenario{Cluster: c, Types: types, Jobs: jobs, Seed: seed, Horizon: LastArrival(jobs) + Drain, Margin: margin(e), TCTError: mpError(e)}
 }
 
-// margin is e's AdmissionMargin at AdmissionConfidence; e was validated.
-func margin(e PredictionError) float64 {
-	m, err := e.AdmissionMargin(AdmissionConfidence)
-	if err != nil {
-		panic(err) // only e can be bad here
-	}
-	return m
-}
+// margin is e's AdmissionMargin at AdmissionConfidence.
+func margin(e PredictionError) float64 { return valid(e.AdmissionMargin(AdmissionConfidence)) }
 
-// mpError is e's MPError at AdmissionConfidence; e was validated.
-func mpError(e PredictionError) edf.TCTError {
-	m, err := e.MPError(AdmissionConfidence)
+// mpError is e's MPError at AdmissionConfidence.
+func mpError(e PredictionError) edf.TCTError { return valid(e.MPError(AdmissionConfidence)) }
+
+// valid returns v, and panics with err when there is one: in the scenario
+// builders only an invalid PredictionError can cause it, and they document
+// that they panic then.
+func valid[T any](v T, err error) T {
 	if err != nil {
-		panic(err) // only e can be bad here
+		panic(err)
 	}
-	return m
+	return v
 }
 
 // OfferedUtilization returns a scenario's offered load: the slot time its

@@ -46,6 +46,21 @@ func Style(i int) (color.Color, []vg.Length) {
 	return Palette[i%len(Palette)], Dashes[(i/len(Palette))%len(Dashes)]
 }
 
+// LineWidth is the width of a series' line, in points.
+const LineWidth = 1.6
+
+// Line returns the line through pts in series i's colour and dashes
+// (Style) and LineWidth.
+func Line(pts plotter.XYs, i int) (*plotter.Line, error) {
+	l, err := plotter.NewLine(pts)
+	if err != nil {
+		return nil, err
+	}
+	l.Color, l.Dashes = Style(i)
+	l.Width = vg.Points(LineWidth)
+	return l, nil
+}
+
 // RoundTicks puts 4–10 major ticks at steps of 1, 2 or 5 × 10^k, labelled
 // without trailing zeros.
 type RoundTicks struct{}

@@ -174,20 +174,11 @@ func (s *Server) lookup(w http.ResponseWriter, id string) (*App, bool) {
 	return a, true
 }
 
-// getApp is RMWebServices.getApp: {"app":{…}}.
-func (s *Server) getApp(w http.ResponseWriter, id string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, ok := s.lookup(w, id)
-	if !ok {
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"app": appJSON(a)})
-}
-
-// getField answers one field of an app: RMWebServices.getAppState
-// {"state":"ACCEPTED"}, getAppPriority {"priority":0}, getAppQueue
-// {"queue":"default"}.
+// getField answers one object of an app under key: RMWebServices.getApp
+// {"app":{…}}, getAppState {"state":"ACCEPTED"}, getAppPriority
+// {"priority":0}, getAppQueue {"queue":"default"}, getAppTimeouts
+// {"timeouts":{"timeout":[…]}} (AppTimeoutsInfo is root-wrapped,
+// JAXBContextResolver).
 func (s *Server) getField(w http.ResponseWriter, id, key string, field func(*App) any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -403,19 +394,6 @@ func (s *Server) timeoutJSON(a *App) map[string]any {
 		"expiryTime":             time.UnixMilli(a.LifetimeExpiry).UTC().Format("2006-01-02T15:04:05.000-0700"),
 		"remainingTimeInSeconds": left,
 	}
-}
-
-// getTimeouts is RMWebServices.getAppTimeouts:
-// {"timeouts":{"timeout":[…]}} (AppTimeoutsInfo is root-wrapped,
-// JAXBContextResolver).
-func (s *Server) getTimeouts(w http.ResponseWriter, id string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, ok := s.lookup(w, id)
-	if !ok {
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"timeouts": map[string]any{"timeout": []any{s.timeoutJSON(a)}}})
 }
 
 // putTimeout is RMWebServices.updateApplicationTimeout and

@@ -323,7 +323,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte) {
 	case rest == "/apps/new-application" && r.Method == http.MethodPost:
 		s.newApplication(w)
 	case len(parts) == 2 && parts[0] == "apps" && r.Method == http.MethodGet:
-		s.getApp(w, parts[1])
+		s.getField(w, parts[1], "app", func(a *App) any { return appJSON(a) })
 	case len(parts) == 3 && parts[0] == "apps":
 		s.appSub(w, r, parts[1], parts[2], body)
 	case rest == "/nodes" && r.Method == http.MethodGet:
@@ -356,7 +356,9 @@ func (s *Server) appSub(w http.ResponseWriter, r *http.Request, id, sub string, 
 	case sub == "queue" && r.Method == http.MethodPut:
 		s.putQueue(w, id, body)
 	case sub == "timeouts" && r.Method == http.MethodGet:
-		s.getTimeouts(w, id)
+		s.getField(w, id, "timeouts", func(a *App) any {
+			return map[string]any{"timeout": []any{s.timeoutJSON(a)}}
+		})
 	case sub == "timeout" && r.Method == http.MethodPut:
 		s.putTimeout(w, id, body)
 	default:
