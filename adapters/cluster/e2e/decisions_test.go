@@ -36,6 +36,9 @@ type decisionLog struct {
 	seq     map[string][]string
 	first   map[string]time.Time // when the first decision was seen
 	relists int                  // watches that could not resume
+	// created is each Workload's creationTimestamp; reserved, when its
+	// first quota reservation was seen.
+	created, reserved map[string]time.Time
 }
 
 var digits = regexp.MustCompile(`[0-9]+`)
@@ -82,7 +85,8 @@ func (cl *cluster) recordDecisions(t *testing.T, namespaces ...string) *decision
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &decisionLog{seq: map[string][]string{}, first: map[string]time.Time{}}
+	d := &decisionLog{seq: map[string][]string{}, first: map[string]time.Time{},
+		created: map[string]time.Time{}, reserved: map[string]time.Time{}}
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for _, ns := range namespaces {
@@ -156,13 +160,19 @@ func (d *decisionLog) drain(w watch.Interface, rv string) string {
 }
 
 func (d *decisionLog) see(wl *kueue.Workload) {
+	k := jobOf(wl)
 	dec := decisionOf(wl)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, ok := d.created[k]; !ok {
+		d.created[k] = wl.CreationTimestamp.Time
+	}
+	if _, ok := d.reserved[k]; !ok && condTrue(wl, kueue.WorkloadQuotaReserved) {
+		d.reserved[k] = time.Now()
+	}
 	if dec == "" {
 		return
 	}
-	k := jobOf(wl)
-	d.mu.Lock()
-	defer d.mu.Unlock()
 	s := d.seq[k]
 	if len(s) == 0 || s[len(s)-1] != dec {
 		d.seq[k] = append(s, dec)
@@ -177,6 +187,15 @@ func (d *decisionLog) of(ns, job string) ([]string, time.Time) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return slices.Clone(d.seq[ns+"/"+job]), d.first[ns+"/"+job]
+}
+
+// times returns when a Job's Workload was created, when its first quota
+// reservation and its first decision were seen (zero: not seen).
+func (d *decisionLog) times(ns, job string) (created, reserved, decided time.Time) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	k := ns + "/" + job
+	return d.created[k], d.reserved[k], d.first[k]
 }
 
 // waitDecided waits until every Job of jobs in ns has a decision.

@@ -159,8 +159,8 @@ func (cl *cluster) feasible(t *testing.T) {
 // 2. Pods waiting for one busy node are bound in EDF order, whatever the
 // order their Jobs came in: three one-pod Jobs (deadlines 30, 20 and 10
 // minutes, created in that order; each runs 5 s) wait behind a blocker
-// until every one of them has been tried and found no room; then the
-// blocker's Job is deleted.
+// until every one of them has been tried and found no room and is out of
+// kube-scheduler's backoff; then the blocker's Job is deleted.
 func (cl *cluster) edfOrder(t *testing.T) {
 	s := cl.scenario(t, "edf")
 	s.nodes(node{name: "edf-1", typ: "cpu", cpu: "1"})
@@ -185,6 +185,22 @@ func (cl *cluster) edfOrder(t *testing.T) {
 		}
 		return len(waiting) == 3, fmt.Sprintf("unschedulable: %v", waiting)
 	})
+	// kube-scheduler keeps a pod that was found unschedulable in backoff
+	// (1 s after its first attempt, doubling to at most 10 s) and, when room
+	// appears, retries the pods still backing off in the order their backoff
+	// ends, not in QueueSort's order. Only pods out of backoff meet in the
+	// active queue, where EDF orders them; so the blocker goes once the last
+	// pod's attempt is more than the longest backoff (and its one-second
+	// ordering window) in the past.
+	var lastTry time.Time
+	for _, job := range jobs {
+		for _, p := range s.pods(job) {
+			if c := podCondition(p, corev1.PodScheduled); c != nil && c.LastTransitionTime.After(lastTry) {
+				lastTry = c.LastTransitionTime.Time
+			}
+		}
+	}
+	time.Sleep(time.Until(lastTry.Add(12 * time.Second)))
 	if err := cl.cs.BatchV1().Jobs(s.ns).Delete(s.ctx, blocker.Name, metav1.DeleteOptions{PropagationPolicy: ptr.To(metav1.DeletePropagationBackground)}); err != nil {
 		t.Fatal(err)
 	}

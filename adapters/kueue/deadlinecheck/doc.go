@@ -216,8 +216,14 @@
 // overwritten; it does not decide while its cache still shows a workload
 // as it was before its own last decision written to it (a workload whose
 // cache copy is behind the check's last ETA write only keeps its ETA
-// until the cache catches up). All
-// state is in the API server: a restarted controller rebuilds it and
+// until the cache catches up). A reconcile writes the verdicts of the
+// workloads holding quota (Ready and Retry before Rejected) and returns;
+// the deactivations of workloads waiting for quota go to a writer of
+// their own (8 at a time and at most 20 a second over all queues; each is
+// the check's message, then spec.active false and the rejection
+// annotation in one patch), and the ETAs to the ETA writer, so that a burst of
+// malformed workloads never holds up a decision. All state is in the API
+// server: a restarted controller rebuilds it and
 // changes no decision (a Ready check is never revoked). A malformed object
 // gets a rejection naming the field; a workload whose owner cannot be read
 // (no permission on its kind) stays Pending with that reason; the

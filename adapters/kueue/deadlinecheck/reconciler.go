@@ -81,6 +81,10 @@ type queueReconciler struct {
 	// etaWriter writes the ETAs of all ClusterQueues in the background;
 	// nil: each reconcile writes its own after its decisions.
 	etaWriter *etaWriter
+	// rejectionWriter writes the deactivations of all ClusterQueues in
+	// the background (rejectionwriter.go); nil: each reconcile writes its
+	// own before it returns.
+	rejectionWriter *etaWriter
 	// badKinds remembers owner kinds that could not be read, for a while.
 	badKinds map[schema.GroupVersionKind]badKind
 }
@@ -248,7 +252,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 			}
 		}
 		order := writeOrder(outs)
-		var etaOnly []int
+		var etaOnly, deactivations []int
 		for _, i := range order {
 			o := outs[i]
 			active = true
@@ -260,11 +264,20 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 				etaOnly = append(etaOnly, i)
 				continue
 			}
+			if o.Deactivate && r.rejectionWriter != nil {
+				deactivations = append(deactivations, i)
+				continue
+			}
 			sem <- struct{}{}
 			wg.Go(func() { write(i, o) })
 		}
 		wg.Wait()
 		r.metrics.timed("writes", t0)
+		for _, i := range deactivations {
+			if !etaStale[views[i].UID] { // else being written, or written and not yet seen
+				r.rejectionWriter.put(etaTask{cq: cq.Name, check: ch.name, wl: objs[i], w: views[i], o: outs[i], now: now})
+			}
+		}
 		for _, i := range etaOnly {
 			o := outs[i]
 			if etaStale[views[i].UID] {
@@ -296,12 +309,22 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 }
 
 // writeOrder returns the indexes of outs in the order their writes go:
-// the verdicts first, then the rest, each in plan order.
+// the Ready and Retry verdicts first, then the rejections of workloads
+// holding quota, then the rest, each group in plan order.
 func writeOrder(outs []Outcome) []int {
 	order := make([]int, 0, len(outs))
-	for pass := range 2 {
+	group := func(o Outcome) int {
+		switch {
+		case o.Verdict == nil || o.Deactivate:
+			return 2
+		case o.Verdict.State == kueue.CheckStateRejected:
+			return 1
+		}
+		return 0
+	}
+	for pass := range 3 {
 		for i, o := range outs {
-			if (o.Verdict != nil && !o.Deactivate) == (pass == 0) {
+			if group(o) == pass {
 				order = append(order, i)
 			}
 		}
@@ -593,6 +616,9 @@ func (w0 *writer) act(ctx context.Context, cq string, check kueue.AdmissionCheck
 		}
 		return nil
 	case o.Deactivate:
+		// The check's message first: once spec.active is false, Kueue's
+		// eviction changes the workload at once, and a message written
+		// after it would conflict.
 		v := o.Verdict
 		if _, err := w0.setCheck(ctx, check, kueue.CheckStatePending, o.Note, 0, now); err != nil {
 			return err

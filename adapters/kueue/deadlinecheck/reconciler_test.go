@@ -670,7 +670,8 @@ func TestReconcileServerSideApply(t *testing.T) {
 }
 
 // The verdicts Kueue waits on are written before the deactivations and
-// the ETA notes, each group in plan order.
+// the ETA notes, Ready and Retry before Rejected, each group in plan
+// order.
 func TestWriteOrderVerdictsFirst(t *testing.T) {
 	v := &Verdict{State: kueue.CheckStateReady}
 	outs := []Outcome{
@@ -678,13 +679,14 @@ func TestWriteOrderVerdictsFirst(t *testing.T) {
 		{Key: "deactivate", Verdict: &Verdict{State: kueue.CheckStateRejected}, Deactivate: true},
 		{Key: "ready-1", Verdict: v},
 		{Key: "eta-2"},
+		{Key: "rejected", Verdict: &Verdict{State: kueue.CheckStateRejected}},
 		{Key: "ready-2", Verdict: v},
 	}
 	var got []string
 	for _, i := range writeOrder(outs) {
 		got = append(got, outs[i].Key)
 	}
-	want := []string{"ready-1", "ready-2", "eta", "deactivate", "eta-2"}
+	want := []string{"ready-1", "ready-2", "rejected", "eta", "deactivate", "eta-2"}
 	if !slices.Equal(got, want) {
 		t.Errorf("writeOrder: %v, want %v", got, want)
 	}

@@ -142,6 +142,10 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 	if err := mgr.Add(r.etaWriter); err != nil {
 		return err
 	}
+	r.rejectionWriter = newRejectionWriter(r)
+	if err := mgr.Add(r.rejectionWriter); err != nil {
+		return err
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("schedkit_deadline_clusterqueue").
 		WithOptions(controller.Options{MaxConcurrentReconciles: opts.Workers}).
