@@ -200,6 +200,8 @@ func (e *env) startKueue(t *testing.T, wh *envtest.WebhookInstallOptions) {
 			Host: wh.LocalServingHost, Port: wh.LocalServingPort, CertDir: wh.LocalServingCertDir,
 		}),
 		HealthProbeBindAddress: "0",
+		// Each test of this package runs its own Kueue in this process.
+		Controller: crconfig.Controller{SkipNameValidation: ptr(true)},
 	})
 	if err != nil {
 		t.Fatal(err)
