@@ -184,6 +184,55 @@ func BenchmarkDecideConfidence(b *testing.B) {
 	}
 }
 
+// BenchmarkQueueDecideConfidence: confidence mode on benchQueue's queue,
+// through the queue (Queue.Decide, via=queue, which keeps its checked
+// samples and running sums) and by one pass over its jobs
+// (Workspace.Decide over q.Jobs(), via=pass, what Queue.Decide did before
+// it kept them), each iteration a decision after an Insert and a Remove of
+// an admitted job: at=end, a job after every queued one (a new job of a
+// later deadline, the common arrival); at=middle, benchNewJob's place.
+func BenchmarkQueueDecideConfidence(b *testing.B) {
+	for _, size := range [][2]int{{1000, 1000}, {3750, 1000}} {
+		n, samples := size[0], size[1]
+		q := benchIndexed(n, samples)
+		end := benchNewJob(n, samples)
+		end.Deadline = 1e6 + 200*float64(n)
+		for _, at := range []struct {
+			name string
+			job  Job
+		}{{"end", end}, {"middle", benchNewJob(n, samples)}} {
+			admitted := at.job
+			admitted.ID = -1
+			opt := Options{Mode: ModeConfidence, Confidence: 0.9}
+			var c Workspace
+			for _, via := range []string{"queue", "pass"} {
+				b.Run(fmt.Sprintf("jobs=%d/samples=%d/at=%s/via=%s", n, samples, at.name, via), func(b *testing.B) {
+					decide := func() {
+						var err error
+						if via == "queue" {
+							_, err = q.Decide(at.job, 0, opt)
+						} else {
+							_, err = c.Decide(q.Jobs(), at.job, 0, opt)
+						}
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+					decide()
+					b.ReportAllocs()
+					for b.Loop() {
+						if err := q.Insert(admitted); err != nil {
+							b.Fatal(err)
+						}
+						q.Remove(admitted.ID)
+						decide()
+					}
+				})
+			}
+		}
+	}
+}
+
 func BenchmarkJCT(b *testing.B) {
 	cluster := make([]Slot, 40) // the MIMP case study: 20 VMs × 2 slots
 	for i := range cluster {

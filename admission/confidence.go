@@ -35,23 +35,11 @@ func (c *Workspace) decideConfidence(queue []Job, newJob Job, now, p float64) (D
 	c.grow(n)
 	run, runWO, ok := c.run, c.runWO, c.ok
 	checks := c.checks[:0]
-	fn := float64(n)
 	placed := false
 	placeNew := func() {
 		placed = true
-		copy(runWO, run)
-		meet, sumT, sumP := 0, 0.0, 0.0
-		for s, t := range newJob.Samples {
-			run[s] += t
-			ok[s] = run[s] <= dNew
-			if ok[s] {
-				meet++
-			}
-			sumT += t
-			sumP += run[s]
-		}
 		dec.NewIndex = len(checks)
-		checks = append(checks, sampledCheck(&newJob, sumT/fn, sumP/fn, dNew, float64(meet)/fn, true, true))
+		checks = append(checks, sampledNew(&newJob, run, runWO, ok, dNew))
 	}
 	for k := range queue {
 		if !queuedOK(queue, k, newJob.ID, withoutExtra) {
@@ -73,39 +61,95 @@ func (c *Workspace) decideConfidence(queue []Job, newJob Job, now, p float64) (D
 			c.checks = checks[:0]
 			return Decision{}, err
 		}
-		meet, meetWO, sumT, sumP := 0, 0, 0.0, 0.0
-		for s, t := range j.Samples {
-			run[s] += t
-			if run[s] <= dk {
-				meet++
-			}
-			if placed {
-				runWO[s] += t
-				if runWO[s] <= dk {
-					meetWO++
-				}
-			}
-			sumT += t
-			sumP += run[s]
+		if placed {
+			checks = append(checks, sampledAfterNew(j, run, runWO, ok, dk, p))
+			continue
 		}
-		protected := placed && float64(meetWO)/fn >= p
-		if protected {
-			for s := range ok {
-				ok[s] = ok[s] && run[s] <= dk
-			}
-		}
-		checks = append(checks, sampledCheck(j, sumT/fn, sumP/fn, dk, float64(meet)/fn, false, protected))
+		checks = append(checks, sampledBeforeNew(j, run, dk))
 	}
 	if !placed {
 		placeNew()
 	}
+	confidenceVerdict(&dec, checks, ok, p)
+	c.checks = checks
+	return dec, nil
+}
+
+// sampledBeforeNew adds the samples of queued job j, which comes before
+// the new job in EDF order, to the running sums run and returns its Check.
+func sampledBeforeNew(j *Job, run []float64, dk float64) Check {
+	fn := float64(len(run))
+	meet, sumT, sumP := 0, 0.0, 0.0
+	for s, t := range j.Samples {
+		run[s] += t
+		if run[s] <= dk {
+			meet++
+		}
+		sumT += t
+		sumP += run[s]
+	}
+	return sampledCheck(j, sumT/fn, sumP/fn, dk, float64(meet)/fn, false, false)
+}
+
+// sampledNew keeps in runWO the running sums without the new job, adds
+// its samples to run, sets ok[s] to whether it meets its deadline dNew in
+// sample s, and returns its Check.
+func sampledNew(newJob *Job, run, runWO []float64, ok []bool, dNew float64) Check {
+	fn := float64(len(run))
+	copy(runWO, run)
+	meet, sumT, sumP := 0, 0.0, 0.0
+	for s, t := range newJob.Samples {
+		run[s] += t
+		ok[s] = run[s] <= dNew
+		if ok[s] {
+			meet++
+		}
+		sumT += t
+		sumP += run[s]
+	}
+	return sampledCheck(newJob, sumT/fn, sumP/fn, dNew, float64(meet)/fn, true, true)
+}
+
+// sampledAfterNew adds the samples of queued job j, which comes after the
+// new job in EDF order, to the running sums with (run) and without (runWO)
+// the new job, and returns its Check: protected when it meets its deadline
+// dk without the new job with probability at least p, and then ok[s]
+// (every protected deadline met in sample s) also asks run[s] ≤ dk.
+func sampledAfterNew(j *Job, run, runWO []float64, ok []bool, dk, p float64) Check {
+	fn := float64(len(run))
+	meet, meetWO, sumT, sumP := 0, 0, 0.0, 0.0
+	for s, t := range j.Samples {
+		run[s] += t
+		if run[s] <= dk {
+			meet++
+		}
+		runWO[s] += t
+		if runWO[s] <= dk {
+			meetWO++
+		}
+		sumT += t
+		sumP += run[s]
+	}
+	protected := float64(meetWO)/fn >= p
+	if protected {
+		for s := range ok {
+			ok[s] = ok[s] && run[s] <= dk
+		}
+	}
+	return sampledCheck(j, sumT/fn, sumP/fn, dk, float64(meet)/fn, false, protected)
+}
+
+// confidenceVerdict sets dec's Probability (the share of samples s with
+// ok[s]), and when it is below p rejects with ReasonLowConfidence, blocked
+// by the first protected check of least PMeet; dec.Checked is checks.
+func confidenceVerdict(dec *Decision, checks []Check, ok []bool, p float64) {
 	all := 0
 	for _, b := range ok {
 		if b {
 			all++
 		}
 	}
-	dec.Probability = float64(all) / fn
+	dec.Probability = float64(all) / float64(len(ok))
 	if !(dec.Probability >= p) {
 		dec.Admit, dec.Reason = false, ReasonLowConfidence
 		for i := range checks {
@@ -115,9 +159,7 @@ func (c *Workspace) decideConfidence(queue []Job, newJob Job, now, p float64) (D
 		}
 		dec.BlockingID = checks[dec.Blocking].ID
 	}
-	c.checks = checks
 	dec.Checked = checks
-	return dec, nil
 }
 
 // grow sizes the confidence scratch to n samples: run zeroed, ok all true.

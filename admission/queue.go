@@ -34,6 +34,7 @@ type Queue struct {
 	ws     Workspace  // for what Decide passes to a Workspace
 	wave   wavePlan   // wave mode's plan of the queued jobs
 	sums   eq7Sums    // Eq. 7's prefix sums as Workspace.Decide forms them
+	conf   confSums   // confidence mode's checked samples and running sums
 	slots  []slotTask // by slot index: the task Start recorded there
 	busy   int        // slots with a recorded task
 	eff    []Slot     // scratch: Options.Cluster with the recorded tasks
@@ -96,6 +97,7 @@ func (q *Queue) Reset() {
 	q.ix.reset()
 	q.wave.drop(0)
 	q.sums.on = false
+	q.conf.on = false
 	for i := range q.slots {
 		q.slots[i].v = -1
 	}
@@ -108,7 +110,8 @@ func (q *Queue) Reset() {
 // Start), then that j's ID is not queued ("Job.ID") and that the queue
 // holds fewer than MaxJobs jobs ("Queue.Len"); an error is a *ValueError
 // matching ErrBadInput, and the queue is then unchanged. Samples and Model
-// are kept as given (Samples not copied).
+// are kept as given (Samples not copied, and not to be changed while the
+// job is queued: confidence mode keeps sums of them).
 func (q *Queue) Insert(j Job) error {
 	if err := validateNew(&j, atInsert); err != nil {
 		return err
@@ -123,6 +126,7 @@ func (q *Queue) Insert(j Job) error {
 	if r, ok := q.deadlineRank(q.ix.insert(&j)); ok {
 		q.wave.drop(r)
 		q.sums.insert(r, j.JCT)
+		q.conf.insert(r)
 	}
 	q.stale = true
 	return nil
@@ -144,6 +148,7 @@ func (q *Queue) Remove(id int64) bool {
 	if r, ok := q.deadlineRank(v); ok {
 		q.wave.drop(r)
 		q.sums.remove(r)
+		q.conf.remove(r)
 	}
 	q.ix.remove(v)
 	q.stale = true

@@ -52,6 +52,7 @@ func (q *Queue) InsertAll(js []Job) error {
 	q.ix.build(js)
 	q.wave.drop(0)
 	q.sums.on = false // laid out again from the tree by the next decision
+	q.conf.on = false
 	q.stale = true
 	return nil
 }

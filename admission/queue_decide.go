@@ -37,8 +37,20 @@ import "fmt"
 // another. The kept plan takes about 32 bytes per planned task and 72 per
 // deadline job. Task models must be functions of r (equal r, equal time)
 // and must not change while their job is queued.
-// ModeConfidence samples every job and is passed to a Workspace the queue
-// keeps, with full evidence.
+// ModeConfidence decides as Workspace.Decide, with full evidence. The
+// queue checks each queued deadline job's Samples once, and keeps, for the
+// time and the sample count of the decisions, each queued job's Check
+// without a new job and the running sums of the samples every 32 deadline
+// jobs in EDF order, up to the place of the last Insert or Remove of a
+// deadline job: a decision adds the new job and the jobs after it, one
+// addition per sample as Workspace.Decide's pass does, and the jobs before
+// it only as far as the kept sums do not reach (at most 31 jobs past a kept
+// sum, plus any beyond the kept place, which it keeps). A decision at another
+// time or with another sample count forms them again first. It takes about
+// 8 bytes per sample every 32 deadline jobs and 64 bytes per deadline job;
+// queued Samples must not change while their job is queued. A decision the
+// pass would refuse, or of a new job without a deadline, goes to a
+// Workspace the queue keeps.
 //
 // The decision allocates nothing once the queue's buffers fit.
 // Errors are Workspace.Decide's: now not finite; the new job's Arrival,
@@ -52,6 +64,8 @@ func (q *Queue) Decide(newJob Job, now float64, opt Options) (Decision, error) {
 	case ModeStrict, ModePaper:
 	case ModeWave:
 		return q.decideWave(newJob, now, opt)
+	case ModeConfidence:
+		return q.decideConfidence(newJob, now, opt)
 	default:
 		return q.ws.Decide(q.ordered(), newJob, now, opt)
 	}

@@ -64,15 +64,8 @@ func propQueueDecide(t *rapid.T) {
 				ids = append(ids, id)
 			}
 		},
-		"remove": func(t *rapid.T) { ids, _, _ = testkit.RemoveDrawn(t, ids, q.Remove) },
-		"setJCT": func(t *rapid.T) {
-			if len(ids) == 0 {
-				return
-			}
-			if err := q.SetJCT(ids[rapid.IntRange(0, len(ids)-1).Draw(t, "i")], grid(t, "newJCT", 0, 60)); err != nil {
-				t.Fatal(err)
-			}
-		},
+		"remove": removeAction(&q, &ids),
+		"setJCT": setJCTAction(&q, &ids),
 		"decide": func(t *rapid.T) {
 			id := int64(1000 + rapid.IntRange(0, 1000).Draw(t, "newID"))
 			if len(ids) > 0 && rapid.IntRange(0, 20).Draw(t, "dup") == 7 {
@@ -100,6 +93,23 @@ func propQueueDecide(t *rapid.T) {
 			}
 		},
 	})
+}
+
+// removeAction removes a random queued job of ids from q.
+func removeAction(q *Queue, ids *[]int64) func(*rapid.T) {
+	return func(t *rapid.T) { *ids, _, _ = testkit.RemoveDrawn(t, *ids, q.Remove) }
+}
+
+// setJCTAction gives a random queued job of ids a new JCT.
+func setJCTAction(q *Queue, ids *[]int64) func(*rapid.T) {
+	return func(t *rapid.T) {
+		if len(*ids) == 0 {
+			return
+		}
+		if err := q.SetJCT((*ids)[rapid.IntRange(0, len(*ids)-1).Draw(t, "i")], grid(t, "newJCT", 0, 60)); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // sameDecision checks that Queue.Decide and Workspace.Decide's pass over

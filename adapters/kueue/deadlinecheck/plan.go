@@ -164,6 +164,9 @@ func QueueOf(cq *kueue.ClusterQueue) Queue {
 //  3. Alone: admission.Workspace.Decide in confidence mode on an empty queue with the
 //     workload's own run time (its pods in parallel, started now). Failing
 //     it at the confidence means it can never meet its deadline: Rejected.
+//     The least deadline that passes it (aloneNeed) is found once per
+//     workload's samples, so a workload whose deadline is beyond it passes
+//     with one comparison.
 //
 // Steps 1 and 3 run for workloads still waiting for quota too. Kueue acts
 // on a Rejected check only once it has reserved quota (before that it only
@@ -204,8 +207,11 @@ func Plan(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) (
 // read, one that does not fit the nominal quota, a rejection restored on a
 // deactivated workload), bit for bit; every outcome's ETA is nil. Its
 // cost is the decisions': O(workloads) to order them, the alone test
-// (O(samples)) of each pending deadline workload, and the queue test
-// (O(promised × samples)) of each one holding quota; Plan adds the replay
+// of each pending deadline workload (one comparison once its samples'
+// threshold is known, O(samples · log samples) the first time), and the
+// queue test of each one holding quota (admission.Queue.Decide: O(promised
+// × samples) for the first, then the samples of the workloads from its EDF
+// place on); Plan adds the replay
 // of Kueue's admission for every pending workload's ETA.
 func Decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) ([]Outcome, error) {
 	outs, _, err := decide(q, ws, now, cfg, cache)
@@ -322,13 +328,15 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache)
 			outs[i].Verdict = rejectDeadlinePassed(w)
 		default:
 			wk := works[i]
-			alone, err := space.Decide(nil, withSamples(jobs[i], wk.own), 0, opt)
-			if err != nil {
-				return nil, nil, fmt.Errorf("workload %s: %w", w.Key, err)
-			}
-			if !alone.Admit {
-				outs[i].Verdict = rejectLateAlone(w, wk, now, alone.Probability, p)
-				break
+			if !wk.meetsAlone(jobs[i].Deadline, p) {
+				alone, err := space.Decide(nil, withSamples(jobs[i], wk.own), 0, opt)
+				if err != nil {
+					return nil, nil, fmt.Errorf("workload %s: %w", w.Key, err)
+				}
+				if !alone.Admit {
+					outs[i].Verdict = rejectLateAlone(w, wk, now, alone.Probability, p)
+					break
+				}
 			}
 			if !deciding {
 				break

@@ -22,6 +22,7 @@ import (
 //     (JCT = n_remaining · TCT / n over n = Slots slots).
 type work struct {
 	own, fluid []float64
+	alone      *aloneMemo // the alone test's threshold, found once
 }
 
 // seedOf maps a workload's UID to its random stream, so a workload's draws
@@ -40,7 +41,7 @@ func seedOf(uid string) uint64 {
 // elapsed is added to every pod. A model without spread gives its exact
 // time less the time executed.
 func drawWork(w Workload, n int, seed uint64, delay time.Duration) (work, error) {
-	out := work{own: make([]float64, n), fluid: make([]float64, n)}
+	out := work{own: make([]float64, n), fluid: make([]float64, n), alone: &aloneMemo{}}
 	rng := rand.New(rand.NewPCG(seed, seedOf(string(w.UID))))
 	left := w.Pods - w.Done
 	ahead := max(delay-w.Executed, 0).Seconds()   // start delay still to come

@@ -19,6 +19,7 @@ import (
 	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/source"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
 	"github.com/schedkit/schedkit/adapters/kueue/api/v1alpha1"
@@ -168,9 +169,10 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 		Named("schedkit_deadline_clusterqueue").
 		WithOptions(controller.Options{MaxConcurrentReconciles: opts.Workers}).
 		For(&kueue.ClusterQueue{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Watches(&kueue.Workload{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, o client.Object) []reconcile.Request {
-			return queueOf(ctx, c, o)
-		})).
+		WatchesRawSource(source.Kind(mgr.GetCache(), &kueue.Workload{},
+			handler.TypedEnqueueRequestsFromMapFunc(func(ctx context.Context, wl *kueue.Workload) []reconcile.Request {
+				return queueOf(ctx, c, wl)
+			}), notesOnly)).
 		Watches(&kueue.LocalQueue{}, handler.EnqueueRequestsFromMapFunc(func(_ context.Context, o client.Object) []reconcile.Request {
 			lq, ok := o.(*kueue.LocalQueue)
 			if !ok || lq.Spec.ClusterQueue == "" {

@@ -66,7 +66,8 @@ type env struct {
 	managerArgs []string      // flags runManager adds to those of checkOpts
 	stopCheck   func()        // stops the check's manager (nil when stopped)
 	checkOpts   deadlinecheck.Options
-	top         *testing.T // the test that owns the servers: cleanups go there
+	queues      *qcache.Manager // Kueue's queue manager, in this process
+	top         *testing.T      // the test that owns the servers: cleanups go there
 }
 
 // startEnv starts etcd and kube-apiserver (envtest, from
@@ -111,6 +112,7 @@ func startControlPlane(t *testing.T) *env {
 			filepath.Join("..", "config", "crd"),
 		},
 		ErrorIfCRDPathMissing:    true,
+		CRDInstallOptions:        envtest.CRDInstallOptions{MaxTime: 3 * time.Minute}, // a loaded two-core machine
 		BinaryAssetsDirectory:    assets,
 		ControlPlaneStartTimeout: 3 * time.Minute, // a loaded two-core machine
 		ControlPlaneStopTimeout:  60 * time.Second,
@@ -118,6 +120,7 @@ func startControlPlane(t *testing.T) *env {
 	}
 	cfg, err := te.Start()
 	if err != nil {
+		_ = te.Stop() // what did start
 		t.Fatalf("starting kube-apiserver and etcd from %s: %v", assets, err)
 	}
 	t.Cleanup(func() {
@@ -197,6 +200,8 @@ func (e *env) startKueue(t *testing.T, wh *envtest.WebhookInstallOptions) {
 			Host: wh.LocalServingHost, Port: wh.LocalServingPort, CertDir: wh.LocalServingCertDir,
 		}),
 		HealthProbeBindAddress: "0",
+		// Each test of this package runs its own Kueue in this process.
+		Controller: crconfig.Controller{SkipNameValidation: ptr(true)},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -214,6 +219,7 @@ func (e *env) startKueue(t *testing.T, wh *envtest.WebhookInstallOptions) {
 	}
 	expectations := preemptexpectations.New()
 	queues := qcache.NewManager(mgr.GetClient(), cCache, requeuer, qcache.WithPreemptionExpectations(expectations))
+	e.queues = queues
 	if name, err := core.SetupControllers(mgr, queues, cCache, cfg, core.SetupControllersOpts{PreemptionExpectations: expectations}); err != nil {
 		t.Fatalf("Kueue controller %s: %v", name, err)
 	}
