@@ -5,17 +5,21 @@ import (
 	"math"
 
 	"github.com/schedkit/schedkit/admission"
-	"github.com/schedkit/schedkit/tct"
 )
+
+// exp2 stands in for tct.Exp2 (MIMP Eq. 1); any type with TCT(r) works.
+type exp2 struct{ A, B, C, D float64 }
+
+func (m exp2) TCT(r float64) float64 { return m.A*math.Exp(m.B*r) + m.C*math.Exp(m.D*r) }
 
 // A scheduler keeps one Queue and asks it on every arrival.
 func Example() {
 	cluster := []admission.Slot{{R: 1}, {R: 1}, {R: 0.5}, {R: 0.25}} // residual capacity of each slot
-	sort := tct.Exp2{A: 40}                                          // 40 s per task whatever the load
-	pi := tct.Exp2{A: 10, B: -1.2, C: 5}                             // slower on busy slots
+	sort := exp2{A: 40}                                              // 40 s per task whatever the load
+	pi := exp2{A: 10, B: -1.2, C: 5}                                 // slower on busy slots
 
 	var q admission.Queue
-	arrive := func(id int64, now, deadline float64, m tct.Exp2, tasks int) {
+	arrive := func(id int64, now, deadline float64, m exp2, tasks int) {
 		jct, err := admission.JCT(m, tasks, cluster) // Eq. 6
 		if err != nil {
 			fmt.Println(err)
@@ -51,7 +55,7 @@ func Example() {
 // Eq. 6 for a job of 12 remaining tasks on four slots, one of them fully
 // taken by its web VM: 12 · (2·30e^-0.5 + 30e^-0.25) / 3² ≈ 79.67 s.
 func ExampleJCT() {
-	m := tct.Exp2{A: 30, B: -0.5} // 30·e^(-r/2) s per task
+	m := exp2{A: 30, B: -0.5} // 30·e^(-r/2) s per task
 	jct, err := admission.JCT(m, 12, []admission.Slot{{R: 1}, {R: 1}, {R: 0.5}, {R: 0}})
 	fmt.Printf("%.2f s %v\n", jct, err)
 	// Output:
@@ -72,7 +76,7 @@ func ExampleJCTOn() {
 		fmt.Println(err)
 		return
 	}
-	m := tct.Exp2{A: 0.1} // 0.1 s per task
+	m := exp2{A: 0.1} // 0.1 s per task
 	for _, tasks := range []int{20000, 100000} {
 		on, _ := admission.JCTOn(m, tasks, caps)
 		walk, _ := admission.JCT(m, tasks, cluster)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/admission"
-	"github.com/schedkit/schedkit/tct"
 )
 
 // Wave mode, the default: each arrival is checked against a plan of every
@@ -12,8 +11,8 @@ import (
 // slot (residual capacity 0.5); slot 1 is busy until t = 20.
 func Example_wave() {
 	cluster := []admission.Slot{{R: 1}, {R: 1, Busy: true, FreeAt: 20}, {R: 0.5}}
-	sort := tct.Exp2{A: 30}             // 30 s per task on any slot
-	pi := tct.Exp2{A: 5, B: -1.6, C: 5} // 6 s dedicated, 7.2 s at r = 0.5
+	sort := exp2{A: 30}             // 30 s per task on any slot
+	pi := exp2{A: 5, B: -1.6, C: 5} // 6 s dedicated, 7.2 s at r = 0.5
 	opt := admission.Options{Cluster: cluster, Margin: 1.1}
 
 	var q admission.Queue

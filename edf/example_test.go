@@ -2,18 +2,23 @@ package edf_test
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/schedkit/schedkit/edf"
-	"github.com/schedkit/schedkit/tct"
 )
+
+// curve is a job type's TCT model: exp2 (MIMP Eq. 1), as tct.Exp2 would be.
+type curve struct{ A, B, C, D float64 }
+
+func (m curve) TCT(r float64) float64 { return m.A*math.Exp(m.B*r) + m.C*math.Exp(m.D*r) }
 
 // A Pi job (steep: slow on busy slots) and a Sort job (flat) share the
 // cluster. With both on track, MP gives a busy slot (r = 0.2) to Sort and a
 // dedicated one to Pi, whose deadline is earlier.
 func Example() {
 	var q edf.Queue
-	q.Add(edf.Job{ID: 1, Deadline: 600, Tasks: 20, Model: tct.Exp2{A: 200, B: -4, C: 20}}) // Pi
-	q.Add(edf.Job{ID: 2, Deadline: 900, Tasks: 20, Model: tct.Exp2{A: 30, B: -0.5}})       // Sort
+	q.Add(edf.Job{ID: 1, Deadline: 600, Tasks: 20, Model: curve{200, -4, 20, 0}}) // Pi
+	q.Add(edf.Job{ID: 2, Deadline: 900, Tasks: 20, Model: curve{30, -0.5, 0, 0}}) // Sort
 
 	d, _ := q.MP(0.2, 0, edf.MPOptions{})
 	fmt.Println("nothing running:", d.ID, d.Reason) // both at risk: closest deadline

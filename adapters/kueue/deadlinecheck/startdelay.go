@@ -5,16 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"slices"
 	"sync"
 	"time"
 
-	"github.com/schedkit/schedkit/tct"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+
+	"github.com/schedkit/schedkit/tct"
 )
 
 // The start delay learnt online (-start-delay-quantile): Config.StartDelay
