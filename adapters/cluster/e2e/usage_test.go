@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/schedkit/schedkit/adapters/cluster/replay"
 )
 
 // clockTicks is the kernel's USER_HZ, the unit of /proc's CPU times.
@@ -34,17 +36,9 @@ type usage struct {
 func (cl *cluster) usage(t *testing.T) usage {
 	t.Helper()
 	u := usage{cpu: map[string]float64{}}
+	procs := replay.Cluster{Dir: cl.dir}
 	for _, name := range usageOf {
-		st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", cl.pid(name)))
-		if err != nil {
-			continue // not running
-		}
-		s := string(st)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		// utime and stime: fields 14 and 15 of stat, 12 and 13 after the name.
-		ut, _ := strconv.ParseFloat(f[11], 64)
-		sy, _ := strconv.ParseFloat(f[12], 64)
-		u.cpu[name] = (ut + sy) / clockTicks
+		u.cpu[name] = procs.CPUSeconds(name) // 0 when not running
 	}
 	st, err := os.ReadFile("/proc/stat")
 	if err != nil {
