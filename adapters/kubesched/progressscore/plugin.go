@@ -83,8 +83,6 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/utils/clock"
 
-	ps "github.com/schedkit/schedkit/progressshare"
-
 	"github.com/schedkit/schedkit/adapters/internal/annotation"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/factory"
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/owner"
@@ -124,7 +122,7 @@ func Build(ctx context.Context, args *Args, h fwk.Handle, env factory.Env) (fwk.
 		return nil, err
 	}
 	pl := &ProgressShare{fh: h, args: args, clock: env.Clock, jobs: owner.NewResolver(h), tally: t}
-	pl.queue = newQueue(pl.rates)
+	pl.queue = newQueue(pl.rates, env.Clock.Now())
 	return pl, nil
 }
 
@@ -155,29 +153,25 @@ func (pl *ProgressShare) PreScore(ctx context.Context, state fwk.CycleState, pod
 	defer pl.mu.Unlock()
 	q := pl.queue
 	var (
-		jobs    []ps.Job
-		selfIdx int
-		err     error
-		skip    bool
+		s    *scores
+		err  error
+		skip bool
 	)
 	pl.tally.Read(func(v *tally.View) {
-		if err = q.update(v, pl.args.options()); err != nil {
+		if err = q.update(v, pl.args.options(), now); err != nil {
 			return
 		}
 		if skip = !q.anyRated(self.Key, selfRates); skip {
 			return
 		}
-		jobs, selfIdx = q.Jobs(self, selfRates, v.Job(self.Key), now)
+		s = &scores{types: q.cluster.Index, byType: make([]int64, len(q.cluster.Types)), label: pl.args.NodeTypeLabel}
+		err = q.scores(s.byType, self, selfRates, v.Job(self.Key))
 	})
 	if err != nil {
 		return fwk.AsStatus(err)
 	}
 	if skip {
 		return fwk.NewStatus(fwk.Skip)
-	}
-	s := &scores{types: q.cluster.Index, byType: make([]int64, len(q.cluster.Types)), label: pl.args.NodeTypeLabel}
-	if err := scoreInto(s.byType, q.sched, q.cluster, jobs, selfIdx); err != nil {
-		return fwk.AsStatus(err)
 	}
 	if logger := klog.FromContext(ctx).V(5); logger.Enabled() {
 		logger.Info("Progress-share scores", "pod", klog.KObj(pod), "job", self.Ref, "types", q.cluster.Types, "scores", s.byType)
