@@ -71,9 +71,13 @@
 // cluster's slots are mapped again only when nodes, their types or
 // capacities change.
 //
-// BenchmarkScore, 100 pending jobs on 1,000 nodes of two types (110,000
-// slots), one job changed since the last cycle: see the adapter README for
-// the figures and the command.
+// For 100 pending jobs on 1,000 nodes of two types (110,000 slots), a
+// cycle with one job changed since the last took 30–55 µs and no
+// allocation (BenchmarkScore/queue), where mapping the same job states
+// with Cluster.Jobs and scoring them took 1.5–3.6 ms and 404 allocations
+// (BenchmarkScore/mapping, which leaves out the pass over every pod that
+// counted them): go test -run XXX -bench Score -benchtime 1000x -cpu 1
+// -count 2, 2 cores shared with other sessions at load average 28–30.
 package progressscore
 
 import (
