@@ -28,15 +28,15 @@ func malformedCount(t *testing.T) int {
 // the check deactivates or rejects it), and within goodDecidedWithin plus
 // kueueWorkloadEvery for each malformed Job submitted before it of its
 // Job's creation: Kueue's job controller creates the Workloads in the
-// order the Jobs came, 1.15 a second on this 2-core machine at load
-// averages 13–30, whatever the check does. The check's peak resident
+// order the Jobs came, 0.7–1.15 a second on this 2-core machine at load
+// averages 13–33, whatever the check does. The check's peak resident
 // memory stays under checkPeakRSS through the burst and the deletion of
 // its namespace, and it keeps its leader lease throughout.
 const (
 	goodDecidedAfterQuota    = time.Minute
 	goodDecidedAfterWorkload = 3 * time.Minute
 	goodDecidedWithin        = 3 * time.Minute
-	kueueWorkloadEvery       = 1500 * time.Millisecond
+	kueueWorkloadEvery       = 2 * time.Second
 	checkPeakRSS             = 512 // MiB
 )
 
