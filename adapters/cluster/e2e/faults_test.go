@@ -25,9 +25,7 @@ import (
 // full-size burst's command gives it longer lease timings; the leader
 // faults' bounds assume the defaults).
 func TestFaults(t *testing.T) {
-	cl := startCluster(t, "-nodes", "none", "-no-queue",
-		"-deadline-flags", strings.TrimSpace("-min-retry=2s -max-retry=5s -eta-refresh=2s -eta-tolerance=1s "+os.Getenv("SCHEDKIT_FAULTS_DEADLINE_FLAGS")))
-	cl.setup(t)
+	cl := startScenarioCluster(t, os.Getenv("SCHEDKIT_FAULTS_DEADLINE_FLAGS"))
 
 	t.Run("CheckKilledMidPlan", cl.checkKilled)
 	t.Run("MalformedWorkloadBurst", cl.malformedBurst)
@@ -121,14 +119,6 @@ func (s *scenario) jobs(specs ...jobSpec) {
 	for err := range errs {
 		s.t.Fatal(err)
 	}
-}
-
-// checkQueue gives the scenario a ClusterQueue of cpu cpus behind the
-// check and its LocalQueue lq.
-func (s *scenario) checkQueue(cpu string) {
-	s.t.Helper()
-	s.queue("cq-"+s.name, cpu, "", true, false)
-	s.localQueue("cq-" + s.name)
 }
 
 // 1. The check's manager is killed with SIGKILL in the middle of a plan,
