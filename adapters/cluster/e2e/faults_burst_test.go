@@ -78,10 +78,11 @@ func (cl *cluster) malformedBurst(t *testing.T) {
 	// Registered before the scenario's: runs after its namespace is gone.
 	t.Cleanup(func() { cl.checkHeld(t, check, logAt, peak0, stopSampling) })
 	s := cl.scenario(t, "malformed")
-	s.cleanup = 5 * time.Minute // a thousand Jobs and Workloads to delete
+	n := malformedCount(t)
+	// The Jobs and Workloads to delete: 1000 took over 5 min at load 34.
+	s.cleanup = 2*time.Minute + time.Duration(n)*600*time.Millisecond
 	s.checkQueue("20")
 	rec := cl.recordDecisions(t, s.ns)
-	n := malformedCount(t)
 	var bad, goodSpecs []jobSpec
 	for i := range n {
 		c := malformedClasses[i%len(malformedClasses)]
