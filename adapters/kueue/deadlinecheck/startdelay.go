@@ -41,9 +41,10 @@ import (
 // run time without finishing counts too (RunningDelay), with the time it
 // has run beyond its run time so far — a lower bound of its delay, the
 // censored observation of survival analysis: it lifts the estimate as
-// soon as workloads run late, and until MinDelayObservations have
-// finished the estimate is the prior or the largest of these bounds,
-// whichever is larger.
+// soon as workloads run late. Until MinDelayObservations have finished,
+// the estimate is the prior or the largest delay observed (finished, or
+// a running one's bound), whichever is larger: a workload that ran late
+// keeps the estimate up after it finishes.
 
 // Bounds of the learnt start delay.
 const (
@@ -146,8 +147,9 @@ func beyondRun(wl *kueue.Workload, owner *metav1.ObjectMeta, ready, end time.Tim
 // closest ranks) of the delays of the latest window observations by finish
 // time (ties by delay), running ones with their lower bound, rounded up to
 // the second; with fewer than MinDelayObservations finished ones, prior or
-// the largest running delay rounded up to the second, whichever is
-// larger. It is pure and does not depend on the order of obs.
+// the largest delay observed (finished or running) rounded up to the
+// second, whichever is larger. It is pure and does not depend on the
+// order of obs.
 func EstimateDelay(obs []DelayObservation, q float64, window int, prior time.Duration) (time.Duration, error) {
 	if !(q > 0 && q <= 1) {
 		return 0, fmt.Errorf("start-delay-quantile = %v: must be in (0, 1]", q)
@@ -164,8 +166,8 @@ func EstimateDelay(obs []DelayObservation, q float64, window int, prior time.Dur
 	if err := errors.Join(errs...); err != nil {
 		return 0, err
 	}
-	if finished, running := split(obs); finished < MinDelayObservations {
-		return max(prior, ceilSecond(running)), nil
+	if finished, longest := split(obs); finished < MinDelayObservations {
+		return max(prior, ceilSecond(longest)), nil
 	}
 	s := slices.Clone(obs)
 	slices.SortFunc(s, func(a, b DelayObservation) int {
@@ -187,16 +189,15 @@ func EstimateDelay(obs []DelayObservation, q float64, window int, prior time.Dur
 }
 
 // split counts the finished observations and returns the largest delay
-// of the running ones (0: none).
-func split(obs []DelayObservation) (finished int, running time.Duration) {
+// of them all (0: none).
+func split(obs []DelayObservation) (finished int, longest time.Duration) {
 	for _, o := range obs {
-		if o.Running {
-			running = max(running, o.Delay)
-		} else {
+		longest = max(longest, o.Delay)
+		if !o.Running {
 			finished++
 		}
 	}
-	return finished, running
+	return finished, longest
 }
 
 // ceilSecond rounds d ≥ 0 up to the second.

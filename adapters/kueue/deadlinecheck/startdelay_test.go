@@ -172,7 +172,9 @@ func TestEstimateDelay(t *testing.T) {
 		// 9 finished: too few; running 12.2 s beyond its run time on one
 		// still running: 13 s, above the prior of 7 s.
 		"too few finished, one running late":        {append(nine, running(obsOf(12.2))...), 0.97, 50, 13 * time.Second},
-		"too few finished, running below the prior": {append(nine, running(obsOf(3))...), 0.97, 50, 7 * time.Second},
+		"too few finished, running below the prior": {append(obsOf(1, 2, 3), running(obsOf(5))...), 0.97, 50, 7 * time.Second},
+		// 9 finished, the largest 9 s, none running: 9 s, above the prior.
+		"too few finished, one late": {nine, 0.97, 50, 9 * time.Second},
 		// 10 finished (1..10) and 2 running (20, 40): the p97 rank
 		// 0.97·11 = 10.67, between 20 and 40: 33.4 s, up to 34 s.
 		"running count once 10 finished": {append(obsOf(1, 2, 3, 4, 5, 6, 7, 8, 9, 10), running(obsOf(20, 40))...), 0.97, 50, 34 * time.Second},
@@ -211,8 +213,8 @@ func TestEstimateDelayBadInput(t *testing.T) {
 // are an error, never a panic; otherwise the estimate does not depend on
 // the observations' order, lies between the smallest and the largest
 // delay of the window (rounded up to the second), is the prior or the
-// largest running delay below MinDelayObservations finished ones, and
-// does not fall when q rises.
+// largest delay below MinDelayObservations finished ones, and does not
+// fall when q rises.
 func propEstimateDelay(t *rapid.T) {
 	n := rapid.IntRange(0, 80).Draw(t, "n")
 	obs := make([]DelayObservation, n)
@@ -240,7 +242,7 @@ func propEstimateDelay(t *rapid.T) {
 	}
 	if finished, late := split(obs); finished < MinDelayObservations {
 		if want := max(prior, ceilSecond(late)); got != want {
-			t.Fatalf("%d finished, the latest running %v late: %v, want %v", finished, late, got, want)
+			t.Fatalf("%d finished, the largest delay %v: %v, want %v", finished, late, got, want)
 		}
 		return
 	}
