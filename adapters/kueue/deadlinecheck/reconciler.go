@@ -194,7 +194,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	var etaLater time.Duration // when a skipped ETA pass is due
 	for _, ch := range checks {
 		models := CompileModels(ch.params)
-		cfg, err := r.decisionConfig(ctx, etaPassKey{queue: cq.Name, check: ch.name}, wls, models)
+		cfg, err := r.decisionConfig(ctx, etaPassKey{queue: cq.Name, check: ch.name}, wls, models, now)
 		if err != nil {
 			return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
 		}
