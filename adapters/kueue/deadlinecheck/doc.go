@@ -290,7 +290,7 @@
 // costs O((workloads + events) log workloads). A reconcile between ETA
 // passes runs Decide only: ordering the workloads (O(workloads)), the
 // alone test of each pending deadline workload (one comparison with a
-// threshold found once per workload's samples, aloneNeed) and the queue
+// threshold found once per workload's samples, admission.AloneDeadline) and the queue
 // test of each one holding quota (admission.Queue.Decide, which checks each
 // promised workload's samples once and keeps the running sums of the
 // samples, so a decision adds only the workloads from the new one's EDF

@@ -164,7 +164,7 @@ func QueueOf(cq *kueue.ClusterQueue) Queue {
 //  3. Alone: admission.Workspace.Decide in confidence mode on an empty queue with the
 //     workload's own run time (its pods in parallel, started now). Failing
 //     it at the confidence means it can never meet its deadline: Rejected.
-//     The least deadline that passes it (aloneNeed) is found once per
+//     The least deadline that passes it (admission.AloneDeadline) is found once per
 //     workload's samples, so a workload whose deadline is beyond it passes
 //     with one comparison.
 //
@@ -208,7 +208,7 @@ func Plan(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) (
 // deactivated workload), bit for bit; every outcome's ETA is nil. Its
 // cost is the decisions': O(workloads) to order them, the alone test
 // of each pending deadline workload (one comparison once its samples'
-// threshold is known, O(samples · log samples) the first time), and the
+// threshold is known, O(samples) the first time), and the
 // queue test of each one holding quota (admission.Queue.Decide: O(promised
 // × samples) for the first, then the samples of the workloads from its EDF
 // place on); Plan adds the replay
