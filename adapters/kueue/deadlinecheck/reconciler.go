@@ -214,7 +214,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 			objs = append(objs, wl)
 		}
 		t0 := time.Now()
-		outs, works, err := decide(queue, views, now, cfg, r.cache)
+		outs, works, err := decide(queue, views, now, cfg, r.cache, true)
 		if err != nil {
 			return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
 		}
