@@ -191,10 +191,14 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	names := map[string][2]string{}
 	var errs []error
 	active, conflicts := false, false
-	var etaLater time.Duration // when a skipped ETA pass is due
+	var etaLater time.Duration     // when a skipped ETA pass is due
+	var finished []*kueue.Workload // finished since the last reconcile, for the delay learner
+	if r.delays != nil {
+		finished = r.delays.take(cq.Name)
+	}
 	for _, ch := range checks {
 		models := CompileModels(ch.params)
-		cfg, err := r.decisionConfig(ctx, etaPassKey{queue: cq.Name, check: ch.name}, wls, models)
+		cfg, err := r.decisionConfig(ctx, etaPassKey{queue: cq.Name, check: ch.name}, finished, models)
 		if err != nil {
 			return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
 		}
