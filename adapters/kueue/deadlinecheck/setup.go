@@ -145,6 +145,7 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 	}
 	r := &queueReconciler{
 		client:   c,
+		reader:   mgr.GetAPIReader(),
 		recorder: mgr.GetEventRecorder("schedkit-deadline"),
 		clock:    opts.Clock,
 		cfg:      opts.Config,
