@@ -21,6 +21,15 @@ func fitScanPropWork(t *rapid.T) (*fitWork, []float64, []float64) {
 	return w, x, y
 }
 
+// fitScanPropScan draws data as fitScanPropWork does and returns its
+// workspace with the scan built on it.
+func fitScanPropScan(t *rapid.T) (*fitWork, *fitScan) {
+	w, _, _ := fitScanPropWork(t)
+	s := new(fitScan)
+	w.buildScan(s)
+	return w, s
+}
+
 // fitAngle returns the angle between unit vectors a and b.
 func fitAngle(a, b []float64) float64 {
 	var c float64
@@ -38,9 +47,7 @@ func TestPropScanArc(t *testing.T) { rapid.Check(t, propScanArc) }
 // them is no longer than it), and the bound is at most fitScanArc unless
 // the scan has fitScanMax rates.
 func propScanArc(t *rapid.T) {
-	w, _, _ := fitScanPropWork(t)
-	var s fitScan
-	w.buildScan(&s)
+	w, s := fitScanPropScan(t)
 	k := rapid.IntRange(0, s.n-2).Draw(t, "interval")
 	if !s.r[k].ok || !s.r[k+1].ok {
 		t.Skip("unusable column")
@@ -69,9 +76,7 @@ func TestPropScanCovers(t *testing.T) { rapid.Check(t, propScanCovers) }
 // bounds and γ′ the angle of the scanned pair's columns less (Aᵢ + Aⱼ)/2,
 // whenever γ′ > 0 and the bound is below 1.
 func propScanCovers(t *rapid.T) {
-	w, _, _ := fitScanPropWork(t)
-	var s fitScan
-	w.buildScan(&s)
+	w, s := fitScanPropScan(t)
 	i := rapid.IntRange(0, s.n-3).Draw(t, "i")
 	j := rapid.IntRange(i+1, s.n-2).Draw(t, "j")
 	if !s.r[i].ok || !s.r[i+1].ok || !s.r[j].ok || !s.r[j+1].ok {

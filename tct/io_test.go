@@ -50,10 +50,7 @@ func TestIOBadInput(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := tt.m.IOAt(tt.r, tt.ded, tt.read)
-			var ve *ValueError
-			if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != tt.field {
-				t.Errorf("err = %v, want field %s", err, tt.field)
-			}
+			wantField(t, err, tt.field)
 		})
 	}
 }
@@ -100,10 +97,8 @@ func TestPercentileBadInput(t *testing.T) {
 		{"Inf sample", []float64{math.Inf(1)}, 50, "samples[0]"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			var ve *ValueError
-			if _, err := Percentile(tt.s, tt.p); !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != tt.field {
-				t.Errorf("err = %v, want field %s", err, tt.field)
-			}
+			_, err := Percentile(tt.s, tt.p)
+			wantField(t, err, tt.field)
 		})
 	}
 	var ve *ValueError

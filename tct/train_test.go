@@ -1,7 +1,6 @@
 package tct
 
 import (
-	"errors"
 	"math"
 	"testing"
 
@@ -65,10 +64,7 @@ func TestTrainExp2BadInput(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := TrainExp2(tt.tasks, tt.baseline, FitOptions{})
-			var ve *ValueError
-			if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != tt.field {
-				t.Errorf("err = %v, want field %s", err, tt.field)
-			}
+			wantField(t, err, tt.field)
 		})
 	}
 }

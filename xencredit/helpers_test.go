@@ -70,18 +70,13 @@ func floatingDomains() []Domain {
 	return doms
 }
 
-func mustVCPU(t testing.TB, s *State, v int) VCPU {
-	t.Helper()
-	x, err := s.VCPU(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return x
-}
+func mustVCPU(t testing.TB, s *State, v int) VCPU { t.Helper(); return mustGet(t, s.VCPU, v) }
+func mustPCPU(t testing.TB, s *State, p int) PCPU { t.Helper(); return mustGet(t, s.PCPU, p) }
 
-func mustPCPU(t testing.TB, s *State, p int) PCPU {
+// mustGet returns get(i), failing the test on its error.
+func mustGet[T any](t testing.TB, get func(int) (T, error), i int) T {
 	t.Helper()
-	x, err := s.PCPU(p)
+	x, err := get(i)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,10 @@
 package embedding_test
 
 import (
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/schedkit/schedkit/internal/markdown"
 )
 
 // TestREADMEQuotesTheExample keeps README.md's "Embedding schedkit" section
@@ -12,25 +13,18 @@ import (
 // the same order (blank lines and elisions, "// ..." and "...", skipped;
 // runs of spaces compared as one).
 func TestREADMEQuotesTheExample(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
+	src := markdown.Read(t, "example_test.go")
+	section := markdown.Section(t, markdown.Read(t, "../../README.md"), "\n## Embedding schedkit\n", "\n## ")
+	blocks := markdown.Blocks(section)
+	gi, code := markdown.First(blocks, "go")
+	if gi < 0 {
+		t.Fatal(`README.md's "Embedding schedkit" section shows no Go block`)
 	}
-	src, err := os.ReadFile("example_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	section := between(string(readme), "\n## Embedding schedkit\n", "\n## ")
-	if section == "" {
-		t.Fatal(`README.md has no "## Embedding schedkit" section`)
-	}
-	code := between(section, "```go\n", "```")
-	afterCode := section[strings.Index(section, "```go\n")+len("```go\n")+len(code)+len("```"):]
-	log := between(afterCode, "```\n", "```") // the first plain block after the code
+	_, log := markdown.First(blocks[gi+1:], "") // the first plain block after the code
 
 	var output []string
 	inOutput := false
-	for _, l := range strings.Split(string(src), "\n") {
+	for _, l := range strings.Split(src, "\n") {
 		if strings.TrimSpace(l) == "// Output:" {
 			inOutput = true
 			continue
@@ -43,26 +37,12 @@ func TestREADMEQuotesTheExample(t *testing.T) {
 		}
 	}
 
-	if n := inOrder(t, "Go block", "example_test.go", code, strings.Split(string(src), "\n"), "// ..."); n < 40 {
+	if n := inOrder(t, "Go block", "example_test.go", code.Text, strings.Split(src, "\n"), "// ..."); n < 40 {
 		t.Errorf("README's Go block quotes %d lines of example_test.go, want the handlers (≥ 40)", n)
 	}
-	if n := inOrder(t, "log", "Example's output", log, output, "..."); n < 10 {
+	if n := inOrder(t, "log", "Example's output", log.Text, output, "..."); n < 10 {
 		t.Errorf("README's log quotes %d lines of Example's output, want ≥ 10", n)
 	}
-}
-
-// between returns the text after the first start and before the next end
-// (the rest of s if end does not follow), or "" if start is not in s.
-func between(s, start, end string) string {
-	i := strings.Index(s, start)
-	if i < 0 {
-		return ""
-	}
-	s = s[i+len(start):]
-	if j := strings.Index(s, end); j >= 0 {
-		s = s[:j]
-	}
-	return s
 }
 
 // inOrder reports each line of quote (but blank lines and those starting

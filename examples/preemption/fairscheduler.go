@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 
+	"github.com/schedkit/schedkit/internal/enumname"
 	"github.com/schedkit/schedkit/preempt"
 )
 
@@ -30,12 +31,9 @@ const (
 )
 
 // String returns "per-job" or "two-pool", the flag and -json names.
-func (m Model) String() string {
-	if m == TwoPool {
-		return "two-pool"
-	}
-	return "per-job"
-}
+func (m Model) String() string { return enumname.Of(m, "Model", modelNames[:]) }
+
+var modelNames = [...]string{PerJob: "per-job", TwoPool: "two-pool"}
 
 // fsPool is what the Fair Scheduler triggers preemption for: one job (per-job
 // model) or one class pool (two-pool model). Its fields mirror Hadoop 0.21's

@@ -333,9 +333,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	var c cli.Checker
-	c.OneOf("workload", *workload, "io", "mixed")
-	c.OneOf("model", *model, "per-job", "two-pool")
-	c.OneOf("starvation", *starvation, "per-period", "every-check")
+	c.OneOf("workload", *workload, workloadNames[:]...)
+	c.OneOf("model", *model, modelNames[:]...)
+	c.OneOf("starvation", *starvation, starvationNames[:]...)
 	c.Float("min-share-timeout", *minTimeout, 0, 1e7)
 	c.Float("fair-share-timeout", *fairTimeout, 0, 1e7)
 	c.Int("reps", *reps, 1, 100)
@@ -367,17 +367,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg := DefaultConfig()
 	cfg.MinShareTimeout, cfg.FairShareTimeout = *minTimeout, *fairTimeout
-	if *model == "two-pool" {
-		cfg.Model = TwoPool
-	}
-	if *starvation == "every-check" {
-		cfg.Starvation = EveryCheck
-	}
+	cfg.Model = Model(slices.Index(modelNames[:], *model))
+	cfg.Starvation = StarvationRule(slices.Index(starvationNames[:], *starvation))
 	cfg.StarvationWithinK = *withinK
 	o := Options{Reps: *reps, Seed: *seed, Positions: pos, Config: cfg, TaskScale: *taskScale, JoinStageScale: *joinScale}
-	if *workload == "mixed" {
-		o.Workload = Mixed
-	}
+	o.Workload = Workload(slices.Index(workloadNames[:], *workload))
 	if *trace != "" {
 		if o.Ordinary, err = ReadTrace(*trace); err != nil {
 			return cli.Fail(stderr, "preemption", err, cli.ExitError)

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/schedkit/schedkit/examples/internal/des"
+	"github.com/schedkit/schedkit/internal/enumname"
 	"github.com/schedkit/schedkit/preempt"
 )
 
@@ -31,15 +32,9 @@ const (
 var policies = []Policy{Baseline, GP, GPNoStarvation}
 
 // String returns "baseline", "GP" or "GP-no-starvation", the -json names.
-func (p Policy) String() string {
-	switch p {
-	case GP:
-		return "GP"
-	case GPNoStarvation:
-		return "GP-no-starvation"
-	}
-	return "baseline"
-}
+func (p Policy) String() string { return enumname.Of(p, "Policy", policyNames[:]) }
+
+var policyNames = [...]string{Baseline: "baseline", GP: "GP", GPNoStarvation: "GP-no-starvation"}
 
 // Config is the simulated cluster (GP §VI-A, §VI-D) and the Fair Scheduler
 // model. DefaultConfig gives the example's defaults.

@@ -1,6 +1,9 @@
 package main
 
-import "github.com/schedkit/schedkit/preempt"
+import (
+	"github.com/schedkit/schedkit/internal/enumname"
+	"github.com/schedkit/schedkit/preempt"
+)
 
 // Source is what a kill was made for: the Fair Scheduler's trigger (its
 // minimum-share or fair-share preemption, which sets k) or GP's starvation
@@ -26,14 +29,12 @@ var sources = []Source{SourceMinShare, SourceFairShare, SourceStarvation}
 
 // String returns "min-share preemption", "fair-share preemption" or
 // "starvation rule", the -json keys.
-func (s Source) String() string {
-	switch s {
-	case SourceMinShare:
-		return "min-share preemption"
-	case SourceFairShare:
-		return "fair-share preemption"
-	}
-	return "starvation rule"
+func (s Source) String() string { return enumname.Of(s, "Source", sourceNames[:]) }
+
+var sourceNames = [numSources]string{
+	SourceMinShare:   "min-share preemption",
+	SourceFairShare:  "fair-share preemption",
+	SourceStarvation: "starvation rule",
 }
 
 // account adds one check's victims to the run's work lost and kills by

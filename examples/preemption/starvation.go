@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 
+	"github.com/schedkit/schedkit/internal/enumname"
 	"github.com/schedkit/schedkit/preempt"
 )
 
@@ -27,11 +28,10 @@ const (
 
 // String returns "per-period" or "every-check", the flag and -json names.
 func (r StarvationRule) String() string {
-	if r == EveryCheck {
-		return "every-check"
-	}
-	return "per-period"
+	return enumname.Of(r, "StarvationRule", starvationNames[:])
 }
+
+var starvationNames = [...]string{PerPeriod: "per-period", EveryCheck: "every-check"}
 
 // judge runs GP's starvation judgement for this check under every policy (so
 // that episodes can be compared; only GP acts on them), fills the cluster's

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/schedkit/schedkit/internal/enumname"
 )
 
 // A jobClass is one cell of GP Table III: count jobs of maps map tasks
@@ -55,12 +57,9 @@ const (
 )
 
 // String returns "io" or "mixed", the flag and -json names.
-func (w Workload) String() string {
-	if w == Mixed {
-		return "mixed"
-	}
-	return "io"
-}
+func (w Workload) String() string { return enumname.Of(w, "Workload", workloadNames[:]) }
+
+var workloadNames = [...]string{IO: "io", Mixed: "mixed"}
 
 // Scenario is one experiment of GP §VI-D.
 type Scenario struct {

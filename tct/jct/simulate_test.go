@@ -141,10 +141,7 @@ func TestRunDeterministicAndBadInput(t *testing.T) {
 			mm := m
 			tt.m(&mm)
 			_, err := s1.Run(mm, 1, tt.run)
-			var ve *ValueError
-			if !errors.Is(err, ErrBadInput) || !errors.As(err, &ve) || ve.Field != tt.field {
-				t.Errorf("got %v, want ValueError on %s", err, tt.field)
-			}
+			wantField(t, err, tt.field)
 		})
 	}
 }

@@ -50,8 +50,7 @@ func (cl *cluster) burst(t *testing.T) {
 		ns = append(ns, node{name: fmt.Sprintf("burst-%d", i+1), typ: "cpu", cpu: "10"})
 	}
 	s.nodes(ns...)
-	s.queue("cq-burst", strconv.Itoa(n), "", true, false)
-	s.localQueue("cq-burst")
+	s.checkQueue(strconv.Itoa(n))
 	t0 := time.Now()
 	jobs := make([]*batchv1.Job, n)
 	for i := range jobs {

@@ -21,9 +21,7 @@ import (
 // malformed workloads and pods beside good ones. One cluster of its own
 // (up.sh), the faults one after another; adapters/README.md tabulates them.
 func TestFaults(t *testing.T) {
-	cl := startCluster(t, "-nodes", "none", "-no-queue",
-		"-deadline-flags", "-min-retry=2s -max-retry=5s -eta-refresh=2s -eta-tolerance=1s")
-	cl.setup(t)
+	cl := startScenarioCluster(t)
 
 	t.Run("CheckKilledMidPlan", cl.checkKilled)
 	t.Run("MalformedWorkloadBurst", cl.malformedBurst)
@@ -117,14 +115,6 @@ func (s *scenario) jobs(specs ...jobSpec) {
 	for err := range errs {
 		s.t.Fatal(err)
 	}
-}
-
-// checkQueue gives the scenario a ClusterQueue of cpu cpus behind the
-// check and its LocalQueue lq.
-func (s *scenario) checkQueue(cpu string) {
-	s.t.Helper()
-	s.queue("cq-"+s.name, cpu, "", true, false)
-	s.localQueue("cq-" + s.name)
 }
 
 // 1. The check's manager is killed with SIGKILL in the middle of a plan,

@@ -249,6 +249,14 @@ func (s *scenario) localQueue(cq string) {
 		Spec: kueue.LocalQueueSpec{ClusterQueue: kueue.ClusterQueueReference(cq)}})
 }
 
+// checkQueue gives the scenario a ClusterQueue of cpu cpus behind the
+// check and its LocalQueue lq.
+func (s *scenario) checkQueue(cpu string) {
+	s.t.Helper()
+	s.queue("cq-"+s.name, cpu, "", true, false)
+	s.localQueue("cq-" + s.name)
+}
+
 // workload returns the Workload Kueue's Job integration made for job, or
 // nil while there is none.
 func (s *scenario) workload(job *batchv1.Job) *kueue.Workload {

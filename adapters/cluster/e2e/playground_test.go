@@ -11,44 +11,23 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/schedkit/schedkit/internal/markdown"
 )
 
 // playgroundSection is the README section whose steps TestPlayground runs.
 const playgroundSection = "### Try schedkit on a simulated cluster"
 
 // readmeSteps returns the fenced code blocks of the README's playground
-// section, in order.
+// section, in order. Steps are the fenced code blocks without a language;
+// output samples (```text) and other commands (```sh) are not.
 func readmeSteps(t *testing.T) []string {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(clusterDir(t), "..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(raw)
-	i := strings.Index(text, "\n"+playgroundSection+"\n")
-	if i < 0 {
-		t.Fatalf("README.md has no section %q", playgroundSection)
-	}
-	text = text[i+len(playgroundSection)+2:]
-	if j := strings.Index(text, "\n#"); j >= 0 {
-		text = text[:j]
-	}
-	// Steps are the fenced code blocks without a language; output samples
-	// (```text) and other commands (```sh) are not.
+	readme := markdown.Read(t, filepath.Join(clusterDir(t), "..", "..", "README.md"))
 	var steps []string
-	var block []string
-	inBlock, isStep := false, false
-	for _, line := range strings.Split(text, "\n") {
-		switch {
-		case !inBlock && strings.HasPrefix(line, "```"):
-			inBlock, isStep, block = true, line == "```", nil
-		case inBlock && line == "```":
-			inBlock = false
-			if isStep {
-				steps = append(steps, strings.Join(block, "\n")+"\n")
-			}
-		case inBlock:
-			block = append(block, line)
+	for _, b := range markdown.Blocks(markdown.Section(t, readme, "\n"+playgroundSection+"\n", "\n#")) {
+		if b.Info == "" {
+			steps = append(steps, b.Text)
 		}
 	}
 	return steps

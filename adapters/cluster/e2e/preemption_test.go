@@ -169,8 +169,7 @@ func (s *scenario) waitRunning(n int) {
 func (cl *cluster) contract(t *testing.T) {
 	s := cl.scenario(t, "contract")
 	s.nodes(node{name: "contract-1", typ: "cpu", cpu: "2"})
-	s.queue("cq-contract", "2", "", true, false)
-	s.localQueue("cq-contract")
+	s.checkQueue("2")
 	job := s.job(jobSpec{name: "typed", pods: 2, queue: "lq", runFor: 10 * time.Second, ann: deadlineAnn("5m", "fixed-10", "")})
 	s.waitWorkload(job, 60*time.Second, "admitted", func(wl *kueue.Workload) bool { return condTrue(wl, kueue.WorkloadAdmitted) })
 	eventually(t, 30*time.Second, "the check-admitted Job's pods bound", func() (bool, string) {

@@ -20,6 +20,18 @@ import (
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 )
 
+// startScenarioCluster starts and sets up the cluster that TestCluster and
+// TestFaults run on: no nodes and no queue of up.sh's own (each scenario
+// makes its nodes and queues), and short retries and ETA refreshes, so
+// that a held workload is tried again within seconds of capacity freeing.
+func startScenarioCluster(t *testing.T) *cluster {
+	t.Helper()
+	cl := startCluster(t, "-nodes", "none", "-no-queue",
+		"-deadline-flags", "-min-retry=2s -max-retry=5s -eta-refresh=2s -eta-tolerance=1s")
+	cl.setup(t)
+	return cl
+}
+
 // TestCluster runs the scenarios on one simulated cluster (up.sh): real
 // etcd, kube-apiserver, kube-controller-manager, kube-scheduler, Kueue,
 // schedkit-deadline and schedkit-scheduler, installed from their manifests
@@ -27,11 +39,7 @@ import (
 // in its annotation. The scenarios run one after another, each on nodes
 // and a namespace of its own.
 func TestCluster(t *testing.T) {
-	// Short retries and ETA refreshes, so that a held workload is tried
-	// again within seconds of capacity freeing.
-	cl := startCluster(t, "-nodes", "none", "-no-queue",
-		"-deadline-flags", "-min-retry=2s -max-retry=5s -eta-refresh=2s -eta-tolerance=1s")
-	cl.setup(t)
+	cl := startScenarioCluster(t)
 
 	t.Run("FeasibleJobRunsThroughKueue", cl.feasible)
 	t.Run("PodsBoundInEDFOrder", cl.edfOrder)
@@ -106,8 +114,7 @@ func deadlineAnn(deadline, jobType, runtime string) map[string]string {
 func (cl *cluster) feasible(t *testing.T) {
 	s := cl.scenario(t, "feasible")
 	s.nodes(node{name: "feasible-1", typ: "cpu", cpu: "2"}, node{name: "feasible-2", typ: "cpu", cpu: "2"})
-	s.queue("cq-feasible", "4", "", true, false)
-	s.localQueue("cq-feasible")
+	s.checkQueue("4")
 	job := s.job(jobSpec{name: "etl", pods: 2, queue: "lq", runFor: 20 * time.Second,
 		ann: deadlineAnn("2m", "fixed-20", "20s")})
 
@@ -246,8 +253,7 @@ func (cl *cluster) edfOrder(t *testing.T) {
 func (cl *cluster) hopeless(t *testing.T) {
 	s := cl.scenario(t, "hopeless")
 	s.nodes(node{name: "hopeless-1", typ: "cpu", cpu: "1"})
-	s.queue("cq-hopeless", "1", "", true, false)
-	s.localQueue("cq-hopeless")
+	s.checkQueue("1")
 	blocker := s.job(jobSpec{name: "blocker", pods: 1, queue: "lq", ann: deadlineAnn("1h", "fixed-600", "10m")})
 	s.waitWorkload(blocker, 60*time.Second, "blocker admitted", func(wl *kueue.Workload) bool { return condTrue(wl, kueue.WorkloadAdmitted) })
 	pastDeadline := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)

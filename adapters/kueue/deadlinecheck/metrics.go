@@ -73,49 +73,38 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		}, []string{"part"}),
 		series: map[string]map[string]seriesKey{},
 	}
-	var err error
-	if m.start, err = register(reg, m.start); err != nil {
-		return nil, err
-	}
-	if m.finish, err = register(reg, m.finish); err != nil {
-		return nil, err
-	}
-	if m.deadline, err = register(reg, m.deadline); err != nil {
-		return nil, err
-	}
-	if m.pending, err = register(reg, m.pending); err != nil {
-		return nil, err
-	}
-	if m.decisions, err = register(reg, m.decisions); err != nil {
-		return nil, err
-	}
-	if m.plan, err = register(reg, m.plan); err != nil {
+	if err := errors.Join(
+		register(reg, &m.start), register(reg, &m.finish), register(reg, &m.deadline),
+		register(reg, &m.pending), register(reg, &m.decisions), register(reg, &m.plan),
+	); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-// register registers c, or reuses the collector already registered under
-// its name (a controller set up again in the same process): the gauges are
-// then cleared, since the new controller does not know the old series,
-// and counters keep counting.
+// register registers *c, or replaces *c with the collector already
+// registered under its name (a controller set up again in the same
+// process): the gauges are then cleared, since the new controller does not
+// know the old series, and counters keep counting. NewMetrics registers
+// every collector and joins the errors.
 func register[C interface {
 	prometheus.Collector
 	*prometheus.GaugeVec | *prometheus.CounterVec | *prometheus.HistogramVec
-}](reg prometheus.Registerer, c C) (C, error) {
-	err := reg.Register(c)
+}](reg prometheus.Registerer, c *C) error {
+	err := reg.Register(*c)
 	var are prometheus.AlreadyRegisteredError
 	if errors.As(err, &are) {
 		existing, ok := are.ExistingCollector.(C)
 		if !ok {
-			return nil, err
+			return err
 		}
 		if g, ok := any(existing).(*prometheus.GaugeVec); ok {
 			g.Reset()
 		}
-		return existing, nil
+		*c = existing
+		return nil
 	}
-	return c, err
+	return err
 }
 
 // timed records the seconds since start under part.

@@ -233,14 +233,7 @@ func (e *env) startKueue(t *testing.T, wh *envtest.WebhookInstallOptions) {
 	}
 	go queues.CleanUpOnContext(ctx)
 	go cCache.CleanUpOnContext(ctx)
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Kueue manager: %v", err)
-		}
-	})
+	startManagerForTest(t, "Kueue manager", ctx, cancel, mgr)
 	// Kueue's webhooks must serve before any Kueue object is created.
 	addr := net.JoinHostPort(wh.LocalServingHost, strconv.Itoa(wh.LocalServingPort))
 	waitFor(t, 60*time.Second, "Kueue's webhook server", func() (bool, string) {
@@ -275,16 +268,14 @@ func (e *env) startCheck(t *testing.T) {
 		cancel()
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(ctx) }()
+	stop := startManager(ctx, cancel, mgr)
 	stopped := false
 	e.stopCheck = func() {
 		if stopped {
 			return
 		}
 		stopped = true
-		cancel()
-		if err := <-done; err != nil {
+		if err := stop(); err != nil {
 			e.top.Errorf("check manager: %v", err)
 		}
 		e.stopCheck = nil
@@ -293,6 +284,28 @@ func (e *env) startCheck(t *testing.T) {
 	e.top.Cleanup(func() {
 		if e.stopCheck != nil {
 			e.stopCheck()
+		}
+	})
+}
+
+// startManager starts mgr on ctx and returns stop, which cancels ctx,
+// waits for the manager to return and returns its error.
+func startManager(ctx context.Context, cancel context.CancelFunc, mgr ctrl.Manager) (stop func() error) {
+	done := make(chan error, 1)
+	go func() { done <- mgr.Start(ctx) }()
+	return func() error {
+		cancel()
+		return <-done
+	}
+}
+
+// startManagerForTest starts mgr on ctx and stops it when t ends,
+// reporting its error as name's.
+func startManagerForTest(t *testing.T, name string, ctx context.Context, cancel context.CancelFunc, mgr ctrl.Manager) {
+	stop := startManager(ctx, cancel, mgr)
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Errorf("%s: %v", name, err)
 		}
 	})
 }

@@ -206,14 +206,7 @@ func newPerfRunner(t *testing.T, e *env) *perfRunner {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("runner manager: %v", err)
-		}
-	})
+	startManagerForTest(t, "runner manager", ctx, cancel, mgr)
 	return r
 }
 

@@ -246,18 +246,18 @@ func (c *Client) Apps(ctx context.Context, f AppsFilter) ([]App, error) {
 	if f.Limit > 0 {
 		q.Set("limit", strconv.Itoa(f.Limit))
 	}
-	var out struct {
-		Apps *struct {
-			App List[App] `json:"app"`
-		} `json:"apps"`
-	}
-	if _, err := c.do(ctx, request{method: http.MethodGet, path: "/ws/v1/cluster/apps", query: q}, &out); err != nil {
+	return getList[App](ctx, c, "/ws/v1/cluster/apps", q, "apps", "app")
+}
+
+// getList GETs a collection at path: the RM answers {outer: {inner: [...]}}
+// ({"apps":{"app":[…]}}), inner one object when there is one (List), and
+// {outer: null} when there is none, which gives nil.
+func getList[T any](ctx context.Context, c *Client, path string, q url.Values, outer, inner string) ([]T, error) {
+	var out map[string]map[string]List[T]
+	if _, err := c.do(ctx, request{method: http.MethodGet, path: path, query: q}, &out); err != nil {
 		return nil, err
 	}
-	if out.Apps == nil {
-		return nil, nil
-	}
-	return out.Apps.App, nil
+	return out[outer][inner], nil
 }
 
 // App returns one application (GET apps/{id}); an unknown ID gives an error
@@ -286,18 +286,7 @@ func (c *Client) Nodes(ctx context.Context, states ...string) ([]Node, error) {
 	if len(states) > 0 {
 		q.Set("states", strings.Join(states, ","))
 	}
-	var out struct {
-		Nodes *struct {
-			Node List[Node] `json:"node"`
-		} `json:"nodes"`
-	}
-	if _, err := c.do(ctx, request{method: http.MethodGet, path: "/ws/v1/cluster/nodes", query: q}, &out); err != nil {
-		return nil, err
-	}
-	if out.Nodes == nil {
-		return nil, nil
-	}
-	return out.Nodes.Node, nil
+	return getList[Node](ctx, c, "/ws/v1/cluster/nodes", q, "nodes", "node")
 }
 
 // SetNodeResource sets NodeManager id's resource as the RM's admin
