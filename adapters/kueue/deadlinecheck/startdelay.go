@@ -204,14 +204,25 @@ func split(obs []DelayObservation) (finished int, longest time.Duration) {
 func ceilSecond(d time.Duration) time.Duration { return (d + time.Second - 1).Truncate(time.Second) }
 
 // delayLearner keeps, per ClusterQueue and check, the observations of the
-// finished workloads it still lists (a finished workload never changes, so
-// each is read once).
+// latest window finished workloads. The Workload watch offers it each
+// workload once, when it is seen finished (offer); a reconcile observes
+// only the workloads offered since the last one (take, startDelay), so
+// its cost grows with the workloads that finished, not with those listed.
+// An observation stays among the latest window after its workload is
+// deleted.
 type delayLearner struct {
 	q      float64
 	window int
 	mu     sync.Mutex
-	seen   map[etaPassKey]map[types.UID]delayObservationOrNone
-	last   map[etaPassKey]time.Duration
+	// offered holds, per ClusterQueue, the finished workloads offered and
+	// not yet taken; seen, the UIDs offered while their workload exists.
+	offered map[string][]*kueue.Workload
+	seen    map[types.UID]bool
+	// obs holds the latest window observations by finish time (ties by
+	// delay), in that order; est their estimate.
+	obs  map[etaPassKey][]DelayObservation
+	est  map[etaPassKey]time.Duration
+	last map[etaPassKey]time.Duration
 }
 
 // changed records d as key's start delay and reports whether it differs
@@ -224,51 +235,116 @@ func (l *delayLearner) changed(key etaPassKey, d time.Duration) bool {
 	return !ok || old != d
 }
 
-type delayObservationOrNone struct {
-	o  DelayObservation
-	ok bool
+func newDelayLearner(q float64, window int) *delayLearner {
+	return &delayLearner{q: q, window: window, offered: map[string][]*kueue.Workload{}, seen: map[types.UID]bool{},
+		obs: map[etaPassKey][]DelayObservation{}, est: map[etaPassKey]time.Duration{}, last: map[etaPassKey]time.Duration{}}
 }
 
-func newDelayLearner(q float64, window int) *delayLearner {
-	return &delayLearner{q: q, window: window, seen: map[etaPassKey]map[types.UID]delayObservationOrNone{}, last: map[etaPassKey]time.Duration{}}
+// offer keeps wl for its ClusterQueue's next reconcile if it has finished
+// and holds quota in one, once per workload. wl is the watch's object: it
+// is read, never changed.
+func (l *delayLearner) offer(wl *kueue.Workload) {
+	if wl.Status.Admission == nil || !apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadFinished) {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.seen[wl.UID] {
+		return
+	}
+	l.seen[wl.UID] = true
+	cq := string(wl.Status.Admission.ClusterQueue)
+	l.offered[cq] = append(l.offered[cq], wl)
+}
+
+// forget drops a deleted workload's UID.
+func (l *delayLearner) forget(uid types.UID) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.seen, uid)
+}
+
+// take returns the workloads offered for a ClusterQueue since the last
+// take.
+func (l *delayLearner) take(cq string) []*kueue.Workload {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := l.offered[cq]
+	delete(l.offered, cq)
+	return out
 }
 
 // startDelay returns the start delay the key's decisions use at now: the
-// estimate over the finished workloads in wls and those running past
-// their run time (owner reads their owners), prior when too few. Only the
-// finished workloads listed now are kept.
-func (l *delayLearner) startDelay(key etaPassKey, wls []*kueue.Workload, models Models, owner func(*kueue.Workload) *metav1.ObjectMeta, prior time.Duration, now time.Time) (time.Duration, error) {
+// estimate over its latest window finished observations, after adding
+// those of fresh, the finished workloads taken for its ClusterQueue, and
+// over the lower bounds of the workloads in wls it made Ready that run
+// past their run time (owner reads their owners); prior when too few. The
+// estimate is kept and reused while no observation is added and none runs
+// late.
+func (l *delayLearner) startDelay(key etaPassKey, fresh, wls []*kueue.Workload, models Models, owner func(*kueue.Workload) *metav1.ObjectMeta, prior time.Duration, now time.Time) (time.Duration, error) {
 	l.mu.Lock()
-	old := l.seen[key]
-	l.mu.Unlock()
-	next := map[types.UID]delayObservationOrNone{}
-	var obs []DelayObservation
-	for _, wl := range wls {
-		if !apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadFinished) {
-			if o, ok := RunningDelay(wl, owner(wl), key.check, models, now); ok {
-				obs = append(obs, o)
-			}
+	defer l.mu.Unlock()
+	obs := l.obs[key]
+	added := false
+	for _, wl := range fresh {
+		o, ok := ObservedDelay(wl, owner(wl), key.check, models)
+		if !ok {
 			continue
 		}
-		e, ok := old[wl.UID]
-		if !ok {
-			o, found := ObservedDelay(wl, owner(wl), key.check, models)
-			e = delayObservationOrNone{o: o, ok: found}
+		o.Delay = min(o.Delay, time.Hour) // the longest StartDelay
+		at, _ := slices.BinarySearchFunc(obs, o, compareObservations)
+		obs = slices.Insert(obs, at, o)
+		if len(obs) > l.window {
+			obs = slices.Delete(obs, 0, len(obs)-l.window)
 		}
-		next[wl.UID] = e
-		if e.ok {
-			obs = append(obs, e.o)
+		added = true
+	}
+	l.obs[key] = obs
+	late := runningLate(key.check, wls, models, owner, now)
+	if d, ok := l.est[key]; ok && !added && len(late) == 0 {
+		return d, nil
+	}
+	d, err := EstimateDelay(append(slices.Clip(obs), late...), l.q, l.window, prior)
+	if err != nil {
+		return 0, err
+	}
+	if len(late) == 0 {
+		l.est[key] = d
+	} else {
+		delete(l.est, key)
+	}
+	return d, nil
+}
+
+// runningLate returns the RunningDelay lower bounds of the workloads in
+// wls the named check made Ready that run past their run time at now,
+// each at most an hour (the longest StartDelay).
+func runningLate(check kueue.AdmissionCheckReference, wls []*kueue.Workload, models Models, owner func(*kueue.Workload) *metav1.ObjectMeta, now time.Time) []DelayObservation {
+	var late []DelayObservation
+	for _, wl := range wls {
+		if st := CheckState(wl, check); st == nil || st.State != kueue.CheckStateReady {
+			continue // read no owner for a workload that cannot count
+		}
+		if o, ok := RunningDelay(wl, owner(wl), check, models, now); ok {
+			o.Delay = min(o.Delay, time.Hour)
+			late = append(late, o)
 		}
 	}
-	l.mu.Lock()
-	l.seen[key] = next
-	l.mu.Unlock()
-	return EstimateDelay(obs, l.q, l.window, prior)
+	return late
+}
+
+// compareObservations orders observations by finish time, ties by delay,
+// as EstimateDelay takes the latest.
+func compareObservations(a, b DelayObservation) int {
+	if c := a.Finished.Compare(b.Finished); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Delay, b.Delay)
 }
 
 // decisionConfig is the configuration key's decisions use: r.cfg, with the
 // learnt start delay when the learner is on.
-func (r *queueReconciler) decisionConfig(ctx context.Context, key etaPassKey, wls []*kueue.Workload, models Models, now time.Time) (Config, error) {
+func (r *queueReconciler) decisionConfig(ctx context.Context, key etaPassKey, fresh, wls []*kueue.Workload, models Models, now time.Time) (Config, error) {
 	cfg := r.cfg
 	if r.delays == nil {
 		return cfg, nil
@@ -280,7 +356,7 @@ func (r *queueReconciler) decisionConfig(ctx context.Context, key etaPassKey, wl
 		}
 		return m
 	}
-	d, err := r.delays.startDelay(key, wls, models, owner, cfg.StartDelay, now)
+	d, err := r.delays.startDelay(key, fresh, wls, models, owner, cfg.StartDelay, now)
 	if err != nil {
 		return cfg, err
 	}
