@@ -44,6 +44,7 @@ func TestSteadyStateAllocs(t *testing.T) {
 		"DecideConfidence": func() {
 			_, _ = c.Decide(qs, jobS, 100, Options{Mode: ModeConfidence, Confidence: 0.9})
 		},
+		"AloneDeadline":       func() { _, _ = AloneDeadline(jobS.Samples, 0.9) },
 		"JCT":                 func() { _, _ = JCT(exp2{A: 20, B: -1}, 50, cluster) },
 		"JCT pointer model":   func() { _, _ = JCT(ptrModel, 50, cluster) },
 		"JCT interface model": func() { _, _ = JCT(ifaceModel, 50, cluster) },

@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -20,8 +21,11 @@ import (
 // replica, kube-apiserver and etcd restarted under them, and bursts of
 // malformed workloads and pods beside good ones. One cluster of its own
 // (up.sh), the faults one after another; adapters/README.md tabulates them.
+// SCHEDKIT_FAULTS_DEADLINE_FLAGS adds flags to schedkit-deadline's (the
+// full-size burst's command gives it longer lease timings; the leader
+// faults' bounds assume the defaults).
 func TestFaults(t *testing.T) {
-	cl := startScenarioCluster(t)
+	cl := startScenarioCluster(t, os.Getenv("SCHEDKIT_FAULTS_DEADLINE_FLAGS"))
 
 	t.Run("CheckKilledMidPlan", cl.checkKilled)
 	t.Run("MalformedWorkloadBurst", cl.malformedBurst)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -138,9 +139,25 @@ func (cl *cluster) restart9(t *testing.T, name string) {
 // (VmRSS and VmHWM of /proc/PID/status), in MiB.
 func (cl *cluster) rss(t *testing.T, name string) (now, peak int) {
 	t.Helper()
-	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cl.pid(name)))
+	now, peak, err := cl.memoryOf(name)
 	if err != nil {
-		t.Fatalf("%s: %v", name, err)
+		t.Fatal(err)
+	}
+	return now, peak
+}
+
+// memoryOf reads the resident memory of component name now and at its
+// peak, in MiB. A pid file outlives its process, so it first checks that
+// the recorded pid still runs the component's binary, not a later process
+// that got the same pid.
+func (cl *cluster) memoryOf(name string) (now, peak int, err error) {
+	pid := cl.pid(name)
+	if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid)); err != nil || filepath.Base(exe) != name {
+		return 0, 0, fmt.Errorf("%s: pid %d runs %q (%v), not %s", name, pid, exe, err, name)
+	}
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: %w", name, err)
 	}
 	for _, l := range strings.Split(string(status), "\n") {
 		var kb int
@@ -151,7 +168,40 @@ func (cl *cluster) rss(t *testing.T, name string) (now, peak int) {
 			peak = kb / 1024
 		}
 	}
-	return now, peak
+	return now, peak, nil
+}
+
+// sampleMemory reads component name's resident memory every interval
+// until stop is called, which returns the largest reading, the pid it
+// was read from and the first error (the process gone or replaced).
+func (cl *cluster) sampleMemory(name string, interval time.Duration) (stop func() (maxMiB, pid int, err error)) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	var most int
+	var first error
+	pid := cl.pid(name)
+	wg.Go(func() {
+		for {
+			now, _, err := cl.memoryOf(name)
+			if err == nil && cl.pid(name) != pid {
+				err = fmt.Errorf("%s restarted: pid %d, then %d", name, pid, cl.pid(name))
+			}
+			if err != nil && first == nil {
+				first = err
+			}
+			most = max(most, now)
+			select {
+			case <-done:
+				return
+			case <-time.After(interval):
+			}
+		}
+	})
+	return func() (int, int, error) {
+		close(done)
+		wg.Wait()
+		return most, pid, first
+	}
 }
 
 // logSince returns the lines of component name's log written after the

@@ -23,11 +23,12 @@ import (
 // startScenarioCluster starts and sets up the cluster that TestCluster and
 // TestFaults run on: no nodes and no queue of up.sh's own (each scenario
 // makes its nodes and queues), and short retries and ETA refreshes, so
-// that a held workload is tried again within seconds of capacity freeing.
-func startScenarioCluster(t *testing.T) *cluster {
+// that a held workload is tried again within seconds of capacity freeing;
+// deadlineFlags are more flags for schedkit-deadline.
+func startScenarioCluster(t *testing.T, deadlineFlags ...string) *cluster {
 	t.Helper()
 	cl := startCluster(t, "-nodes", "none", "-no-queue",
-		"-deadline-flags", "-min-retry=2s -max-retry=5s -eta-refresh=2s -eta-tolerance=1s")
+		"-deadline-flags", strings.Join(append([]string{"-min-retry=2s -max-retry=5s -eta-refresh=2s -eta-tolerance=1s"}, deadlineFlags...), " "))
 	cl.setup(t)
 	return cl
 }

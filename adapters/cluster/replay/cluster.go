@@ -88,14 +88,19 @@ func NodesSpec(n, cpus int) string {
 	return fmt.Sprintf("%dxcpu:cpu=%d,memory=%dGi", n, cpus, 4*cpus)
 }
 
+// PortsPerCluster is how many consecutive ports up.sh takes.
+const PortsPerCluster = 12
+
 // Up starts a fresh cluster for the configuration with up.sh (scripts is
-// adapters/cluster) in dir, on free local ports, with the nodes given as
-// up.sh -nodes specs, and schedkit-deadline's extra flags. The caller
-// stops it with Down.
-func Up(scripts, dir string, c Config, nodes []string, deadlineFlags string, log func(string)) (*Cluster, error) {
-	base, err := FreePortBase(12)
-	if err != nil {
-		return nil, err
+// adapters/cluster) in dir, on local ports from base (0: the first free
+// ones, FreePortBase), with the nodes given as up.sh -nodes specs, and
+// schedkit-deadline's extra flags. The caller stops it with Down.
+func Up(scripts, dir string, base int, c Config, nodes []string, deadlineFlags string, log func(string)) (*Cluster, error) {
+	if base == 0 {
+		var err error
+		if base, err = FreePortBase(PortsPerCluster); err != nil {
+			return nil, err
+		}
 	}
 	args := []string{filepath.Join(scripts, "up.sh"), "-dir", dir, "-port-base", strconv.Itoa(base)}
 	for _, n := range nodes {
@@ -196,7 +201,19 @@ func lastLine(s, prefix string) string {
 // FreePortBase returns the first of n consecutive local ports free now
 // (up.sh -port-base).
 func FreePortBase(n int) (int, error) {
-	for base := 31100; base < 60000; base += 20 {
+	bs, err := FreePortBases(n, 1)
+	if err != nil {
+		return 0, err
+	}
+	return bs[0], nil
+}
+
+// FreePortBases returns k disjoint runs of n consecutive local ports free
+// now, by their first port, for clusters started at the same time.
+func FreePortBases(n, k int) ([]int, error) {
+	var out []int
+	step := 20 * ((n + 19) / 20)
+	for base := 31100; base < 60000 && len(out) < k; base += step {
 		free := true
 		for p := base; p < base+n && free; p++ {
 			l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
@@ -207,8 +224,11 @@ func FreePortBase(n int) (int, error) {
 			l.Close()
 		}
 		if free {
-			return base, nil
+			out = append(out, base)
 		}
 	}
-	return 0, fmt.Errorf("no %d consecutive free ports between 31100 and 60000", n)
+	if len(out) < k {
+		return nil, fmt.Errorf("fewer than %d runs of %d consecutive free ports between 31100 and 60000", k, n)
+	}
+	return out, nil
 }

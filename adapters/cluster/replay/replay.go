@@ -2,12 +2,14 @@ package replay
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -29,7 +31,12 @@ type Options struct {
 	// DeadlineFlags are schedkit-deadline's extra flags in the check and
 	// schedkit configurations (up.sh -deadline-flags).
 	DeadlineFlags string
-	Progress      func(string)
+	// SideBySide runs the configurations of a load at the same time, each
+	// on its own cluster: they then share the machine's load, which the
+	// control plane's delays follow (one after the other, a load average
+	// that changes between them changes their figures).
+	SideBySide bool
+	Progress   func(string)
 }
 
 // DefaultDeadlineFlags are schedkit-deadline's flags in the replay: a
@@ -80,49 +87,117 @@ func Execute(ctx context.Context, jobs []TraceJob, o Options) ([]Result, error) 
 	for rep := 1; rep <= max(o.Reps, 1); rep++ {
 		for li, l := range o.Loads {
 			p := plans[li]
-			for _, c := range o.Configs {
-				tag := fmt.Sprintf("rep %d, load %s (offered %.2f), %s", rep, LoadName(l), p.Load, c)
-				progress(fmt.Sprintf("%s: %d Jobs, %d pods; starting a fresh cluster", tag, len(p.Subs), pods(p.Subs)))
-				r, err := runOne(ctx, o, c, p, tag, progress)
-				if err != nil {
-					return out, fmt.Errorf("%s: %w", tag, err)
-				}
-				r.Load, r.Rep = LoadName(l), rep
-				progress(fmt.Sprintf("%s: met %d, missed %d, rejected %d in %.0f s", tag, r.Met, r.Missed, r.Rejected, r.Wall))
-				out = append(out, r)
+			tag := func(c Config) string {
+				return fmt.Sprintf("rep %d, load %s (offered %.2f), %s", rep, LoadName(l), p.Load, c)
+			}
+			rs, err := o.runLoad(ctx, p, tag, progress)
+			for i := range rs {
+				rs[i].Load, rs[i].Rep = LoadName(l), rep
+				progress(fmt.Sprintf("%s: met %d, missed %d, rejected %d in %.0f s", tag(rs[i].Config), rs[i].Met, rs[i].Missed, rs[i].Rejected, rs[i].Wall))
+			}
+			out = append(out, rs...)
+			if err != nil {
+				return out, err
 			}
 		}
 	}
 	return out, nil
 }
 
-func runOne(ctx context.Context, o Options, c Config, p Plan, tag string, progress func(string)) (Result, error) {
-	if err := os.MkdirAll(o.StateDir, 0o755); err != nil {
+// runLoad runs every configuration on the plan, one after the other or
+// side by side, and returns their results in the order of o.Configs (up
+// to the first that failed, one after the other; those that ran, side by
+// side).
+func (o Options) runLoad(ctx context.Context, p Plan, tag func(Config) string, progress func(string)) ([]Result, error) {
+	if !o.SideBySide {
+		var out []Result
+		for _, c := range o.Configs {
+			progress(fmt.Sprintf("%s: %d Jobs, %d pods; starting a fresh cluster", tag(c), len(p.Subs), pods(p.Subs)))
+			r, err := runOne(ctx, o, c, 0, p, tag(c), progress)
+			if err != nil {
+				return out, fmt.Errorf("%s: %w", tag(c), err)
+			}
+			out = append(out, r)
+		}
+		return out, nil
+	}
+	bases, err := FreePortBases(PortsPerCluster, len(o.Configs))
+	if err != nil {
+		return nil, err
+	}
+	// Every cluster is up before any replay starts, so that the
+	// replays run over the same minutes.
+	n := len(o.Configs)
+	cls, rs, errs := make([]*Cluster, n), make([]Result, n), make([]error, n)
+	var wg sync.WaitGroup
+	for i, c := range o.Configs {
+		progress(fmt.Sprintf("%s: %d Jobs, %d pods; starting a fresh cluster beside the others", tag(c), len(p.Subs), pods(p.Subs)))
+		wg.Go(func() { cls[i], errs[i] = o.up(c, bases[i], progress) })
+	}
+	wg.Wait()
+	for _, cl := range cls {
+		if cl != nil {
+			defer o.down(cl, progress)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for i, c := range o.Configs {
+		wg.Go(func() { rs[i], errs[i] = o.run(ctx, cls[i], p, tag(c), progress) })
+	}
+	wg.Wait()
+	var out []Result
+	for i := range rs {
+		if errs[i] == nil {
+			out = append(out, rs[i])
+		} else {
+			errs[i] = fmt.Errorf("%s: %w", tag(o.Configs[i]), errs[i])
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+func runOne(ctx context.Context, o Options, c Config, base int, p Plan, tag string, progress func(string)) (Result, error) {
+	cl, err := o.up(c, base, progress)
+	if err != nil {
 		return Result{}, err
+	}
+	defer o.down(cl, progress)
+	return o.run(ctx, cl, p, tag, progress)
+}
+
+// up starts a fresh cluster for c in a new directory under o.StateDir,
+// on ports from base (0: the first free ones).
+func (o Options) up(c Config, base int, progress func(string)) (*Cluster, error) {
+	if err := os.MkdirAll(o.StateDir, 0o755); err != nil {
+		return nil, err
 	}
 	dir, err := os.MkdirTemp(o.StateDir, "cluster-"+string(c)+"-")
 	if err != nil {
-		return Result{}, err
+		return nil, err
 	}
 	if err := os.Remove(dir); err != nil { // up.sh wants it absent or empty
-		return Result{}, err
+		return nil, err
 	}
-	cl, err := Up(o.Scripts, dir, c, []string{NodesSpec(o.Nodes, o.NodeCPUs)}, o.DeadlineFlags, progress)
-	if err != nil {
-		return Result{}, err
+	return Up(o.Scripts, dir, base, c, []string{NodesSpec(o.Nodes, o.NodeCPUs)}, o.DeadlineFlags, progress)
+}
+
+func (o Options) down(cl *Cluster, progress func(string)) {
+	if err := cl.Down(); err != nil {
+		progress(err.Error())
 	}
-	defer func() {
-		if err := cl.Down(); err != nil {
-			progress(err.Error())
-		}
-	}()
+}
+
+// run replays the plan on the cluster and summarizes it.
+func (o Options) run(ctx context.Context, cl *Cluster, p Plan, tag string, progress func(string)) (Result, error) {
 	load0 := loadAverage()
 	outs, cpu, wall, err := Run(ctx, cl, p.Subs, RunOptions{CPUs: o.Nodes * o.NodeCPUs, Grace: o.Grace,
 		Progress: func(s string) { progress(tag + ": " + s) }, ProgressEvery: 15 * time.Second})
 	if err != nil {
-		return Result{}, fmt.Errorf("%w (logs in %s)", err, filepath.Join(dir, "logs"))
+		return Result{}, fmt.Errorf("%w (logs in %s)", err, filepath.Join(cl.Dir, "logs"))
 	}
-	r := Summarize(c, "", p.Load, outs, cpu, wall)
+	r := Summarize(cl.Config, "", p.Load, outs, cpu, wall)
 	r.LoadAvg = [2]float64{load0, loadAverage()}
 	return r, nil
 }

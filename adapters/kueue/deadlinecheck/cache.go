@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/schedkit/schedkit/admission"
 	"github.com/schedkit/schedkit/tct/jct"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -13,14 +14,18 @@ import (
 // samples lognormal draws per workload), and a waiting workload's samples
 // never change. Entries are keyed by everything the draws depend on (UID,
 // pods left, time executed, slots, model, sample count, seed, start
-// delay), so a plan
-// with a cache gives exactly the outcomes of one without. Each plan keeps
-// only the entries it used, so the cache holds the live workloads of each
-// queue and no more. The zero value is not usable: call NewWorkCache. It
-// is safe for concurrent use by plans of different queues.
+// delay), so a plan with a cache gives exactly the outcomes of one
+// without. The entries a plan did not use are dropped once they outnumber
+// those it used (plus 64), so a queue's entries stay within about twice
+// its live workloads. It also keeps each queue's scratch of the
+// decisions, so that a reconcile's plan allocates in proportion to its
+// decisions, not to its queue. The zero value is not usable: call
+// NewWorkCache. It is safe for concurrent use; plans of one queue at the
+// same time each get their own entries and scratch, and the last to end
+// is kept.
 type WorkCache struct {
 	mu     sync.Mutex
-	queues map[string]map[workKey]work
+	queues map[string]*queueWork
 }
 
 type workKey struct {
@@ -35,12 +40,41 @@ type workKey struct {
 	delay    time.Duration
 }
 
-// NewWorkCache returns an empty cache.
-func NewWorkCache() *WorkCache { return &WorkCache{queues: map[string]map[workKey]work{}} }
+// queueWork is one queue's kept samples and decision scratch.
+type queueWork struct {
+	works map[workKey]*keptWork
+	plan  uint64 // plans begun
+	used  int    // entries the current plan used
+	s     decideScratch
+}
 
-// generation is the set of samples one plan of one queue uses.
+// keptWork is one entry: the samples and the last plan that used them.
+type keptWork struct {
+	work
+	plan uint64
+}
+
+// decideScratch is what decide reuses from one plan of a queue to the
+// next: per-workload slices and the promised queue.
+type decideScratch struct {
+	outs     []Outcome
+	jobs     []admission.Job
+	works    []*work
+	problems []error
+	order    []int
+	pending  []int
+	promised []*work
+	q0       admission.Queue
+	space    admission.Workspace
+}
+
+// NewWorkCache returns an empty cache.
+func NewWorkCache() *WorkCache { return &WorkCache{queues: map[string]*queueWork{}} }
+
+// generation is one plan of one queue: its entries and scratch, taken out
+// of the cache until end.
 type generation struct {
-	old, next map[workKey]work
+	q *queueWork
 }
 
 func (c *WorkCache) begin(queue string) *generation {
@@ -49,34 +83,66 @@ func (c *WorkCache) begin(queue string) *generation {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return &generation{old: c.queues[queue], next: map[workKey]work{}}
+	q := c.queues[queue]
+	delete(c.queues, queue)
+	if q == nil {
+		q = &queueWork{works: map[workKey]*keptWork{}}
+	}
+	q.plan++
+	q.used = 0
+	return &generation{q: q}
 }
 
-func (c *WorkCache) end(queue string, g *generation) {
+// end puts a plan's entries and scratch back; a plan that ended without
+// error first drops the entries it did not use once they outnumber those
+// it used, plus 64.
+func (c *WorkCache) end(queue string, g *generation, ok bool) {
 	if c == nil {
 		return
 	}
+	q := g.q
+	if ok && len(q.works) > 2*q.used+64 {
+		for k, e := range q.works {
+			if e.plan != q.plan {
+				delete(q.works, k)
+			}
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.queues[queue] = g.next
+	c.queues[queue] = q
+}
+
+// scratch returns the plan's decision scratch; a plan without a cache
+// gets its own.
+func (g *generation) scratch() *decideScratch {
+	if g == nil {
+		return &decideScratch{}
+	}
+	return &g.q.s
 }
 
 // work returns w's samples, drawn or remembered.
-func (g *generation) work(w Workload, n int, seed uint64, delay time.Duration) (work, error) {
+func (g *generation) work(w Workload, n int, seed uint64, delay time.Duration) (*work, error) {
 	if g == nil {
-		return drawWork(w, n, seed, delay)
+		wk, err := drawWork(w, n, seed, delay)
+		return &wk, err
 	}
+	q := g.q
 	k := workKey{uid: w.UID, left: w.Pods - w.Done, executed: w.Executed, slots: w.Slots, pod: w.RunTime.Pod, exact: w.RunTime.Exact, samples: n, seed: seed, delay: delay}
-	if wk, ok := g.next[k]; ok {
-		return wk, nil
-	}
-	if wk, ok := g.old[k]; ok {
-		g.next[k] = wk
-		return wk, nil
+	if e, ok := q.works[k]; ok {
+		if e.plan != q.plan {
+			e.plan = q.plan
+			q.used++
+		}
+		return &e.work, nil
 	}
 	wk, err := drawWork(w, n, seed, delay)
-	if err == nil {
-		g.next[k] = wk
+	if err != nil {
+		return nil, err
 	}
-	return wk, err
+	e := &keptWork{work: wk, plan: q.plan}
+	q.works[k] = e
+	q.used++
+	return &e.work, nil
 }

@@ -31,6 +31,8 @@ type etaTask struct {
 type etaWriter struct {
 	r      *queueReconciler
 	budget *budget
+	// write writes one task, first waiting for wait; r.actETA unless set.
+	write func(ctx context.Context, t etaTask, wait func(context.Context) bool) (bool, error)
 
 	mu    sync.Mutex
 	tasks map[types.UID]etaTask
@@ -39,7 +41,7 @@ type etaWriter struct {
 }
 
 func newETAWriter(r *queueReconciler, perSecond float64) *etaWriter {
-	return &etaWriter{r: r, budget: newBudget(perSecond), tasks: map[types.UID]etaTask{}, wake: make(chan struct{}, 1)}
+	return &etaWriter{r: r, budget: newBudget(perSecond), write: r.actETA, tasks: map[types.UID]etaTask{}, wake: make(chan struct{}, 1)}
 }
 
 // put queues t, replacing the workload's task not yet written.
@@ -94,7 +96,7 @@ func (e *etaWriter) loop(ctx context.Context) {
 			}
 			continue
 		}
-		_, err := e.r.actETA(ctx, t, e.wait)
+		_, err := e.write(ctx, t, e.wait)
 		if err != nil && !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) && ctx.Err() == nil {
 			log.V(1).Info("writing an ETA", "workload", t.o.Key, "error", err.Error())
 		}

@@ -1,6 +1,8 @@
 package deadlinecheck
 
 import (
+	"slices"
+
 	"k8s.io/apimachinery/pkg/api/equality"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
@@ -22,29 +24,59 @@ var notesOnly = predicate.TypedFuncs[*kueue.Workload]{
 // check that stays Pending. Every other change (spec, labels, other annotations, conditions,
 // admission, a check's state) counts, and so does any change of an object
 // being deleted. The resourceVersion and managed fields are not compared.
+// It copies no more than the two objects' top-level structs (no deep
+// copy): it runs on every Workload event.
 func notesOnlyUpdate(old, cur *kueue.Workload) bool {
 	if old == nil || cur == nil || cur.DeletionTimestamp != nil {
 		return false
 	}
-	a, b := old.DeepCopy(), cur.DeepCopy()
-	for _, wl := range []*kueue.Workload{a, b} {
-		wl.ResourceVersion, wl.ManagedFields = "", nil
-		for _, k := range ETAAnnotations {
-			delete(wl.Annotations, k)
-		}
-		if len(wl.Annotations) == 0 {
-			wl.Annotations = nil
-		}
-	}
-	if len(a.Status.AdmissionChecks) != len(b.Status.AdmissionChecks) {
+	if !sameBesideETAs(old.Annotations, cur.Annotations) || !sameChecksBesideNotes(old.Status.AdmissionChecks, cur.Status.AdmissionChecks) {
 		return false
 	}
-	for i := range a.Status.AdmissionChecks {
-		x, y := &a.Status.AdmissionChecks[i], &b.Status.AdmissionChecks[i]
-		if x.Name == y.Name && x.State == kueue.CheckStatePending && y.State == kueue.CheckStatePending &&
-			isPendingNote(x.Message) && isPendingNote(y.Message) {
-			y.Message = x.Message
+	a, b := *old, *cur
+	for _, wl := range []*kueue.Workload{&a, &b} {
+		wl.ResourceVersion, wl.ManagedFields, wl.Annotations = "", nil, nil
+		wl.Status.AdmissionChecks = nil
+	}
+	return equality.Semantic.DeepEqual(&a, &b)
+}
+
+// sameBesideETAs reports whether two annotation maps hold the same keys
+// and values but for the ETA annotations.
+func sameBesideETAs(a, b map[string]string) bool {
+	n := 0
+	for k, v := range a {
+		if slices.Contains(ETAAnnotations[:], k) {
+			continue
+		}
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+		n++
+	}
+	for k := range b {
+		if !slices.Contains(ETAAnnotations[:], k) {
+			n--
 		}
 	}
-	return equality.Semantic.DeepEqual(a, b)
+	return n == 0
+}
+
+// sameChecksBesideNotes reports whether two lists of admission check
+// states are the same but for the Pending notes of checks Pending in both.
+func sameChecksBesideNotes(a, b []kueue.AdmissionCheckState) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Name == y.Name && x.State == kueue.CheckStatePending && y.State == kueue.CheckStatePending &&
+			isPendingNote(x.Message) && isPendingNote(y.Message) {
+			x.Message = y.Message
+		}
+		if !equality.Semantic.DeepEqual(x, y) {
+			return false
+		}
+	}
+	return true
 }

@@ -35,6 +35,18 @@ func TestNotesOnlyUpdate(t *testing.T) {
 		{"the Pending note changed", func(w *kueue.Workload) { w.Status.AdmissionChecks[0].Message = "Pending: ETA start p50 10:05" }, true},
 		{"a rejection note", func(w *kueue.Workload) { w.Status.AdmissionChecks[0].Message = deactivatedNote("Rejected: late") }, false},
 		{"the deadline annotation", func(w *kueue.Workload) { w.Annotations[DeadlineAnnotation] = "2h" }, false},
+		{"another annotation added", func(w *kueue.Workload) { w.Annotations["x"] = "" }, false},
+		{"the deadline annotation swapped for another", func(w *kueue.Workload) {
+			delete(w.Annotations, DeadlineAnnotation)
+			w.Annotations["x"] = "1h"
+		}, false},
+		{"a second check added", func(w *kueue.Workload) {
+			w.Status.AdmissionChecks = append(w.Status.AdmissionChecks, kueue.AdmissionCheckState{Name: "other", State: kueue.CheckStatePending})
+		}, false},
+		{"the Pending note and the check's time", func(w *kueue.Workload) {
+			w.Status.AdmissionChecks[0].Message = "Pending: ETA start p50 10:05"
+			w.Status.AdmissionChecks[0].LastTransitionTime = metav1.Unix(1, 0)
+		}, false},
 		{"a label", func(w *kueue.Workload) { w.Labels = map[string]string{"a": "b"} }, false},
 		{"the check's state", func(w *kueue.Workload) { w.Status.AdmissionChecks[0].State = kueue.CheckStateReady }, false},
 		{"a condition", func(w *kueue.Workload) {

@@ -164,7 +164,7 @@ func QueueOf(cq *kueue.ClusterQueue) Queue {
 //  3. Alone: admission.Workspace.Decide in confidence mode on an empty queue with the
 //     workload's own run time (its pods in parallel, started now). Failing
 //     it at the confidence means it can never meet its deadline: Rejected.
-//     The least deadline that passes it (aloneNeed) is found once per
+//     The least deadline that passes it (admission.AloneDeadline) is found once per
 //     workload's samples, so a workload whose deadline is beyond it passes
 //     with one comparison.
 //
@@ -192,7 +192,7 @@ func QueueOf(cq *kueue.ClusterQueue) Queue {
 // the same queue (see WorkCache); the outcomes are the same with or
 // without it. The samples are never modified after drawing.
 func Plan(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) ([]Outcome, error) {
-	outs, works, err := decide(q, ws, now, cfg, cache)
+	outs, works, err := decide(q, ws, now, cfg, cache, false)
 	if err != nil {
 		return nil, err
 	}
@@ -208,61 +208,74 @@ func Plan(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) (
 // deactivated workload), bit for bit; every outcome's ETA is nil. Its
 // cost is the decisions': O(workloads) to order them, the alone test
 // of each pending deadline workload (one comparison once its samples'
-// threshold is known, O(samples · log samples) the first time), and the
+// threshold is known, O(samples) the first time), and the
 // queue test of each one holding quota (admission.Queue.Decide: O(promised
 // × samples) for the first, then the samples of the workloads from its EDF
 // place on); Plan adds the replay
 // of Kueue's admission for every pending workload's ETA.
 func Decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) ([]Outcome, error) {
-	outs, _, err := decide(q, ws, now, cfg, cache)
+	outs, _, err := decide(q, ws, now, cfg, cache, false)
 	return outs, err
 }
 
 // decide is Plan's decisions; works are the workloads' samples, for etas.
-func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) ([]Outcome, []*work, error) {
+// With reuse, the outcomes live in the cache's scratch of the queue and
+// are valid until its next plan (the reconciler's use); without it they
+// are the caller's.
+func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache, reuse bool) (outs []Outcome, works []*work, err error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, err
 	}
 	cq := q.Name
 	gen := cache.begin(cq)
+	defer func() { cache.end(cq, gen, err == nil) }()
+	sc := gen.scratch()
 	n := len(ws)
-	outs := make([]Outcome, n)
-	jobs := make([]admission.Job, n)
-	works := make([]*work, n)
-	problems := make([]error, n)
+	if reuse {
+		sc.outs = resize(sc.outs, n)
+		outs = sc.outs
+	} else {
+		outs = make([]Outcome, n)
+	}
+	sc.jobs = resize(sc.jobs, n)
+	sc.works = resize(sc.works, n)
+	sc.problems = resize(sc.problems, n)
+	sc.order = resize(sc.order, n)
+	jobs, problems, order := sc.jobs, sc.problems, sc.order
+	works = sc.works
 
-	// IDs follow creation, then key: deterministic and unique.
-	order := make([]int, n)
+	// IDs follow creation, then key: deterministic and unique. Job ID
+	// rank+1 is workload order[rank].
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int {
 		return cmp.Or(ws[a].Created.Compare(ws[b].Created), cmp.Compare(ws[a].Key, ws[b].Key))
 	})
-	idx := make(map[int64]int, n)
 	for rank, i := range order {
-		w := ws[i]
+		w := &ws[i]
 		outs[i].Key = w.Key
 		problems[i] = w.Problem
 		jobs[i] = admission.Job{ID: int64(rank + 1), Arrival: seconds(w.Created.Sub(now)), Deadline: math.Inf(1)}
-		idx[jobs[i].ID] = i
 		if w.HasDeadline() {
 			jobs[i].Deadline = seconds(w.Deadline.Sub(now))
 		}
 		if w.Phase != Deactivated && w.Problem == nil && w.Blocked == nil && w.usable() {
-			wk, err := gen.work(w, cfg.Samples, cfg.Seed, cfg.StartDelay)
+			wk, err := gen.work(*w, cfg.Samples, cfg.Seed, cfg.StartDelay)
 			if err != nil {
 				problems[i] = err
 				continue
 			}
-			works[i] = &wk
+			works[i] = wk
 		}
 	}
 
 	// The promised workloads: their deadlines are protected, their work is
 	// ahead of every pending workload.
-	var q0 admission.Queue
-	var promised []*work
+	q0 := &sc.q0
+	q0.Reset()
+	promised := sc.promised[:0]
+	defer func() { sc.promised = promised[:0] }()
 	for _, i := range order {
 		if ws[i].Phase != Promised {
 			continue
@@ -277,7 +290,7 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache)
 		}
 	}
 
-	pending := make([]int, 0, n)
+	pending := sc.pending[:0]
 	for _, i := range order {
 		switch ws[i].Phase {
 		case Waiting, Deciding:
@@ -290,9 +303,10 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache)
 			}
 		}
 	}
+	sc.pending = pending
 	slices.SortFunc(pending, func(a, b int) int { return admission.CompareEDF(jobs[a], jobs[b]) })
 
-	var space admission.Workspace
+	space := &sc.space
 	p := cfg.Confidence
 	opt := admission.Options{Mode: admission.ModeConfidence, Confidence: p}
 	for _, i := range pending {
@@ -365,7 +379,7 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache)
 				finish := finishInQueue(q0.Jobs(), job)
 				outs[i].Verdict = retryLate(w, finish, now, d.Checked[d.NewIndex].PMeet, p, after)
 			} else {
-				b := ws[idx[d.BlockingID]]
+				b := ws[order[d.BlockingID-1]]
 				outs[i].Verdict = retryHurts(w, wk, b, now, d.Checked[d.Blocking].PMeet, p, after)
 			}
 		}
@@ -380,8 +394,18 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache)
 		}
 	}
 
-	cache.end(cq, gen)
 	return outs, works, nil
+}
+
+// resize returns xs with length n, every element zero, reusing its
+// storage when large enough.
+func resize[T any](xs []T, n int) []T {
+	if cap(xs) < n {
+		return make([]T, n)
+	}
+	xs = xs[:n]
+	clear(xs)
+	return xs
 }
 
 // retryAfter is when a held workload should be tried again: the median time

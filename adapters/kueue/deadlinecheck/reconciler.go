@@ -85,6 +85,13 @@ type queueReconciler struct {
 	// the background (rejectionwriter.go); nil: each reconcile writes its
 	// own before it returns.
 	rejectionWriter *etaWriter
+	// reader reads past the cache (a refused verdict's fresh copy); nil:
+	// a refused verdict requeues its ClusterQueue.
+	reader client.Reader
+	// wroteOn remembers, per workload UID, a verdict written onto a fresh
+	// copy: until the cache shows the check in that state (or staleFor
+	// has passed), the ClusterQueue's decisions wait.
+	wroteOn map[types.UID]wroteState
 	// badKinds remembers owner kinds that could not be read, for a while.
 	badKinds map[schema.GroupVersionKind]badKind
 	// delays learns each queue's start delay; nil: cfg.StartDelay.
@@ -191,10 +198,14 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	names := map[string][2]string{}
 	var errs []error
 	active, conflicts := false, false
-	var etaLater time.Duration // when a skipped ETA pass is due
+	var etaLater time.Duration     // when a skipped ETA pass is due
+	var finished []*kueue.Workload // finished since the last reconcile, for the delay learner
+	if r.delays != nil {
+		finished = r.delays.take(cq.Name)
+	}
 	for _, ch := range checks {
 		models := CompileModels(ch.params)
-		cfg, err := r.decisionConfig(ctx, etaPassKey{queue: cq.Name, check: ch.name}, wls, models)
+		cfg, err := r.decisionConfig(ctx, etaPassKey{queue: cq.Name, check: ch.name}, finished, wls, models, now)
 		if err != nil {
 			return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
 		}
@@ -214,7 +225,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 			objs = append(objs, wl)
 		}
 		t0 := time.Now()
-		outs, works, err := decide(queue, views, now, cfg, r.cache)
+		outs, works, err := decide(queue, views, now, cfg, r.cache, true)
 		if err != nil {
 			return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
 		}
@@ -422,6 +433,13 @@ func (r *queueReconciler) stale(wls []*kueue.Workload) (bool, map[types.UID]bool
 	stale := false
 	var etaStale map[types.UID]bool
 	for _, wl := range wls {
+		if ws, ok := r.wroteOn[wl.UID]; ok {
+			if st := CheckState(wl, ws.check); st != nil && st.State != ws.state && r.clock.Now().Before(ws.until) {
+				stale = true
+			} else {
+				delete(r.wroteOn, wl.UID)
+			}
+		}
 		if rvs, ok := r.written[wl.UID]; ok {
 			if slices.Contains(rvs, wl.ResourceVersion) {
 				stale = true
@@ -441,6 +459,28 @@ func (r *queueReconciler) stale(wls []*kueue.Workload) (bool, map[types.UID]bool
 		}
 	}
 	return stale, etaStale
+}
+
+// wroteState is a verdict written onto a freshly read copy: the check's
+// state, and until when it holds decisions back.
+type wroteState struct {
+	check kueue.AdmissionCheckReference
+	state kueue.CheckState
+	until time.Time
+}
+
+// wroteOver records a verdict written onto a freshly read copy of a
+// workload decided on at resourceVersion decided: the cache is behind
+// while it shows that version, or any other in which the check is not
+// yet in state, for at most staleFor.
+func (r *queueReconciler) wroteOver(uid types.UID, decided string, check kueue.AdmissionCheckReference, state kueue.CheckState) {
+	r.wrote(uid, decided, false, true)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.wroteOn == nil {
+		r.wroteOn = map[types.UID]wroteState{}
+	}
+	r.wroteOn[uid] = wroteState{check: check, state: state, until: r.clock.Now().Add(staleFor)}
 }
 
 // wrote records that the check wrote to a workload whose resourceVersion
@@ -677,6 +717,8 @@ type writer struct {
 	// wait, when set, is called once before the first write (the ETA
 	// writer's budget); false stops the write.
 	wait func(context.Context) bool
+	// refreshed: the workload was read again after a conflict (fresh).
+	refreshed bool
 }
 
 // ready calls wait before the first write.
@@ -736,7 +778,20 @@ func (w *writer) setCheck(ctx context.Context, check kueue.AdmissionCheckReferen
 	if err := w.ready(ctx); err != nil {
 		return false, err
 	}
-	if err := w.r.client.Status().Apply(ctx, apply, client.FieldOwner(ControllerName), client.ForceOwnership); err != nil {
+	err := w.r.client.Status().Apply(ctx, apply, client.FieldOwner(ControllerName), client.ForceOwnership)
+	if apierrors.IsConflict(err) {
+		if cur := w.fresh(ctx, check); cur != nil {
+			decided := wl.ResourceVersion
+			w.wl = cur
+			if wrote, err := w.setCheck(ctx, check, state, msg, after, now); err != nil || !wrote {
+				return wrote, err
+			}
+			w.r.wroteOver(cur.UID, decided, check, state)
+			*wl = *w.wl
+			return true, nil
+		}
+	}
+	if err != nil {
 		return false, err
 	}
 	w.wrote(before)

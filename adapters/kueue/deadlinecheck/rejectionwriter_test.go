@@ -4,9 +4,13 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 )
 
@@ -59,6 +63,63 @@ func TestRejectionWriterDeactivatesInBackground(t *testing.T) {
 		}
 		if st := CheckState(w, testCheck); st.State != kueue.CheckStatePending || !strings.HasPrefix(st.Message, "Rejected and deactivated while waiting for quota: ") {
 			t.Errorf("%s: check %s %q", b, st.State, st.Message)
+		}
+	}
+}
+
+// A deactivation whose workload changed after the reconcile computed it
+// (here: a label; in a cluster, say, Kueue reserving quota) is not sent:
+// the cache already shows it would fail. The others are written, two
+// writes each (the check's message, then the patch).
+func TestRejectionWriterSkipsChanged(t *testing.T) {
+	objs := cluster()
+	for i := range 3 {
+		objs = append(objs, wl(fmt.Sprintf("bad-%d", i), 1, kueue.CheckStatePending, false, map[string]string{DeadlineAnnotation: "soon"}))
+	}
+	var writes atomic.Int32
+	c := interceptor.NewClient(newFakeClient(t, objs...), interceptor.Funcs{
+		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, opts ...client.PatchOption) error {
+			writes.Add(1)
+			return c.Patch(ctx, obj, p, opts...)
+		},
+		SubResourceApply: func(ctx context.Context, c client.Client, sub string, obj runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
+			writes.Add(1)
+			return c.SubResource(sub).Apply(ctx, obj, opts...)
+		},
+	})
+	g := newRig(t, c)
+	g.r.rejectionWriter = newRejectionWriter(g.r)
+	g.reconcile(t)
+	changed := g.workload(t, "bad-1")
+	changed.Labels = map[string]string{"changed": "yes"}
+	if err := g.c.Update(context.Background(), changed); err != nil {
+		t.Fatal(err)
+	}
+
+	writes.Store(0)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- g.r.rejectionWriter.Start(ctx) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(g.rec.Events) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d events, want 2", len(g.rec.Events))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond) // the changed one's write would come now
+	cancel()
+	<-done
+	if n := len(g.rec.Events); n != 2 {
+		t.Errorf("%d events, want 2 (the unchanged workloads')", n)
+	}
+	if n := writes.Load(); n != 4 {
+		t.Errorf("%d writes, want 4 (two for each unchanged workload, none for the changed one)", n)
+	}
+	for i, want := range []bool{true, false, true} {
+		w := g.workload(t, fmt.Sprintf("bad-%d", i))
+		if got := w.Spec.Active != nil && !*w.Spec.Active; got != want {
+			t.Errorf("bad-%d: deactivated %v, want %v (resourceVersion %s)", i, got, want, w.ResourceVersion)
 		}
 	}
 }

@@ -9,11 +9,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
@@ -143,6 +145,7 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 	}
 	r := &queueReconciler{
 		client:   c,
+		reader:   mgr.GetAPIReader(),
 		recorder: mgr.GetEventRecorder("schedkit-deadline"),
 		clock:    opts.Clock,
 		cfg:      opts.Config,
@@ -165,14 +168,17 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 	if err := mgr.Add(r.rejectionWriter); err != nil {
 		return err
 	}
+	var workloads handler.TypedEventHandler[*kueue.Workload, reconcile.Request] = handler.TypedEnqueueRequestsFromMapFunc(func(ctx context.Context, wl *kueue.Workload) []reconcile.Request {
+		return queueOf(ctx, c, wl)
+	})
+	if r.delays != nil {
+		workloads = delayFeed{TypedEventHandler: workloads, l: r.delays}
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("schedkit_deadline_clusterqueue").
 		WithOptions(controller.Options{MaxConcurrentReconciles: opts.Workers}).
 		For(&kueue.ClusterQueue{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		WatchesRawSource(source.Kind(mgr.GetCache(), &kueue.Workload{},
-			handler.TypedEnqueueRequestsFromMapFunc(func(ctx context.Context, wl *kueue.Workload) []reconcile.Request {
-				return queueOf(ctx, c, wl)
-			}), notesOnly)).
+		WatchesRawSource(source.Kind(mgr.GetCache(), &kueue.Workload{}, workloads, notesOnly)).
 		Watches(&kueue.LocalQueue{}, handler.EnqueueRequestsFromMapFunc(func(_ context.Context, o client.Object) []reconcile.Request {
 			lq, ok := o.(*kueue.LocalQueue)
 			if !ok || lq.Spec.ClusterQueue == "" {
@@ -289,4 +295,34 @@ func checksUsing(ctx context.Context, c client.Client, params string) []reconcil
 		}
 	}
 	return out
+}
+
+// delayFeed is the Workload watch's handler when the start delay is
+// learnt: it offers every workload it sees to the learner (which keeps the
+// finished ones) and forgets deleted ones, then enqueues as the handler it
+// wraps.
+type delayFeed struct {
+	handler.TypedEventHandler[*kueue.Workload, reconcile.Request]
+	l *delayLearner
+}
+
+func (f delayFeed) Create(ctx context.Context, e event.TypedCreateEvent[*kueue.Workload], q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+	if e.Object != nil {
+		f.l.offer(e.Object)
+	}
+	f.TypedEventHandler.Create(ctx, e, q)
+}
+
+func (f delayFeed) Update(ctx context.Context, e event.TypedUpdateEvent[*kueue.Workload], q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+	if e.ObjectNew != nil {
+		f.l.offer(e.ObjectNew)
+	}
+	f.TypedEventHandler.Update(ctx, e, q)
+}
+
+func (f delayFeed) Delete(ctx context.Context, e event.TypedDeleteEvent[*kueue.Workload], q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+	if e.Object != nil {
+		f.l.forget(e.Object.GetUID())
+	}
+	f.TypedEventHandler.Delete(ctx, e, q)
 }

@@ -1,6 +1,7 @@
 package deadlinecheck
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -33,6 +34,17 @@ import (
 // s ≥ the estimate, which happens to at most a share 1 − q of the
 // workloads the estimate was taken over. Until MinDelayObservations
 // workloads have finished, -start-delay is used.
+//
+// The workloads that finish first are the fastest: taken alone, they
+// give an estimate below the delay of the workloads still running. So a
+// workload the check made Ready that is admitted and has run past its
+// run time without finishing counts too (RunningDelay), with the time it
+// has run beyond its run time so far — a lower bound of its delay, the
+// censored observation of survival analysis: it lifts the estimate as
+// soon as workloads run late. Until MinDelayObservations have finished,
+// the estimate is the prior or the largest delay observed (finished, or
+// a running one's bound), whichever is larger: a workload that ran late
+// keeps the estimate up after it finishes.
 
 // Bounds of the learnt start delay.
 const (
@@ -46,10 +58,17 @@ const (
 	MaxDelayWindow = 10_000
 )
 
-// A DelayObservation is the control plane's time on one finished workload.
+// A DelayObservation is the control plane's time on one workload: a
+// finished one (ObservedDelay) or, Running, one still running past its
+// run time (RunningDelay).
 type DelayObservation struct {
-	Finished time.Time     // Kueue's Finished condition
-	Delay    time.Duration // from the check's Ready to Finished, less the run time
+	// Finished is Kueue's Finished condition; for a running workload,
+	// the time it was observed.
+	Finished time.Time
+	// Delay is from the check's Ready to Finished, less the run time; for
+	// a running workload, a lower bound of it.
+	Delay   time.Duration
+	Running bool
 }
 
 // ObservedDelay returns the time the control plane added to wl, a workload
@@ -72,6 +91,41 @@ func ObservedDelay(wl *kueue.Workload, owner *metav1.ObjectMeta, check kueue.Adm
 	if acc := wl.Status.AccumulatedPastExecutionTimeSeconds; acc != nil && *acc > 0 || wl.Status.RequeueState != nil {
 		return DelayObservation{}, false
 	}
+	return beyondRun(wl, owner, st.LastTransitionTime.Time, fin.LastTransitionTime.Time, models, false)
+}
+
+// RunningDelay returns the time wl, a workload the named check made Ready
+// that Kueue admitted and that has not finished, has run at now beyond
+// its pods' run time (read as ObservedDelay reads it): a lower bound of
+// the delay ObservedDelay will give when it finishes. ok is false when
+// wl has finished, its check is not Ready, it is not admitted, it was
+// evicted or requeued after the decision, it has no run-time model, or
+// it has not yet run past its run time (the bound is then 0, which says
+// nothing).
+func RunningDelay(wl *kueue.Workload, owner *metav1.ObjectMeta, check kueue.AdmissionCheckReference, models Models, now time.Time) (DelayObservation, bool) {
+	st := CheckState(wl, check)
+	if st == nil || st.State != kueue.CheckStateReady ||
+		apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadFinished) ||
+		!apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadAdmitted) ||
+		apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadEvicted) {
+		return DelayObservation{}, false
+	}
+	if acc := wl.Status.AccumulatedPastExecutionTimeSeconds; acc != nil && *acc > 0 || wl.Status.RequeueState != nil {
+		return DelayObservation{}, false
+	}
+	o, ok := beyondRun(wl, owner, st.LastTransitionTime.Time, now, models, true)
+	if !ok || o.Delay <= 0 {
+		return DelayObservation{}, false
+	}
+	return o, true
+}
+
+// beyondRun is the time from ready to end less wl's pods' run time — the
+// model's exact time, else its median e^μ (its pods run in parallel on
+// the quota reserved for all of them) — never below 0, at the
+// millisecond; ok is false without a run-time model or with end before
+// ready.
+func beyondRun(wl *kueue.Workload, owner *metav1.ObjectMeta, ready, end time.Time, models Models, running bool) (DelayObservation, bool) {
 	var w Workload
 	rt, err := runTime(readAnnotations(wl, owner), models, wl.Spec.MaximumExecutionTimeSeconds, &w)
 	if err != nil {
@@ -81,18 +135,20 @@ func ObservedDelay(wl *kueue.Workload, owner *metav1.ObjectMeta, check kueue.Adm
 	if run == 0 {
 		run = math.Exp(rt.Pod.Mu)
 	}
-	span := fin.LastTransitionTime.Sub(st.LastTransitionTime.Time)
+	span := end.Sub(ready)
 	if span < 0 || math.IsInf(run, 0) || math.IsNaN(run) {
 		return DelayObservation{}, false
 	}
 	d := max(span.Seconds()-run, 0)
-	return DelayObservation{Finished: fin.LastTransitionTime.Time, Delay: time.Duration(math.Round(d*1000)) * time.Millisecond}, true
+	return DelayObservation{Finished: end, Delay: time.Duration(math.Round(d*1000)) * time.Millisecond, Running: running}, true
 }
 
 // EstimateDelay returns the q-quantile (tct.Percentile: linear between
 // closest ranks) of the delays of the latest window observations by finish
-// time (ties by delay), rounded up to the second, or prior when there are
-// fewer than MinDelayObservations. It is pure and does not depend on the
+// time (ties by delay), running ones with their lower bound, rounded up to
+// the second; with fewer than MinDelayObservations finished ones, prior or
+// the largest delay observed (finished or running) rounded up to the
+// second, whichever is larger. It is pure and does not depend on the
 // order of obs.
 func EstimateDelay(obs []DelayObservation, q float64, window int, prior time.Duration) (time.Duration, error) {
 	if !(q > 0 && q <= 1) {
@@ -110,15 +166,15 @@ func EstimateDelay(obs []DelayObservation, q float64, window int, prior time.Dur
 	if err := errors.Join(errs...); err != nil {
 		return 0, err
 	}
-	if len(obs) < MinDelayObservations {
-		return prior, nil
+	if finished, longest := split(obs); finished < MinDelayObservations {
+		return max(prior, ceilSecond(longest)), nil
 	}
 	s := slices.Clone(obs)
 	slices.SortFunc(s, func(a, b DelayObservation) int {
 		if c := a.Finished.Compare(b.Finished); c != 0 {
 			return c
 		}
-		return int(a.Delay - b.Delay)
+		return cmp.Compare(a.Delay, b.Delay)
 	})
 	s = s[max(0, len(s)-window):]
 	xs := make([]float64, len(s))
@@ -132,15 +188,41 @@ func EstimateDelay(obs []DelayObservation, q float64, window int, prior time.Dur
 	return time.Duration(math.Ceil(v)) * time.Second, nil
 }
 
+// split counts the finished observations and returns the largest delay
+// of them all (0: none).
+func split(obs []DelayObservation) (finished int, longest time.Duration) {
+	for _, o := range obs {
+		longest = max(longest, o.Delay)
+		if !o.Running {
+			finished++
+		}
+	}
+	return finished, longest
+}
+
+// ceilSecond rounds d ≥ 0 up to the second.
+func ceilSecond(d time.Duration) time.Duration { return (d + time.Second - 1).Truncate(time.Second) }
+
 // delayLearner keeps, per ClusterQueue and check, the observations of the
-// finished workloads it still lists (a finished workload never changes, so
-// each is read once).
+// latest window finished workloads. The Workload watch offers it each
+// workload once, when it is seen finished (offer); a reconcile observes
+// only the workloads offered since the last one (take, startDelay), so
+// its cost grows with the workloads that finished, not with those listed.
+// An observation stays among the latest window after its workload is
+// deleted.
 type delayLearner struct {
 	q      float64
 	window int
 	mu     sync.Mutex
-	seen   map[etaPassKey]map[types.UID]delayObservationOrNone
-	last   map[etaPassKey]time.Duration
+	// offered holds, per ClusterQueue, the finished workloads offered and
+	// not yet taken; seen, the UIDs offered while their workload exists.
+	offered map[string][]*kueue.Workload
+	seen    map[types.UID]bool
+	// obs holds the latest window observations by finish time (ties by
+	// delay), in that order; est their estimate.
+	obs  map[etaPassKey][]DelayObservation
+	est  map[etaPassKey]time.Duration
+	last map[etaPassKey]time.Duration
 }
 
 // changed records d as key's start delay and reports whether it differs
@@ -153,47 +235,116 @@ func (l *delayLearner) changed(key etaPassKey, d time.Duration) bool {
 	return !ok || old != d
 }
 
-type delayObservationOrNone struct {
-	o  DelayObservation
-	ok bool
-}
-
 func newDelayLearner(q float64, window int) *delayLearner {
-	return &delayLearner{q: q, window: window, seen: map[etaPassKey]map[types.UID]delayObservationOrNone{}, last: map[etaPassKey]time.Duration{}}
+	return &delayLearner{q: q, window: window, offered: map[string][]*kueue.Workload{}, seen: map[types.UID]bool{},
+		obs: map[etaPassKey][]DelayObservation{}, est: map[etaPassKey]time.Duration{}, last: map[etaPassKey]time.Duration{}}
 }
 
-// startDelay returns the start delay the key's decisions use: the estimate
-// over the finished workloads in wls (owner reads their owners), prior
-// when too few. Only the workloads listed now are kept.
-func (l *delayLearner) startDelay(key etaPassKey, wls []*kueue.Workload, models Models, owner func(*kueue.Workload) *metav1.ObjectMeta, prior time.Duration) (time.Duration, error) {
-	l.mu.Lock()
-	old := l.seen[key]
-	l.mu.Unlock()
-	next := map[types.UID]delayObservationOrNone{}
-	var obs []DelayObservation
-	for _, wl := range wls {
-		if !apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadFinished) {
-			continue
-		}
-		e, ok := old[wl.UID]
-		if !ok {
-			o, found := ObservedDelay(wl, owner(wl), key.check, models)
-			e = delayObservationOrNone{o: o, ok: found}
-		}
-		next[wl.UID] = e
-		if e.ok {
-			obs = append(obs, e.o)
-		}
+// offer keeps wl for its ClusterQueue's next reconcile if it has finished
+// and holds quota in one, once per workload. wl is the watch's object: it
+// is read, never changed.
+func (l *delayLearner) offer(wl *kueue.Workload) {
+	if wl.Status.Admission == nil || !apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadFinished) {
+		return
 	}
 	l.mu.Lock()
-	l.seen[key] = next
-	l.mu.Unlock()
-	return EstimateDelay(obs, l.q, l.window, prior)
+	defer l.mu.Unlock()
+	if l.seen[wl.UID] {
+		return
+	}
+	l.seen[wl.UID] = true
+	cq := string(wl.Status.Admission.ClusterQueue)
+	l.offered[cq] = append(l.offered[cq], wl)
+}
+
+// forget drops a deleted workload's UID.
+func (l *delayLearner) forget(uid types.UID) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.seen, uid)
+}
+
+// take returns the workloads offered for a ClusterQueue since the last
+// take.
+func (l *delayLearner) take(cq string) []*kueue.Workload {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := l.offered[cq]
+	delete(l.offered, cq)
+	return out
+}
+
+// startDelay returns the start delay the key's decisions use at now: the
+// estimate over its latest window finished observations, after adding
+// those of fresh, the finished workloads taken for its ClusterQueue, and
+// over the lower bounds of the workloads in wls it made Ready that run
+// past their run time (owner reads their owners); prior when too few. The
+// estimate is kept and reused while no observation is added and none runs
+// late.
+func (l *delayLearner) startDelay(key etaPassKey, fresh, wls []*kueue.Workload, models Models, owner func(*kueue.Workload) *metav1.ObjectMeta, prior time.Duration, now time.Time) (time.Duration, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	obs := l.obs[key]
+	added := false
+	for _, wl := range fresh {
+		o, ok := ObservedDelay(wl, owner(wl), key.check, models)
+		if !ok {
+			continue
+		}
+		o.Delay = min(o.Delay, time.Hour) // the longest StartDelay
+		at, _ := slices.BinarySearchFunc(obs, o, compareObservations)
+		obs = slices.Insert(obs, at, o)
+		if len(obs) > l.window {
+			obs = slices.Delete(obs, 0, len(obs)-l.window)
+		}
+		added = true
+	}
+	l.obs[key] = obs
+	late := runningLate(key.check, wls, models, owner, now)
+	if d, ok := l.est[key]; ok && !added && len(late) == 0 {
+		return d, nil
+	}
+	d, err := EstimateDelay(append(slices.Clip(obs), late...), l.q, l.window, prior)
+	if err != nil {
+		return 0, err
+	}
+	if len(late) == 0 {
+		l.est[key] = d
+	} else {
+		delete(l.est, key)
+	}
+	return d, nil
+}
+
+// runningLate returns the RunningDelay lower bounds of the workloads in
+// wls the named check made Ready that run past their run time at now,
+// each at most an hour (the longest StartDelay).
+func runningLate(check kueue.AdmissionCheckReference, wls []*kueue.Workload, models Models, owner func(*kueue.Workload) *metav1.ObjectMeta, now time.Time) []DelayObservation {
+	var late []DelayObservation
+	for _, wl := range wls {
+		if st := CheckState(wl, check); st == nil || st.State != kueue.CheckStateReady {
+			continue // read no owner for a workload that cannot count
+		}
+		if o, ok := RunningDelay(wl, owner(wl), check, models, now); ok {
+			o.Delay = min(o.Delay, time.Hour)
+			late = append(late, o)
+		}
+	}
+	return late
+}
+
+// compareObservations orders observations by finish time, ties by delay,
+// as EstimateDelay takes the latest.
+func compareObservations(a, b DelayObservation) int {
+	if c := a.Finished.Compare(b.Finished); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Delay, b.Delay)
 }
 
 // decisionConfig is the configuration key's decisions use: r.cfg, with the
 // learnt start delay when the learner is on.
-func (r *queueReconciler) decisionConfig(ctx context.Context, key etaPassKey, wls []*kueue.Workload, models Models) (Config, error) {
+func (r *queueReconciler) decisionConfig(ctx context.Context, key etaPassKey, fresh, wls []*kueue.Workload, models Models, now time.Time) (Config, error) {
 	cfg := r.cfg
 	if r.delays == nil {
 		return cfg, nil
@@ -205,7 +356,7 @@ func (r *queueReconciler) decisionConfig(ctx context.Context, key etaPassKey, wl
 		}
 		return m
 	}
-	d, err := r.delays.startDelay(key, wls, models, owner, cfg.StartDelay)
+	d, err := r.delays.startDelay(key, fresh, wls, models, owner, cfg.StartDelay, now)
 	if err != nil {
 		return cfg, err
 	}

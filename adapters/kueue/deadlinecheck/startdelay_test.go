@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
@@ -79,6 +80,63 @@ func TestObservedDelay(t *testing.T) {
 	}
 }
 
+// admittedAt is a workload the check made Ready at ready, admitted and
+// not finished, with run time annotation run.
+func admittedAt(ready time.Time, run string) *kueue.Workload {
+	wl := workload("r", kueue.CheckStateReady, cond(kueue.WorkloadAdmitted, metav1.ConditionTrue, ready))
+	wl.Status.AdmissionChecks[0].LastTransitionTime = metav1.NewTime(ready)
+	wl.Annotations = map[string]string{RuntimeAnnotation: run}
+	return wl
+}
+
+func TestRunningDelay(t *testing.T) {
+	now := t0.Add(25 * time.Second)
+	for name, tc := range map[string]struct {
+		wl   *kueue.Workload
+		want time.Duration
+		ok   bool
+	}{
+		// Ready at t0, still running 25 s later, a run of 12 s: at least 13 s.
+		"past its run time":   {admittedAt(t0, "12s"), 13 * time.Second, true},
+		"within its run time": {admittedAt(t0, "30s"), 0, false},
+		"finished": {func() *kueue.Workload {
+			wl := admittedAt(t0, "12s")
+			wl.Status.Conditions = append(wl.Status.Conditions, cond(kueue.WorkloadFinished, metav1.ConditionTrue, now))
+			return wl
+		}(), 0, false},
+		"not admitted": {func() *kueue.Workload {
+			wl := admittedAt(t0, "12s")
+			wl.Status.Conditions[0].Status = metav1.ConditionFalse
+			return wl
+		}(), 0, false},
+		"evicted": {func() *kueue.Workload {
+			wl := admittedAt(t0, "12s")
+			wl.Status.Conditions = append(wl.Status.Conditions, cond(kueue.WorkloadEvicted, metav1.ConditionTrue, now))
+			return wl
+		}(), 0, false},
+		"requeued": {func() *kueue.Workload {
+			wl := admittedAt(t0, "12s")
+			wl.Status.RequeueState = &kueue.RequeueState{Count: ptr(int32(1))}
+			return wl
+		}(), 0, false},
+		"check not Ready": {func() *kueue.Workload {
+			wl := admittedAt(t0, "12s")
+			wl.Status.AdmissionChecks[0].State = kueue.CheckStatePending
+			return wl
+		}(), 0, false},
+		"no run time":     {admittedAt(t0, ""), 0, false},
+		"ready after now": {admittedAt(now.Add(time.Minute), "1s"), 0, false},
+	} {
+		if tc.wl.Annotations[RuntimeAnnotation] == "" {
+			delete(tc.wl.Annotations, RuntimeAnnotation)
+		}
+		got, found := RunningDelay(tc.wl, nil, testCheck, testModels(), now)
+		if found != tc.ok || found && (got.Delay != tc.want || !got.Running || !got.Finished.Equal(now)) {
+			t.Errorf("%s: RunningDelay = %+v, %v; want %v, %v", name, got, found, tc.want, tc.ok)
+		}
+	}
+}
+
 func obsOf(delays ...float64) []DelayObservation {
 	out := make([]DelayObservation, len(delays))
 	for i, d := range delays {
@@ -87,8 +145,17 @@ func obsOf(delays ...float64) []DelayObservation {
 	return out
 }
 
+// running marks observations as running past their run time.
+func running(obs []DelayObservation) []DelayObservation {
+	for i := range obs {
+		obs[i].Running = true
+	}
+	return obs
+}
+
 func TestEstimateDelay(t *testing.T) {
 	twelve := obsOf(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 30)
+	nine := obsOf(1, 2, 3, 4, 5, 6, 7, 8, 9)
 	for name, tc := range map[string]struct {
 		obs    []DelayObservation
 		q      float64
@@ -102,6 +169,15 @@ func TestEstimateDelay(t *testing.T) {
 		"p97 of 1..11, 30": {twelve, 0.97, 50, 24 * time.Second},
 		"max":              {twelve, 1, 50, 30 * time.Second},
 		"window: the latest 10 (3..11, 30), median": {twelve, 0.5, 10, 8 * time.Second}, // 7.5 s
+		// 9 finished: too few; running 12.2 s beyond its run time on one
+		// still running: 13 s, above the prior of 7 s.
+		"too few finished, one running late":        {append(nine, running(obsOf(12.2))...), 0.97, 50, 13 * time.Second},
+		"too few finished, running below the prior": {append(obsOf(1, 2, 3), running(obsOf(5))...), 0.97, 50, 7 * time.Second},
+		// 9 finished, the largest 9 s, none running: 9 s, above the prior.
+		"too few finished, one late": {nine, 0.97, 50, 9 * time.Second},
+		// 10 finished (1..10) and 2 running (20, 40): the p97 rank
+		// 0.97·11 = 10.67, between 20 and 40: 33.4 s, up to 34 s.
+		"running count once 10 finished": {append(obsOf(1, 2, 3, 4, 5, 6, 7, 8, 9, 10), running(obsOf(20, 40))...), 0.97, 50, 34 * time.Second},
 	} {
 		got, err := EstimateDelay(tc.obs, tc.q, tc.window, 7*time.Second)
 		if err != nil {
@@ -136,8 +212,9 @@ func TestEstimateDelayBadInput(t *testing.T) {
 // propEstimateDelay checks EstimateDelay on any observations: bad ones
 // are an error, never a panic; otherwise the estimate does not depend on
 // the observations' order, lies between the smallest and the largest
-// delay of the window (rounded up to the second), is the prior below
-// MinDelayObservations, and does not fall when q rises.
+// delay of the window (rounded up to the second), is the prior or the
+// largest delay below MinDelayObservations finished ones, and does not
+// fall when q rises.
 func propEstimateDelay(t *rapid.T) {
 	n := rapid.IntRange(0, 80).Draw(t, "n")
 	obs := make([]DelayObservation, n)
@@ -146,6 +223,7 @@ func propEstimateDelay(t *rapid.T) {
 		obs[i] = DelayObservation{
 			Finished: t0.Add(time.Duration(rapid.IntRange(0, 100).Draw(t, "finished")) * time.Second),
 			Delay:    time.Duration(rapid.Int64Range(-int64(time.Second), int64(2*time.Hour)).Draw(t, "delay")),
+			Running:  rapid.IntRange(0, 3).Draw(t, "running") == 0,
 		}
 		bad = bad || obs[i].Delay < 0 || obs[i].Delay > time.Hour
 	}
@@ -162,9 +240,9 @@ func propEstimateDelay(t *rapid.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n < MinDelayObservations {
-		if got != prior {
-			t.Fatalf("%d observations: %v, want the prior %v", n, got, prior)
+	if finished, late := split(obs); finished < MinDelayObservations {
+		if want := max(prior, ceilSecond(late)); got != want {
+			t.Fatalf("%d finished, the largest delay %v: %v, want %v", finished, late, got, want)
 		}
 		return
 	}
@@ -219,3 +297,27 @@ func propObservedDelay(t *rapid.T) {
 
 func TestPropObservedDelay(t *testing.T) { rapid.Check(t, propObservedDelay) }
 func FuzzObservedDelay(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propObservedDelay)) }
+
+// propRunningDelay checks RunningDelay on any workload (workloadGen): no
+// panic, and an observation only for an admitted, unfinished workload
+// whose check is Ready, running, with a delay in (0, now − Ready].
+func propRunningDelay(t *rapid.T) {
+	wl := workloadGen().Draw(t, "workload")
+	wl.Status.AdmissionChecks[0].LastTransitionTime = metav1.NewTime(t0.Add(-time.Duration(rapid.IntRange(0, 7200).Draw(t, "ready ago")) * time.Second))
+	o, ok := RunningDelay(wl, nil, testCheck, testModels(), t0)
+	if !ok {
+		return
+	}
+	st := CheckState(wl, testCheck)
+	if st == nil || st.State != kueue.CheckStateReady || !o.Running ||
+		apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadFinished) ||
+		!apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadAdmitted) {
+		t.Fatalf("an observation %+v for a check %+v, conditions %+v", o, st, wl.Status.Conditions)
+	}
+	if span := t0.Sub(st.LastTransitionTime.Time); o.Delay <= 0 || o.Delay > span {
+		t.Fatalf("delay %v outside (0, %v]", o.Delay, span)
+	}
+}
+
+func TestPropRunningDelay(t *testing.T) { rapid.Check(t, propRunningDelay) }
+func FuzzRunningDelay(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propRunningDelay)) }

@@ -53,6 +53,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	jsonOut := fs.String("json", "", "write the results as JSON to this file")
 	plots := fs.String("plots", "", "write PNG plots to this directory: outcomes by load, and each checked configuration's predicted against actual finish")
 	deadlineFlags := fs.String("deadline-flags", replay.DefaultDeadlineFlags, "schedkit-deadline's extra flags in the check and schedkit configurations")
+	sideBySide := fs.Bool("side-by-side", false, "run the configurations of a load at the same time, each on its own cluster, so that they share the machine's load (else one after the other)")
 	dry := fs.Bool("plan", false, "print each load's submissions (count, pods, pod-seconds, span) and stop")
 	state := fs.String("state", "", "directory for the clusters' state (default: a new temporary directory, removed at the end)")
 	scripts := fs.String("cluster-dir", ".", "adapters/cluster (up.sh, down.sh)")
@@ -123,7 +124,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Workload: w,
 		Loads:    loads, Configs: cs, Reps: *reps, Nodes: *nodes, NodeCPUs: *nodeCPUs,
 		Scripts: scriptsAbs, StateDir: dir, Grace: *grace, DeadlineFlags: *deadlineFlags,
-		Progress: func(s string) { fmt.Fprintf(stderr, "%s %s\n", time.Now().UTC().Format("15:04:05"), s) },
+		SideBySide: *sideBySide,
+		Progress:   func(s string) { fmt.Fprintf(stderr, "%s %s\n", time.Now().UTC().Format("15:04:05"), s) },
 	})
 	if len(rs) > 0 {
 		replay.Table(stdout, rs)

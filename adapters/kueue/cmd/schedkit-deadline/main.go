@@ -40,23 +40,22 @@ func main() {
 
 // flags are the command line, validated before any work.
 type flags struct {
-	kubeconfig    string
-	qps           float64
-	burst         int
-	cfg           deadlinecheck.Config
-	etaRefresh    time.Duration
-	etaTolerance  time.Duration
-	etaInterval   time.Duration
-	workers       int
-	etaWrites     float64
-	delayQ        float64
-	delayWindow   int
-	metricsAddr   string
-	probeAddr     string
-	pprofAddr     string
-	leaderElect   bool
-	leaderElectNS string
-	verbosity     int
+	kubeconfig   string
+	qps          float64
+	burst        int
+	cfg          deadlinecheck.Config
+	etaRefresh   time.Duration
+	etaTolerance time.Duration
+	etaInterval  time.Duration
+	workers      int
+	etaWrites    float64
+	delayQ       float64
+	delayWindow  int
+	metricsAddr  string
+	probeAddr    string
+	pprofAddr    string
+	election     leaderElection
+	verbosity    int
 }
 
 func parse(args []string, stderr io.Writer) (*flags, int) {
@@ -97,8 +96,7 @@ Flags:
 	fs.StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", `address of the Prometheus metrics endpoint; "0" disables it`)
 	fs.StringVar(&f.probeAddr, "health-probe-bind-address", ":8081", `address of the /healthz and /readyz probes; "0" disables them`)
 	fs.StringVar(&f.pprofAddr, "pprof-bind-address", "", `address of Go's pprof endpoints (/debug/pprof/); "" or "0" disables them`)
-	fs.BoolVar(&f.leaderElect, "leader-elect", false, "elect a leader, so that replicas can run side by side")
-	fs.StringVar(&f.leaderElectNS, "leader-election-namespace", "", "namespace of the leader election lease (default: the pod's namespace)")
+	f.election.register(fs)
 	fs.IntVar(&f.verbosity, "v", 0, "log verbosity, in [0, 10]")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -140,6 +138,7 @@ Flags:
 	if f.burst < 0 || f.burst > maxBurst {
 		errs = append(errs, fmt.Errorf("kube-api-burst = %d: must be in [0, %d]", f.burst, maxBurst))
 	}
+	errs = append(errs, f.election.validate()...)
 	if f.verbosity < 0 || f.verbosity > 10 {
 		errs = append(errs, fmt.Errorf("v = %d: must be in [0, 10]", f.verbosity))
 	}
@@ -168,15 +167,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedkit-deadline: scheme: %v\n", err)
 		return 1
 	}
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                  scheme,
-		Metrics:                 metricsserver.Options{BindAddress: f.metricsAddr},
-		HealthProbeBindAddress:  f.probeAddr,
-		PprofBindAddress:        f.pprofAddr,
-		LeaderElection:          f.leaderElect,
-		LeaderElectionID:        "schedkit-deadline.schedkit.io",
-		LeaderElectionNamespace: f.leaderElectNS,
-	})
+	opts := ctrl.Options{
+		Scheme:                 scheme,
+		Metrics:                metricsserver.Options{BindAddress: f.metricsAddr},
+		HealthProbeBindAddress: f.probeAddr,
+		PprofBindAddress:       f.pprofAddr,
+	}
+	f.election.apply(&opts, cfg)
+	mgr, err := ctrl.NewManager(cfg, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedkit-deadline: manager: %v\n", err)
 		return 1

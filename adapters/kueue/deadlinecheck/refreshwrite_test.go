@@ -1,0 +1,122 @@
+package deadlinecheck
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+)
+
+// TestReconcileConflictFreshCopy: the verdict for x is refused because
+// "Kueue" changed x after the cache showed it. A change no decision reads
+// (a condition's message) gets the verdict written onto a freshly read
+// copy, with no requeue, and the ClusterQueue's decisions wait until the
+// cache shows it; a change of the deadline leaves the conflict to requeue.
+func TestReconcileConflictFreshCopy(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		change func(*kueue.Workload)
+		status bool // the change is to the status
+		want   kueue.CheckState
+	}{
+		{"condition message", func(w *kueue.Workload) { w.Status.Conditions[0].Message = "quota reserved again" }, true, kueue.CheckStateReady},
+		{"deadline", func(w *kueue.Workload) { w.Annotations[DeadlineAnnotation] = "2h" }, false, kueue.CheckStatePending},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			changed := false
+			cl := fakeBuilder(t, interceptor.Funcs{SubResourceApply: func(ctx context.Context, cl client.Client, sub string, o runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
+				if !changed {
+					changed = true
+					w := &kueue.Workload{}
+					if err := cl.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "x"}, w); err != nil {
+						return err
+					}
+					c.change(w)
+					var err error
+					if c.status {
+						err = cl.Status().Update(ctx, w)
+					} else {
+						err = cl.Update(ctx, w)
+					}
+					if err != nil {
+						return err
+					}
+				}
+				return applyAsMerge(nil)(ctx, cl, sub, o, opts...)
+			}}, append(cluster(), wl("x", 1, kueue.CheckStatePending, true, fixedType("1h")))...).Build()
+			g := newRig(t, cl)
+			g.r.reader = cl
+			res := g.reconcile(t)
+			st := CheckState(g.workload(t, "x"), testCheck)
+			if st.State != c.want {
+				t.Fatalf("x: %s %q, want %s", st.State, st.Message, c.want)
+			}
+			if c.want == kueue.CheckStatePending {
+				if res.RequeueAfter != staleRetry {
+					t.Errorf("requeue after %v, want %v", res.RequeueAfter, staleRetry)
+				}
+				return
+			}
+			if res.RequeueAfter == staleRetry {
+				t.Errorf("requeued as for a conflict")
+			}
+			// The cache still showing x Pending, at any version, holds the
+			// queue's decisions back for at most staleFor.
+			old := g.workload(t, "x")
+			old.ResourceVersion = "5" // neither the version decided on nor the one written over
+			CheckState(old, testCheck).State = kueue.CheckStatePending
+			if stale, _ := g.r.stale([]*kueue.Workload{old}); !stale {
+				t.Errorf("a cache without the verdict is not stale")
+			}
+			g.clock.SetTime(t0.Add(staleFor + time.Second))
+			if stale, _ := g.r.stale([]*kueue.Workload{old}); stale {
+				t.Errorf("still stale after %v", staleFor)
+			}
+		})
+	}
+}
+
+// TestSameInputs: what a verdict written onto a fresh copy may differ in.
+func TestSameInputs(t *testing.T) {
+	base := func() *kueue.Workload {
+		w := wl("x", 1, kueue.CheckStatePending, true, fixedType("1h"))
+		w.ResourceVersion = "1"
+		return w
+	}
+	for _, c := range []struct {
+		name   string
+		change func(*kueue.Workload)
+		same   bool
+	}{
+		{"resourceVersion", func(w *kueue.Workload) { w.ResourceVersion = "2" }, true},
+		{"an ETA annotation", func(w *kueue.Workload) { w.Annotations[StartP50Annotation] = "2026-11-27T10:00:00Z" }, true},
+		{"a condition's message and time", func(w *kueue.Workload) {
+			w.Status.Conditions[0].Message, w.Status.Conditions[0].LastTransitionTime = "again", metav1.Unix(5, 0)
+		}, true},
+		{"another check's state", func(w *kueue.Workload) {
+			w.Status.AdmissionChecks = append(w.Status.AdmissionChecks, kueue.AdmissionCheckState{Name: "other", State: kueue.CheckStateReady})
+		}, true},
+		{"the deadline", func(w *kueue.Workload) { w.Annotations[DeadlineAnnotation] = "2h" }, false},
+		{"a condition's status", func(w *kueue.Workload) { w.Status.Conditions[0].Status = metav1.ConditionFalse }, false},
+		{"a condition added", func(w *kueue.Workload) {
+			w.Status.Conditions = append(w.Status.Conditions, cond(kueue.WorkloadEvicted, metav1.ConditionTrue, t0))
+		}, false},
+		{"the admission", func(w *kueue.Workload) { w.Status.Admission = nil }, false},
+		{"deactivated", func(w *kueue.Workload) { w.Spec.Active = new(false) }, false},
+		{"the check's state", func(w *kueue.Workload) { CheckState(w, testCheck).State = kueue.CheckStateReady }, false},
+		{"the check's message", func(w *kueue.Workload) { CheckState(w, testCheck).Message = "Pending: soon" }, false},
+		{"being deleted", func(w *kueue.Workload) { w.DeletionTimestamp = &metav1.Time{} }, false},
+		{"requeued", func(w *kueue.Workload) { w.Status.RequeueState = &kueue.RequeueState{} }, false},
+	} {
+		cur := base()
+		c.change(cur)
+		if got := sameInputs(base(), cur, testCheck); got != c.same {
+			t.Errorf("%s: sameInputs = %v, want %v", c.name, got, c.same)
+		}
+	}
+}
