@@ -58,6 +58,22 @@ import (
 // pickers take 20 ms a decision (BenchmarkLimits, 2 node types, -cpu 1 on
 // 2 shared cores at a load average of 14).
 
+// A Pool (BenchmarkPool: the kube-scheduler plugin's shape, 100 nodes of
+// two types with 110 slots each, MaxDelay 60 s, affinity factor 1.2
+// bounded, every job one pending block and none running, a quarter rated;
+// a decision on one slot of each type for a rated job placed last), go
+// test -run '^$' -bench Pool -benchtime 20000x -cpu 1 -count 3, 2 shared
+// cores at load average 28–29, wall time per op:
+//
+//	jobs     Pool.PickProgressShare ×2   PickProgressShare ×2   Remove+Set
+//	1,000    1.7–3.7 µs                  0.67–0.90 ms           4.7–5.8 µs
+//	10,000   1.4–2.2 µs                  7.5–9.0 ms             18–21 µs
+//	allocations                          0                      0
+//
+// (at load average 12: 1.0–1.3 µs against 0.25 and 4.1 ms). The Pool's
+// decision does not grow with the jobs: the first job in tie order
+// launches and the bound holds the affinity rule back (the demands fit).
+
 // bigCluster is a large cluster's scale: 5,000 slots (1,250 nodes × 4 slots, 4
 // node types, 50 racks of 25 nodes) and 1,000 jobs with 100 pending blocks
 // of 3 replicas each (HDFS placement: one node, two on one other rack).

@@ -35,6 +35,12 @@
 // the caller per job (Add/Remove as blocks come and go), lets the pickers
 // skip reading a job's blocks to learn its best locality on a slot.
 //
+// A Pool holds the jobs for a caller that keeps them from events (Set a
+// job when it changes, Remove it when it leaves) and decides with
+// Pool.PickProgressShare exactly as PickProgressShare does on the same
+// jobs, bit for bit, but reads only the jobs in increasing share up to the
+// one that launches instead of every job (see Pool for what stays linear).
+//
 // # Computing Pref fast
 //
 // Eq. 4.4 sums BS over every slot. With T = Tr + Tp, Tr a step function of

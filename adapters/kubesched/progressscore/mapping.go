@@ -199,10 +199,17 @@ func scoreInto(dst []int64, s *ps.Scheduler, c Cluster, jobs []ps.Job, self int)
 		if err != nil {
 			return err
 		}
-		dst[t] = int64(math.Round(50 * pref))
-		if d.Launch && d.Job == self {
-			dst[t] += 50
-		}
+		dst[t] = typeScore(pref, d.Launch && d.Job == self)
 	}
 	return nil
+}
+
+// typeScore is a node type's score from the job's Pref there and whether
+// Algorithm 2 launches the job on it.
+func typeScore(pref float64, launch bool) int64 {
+	s := int64(math.Round(50 * pref))
+	if launch {
+		s += 50
+	}
+	return s
 }

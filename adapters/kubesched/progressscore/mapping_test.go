@@ -314,10 +314,10 @@ func BenchmarkScore(b *testing.B) {
 	})
 	b.Run("queue", func(b *testing.B) {
 		tl, self := benchTally(nodes, jobs)
-		q := newQueue(func(j podjob.Job) map[string]float64 { return j.Rates })
+		q := newQueue(func(j podjob.Job) map[string]float64 { return j.Rates }, t0)
 		dst := make([]int64, len(c.Types))
 		selfRates := map[string]float64{"a100": 2}
-		tl.Read(func(v *tally.View) { _ = q.update(v, opt) }) // the cluster, mapped once
+		tl.Read(func(v *tally.View) { _ = q.update(v, opt, t0) }) // the cluster, mapped once
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
@@ -326,20 +326,13 @@ func BenchmarkScore(b *testing.B) {
 			} else {
 				tl.Forget("7-pending-0")
 			}
-			var (
-				psJobs []ps.Job
-				idx    int
-				err    error
-			)
+			var err error
 			tl.Read(func(v *tally.View) {
-				if err = q.update(v, opt); err == nil {
-					psJobs, idx = q.Jobs(self, selfRates, v.Job(self.Key), t0)
+				if err = q.update(v, opt, t0); err == nil {
+					err = q.scores(dst, self, selfRates, v.Job(self.Key))
 				}
 			})
 			if err != nil {
-				b.Fatal(err)
-			}
-			if err := scoreInto(dst, q.sched, q.cluster, psJobs, idx); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -16,23 +16,38 @@ import (
 )
 
 // queue is the jobs with pending pods as Algorithm 2 takes them, kept from
-// a tally through its Changes: O(1) per changed job (plus a move in the
-// order when a job's creation or reference changes), and O(jobs) to
-// write the progressshare input of one cycle (Jobs), with no allocation
-// once the buffers have grown.
+// a tally through its Changes in a progressshare Pool: O(log jobs) and a
+// move of 4 bytes a job per changed job, and per cycle what the decision
+// reads (Pool.PickProgressShare walks the jobs from the lowest progress
+// share to the one that launches), with no allocation once the buffers
+// have grown.
+//
+// Times on progressshare's clock are seconds since epoch, the queue's
+// creation: a job's LastLaunch is set when the job changes and stays, so
+// its delay grows with now without a write. A job whose LastLaunch
+// depends on now (a running pod without a start time counts as started
+// now; a start or creation after now counts as now) is written again on
+// every cycle while it does (floating). The clock never goes back: now is
+// at least the latest now a cycle used.
 type queue struct {
 	rates func(podjob.Job) map[string]float64
+	epoch time.Time
 
 	cluster Cluster
 	sched   *ps.Scheduler
+	pool    *ps.Pool
 	slots   []int // slots of each type
+	now     time.Time
 
-	byKey  map[types.UID]*entry
-	order  []*entry // by creation, then reference, then key
-	rated  int      // entries with a rate other than 1
-	blocks []ps.Block
-	out    []ps.Job
-	self   ps.Job // the pod's own job when it has no entry
+	byKey    map[types.UID]*entry
+	byHandle []*entry // the Pool's handles; handle 0 is the scored pod's job when it has no entry
+	free     []int
+	floating []*entry
+	rated    int // entries with a rate other than 1
+	blocks   []ps.Block
+	self     ps.Job // the scored pod's job as the pod maps it
+	selfE    entry  // its entry under handle 0
+	err      error  // the Pool refused a job (a defect: every mapped job is valid)
 }
 
 // An entry is one job with pending pods.
@@ -45,7 +60,10 @@ type entry struct {
 	byType  map[string]int
 	pending int
 	starts  starts
-	job     ps.Job // Rates and Running on the cluster's types
+	job     ps.Job // progressshare's job: the cluster's types, pending blocks, LastLaunch
+	handle  int    // in the Pool
+	float   bool   // LastLaunch depends on now
+	listed  bool   // in queue.floating
 }
 
 // starts is what LastLaunch needs of a job's running pods: none runs
@@ -84,28 +102,39 @@ func (s starts) lastLaunch(created, now time.Time) time.Time {
 	return l
 }
 
-func newQueue(rates func(podjob.Job) map[string]float64) *queue {
-	return &queue{rates: rates, byKey: map[types.UID]*entry{}}
+func newQueue(rates func(podjob.Job) map[string]float64, epoch time.Time) *queue {
+	q := &queue{rates: rates, epoch: epoch.Round(0), byKey: map[types.UID]*entry{}}
+	q.byHandle = []*entry{&q.selfE}
+	return q
 }
 
-// update reads the tally's changes: every job changed since the last
-// update, and the nodes when they changed (the cluster is mapped again and
-// every entry with it). An error is the cluster's (no nodes, or more than
-// progressshare takes); the queue then has no cluster until the nodes
-// change again.
-func (q *queue) update(v *tally.View, opt ps.Options) error {
+// tie is Algorithm 2's tie order of the Pool's handles: by creation, then
+// reference, then key (the scored pod's job is placed last by the Pool).
+func (q *queue) tie(a, b int) int { return compareEntries(q.byHandle[a], q.byHandle[b]) }
+
+// update reads the tally's changes at now: every job changed since the
+// last update, and the nodes when they changed (the cluster is mapped
+// again and every entry with it). An error is the cluster's (no nodes, or
+// more than progressshare takes); the queue then has no cluster until the
+// nodes change again.
+func (q *queue) update(v *tally.View, opt ps.Options, now time.Time) error {
+	q.now = q.clock(now)
 	nodesChanged, reset := v.Changes(q.set)
 	if reset {
 		// Changes gave every job the tally holds, but entries of jobs it
 		// no longer holds may remain: start again from its jobs.
-		clear(q.byKey)
-		q.order, q.rated = q.order[:0], 0
+		for _, e := range q.byKey {
+			q.remove(e)
+		}
 		v.EachJob(q.set)
+	}
+	if q.err != nil {
+		return q.err
 	}
 	if !nodesChanged && q.sched != nil {
 		return nil
 	}
-	q.sched = nil
+	q.sched, q.pool, q.err = nil, nil, nil
 	c, err := NewCluster(v.Nodes())
 	if err != nil {
 		return err
@@ -115,12 +144,26 @@ func (q *queue) update(v *tally.View, opt ps.Options) error {
 		return err
 	}
 	q.cluster, q.sched, q.slots = c, s, c.SlotsOfType()
+	q.pool = s.NewPool(q.tie)
 	q.blocks = c.Blocks(len(q.blocks))
-	for _, e := range q.order {
-		c.fill(e.state(), q.slots, &e.job)
+	for _, e := range q.byKey {
+		q.put(e)
 	}
-	return nil
+	return q.err
 }
+
+// clock returns now as seconds since the epoch are taken: without a
+// monotonic reading, and not before the latest now of an update.
+func (q *queue) clock(now time.Time) time.Time {
+	now = now.Round(0)
+	if now.Before(q.now) {
+		return q.now
+	}
+	return now
+}
+
+// seconds is t on progressshare's clock.
+func (q *queue) seconds(t time.Time) float64 { return t.Sub(q.epoch).Seconds() }
 
 // set records the job with key (nil or without pending pods: forgotten).
 func (q *queue) set(key types.UID, j *tally.Job) {
@@ -132,24 +175,20 @@ func (q *queue) set(key types.UID, j *tally.Job) {
 		return
 	}
 	if !ok {
-		e = &entry{key: key}
+		e = &entry{key: key, handle: -1}
 		q.byKey[key] = e
-	} else if e.created.Equal(j.Attr.Created) && e.ref == j.Attr.Ref {
-		q.count(e, -1)
-		q.read(e, j)
-		q.count(e, +1)
-		return
 	} else {
-		q.remove(e)
-		q.byKey[key] = e
+		q.count(e, -1)
+		if !e.created.Equal(j.Attr.Created) || e.ref != j.Attr.Ref {
+			q.drop(e) // its place in the tie order changes
+		}
 	}
 	q.read(e, j)
 	q.count(e, +1)
-	i, _ := slices.BinarySearchFunc(q.order, e, compareEntries)
-	q.order = slices.Insert(q.order, i, e)
+	q.put(e)
 }
 
-// read copies the tally's job into e and maps it onto the cluster.
+// read copies the tally's job into e.
 func (q *queue) read(e *entry, j *tally.Job) {
 	e.ref, e.created = j.Attr.Ref, j.Attr.Created
 	e.rates = q.rates(j.Attr)
@@ -163,16 +202,80 @@ func (q *queue) read(e *entry, j *tally.Job) {
 	}
 	e.pending = j.Pending
 	e.starts = startsOf(j)
-	if q.sched != nil {
-		q.cluster.fill(e.state(), q.slots, &e.job)
+}
+
+// put maps e onto the cluster at q.now and writes it to the Pool (nothing
+// before the queue has a cluster).
+func (q *queue) put(e *entry) {
+	if q.pool == nil {
+		return
+	}
+	if e.handle < 0 {
+		if n := len(q.free); n > 0 {
+			e.handle, q.free = q.free[n-1], q.free[:n-1]
+		} else {
+			e.handle = len(q.byHandle)
+			q.byHandle = append(q.byHandle, nil)
+		}
+		q.byHandle[e.handle] = e
+	}
+	q.cluster.fill(e.state(), q.slots, &e.job)
+	e.job.Pending = q.pending(e.pending)
+	e.job.LastLaunch, e.float = q.lastLaunch(e.created, e.starts)
+	if e.float && !e.listed {
+		e.listed = true
+		q.floating = append(q.floating, e)
+	}
+	if err := q.pool.Set(e.handle, e.job); err != nil && q.err == nil {
+		q.err = err
 	}
 }
 
-func (q *queue) remove(e *entry) {
-	i, found := slices.BinarySearchFunc(q.order, e, compareEntries)
-	if found {
-		q.order = slices.Delete(q.order, i, i+1)
+// lastLaunch is a job's LastLaunch at q.now on progressshare's clock, and
+// whether it depends on now.
+func (q *queue) lastLaunch(created time.Time, s starts) (float64, bool) {
+	t := s.lastLaunch(created, q.now)
+	float := (s.running && s.unstarted) || created.After(q.now) || (s.running && s.latest > q.now.UnixNano())
+	if t.After(q.now) {
+		t = q.now
 	}
+	return q.seconds(t), float
+}
+
+// refloat writes again, at q.now, the entries whose LastLaunch depends on
+// now, and forgets the ones that no longer do.
+func (q *queue) refloat() {
+	keep := q.floating[:0]
+	for _, e := range q.floating {
+		if q.byKey[e.key] == e && e.float {
+			q.put(e)
+		}
+		if e.listed = q.byKey[e.key] == e && e.float; e.listed {
+			keep = append(keep, e)
+		}
+	}
+	clear(q.floating[len(keep):])
+	q.floating = keep
+}
+
+// drop takes e out of the Pool; it keeps its handle free.
+func (q *queue) drop(e *entry) {
+	if e.handle < 0 {
+		return
+	}
+	if q.pool != nil && q.pool.Has(e.handle) {
+		if err := q.pool.Remove(e.handle); err != nil && q.err == nil {
+			q.err = err
+		}
+	}
+	q.byHandle[e.handle] = nil
+	q.free = append(q.free, e.handle)
+	e.handle = -1
+}
+
+func (q *queue) remove(e *entry) {
+	q.drop(e)
+	e.float = false
 	q.count(e, -1)
 	delete(q.byKey, e.key)
 }
@@ -213,24 +316,14 @@ func (q *queue) anyRated(self types.UID, selfRates map[string]float64) bool {
 	return n > 0 || rated(selfRates)
 }
 
-// Jobs writes progressshare's input at now for the pod being scored: its
-// job self (mapped from the pod), with rates selfRates and counts j (the
-// tally's job, nil when it has none), as Cluster.Jobs writes it from the
-// same job states: the other pending jobs by creation, reference and key,
-// self last with at least one pending pod. It returns the jobs (valid
-// until the next call) and the index of self. Call it only when the queue
-// has a cluster (update returned nil).
-func (q *queue) Jobs(self podjob.Job, selfRates map[string]float64, j *tally.Job, now time.Time) ([]ps.Job, int) {
-	out := q.out[:0]
-	for _, e := range q.order {
-		if e.key == self.Key {
-			continue
-		}
-		out = append(out, e.job)
-		last := &out[len(out)-1]
-		last.Pending = q.pending(e.pending)
-		last.LastLaunch = relative(e.starts.lastLaunch(e.created, now), now)
-	}
+// scores writes to dst, by type index, the score of every node type (see
+// Score) for the pod being scored: its job self (mapped from the pod),
+// with rates selfRates and counts j (the tally's job, nil when it has
+// none), as Score gives it on Cluster.Jobs of the same job states: the
+// other pending jobs by creation, reference and key, self last with at
+// least one pending pod. Call it after update returned nil.
+func (q *queue) scores(dst []int64, self podjob.Job, selfRates map[string]float64, j *tally.Job) error {
+	q.refloat()
 	st := JobState{Key: self.Key, Rates: selfRates}
 	var s starts
 	if j != nil {
@@ -238,10 +331,50 @@ func (q *queue) Jobs(self podjob.Job, selfRates map[string]float64, j *tally.Job
 	}
 	q.cluster.fill(st, q.slots, &q.self)
 	q.self.Pending = q.pending(st.Pending)
-	q.self.LastLaunch = relative(s.lastLaunch(self.Created, now), now)
-	out = append(out, q.self)
-	q.out = out
-	return out, len(out) - 1
+	q.self.LastLaunch, _ = q.lastLaunch(self.Created, s)
+	h := 0
+	e, own := q.byKey[self.Key]
+	if own {
+		h = e.handle
+	} else {
+		q.selfE = entry{key: self.Key, ref: self.Ref, created: self.Created}
+	}
+	swap := !own || !sameJob(e.job, q.self)
+	if swap {
+		if err := q.pool.Set(h, q.self); err != nil {
+			return err
+		}
+	}
+	var err error
+	for t, name := range q.cluster.Types {
+		slot := q.cluster.First[name]
+		var d ps.Decision
+		if d, err = q.pool.PickProgressShare(slot, q.seconds(q.now), h); err != nil {
+			break
+		}
+		var pref float64
+		if pref, err = q.sched.Pref(slot, q.self, 0); err != nil {
+			break
+		}
+		dst[t] = typeScore(pref, d.Launch && d.Job == h)
+	}
+	switch {
+	case !own:
+		if rerr := q.pool.Remove(0); err == nil {
+			err = rerr
+		}
+	case swap:
+		if rerr := q.pool.Set(h, e.job); err == nil {
+			err = rerr
+		}
+	}
+	return err
+}
+
+// sameJob reports whether two jobs of the queue are the same input.
+func sameJob(a, b ps.Job) bool {
+	return a.LastLaunch == b.LastLaunch && len(a.Pending) == len(b.Pending) &&
+		slices.Equal(a.Rates, b.Rates) && slices.Equal(a.Running, b.Running)
 }
 
 // pending returns n pending blocks (at least 1), from one shared slice.

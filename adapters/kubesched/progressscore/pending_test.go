@@ -2,7 +2,6 @@ package progressscore
 
 import (
 	"maps"
-	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -44,22 +43,25 @@ func recounted(w *tt.World, self podjob.Job, now time.Time) []JobState {
 }
 
 // propQueue: whatever the events and whenever the plugin reads its tally,
-// the progressshare input the queue writes for a pod equals Cluster.Jobs
-// of the job states recounted from the world (the recount the plugin
-// once ran on every cycle), and the queue skips exactly when no recounted
-// job has a rate other than 1.
+// the scores the queue gives a pod equal Score on Cluster.Jobs of the job
+// states recounted from the world (the recount the plugin once ran on
+// every cycle), with and without the affinity rule, and the queue skips
+// exactly when no recounted job has a rate other than 1.
 func propQueue(t *rapid.T) {
 	w := tt.New()
 	tl := tally.New(tt.Scheduler, tt.TypeLabel, w.MapJob)
-	q := newQueue(annotatedRates)
-	opt := ps.Options{MaxDelay: 60}
+	q := newQueue(annotatedRates, tt.T0)
+	opt := ps.Options{MaxDelay: rapid.SampledFrom([]float64{0, 10, 60}).Draw(t, "maxDelay")}
+	if rapid.Bool().Draw(t, "affinity") {
+		opt.AffinityFactor, opt.AffinityBounded = 1.2, rapid.Bool().Draw(t, "bounded")
+	}
 	now := tt.T0
 	actions := w.Actions(tl)
 	actions["tick"] = func(t *rapid.T) {
 		now = now.Add(time.Duration(rapid.IntRange(0, 20).Draw(t, "dt")) * time.Second)
 	}
 	actions["read"] = func(t *rapid.T) {
-		tl.Read(func(v *tally.View) { _ = q.update(v, opt) })
+		tl.Read(func(v *tally.View) { _ = q.update(v, opt, now) })
 	}
 	actions[""] = func(t *rapid.T) {
 		if len(w.Pods) == 0 {
@@ -73,17 +75,23 @@ func propQueue(t *rapid.T) {
 			nodes = append(nodes, Node{Name: n.Name, Type: n.Labels[tt.TypeLabel], Capacity: int(n.Status.Allocatable.Pods().Value())})
 		}
 		var (
-			got     []ps.Job
-			gotSelf int
-			err     error
-			skip    bool
+			got  map[string]int64
+			err  error
+			skip bool
 		)
 		tl.Read(func(v *tally.View) {
-			if err = q.update(v, opt); err != nil {
+			if err = q.update(v, opt, now); err != nil {
 				return
 			}
 			skip = !q.anyRated(self.Key, annotatedRates(self))
-			got, gotSelf = q.Jobs(self, annotatedRates(self), v.Job(self.Key), now)
+			byType := make([]int64, len(q.cluster.Types))
+			if err = q.scores(byType, self, annotatedRates(self), v.Job(self.Key)); err != nil {
+				t.Fatalf("scores: %v", err)
+			}
+			got = map[string]int64{}
+			for i, name := range q.cluster.Types {
+				got[name] = byType[i]
+			}
 		})
 		c, cerr := NewCluster(nodes)
 		if (err == nil) != (cerr == nil) {
@@ -92,9 +100,17 @@ func propQueue(t *rapid.T) {
 		if err != nil {
 			return
 		}
-		want, wantSelf := c.Jobs(states, self.Key, now)
-		if gotSelf != wantSelf || !reflect.DeepEqual(got, want) {
-			t.Fatalf("queue (self %d)\n%+v\nrecount (self %d)\n%+v", gotSelf, got, wantSelf, want)
+		s, err := ps.NewScheduler(c.Slots, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs, selfIdx := c.Jobs(states, self.Key, now)
+		want, err := Score(s, c, jobs, selfIdx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !equal(got, want) {
+			t.Fatalf("queue scores %v, recount %v; recounted jobs (self %d)\n%+v", got, want, selfIdx, jobs)
 		}
 		anyRated := false
 		for _, s := range states {
