@@ -168,7 +168,13 @@ func (cl *cluster) malformedBurst(t *testing.T) {
 	t.Logf("all %d malformed workloads handled %v after the first was submitted (%.1f a second); Workload created → rejected %s, %d of them after Kueue reserved quota for them (load average %s)",
 		n, took.Round(time.Second), float64(n)/took.Seconds(), spread(rejected), len(held), loadAverage())
 	t.Logf("CPU seconds during the burst: %s", cl.usage(t).since(cpu0))
-	t.Logf("schedkit-deadline's requests during the burst: %s", cl.checkRequests(t).since(req0))
+	req := cl.checkRequests(t)
+	t.Logf("schedkit-deadline's requests during the burst: %s", req.since(req0))
+	// The check runs as its ServiceAccount with config/rbac's role: a
+	// request refused 403 is a code path the role does not grant.
+	if refused := req.refused(req0); refused != "" {
+		t.Errorf("schedkit-deadline's requests refused by RBAC during the burst: %s", refused)
+	}
 	now, _ := cl.rss(t, check)
 	t.Logf("%s resident memory after the burst: %d MiB", check, now)
 }

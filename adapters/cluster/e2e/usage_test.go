@@ -148,3 +148,15 @@ func (r requests) since(r0 requests) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// refused gives the requests from r0 to r the API server refused as
+// forbidden (code 403), by method; empty when there were none.
+func (r requests) refused(r0 requests) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(r)) {
+		if d := r[k] - r0[k]; d > 0 && strings.HasSuffix(k, " 403") {
+			parts = append(parts, fmt.Sprintf("%s: %.0f", k, d))
+		}
+	}
+	return strings.Join(parts, ", ")
+}

@@ -10,7 +10,7 @@ package deadlinecheck
 //
 // +kubebuilder:rbac:groups=kueue.x-k8s.io,resources=admissionchecks;clusterqueues;localqueues,verbs=list;watch
 // +kubebuilder:rbac:groups=kueue.x-k8s.io,resources=admissionchecks/status,verbs=patch
-// +kubebuilder:rbac:groups=kueue.x-k8s.io,resources=workloads,verbs=list;watch;patch
+// +kubebuilder:rbac:groups=kueue.x-k8s.io,resources=workloads,verbs=get;list;watch;patch
 // +kubebuilder:rbac:groups=kueue.x-k8s.io,resources=workloads/status,verbs=patch
 // +kubebuilder:rbac:groups=schedkit.io,resources=deadlineparameters,verbs=list;watch
 // +kubebuilder:rbac:groups=batch,resources=jobs,verbs=list;watch
