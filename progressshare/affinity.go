@@ -68,14 +68,13 @@ func (s *Scheduler) affinity(si int, jobs []Job, now float64, d Decision, o orde
 		k := c.pop()
 		j := &jobs[k]
 		d.Examined++
-		b, r, loc, err := s.bestBlock(si, *j, k)
+		a, ok, err := s.launches(si, *j, k, false, now)
 		if err != nil {
 			return Decision{}, err
 		}
-		pr := s.pref(si, *j, j.Pending[b], loc, false, 0)
-		if s.opt.MaxDelay == 0 || 1-pr <= (now-j.LastLaunch)/s.opt.MaxDelay {
-			return Decision{Launch: true, Reason: ReasonAffinity, Job: k, Block: b, Replica: r,
-				Locality: loc, Pref: pr, Examined: d.Examined, Bypassed: p}, nil
+		if ok {
+			a.Reason, a.Examined, a.Bypassed = ReasonAffinity, d.Examined, p
+			return a, nil
 		}
 	}
 	return d, nil

@@ -84,14 +84,7 @@ func (s *Scheduler) PickProgressShare(slot int, jobs []Job, now float64) (Decisi
 		return skip(ReasonNoPendingTask, 0), nil
 	}
 	if calJob >= 0 {
-		j := jobs[calJob]
-		b, r, loc, err := s.bestBlock(slot, j, calJob)
-		if err != nil {
-			return Decision{}, err
-		}
-		p := s.pref(slot, j, j.Pending[b], loc, true, s.uniformProcTime(j))
-		return Decision{Launch: true, Reason: ReasonCalibration, Job: calJob, Block: b, Replica: r,
-			Locality: loc, Pref: p, Calibrating: true, Examined: 1, Bypassed: -1}, nil
+		return s.calibration(slot, jobs[calJob], calJob)
 	}
 	o.init()
 	examined := 0
@@ -100,18 +93,12 @@ func (s *Scheduler) PickProgressShare(slot int, jobs []Job, now float64) (Decisi
 		j := &jobs[i]
 		examined++
 		cal := s.Calibrating(*j)
-		b, r, loc, err := s.bestBlock(slot, *j, i)
+		d, ok, err := s.launches(slot, *j, i, cal, now)
 		if err != nil {
 			return Decision{}, err
 		}
-		uni := 0.0
-		if cal {
-			uni = s.uniformProcTime(*j)
-		}
-		p := s.pref(slot, *j, j.Pending[b], loc, cal, uni)
-		if s.opt.MaxDelay == 0 || 1-p <= (now-j.LastLaunch)/s.opt.MaxDelay {
-			d := Decision{Launch: true, Reason: ReasonPreferred, Job: i, Block: b, Replica: r,
-				Locality: loc, Pref: p, Calibrating: cal, Examined: examined, Bypassed: -1}
+		if ok {
+			d.Reason, d.Examined = ReasonPreferred, examined
 			if aff && !cal {
 				return s.affinity(slot, jobs, now, d, o)
 			}

@@ -306,14 +306,7 @@ func (p *Pool) pick(slot int, sl Slot, now float64, last int) (Decision, error) 
 		}
 	}
 	if calJob >= 0 {
-		j := p.jobs[calJob]
-		b, r, loc, err := s.bestBlock(slot, j, calJob)
-		if err != nil {
-			return Decision{}, err
-		}
-		pr := s.pref(slot, j, j.Pending[b], loc, true, s.uniformProcTime(j))
-		return Decision{Launch: true, Reason: ReasonCalibration, Job: calJob, Block: b, Replica: r,
-			Locality: loc, Pref: pr, Calibrating: true, Examined: 1, Bypassed: -1}, nil
+		return s.calibration(slot, p.jobs[calJob], calJob)
 	}
 	if len(p.ord) == 0 {
 		return skip(ReasonNoPendingTask, 0), nil
@@ -334,18 +327,12 @@ func (p *Pool) pick(slot int, sl Slot, now float64, last int) (Decision, error) 
 			continue
 		}
 		examined++
-		b, r, loc, err := s.bestBlock(slot, *j, h)
+		d, ok, err := s.launches(slot, *j, h, cal, now)
 		if err != nil {
 			return Decision{}, err
 		}
-		uni := 0.0
-		if cal {
-			uni = s.uniformProcTime(*j)
-		}
-		pr := s.pref(slot, *j, j.Pending[b], loc, cal, uni)
-		if s.opt.MaxDelay == 0 || 1-pr <= (now-j.LastLaunch)/s.opt.MaxDelay {
-			d := Decision{Launch: true, Reason: ReasonPreferred, Job: h, Block: b, Replica: r,
-				Locality: loc, Pref: pr, Calibrating: cal, Examined: examined, Bypassed: -1}
+		if ok {
+			d.Reason, d.Examined = ReasonPreferred, examined
 			if s.opt.AffinityFactor > 0 && !cal {
 				return p.affinity(slot, sl, now, d, w, last)
 			}
@@ -394,14 +381,13 @@ func (p *Pool) affinity(slot int, sl Slot, now float64, d Decision, w walk, last
 		k := int(p.candJob[c.pop()])
 		j := &p.jobs[k]
 		d.Examined++
-		b, r, loc, err := s.bestBlock(slot, *j, k)
+		a, ok, err := s.launches(slot, *j, k, false, now)
 		if err != nil {
 			return Decision{}, err
 		}
-		pr := s.pref(slot, *j, j.Pending[b], loc, false, 0)
-		if s.opt.MaxDelay == 0 || 1-pr <= (now-j.LastLaunch)/s.opt.MaxDelay {
-			return Decision{Launch: true, Reason: ReasonAffinity, Job: k, Block: b, Replica: r,
-				Locality: loc, Pref: pr, Examined: d.Examined, Bypassed: d.Job}, nil
+		if ok {
+			a.Reason, a.Examined, a.Bypassed = ReasonAffinity, d.Examined, d.Job
+			return a, nil
 		}
 	}
 	return d, nil

@@ -185,3 +185,46 @@ func (s *Scheduler) Pref(slot int, j Job, block int) (float64, error) {
 	loc, _ := s.locality(slot, b)
 	return s.pref(slot, j, b, loc, cal, uni), nil
 }
+
+// best is the task Algorithm 2 would launch of one job on slot si: the
+// job's best block and replica, its locality and preference (calibrating:
+// with the uniform run time for its unknown one). The decision names the
+// job (idx) and launches; the caller sets its reason, Examined and
+// Bypassed.
+func (s *Scheduler) best(si int, j Job, idx int, calibrating bool) (Decision, error) {
+	b, r, loc, err := s.bestBlock(si, j, idx)
+	if err != nil {
+		return Decision{}, err
+	}
+	uni := 0.0
+	if calibrating {
+		uni = s.uniformProcTime(j)
+	}
+	p := s.pref(si, j, j.Pending[b], loc, calibrating, uni)
+	return Decision{Launch: true, Job: idx, Block: b, Replica: r, Locality: loc, Pref: p, Calibrating: calibrating, Bypassed: -1}, nil
+}
+
+// launches is Algorithm 2's test of one job on slot si at now: its best
+// task (best) is launched when the preference makes up for the time since
+// the job's last launch, 1 − pref ≤ (now − LastLaunch) / MaxDelay, or
+// always with MaxDelay 0; ok is false when the job is declined.
+func (s *Scheduler) launches(si int, j Job, idx int, calibrating bool, now float64) (d Decision, ok bool, err error) {
+	d, err = s.best(si, j, idx, calibrating)
+	if err != nil {
+		return Decision{}, false, err
+	}
+	return d, s.opt.MaxDelay == 0 || 1-d.Pref <= (now-j.LastLaunch)/s.opt.MaxDelay, nil
+}
+
+// calibration launches the best task of job idx, the calibrating job
+// chosen for slot si, whatever its preference (the calibration phase of
+// §4.3.1.4: a job with no measured rate on the slot's type runs a task
+// there first).
+func (s *Scheduler) calibration(si int, j Job, idx int) (Decision, error) {
+	d, err := s.best(si, j, idx, true)
+	if err != nil {
+		return Decision{}, err
+	}
+	d.Reason, d.Examined = ReasonCalibration, 1
+	return d, nil
+}
