@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -221,8 +222,15 @@ var badPodClasses = []struct {
 // is bound.
 func (cl *cluster) malformedPods(t *testing.T) {
 	s := cl.scenario(t, "bad-pods")
-	s.nodes(node{name: "bad-pods-a", typ: "cpu", cpu: "100"}, node{name: "bad-pods-b", typ: "cpu", cpu: "100"})
 	n := badPodCount(t)
+	// Each node holds every pod that can be bound (the rates class and
+	// the good ones), so that both stay feasible to the end: kube-scheduler
+	// scores a pod, and ProgressShare's PreScore names its bad rates, only
+	// when more than one node is feasible.
+	fit := n/len(badPodClasses) + 60
+	room := corev1.ResourceList{corev1.ResourcePods: resource.MustParse(strconv.Itoa(fit))}
+	cpu := strconv.Itoa(max(100, fit/10+1))
+	s.nodes(node{name: "bad-pods-a", typ: "cpu", cpu: cpu, extra: room}, node{name: "bad-pods-b", typ: "cpu", cpu: cpu, extra: room})
 	var good []string
 	t0 := time.Now()
 	for i := range n {
