@@ -6,7 +6,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 )
@@ -33,7 +32,7 @@ const staleFor = 10 * time.Second
 // conditions and of other checks' states.
 func sameInputs(old, cur *kueue.Workload, check kueue.AdmissionCheckReference) bool {
 	if cur.UID != old.UID || cur.DeletionTimestamp != nil || !equality.Semantic.DeepEqual(old.Spec, cur.Spec) ||
-		!sameBesideETAs(old.Annotations, cur.Annotations) || !sameOwners(old.OwnerReferences, cur.OwnerReferences) {
+		!sameBesideETAs(old.Annotations, cur.Annotations) || !equality.Semantic.DeepEqual(old.OwnerReferences, cur.OwnerReferences) {
 		return false
 	}
 	a, b := &old.Status, &cur.Status
@@ -52,10 +51,6 @@ func sameInputs(old, cur *kueue.Workload, check kueue.AdmissionCheckReference) b
 	}
 	x, y := CheckState(old, check), CheckState(cur, check)
 	return x != nil && y != nil && x.State == y.State && x.Message == y.Message
-}
-
-func sameOwners(a, b []metav1.OwnerReference) bool {
-	return equality.Semantic.DeepEqual(a, b)
 }
 
 // fresh reads the workload w writes from the API server, past the cache;

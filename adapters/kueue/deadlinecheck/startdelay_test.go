@@ -89,6 +89,13 @@ func admittedAt(ready time.Time, run string) *kueue.Workload {
 	return wl
 }
 
+// admittedWith is admittedAt(t0, "12s") changed by change.
+func admittedWith(change func(*kueue.Workload)) *kueue.Workload {
+	wl := admittedAt(t0, "12s")
+	change(wl)
+	return wl
+}
+
 func TestRunningDelay(t *testing.T) {
 	now := t0.Add(25 * time.Second)
 	for name, tc := range map[string]struct {
@@ -99,31 +106,21 @@ func TestRunningDelay(t *testing.T) {
 		// Ready at t0, still running 25 s later, a run of 12 s: at least 13 s.
 		"past its run time":   {admittedAt(t0, "12s"), 13 * time.Second, true},
 		"within its run time": {admittedAt(t0, "30s"), 0, false},
-		"finished": {func() *kueue.Workload {
-			wl := admittedAt(t0, "12s")
+		"finished": {admittedWith(func(wl *kueue.Workload) {
 			wl.Status.Conditions = append(wl.Status.Conditions, cond(kueue.WorkloadFinished, metav1.ConditionTrue, now))
-			return wl
-		}(), 0, false},
-		"not admitted": {func() *kueue.Workload {
-			wl := admittedAt(t0, "12s")
+		}), 0, false},
+		"not admitted": {admittedWith(func(wl *kueue.Workload) {
 			wl.Status.Conditions[0].Status = metav1.ConditionFalse
-			return wl
-		}(), 0, false},
-		"evicted": {func() *kueue.Workload {
-			wl := admittedAt(t0, "12s")
+		}), 0, false},
+		"evicted": {admittedWith(func(wl *kueue.Workload) {
 			wl.Status.Conditions = append(wl.Status.Conditions, cond(kueue.WorkloadEvicted, metav1.ConditionTrue, now))
-			return wl
-		}(), 0, false},
-		"requeued": {func() *kueue.Workload {
-			wl := admittedAt(t0, "12s")
+		}), 0, false},
+		"requeued": {admittedWith(func(wl *kueue.Workload) {
 			wl.Status.RequeueState = &kueue.RequeueState{Count: ptr(int32(1))}
-			return wl
-		}(), 0, false},
-		"check not Ready": {func() *kueue.Workload {
-			wl := admittedAt(t0, "12s")
+		}), 0, false},
+		"check not Ready": {admittedWith(func(wl *kueue.Workload) {
 			wl.Status.AdmissionChecks[0].State = kueue.CheckStatePending
-			return wl
-		}(), 0, false},
+		}), 0, false},
 		"no run time":     {admittedAt(t0, ""), 0, false},
 		"ready after now": {admittedAt(now.Add(time.Minute), "1s"), 0, false},
 	} {
