@@ -77,6 +77,7 @@ package deadlineadmission
 import (
 	"context"
 	"sync"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	batchlisters "k8s.io/client-go/listers/batch/v1"
@@ -111,7 +112,7 @@ type DeadlineAdmission struct {
 	// deadline jobs kept from the tally's changes (written under the
 	// tally's lock too), and the buffers of one decision.
 	mu          sync.Mutex
-	runningJobs runningSet
+	runningJobs runningJobs
 	running     []RunningJob
 	in          Input
 	ws          admission.Workspace
@@ -149,7 +150,7 @@ func NewOn(args *Args, jobs batchlisters.JobLister, c clock.PassiveClock, t *tal
 	if args.Mode == ModePaper {
 		mode = admission.ModePaper
 	}
-	return &DeadlineAdmission{args: args, mode: mode, jobs: owner.Resolver{Jobs: jobs}, clock: c, tally: t, runningJobs: runningSet{}}
+	return &DeadlineAdmission{args: args, mode: mode, jobs: owner.Resolver{Jobs: jobs}, clock: c, tally: t, runningJobs: newRunningJobs(t.NewReader())}
 }
 
 // PodHandler returns the pod informer's event handler that keeps the
@@ -176,7 +177,7 @@ func (pl *DeadlineAdmission) PreFilter(ctx context.Context, _ fwk.CycleState, po
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
 	now := pl.clock.Now()
-	job, admitted := pl.readRunning(pod, now)
+	job, admitted, exact := pl.readRunning(pod, now)
 	if admitted {
 		return nil, nil
 	}
@@ -185,22 +186,49 @@ func (pl *DeadlineAdmission) PreFilter(ctx context.Context, _ fwk.CycleState, po
 		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, err.Error())
 	}
 	in := &pl.in
-	if err := in.fill(job, est, pl.running, pl.args, now); err != nil {
-		return nil, fwk.AsStatus(err)
+	var d admission.Decision
+	held := &pl.runningJobs
+	if exact && !held.set.Has(job.ID) {
+		d, err = pl.decideHeld(job, est, now)
+	} else { // a shared job ID, reported by fill, or more jobs than the set holds
+		if err = in.fill(job, est, pl.running, pl.args, now); err == nil {
+			d, err = pl.ws.Decide(in.Queue, in.New, in.Now, admission.Options{Mode: pl.mode})
+		}
 	}
-	d, err := pl.ws.Decide(in.Queue, in.New, in.Now, admission.Options{Mode: pl.mode})
 	if err != nil {
 		return nil, fwk.AsStatus(err)
 	}
 	if d.Admit {
 		if logger := klog.FromContext(ctx).V(4); logger.Enabled() {
-			logger.Info("Deadline job admitted", "pod", klog.KObj(pod), "job", job.Ref, "runtime", est, "estimate", pl.args.source(row), "runningDeadlineJobs", len(in.Queue))
+			logger.Info("Deadline job admitted", "pod", klog.KObj(pod), "job", job.Ref, "runtime", est, "estimate", pl.args.source(row), "runningDeadlineJobs", held.set.Len())
 		}
 		return nil, nil
 	}
 	msg := Message(d, *in)
 	klog.FromContext(ctx).V(2).Info("Deadline job rejected", "pod", klog.KObj(pod), "job", job.Ref, "reason", d.Reason.String(), "message", msg)
 	return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, msg)
+}
+
+// decideHeld decides the job (with its estimate) against the running
+// deadline jobs the set holds, and writes into pl.in what Message reads:
+// the time, the new job and the names of the new and the blocking job.
+func (pl *DeadlineAdmission) decideHeld(job podjob.Job, est time.Duration, now time.Time) (admission.Decision, error) {
+	held := &pl.runningJobs
+	in := &pl.in
+	in.Now, in.New, in.Queue = podjob.Seconds(now), admissionJob(job, est), in.Queue[:0]
+	d, err := held.set.Decide(in.New, now.UnixNano(), admission.Options{Mode: pl.mode})
+	if err != nil || d.Admit {
+		return d, err
+	}
+	if in.Refs == nil {
+		in.Refs = map[int64]string{}
+	}
+	clear(in.Refs)
+	in.Refs[job.ID] = job.Ref
+	if b := d.BlockingID; b != job.ID {
+		in.Refs[b] = held.ref(b)
+	}
+	return d, nil
 }
 
 // PreFilterExtensions returns nil: admission does not depend on which node
