@@ -69,7 +69,12 @@ func (j RunningJob) Remaining(now int64) int64 {
 // Eq. 7's sums are float64 additions one after another in EDF order, and
 // every JCT changes with now, so no sum formed at one time serves another:
 // the pass is the decision's own cost, and a faster decision would not be
-// Workspace.Decide's to the bit. Measured figures: runningset_bench_test.go.
+// Workspace.Decide's to the bit. BenchmarkRunningSet (2 cores, -cpu 1,
+// load average 25, go test -run '^$' -bench RunningSet -benchtime 2000x
+// -cpu 1 ./admission): at 100 / 1,000 / 10,000 jobs a decision took 58 µs
+// / 0.21 ms / 2.2 ms against 157 µs / 3.0 ms / 28 ms for rebuilding and
+// sorting the queue and deciding, 0 allocations; a Remove and a Set 11
+// µs / 43 µs / 0.24 ms (runningset_bench_test.go).
 //
 // The zero value is empty and ready to use. A RunningSet is not safe for
 // concurrent use; the Decision's Checked aliases its buffer until the next
