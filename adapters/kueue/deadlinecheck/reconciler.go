@@ -233,7 +233,11 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		key := etaPassKey{queue: cq.Name, check: ch.name}
 		if r.etaDue(key, now, views, outs) {
 			t0 = time.Now()
-			if err := etas(queue, views, works, outs, now, r.cfg.Samples); err != nil {
+			delay, err := r.etaDelay(key, cfg)
+			if err != nil {
+				return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
+			}
+			if err := etas(queue, views, works, outs, now, r.cfg.Samples, delay); err != nil {
 				return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
 			}
 			r.metrics.timed("etas", t0)
@@ -696,7 +700,7 @@ func (w0 *writer) act(ctx context.Context, cq string, check kueue.AdmissionCheck
 			}
 			r.recorder.Eventf(wl, nil, kind, "Deadline"+string(v.State), "AdmissionCheck", "%s", truncate(v.Message, maxEventNote))
 		}
-		return w0.setMeta(ctx, o.ETA, o.etaUnknown, rejection, false)
+		return w0.setMeta(ctx, o.ETA, o.etaUnknown || v.State == kueue.CheckStateReady, rejection, false)
 	case o.Note != "" && st.State == kueue.CheckStatePending:
 		if st.Message != o.Note && (o.ETA == nil || !etaClose(wl.Annotations, *o.ETA, r.tol) || !isPendingNote(st.Message)) {
 			if _, err := w0.setCheck(ctx, check, kueue.CheckStatePending, o.Note, 0, now); err != nil {
@@ -704,7 +708,10 @@ func (w0 *writer) act(ctx context.Context, cq string, check kueue.AdmissionCheck
 			}
 		}
 	}
-	return w0.setMeta(ctx, o.ETA, o.etaUnknown, "", false)
+	// A workload the check made Ready keeps the ETA annotations it waited
+	// with, its last prediction: removing them would write while Kueue
+	// admits it and its Job's controller starts it.
+	return w0.setMeta(ctx, o.ETA, o.etaUnknown || st.State == kueue.CheckStateReady, "", false)
 }
 
 // A writer writes one workload's outcome, remembering the resourceVersions

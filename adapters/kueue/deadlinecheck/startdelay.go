@@ -223,6 +223,9 @@ type delayLearner struct {
 	obs  map[etaPassKey][]DelayObservation
 	est  map[etaPassKey]time.Duration
 	last map[etaPassKey]time.Duration
+	// late holds the lower bounds of the workloads running late at the
+	// last startDelay, for the ETA's draws.
+	late map[etaPassKey][]DelayObservation
 }
 
 // changed records d as key's start delay and reports whether it differs
@@ -237,7 +240,8 @@ func (l *delayLearner) changed(key etaPassKey, d time.Duration) bool {
 
 func newDelayLearner(q float64, window int) *delayLearner {
 	return &delayLearner{q: q, window: window, offered: map[string][]*kueue.Workload{}, seen: map[types.UID]bool{},
-		obs: map[etaPassKey][]DelayObservation{}, est: map[etaPassKey]time.Duration{}, last: map[etaPassKey]time.Duration{}}
+		obs: map[etaPassKey][]DelayObservation{}, est: map[etaPassKey]time.Duration{}, last: map[etaPassKey]time.Duration{},
+		late: map[etaPassKey][]DelayObservation{}}
 }
 
 // offer keeps wl for its ClusterQueue's next reconcile if it has finished
@@ -301,6 +305,7 @@ func (l *delayLearner) startDelay(key etaPassKey, fresh, wls []*kueue.Workload, 
 	}
 	l.obs[key] = obs
 	late := runningLate(key.check, wls, models, owner, now)
+	l.late[key] = late
 	if d, ok := l.est[key]; ok && !added && len(late) == 0 {
 		return d, nil
 	}
@@ -365,4 +370,24 @@ func (r *queueReconciler) decisionConfig(ctx context.Context, key etaPassKey, fr
 		ctrl.LoggerFrom(ctx).Info("start delay", "clusterQueue", key.queue, "check", key.check, "startDelay", cfg.StartDelay.String())
 	}
 	return cfg, nil
+}
+
+// draws returns the ETA's delay draws for key (delayDraws over the
+// observations of its last startDelay), nil with too few.
+func (l *delayLearner) draws(key etaPassKey, n int) ([]float64, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return delayDraws(append(slices.Clip(l.obs[key]), l.late[key]...), n)
+}
+
+// etaDelay is the control plane's delay key's ETA pass takes: cfg's
+// StartDelay, drawn from the learnt delays when the learner is on.
+func (r *queueReconciler) etaDelay(key etaPassKey, cfg Config) (etaDelay, error) {
+	e := etaDelay{decided: seconds(cfg.StartDelay)}
+	if r.delays == nil {
+		return e, nil
+	}
+	var err error
+	e.draws, err = r.delays.draws(key, cfg.Samples)
+	return e, err
 }
