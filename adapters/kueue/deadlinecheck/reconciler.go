@@ -650,6 +650,9 @@ func (r *queueReconciler) act(ctx context.Context, cq string, check kueue.Admiss
 func (r *queueReconciler) actETA(ctx context.Context, t etaTask, wait func(context.Context) bool) (bool, error) {
 	w0 := writer{r: r, wl: t.wl, wait: wait}
 	err := w0.act(ctx, t.cq, t.check, t.w, t.o, t.now)
+	if apierrors.IsConflict(err) {
+		return w0.actFresh(ctx, t, err)
+	}
 	return w0.writes > 0, err
 }
 
