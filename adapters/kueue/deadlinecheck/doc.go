@@ -193,9 +193,12 @@
 // is learnt (-start-delay-quantile): with a high quantile in every sample
 // the decisions are safe, but an ETA's p50 would be as late as its p90.
 // Each Monte-Carlo sample draws its delay from the learnt delays
-// (stratified quantiles, etadelay.go), so a workload with an exact run
-// time r waiting alone finishes at r plus the delays' median (p50) and r
-// plus their 90th percentile (p90).
+// (stratified quantiles, etadelay.go), with the time from Kueue reserving
+// quota to the check's Ready and from Ready to Kueue's admission, so a
+// workload with an exact run time r waiting alone is predicted to be
+// admitted that time after it gets quota, and to finish r plus the
+// median (p50) or the 90th percentile (p90) of the observed time from
+// quota to finish beyond the run.
 // Without a start delay (0, the default) a pending workload is predicted to finish
 // its run time after its admission: on a replay of the KTH SP2 trace on
 // the simulated cluster, where that time is a few seconds on jobs of

@@ -64,7 +64,7 @@ func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, 
 		case w.Phase == Deactivated || w.Blocked != nil:
 		case w.Phase == Promised || (o.Verdict != nil && o.Verdict.State == kueue.CheckStateReady && !o.Deactivate):
 			if works[i] != nil {
-				running = append(running, etaJob{share: share(w), run: delay.times(works[i].own, seconds(w.Executed))})
+				running = append(running, etaJob{share: share(w), run: delay.times(works[i].own, seconds(w.Executed), false)})
 			}
 		case w.Pods > 0 && w.Slots == 0:
 			if o.Verdict == nil {
@@ -92,7 +92,7 @@ func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, 
 		w := place(i)
 		jobs[k] = etaJob{share: share(w), ghost: outs[i].Deactivate, notBefore: max(0, seconds(w.NotBefore.Sub(now)))}
 		if works[i] != nil {
-			jobs[k].run = delay.times(works[i].own, seconds(w.Executed))
+			jobs[k].run = delay.times(works[i].own, seconds(w.Executed), true)
 		}
 	}
 	starts := make([][]float64, len(jobs))
@@ -106,6 +106,9 @@ func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, 
 	finish := make([]float64, samples)
 	for k, i := range pend {
 		w := ws[i]
+		for s, x := range starts[k] {
+			starts[k][s] = x + delay.lead(s) // quota to admission
+		}
 		s50, s90, err := quantiles(starts[k])
 		if err != nil {
 			return fmt.Errorf("workload %s: %w", w.Key, err)
@@ -117,7 +120,7 @@ func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, 
 		eta := &ETA{Deadline: w.Deadline, StartP50: at(now, s50), StartP90: at(now, s90)}
 		if r := jobs[k].run; r != nil {
 			for s := range finish {
-				finish[s] = starts[k][s] + r[s]
+				finish[s] = starts[k][s] - delay.lead(s) + r[s]
 			}
 			f50, f90, err := quantiles(finish)
 			if err != nil {
