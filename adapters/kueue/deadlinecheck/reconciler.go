@@ -272,6 +272,15 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 				errs = append(errs, fmt.Errorf("workload %s: %w", o.Key, err))
 			}
 		}
+		// The ETAs go to the ETA writer before the verdicts are written, so
+		// that a waiting workload's ETA does not wait for them.
+		if r.etaWriter != nil {
+			for i, o := range outs {
+				if o.Verdict == nil && !o.Deactivate && !etaStale[views[i].UID] { // else the cache has not seen the last ETA written
+					r.etaWriter.put(etaTask{cq: cq.Name, check: ch.name, wl: objs[i], w: views[i], o: o, now: now})
+				}
+			}
+		}
 		order := writeOrder(outs)
 		var etaOnly, deactivations []int
 		for _, i := range order {
@@ -301,12 +310,8 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		}
 		for _, i := range etaOnly {
 			o := outs[i]
-			if etaStale[views[i].UID] {
-				continue // the cache has not seen the last ETA written
-			}
-			if r.etaWriter != nil {
-				r.etaWriter.put(etaTask{cq: cq.Name, check: ch.name, wl: objs[i], w: views[i], o: o, now: now})
-				continue
+			if etaStale[views[i].UID] || r.etaWriter != nil {
+				continue // the cache has not seen the last ETA written; or put above
 			}
 			sem <- struct{}{}
 			wg.Go(func() { write(i, o) })
