@@ -66,12 +66,14 @@
 //
 // # Cost
 //
-// Each dry run ranks its node's lower-priority pods with preempt.GP before
-// DefaultPreemption's victim selection on that node, so a preemption costs
-// in proportion to the pods on the nodes it dry-runs, as DefaultPreemption
-// does; the nodes dry-run are all of them by default (args). GP's order is
-// a total order on pods (start, job key, pod), so ranking node by node
-// orders each node's pods as ranking the whole cluster would.
+// Each dry run sorts its node's victims as DefaultPreemption does, with
+// preempt.CompareRecency in place of the start-time comparison: two pods
+// are compared as preempt.GP orders them (start, job key, pod), which is a
+// total order on pods, so sorting one node's pods orders them as GP
+// ranking the whole cluster would (TestPropMoreImportant), at no cost
+// beyond the sort. A preemption costs what DefaultPreemption's costs on the
+// same nodes (BenchmarkPostFilter); the nodes dry-run are all of them by
+// default (args).
 //
 // # Enabling
 //
