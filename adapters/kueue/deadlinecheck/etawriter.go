@@ -96,9 +96,13 @@ func (e *etaWriter) loop(ctx context.Context) {
 			}
 			continue
 		}
-		_, err := e.write(ctx, t, e.wait)
-		if err != nil && !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) && ctx.Err() == nil {
+		wrote, err := e.write(ctx, t, e.wait)
+		switch {
+		case err != nil && !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) && ctx.Err() == nil:
 			log.V(1).Info("writing an ETA", "workload", t.o.Key, "error", err.Error())
+		case log.V(2).Enabled():
+			log.V(2).Info("ETA write", "workload", t.o.Key, "wrote", wrote, "conflict", apierrors.IsConflict(err),
+				"computedAgo", time.Since(t.now).String(), "sinceCreation", time.Since(t.wl.CreationTimestamp.Time).String())
 		}
 	}
 }

@@ -4,6 +4,12 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 )
 
 // The ETA writer writes the ETAs a reconcile handed it, after the
@@ -45,5 +51,30 @@ func TestBudget(t *testing.T) {
 	}
 	if newBudget(0) != nil || !newBudget(-1).take(at) {
 		t.Error("a budget of no rate bounds something")
+	}
+}
+
+// A reconcile hands the ETA writer its ETAs before it writes its
+// verdicts: when v's verdict is written, p's ETA is already queued.
+func TestETAsQueuedBeforeVerdicts(t *testing.T) {
+	a := wl("a", 4, kueue.CheckStateReady, true, map[string]string{JobTypeAnnotation: "fixed"})
+	a.Status.Conditions = append(a.Status.Conditions, cond(kueue.WorkloadAdmitted, metav1.ConditionTrue, t0))
+	p := wl("p", 1, kueue.CheckStatePending, false, fixedType("2h"))
+	v := wl("v", 1, kueue.CheckStatePending, true, fixedType("2h"))
+	var ew *etaWriter
+	queued := map[bool]int{}
+	cl := fakeBuilder(t, interceptor.Funcs{SubResourceApply: func(ctx context.Context, c client.Client, sub string, o runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
+		ew.mu.Lock()
+		_, ok := ew.tasks["uid-p"]
+		ew.mu.Unlock()
+		queued[ok]++
+		return applyAsMerge(nil)(ctx, c, sub, o, opts...)
+	}}, append(cluster(), a, p, v)...).Build()
+	g := newRig(t, cl)
+	ew = newETAWriter(g.r, 1000)
+	g.r.etaWriter = ew
+	g.reconcile(t)
+	if queued[true] == 0 || queued[false] > 0 {
+		t.Errorf("verdict writes with p's ETA queued: %d, without: %d; want all with", queued[true], queued[false])
 	}
 }
