@@ -79,16 +79,18 @@
 //
 // In scheduler_perf's DeadlineRates ci slice (100 nodes, 2 cores; the
 // perf module's slice.sh, DeadlineRates workloads only), the plugin's
-// PreFilter, with the per-cycle computation and then with the RunningSet,
-// one run each, 10 minutes apart, on a machine loaded by other work:
+// PreFilter, with the per-cycle computation and with the RunningSet, one
+// run each, back to back (per cycle, RunningSet, per cycle), on a machine
+// loaded by other work:
 //
-//	                       p50 / p90 / p99 (ms)     average   schedkit ÷ default   load average
-//	per cycle              0.008 / 0.663 / 22.2     10.2 ms   0.43                 24–26
-//	RunningSet             0.009 / 0.167 / 22.2     7.9 ms    0.46                 12–25
+//	                       p50 / p90 / p99 (ms)     average    schedkit ÷ default   load average
+//	per cycle              0.008 / 0.663 / 22.2     10.2 ms    0.43                 24–26
+//	RunningSet             0.009 / 0.167 / 22.2     7.9 ms     0.46                 12–25
+//	per cycle              0.008 / 0.431 / 0.562    0.097 ms   2.79                 12–21
 //
-// At that load the p99 (the histogram's top bucket, 22 ms) and the
-// throughput ratio are the machine's, not the plugin's: they say nothing
-// either way.
+// At that load the p99 of 22 ms (the histogram's top bucket), the
+// averages and the throughput ratio are the machine's, not the plugin's
+// (the third run's default profile stalled): they say nothing either way.
 //
 // A pod assumed by another profile's cycle counts once it is bound.
 // Enable the plugin under multiPoint, so that its Reserve runs.
