@@ -13,6 +13,8 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/schedkit/schedkit/adapters/internal/annotation"
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/owner"
+	"github.com/schedkit/schedkit/adapters/kubesched/internal/tally"
 )
 
 // deadlinePod is a pod without an owner (its own job) created at t0,
@@ -31,8 +33,18 @@ func deadlinePod(name string, deadline, runtime time.Duration) *v1.Pod {
 // the pod is deleted or the assumption forgotten. Job a runs 1 h with its
 // deadline at 1.5 h; job b, the same, fits only while a does not run
 // (finish 2 h > 1.5 h), and a is never reported as b's obstacle once gone.
+// With "shared", the profile's other plugin (ProgressShare, on the same
+// tally) reads the tally's changes after every event: the plugin still
+// sees each of them.
 func TestRunningJobs(t *testing.T) {
-	pl := New(&Args{Mode: ModeStrict}, nil, clocktesting.NewFakePassiveClock(t0))
+	for _, shared := range []bool{false, true} {
+		t.Run(map[bool]string{false: "alone", true: "shared"}[shared], func(t *testing.T) { testRunningJobs(t, shared) })
+	}
+}
+
+func testRunningJobs(t *testing.T, shared bool) {
+	tl := tally.New("", "", owner.Resolver{}.Job)
+	pl := NewOn(&Args{Mode: ModeStrict}, nil, clocktesting.NewFakePassiveClock(t0), tl)
 	a := deadlinePod("a", 90*time.Minute, time.Hour)
 	b := deadlinePod("b", 90*time.Minute, time.Hour)
 	h := pl.PodHandler()
@@ -68,6 +80,9 @@ func TestRunningJobs(t *testing.T) {
 	}
 	for _, s := range steps {
 		s.event()
+		if shared {
+			tl.Read(func(v *tally.View) { v.Changes(func(types.UID, *tally.Job) {}) })
+		}
 		if got := admits(); got != s.want {
 			t.Fatalf("%s: b admitted = %v, want %v", s.name, got, s.want)
 		}

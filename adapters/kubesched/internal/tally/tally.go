@@ -149,6 +149,7 @@ type Tally struct {
 	stale        map[types.UID]struct{} // jobs whose Attr must be mapped again
 	reset        bool                   // changed overflowed: Changes reports every job
 	nodesChanged bool
+	readers      []*Reader // the changes of other readers (NewReader)
 	knownNodes   int
 	pendingJobs  int
 	view         View // Read's view of t
@@ -267,6 +268,7 @@ func (t *Tally) SetNode(n *v1.Node) {
 	e.node, e.known = node, true
 	t.moveType(e, +1)
 	t.nodesChanged = true
+	t.readersNodesChanged()
 }
 
 // DeleteNode forgets a node. Pods still assigned to it stay in Running.
@@ -281,6 +283,7 @@ func (t *Tally) DeleteNode(name string) {
 	e.known = false
 	t.knownNodes--
 	t.nodesChanged = true
+	t.readersNodesChanged()
 	t.dropNode(e)
 }
 
@@ -330,19 +333,7 @@ func (v *View) Mapped(obj *v1.Pod) (j podjob.Job, ok bool) {
 // job the tally holds: the caller forgets what it derived before.
 func (v *View) Changes(f func(key types.UID, j *Job)) (nodesChanged, reset bool) {
 	t := v.t
-	if t.reset {
-		for key, j := range t.jobs {
-			f(key, j)
-		}
-	} else {
-		for key := range t.changed {
-			f(key, t.jobs[key])
-		}
-	}
-	clear(t.changed)
-	nodesChanged, t.nodesChanged = t.nodesChanged, false
-	reset, t.reset = t.reset, false
-	return nodesChanged, reset
+	return v.changes(t.changed, &t.reset, &t.nodesChanged, f)
 }
 
 // EachJob calls f for every job the tally holds, in no particular order.
@@ -377,14 +368,10 @@ func (t *Tally) remap() {
 
 // mark records that the job changed, for Changes.
 func (t *Tally) mark(j *Job) {
-	if t.reset {
-		return
+	for _, r := range t.readers {
+		markIn(r.changed, &r.reset, j.Key, len(t.jobs))
 	}
-	t.changed[j.Key] = struct{}{}
-	if len(t.changed) > 2*len(t.jobs)+1024 {
-		clear(t.changed)
-		t.reset = true
-	}
+	markIn(t.changed, &t.reset, j.Key, len(t.jobs))
 }
 
 // restale marks the job changed and its attributes to be mapped again.
