@@ -1,7 +1,6 @@
 package deadlinecheck
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -240,18 +239,12 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 	sc.jobs = resize(sc.jobs, n)
 	sc.works = resize(sc.works, n)
 	sc.problems = resize(sc.problems, n)
-	sc.order = resize(sc.order, n)
-	jobs, problems, order := sc.jobs, sc.problems, sc.order
+	jobs, problems := sc.jobs, sc.problems
 	works = sc.works
 
 	// IDs follow creation, then key: deterministic and unique. Job ID
 	// rank+1 is workload order[rank].
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int {
-		return cmp.Or(ws[a].Created.Compare(ws[b].Created), cmp.Compare(ws[a].Key, ws[b].Key))
-	})
+	order := sc.creationOrder(ws)
 	for rank, i := range order {
 		w := &ws[i]
 		outs[i].Key = w.Key
@@ -261,7 +254,7 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 			jobs[i].Deadline = seconds(w.Deadline.Sub(now))
 		}
 		if w.Phase != Deactivated && w.Problem == nil && w.Blocked == nil && w.usable() {
-			wk, err := gen.work(*w, cfg.Samples, cfg.Seed, cfg.StartDelay)
+			wk, err := gen.workAt(i, *w, cfg.Samples, cfg.Seed, cfg.StartDelay)
 			if err != nil {
 				problems[i] = err
 				continue
@@ -271,11 +264,11 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 	}
 
 	// The promised workloads: their deadlines are protected, their work is
-	// ahead of every pending workload.
-	q0 := &sc.q0
-	q0.Reset()
+	// ahead of every pending workload. The queue of the last decisions is
+	// kept when it holds exactly these jobs (keepQueue).
 	promised := sc.promised[:0]
 	defer func() { sc.promised = promised[:0] }()
+	want := sc.want[:0]
 	for _, i := range order {
 		if ws[i].Phase != Promised {
 			continue
@@ -283,9 +276,17 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 		if works[i] != nil {
 			promised = append(promised, works[i])
 			if ws[i].HasDeadline() {
-				if err := q0.Insert(withSamples(jobs[i], works[i].fluid)); err != nil {
-					return nil, nil, fmt.Errorf("promised workload %s: %w", ws[i].Key, err)
-				}
+				want = append(want, i)
+			}
+		}
+	}
+	sc.want = want
+	q0 := &sc.q0
+	if !sc.keepQueue(ws, order, jobs, works, want) {
+		q0.Reset()
+		for _, i := range want {
+			if err := q0.Insert(withSamples(jobs[i], works[i].fluid)); err != nil {
+				return nil, nil, fmt.Errorf("promised workload %s: %w", ws[i].Key, err)
 			}
 		}
 	}
@@ -303,8 +304,7 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 			}
 		}
 	}
-	sc.pending = pending
-	slices.SortFunc(pending, func(a, b int) int { return admission.CompareEDF(jobs[a], jobs[b]) })
+	pending = sc.edfOrder(pending, jobs)
 
 	space := &sc.space
 	p := cfg.Confidence
@@ -371,6 +371,7 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 				if err := q0.Insert(job); err != nil {
 					return nil, nil, fmt.Errorf("workload %s: %w", w.Key, err)
 				}
+				sc.inserted = append(sc.inserted, job.ID)
 				promised = append(promised, wk)
 				break
 			}
