@@ -212,6 +212,17 @@ func Plan(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) (
 // × samples) for the first, then the samples of the workloads from its EDF
 // place on); Plan adds the replay
 // of Kueue's admission for every pending workload's ETA.
+//
+// With a cache, a plan keeps what the last plan of its queue built and
+// takes it again where it is provably the same (keptplan.go): the creation
+// and EDF orders when still strictly sorted (O(n) comparisons instead of
+// sorts), each position's samples without a map lookup, and the promised
+// admission.Queue with the sums it keeps when it holds exactly the same
+// jobs (the last plan's Ready ones taken out unless now promised). A plan
+// one new workload later in the same second then costs O(workloads) in
+// cheap comparisons plus that workload's queue test; a plan in a new
+// second rebuilds the queue, since every job's times are relative to now
+// and the running workloads' samples depend on their executed time.
 func Decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) ([]Outcome, error) {
 	outs, _, err := decide(q, ws, now, cfg, cache, false)
 	return outs, err
