@@ -321,7 +321,7 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 	p := cfg.Confidence
 	opt := admission.Options{Mode: admission.ModeConfidence, Confidence: p}
 	for _, i := range pending {
-		w := ws[i]
+		w := &ws[i]
 		deciding := w.Phase == Deciding
 		switch {
 		case w.Blocked != nil:
@@ -331,7 +331,7 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 			if errors.Is(problems[i], ErrNoEstimate) {
 				r = ReasonNoEstimate
 			}
-			outs[i].Verdict = rejectInput(r, problems[i], w)
+			outs[i].Verdict = rejectInput(r, problems[i], *w)
 		case !w.HasDeadline():
 			if !deciding {
 				break
@@ -348,9 +348,9 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 				promised = append(promised, works[i])
 			}
 		case w.Pods > 0 && w.Slots == 0:
-			outs[i].Verdict = rejectNeverFits(cq, w)
+			outs[i].Verdict = rejectNeverFits(cq, *w)
 		case !w.Deadline.After(now):
-			outs[i].Verdict = rejectDeadlinePassed(w)
+			outs[i].Verdict = rejectDeadlinePassed(*w)
 		default:
 			wk := works[i]
 			if !wk.meetsAlone(jobs[i].Deadline, p) {
@@ -359,7 +359,7 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 					return nil, nil, fmt.Errorf("workload %s: %w", w.Key, err)
 				}
 				if !alone.Admit {
-					outs[i].Verdict = rejectLateAlone(w, wk, now, alone.Probability, p)
+					outs[i].Verdict = rejectLateAlone(*w, wk, now, alone.Probability, p)
 					break
 				}
 			}
@@ -378,7 +378,7 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 						protected++
 					}
 				}
-				outs[i].Verdict = ready(cq, w, wk, now, d.Probability, p, protected)
+				outs[i].Verdict = ready(cq, *w, wk, now, d.Probability, p, protected)
 				if err := q0.Insert(job); err != nil {
 					return nil, nil, fmt.Errorf("workload %s: %w", w.Key, err)
 				}
@@ -389,10 +389,10 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 			after := retryAfter(promised, wk, jobs[i].Deadline, p, cfg)
 			if d.BlockingID == job.ID {
 				finish := finishInQueue(q0.Jobs(), job)
-				outs[i].Verdict = retryLate(w, finish, now, d.Checked[d.NewIndex].PMeet, p, after)
+				outs[i].Verdict = retryLate(*w, finish, now, d.Checked[d.NewIndex].PMeet, p, after)
 			} else {
 				b := ws[order[d.BlockingID-1]]
-				outs[i].Verdict = retryHurts(w, wk, b, now, d.Checked[d.Blocking].PMeet, p, after)
+				outs[i].Verdict = retryHurts(*w, wk, b, now, d.Checked[d.Blocking].PMeet, p, after)
 			}
 		}
 		// A waiting workload the check would reject is deactivated now:
@@ -402,7 +402,7 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 			outs[i].Note = deactivatedNote(v.Message)
 		}
 		if outs[i].Verdict == nil && w.Blocked == nil && w.Pods > 0 && w.Slots == 0 {
-			outs[i].Note = pendingNeverFits(cq, w)
+			outs[i].Note = pendingNeverFits(cq, *w)
 		}
 	}
 
