@@ -176,14 +176,30 @@
 // 64 workloads, after its decisions (the reconciles after it write the
 // rest).
 //
+// A workload the check makes Ready keeps the ETA annotations it waited
+// with (its last prediction; the Ready message gives its predicted
+// finish): the check writes nothing to it while Kueue admits it and its
+// Job's controller starts it, a window in which Kueue's own write of the
+// PodsReady condition conflicts with any other.
+//
 // The control plane's own time (-start-delay, Config.StartDelay) is
-// added to every pod's run time, in decisions and ETAs alike: from a
+// added to every pod's run time in decisions: from a
 // workload's admission, the Job controller unsuspends it and creates its
 // pods, the scheduler binds them and the nodes start them; after its pods
 // end, the Job completes and Kueue releases its quota. Each pod is taken
 // to run its model's time after the start delay from admission (a
 // workload admitted less than the delay ago has the rest of it ahead).
-// Without it (0, the default) a pending workload is predicted to finish
+// ETAs take the delay's whole distribution instead when the start delay
+// is learnt (-start-delay-quantile): with a high quantile in every sample
+// the decisions are safe, but an ETA's p50 would be as late as its p90.
+// Each Monte-Carlo sample draws its delay from the learnt delays
+// (stratified quantiles, etadelay.go), with the time from Kueue reserving
+// quota to the check's Ready and from Ready to Kueue's admission, so a
+// workload with an exact run time r waiting alone is predicted to be
+// admitted that time after it gets quota, and to finish r plus the
+// median (p50) or the 90th percentile (p90) of the observed time from
+// quota to finish beyond the run.
+// Without a start delay (0, the default) a pending workload is predicted to finish
 // its run time after its admission: on a replay of the KTH SP2 trace on
 // the simulated cluster, where that time is a few seconds on jobs of
 // 2–30 s, the p90 finish then covered few of the workloads that waited

@@ -44,7 +44,9 @@ type etaJob struct {
 // strategy admits: StrictFIFO takes workloads from the head while the head
 // fits the free quota; BestEffortFIFO takes, in order, every workload that
 // fits. A workload fits when its share (pods left / Slots) is at most the
-// free share of the quota. The p50 and p90 of the samples (jct type-7
+// free share of the quota. Each workload's time from its start to its
+// finish is its run time plus the control plane's delay, drawn per sample
+// (etaDelay: T = R + δ). The p50 and p90 of the samples (jct type-7
 // quantiles) are the ETA.
 //
 // Approximations, all documented in the package doc: shares of different
@@ -53,7 +55,7 @@ type etaJob struct {
 // the check are not seen, a workload with quota but no run-time estimate
 // is taken to free its quota at once, and admission itself is instant
 // beyond Config.StartDelay, which every pod's run time includes.
-func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, samples int) error {
+func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, samples int, delay etaDelay) error {
 	var running []etaJob
 	var pend []int // indexes into ws, in Kueue order
 	for i, w := range ws {
@@ -62,7 +64,7 @@ func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, 
 		case w.Phase == Deactivated || w.Blocked != nil:
 		case w.Phase == Promised || (o.Verdict != nil && o.Verdict.State == kueue.CheckStateReady && !o.Deactivate):
 			if works[i] != nil {
-				running = append(running, etaJob{share: share(w), run: works[i].own})
+				running = append(running, etaJob{share: share(w), run: delay.times(works[i].own, seconds(w.Executed), false)})
 			}
 		case w.Pods > 0 && w.Slots == 0:
 			if o.Verdict == nil {
@@ -90,7 +92,7 @@ func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, 
 		w := place(i)
 		jobs[k] = etaJob{share: share(w), ghost: outs[i].Deactivate, notBefore: max(0, seconds(w.NotBefore.Sub(now)))}
 		if works[i] != nil {
-			jobs[k].run = works[i].own
+			jobs[k].run = delay.times(works[i].own, seconds(w.Executed), true)
 		}
 	}
 	starts := make([][]float64, len(jobs))
@@ -104,6 +106,9 @@ func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, 
 	finish := make([]float64, samples)
 	for k, i := range pend {
 		w := ws[i]
+		for s, x := range starts[k] {
+			starts[k][s] = x + delay.lead(s) // quota to admission
+		}
 		s50, s90, err := quantiles(starts[k])
 		if err != nil {
 			return fmt.Errorf("workload %s: %w", w.Key, err)
@@ -115,7 +120,7 @@ func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, 
 		eta := &ETA{Deadline: w.Deadline, StartP50: at(now, s50), StartP90: at(now, s90)}
 		if r := jobs[k].run; r != nil {
 			for s := range finish {
-				finish[s] = starts[k][s] + r[s]
+				finish[s] = starts[k][s] - delay.lead(s) + r[s]
 			}
 			f50, f90, err := quantiles(finish)
 			if err != nil {

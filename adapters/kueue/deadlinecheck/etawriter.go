@@ -25,7 +25,10 @@ type etaTask struct {
 // An etaWriter writes ETAs (annotations and Pending messages) in the
 // background, parallelWrites at once, at most budget workloads a second
 // over all ClusterQueues, each workload's latest outcome once, in the
-// order they first came. Every write carries the resourceVersion it was
+// order they first came, except that a workload with no ETA yet goes
+// before every workload whose ETA is an update: a user waits for the
+// first ETA of a new workload, while an update moves an ETA already
+// shown. Every write carries the resourceVersion it was
 // computed from: a workload that changed meanwhile (say, the check made it
 // Ready) is left alone, and its next ETA comes with the next reconcile.
 type etaWriter struct {
@@ -34,21 +37,36 @@ type etaWriter struct {
 	// write writes one task, first waiting for wait; r.actETA unless set.
 	write func(ctx context.Context, t etaTask, wait func(context.Context) bool) (bool, error)
 
-	mu    sync.Mutex
-	tasks map[types.UID]etaTask
-	order []types.UID
-	wake  chan struct{}
+	// first reports whether a task is its workload's first ETA (nil: no
+	// task goes first).
+	first func(etaTask) bool
+
+	mu     sync.Mutex
+	tasks  map[types.UID]etaTask
+	firsts []types.UID // tasks of workloads with no ETA yet, in order
+	order  []types.UID // the other tasks, in order
+	wake   chan struct{}
 }
 
 func newETAWriter(r *queueReconciler, perSecond float64) *etaWriter {
-	return &etaWriter{r: r, budget: newBudget(perSecond), write: r.actETA, tasks: map[types.UID]etaTask{}, wake: make(chan struct{}, 1)}
+	return &etaWriter{r: r, budget: newBudget(perSecond), write: r.actETA, first: firstETA, tasks: map[types.UID]etaTask{}, wake: make(chan struct{}, 1)}
+}
+
+// firstETA reports whether t's workload carries no ETA yet.
+func firstETA(t etaTask) bool {
+	_, ok := t.wl.Annotations[StartP50Annotation]
+	return !ok
 }
 
 // put queues t, replacing the workload's task not yet written.
 func (e *etaWriter) put(t etaTask) {
 	e.mu.Lock()
 	if _, ok := e.tasks[t.wl.UID]; !ok {
-		e.order = append(e.order, t.wl.UID)
+		if e.first != nil && e.first(t) {
+			e.firsts = append(e.firsts, t.wl.UID)
+		} else {
+			e.order = append(e.order, t.wl.UID)
+		}
 	}
 	e.tasks[t.wl.UID] = t
 	e.mu.Unlock()
@@ -61,9 +79,17 @@ func (e *etaWriter) put(t etaTask) {
 func (e *etaWriter) next() (etaTask, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	for len(e.order) > 0 {
-		uid := e.order[0]
-		e.order = e.order[1:]
+	if t, ok := e.pop(&e.firsts); ok {
+		return t, true
+	}
+	return e.pop(&e.order)
+}
+
+// pop takes the first task of q still queued; e.mu is held.
+func (e *etaWriter) pop(q *[]types.UID) (etaTask, bool) {
+	for len(*q) > 0 {
+		uid := (*q)[0]
+		*q = (*q)[1:]
 		if t, ok := e.tasks[uid]; ok {
 			delete(e.tasks, uid)
 			return t, true
@@ -96,9 +122,13 @@ func (e *etaWriter) loop(ctx context.Context) {
 			}
 			continue
 		}
-		_, err := e.write(ctx, t, e.wait)
-		if err != nil && !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) && ctx.Err() == nil {
+		wrote, err := e.write(ctx, t, e.wait)
+		switch {
+		case err != nil && !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) && ctx.Err() == nil:
 			log.V(1).Info("writing an ETA", "workload", t.o.Key, "error", err.Error())
+		case log.V(2).Enabled():
+			log.V(2).Info("ETA write", "workload", t.o.Key, "wrote", wrote, "conflict", apierrors.IsConflict(err),
+				"computedAgo", time.Since(t.now).String(), "sinceCreation", time.Since(t.wl.CreationTimestamp.Time).String())
 		}
 	}
 }

@@ -2,8 +2,16 @@ package deadlinecheck
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 )
 
 // The ETA writer writes the ETAs a reconcile handed it, after the
@@ -45,5 +53,65 @@ func TestBudget(t *testing.T) {
 	}
 	if newBudget(0) != nil || !newBudget(-1).take(at) {
 		t.Error("a budget of no rate bounds something")
+	}
+}
+
+// A reconcile hands the ETA writer its ETAs before it writes its
+// verdicts: when v's verdict is written, p's ETA is already queued.
+func TestETAsQueuedBeforeVerdicts(t *testing.T) {
+	a := wl("a", 4, kueue.CheckStateReady, true, map[string]string{JobTypeAnnotation: "fixed"})
+	a.Status.Conditions = append(a.Status.Conditions, cond(kueue.WorkloadAdmitted, metav1.ConditionTrue, t0))
+	p := wl("p", 1, kueue.CheckStatePending, false, fixedType("2h"))
+	v := wl("v", 1, kueue.CheckStatePending, true, fixedType("2h"))
+	var ew *etaWriter
+	queued := map[bool]int{}
+	cl := fakeBuilder(t, interceptor.Funcs{SubResourceApply: func(ctx context.Context, c client.Client, sub string, o runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
+		ew.mu.Lock()
+		_, ok := ew.tasks["uid-p"]
+		ew.mu.Unlock()
+		queued[ok]++
+		return applyAsMerge(nil)(ctx, c, sub, o, opts...)
+	}}, append(cluster(), a, p, v)...).Build()
+	g := newRig(t, cl)
+	ew = newETAWriter(g.r, 1000)
+	g.r.etaWriter = ew
+	g.reconcile(t)
+	if queued[true] == 0 || queued[false] > 0 {
+		t.Errorf("verdict writes with p's ETA queued: %d, without: %d; want all with", queued[true], queued[false])
+	}
+}
+
+// A workload with no ETA yet is written before workloads whose ETA is an
+// update, whatever order they came in; each group keeps its order. The
+// rejection writer keeps the order deactivations came in.
+func TestETAWriterFirstETAsFirst(t *testing.T) {
+	task := func(name string, hasETA bool) etaTask {
+		w := &kueue.Workload{ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID("uid-" + name)}}
+		if hasETA {
+			w.Annotations = map[string]string{StartP50Annotation: "2026-11-24T12:10:00Z"}
+		}
+		return etaTask{wl: w}
+	}
+	order := func(e *etaWriter) string {
+		var got []string
+		for t, ok := e.next(); ok; t, ok = e.next() {
+			got = append(got, t.wl.Name)
+		}
+		return strings.Join(got, " ")
+	}
+	g := heldQueue(t)
+	e := newETAWriter(g.r, 1000)
+	for _, t := range []etaTask{task("u1", true), task("n1", false), task("u2", true), task("n2", false), task("u1", true)} {
+		e.put(t)
+	}
+	if got, want := order(e), "n1 n2 u1 u2"; got != want {
+		t.Errorf("ETA writer wrote %q, want %q", got, want)
+	}
+	rej := newRejectionWriter(g.r)
+	for _, t := range []etaTask{task("u1", true), task("n1", false), task("u2", true)} {
+		rej.put(t)
+	}
+	if got, want := order(rej), "u1 n1 u2"; got != want {
+		t.Errorf("rejection writer wrote %q, want %q", got, want)
 	}
 }

@@ -235,7 +235,11 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		key := etaPassKey{queue: cq.Name, check: ch.name}
 		if r.etaDue(key, now, views, outs) {
 			t0 = time.Now()
-			if err := etas(queue, views, works, outs, now, r.cfg.Samples); err != nil {
+			delay, err := r.etaDelay(key, cfg)
+			if err != nil {
+				return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
+			}
+			if err := etas(queue, views, works, outs, now, r.cfg.Samples, delay); err != nil {
 				return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
 			}
 			r.metrics.timed("etas", t0)
@@ -270,6 +274,15 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 				errs = append(errs, fmt.Errorf("workload %s: %w", o.Key, err))
 			}
 		}
+		// The ETAs go to the ETA writer before the verdicts are written, so
+		// that a waiting workload's ETA does not wait for them.
+		if r.etaWriter != nil {
+			for i, o := range outs {
+				if o.Verdict == nil && !o.Deactivate && !etaStale[views[i].UID] { // else the cache has not seen the last ETA written
+					r.etaWriter.put(etaTask{cq: cq.Name, check: ch.name, wl: own.of(objs[i]), w: views[i], o: o, now: now})
+				}
+			}
+		}
 		order := writeOrder(outs)
 		var etaOnly, deactivations []int
 		for _, i := range order {
@@ -300,14 +313,10 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		}
 		for _, i := range etaOnly {
 			o := outs[i]
-			if etaStale[views[i].UID] {
-				continue // the cache has not seen the last ETA written
+			if etaStale[views[i].UID] || r.etaWriter != nil {
+				continue // the cache has not seen the last ETA written; or put above
 			}
 			objs[i] = own.of(objs[i])
-			if r.etaWriter != nil {
-				r.etaWriter.put(etaTask{cq: cq.Name, check: ch.name, wl: objs[i], w: views[i], o: o, now: now})
-				continue
-			}
 			sem <- struct{}{}
 			wg.Go(func() { write(i, o) })
 		}
@@ -652,6 +661,9 @@ func (r *queueReconciler) act(ctx context.Context, cq string, check kueue.Admiss
 func (r *queueReconciler) actETA(ctx context.Context, t etaTask, wait func(context.Context) bool) (bool, error) {
 	w0 := writer{r: r, wl: t.wl, wait: wait}
 	err := w0.act(ctx, t.cq, t.check, t.w, t.o, t.now)
+	if apierrors.IsConflict(err) {
+		return w0.actFresh(ctx, t, err)
+	}
 	return w0.writes > 0, err
 }
 
@@ -702,7 +714,7 @@ func (w0 *writer) act(ctx context.Context, cq string, check kueue.AdmissionCheck
 			}
 			r.recorder.Eventf(wl, nil, kind, "Deadline"+string(v.State), "AdmissionCheck", "%s", truncate(v.Message, maxEventNote))
 		}
-		return w0.setMeta(ctx, o.ETA, o.etaUnknown, rejection, false)
+		return w0.setMeta(ctx, o.ETA, o.etaUnknown || v.State == kueue.CheckStateReady, rejection, false)
 	case o.Note != "" && st.State == kueue.CheckStatePending:
 		if st.Message != o.Note && (o.ETA == nil || !etaClose(wl.Annotations, *o.ETA, r.tol) || !isPendingNote(st.Message)) {
 			if _, err := w0.setCheck(ctx, check, kueue.CheckStatePending, o.Note, 0, now); err != nil {
@@ -710,7 +722,10 @@ func (w0 *writer) act(ctx context.Context, cq string, check kueue.AdmissionCheck
 			}
 		}
 	}
-	return w0.setMeta(ctx, o.ETA, o.etaUnknown, "", false)
+	// A workload the check made Ready keeps the ETA annotations it waited
+	// with, its last prediction: removing them would write while Kueue
+	// admits it and its Job's controller starts it.
+	return w0.setMeta(ctx, o.ETA, o.etaUnknown || st.State == kueue.CheckStateReady, "", false)
 }
 
 // A writer writes one workload's outcome, remembering the resourceVersions

@@ -68,3 +68,42 @@ func TestReconcileETAInterval(t *testing.T) {
 		t.Errorf("late: active %v, annotations %v: want deactivated with its ETA", lw.Spec.Active, lw.Annotations)
 	}
 }
+
+// A workload the check makes Ready keeps the ETA annotations it waited
+// with, at its verdict and while it is admitted and runs: the check does
+// not write to it while Kueue admits it and its Job's controller starts it.
+func TestReconcileReadyKeepsETA(t *testing.T) {
+	g := heldQueue(t)
+	g.reconcile(t)
+	want := g.workload(t, "p").Annotations
+	if want[StartP50Annotation] != "2026-11-24T12:10:00Z" {
+		t.Fatalf("p's start %q, want a's finish 12:10:00", want[StartP50Annotation])
+	}
+	ctx := context.Background()
+	if err := g.c.Delete(ctx, g.workload(t, "a")); err != nil {
+		t.Fatal(err)
+	}
+	p := g.workload(t, "p")
+	reserved := wl("p", 1, kueue.CheckStatePending, true, nil)
+	p.Status.Conditions, p.Status.Admission = reserved.Status.Conditions, reserved.Status.Admission
+	if err := g.c.Status().Update(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range []string{"verdict", "admitted"} {
+		g.clock.SetTime(g.clock.Now().Add(time.Minute))
+		g.reconcile(t)
+		p = g.workload(t, "p")
+		if st := CheckState(p, testCheck); st.State != kueue.CheckStateReady {
+			t.Fatalf("%s: p %s %q, want Ready", step, st.State, st.Message)
+		}
+		for _, k := range ETAAnnotations {
+			if p.Annotations[k] != want[k] {
+				t.Errorf("%s: %s = %q, want the ETA it waited with, %q", step, k, p.Annotations[k], want[k])
+			}
+		}
+		p.Status.Conditions = append(p.Status.Conditions, cond(kueue.WorkloadAdmitted, metav1.ConditionTrue, g.clock.Now()))
+		if err := g.c.Status().Update(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -67,3 +67,23 @@ func (w *writer) fresh(ctx context.Context, check kueue.AdmissionCheckReference)
 	}
 	return cur
 }
+
+// actFresh writes an ETA task refused with a conflict once more, onto a
+// copy read from the API server, when the workload changed only where no
+// decision reads (sameInputs: still waiting, its check still in the same
+// state with the same message). A workload waiting for quota changes
+// often (Kueue rewrites its QuotaReserved condition's message as the free
+// quota moves), and an ETA reaches the ETA writer seconds after the
+// reconcile that computed it: without this, its ETA could wait for a
+// reconcile whose ETA arrives before the next change. conflict is the
+// first attempt's error, returned when there is no such copy; it reports
+// whether either attempt wrote.
+func (w *writer) actFresh(ctx context.Context, t etaTask, conflict error) (bool, error) {
+	cur := w.fresh(ctx, t.check)
+	if cur == nil {
+		return w.writes > 0, conflict
+	}
+	w1 := writer{r: w.r, wl: cur, refreshed: true}
+	err := w1.act(ctx, t.cq, t.check, t.w, t.o, t.now)
+	return w.writes+w1.writes > 0, err
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -118,5 +119,58 @@ func TestSameInputs(t *testing.T) {
 		if got := sameInputs(base(), cur, testCheck); got != c.same {
 			t.Errorf("%s: sameInputs = %v, want %v", c.name, got, c.same)
 		}
+	}
+}
+
+// TestETAWriteFreshCopy: an ETA computed on p reaches the ETA writer
+// after p changed. A change no decision reads (Kueue's QuotaReserved
+// message as the free quota moves) gets the ETA written onto a freshly
+// read copy; a change of its deadline leaves the conflict (the next
+// reconcile computes its ETA again).
+func TestETAWriteFreshCopy(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		change func(*kueue.Workload)
+		status bool
+		wrote  bool
+	}{
+		{"condition message", func(w *kueue.Workload) {
+			w.Status.Conditions[0].Message = "couldn't assign flavors: insufficient unused quota, 1 more needed"
+		}, true, true},
+		{"deadline", func(w *kueue.Workload) { w.Annotations[DeadlineAnnotation] = "3h" }, false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := heldQueue(t)
+			g.r.reader = g.c
+			ctx := context.Background()
+			old := g.workload(t, "p")
+			old.Status.Conditions = []metav1.Condition{cond(kueue.WorkloadQuotaReserved, metav1.ConditionFalse, t0)}
+			old.Status.Conditions[0].Message = "couldn't assign flavors: insufficient unused quota, 2 more needed"
+			if err := g.c.Status().Update(ctx, old); err != nil {
+				t.Fatal(err)
+			}
+			cur := old.DeepCopy()
+			c.change(cur)
+			var err error
+			if c.status {
+				err = g.c.Status().Update(ctx, cur)
+			} else {
+				err = g.c.Update(ctx, cur)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			at := t0.Add(time.Hour)
+			e := &ETA{StartP50: at, StartP90: at, FinishP50: at, FinishP90: at}
+			task := etaTask{cq: "cq", check: testCheck, wl: old, w: Workload{Key: "ns/p", Phase: Waiting}, o: Outcome{Key: "ns/p", ETA: e}, now: t0}
+			wrote, err := g.r.actETA(ctx, task, nil)
+			got := g.workload(t, "p").Annotations[StartP50Annotation]
+			if c.wrote && (!wrote || err != nil || got != "2026-11-24T13:00:00Z") {
+				t.Errorf("wrote %v, %v; start p50 %q, want 13:00:00 written", wrote, err, got)
+			}
+			if !c.wrote && (wrote || !apierrors.IsConflict(err) || got == "2026-11-24T13:00:00Z") {
+				t.Errorf("wrote %v, %v; start p50 %q, want a conflict and nothing written", wrote, err, got)
+			}
+		})
 	}
 }

@@ -69,6 +69,12 @@ type DelayObservation struct {
 	// a running workload, a lower bound of it.
 	Delay   time.Duration
 	Running bool
+	// Decide is from Kueue's QuotaReserved to the check's Ready (the
+	// check's time on the workload once it holds quota), Admit from the
+	// check's Ready to Kueue's Admitted; each 0 when a condition is
+	// missing or out of order. The ETA adds them to a pending workload's
+	// start (etaDelay).
+	Decide, Admit time.Duration
 }
 
 // ObservedDelay returns the time the control plane added to wl, a workload
@@ -140,7 +146,14 @@ func beyondRun(wl *kueue.Workload, owner *metav1.ObjectMeta, ready, end time.Tim
 		return DelayObservation{}, false
 	}
 	d := max(span.Seconds()-run, 0)
-	return DelayObservation{Finished: end, Delay: time.Duration(math.Round(d*1000)) * time.Millisecond, Running: running}, true
+	o := DelayObservation{Finished: end, Delay: time.Duration(math.Round(d*1000)) * time.Millisecond, Running: running}
+	if c := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadQuotaReserved); c != nil && c.Status == metav1.ConditionTrue {
+		o.Decide = min(max(ready.Sub(c.LastTransitionTime.Time), 0), time.Hour)
+	}
+	if c := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadAdmitted); c != nil && c.Status == metav1.ConditionTrue {
+		o.Admit = min(max(c.LastTransitionTime.Sub(ready), 0), time.Hour)
+	}
+	return o, true
 }
 
 // EstimateDelay returns the q-quantile (tct.Percentile: linear between
@@ -223,6 +236,9 @@ type delayLearner struct {
 	obs  map[etaPassKey][]DelayObservation
 	est  map[etaPassKey]time.Duration
 	last map[etaPassKey]time.Duration
+	// late holds the lower bounds of the workloads running late at the
+	// last startDelay, for the ETA's draws.
+	late map[etaPassKey][]DelayObservation
 }
 
 // changed records d as key's start delay and reports whether it differs
@@ -237,7 +253,8 @@ func (l *delayLearner) changed(key etaPassKey, d time.Duration) bool {
 
 func newDelayLearner(q float64, window int) *delayLearner {
 	return &delayLearner{q: q, window: window, offered: map[string][]*kueue.Workload{}, seen: map[types.UID]bool{},
-		obs: map[etaPassKey][]DelayObservation{}, est: map[etaPassKey]time.Duration{}, last: map[etaPassKey]time.Duration{}}
+		obs: map[etaPassKey][]DelayObservation{}, est: map[etaPassKey]time.Duration{}, last: map[etaPassKey]time.Duration{},
+		late: map[etaPassKey][]DelayObservation{}}
 }
 
 // offer keeps wl for its ClusterQueue's next reconcile if it has finished
@@ -301,6 +318,7 @@ func (l *delayLearner) startDelay(key etaPassKey, fresh, wls []*kueue.Workload, 
 	}
 	l.obs[key] = obs
 	late := runningLate(key.check, wls, models, owner, now)
+	l.late[key] = late
 	if d, ok := l.est[key]; ok && !added && len(late) == 0 {
 		return d, nil
 	}
@@ -365,4 +383,21 @@ func (r *queueReconciler) decisionConfig(ctx context.Context, key etaPassKey, fr
 		ctrl.LoggerFrom(ctx).Info("start delay", "clusterQueue", key.queue, "check", key.check, "startDelay", cfg.StartDelay.String())
 	}
 	return cfg, nil
+}
+
+// draws returns the ETA's delay draws for key (delayDraws over the
+// observations of its last startDelay), nil with too few.
+func (l *delayLearner) draws(key etaPassKey, n int, decided float64) (etaDelay, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return delayDraws(append(slices.Clip(l.obs[key]), l.late[key]...), n, decided)
+}
+
+// etaDelay is the control plane's delay key's ETA pass takes: cfg's
+// StartDelay, drawn from the learnt delays when the learner is on.
+func (r *queueReconciler) etaDelay(key etaPassKey, cfg Config) (etaDelay, error) {
+	if r.delays == nil {
+		return etaDelay{decided: seconds(cfg.StartDelay)}, nil
+	}
+	return r.delays.draws(key, cfg.Samples, seconds(cfg.StartDelay))
 }

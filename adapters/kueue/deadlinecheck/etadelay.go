@@ -1,0 +1,116 @@
+package deadlinecheck
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/schedkit/schedkit/tct/jct"
+)
+
+// The control plane's time in the ETA. A decision takes one start delay,
+// D = Config.StartDelay (with -start-delay-quantile, a high quantile of the
+// learnt delays: a workload made Ready meets its deadline unless its own
+// delay exceeds it). An ETA is a prediction, not a guarantee: its p50 and
+// p90 must be the median and the 90th percentile of when the workload
+// starts and finishes, so it takes the delays' whole distribution
+// instead, from the observations EstimateDelay is taken over (the latest
+// finished workloads and the lower bounds of those running late). Each
+// observation j gives Delay[j] (the check's Ready to Finished, less the
+// run time), Decide[j] (QuotaReserved to the check's Ready) and Admit[j]
+// (Ready to Admitted). Sample s of n takes u[s] = (s + ½)/n, stratified
+// and independent of the run-time draws:
+//
+//	δ[s]    the type-7 quantile at u[s] of Delay,
+//	wait[s] the type-7 quantile at u[s] of Decide + Delay (observations
+//	        ordered by it), and lead[s] = Decide + Admit of the same
+//	        observations, interpolated with the same weights.
+//
+// A workload the check made Ready holds quota, from now, for
+//
+//	T[k][s] = R[k][s] + max(δ[s] − E[k], 0),  R[k][s] = own[k][s] − max(D − E[k], 0)
+//
+// where own[k][s] is the decisions' sample (its pods' remaining run time
+// with the part of D still ahead added to every pod, drawWork) and E[k]
+// the time it has been admitted (Workload.Executed). A pending workload
+// that gets quota at q[k][s] in the replay of Kueue's queue holds it for
+// T[k][s] = R[k][s] + wait[s] and is predicted to start (be admitted) at
+// q[k][s] + lead[s] and to finish at q[k][s] + T[k][s]. The ETA's p50 and
+// p90 are the median and 90th percentile over s. A workload with an exact
+// run time r waiting alone on free quota thus finishes at r plus the
+// median of Decide + Delay (p50), r plus their 90th percentile (p90).
+// Without enough observations (fewer than MinDelayObservations finished)
+// there are no draws: T = own and lead = 0, every sample takes D.
+// Approximation: a workload admitted longer than D ago keeps its run-time
+// draws conditioned on having run E − D.
+type etaDelay struct {
+	decided            float64   // D, seconds
+	ready, wait, leads []float64 // δ, wait, lead per sample, seconds; nil: T = own, lead 0
+}
+
+// delayDraws returns the ETA's delay for n samples from obs, without
+// draws when fewer than MinDelayObservations of obs are finished or n < 1.
+func delayDraws(obs []DelayObservation, n int, decided float64) (etaDelay, error) {
+	e := etaDelay{decided: decided}
+	if finished, _ := split(obs); finished < MinDelayObservations || n < 1 {
+		return e, nil
+	}
+	xs := make([]float64, len(obs))
+	for i, o := range obs {
+		xs[i] = o.Delay.Seconds()
+	}
+	d, err := jct.NewDistribution(xs)
+	if err != nil {
+		return e, fmt.Errorf("start delays: %w", err)
+	}
+	byWait := slices.Clone(obs)
+	slices.SortFunc(byWait, func(a, b DelayObservation) int {
+		return cmp.Or(cmp.Compare(a.Decide+a.Delay, b.Decide+b.Delay), cmp.Compare(a.Decide+a.Admit, b.Decide+b.Admit))
+	})
+	e.ready, e.wait, e.leads = make([]float64, n), make([]float64, n), make([]float64, n)
+	for s := range n {
+		u := (float64(s) + 0.5) / float64(n)
+		if e.ready[s], err = d.Quantile(u); err != nil {
+			return e, err
+		}
+		// Type-7 between the closest ranks of the observations by wait.
+		h := u * float64(len(byWait)-1)
+		lo := int(h)
+		hi := min(lo+1, len(byWait)-1)
+		f := h - float64(lo)
+		at := func(g func(DelayObservation) float64) float64 {
+			return g(byWait[lo]) + f*(g(byWait[hi])-g(byWait[lo]))
+		}
+		e.wait[s] = at(func(o DelayObservation) float64 { return (o.Decide + o.Delay).Seconds() })
+		e.leads[s] = at(func(o DelayObservation) float64 { return (o.Decide + o.Admit).Seconds() })
+	}
+	return e, nil
+}
+
+// times returns T[k][s] for a workload with decision samples own that
+// has been admitted executed seconds (pending: waiting for quota or sent
+// to Retry; else the check made it Ready): own itself without draws.
+func (e etaDelay) times(own []float64, executed float64, pending bool) []float64 {
+	if e.ready == nil || own == nil {
+		return own
+	}
+	ahead := max(e.decided-executed, 0)
+	out := make([]float64, len(own))
+	for s, x := range own {
+		d := e.ready[s%len(e.ready)]
+		if pending {
+			d = e.wait[s%len(e.wait)]
+		}
+		out[s] = max(x-ahead, 0) + max(d-executed, 0)
+	}
+	return out
+}
+
+// lead is a pending workload's time from getting quota to its admission
+// in sample s: 0 without draws.
+func (e etaDelay) lead(s int) float64 {
+	if e.leads == nil {
+		return 0
+	}
+	return e.leads[s%len(e.leads)]
+}
