@@ -19,6 +19,9 @@
 //     then all of them; QueueDominated is the 90%-of-queue exception of §VI.
 //   - DeficiencyOrder says which job gets freed slots first (largest share −
 //     running).
+//   - CompareRecency compares two tasks in the order GP takes its
+//     most-recent victims, for a caller that orders tasks itself (a
+//     scheduler sorting one node's candidate victims) without a decision.
 //   - Evaluate computes Table IV: ANP, SNP (geometric mean), slowdown norms
 //     l1 and l2, unfairness (coefficient of variation) and average response
 //     time.
@@ -60,9 +63,10 @@
 // index is out of range, negative k or queued demand, option fractions out of
 // range, mismatched lengths — returns an error matching ErrBadInput, a
 // *ValueError naming the field and its index. The value helpers ANP,
-// Deficiency and WorkLost check their arguments the same way (so no NaN or
-// infinity comes out); Starves, a plain predicate, answers false when a NaN
-// makes a comparison fail. Nothing panics on caller data.
+// CompareRecency, Deficiency and WorkLost check their arguments the same
+// way (so no NaN or infinity comes out); Starves, a plain predicate,
+// answers false when a NaN makes a comparison fail. Nothing panics on
+// caller data.
 //
 // # Decisions where the paper is silent
 //

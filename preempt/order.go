@@ -1,5 +1,7 @@
 package preempt
 
+import "math"
+
 // Recency order (GP Algorithm 1 line 8, "reverse order running tasks by start
 // time"): a task comes before another when it started later; ties go to the
 // lower Job, then the lower Task.ID, then the lower index in Cluster.Tasks, so
@@ -79,4 +81,43 @@ func partialRecent(ts []Task, c []int32, m int) {
 		h[0], h[n] = h[n], h[0]
 		siftDown(ts, h, 0, n)
 	}
+}
+
+// CompareRecency compares two tasks in recency order, the order in which GP
+// takes the tasks it does not take for starvation (Algorithm 1 step 2,
+// ReasonMostRecent; see GP): it returns −1 when a comes first (a started
+// later, or at the same time in a lower Job, or in the same Job with a
+// lower ID), +1 when b comes first, and 0 when both have the same Start,
+// Job and ID (GP then takes the lower index in Cluster.Tasks). Sorting a
+// Cluster's tasks by CompareRecency, then by index, gives the order of
+// GP's most-recent victims among them. Only Start, Job and ID are read:
+// Start must be in [−MaxTime, MaxTime] and Job ≥ 0; otherwise it returns 0
+// and an error matching ErrBadInput naming "a.Start", "a.Job", "b.Start"
+// or "b.Job".
+func CompareRecency(a, b Task) (int, error) {
+	if err := checkRecency("a", a); err != nil {
+		return 0, err
+	}
+	if err := checkRecency("b", b); err != nil {
+		return 0, err
+	}
+	ts := [2]Task{a, b}
+	switch {
+	case a.Start == b.Start && a.Job == b.Job && a.ID == b.ID:
+		return 0, nil
+	case newer(ts[:], 0, 1):
+		return -1, nil
+	}
+	return 1, nil
+}
+
+// checkRecency checks the fields of t that recency order reads.
+func checkRecency(name string, t Task) error {
+	if !(math.Abs(t.Start) <= MaxTime) {
+		return bad(name+".Start", t.Start, "must be in [-MaxTime, MaxTime]")
+	}
+	if t.Job < 0 {
+		return bad(name+".Job", t.Job, "must be ≥ 0")
+	}
+	return nil
 }

@@ -14,7 +14,11 @@ import (
 // (OrderedScoreFuncs) compares.
 type Candidate struct {
 	Node string
-	// Victims are "namespace/name (run time)" in eviction order.
+	// NumVictims is the number of victims.
+	NumVictims int
+	// Victims are "namespace/name (run time)" in eviction order; the event
+	// names the chosen node's victims only, so the other candidates' may
+	// be left nil.
 	Victims []string
 	// Violations is the number of victims whose eviction violates a
 	// PodDisruptionBudget.
@@ -36,7 +40,7 @@ const maxOthers = 3
 // (more PodDisruptionBudget violations, a higher-priority victim, more
 // victims, or the node name).
 func EventMessage(chosen Candidate, others []Candidate) string {
-	n := len(chosen.Victims)
+	n := chosen.NumVictims
 	msg := fmt.Sprintf("preempting %d lower-priority %s on node %s, work lost %s of run time: %s",
 		n, words.Plural(n, "pod", "pods"), chosen.Node, words.Seconds(chosen.WorkLost), strings.Join(chosen.Victims, ", "))
 	if len(others) == 0 {
@@ -72,8 +76,8 @@ func passedOver(chosen, o Candidate) string {
 	case millis(o.WorkLost) != millis(chosen.WorkLost):
 		// Not reached: the order ranks less work lost first.
 		return "less work lost ranks first"
-	case len(o.Victims) != len(chosen.Victims):
-		return fmt.Sprintf("the same work lost with %d victims, %s has %d", len(o.Victims), chosen.Node, len(chosen.Victims))
+	case o.NumVictims != chosen.NumVictims:
+		return fmt.Sprintf("the same work lost with %d victims, %s has %d", o.NumVictims, chosen.Node, chosen.NumVictims)
 	default:
 		return fmt.Sprintf("the same work lost and victims, %s comes first by name", chosen.Node)
 	}

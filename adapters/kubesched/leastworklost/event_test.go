@@ -3,7 +3,7 @@ package leastworklost
 import "testing"
 
 func TestEventMessage(t *testing.T) {
-	chosen := Candidate{Node: "n-b", Victims: []string{"default/b-young1 (3m0s)", "default/b-young2 (2m0s)"}, HighestPriority: 10, WorkLost: 300}
+	chosen := Candidate{Node: "n-b", NumVictims: 2, Victims: []string{"default/b-young1 (3m0s)", "default/b-young2 (2m0s)"}, HighestPriority: 10, WorkLost: 300}
 	tests := []struct {
 		name   string
 		chosen Candidate
@@ -12,20 +12,20 @@ func TestEventMessage(t *testing.T) {
 	}{
 		{"alone", chosen, nil,
 			"preempting 2 lower-priority pods on node n-b, work lost 5m0s of run time: default/b-young1 (3m0s), default/b-young2 (2m0s)"},
-		{"more work lost elsewhere: no reason needed", chosen, []Candidate{{Node: "n-a", Victims: []string{"default/a-old (1h0m0s)"}, HighestPriority: 10, WorkLost: 3600}},
+		{"more work lost elsewhere: no reason needed", chosen, []Candidate{{Node: "n-a", NumVictims: 1, Victims: []string{"default/a-old (1h0m0s)"}, HighestPriority: 10, WorkLost: 3600}},
 			"preempting 2 lower-priority pods on node n-b, work lost 5m0s of run time: default/b-young1 (3m0s), default/b-young2 (2m0s); other candidate nodes would lose n-a 1h0m0s"},
 		{"less work lost but a higher-priority victim", chosen, []Candidate{
-			{Node: "n-c", Victims: []string{"default/c (1m0s)"}, HighestPriority: 50, WorkLost: 60},
-			{Node: "n-a", Victims: []string{"default/a-old (1h0m0s)"}, HighestPriority: 10, WorkLost: 3600}},
+			{Node: "n-c", NumVictims: 1, Victims: []string{"default/c (1m0s)"}, HighestPriority: 50, WorkLost: 60},
+			{Node: "n-a", NumVictims: 1, Victims: []string{"default/a-old (1h0m0s)"}, HighestPriority: 10, WorkLost: 3600}},
 			"preempting 2 lower-priority pods on node n-b, work lost 5m0s of run time: default/b-young1 (3m0s), default/b-young2 (2m0s); " +
 				"other candidate nodes would lose n-c 1m0s (passed over: a victim of priority 50, n-b's highest is 10), n-a 1h0m0s"},
-		{"less work lost but a PodDisruptionBudget violation", Candidate{Node: "n-a", Victims: []string{"default/a-old (1h0m0s)"}, HighestPriority: 10, WorkLost: 3600},
-			[]Candidate{{Node: "n-b", Victims: []string{"default/b-young1 (3m0s)", "default/b-young2 (2m0s)"}, Violations: 2, HighestPriority: 10, WorkLost: 300}},
+		{"less work lost but a PodDisruptionBudget violation", Candidate{Node: "n-a", NumVictims: 1, Victims: []string{"default/a-old (1h0m0s)"}, HighestPriority: 10, WorkLost: 3600},
+			[]Candidate{{Node: "n-b", NumVictims: 2, Victims: []string{"default/b-young1 (3m0s)", "default/b-young2 (2m0s)"}, Violations: 2, HighestPriority: 10, WorkLost: 300}},
 			"preempting 1 lower-priority pod on node n-a, work lost 1h0m0s of run time: default/a-old (1h0m0s); " +
 				"other candidate nodes would lose n-b 5m0s (passed over: 2 PodDisruptionBudget violations, n-a has 0)"},
 		{"equal work lost, more victims; then the name", chosen, []Candidate{
-			{Node: "n-d", Victims: []string{"x/1 (1m40s)", "x/2 (1m40s)", "x/3 (1m40s)"}, HighestPriority: 10, WorkLost: 300},
-			{Node: "n-a", Victims: []string{"y/1 (4m0s)", "y/2 (1m0s)"}, HighestPriority: 10, WorkLost: 300}},
+			{Node: "n-d", NumVictims: 3, Victims: []string{"x/1 (1m40s)", "x/2 (1m40s)", "x/3 (1m40s)"}, HighestPriority: 10, WorkLost: 300},
+			{Node: "n-a", NumVictims: 2, Victims: []string{"y/1 (4m0s)", "y/2 (1m0s)"}, HighestPriority: 10, WorkLost: 300}},
 			"preempting 2 lower-priority pods on node n-b, work lost 5m0s of run time: default/b-young1 (3m0s), default/b-young2 (2m0s); " +
 				"other candidate nodes would lose n-a 5m0s (passed over: the same work lost and victims, n-b comes first by name), " +
 				"n-d 5m0s (passed over: the same work lost with 3 victims, n-b has 2)"},

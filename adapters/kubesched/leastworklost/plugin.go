@@ -66,12 +66,14 @@
 //
 // # Cost
 //
-// Each dry run ranks its node's lower-priority pods with preempt.GP before
-// DefaultPreemption's victim selection on that node, so a preemption costs
-// in proportion to the pods on the nodes it dry-runs, as DefaultPreemption
-// does; the nodes dry-run are all of them by default (args). GP's order is
-// a total order on pods (start, job key, pod), so ranking node by node
-// orders each node's pods as ranking the whole cluster would.
+// Each dry run sorts its node's victims as DefaultPreemption does, with
+// preempt.CompareRecency in place of the start-time comparison: two pods
+// are compared as preempt.GP orders them (start, job key, pod), which is a
+// total order on pods, so sorting one node's pods orders them as GP
+// ranking the whole cluster would (TestPropMoreImportant), at no cost
+// beyond the sort. A preemption costs what DefaultPreemption's costs on the
+// same nodes (BenchmarkPostFilter); the nodes dry-run are all of them by
+// default (args).
 //
 // # Enabling
 //
@@ -94,7 +96,6 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	policy "k8s.io/api/policy/v1"
-	"k8s.io/apimachinery/pkg/types"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
@@ -109,10 +110,7 @@ import (
 	schedmetrics "k8s.io/kubernetes/pkg/scheduler/metrics"
 	"k8s.io/utils/clock"
 
-	"github.com/schedkit/schedkit/preempt"
-
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/factory"
-	"github.com/schedkit/schedkit/adapters/kubesched/internal/podjob"
 
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/words"
 )
@@ -128,14 +126,11 @@ type LeastWorkLostPreemption struct {
 	dp        *defaultpreemption.DefaultPreemption
 	evaluator *preemption.Evaluator
 
-	// ranks is the victim order of the preemption in progress. PostFilter
-	// runs in the scheduling cycle, one pod at a time, and sets it for the
-	// duration of one Preempt call; each dry run ranks its node's pods into
-	// it (rankNode) and MoreImportantVictim reads it.
-	ranks atomic.Pointer[rankTable]
-
-	mu sync.Mutex // guards ws
-	ws preempt.Workspace
+	// now is the time of the preemption in progress, at which every pod's
+	// run time is read. PostFilter runs in the scheduling cycle, one pod at
+	// a time, and sets it for the duration of one Preempt call; the dry
+	// runs' victim order (moreImportant) and the node order read it.
+	now atomic.Pointer[time.Time]
 
 	// victims remembers, per preemptor UID, the victims of its last
 	// preemption until the scheduler's snapshot no longer holds them, and
@@ -144,15 +139,6 @@ type LeastWorkLostPreemption struct {
 	victims sync.Map // types.UID → []*v1.Pod
 	evicted sync.Map // types.UID → struct{}
 	pods    corelisters.PodLister
-}
-
-// A rankTable holds the ranks of the pods on the nodes dry-run so far in
-// one preemption. Ranks compare only between pods ranked together (one
-// node's), which is all MoreImportantVictim compares.
-type rankTable struct {
-	now   time.Time
-	mu    sync.RWMutex // the dry runs write from their goroutines
-	ranks map[types.UID]Rank
 }
 
 var (
@@ -232,15 +218,15 @@ func (pl *LeastWorkLostPreemption) PostFilter(ctx context.Context, state fwk.Cyc
 	if msg := pl.victimLeaving(pod); msg != "" {
 		return nil, fwk.NewStatus(fwk.Unschedulable, "preemption: "+msg)
 	}
-	table := &rankTable{now: pl.clock.Now(), ranks: map[types.UID]Rank{}}
-	pl.ranks.Store(table)
-	defer pl.ranks.Store(nil)
+	now := pl.clock.Now()
+	pl.now.Store(&now)
+	defer pl.now.Store(nil)
 	rec := &record{nodes: map[string]nodeVictims{}}
 	state.Write(recordKey, rec)
 
 	result, status := pl.evaluator.Preempt(ctx, state, pod, m)
 	if status.IsSuccess() && result != nil && result.NominatingInfo != nil && result.NominatedNodeName != "" {
-		victims := pl.report(ctx, pod, result.NominatedNodeName, rec, table)
+		victims := pl.report(ctx, pod, result.NominatedNodeName, rec, now)
 		pl.victims.Store(pod.UID, victims)
 	}
 	if msg := status.Message(); msg != "" {
@@ -277,71 +263,22 @@ func (pl *LeastWorkLostPreemption) victimLeaving(pod *v1.Pod) string {
 	return ""
 }
 
-// rankNode ranks the pods on a node of lower priority than the preemptor
-// with preempt.GP, into t. GP's order (start, then job key, then pod) is a
-// total order on pods, so ranking one node's pods orders them as ranking
-// every pod of the cluster would (TestPropRanksSubset), at the cost of the
-// node's pods only.
-func (pl *LeastWorkLostPreemption) rankNode(t *rankTable, preemptor *v1.Pod, n fwk.NodeInfo) error {
-	prio := corev1helpers.PodPriority(preemptor)
-	var pods []*v1.Pod
-	for _, pi := range n.GetPods() {
-		if p := pi.GetPod(); corev1helpers.PodPriority(p) < prio {
-			pods = append(pods, p)
-		}
-	}
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return rankInto(t.ranks, pods, t.now, &pl.ws)
-}
-
 // moreImportant is the victim order given to DefaultPreemption's
 // SelectVictimsOnNode: higher priority first, then later in preempt.GP's
-// order (older pods are more important, kept first). Pod groups, and pods
-// the table does not know, fall back to kube's MoreImportantVictim.
+// order (older pods are more important, kept first), compared pod by pod
+// (compareRecency), so a dry run costs no more than sorting its node's
+// victims. Pod groups, and a comparison outside a preemption, fall back to
+// kube's MoreImportantVictim.
 func (pl *LeastWorkLostPreemption) moreImportant(a, b preemption.Victim) bool {
 	if a.Priority() != b.Priority() {
 		return a.Priority() > b.Priority()
 	}
-	if t := pl.ranks.Load(); t != nil && len(a.Pods()) == 1 && len(b.Pods()) == 1 {
-		ra, okA := t.rank(a.Pods()[0].GetPod())
-		rb, okB := t.rank(b.Pods()[0].GetPod())
-		if okA && okB {
-			return ra.Order > rb.Order
+	if now := pl.now.Load(); now != nil && len(a.Pods()) == 1 && len(b.Pods()) == 1 {
+		if c, err := compareRecency(a.Pods()[0].GetPod(), b.Pods()[0].GetPod(), *now); err == nil {
+			return c > 0
 		}
 	}
 	return preemption.MoreImportantVictim(a, b)
-}
-
-// workLost returns a pod's work lost from the table, or computes it with
-// preempt.WorkLost.
-func (t *rankTable) workLost(p *v1.Pod) float64 {
-	if r, ok := t.rank(p); ok {
-		return r.WorkLost
-	}
-	age := t.now.Sub(podjob.Started(p, t.now)).Seconds()
-	w, err := preempt.WorkLost(0, preempt.Task{Start: -min(age, preempt.MaxTime), Slots: 1})
-	if err != nil {
-		return 0
-	}
-	return w
-}
-
-func (t *rankTable) rank(p *v1.Pod) (Rank, bool) {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	r, ok := t.ranks[p.UID]
-	return r, ok
-}
-
-func (t *rankTable) sum(pods []*v1.Pod) float64 {
-	s := 0.0
-	for _, p := range pods {
-		s += t.workLost(p)
-	}
-	return s
 }
 
 // evaluatorInterface is DefaultPreemption with LeastWorkLost's candidate
@@ -358,15 +295,9 @@ func (e evaluatorInterface) GetOffsetAndNumCandidates(n int32) (int32, int32) {
 }
 
 // SelectVictimsOnNode is DefaultPreemption's, with the victim order of
-// moreImportant (the node's pods ranked first); it records the victims for
-// the report.
+// moreImportant; it records the victims for the report.
 func (e evaluatorInterface) SelectVictimsOnNode(ctx context.Context, state fwk.CycleState, preemptor *v1.Pod, nodeInfo fwk.NodeInfo,
 	victims []*preemption.DomainVictim, pdbs []*policy.PodDisruptionBudget) ([]*v1.Pod, int, *fwk.Status) {
-	if t := e.pl.ranks.Load(); t != nil {
-		if err := e.pl.rankNode(t, preemptor, nodeInfo); err != nil {
-			return nil, 0, fwk.AsStatus(err)
-		}
-	}
 	pods, violations, status := e.DefaultPreemption.SelectVictimsOnNode(ctx, state, preemptor, nodeInfo, victims, pdbs)
 	if status.IsSuccess() && len(pods) > 0 {
 		if d, err := state.Read(recordKey); err == nil {
@@ -379,9 +310,9 @@ func (e evaluatorInterface) SelectVictimsOnNode(ctx context.Context, state fwk.C
 // OrderedScoreFuncs orders candidate nodes: fewest PDB violations, lowest
 // highest victim priority, least work lost, fewest victims, node name.
 func (e evaluatorInterface) OrderedScoreFuncs(_ context.Context, nodesToVictims map[string]*extenderv1.Victims) []func(string) int64 {
-	t := e.pl.ranks.Load()
-	if t == nil {
-		t = &rankTable{now: e.pl.clock.Now()}
+	now := e.pl.clock.Now()
+	if p := e.pl.now.Load(); p != nil {
+		now = *p
 	}
 	names := make([]string, 0, len(nodesToVictims))
 	for n := range nodesToVictims {
@@ -397,7 +328,7 @@ func (e evaluatorInterface) OrderedScoreFuncs(_ context.Context, nodesToVictims 
 			}
 			return -high
 		},
-		func(n string) int64 { return -millis(t.sum(nodesToVictims[n].Pods)) },
+		func(n string) int64 { return -millis(sumWorkLost(nodesToVictims[n].Pods, now)) },
 		func(n string) int64 { return -int64(len(nodesToVictims[n].Pods)) },
 		func(n string) int64 { i, _ := slices.BinarySearch(names, n); return -int64(i) },
 	}
@@ -436,16 +367,20 @@ func (r *record) add(node string, pods []*v1.Pod, violations int) {
 
 // report writes the event and observes the metrics for a preemption that
 // chose node, and returns its victims.
-func (pl *LeastWorkLostPreemption) report(ctx context.Context, pod *v1.Pod, node string, rec *record, t *rankTable) []*v1.Pod {
+func (pl *LeastWorkLostPreemption) report(ctx context.Context, pod *v1.Pod, node string, rec *record, now time.Time) []*v1.Pod {
 	rec.mu.Lock()
 	chosen := rec.nodes[node].pods
-	var others []Candidate
+	others := make([]Candidate, 0, len(rec.nodes))
 	for n, v := range rec.nodes {
 		if n != node {
-			others = append(others, candidate(n, v, t))
+			others = append(others, candidate(n, v, now))
 		}
 	}
-	c := candidate(node, rec.nodes[node], t)
+	c := candidate(node, rec.nodes[node], now)
+	c.Victims = make([]string, len(chosen))
+	for i, p := range chosen {
+		c.Victims[i] = fmt.Sprintf("%s/%s (%s)", p.Namespace, p.Name, words.Seconds(workLost(p, now)))
+	}
 	rec.mu.Unlock()
 
 	pl.fh.EventRecorder().Eventf(pod, nil, v1.EventTypeNormal, Name, "Preempting", EventMessage(c, others))
@@ -458,11 +393,11 @@ func (pl *LeastWorkLostPreemption) report(ctx context.Context, pod *v1.Pod, node
 	return chosen
 }
 
-// candidate summarises the victims chosen on one node for the event.
-func candidate(node string, v nodeVictims, t *rankTable) Candidate {
-	c := Candidate{Node: node, Violations: v.violations, HighestPriority: math.MinInt32, WorkLost: t.sum(v.pods)}
+// candidate summarises the victims chosen on one node for the event,
+// without their names (the event names the chosen node's only).
+func candidate(node string, v nodeVictims, now time.Time) Candidate {
+	c := Candidate{Node: node, NumVictims: len(v.pods), Violations: v.violations, HighestPriority: math.MinInt32, WorkLost: sumWorkLost(v.pods, now)}
 	for _, p := range v.pods {
-		c.Victims = append(c.Victims, fmt.Sprintf("%s/%s (%s)", p.Namespace, p.Name, words.Seconds(t.workLost(p))))
 		c.HighestPriority = max(c.HighestPriority, corev1helpers.PodPriority(p))
 	}
 	return c

@@ -32,9 +32,7 @@ type Rank struct {
 // order.
 func Cluster(pods []*v1.Pod, now time.Time) (preempt.Cluster, []*v1.Pod) {
 	sorted := slices.Clone(pods)
-	slices.SortFunc(sorted, func(a, b *v1.Pod) int {
-		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name), cmp.Compare(a.UID, b.UID))
-	})
+	slices.SortFunc(sorted, podOrder)
 	keys := make([]types.UID, len(sorted))
 	for i, p := range sorted {
 		keys[i] = podjob.JobKey(p)
@@ -46,13 +44,59 @@ func Cluster(pods []*v1.Pod, now time.Time) (preempt.Cluster, []*v1.Pod) {
 	c := preempt.Cluster{Now: 0, Jobs: make([]preempt.Job, len(jobKeys)), Tasks: make([]preempt.Task, len(sorted))}
 	for i, p := range sorted {
 		job, _ := slices.BinarySearch(jobKeys, keys[i])
-		age := now.Sub(podjob.Started(p, now)).Seconds()
-		if age > preempt.MaxTime {
-			age = preempt.MaxTime
-		}
-		c.Tasks[i] = preempt.Task{ID: int64(i), Job: job, Start: -age, Slots: 1}
+		c.Tasks[i] = task(p, now, int64(i), job)
 	}
 	return c, sorted
+}
+
+// podOrder orders pods by namespace, name and UID: the order of their task
+// IDs in Cluster.
+func podOrder(a, b *v1.Pod) int {
+	return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name), cmp.Compare(a.UID, b.UID))
+}
+
+// task is pod p as Cluster gives it to preempt: task id of job job,
+// holding one slot since podjob.Started(p, now), in seconds before now
+// (Cluster.Now = 0), at most preempt.MaxTime.
+func task(p *v1.Pod, now time.Time, id int64, job int) preempt.Task {
+	age := min(now.Sub(podjob.Started(p, now)).Seconds(), preempt.MaxTime)
+	return preempt.Task{ID: id, Job: job, Start: -age, Slots: 1}
+}
+
+// compareRecency compares two pods in preempt.GP's victim order
+// (preempt.CompareRecency) as Cluster maps them, in any set of pods that
+// holds both: −1 when a is taken first. It reads two pods only: the order
+// of their jobs is that of their job keys, the order of their task IDs
+// that of podOrder, as in Cluster.
+func compareRecency(a, b *v1.Pod, now time.Time) (int, error) {
+	ja, jb := index(cmp.Compare(podjob.JobKey(a), podjob.JobKey(b)))
+	ia, ib := index(podOrder(a, b))
+	return preempt.CompareRecency(task(a, now, int64(ia), ja), task(b, now, int64(ib), jb))
+}
+
+// index numbers two values from their comparison c: 0 and 1 when the first
+// is lower, 1 and 0 when it is higher, 0 and 0 when they are equal.
+func index(c int) (first, second int) {
+	return max(c, 0), max(-c, 0)
+}
+
+// workLost is a pod's work lost at now: preempt.WorkLost of its task, its
+// run time in seconds.
+func workLost(p *v1.Pod, now time.Time) float64 {
+	w, err := preempt.WorkLost(0, task(p, now, 0, 0))
+	if err != nil {
+		return 0
+	}
+	return w
+}
+
+// sumWorkLost is the pods' total work lost at now.
+func sumWorkLost(pods []*v1.Pod, now time.Time) float64 {
+	s := 0.0
+	for _, p := range pods {
+		s += workLost(p, now)
+	}
+	return s
 }
 
 // Ranks asks preempt's Global Preemption (GP Algorithm 1, step 2: no job
@@ -61,19 +105,14 @@ func Cluster(pods []*v1.Pod, now time.Time) (preempt.Cluster, []*v1.Pod) {
 // started tasks cluster-wide first, ties to the lower job index, then the
 // lower task ID.
 func Ranks(pods []*v1.Pod, now time.Time, ws *preempt.Workspace) (map[types.UID]Rank, error) {
-	out := make(map[types.UID]Rank, len(pods))
-	return out, rankInto(out, pods, now, ws)
-}
-
-// rankInto is Ranks writing each pod's rank into dst.
-func rankInto(dst map[types.UID]Rank, pods []*v1.Pod, now time.Time, ws *preempt.Workspace) error {
 	c, sorted := Cluster(pods, now)
 	d, err := ws.GP(c, len(c.Tasks), preempt.GPOptions{})
 	if err != nil {
-		return err
+		return nil, err
 	}
+	out := make(map[types.UID]Rank, len(pods))
 	for i, v := range d.Victims {
-		dst[sorted[v.Task].UID] = Rank{Order: i, WorkLost: v.WorkLost}
+		out[sorted[v.Task].UID] = Rank{Order: i, WorkLost: v.WorkLost}
 	}
-	return nil
+	return out, nil
 }

@@ -2,7 +2,6 @@ package leastworklost
 
 import (
 	"fmt"
-	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -193,7 +192,10 @@ func propRanksSubset(t *rapid.T) {
 
 func TestPropRanksSubset(t *testing.T) { rapid.Check(t, propRanksSubset) }
 
-func victim(t *testing.T, p *v1.Pod, prio int32) preemption.Victim {
+func victim(t interface {
+	Helper()
+	Fatal(...any)
+}, p *v1.Pod, prio int32) preemption.Victim {
 	t.Helper()
 	p.Spec.Priority = ptr.To(prio)
 	v, err := preemption.NewVictim([]fwk.PodInfo{&framework.PodInfo{Pod: p}}, prio, fwk.PodKeyType)
@@ -204,38 +206,59 @@ func victim(t *testing.T, p *v1.Pod, prio int32) preemption.Victim {
 }
 
 // TestMoreImportant: priority first (kube's rule), then preempt's order:
-// the older pod is the more important, whatever the table of another
-// preemption said.
+// the older pod is the more important.
 func TestMoreImportant(t *testing.T) {
 	pl := &LeastWorkLostPreemption{}
+	now := t0
+	pl.now.Store(&now)
 	old, young := mkPod("old", "j", time.Hour, true), mkPod("young", "j", time.Minute, true)
-	var ws preempt.Workspace
-	ranks := ranksAt0(t, []*v1.Pod{old, young}, &ws)
-	table := &rankTable{now: t0, ranks: map[types.UID]Rank{}}
-	pl.ranks.Store(table)
-	preemptor := mkPod("preemptor", "", 0, false)
-	preemptor.Spec.Priority = ptr.To[int32](100)
-	if err := pl.rankNode(table, preemptor, framework.NewNodeInfo(old, young)); err != nil {
-		t.Fatal(err)
-	}
-	if !maps.Equal(table.ranks, ranks) {
-		t.Fatalf("rankNode: %v, Ranks: %v", table.ranks, ranks)
-	}
 	vo, vy := victim(t, old, 10), victim(t, young, 10)
 	if !pl.moreImportant(vo, vy) || pl.moreImportant(vy, vo) {
 		t.Errorf("equal priority: the older pod must be the more important")
+	}
+	if pl.moreImportant(vo, vo) {
+		t.Errorf("a pod is not more important than itself")
 	}
 	vyHigh := victim(t, mkPod("young", "j", time.Minute, true), 20)
 	if !pl.moreImportant(vyHigh, vo) || pl.moreImportant(vo, vyHigh) {
 		t.Errorf("a higher priority must be the more important, whatever its age")
 	}
-	// Without a table (no preemption in progress) kube's order applies,
-	// which also keeps older pods.
-	pl.ranks.Store(nil)
+	// Outside a preemption kube's order applies, which also keeps older
+	// pods.
+	pl.now.Store(nil)
 	if !pl.moreImportant(vo, vy) {
 		t.Errorf("fallback: the older pod must be the more important")
 	}
 }
+
+// propMoreImportant: among pods of one priority, moreImportant, which
+// compares two pods at a time, orders any two as Ranks (preempt.GP over
+// all of them) does: the one GP takes later is the more important. So the
+// dry runs choose the victims that ranking each node's pods with GP chose.
+func propMoreImportant(t *rapid.T) {
+	pods := genPods(t)
+	var ws preempt.Workspace
+	r := ranksAt0(t, pods, &ws)
+	pl := &LeastWorkLostPreemption{}
+	now := t0
+	pl.now.Store(&now)
+	vs := make([]preemption.Victim, len(pods))
+	for i, p := range pods {
+		vs[i] = victim(t, p, 0)
+	}
+	for i, a := range pods {
+		for j, b := range pods {
+			if got, want := pl.moreImportant(vs[i], vs[j]), r[a.UID].Order > r[b.UID].Order; got != want {
+				t.Fatalf("moreImportant(%s, %s) = %v, GP's ranks %d and %d", a.Name, b.Name, got, r[a.UID].Order, r[b.UID].Order)
+			}
+		}
+		if w := workLost(a, t0); w != r[a.UID].WorkLost {
+			t.Fatalf("%s: work lost %v, GP's %v", a.Name, w, r[a.UID].WorkLost)
+		}
+	}
+}
+
+func TestPropMoreImportant(t *testing.T) { rapid.Check(t, propMoreImportant) }
 
 func TestMillis(t *testing.T) {
 	for s, want := range map[float64]int64{0: 0, 1.5: 1500, 3600: 3_600_000, 1e300: 1<<63 - 1} {

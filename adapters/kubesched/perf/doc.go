@@ -25,7 +25,8 @@
 // the most jobs per pod the per-job plugins can meet.
 //
 // Labels pick the size: ci (100 nodes), small (500 nodes), mid (1,000
-// nodes) and performance (5,000 nodes, the harness's default filter and
+// nodes), large (SchedulingBasic alone at 5,000 nodes, 1,000 measured
+// pods) and performance (5,000 nodes, the harness's default filter and
 // Kubernetes' CI size for SchedulingBasic). The commands, from this
 // directory, with etcd on PATH (adapters/test-e2e.sh builds one into
 // $HOME/.cache/schedkit-e2e):
@@ -36,7 +37,7 @@
 //	    -test.timeout 3h -perf-scheduling-label-filter ci -data-items-dir out
 //	go run ./cmd/perftable out/BenchmarkPerfScheduling_benchmark_schedkit_*.json
 //
-// with small, mid or performance in place of ci for the larger sizes
+// with small, mid, large or performance in place of ci for the larger sizes
 // (nice -n 10 in front on a shared machine). The 5,000-node size, all
 // seven runs, is
 //
@@ -47,15 +48,20 @@
 // 1.3 GB on 2 cores; add /5000Nodes_10000Pods to a -test.bench pattern
 // such as BenchmarkPerfScheduling/SchedulingBasic_ to run one workload).
 //
+// Throughput is perftable's: the measured pods over the harness's
+// SchedulingDuration (from the start of their creation until the last is
+// bound), beside the harness's SchedulingThroughput, a mean of one-second
+// samples that leaves out the pods bound after its last sample. The
+// Preemption workload binds nearly all its preemptors in one burst after
+// preempting for them, so its sampled mean swings with the phase of the
+// one-second ticks (perftable's doc); the ratios are of the run's figure.
+//
 // CI runs the ci label through slice.sh (from adapters/test-e2e.sh). The
-// harness samples throughput once a second and records none for a run that
-// ends inside one sample, so the ci sizes (2,000 measured pods, 100
-// preemptors) last several seconds on an idle 2-core machine. The slice
-// fails when the harness fails (a measured pod not scheduled within the
-// harness's timeout) or when perftable -check finds a profile's
-// throughput, or the schedkit plugins' figures in the profiles that enable
-// them, missing, or a plugin in a profile that does not enable it. It
-// asserts no speed. The
+// slice fails when the harness fails (a measured pod not scheduled within
+// the harness's timeout) or when perftable -check finds a profile's
+// SchedulingDuration, or the schedkit plugins' figures in the profiles
+// that enable them, missing, or a plugin in a profile that does not enable
+// it. It asserts no speed. The
 // harness's metric list is fixed when it loads and names only in-tree
 // plugins, so the YAML's metricsCollectorConfig names the schedkit
 // plugins; per-plugin latencies are in the data-items JSON, which perftable

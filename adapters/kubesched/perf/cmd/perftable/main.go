@@ -1,15 +1,34 @@
 // Command perftable prints the side-by-side tables of the README from the
 // data-items JSON that BenchmarkPerfScheduling writes to -data-items-dir:
-// each workload's SchedulingThroughput under each profile with its ratio
-// to the default profile's, the latency percentiles of the extension points
-// the schedkit plugins run at, and those of the schedkit plugins (and
+// each workload's throughput under each profile with its ratio to the
+// default profile's, the latency percentiles of the extension points the
+// schedkit plugins run at, and those of the schedkit plugins (and
 // DefaultPreemption) where the scheduler records them per plugin.
 //
 //	go run ./cmd/perftable BenchmarkPerfScheduling_benchmark_schedkit_*.json
 //
+// # Throughput
+//
+// The first figure is the run's: the measured pods (read from the
+// -config file, performance-config.yaml by default) over the harness's
+// SchedulingDuration, the time from the start of the measured pods'
+// creation until the last of them is bound. The second is the harness's
+// SchedulingThroughput average, the mean of one-second samples of the
+// bound-pod count between the first sample that sees a bound pod and the
+// last sample before the last pod is bound. The sampled mean leaves out
+// the pods bound before the first sample and after the last one, so it
+// swings with the phase of the one-second ticks whenever a run binds many
+// of its pods in a burst. The preemption workload does: the scheduler
+// preempts for nearly every preemptor before any preemptor is bound (a
+// preemptor goes back to the queue behind the ones not yet tried), then
+// binds them all within about a second, and its sampled mean ranges
+// twentyfold between runs of the same code. The run's figure counts every
+// measured pod, so the ratios are of it.
+//
 // With -check it prints nothing and exits with status 1, listing the
-// problems, when the run lacks a workload's profile, a throughput, or the
-// schedkit plugins' figures where their profile enables them (check).
+// problems, when the run lacks a workload's profile, a SchedulingDuration,
+// or the schedkit plugins' figures where their profile enables them
+// (check).
 package main
 
 import (
@@ -49,6 +68,7 @@ var plugins = []string{"DeadlineAdmission", "ProgressShare", "LeastWorkLostPreem
 
 func main() {
 	checkOnly := flag.Bool("check", false, "check the run instead of printing its tables")
+	config := flag.String("config", "performance-config.yaml", "the scheduler_perf configuration the run used (for its measured pod counts)")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: perftable [-check] DATA_ITEMS.json")
@@ -73,24 +93,12 @@ func main() {
 		}
 		return
 	}
-	throughput := map[run]float64{}
-	var runs []run
-	for _, it := range doc.DataItems {
-		if it.Labels["Metric"] == "SchedulingThroughput" {
-			r := parse(it.Labels["Name"])
-			throughput[r] = it.Data["Average"]
-			runs = append(runs, r)
-		}
+	pods, err := readMeasured(*config)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
-	fmt.Println("| workload | profile | SchedulingThroughput (pods/s, average) | ÷ default |")
-	fmt.Println("| --- | --- | ---: | ---: |")
-	for _, r := range runs {
-		ratio := "—"
-		if def, ok := throughput[run{r.workload, "default"}]; ok && def > 0 && r.profile != "default" {
-			ratio = fmt.Sprintf("%.2f", throughput[r]/def)
-		}
-		fmt.Printf("| %s | %s | %.1f | %s |\n", r.workload, r.profile, throughput[r], ratio)
-	}
+	printThroughput(doc.DataItems, pods)
 	fmt.Println()
 	fmt.Println("| workload | profile | extension point | average (ms) | p50 | p90 | p99 |")
 	fmt.Println("| --- | --- | --- | ---: | ---: | ---: | ---: |")
@@ -110,6 +118,7 @@ func main() {
 			rows = append(rows, it)
 		}
 	}
+	runs := runOrder(doc.DataItems)
 	order := func(r run) int { return slices.Index(runs, r) }
 	slices.SortStableFunc(rows, func(a, b item) int {
 		return cmp.Or(cmp.Compare(order(parse(a.Labels["Name"])), order(parse(b.Labels["Name"]))),
