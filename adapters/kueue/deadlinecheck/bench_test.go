@@ -7,8 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedkit/schedkit/adapters/kueue/api/v1alpha1"
 	"github.com/schedkit/schedkit/tct/jct"
 	"k8s.io/apimachinery/pkg/types"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 )
 
 // benchQueue is a ClusterQueue's worth of workloads: a quarter admitted and
@@ -156,5 +158,22 @@ func BenchmarkETASimulation(b *testing.B) {
 				sim.run(running, jobs, false, 0, starts)
 			}
 		})
+	}
+}
+
+// BenchmarkMap is the view of one Workload a reconcile takes per listed
+// workload and check (Map): a one-pod workload holding quota with a
+// deadline and a job type, in a ClusterQueue of 4 cpu.
+func BenchmarkMap(b *testing.B) {
+	objs := cluster()
+	cq := objs[0].(*kueue.ClusterQueue)
+	models := CompileModels(objs[3].(*v1alpha1.DeadlineParameters))
+	w := wl("b", 1, kueue.CheckStatePending, true, fixedType("2026-11-24T12:11:40Z"))
+	quota := Quota(cq)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := Map(w, nil, testCheck, quota, models, t0); !ok {
+			b.Fatal("not mapped")
+		}
 	}
 }

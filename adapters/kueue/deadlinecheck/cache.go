@@ -48,9 +48,11 @@ type queueWork struct {
 	s     decideScratch
 }
 
-// keptWork is one entry: the samples and the last plan that used them.
+// keptWork is one entry: the samples, their key and the last plan that
+// used them.
 type keptWork struct {
 	work
+	key  workKey
 	plan uint64
 }
 
@@ -66,6 +68,14 @@ type decideScratch struct {
 	promised []*work
 	q0       admission.Queue
 	space    admission.Workspace
+	// Kept from the last plan (keptplan.go, with order and q0): the
+	// pending workloads as listed and in EDF order, the promised deadline
+	// workloads wanted in q0, the jobs it inserted, and the entry each
+	// position of ws used.
+	pendingRaw, pendingEDF []int
+	want                   []int
+	inserted               []int64 // IDs q0.Insert took in the last plan
+	at                     []*keptWork
 }
 
 // NewWorkCache returns an empty cache.
@@ -128,21 +138,64 @@ func (g *generation) work(w Workload, n int, seed uint64, delay time.Duration) (
 		wk, err := drawWork(w, n, seed, delay)
 		return &wk, err
 	}
-	q := g.q
-	k := workKey{uid: w.UID, left: w.Pods - w.Done, executed: w.Executed, slots: w.Slots, pod: w.RunTime.Pod, exact: w.RunTime.Exact, samples: n, seed: seed, delay: delay}
-	if e, ok := q.works[k]; ok {
-		if e.plan != q.plan {
-			e.plan = q.plan
-			q.used++
-		}
-		return &e.work, nil
-	}
-	wk, err := drawWork(w, n, seed, delay)
+	e, err := g.entry(keyOf(w, n, seed, delay), w)
 	if err != nil {
 		return nil, err
 	}
-	e := &keptWork{work: wk, plan: q.plan}
+	return &e.work, nil
+}
+
+// workAt is work for the workload at position i of the plan's ws: the
+// entry the last plan used at i, when its key is w's, is taken without
+// a lookup.
+func (g *generation) workAt(i int, w Workload, n int, seed uint64, delay time.Duration) (*work, error) {
+	if g == nil {
+		return g.work(w, n, seed, delay)
+	}
+	q := g.q
+	k := keyOf(w, n, seed, delay)
+	if i < len(q.s.at) {
+		if e := q.s.at[i]; e != nil && e.key == k {
+			q.use(e)
+			return &e.work, nil
+		}
+	}
+	e, err := g.entry(k, w)
+	if err != nil {
+		return nil, err
+	}
+	for len(q.s.at) <= i {
+		q.s.at = append(q.s.at, nil)
+	}
+	q.s.at[i] = e
+	return &e.work, nil
+}
+
+func keyOf(w Workload, n int, seed uint64, delay time.Duration) workKey {
+	return workKey{uid: w.UID, left: w.Pods - w.Done, executed: w.Executed, slots: w.Slots, pod: w.RunTime.Pod, exact: w.RunTime.Exact, samples: n, seed: seed, delay: delay}
+}
+
+// use counts e as used by the current plan.
+func (q *queueWork) use(e *keptWork) {
+	if e.plan != q.plan {
+		e.plan = q.plan
+		q.used++
+	}
+}
+
+// entry returns the entry of key k, drawing w's samples if there is none.
+func (g *generation) entry(k workKey, w Workload) (*keptWork, error) {
+	q := g.q
+	if e, ok := q.works[k]; ok {
+		q.use(e)
+		return e, nil
+	}
+	wk, err := drawWork(w, k.samples, k.seed, k.delay)
+	if err != nil {
+		return nil, err
+	}
+	e := &keptWork{work: wk, key: k, plan: q.plan}
 	q.works[k] = e
 	q.used++
-	return &e.work, nil
+	return e, nil
 }

@@ -1,7 +1,6 @@
 package deadlinecheck
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -213,6 +212,17 @@ func Plan(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) (
 // × samples) for the first, then the samples of the workloads from its EDF
 // place on); Plan adds the replay
 // of Kueue's admission for every pending workload's ETA.
+//
+// With a cache, a plan keeps what the last plan of its queue built and
+// takes it again where it is provably the same (keptplan.go): the creation
+// and EDF orders when still strictly sorted (O(n) comparisons instead of
+// sorts), each position's samples without a map lookup, and the promised
+// admission.Queue with the sums it keeps when it holds exactly the same
+// jobs (the last plan's Ready ones taken out unless now promised). A plan
+// one new workload later in the same second then costs O(workloads) in
+// cheap comparisons plus that workload's queue test; a plan in a new
+// second rebuilds the queue, since every job's times are relative to now
+// and the running workloads' samples depend on their executed time.
 func Decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) ([]Outcome, error) {
 	outs, _, err := decide(q, ws, now, cfg, cache, false)
 	return outs, err
@@ -240,18 +250,12 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 	sc.jobs = resize(sc.jobs, n)
 	sc.works = resize(sc.works, n)
 	sc.problems = resize(sc.problems, n)
-	sc.order = resize(sc.order, n)
-	jobs, problems, order := sc.jobs, sc.problems, sc.order
+	jobs, problems := sc.jobs, sc.problems
 	works = sc.works
 
 	// IDs follow creation, then key: deterministic and unique. Job ID
 	// rank+1 is workload order[rank].
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int {
-		return cmp.Or(ws[a].Created.Compare(ws[b].Created), cmp.Compare(ws[a].Key, ws[b].Key))
-	})
+	order := sc.creationOrder(ws)
 	for rank, i := range order {
 		w := &ws[i]
 		outs[i].Key = w.Key
@@ -261,7 +265,7 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 			jobs[i].Deadline = seconds(w.Deadline.Sub(now))
 		}
 		if w.Phase != Deactivated && w.Problem == nil && w.Blocked == nil && w.usable() {
-			wk, err := gen.work(*w, cfg.Samples, cfg.Seed, cfg.StartDelay)
+			wk, err := gen.workAt(i, *w, cfg.Samples, cfg.Seed, cfg.StartDelay)
 			if err != nil {
 				problems[i] = err
 				continue
@@ -271,11 +275,11 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 	}
 
 	// The promised workloads: their deadlines are protected, their work is
-	// ahead of every pending workload.
-	q0 := &sc.q0
-	q0.Reset()
+	// ahead of every pending workload. The queue of the last decisions is
+	// kept when it holds exactly these jobs (keepQueue).
 	promised := sc.promised[:0]
 	defer func() { sc.promised = promised[:0] }()
+	want := sc.want[:0]
 	for _, i := range order {
 		if ws[i].Phase != Promised {
 			continue
@@ -283,9 +287,17 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 		if works[i] != nil {
 			promised = append(promised, works[i])
 			if ws[i].HasDeadline() {
-				if err := q0.Insert(withSamples(jobs[i], works[i].fluid)); err != nil {
-					return nil, nil, fmt.Errorf("promised workload %s: %w", ws[i].Key, err)
-				}
+				want = append(want, i)
+			}
+		}
+	}
+	sc.want = want
+	q0 := &sc.q0
+	if !sc.keepQueue(ws, order, jobs, works, want) {
+		q0.Reset()
+		for _, i := range want {
+			if err := q0.Insert(withSamples(jobs[i], works[i].fluid)); err != nil {
+				return nil, nil, fmt.Errorf("promised workload %s: %w", ws[i].Key, err)
 			}
 		}
 	}
@@ -303,14 +315,13 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 			}
 		}
 	}
-	sc.pending = pending
-	slices.SortFunc(pending, func(a, b int) int { return admission.CompareEDF(jobs[a], jobs[b]) })
+	pending = sc.edfOrder(pending, jobs)
 
 	space := &sc.space
 	p := cfg.Confidence
 	opt := admission.Options{Mode: admission.ModeConfidence, Confidence: p}
 	for _, i := range pending {
-		w := ws[i]
+		w := &ws[i]
 		deciding := w.Phase == Deciding
 		switch {
 		case w.Blocked != nil:
@@ -320,7 +331,7 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 			if errors.Is(problems[i], ErrNoEstimate) {
 				r = ReasonNoEstimate
 			}
-			outs[i].Verdict = rejectInput(r, problems[i], w)
+			outs[i].Verdict = rejectInput(r, problems[i], *w)
 		case !w.HasDeadline():
 			if !deciding {
 				break
@@ -337,9 +348,9 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 				promised = append(promised, works[i])
 			}
 		case w.Pods > 0 && w.Slots == 0:
-			outs[i].Verdict = rejectNeverFits(cq, w)
+			outs[i].Verdict = rejectNeverFits(cq, *w)
 		case !w.Deadline.After(now):
-			outs[i].Verdict = rejectDeadlinePassed(w)
+			outs[i].Verdict = rejectDeadlinePassed(*w)
 		default:
 			wk := works[i]
 			if !wk.meetsAlone(jobs[i].Deadline, p) {
@@ -348,7 +359,7 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 					return nil, nil, fmt.Errorf("workload %s: %w", w.Key, err)
 				}
 				if !alone.Admit {
-					outs[i].Verdict = rejectLateAlone(w, wk, now, alone.Probability, p)
+					outs[i].Verdict = rejectLateAlone(*w, wk, now, alone.Probability, p)
 					break
 				}
 			}
@@ -367,20 +378,21 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 						protected++
 					}
 				}
-				outs[i].Verdict = ready(cq, w, wk, now, d.Probability, p, protected)
+				outs[i].Verdict = ready(cq, *w, wk, now, d.Probability, p, protected)
 				if err := q0.Insert(job); err != nil {
 					return nil, nil, fmt.Errorf("workload %s: %w", w.Key, err)
 				}
+				sc.inserted = append(sc.inserted, job.ID)
 				promised = append(promised, wk)
 				break
 			}
 			after := retryAfter(promised, wk, jobs[i].Deadline, p, cfg)
 			if d.BlockingID == job.ID {
 				finish := finishInQueue(q0.Jobs(), job)
-				outs[i].Verdict = retryLate(w, finish, now, d.Checked[d.NewIndex].PMeet, p, after)
+				outs[i].Verdict = retryLate(*w, finish, now, d.Checked[d.NewIndex].PMeet, p, after)
 			} else {
 				b := ws[order[d.BlockingID-1]]
-				outs[i].Verdict = retryHurts(w, wk, b, now, d.Checked[d.Blocking].PMeet, p, after)
+				outs[i].Verdict = retryHurts(*w, wk, b, now, d.Checked[d.Blocking].PMeet, p, after)
 			}
 		}
 		// A waiting workload the check would reject is deactivated now:
@@ -390,7 +402,7 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 			outs[i].Note = deactivatedNote(v.Message)
 		}
 		if outs[i].Verdict == nil && w.Blocked == nil && w.Pods > 0 && w.Slots == 0 {
-			outs[i].Note = pendingNeverFits(cq, w)
+			outs[i].Note = pendingNeverFits(cq, *w)
 		}
 	}
 

@@ -199,6 +199,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	var errs []error
 	active, conflicts := false, false
 	var etaLater time.Duration     // when a skipped ETA pass is due
+	var own ownCopies              // the copies this reconcile writes through
 	var finished []*kueue.Workload // finished since the last reconcile, for the delay learner
 	if r.delays != nil {
 		finished = r.delays.take(cq.Name)
@@ -212,6 +213,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		var views []Workload
 		var objs []*kueue.Workload
 		for _, wl := range wls {
+			wl = own.seen(wl)
 			owner, ownerErr := r.owner(ctx, wl)
 			w, ok := Map(wl, owner, ch.name, quota, models, now)
 			if !ok {
@@ -261,7 +263,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		sem := make(chan struct{}, parallelWrites)
 		write := func(i int, o Outcome) {
 			defer func() { <-sem }()
-			_, err := r.act(ctx, cq.Name, ch.name, objs[i], views[i], o, now)
+			_, err := r.act(ctx, cq.Name, ch.name, objs[i], views[i], o, now) // objs[i]: own copy
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -277,7 +279,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		if r.etaWriter != nil {
 			for i, o := range outs {
 				if o.Verdict == nil && !o.Deactivate && !etaStale[views[i].UID] { // else the cache has not seen the last ETA written
-					r.etaWriter.put(etaTask{cq: cq.Name, check: ch.name, wl: objs[i], w: views[i], o: o, now: now})
+					r.etaWriter.put(etaTask{cq: cq.Name, check: ch.name, wl: own.of(objs[i]), w: views[i], o: o, now: now})
 				}
 			}
 		}
@@ -298,6 +300,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 				deactivations = append(deactivations, i)
 				continue
 			}
+			objs[i] = own.of(objs[i])
 			sem <- struct{}{}
 			wg.Go(func() { write(i, o) })
 		}
@@ -305,7 +308,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		r.metrics.timed("writes", t0)
 		for _, i := range deactivations {
 			if !etaStale[views[i].UID] { // else being written, or written and not yet seen
-				r.rejectionWriter.put(etaTask{cq: cq.Name, check: ch.name, wl: objs[i], w: views[i], o: outs[i], now: now})
+				r.rejectionWriter.put(etaTask{cq: cq.Name, check: ch.name, wl: own.of(objs[i]), w: views[i], o: outs[i], now: now})
 			}
 		}
 		for _, i := range etaOnly {
@@ -313,6 +316,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 			if etaStale[views[i].UID] || r.etaWriter != nil {
 				continue // the cache has not seen the last ETA written; or put above
 			}
+			objs[i] = own.of(objs[i])
 			sem <- struct{}{}
 			wg.Go(func() { write(i, o) })
 		}
@@ -397,6 +401,8 @@ func (r *queueReconciler) checksOf(ctx context.Context, cq *kueue.ClusterQueue) 
 
 // workloadsOf lists the Workloads submitted to a ClusterQueue (through its
 // LocalQueues) or holding quota in it, each once, in namespace/name order.
+// They are the cache's own objects, not copies (UnsafeDisableDeepCopy): a
+// reconcile reads them and writes through its own copies (ownCopies).
 func (r *queueReconciler) workloadsOf(ctx context.Context, cq string) ([]*kueue.Workload, error) {
 	seen := map[types.UID]*kueue.Workload{}
 	lqs := &kueue.LocalQueueList{}
@@ -405,7 +411,7 @@ func (r *queueReconciler) workloadsOf(ctx context.Context, cq string) ([]*kueue.
 	}
 	for _, lq := range lqs.Items {
 		l := &kueue.WorkloadList{}
-		if err := r.client.List(ctx, l, client.MatchingFields{IndexWorkloadQueue: lq.Namespace + "/" + lq.Name}); err != nil {
+		if err := r.client.List(ctx, l, client.MatchingFields{IndexWorkloadQueue: lq.Namespace + "/" + lq.Name}, client.UnsafeDisableDeepCopy); err != nil {
 			return nil, err
 		}
 		for i := range l.Items {
@@ -413,7 +419,7 @@ func (r *queueReconciler) workloadsOf(ctx context.Context, cq string) ([]*kueue.
 		}
 	}
 	l := &kueue.WorkloadList{}
-	if err := r.client.List(ctx, l, client.MatchingFields{IndexWorkloadClusterQueue: cq}); err != nil {
+	if err := r.client.List(ctx, l, client.MatchingFields{IndexWorkloadClusterQueue: cq}, client.UnsafeDisableDeepCopy); err != nil {
 		return nil, err
 	}
 	for i := range l.Items {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -322,7 +323,7 @@ func (r *perfRunner) configuration(t *testing.T, name string, scale float64) per
 					r.mu.Lock()
 					r.wl[key] = &perfSeen{class: c.name, runFor: c.runFor, created: time.Now(), states: map[kueue.CheckState]bool{}}
 					r.mu.Unlock()
-					if err := e.c.Create(ctx, wl); err != nil {
+					if err := createRetrying(ctx, e.c, wl); err != nil {
 						errs <- fmt.Errorf("creating %s: %w", wl.Name, err)
 						return
 					}
@@ -387,6 +388,29 @@ func (r *perfRunner) configuration(t *testing.T, name string, scale float64) per
 		}
 	}
 	return res
+}
+
+// createRetrying creates wl, trying again up to 5 times, 2 s apart, when
+// the API server answers that it could not finish in time: under load,
+// Kueue's validating webhook (6 s timeout) can miss its deadline, and the
+// workload was then not created. A workload a timed-out attempt did create
+// counts as created. Its time to admission still runs from the first
+// attempt.
+func createRetrying(ctx context.Context, c client.Client, wl *kueue.Workload) error {
+	var err error
+	for try := range 6 {
+		if try > 0 {
+			time.Sleep(2 * time.Second)
+		}
+		err = c.Create(ctx, wl.DeepCopy())
+		switch {
+		case err == nil || try > 0 && apierrors.IsAlreadyExists(err):
+			return nil
+		case !apierrors.IsInternalError(err) && !apierrors.IsTimeout(err) && !apierrors.IsServerTimeout(err) && !apierrors.IsTooManyRequests(err):
+			return err
+		}
+	}
+	return err
 }
 
 // explain logs, for every workload of ns not finished, its conditions and
