@@ -34,6 +34,11 @@ const (
 	// Schedkit: the check and the schedkit-scheduler profile (EDF order,
 	// deadline gate, least-work-lost preemption, progress share).
 	Schedkit Config = "schedkit"
+	// Instant: Kueue with an admission check that the replay answers
+	// Ready as soon as it sees quota reserved, the default kube-scheduler
+	// profile: what any admission check costs in Kueue, apart from what
+	// the schedkit check decides. Not in Configs; asked for by name.
+	Instant Config = "instant"
 )
 
 // Configs lists every configuration.
@@ -44,17 +49,15 @@ func ParseConfigs(s string) ([]Config, error) {
 	var out []Config
 	for _, f := range strings.Split(s, ",") {
 		c := Config(strings.TrimSpace(f))
-		if c != Stock && c != Check && c != Schedkit {
-			return nil, fmt.Errorf("configuration %q: want stock, check or schedkit", f)
+		if c != Stock && c != Check && c != Schedkit && c != Instant {
+			return nil, fmt.Errorf("configuration %q: want stock, check, schedkit or instant", f)
 		}
 		out = append(out, c)
 	}
 	return out, nil
 }
 
-// withCheck reports whether the configuration puts the check on the
-// ClusterQueue; scheduler is the pods' schedulerName.
-func (c Config) withCheck() bool { return c != Stock }
+// scheduler is the pods' schedulerName.
 func (c Config) scheduler() string {
 	if c == Schedkit {
 		return "schedkit-scheduler"
@@ -66,7 +69,7 @@ func (c Config) scheduler() string {
 // the components it uses run; schedkit-deadline gets deadlineFlags.
 func (c Config) upFlags(deadlineFlags string) []string {
 	switch c {
-	case Stock:
+	case Stock, Instant:
 		return []string{"-without", "schedkit-deadline,schedkit-scheduler", "-no-queue"}
 	case Check:
 		return []string{"-without", "schedkit-scheduler", "-no-queue", "-deadline-flags", deadlineFlags}

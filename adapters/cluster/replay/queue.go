@@ -11,11 +11,13 @@ const (
 
 // queueYAML is the replay's Kueue setup on a cluster of cpus CPUs: a
 // ClusterQueue whose nominal quota is the nodes' capacity (Kueue's default
-// BestEffortFIFO), behind the schedkit.io/deadline check when check is set,
-// with its LocalQueue in the replay's namespace. Every Job carries
+// BestEffortFIFO), behind the check named checkName for every
+// configuration but stock (the schedkit.io/deadline check, or for instant
+// one that the replay answers), with its LocalQueue in the replay's
+// namespace. Every Job carries
 // schedkit.io/runtime, so the DeadlineParameters' one job type is never
 // used.
-func queueYAML(cpus int, check bool) string {
+func queueYAML(cpus int, c Config) string {
 	y := fmt.Sprintf(`apiVersion: v1
 kind: Namespace
 metadata:
@@ -42,11 +44,23 @@ spec:
       - name: memory
         nominalQuota: %[4]dGi
 `, Namespace, queueName, cpus, 4*cpus)
-	if check {
+	if c != Stock {
 		y += `  admissionChecksStrategy:
     admissionChecks:
     - name: deadline
----
+`
+	}
+	if c == Instant {
+		y += `---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: AdmissionCheck
+metadata:
+  name: deadline
+spec:
+  controllerName: ` + instantController + `
+`
+	} else if c != Stock {
+		y += `---
 apiVersion: schedkit.io/v1alpha1
 kind: DeadlineParameters
 metadata:

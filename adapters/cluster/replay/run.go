@@ -103,8 +103,17 @@ func (cl *Cluster) cpu() cpuReading {
 // outcome per submission and the CPU the controllers and the scheduler
 // used meanwhile.
 func Run(ctx context.Context, cl *Cluster, subs []Submission, o RunOptions) ([]Outcome, cpuReading, time.Duration, error) {
-	if err := cl.Apply(queueYAML(o.CPUs, cl.Config.withCheck())); err != nil {
+	if err := cl.Apply(queueYAML(o.CPUs, cl.Config)); err != nil {
 		return nil, cpuReading{}, 0, err
+	}
+	if cl.Config == Instant {
+		if err := activateInstant(ctx, cl); err != nil {
+			return nil, cpuReading{}, 0, err
+		}
+		ictx, stop := context.WithCancel(ctx)
+		answered := make(chan struct{})
+		go func() { answerInstant(ictx, cl); close(answered) }()
+		defer func() { stop(); <-answered }()
 	}
 	if err := waitActive(ctx, cl); err != nil {
 		return nil, cpuReading{}, 0, err

@@ -41,7 +41,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	span := fs.Float64("span", 86400, "length of the window, trace seconds (0: to the end)")
 	compress := fs.Float64("compress", 100, "run and requested times are divided by this")
 	loadsFlag := fs.String("loads", "own,0.5,1,2", "offered loads, comma-separated: own (the trace's spacing) or multiples of the cluster's capacity")
-	configs := fs.String("configs", "stock,check,schedkit", "configurations, in order")
+	configs := fs.String("configs", "stock,check,schedkit", "configurations, in order: stock, check, schedkit, and instant (Kueue with an admission check the replay answers Ready at once)")
 	reps := fs.Int("repeat", 1, "repetitions of the whole replay (the same submissions; the report gives each figure's range)")
 	nodes := fs.Int("nodes", 4, "kwok nodes")
 	nodeCPUs := fs.Int("node-cpus", 8, "CPUs per node")
