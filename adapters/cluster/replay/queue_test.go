@@ -44,3 +44,28 @@ func TestParseConfigs(t *testing.T) {
 		t.Errorf("ParseConfigs(fast) error %v, want one naming \"fast\"", err)
 	}
 }
+
+// Any text gives either configurations that are all known, one per
+// comma-separated field, or an error quoting a field.
+func FuzzParseConfigs(f *testing.F) {
+	for _, s := range []string{"stock,check,schedkit", "instant", "", "stock,,check", " schedkit ", "x,y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		cs, err := ParseConfigs(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), "configuration \"") {
+				t.Fatalf("ParseConfigs(%q) error %q names no field", s, err)
+			}
+			return
+		}
+		if len(cs) != strings.Count(s, ",")+1 {
+			t.Fatalf("ParseConfigs(%q) = %v: %d configurations for %d fields", s, cs, len(cs), strings.Count(s, ",")+1)
+		}
+		for _, c := range cs {
+			if c != Stock && c != Check && c != Schedkit && c != Instant {
+				t.Fatalf("ParseConfigs(%q) gave unknown %q", s, c)
+			}
+		}
+	})
+}
