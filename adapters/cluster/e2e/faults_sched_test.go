@@ -175,6 +175,13 @@ func (cl *cluster) schedulerLeader(t *testing.T) {
 	holder, transitions := cl.leaseHolder(t, ns, lease)
 	s.pod("before", "", "1", "", nil)
 	s.waitBound("before")
+	// The leader records its Scheduled event after the binding, through
+	// its event broadcaster: a SIGKILL before that loses the event, not
+	// the binding. Killed once the event is there, the leader has
+	// finished with "before", and boundOnce's count of it means something.
+	eventually(t, 30*time.Second, "the Scheduled event of pod before", func() (bool, string) {
+		return len(s.events("before", "Scheduled")) > 0, "none yet"
+	})
 
 	cl.kill9(t, schedkitSched)
 	killed := time.Now()
