@@ -38,12 +38,16 @@ type viewCache struct {
 	params  *v1alpha1.DeadlineParameters // nil: the check has none
 	models  Models
 	entries map[types.UID]*viewEntry
-	pass    uint64 // reconciles begun
-	used    int    // entries this reconcile saw
+	// at is the entry each position of the last reconcile's list used:
+	// a workload at the same place as before is found without hashing.
+	at   []*viewEntry
+	pass uint64 // reconciles begun
+	used int    // entries this reconcile saw
 }
 
 // A viewEntry is one workload's still view and what it was taken from.
 type viewEntry struct {
+	uid        types.UID
 	rv         string // the workload's resourceVersion
 	needsOwner bool   // NeedsOwner at rv
 	owner      ownerID
@@ -72,6 +76,7 @@ func ownerIDOf(m *metav1.ObjectMeta) ownerID {
 func (c *viewCache) begin(quota corev1.ResourceList, params *v1alpha1.DeadlineParameters) Models {
 	if c.entries == nil || !equality.Semantic.DeepEqual(c.quota, quota) || !sameParams(c.params, params) {
 		c.entries = map[types.UID]*viewEntry{}
+		clear(c.at)
 		c.quota = quota
 		c.params = params.DeepCopy()
 		c.models = CompileModels(c.params)
@@ -99,17 +104,28 @@ func (c *viewCache) end() {
 			delete(c.entries, uid)
 		}
 	}
+	for i, e := range c.at {
+		if e != nil && e.pass != c.pass {
+			c.at[i] = nil
+		}
+	}
 }
 
 // view returns Map(wl, owner, check, c's quota, c's models, now), and the
-// error reading wl's owner when it needs one (owner is asked only then).
-// A workload whose resourceVersion cannot key its content (a reconcile's
-// own copy, changed in place by its writes: fresh) is mapped and not kept.
-func (c *viewCache) view(wl *kueue.Workload, fresh bool, check kueue.AdmissionCheckReference, now time.Time,
+// error reading wl's owner when it needs one (owner is asked only then);
+// i is wl's position in the reconcile's list. A workload whose
+// resourceVersion cannot key its content (a reconcile's own copy, changed
+// in place by its writes: fresh) is mapped and not kept.
+func (c *viewCache) view(i int, wl *kueue.Workload, fresh bool, check kueue.AdmissionCheckReference, now time.Time,
 	owner func(*kueue.Workload) (*metav1.ObjectMeta, error)) (Workload, bool, error) {
-	e := c.entries[wl.UID]
+	var e *viewEntry
+	if i < len(c.at) && c.at[i] != nil && c.at[i].uid == wl.UID {
+		e = c.at[i]
+	} else {
+		e = c.entries[wl.UID]
+	}
 	if e == nil || e.rv != wl.ResourceVersion || fresh {
-		e = &viewEntry{rv: wl.ResourceVersion, needsOwner: NeedsOwner(wl)}
+		e = &viewEntry{uid: wl.UID, rv: wl.ResourceVersion, needsOwner: NeedsOwner(wl)}
 	} else {
 		e.markSeen(c)
 	}
@@ -126,6 +142,10 @@ func (c *viewCache) view(wl *kueue.Workload, fresh bool, check kueue.AdmissionCh
 	if !fresh && wl.ResourceVersion != "" {
 		c.entries[wl.UID] = e
 		e.markSeen(c)
+		for len(c.at) <= i {
+			c.at = append(c.at, nil)
+		}
+		c.at[i] = e
 	}
 	return e.s.at(now), e.ok, err
 }

@@ -218,9 +218,9 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		var views []Workload
 		var objs []*kueue.Workload
 		owner := func(wl *kueue.Workload) (*metav1.ObjectMeta, error) { return r.controllerOwner(ctx, wl) }
-		for _, wl := range wls {
+		for at, wl := range wls {
 			seen := own.seen(wl)
-			w, ok, ownerErr := vc.view(seen, seen != wl, ch.name, now, owner)
+			w, ok, ownerErr := vc.view(at, seen, seen != wl, ch.name, now, owner)
 			wl = seen
 			if !ok {
 				continue
