@@ -113,3 +113,35 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkETAPass is one ETA pass over the ClusterQueue of
+// BenchmarkDecideOne after its decisions: the replay of Kueue's admission
+// for every pending workload, 1,000 samples (the reconcile runs it at
+// most every etaEvery per ClusterQueue and check).
+func BenchmarkETAPass(b *testing.B) {
+	for _, n := range []int{100, 1000, 15000} {
+		b.Run(fmt.Sprintf("workloads=%d", n), func(b *testing.B) {
+			wls, quota, p := benchObjects(n)
+			cfg := DefaultConfig()
+			models := CompileModels(p)
+			var views []Workload
+			for _, wl := range wls {
+				if w, ok := Map(wl, nil, testCheck, quota, models, t0); ok {
+					views = append(views, w)
+				}
+			}
+			outs, works, err := decide(Queue{Name: "cq"}, views, t0, cfg, NewWorkCache(), false)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			cpu := cpuTime()
+			for b.Loop() {
+				if err := etas(Queue{Name: "cq"}, views, works, outs, t0, cfg.Samples, etaDelay{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
