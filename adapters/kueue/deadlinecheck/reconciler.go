@@ -669,7 +669,10 @@ func (r *queueReconciler) controllerOwner(ctx context.Context, wl *kueue.Workloa
 	m.SetGroupVersionKind(gvk)
 	cctx, cancel := context.WithTimeout(ctx, ownerTimeout)
 	defer cancel()
-	if err := r.client.Get(cctx, client.ObjectKey{Namespace: wl.Namespace, Name: ref.Name}, m); err != nil {
+	// The cache's own metadata, not a copy (read only: Map and the delay
+	// learner read its annotations and creation): a reconcile reads the
+	// owner of every workload that needs one.
+	if err := r.client.Get(cctx, client.ObjectKey{Namespace: wl.Namespace, Name: ref.Name}, m, client.UnsafeDisableDeepCopy); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil, nil
 		}
