@@ -395,7 +395,10 @@
 // for bit, over random sequences of changed, added, deleted and reordered
 // Workloads, changed owners, quota and parameters, the reconcile's own
 // copies (changed in place at the same resourceVersion, never kept) and
-// the clock.
+// the clock. The start-delay learner's lower bounds from running
+// workloads (RunningDelay) keep their part that does not depend on now in
+// the same entries, so a reconcile re-reads no Ready workload's model;
+// the same property checks them against RunningDelay.
 //
 // BenchmarkDecideOne is one reconcile's computing when one new workload
 // holds quota: every listed Workload's view, then the decisions in the

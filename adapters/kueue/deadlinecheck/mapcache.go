@@ -54,6 +54,12 @@ type viewEntry struct {
 	s          stillView
 	ok         bool // Map's ok
 	pass       uint64
+	// The delay learner's runningStill of the workload, once asked for,
+	// and the owner it was read with.
+	late      lateStill
+	lateOK    bool
+	lateSet   bool
+	lateOwner ownerID
 }
 
 // ownerID is who an owner's metadata is: its UID and resourceVersion;
@@ -118,13 +124,8 @@ func (c *viewCache) end() {
 // in place by its writes: fresh) is mapped and not kept.
 func (c *viewCache) view(i int, wl *kueue.Workload, fresh bool, check kueue.AdmissionCheckReference, now time.Time,
 	owner func(*kueue.Workload) (*metav1.ObjectMeta, error)) (Workload, bool, error) {
-	var e *viewEntry
-	if i < len(c.at) && c.at[i] != nil && c.at[i].uid == wl.UID {
-		e = c.at[i]
-	} else {
-		e = c.entries[wl.UID]
-	}
-	if e == nil || e.rv != wl.ResourceVersion || fresh {
+	e := c.find(i, wl)
+	if e == nil || fresh {
 		e = &viewEntry{uid: wl.UID, rv: wl.ResourceVersion, needsOwner: NeedsOwner(wl)}
 	} else {
 		e.markSeen(c)
@@ -148,6 +149,46 @@ func (c *viewCache) view(i int, wl *kueue.Workload, fresh bool, check kueue.Admi
 		c.at[i] = e
 	}
 	return e.s.at(now), e.ok, err
+}
+
+// late returns runningStill(wl, owner, check, c's models), where owner
+// is wl's owner when NeedsOwner(wl), else nil; i is wl's position in the
+// reconcile's list, fresh as for view. It is kept in wl's entry when the
+// entry is at wl's resourceVersion (view made it) and its owner is the
+// same.
+func (c *viewCache) late(i int, wl *kueue.Workload, fresh bool, check kueue.AdmissionCheckReference,
+	owner func(*kueue.Workload) (*metav1.ObjectMeta, error)) (lateStill, bool) {
+	e := c.find(i, wl)
+	if e == nil || fresh {
+		var m *metav1.ObjectMeta
+		if NeedsOwner(wl) {
+			m, _ = owner(wl)
+		}
+		return runningStill(wl, m, check, c.models)
+	}
+	var m *metav1.ObjectMeta
+	if e.needsOwner {
+		m, _ = owner(wl)
+	}
+	if !e.lateSet || e.lateOwner != ownerIDOf(m) {
+		e.late, e.lateOK = runningStill(wl, m, check, c.models)
+		e.lateSet, e.lateOwner = true, ownerIDOf(m)
+	}
+	return e.late, e.lateOK
+}
+
+// find returns wl's entry at its resourceVersion, or nil.
+func (c *viewCache) find(i int, wl *kueue.Workload) *viewEntry {
+	var e *viewEntry
+	if i < len(c.at) && c.at[i] != nil && c.at[i].uid == wl.UID {
+		e = c.at[i]
+	} else {
+		e = c.entries[wl.UID]
+	}
+	if e == nil || e.rv != wl.ResourceVersion {
+		return nil
+	}
+	return e
 }
 
 // markSeen counts e as seen by the current reconcile.

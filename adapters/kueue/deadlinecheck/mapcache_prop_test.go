@@ -155,6 +155,15 @@ func (v *viewWorld) add(t *rapid.T, i int) {
 	wl := workload(fmt.Sprintf("w%d", i), kueue.CheckStatePending)
 	wl.UID = types.UID(fmt.Sprintf("uid-w%d", i))
 	wl.CreationTimestamp = metav1.NewTime(v.now.Add(-time.Duration(rapid.IntRange(0, 600).Draw(t, "age")) * time.Second))
+	if rapid.Bool().Draw(t, "running?") { // made Ready, admitted: the delay learner reads it
+		wl.Status.AdmissionChecks[0].State = kueue.CheckStateReady
+		wl.Status.AdmissionChecks[0].LastTransitionTime = metav1.NewTime(v.now.Add(-time.Duration(rapid.IntRange(0, 1200).Draw(t, "ready age")) * time.Second))
+		setCondition(wl, kueue.WorkloadQuotaReserved, metav1.ConditionTrue, "Test", wl.Status.AdmissionChecks[0].LastTransitionTime.Time)
+		setCondition(wl, kueue.WorkloadAdmitted, metav1.ConditionTrue, "Test", wl.Status.AdmissionChecks[0].LastTransitionTime.Time)
+	}
+	if name := rapid.SampledFrom([]string{"", "j0", "j1"}).Draw(t, "owned by"); name != "" {
+		wl.OwnerReferences = []metav1.OwnerReference{{APIVersion: "batch/v1", Kind: "Job", Name: name, UID: v.owners[name].UID, Controller: new(true)}}
+	}
 	v.bump(&wl.ObjectMeta)
 	v.wls = append(v.wls, wl)
 	for range rapid.IntRange(0, 3).Draw(t, "changes") {
@@ -168,7 +177,9 @@ func (v *viewWorld) add(t *rapid.T, i int) {
 // or are the reconcile's own copies (changed in place, at the same
 // resourceVersion), owners' annotations change, the
 // quota or the check's parameters change, and the clock moves, the
-// cached view of every listed workload is Map's, bit for bit.
+// cached view of every listed workload is Map's, and its kept running
+// delay (viewCache.late, for the delay learner's runningLate) is
+// RunningDelay's, bit for bit.
 func propViewCache(t *rapid.T) {
 	v := &viewWorld{owners: map[string]*metav1.ObjectMeta{}, now: t0}
 	for _, name := range []string{"j0", "j1"} {
@@ -237,6 +248,17 @@ func propViewCache(t *rapid.T) {
 			want, wantOK := Map(wl, owner, testCheck, v.quota, fresh, v.now)
 			if gotOK != wantOK || !reflect.DeepEqual(got, want) {
 				t.Fatalf("reconcile %d: %s at resourceVersion %s: cached view %+v (ok %v), Map %+v (ok %v)", step, wl.Name, wl.ResourceVersion, got, gotOK, want, wantOK)
+			}
+			for range rapid.IntRange(1, 2).Draw(t, "late asked") { // kept, then taken again
+				var gotLate DelayObservation
+				l, ok := c.late(i, wl, own, testCheck, v.owner)
+				if ok {
+					gotLate, ok = l.late(v.now)
+				}
+				wantLate, wantLateOK := RunningDelay(wl, owner, testCheck, fresh, v.now)
+				if ok != wantLateOK || gotLate != wantLate {
+					t.Fatalf("reconcile %d: %s at resourceVersion %s: kept running delay %+v (ok %v), RunningDelay %+v (ok %v)", step, wl.Name, wl.ResourceVersion, gotLate, ok, wantLate, wantLateOK)
+				}
 			}
 		}
 		c.end()

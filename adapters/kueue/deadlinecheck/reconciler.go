@@ -210,11 +210,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	for _, ch := range checks {
 		key := etaPassKey{queue: cq.Name, check: ch.name}
 		vc := r.viewsOf(key)
-		models := vc.begin(quota, ch.params)
-		cfg, err := r.decisionConfig(ctx, key, finished, wls, models, now)
-		if err != nil {
-			return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
-		}
+		vc.begin(quota, ch.params)
 		var views []Workload
 		var objs []*kueue.Workload
 		owner := func(wl *kueue.Workload) (*metav1.ObjectMeta, error) { return r.controllerOwner(ctx, wl) }
@@ -231,6 +227,10 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 			}
 			views = append(views, w)
 			objs = append(objs, wl)
+		}
+		cfg, err := r.decisionConfig(ctx, key, finished, wls, vc, own, now)
+		if err != nil {
+			return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
 		}
 		t0 := time.Now()
 		outs, works, err := decide(queue, views, now, cfg, r.cache, true)
