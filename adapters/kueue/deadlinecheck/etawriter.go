@@ -40,6 +40,8 @@ type etaWriter struct {
 	// first reports whether a task is its workload's first ETA (nil: no
 	// task goes first).
 	first func(etaTask) bool
+	// off drops every task: the check writes no ETA (Options.NoETA).
+	off bool
 
 	mu     sync.Mutex
 	tasks  map[types.UID]etaTask
@@ -60,6 +62,9 @@ func firstETA(t etaTask) bool {
 
 // put queues t, replacing the workload's task not yet written.
 func (e *etaWriter) put(t etaTask) {
+	if e.off {
+		return
+	}
 	e.mu.Lock()
 	if _, ok := e.tasks[t.wl.UID]; !ok {
 		if e.first != nil && e.first(t) {

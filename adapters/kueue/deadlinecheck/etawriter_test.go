@@ -115,3 +115,28 @@ func TestETAWriterFirstETAsFirst(t *testing.T) {
 		t.Errorf("rejection writer wrote %q, want %q", got, want)
 	}
 }
+
+// With NoETA (the writer off), a reconcile writes its verdicts and hands
+// no ETA over: the waiting workload gets neither ETA annotations nor a
+// Pending message.
+func TestETAWriterOff(t *testing.T) {
+	a := wl("a", 4, kueue.CheckStateReady, true, map[string]string{JobTypeAnnotation: "fixed"})
+	a.Status.Conditions = append(a.Status.Conditions, cond(kueue.WorkloadAdmitted, metav1.ConditionTrue, t0))
+	p := wl("p", 1, kueue.CheckStatePending, false, fixedType("2h"))
+	v := wl("v", 1, kueue.CheckStatePending, true, fixedType("2h"))
+	g := newRig(t, newFakeClient(t, append(cluster(), a, p, v)...))
+	ew := newETAWriter(g.r, 1000)
+	ew.off = true
+	g.r.etaWriter = ew
+	g.reconcile(t)
+	if n := len(ew.tasks) + len(ew.firsts) + len(ew.order); n != 0 {
+		t.Errorf("%d ETA tasks queued, want none", n)
+	}
+	if st := CheckState(g.workload(t, "v"), testCheck); st.State == kueue.CheckStatePending {
+		t.Errorf("v's check %s %q: want its verdict written", st.State, st.Message)
+	}
+	pw := g.workload(t, "p")
+	if pw.Annotations[StartP50Annotation] != "" || CheckState(pw, testCheck).Message != "" {
+		t.Errorf("p got an ETA: %v / %q", pw.Annotations, CheckState(pw, testCheck).Message)
+	}
+}
