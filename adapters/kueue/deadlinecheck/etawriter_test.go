@@ -140,3 +140,34 @@ func TestETAWriterOff(t *testing.T) {
 		t.Errorf("p got an ETA: %v / %q", pw.Annotations, CheckState(pw, testCheck).Message)
 	}
 }
+
+// One write at most is in flight per workload: a task put while its
+// workload is being written waits, without holding up other workloads,
+// until that write is done.
+func TestETAWriterOneWritePerWorkload(t *testing.T) {
+	task := func(name, note string) etaTask {
+		return etaTask{wl: &kueue.Workload{ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID("uid-" + name)}}, o: Outcome{Note: note}}
+	}
+	e := newETAWriter(heldQueue(t).r, 1000)
+	e.put(task("x", "x1"))
+	e.put(task("y", "y1"))
+	if t1, ok := e.next(); !ok || t1.o.Note != "x1" {
+		t.Fatalf("first task %q, %v; want x1", t1.o.Note, ok)
+	}
+	e.put(task("x", "x2")) // x1 is being written
+	if t2, ok := e.next(); !ok || t2.o.Note != "y1" {
+		t.Fatalf("second task %q, %v; want y1 (x2 waits for x1)", t2.o.Note, ok)
+	}
+	if t3, ok := e.next(); ok {
+		t.Fatalf("task %q handed out while its workload is being written", t3.o.Note)
+	}
+	e.done("uid-x")
+	if t4, ok := e.next(); !ok || t4.o.Note != "x2" {
+		t.Fatalf("after x1's write, task %q, %v; want x2", t4.o.Note, ok)
+	}
+	e.done("uid-x")
+	e.done("uid-y")
+	if t5, ok := e.next(); ok {
+		t.Errorf("task %q left over", t5.o.Note)
+	}
+}
