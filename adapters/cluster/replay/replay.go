@@ -186,6 +186,11 @@ func (o Options) up(c Config, base int, progress func(string)) (*Cluster, error)
 	if err := os.Remove(dir); err != nil { // up.sh wants it absent or empty
 		return nil, err
 	}
+	return Up(o.Scripts, dir, base, c, []string{NodesSpec(o.Nodes, o.NodeCPUs)}, o.DeadlineFlags, progress, o.upExtra()...)
+}
+
+// upExtra are up.sh's flags for Audit and KueueFlags.
+func (o Options) upExtra() []string {
 	var extra []string
 	if o.Audit {
 		extra = append(extra, "-audit")
@@ -193,7 +198,7 @@ func (o Options) up(c Config, base int, progress func(string)) (*Cluster, error)
 	if o.KueueFlags != "" {
 		extra = append(extra, "-kueue-flags", o.KueueFlags)
 	}
-	return Up(o.Scripts, dir, base, c, []string{NodesSpec(o.Nodes, o.NodeCPUs)}, o.DeadlineFlags, progress, extra...)
+	return extra
 }
 
 func (o Options) down(cl *Cluster, progress func(string)) {
