@@ -175,22 +175,9 @@ func Build(ctx context.Context, args *Args, h fwk.Handle, env factory.Env) (fwk.
 	}
 	pl.evaluator = preemption.NewEvaluator(Name, h, evaluatorInterface{dp, pl}, dp.Executor)
 	pl.pods = h.SharedInformerFactory().Core().V1().Pods().Lister()
-	forget := func(obj any) {
-		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-			obj = d.Obj
-		}
-		if p, ok := obj.(*v1.Pod); ok {
-			pl.victims.Delete(p.UID)
-			pl.evicted.Delete(p.UID)
-		}
-	}
 	if _, err := h.SharedInformerFactory().Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		UpdateFunc: func(_, obj any) {
-			if p, ok := obj.(*v1.Pod); ok && p.Spec.NodeName != "" {
-				forget(p)
-			}
-		},
-		DeleteFunc: forget,
+		UpdateFunc: func(_, obj any) { pl.podUpdated(obj) },
+		DeleteFunc: pl.podDeleted,
 	}); err != nil {
 		return nil, err
 	}
