@@ -45,6 +45,12 @@ Flags:
   -no-queue         do not create the playground queue (DeadlineParameters,
                     AdmissionCheck, ClusterQueue batch, LocalQueue
                     team-a/batch)
+  -kueue-flags F    extra flags for the Kueue manager, e.g. "--zap-log-level=3"
+                    (its reconcilers' log lines, with their times)
+  -audit            write kube-apiserver's audit log to logs/audit.log
+                    (JSON lines): every write to Workloads, with its
+                    request body, and to Jobs and pods, with who wrote,
+                    when, and the response code (409: a conflict)
   -build-only       build the components into the cache and stop
   -h                this help
 
@@ -64,6 +70,8 @@ nodes=()
 without=,
 queue=1
 build_only=0
+audit=0
+kueue_flags=
 deadline_flags=
 scheduler_flags=
 while [ $# -gt 0 ]; do
@@ -76,6 +84,8 @@ while [ $# -gt 0 ]; do
 	-scheduler-flags) scheduler_flags=$2 && shift ;;
 	-no-queue) queue=0 ;;
 	-build-only) build_only=1 ;;
+	-audit) audit=1 ;;
+	-kueue-flags) kueue_flags=$2 && shift ;;
 	-h | -help | --help)
 		usage
 		exit 0
@@ -222,6 +232,25 @@ wait_for "etcd healthy" 30 etcd curl -fsS "http://127.0.0.1:$p_etcd/health"
 # A loopback advertise address needs --endpoint-reconciler-type=none.
 # TaintNodesByCondition would taint every new node not-ready, and no node
 # lifecycle controller runs here to lift it.
+audit_flags=()
+if [ $audit = 1 ]; then
+	# Writes only: Workloads with the request body (which field each
+	# write sets), Jobs and pods with their metadata.
+	cat >"$dir/audit-policy.yaml" <<EOF
+apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+- level: None
+  verbs: [get, list, watch]
+- level: Request
+  resources: [{group: kueue.x-k8s.io, resources: [workloads, workloads/status]}]
+- level: Metadata
+  resources: [{group: batch, resources: [jobs, jobs/status]}, {group: "", resources: [pods, pods/binding, pods/status]}]
+- level: None
+EOF
+	audit_flags=(--audit-policy-file="$dir/audit-policy.yaml" --audit-log-path="$dir/logs/audit.log" --audit-log-format=json --audit-log-mode=blocking)
+fi
 start kube-apiserver kube-apiserver --etcd-servers="http://127.0.0.1:$p_etcd" \
 	--bind-address=127.0.0.1 --secure-port="$p_api" --advertise-address=127.0.0.1 \
 	--endpoint-reconciler-type=none --service-cluster-ip-range=10.96.0.0/16 \
@@ -229,7 +258,7 @@ start kube-apiserver kube-apiserver --etcd-servers="http://127.0.0.1:$p_etcd" \
 	--client-ca-file="$pki/ca.crt" --authorization-mode=RBAC \
 	--service-account-issuer=https://kubernetes.default.svc --service-account-key-file="$pki/sa.pub" \
 	--service-account-signing-key-file="$pki/sa.key" \
-	--disable-admission-plugins=TaintNodesByCondition
+	--disable-admission-plugins=TaintNodesByCondition "${audit_flags[@]}"
 wait_for "kube-apiserver ready" 60 kube-apiserver kubectl get --raw /readyz
 
 start kube-controller-manager kube-controller-manager --kubeconfig="$admin" \
@@ -390,7 +419,7 @@ integrations:
   - batch/job
 EOF
 	start kueue env KUBECONFIG="$admin" kueue --config="$dir/kueue/config.yaml" \
-		--feature-gates=VisibilityOnDemand=false
+		--feature-gates=VisibilityOnDemand=false $kueue_flags
 	wait_for "Kueue's manager ready" 90 kueue curl -fsS "http://127.0.0.1:$p_khealth/readyz"
 	kubectl kustomize "$KUEUE_BIN/webhook" |
 		awk -v port="$p_kwh" -v cabundle="$(base64 <"$pki/ca.crt" | tr -d '\n')" -f "$here/kueue/webhooks.awk" >"$dir/kueue/webhooks.yaml"

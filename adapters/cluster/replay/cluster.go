@@ -97,8 +97,9 @@ const PortsPerCluster = 12
 // Up starts a fresh cluster for the configuration with up.sh (scripts is
 // adapters/cluster) in dir, on local ports from base (0: the first free
 // ones, FreePortBase), with the nodes given as up.sh -nodes specs, and
-// schedkit-deadline's extra flags. The caller stops it with Down.
-func Up(scripts, dir string, base int, c Config, nodes []string, deadlineFlags string, log func(string)) (*Cluster, error) {
+// schedkit-deadline's extra flags, and up.sh's extra flags after them
+// (-audit). The caller stops it with Down.
+func Up(scripts, dir string, base int, c Config, nodes []string, deadlineFlags string, log func(string), extra ...string) (*Cluster, error) {
 	if base == 0 {
 		var err error
 		if base, err = FreePortBase(PortsPerCluster); err != nil {
@@ -110,6 +111,7 @@ func Up(scripts, dir string, base int, c Config, nodes []string, deadlineFlags s
 		args = append(args, "-nodes", n)
 	}
 	args = append(args, c.upFlags(deadlineFlags)...)
+	args = append(args, extra...)
 	cmd := exec.Command("bash", args...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

@@ -36,6 +36,12 @@ type Options struct {
 	// control plane's delays follow (one after the other, a load average
 	// that changes between them changes their figures).
 	SideBySide bool
+	// Audit keeps each cluster's kube-apiserver audit log of writes to
+	// Workloads, Jobs and pods (up.sh -audit) in its state directory.
+	Audit bool
+	// KueueFlags are the Kueue manager's extra flags (up.sh -kueue-flags),
+	// e.g. its log level.
+	KueueFlags string
 	Progress   func(string)
 }
 
@@ -180,7 +186,19 @@ func (o Options) up(c Config, base int, progress func(string)) (*Cluster, error)
 	if err := os.Remove(dir); err != nil { // up.sh wants it absent or empty
 		return nil, err
 	}
-	return Up(o.Scripts, dir, base, c, []string{NodesSpec(o.Nodes, o.NodeCPUs)}, o.DeadlineFlags, progress)
+	return Up(o.Scripts, dir, base, c, []string{NodesSpec(o.Nodes, o.NodeCPUs)}, o.DeadlineFlags, progress, o.upExtra()...)
+}
+
+// upExtra are up.sh's flags for Audit and KueueFlags.
+func (o Options) upExtra() []string {
+	var extra []string
+	if o.Audit {
+		extra = append(extra, "-audit")
+	}
+	if o.KueueFlags != "" {
+		extra = append(extra, "-kueue-flags", o.KueueFlags)
+	}
+	return extra
 }
 
 func (o Options) down(cl *Cluster, progress func(string)) {

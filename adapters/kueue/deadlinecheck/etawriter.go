@@ -2,6 +2,7 @@ package deadlinecheck
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -31,6 +32,11 @@ type etaTask struct {
 // shown. Every write carries the resourceVersion it was
 // computed from: a workload that changed meanwhile (say, the check made it
 // Ready) is left alone, and its next ETA comes with the next reconcile.
+// One write at most is in flight per workload: a task that comes while
+// its workload is being written waits until that write is done. Two
+// writes of one workload at once would refuse each other (each carries
+// the version the other changes) and load the API server, and Kueue's
+// webhooks that every Workload write goes through, for nothing.
 type etaWriter struct {
 	r      *queueReconciler
 	budget *budget
@@ -40,16 +46,21 @@ type etaWriter struct {
 	// first reports whether a task is its workload's first ETA (nil: no
 	// task goes first).
 	first func(etaTask) bool
+	// off drops every task: the check writes no ETA (Options.NoETA).
+	off bool
 
 	mu     sync.Mutex
 	tasks  map[types.UID]etaTask
 	firsts []types.UID // tasks of workloads with no ETA yet, in order
 	order  []types.UID // the other tasks, in order
-	wake   chan struct{}
+	// writing holds the workloads whose write is in flight.
+	writing map[types.UID]bool
+	wake    chan struct{}
 }
 
 func newETAWriter(r *queueReconciler, perSecond float64) *etaWriter {
-	return &etaWriter{r: r, budget: newBudget(perSecond), write: r.actETA, first: firstETA, tasks: map[types.UID]etaTask{}, wake: make(chan struct{}, 1)}
+	return &etaWriter{r: r, budget: newBudget(perSecond), write: r.actETA, first: firstETA, tasks: map[types.UID]etaTask{},
+		writing: map[types.UID]bool{}, wake: make(chan struct{}, 1)}
 }
 
 // firstETA reports whether t's workload carries no ETA yet.
@@ -60,6 +71,9 @@ func firstETA(t etaTask) bool {
 
 // put queues t, replacing the workload's task not yet written.
 func (e *etaWriter) put(t etaTask) {
+	if e.off {
+		return
+	}
 	e.mu.Lock()
 	if _, ok := e.tasks[t.wl.UID]; !ok {
 		if e.first != nil && e.first(t) {
@@ -76,21 +90,45 @@ func (e *etaWriter) put(t etaTask) {
 	}
 }
 
+// next takes the next task whose workload has no write in flight and
+// marks it in flight; done ends it.
 func (e *etaWriter) next() (etaTask, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if t, ok := e.pop(&e.firsts); ok {
-		return t, true
+	t, ok := e.pop(&e.firsts)
+	if !ok {
+		t, ok = e.pop(&e.order)
 	}
-	return e.pop(&e.order)
+	if ok {
+		e.writing[t.wl.UID] = true
+	}
+	return t, ok
 }
 
-// pop takes the first task of q still queued; e.mu is held.
+// done ends the write of a workload next handed out.
+func (e *etaWriter) done(uid types.UID) {
+	e.mu.Lock()
+	delete(e.writing, uid)
+	e.mu.Unlock()
+	select {
+	case e.wake <- struct{}{}:
+	default:
+	}
+}
+
+// pop takes the first task of q still queued whose workload has no write
+// in flight; a task whose workload has one keeps its place. e.mu is held.
 func (e *etaWriter) pop(q *[]types.UID) (etaTask, bool) {
-	for len(*q) > 0 {
-		uid := (*q)[0]
-		*q = (*q)[1:]
-		if t, ok := e.tasks[uid]; ok {
+	for i := 0; i < len(*q); {
+		uid := (*q)[i]
+		t, ok := e.tasks[uid]
+		switch {
+		case !ok: // replaced by a later put, or taken: drop the entry
+			*q = slices.Delete(*q, i, i+1)
+		case e.writing[uid]:
+			i++
+		default:
+			*q = slices.Delete(*q, i, i+1)
 			delete(e.tasks, uid)
 			return t, true
 		}
@@ -123,6 +161,7 @@ func (e *etaWriter) loop(ctx context.Context) {
 			continue
 		}
 		wrote, err := e.write(ctx, t, e.wait)
+		e.done(t.wl.UID)
 		switch {
 		case err != nil && !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) && ctx.Err() == nil:
 			log.V(1).Info("writing an ETA", "workload", t.o.Key, "error", err.Error())

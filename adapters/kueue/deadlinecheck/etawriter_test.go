@@ -115,3 +115,59 @@ func TestETAWriterFirstETAsFirst(t *testing.T) {
 		t.Errorf("rejection writer wrote %q, want %q", got, want)
 	}
 }
+
+// With NoETA (the writer off), a reconcile writes its verdicts and hands
+// no ETA over: the waiting workload gets neither ETA annotations nor a
+// Pending message.
+func TestETAWriterOff(t *testing.T) {
+	a := wl("a", 4, kueue.CheckStateReady, true, map[string]string{JobTypeAnnotation: "fixed"})
+	a.Status.Conditions = append(a.Status.Conditions, cond(kueue.WorkloadAdmitted, metav1.ConditionTrue, t0))
+	p := wl("p", 1, kueue.CheckStatePending, false, fixedType("2h"))
+	v := wl("v", 1, kueue.CheckStatePending, true, fixedType("2h"))
+	g := newRig(t, newFakeClient(t, append(cluster(), a, p, v)...))
+	ew := newETAWriter(g.r, 1000)
+	ew.off = true
+	g.r.etaWriter = ew
+	g.reconcile(t)
+	if n := len(ew.tasks) + len(ew.firsts) + len(ew.order); n != 0 {
+		t.Errorf("%d ETA tasks queued, want none", n)
+	}
+	if st := CheckState(g.workload(t, "v"), testCheck); st.State == kueue.CheckStatePending {
+		t.Errorf("v's check %s %q: want its verdict written", st.State, st.Message)
+	}
+	pw := g.workload(t, "p")
+	if pw.Annotations[StartP50Annotation] != "" || CheckState(pw, testCheck).Message != "" {
+		t.Errorf("p got an ETA: %v / %q", pw.Annotations, CheckState(pw, testCheck).Message)
+	}
+}
+
+// One write at most is in flight per workload: a task put while its
+// workload is being written waits, without holding up other workloads,
+// until that write is done.
+func TestETAWriterOneWritePerWorkload(t *testing.T) {
+	task := func(name, note string) etaTask {
+		return etaTask{wl: &kueue.Workload{ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID("uid-" + name)}}, o: Outcome{Note: note}}
+	}
+	e := newETAWriter(heldQueue(t).r, 1000)
+	e.put(task("x", "x1"))
+	e.put(task("y", "y1"))
+	if t1, ok := e.next(); !ok || t1.o.Note != "x1" {
+		t.Fatalf("first task %q, %v; want x1", t1.o.Note, ok)
+	}
+	e.put(task("x", "x2")) // x1 is being written
+	if t2, ok := e.next(); !ok || t2.o.Note != "y1" {
+		t.Fatalf("second task %q, %v; want y1 (x2 waits for x1)", t2.o.Note, ok)
+	}
+	if t3, ok := e.next(); ok {
+		t.Fatalf("task %q handed out while its workload is being written", t3.o.Note)
+	}
+	e.done("uid-x")
+	if t4, ok := e.next(); !ok || t4.o.Note != "x2" {
+		t.Fatalf("after x1's write, task %q, %v; want x2", t4.o.Note, ok)
+	}
+	e.done("uid-x")
+	e.done("uid-y")
+	if t5, ok := e.next(); ok {
+		t.Errorf("task %q left over", t5.o.Note)
+	}
+}

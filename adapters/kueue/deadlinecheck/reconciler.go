@@ -13,6 +13,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -673,8 +674,14 @@ func (w0 *writer) act(ctx context.Context, cq string, check kueue.AdmissionCheck
 	switch {
 	case w.Phase == Deactivated:
 		// Only the rejection message, put back after Kueue's eviction
-		// reset it; the last ETA stays as it was.
-		if o.Note != "" && st.Message != o.Note {
+		// reset it; the last ETA stays as it was. Not while the workload
+		// still holds quota: Kueue's eviction is then under way (its
+		// Job's reconciler stops the Job and takes the quota back,
+		// writing the workload meanwhile), a write then refuses theirs
+		// or is refused, and their next write resets it again. Taking
+		// the quota back changes the workload, which brings the
+		// reconcile that writes it.
+		if o.Note != "" && st.Message != o.Note && !apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadQuotaReserved) {
 			_, err := w0.setCheck(ctx, check, kueue.CheckStatePending, o.Note, 0, now)
 			return err
 		}

@@ -628,7 +628,18 @@ func TestReconcileRestoresRejection(t *testing.T) {
 	w = g.workload(t, "hopeless")
 	*CheckState(w, testCheck) = kueue.AdmissionCheckState{Name: testCheck, State: kueue.CheckStatePending,
 		Message: "Reset to Pending after eviction. Previously: Rejected", LastTransitionTime: metav1.NewTime(t0)}
-	w.Status.Conditions = []metav1.Condition{cond(kueue.WorkloadEvicted, metav1.ConditionTrue, t0)}
+	// While Kueue's eviction still holds the quota, the check waits.
+	w.Status.Conditions = []metav1.Condition{cond(kueue.WorkloadQuotaReserved, metav1.ConditionTrue, t0), cond(kueue.WorkloadEvicted, metav1.ConditionTrue, t0)}
+	if err := g.c.Status().Update(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	w = g.workload(t, "hopeless")
+	g.reconcile(t)
+	if got := g.workload(t, "hopeless"); got.ResourceVersion != w.ResourceVersion {
+		t.Errorf("written while Kueue's eviction holds the quota: %q", CheckState(got, testCheck).Message)
+	}
+	// Kueue takes the quota back: the check puts its rejection back.
+	w.Status.Conditions = []metav1.Condition{cond(kueue.WorkloadQuotaReserved, metav1.ConditionFalse, t0), cond(kueue.WorkloadEvicted, metav1.ConditionTrue, t0)}
 	if err := g.c.Status().Update(ctx, w); err != nil {
 		t.Fatal(err)
 	}

@@ -54,6 +54,11 @@ type Options struct {
 	// ETA a moment later. Decisions are not counted. Default 10; negative:
 	// no bound.
 	ETAWritesPerSecond float64
+	// NoETA: the check writes no ETA. Waiting workloads get neither the
+	// ETA annotations nor the Pending message that gives their ETA; the
+	// check writes only its decisions (verdicts, and deactivations with
+	// their messages and the ETA they carry).
+	NoETA bool
 	// StartDelayQuantile, when in (0, 1], makes each ClusterQueue's check
 	// decide with the StartDelayQuantile-quantile of the start delay it
 	// observed on its latest StartDelayWindow finished workloads
@@ -161,6 +166,7 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 		r.delays = newDelayLearner(opts.StartDelayQuantile, opts.StartDelayWindow)
 	}
 	r.etaWriter = newETAWriter(r, opts.ETAWritesPerSecond)
+	r.etaWriter.off = opts.NoETA
 	if err := mgr.Add(r.etaWriter); err != nil {
 		return err
 	}

@@ -56,6 +56,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	sideBySide := fs.Bool("side-by-side", false, "run the configurations of a load at the same time, each on its own cluster, so that they share the machine's load (else one after the other)")
 	dry := fs.Bool("plan", false, "print each load's submissions (count, pods, pod-seconds, span) and stop")
 	state := fs.String("state", "", "directory for the clusters' state (default: a new temporary directory, removed at the end)")
+	audit := fs.Bool("audit", false, "keep each cluster's kube-apiserver audit log of writes to Workloads (with their bodies), Jobs and pods, as logs/audit.log in its state directory (with -state)")
+	kueueFlags := fs.String("kueue-flags", "", `the Kueue manager's extra flags, e.g. "--zap-log-level=3" for its reconcilers' log lines (in logs/kueue.log under -state)`)
 	scripts := fs.String("cluster-dir", ".", "adapters/cluster (up.sh, down.sh)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -124,8 +126,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Workload: w,
 		Loads:    loads, Configs: cs, Reps: *reps, Nodes: *nodes, NodeCPUs: *nodeCPUs,
 		Scripts: scriptsAbs, StateDir: dir, Grace: *grace, DeadlineFlags: *deadlineFlags,
-		SideBySide: *sideBySide,
-		Progress:   func(s string) { fmt.Fprintf(stderr, "%s %s\n", time.Now().UTC().Format("15:04:05"), s) },
+		SideBySide: *sideBySide, Audit: *audit, KueueFlags: *kueueFlags,
+		Progress: func(s string) { fmt.Fprintf(stderr, "%s %s\n", time.Now().UTC().Format("15:04:05"), s) },
 	})
 	if len(rs) > 0 {
 		replay.Table(stdout, rs)

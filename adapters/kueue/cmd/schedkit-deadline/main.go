@@ -49,6 +49,7 @@ type flags struct {
 	etaInterval  time.Duration
 	workers      int
 	etaWrites    float64
+	eta          bool
 	delayQ       float64
 	delayWindow  int
 	metricsAddr  string
@@ -92,6 +93,7 @@ Flags:
 	fs.DurationVar(&f.etaTolerance, "eta-tolerance", 30*time.Second, "rewrite an ETA only when it moves at least this much, in [0s, 1h]")
 	fs.DurationVar(&f.etaInterval, "eta-interval", 0, "shortest time between two ETA passes of one ClusterQueue (each predicts every pending workload), in [0s, eta-refresh]; decisions do not wait for it; 0: 5s or -eta-refresh if shorter")
 	fs.Float64Var(&f.etaWrites, "eta-writes-per-second", deadlinecheck.DefaultETAWritesPerSecond, "workloads a second whose ETA is written, over all ClusterQueues (decisions are not counted), in (0, 100000]")
+	fs.BoolVar(&f.eta, "eta", true, "write each waiting workload's ETA (its annotations and Pending message); false: only the decisions")
 	fs.IntVar(&f.workers, "workers", deadlinecheck.DefaultWorkers, fmt.Sprintf("ClusterQueues reconciled at once, in [1, %d]", deadlinecheck.MaxWorkers))
 	fs.StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", `address of the Prometheus metrics endpoint; "0" disables it`)
 	fs.StringVar(&f.probeAddr, "health-probe-bind-address", ":8081", `address of the /healthz and /readyz probes; "0" disables them`)
@@ -188,6 +190,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		ETAInterval:        f.etaInterval,
 		Workers:            f.workers,
 		ETAWritesPerSecond: f.etaWrites,
+		NoETA:              !f.eta,
 		StartDelayQuantile: f.delayQ,
 		StartDelayWindow:   f.delayWindow,
 	}); err != nil {
