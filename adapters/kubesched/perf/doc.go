@@ -27,26 +27,43 @@
 // Labels pick the size: ci (100 nodes), small (500 nodes), mid (1,000
 // nodes), large (SchedulingBasic alone at 5,000 nodes, 1,000 measured
 // pods) and performance (5,000 nodes, the harness's default filter and
-// Kubernetes' CI size for SchedulingBasic). The commands, from this
-// directory, with etcd on PATH (adapters/test-e2e.sh builds one into
-// $HOME/.cache/schedkit-e2e):
+// Kubernetes' CI size for SchedulingBasic).
+//
+// # Order and rounds
+//
+// The harness runs its test cases in the file's order, so in one round a
+// workload's default profile always runs first. On a machine whose load
+// moves during the runs that favours one profile. -schedkit-rounds n runs
+// every workload's profiles n times, forward in odd rounds and reversed in
+// even ones (default, schedkit, then schedkit, default: rounds), each
+// ratio taken within a round, and perftable reports each workload's median
+// ratio over the rounds with its minimum and maximum. -schedkit-runs FILE
+// writes, per run, the 1-minute load average at its start and end and the
+// process's CPU and wall seconds (RunRecord); perftable -runs FILE puts
+// them beside each run's throughput.
+//
+// # Commands
+//
+// From this directory, with etcd on PATH (adapters/test-e2e.sh builds one
+// into $HOME/.cache/schedkit-e2e):
 //
 //	export PATH=$HOME/.cache/schedkit-e2e/etcd-v3.7.0:$PATH
 //	go test -c -o perf.test .
-//	./perf.test -test.run '^$' -test.bench BenchmarkPerfScheduling -test.benchtime 1x \
-//	    -test.timeout 3h -perf-scheduling-label-filter ci -data-items-dir out
-//	go run ./cmd/perftable out/BenchmarkPerfScheduling_benchmark_schedkit_*.json
+//	nice -n 10 ./perf.test -test.run '^$' -test.bench BenchmarkPerfScheduling -test.benchtime 1x \
+//	    -test.timeout 3h -perf-scheduling-label-filter ci -schedkit-rounds 2 \
+//	    -schedkit-runs out/runs.jsonl -data-items-dir out
+//	go run ./cmd/perftable -runs out/runs.jsonl out/BenchmarkPerfScheduling_benchmark_schedkit_*.json
 //
-// with small, mid, large or performance in place of ci for the larger sizes
-// (nice -n 10 in front on a shared machine). The 5,000-node size, all
-// seven runs, is
-//
-//	./perf.test -test.run '^$' -test.bench BenchmarkPerfScheduling -test.benchtime 1x \
-//	    -test.timeout 6h -perf-scheduling-label-filter performance -data-items-dir out
-//
-// (one pair of runs, SchedulingBasic at 10,000 pods, took 11 minutes and
-// 1.3 GB on 2 cores; add /5000Nodes_10000Pods to a -test.bench pattern
-// such as BenchmarkPerfScheduling/SchedulingBasic_ to run one workload).
+// with small, mid, large or performance in place of ci for the larger sizes;
+// -test.bench 'BenchmarkPerfScheduling/SchedulingBasic_' (or Preemption_,
+// DeadlineRates_) runs one workload, and -perf-cpuprofile writes a CPU
+// profile per run into the -data-items-dir directory. On 2 cores shared
+// with other jobs (load average 7–18), one round of all seven runs at
+// label ci took 5–6 minutes; label large (SchedulingBasic, 5,000 nodes,
+// 1,000 measured pods), two rounds, niced, 14 minutes and 0.83 GB. The
+// 5,000-node size with
+// every workload is label performance (test.timeout 6h; one pair of runs of
+// SchedulingBasic at 10,000 pods took 11 minutes and 1.3 GB on 2 cores).
 //
 // Throughput is perftable's: the measured pods over the harness's
 // SchedulingDuration (from the start of their creation until the last is
@@ -56,10 +73,11 @@
 // preempting for them, so its sampled mean swings with the phase of the
 // one-second ticks (perftable's doc); the ratios are of the run's figure.
 //
-// CI runs the ci label through slice.sh (from adapters/test-e2e.sh). The
-// slice fails when the harness fails (a measured pod not scheduled within
-// the harness's timeout) or when perftable -check finds a profile's
-// SchedulingDuration, or the schedkit plugins' figures in the profiles
+// CI runs the ci label in two rounds through slice.sh (from
+// adapters/test-e2e.sh; SCHEDKIT_PERF_ROUNDS sets the rounds). The slice
+// fails when the harness fails (a measured pod not scheduled within
+// the harness's timeout) or when perftable -check finds a round's profile,
+// its SchedulingDuration, or the schedkit plugins' figures in the profiles
 // that enable them, missing, or a plugin in a profile that does not enable
 // it. It asserts no speed. The
 // harness's metric list is fixed when it loads and names only in-tree

@@ -1,14 +1,30 @@
 package perf
 
 import (
+	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	perf "k8s.io/kubernetes/test/integration/scheduler_perf"
+	"k8s.io/kubernetes/test/utils/client-go/ktesting"
 	"k8s.io/utils/clock"
 
 	"github.com/schedkit/schedkit/adapters/kubesched"
+)
+
+var (
+	roundsFlag = flag.Int("schedkit-rounds", 1,
+		"run each workload's profiles this many times, in forward order in odd rounds and reverse order in even ones")
+	runsFlag = flag.String("schedkit-runs", "",
+		"append one JSON line per workload run to this file: its name, the 1-minute load average at its start and end, its wall and process CPU seconds")
 )
 
 func TestMain(m *testing.M) {
@@ -20,5 +36,75 @@ func TestMain(m *testing.M) {
 }
 
 func BenchmarkPerfScheduling(b *testing.B) {
-	perf.RunBenchmarkPerfScheduling(b, "performance-config.yaml", "schedkit", kubesched.Registry(clock.RealClock{}))
+	config, err := os.ReadFile("performance-config.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	rewritten, err := rounds(config, *roundsFlag)
+	if err != nil {
+		b.Fatalf("-schedkit-rounds: %v", err)
+	}
+	path := filepath.Join(b.TempDir(), "performance-config.yaml")
+	if err := os.WriteFile(path, rewritten, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	var opts []perf.SchedulerPerfOption
+	if *runsFlag != "" {
+		opts = append(opts, perf.WithPrepareFn(recordRun(*runsFlag)))
+	}
+	perf.RunBenchmarkPerfScheduling(b, path, "schedkit", kubesched.Registry(clock.RealClock{}), opts...)
+}
+
+// recordRun returns the prepare hook that appends each run's record to
+// path.
+func recordRun(path string) perf.HookFn {
+	var mu sync.Mutex
+	return func(tCtx ktesting.TContext) error {
+		tb := tCtx.TB()
+		start, cpu, load := time.Now(), cpuSeconds(), load1()
+		tb.Cleanup(func() {
+			rec := RunRecord{Name: tb.Name(), LoadStart: load, LoadEnd: load1(),
+				Wall: time.Since(start).Seconds(), CPU: cpuSeconds() - cpu}
+			line, err := json.Marshal(rec)
+			if err != nil {
+				tb.Error(err)
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			if err != nil {
+				tb.Error(err)
+				return
+			}
+			defer f.Close()
+			if _, err := f.Write(append(line, '\n')); err != nil {
+				tb.Error(err)
+			}
+		})
+		return nil
+	}
+}
+
+// cpuSeconds is the process's user and system CPU time so far.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}
+
+// load1 is the 1-minute load average, 0 when /proc/loadavg is unreadable.
+func load1() float64 {
+	raw, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(raw))
+	if len(f) == 0 {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(f[0], 64)
+	return v
 }

@@ -22,8 +22,9 @@ var (
 )
 
 // check reports what a run's data items lack (all joined, nil when
-// nothing): every workload measured under the default and schedkit
-// profiles (and a Preemption workload under leastworklost) with a
+// nothing): every workload measured in each of its rounds under the
+// default and schedkit profiles (and a Preemption workload under
+// leastworklost) with a
 // SchedulingDuration above 0, which the harness reports only once every
 // measured pod was scheduled (the run's throughput is measured pods over
 // it; the sampled SchedulingThroughput is missing when a run ends inside
@@ -34,11 +35,16 @@ func check(items []item) error {
 	var errs []error
 	duration := map[run]float64{}
 	seen := map[run]map[[2]string]bool{}
-	var workloads []string
+	// A workload in one round.
+	type workloadRound struct {
+		workload string
+		round    int
+	}
+	var workloads []workloadRound
 	for _, it := range items {
 		r := parse(it.Labels["Name"])
-		if !slices.Contains(workloads, r.workload) {
-			workloads = append(workloads, r.workload)
+		if w := (workloadRound{r.workload, r.round}); !slices.Contains(workloads, w) {
+			workloads = append(workloads, w)
 		}
 		switch it.Labels["Metric"] {
 		case "SchedulingDuration":
@@ -55,13 +61,13 @@ func check(items []item) error {
 	}
 	for _, w := range workloads {
 		profiles := []string{"default", "schedkit"}
-		if strings.HasPrefix(w, "Preemption/") {
+		if strings.HasPrefix(w.workload, "Preemption/") {
 			profiles = append(profiles, "leastworklost")
 		}
 		for _, p := range profiles {
-			r := run{w, p}
+			r := run{w.workload, p, w.round}
 			if !(duration[r] > 0) {
-				errs = append(errs, fmt.Errorf("%s under %s: no SchedulingDuration above 0", w, p))
+				errs = append(errs, fmt.Errorf("%s under %s: no SchedulingDuration above 0", r.name(), p))
 			}
 			var want [][2]string
 			switch p {
@@ -79,7 +85,7 @@ func check(items []item) error {
 			}
 			for pe := range seen[r] {
 				if slices.Contains(forbidden[p], pe[0]) {
-					errs = append(errs, fmt.Errorf("%s under %s: %s ran (%s)", w, p, pe[0], pe[1]))
+					errs = append(errs, fmt.Errorf("%s under %s: %s ran (%s)", r.name(), p, pe[0], pe[1]))
 				}
 			}
 		}

@@ -89,10 +89,10 @@ func TestRates(t *testing.T) {
 		tp("BenchmarkPerfScheduling/Preemption_other/100Nodes/namespace-2", 4),
 	}
 	rs := rates(items, pods)
-	if got := rs[run{"Preemption/100Nodes", "leastworklost"}]; got != (rate{run: 25, sampled: 80}) {
+	if got := rs[run{"Preemption/100Nodes", "leastworklost", 1}]; got != (rate{run: 25, sampled: 80}) {
 		t.Errorf("rate %+v, want 25 pods/s over the run and 80 sampled", got)
 	}
-	if got := rs[run{"Preemption/100Nodes", "other"}]; got.run != 0 {
+	if got := rs[run{"Preemption/100Nodes", "other", 1}]; got.run != 0 {
 		t.Errorf("a workload the configuration lacks: %v pods/s, want 0", got.run)
 	}
 }

@@ -66,12 +66,13 @@ func readMeasured(path string) (measured, error) {
 }
 
 // pods returns the measured pod count of the run a data item's Name
-// ("BenchmarkPerfScheduling/<case>/<workload>/<namespace>") belongs to.
+// ("BenchmarkPerfScheduling/<case>[_<round>]/<workload>/<namespace>")
+// belongs to.
 func (m measured) pods(name string) (int, bool) {
-	parts := strings.Split(name, "/")
-	if len(parts) < 3 {
+	r := parse(name)
+	if r.profile == "" {
 		return 0, false
 	}
-	n, ok := m[parts[1]+"/"+parts[2]]
+	n, ok := m[r.testCase()]
 	return n, ok
 }

@@ -25,8 +25,18 @@
 // twentyfold between runs of the same code. The run's figure counts every
 // measured pod, so the ratios are of it.
 //
+// # Rounds
+//
+// A run with -schedkit-rounds n (the perf package's rounds) names its
+// test cases <workload>_<profile>_<round> and runs each workload's profiles
+// in forward order in odd rounds and in reverse order in even ones. Each
+// ratio is of two runs of the same round; the first table gives, for each
+// workload and profile, the median of its rounds' ratios, their minimum,
+// maximum and each round's, so that a machine load that moves during the
+// runs shows as spread instead of favouring the profile that ran first.
+//
 // With -check it prints nothing and exits with status 1, listing the
-// problems, when the run lacks a workload's profile, a SchedulingDuration,
+// problems, when a round lacks a workload's profile, a SchedulingDuration,
 // or the schedkit plugins' figures where their profile enables them
 // (check).
 package main
@@ -38,7 +48,10 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/schedkit/schedkit/adapters/kubesched/perf"
 )
 
 type item struct {
@@ -47,18 +60,47 @@ type item struct {
 	Labels map[string]string  `json:"labels"`
 }
 
-// A run is one test case's workload: "SchedulingBasic_schedkit/100Nodes"
-// splits into workload "SchedulingBasic/100Nodes" and profile "schedkit".
-type run struct{ workload, profile string }
+// A run is one test case's workload in one round:
+// "SchedulingBasic_schedkit_2/100Nodes" splits into workload
+// "SchedulingBasic/100Nodes", profile "schedkit" and round 2; a test case
+// named without a round ("SchedulingBasic_schedkit") is round 1.
+type run struct {
+	workload, profile string
+	round             int
+}
 
 func parse(name string) run {
-	// BenchmarkPerfScheduling/<case>_<profile>/<size>/namespace-2
+	// BenchmarkPerfScheduling/<case>_<profile>[_<round>]/<size>/namespace-2
 	parts := strings.Split(name, "/")
 	if len(parts) < 3 {
-		return run{workload: name}
+		return run{workload: name, round: 1}
 	}
-	i := strings.LastIndex(parts[1], "_")
-	return run{workload: parts[1][:i] + "/" + parts[2], profile: parts[1][i+1:]}
+	f := strings.Split(parts[1], "_")
+	round := 1
+	if len(f) == 3 {
+		if n, err := strconv.Atoi(f[2]); err == nil && n > 0 {
+			round, f = n, f[:2]
+		}
+	}
+	if len(f) != 2 {
+		return run{workload: parts[1] + "/" + parts[2], round: round}
+	}
+	return run{workload: f[0] + "/" + parts[2], profile: f[1], round: round}
+}
+
+// name is the run's workload, with its round when that is not 1.
+func (r run) name() string {
+	if r.round == 1 {
+		return r.workload
+	}
+	return fmt.Sprintf("%s round %d", r.workload, r.round)
+}
+
+// testCase is the name of the run's test case and workload in the
+// configuration file, without its round: "SchedulingBasic_schedkit/100Nodes".
+func (r run) testCase() string {
+	w, size, _ := strings.Cut(r.workload, "/")
+	return w + "_" + r.profile + "/" + size
 }
 
 // points are the extension points the schedkit plugins run at.
@@ -69,9 +111,10 @@ var plugins = []string{"DeadlineAdmission", "ProgressShare", "LeastWorkLostPreem
 func main() {
 	checkOnly := flag.Bool("check", false, "check the run instead of printing its tables")
 	config := flag.String("config", "performance-config.yaml", "the scheduler_perf configuration the run used (for its measured pod counts)")
+	runsFile := flag.String("runs", "", "the benchmark's -schedkit-runs file, for each run's load average and CPU time")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: perftable [-check] DATA_ITEMS.json")
+		fmt.Fprintln(os.Stderr, "usage: perftable [-check] [-config FILE] [-runs FILE] DATA_ITEMS.json")
 		os.Exit(2)
 	}
 	raw, err := os.ReadFile(flag.Arg(0))
@@ -98,20 +141,29 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	printThroughput(doc.DataItems, pods)
+	var recs map[run]perf.RunRecord
+	if *runsFile != "" {
+		if recs, err = readRuns(*runsFile); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	printSummary(doc.DataItems, pods)
 	fmt.Println()
-	fmt.Println("| workload | profile | extension point | average (ms) | p50 | p90 | p99 |")
-	fmt.Println("| --- | --- | --- | ---: | ---: | ---: | ---: |")
+	printThroughput(doc.DataItems, pods, recs)
+	fmt.Println()
+	fmt.Println("| workload | round | profile | extension point | average (ms) | p50 | p90 | p99 |")
+	fmt.Println("| --- | ---: | --- | --- | ---: | ---: | ---: | ---: |")
 	for _, it := range doc.DataItems {
 		if it.Labels["Metric"] == "scheduler_framework_extension_point_duration_seconds" && slices.Contains(points, it.Labels["extension_point"]) {
 			r := parse(it.Labels["Name"])
-			fmt.Printf("| %s | %s | %s | %.3f | %.3f | %.3f | %.3f |\n", r.workload, r.profile, it.Labels["extension_point"],
+			fmt.Printf("| %s | %d | %s | %s | %.3f | %.3f | %.3f | %.3f |\n", r.workload, r.round, r.profile, it.Labels["extension_point"],
 				it.Data["Average"], it.Data["Perc50"], it.Data["Perc90"], it.Data["Perc99"])
 		}
 	}
 	fmt.Println()
-	fmt.Println("| workload | profile | plugin | extension point | average (ms) | p50 | p90 | p99 |")
-	fmt.Println("| --- | --- | --- | --- | ---: | ---: | ---: | ---: |")
+	fmt.Println("| workload | round | profile | plugin | extension point | average (ms) | p50 | p90 | p99 |")
+	fmt.Println("| --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: |")
 	var rows []item
 	for _, it := range doc.DataItems {
 		if it.Labels["Metric"] == "scheduler_plugin_execution_duration_seconds" && slices.Contains(plugins, it.Labels["plugin"]) {
@@ -126,7 +178,7 @@ func main() {
 	})
 	for _, it := range rows {
 		r := parse(it.Labels["Name"])
-		fmt.Printf("| %s | %s | %s | %s | %.3f | %.3f | %.3f | %.3f |\n", r.workload, r.profile, it.Labels["plugin"], it.Labels["extension_point"],
+		fmt.Printf("| %s | %d | %s | %s | %s | %.3f | %.3f | %.3f | %.3f |\n", r.workload, r.round, r.profile, it.Labels["plugin"], it.Labels["extension_point"],
 			it.Data["Average"], it.Data["Perc50"], it.Data["Perc90"], it.Data["Perc99"])
 	}
 }

@@ -3,6 +3,9 @@ package main
 import (
 	"fmt"
 	"slices"
+	"strings"
+
+	"github.com/schedkit/schedkit/adapters/kubesched/perf"
 )
 
 // A rate is one run's throughput in pods/s: over the whole run (measured
@@ -51,17 +54,81 @@ func ratio(a, b float64) string {
 }
 
 // printThroughput prints each run's throughput beside the default
-// profile's.
-func printThroughput(items []item, pods measured) {
+// profile's in the same round, with the run's load average and CPU time
+// where recs has them.
+func printThroughput(items []item, pods measured, recs map[run]perf.RunRecord) {
 	rs := rates(items, pods)
-	fmt.Println("| workload | profile | pods/s over the run | ÷ default | SchedulingThroughput (1-s samples, average) | ÷ default |")
-	fmt.Println("| --- | --- | ---: | ---: | ---: | ---: |")
+	fmt.Println("| workload | round | profile | pods/s over the run | ÷ default | SchedulingThroughput (1-s samples, average) | ÷ default | load average (1 min), start → end | process CPU s / wall s |")
+	fmt.Println("| --- | ---: | --- | ---: | ---: | ---: | ---: | --- | --- |")
 	for _, r := range runOrder(items) {
-		v, def := rs[r], rs[run{r.workload, "default"}]
+		v, def := rs[r], rs[run{r.workload, "default", r.round}]
 		runRatio, sampledRatio := "—", "—"
 		if r.profile != "default" {
 			runRatio, sampledRatio = ratio(v.run, def.run), ratio(v.sampled, def.sampled)
 		}
-		fmt.Printf("| %s | %s | %.1f | %s | %.1f | %s |\n", r.workload, r.profile, v.run, runRatio, v.sampled, sampledRatio)
+		load, cpu := "—", "—"
+		if rec, ok := recs[r]; ok {
+			load, cpu = fmt.Sprintf("%.1f → %.1f", rec.LoadStart, rec.LoadEnd), fmt.Sprintf("%.1f / %.1f", rec.CPU, rec.Wall)
+		}
+		fmt.Printf("| %s | %d | %s | %.1f | %s | %.1f | %s | %s | %s |\n", r.workload, r.round, r.profile, v.run, runRatio, v.sampled, sampledRatio, load, cpu)
+	}
+}
+
+// A summary is one workload's ratio of a profile's throughput over the
+// run to the default profile's, one per round that has both.
+type summary struct {
+	workload, profile string
+	ratios            []float64 // in round order
+}
+
+// summaries returns, for each workload and profile other than default (in
+// the order the data items name them), the ratios of its rounds.
+func summaries(items []item, pods measured) []summary {
+	rs := rates(items, pods)
+	var out []summary
+	for _, r := range runOrder(items) {
+		if r.profile == "default" {
+			continue
+		}
+		i := slices.IndexFunc(out, func(s summary) bool { return s.workload == r.workload && s.profile == r.profile })
+		if i < 0 {
+			out = append(out, summary{workload: r.workload, profile: r.profile})
+			i = len(out) - 1
+		}
+		if v, def := rs[r], rs[run{r.workload, "default", r.round}]; v.run > 0 && def.run > 0 {
+			out[i].ratios = append(out[i].ratios, v.run/def.run)
+		}
+	}
+	return out
+}
+
+// median is the middle of the sorted values, the mean of the two middle
+// ones for an even count; 0 for none.
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Sorted(slices.Values(v))
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// printSummary prints each workload's median ratio over its rounds and
+// their range.
+func printSummary(items []item, pods measured) {
+	fmt.Println("| workload | profile | rounds | ÷ default, median | min | max | each round |")
+	fmt.Println("| --- | --- | ---: | ---: | ---: | ---: | --- |")
+	for _, s := range summaries(items, pods) {
+		each := make([]string, len(s.ratios))
+		for i, v := range s.ratios {
+			each[i] = fmt.Sprintf("%.2f", v)
+		}
+		lo, hi := 0.0, 0.0
+		if len(s.ratios) > 0 {
+			lo, hi = slices.Min(s.ratios), slices.Max(s.ratios)
+		}
+		fmt.Printf("| %s | %s | %d | %.2f | %.2f | %.2f | %s |\n", s.workload, s.profile, len(s.ratios), median(s.ratios), lo, hi, strings.Join(each, ", "))
 	}
 }
