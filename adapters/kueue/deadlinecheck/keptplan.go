@@ -20,7 +20,10 @@ import (
 // still strictly sorted: O(n) comparisons instead of a sort.
 func (sc *decideScratch) creationOrder(ws []Workload) []int {
 	before := func(a, b int) int {
-		return cmp.Or(ws[a].Created.Compare(ws[b].Created), cmp.Compare(ws[a].Key, ws[b].Key))
+		if c := ws[a].Created.Compare(ws[b].Created); c != 0 {
+			return c // the keys are compared only on a tie
+		}
+		return cmp.Compare(ws[a].Key, ws[b].Key)
 	}
 	if len(sc.order) == len(ws) && strictlySorted(sc.order, before) {
 		return sc.order

@@ -97,6 +97,8 @@ type queueReconciler struct {
 	badKinds map[schema.GroupVersionKind]badKind
 	// delays learns each queue's start delay; nil: cfg.StartDelay.
 	delays *delayLearner
+	// views keeps Map's views of each ClusterQueue's check (viewCache).
+	views map[etaPassKey]*viewCache
 }
 
 type etaPassKey struct {
@@ -167,6 +169,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	if err := r.client.Get(ctx, req.NamespacedName, cq); err != nil {
 		if apierrors.IsNotFound(err) {
 			r.metrics.setQueue(req.Name, nil, nil)
+			r.forgetViews(req.Name)
 			return reconcile.Result{}, nil
 		}
 		return reconcile.Result{}, err
@@ -206,17 +209,16 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		finished = r.delays.take(cq.Name)
 	}
 	for _, ch := range checks {
-		models := CompileModels(ch.params)
-		cfg, err := r.decisionConfig(ctx, etaPassKey{queue: cq.Name, check: ch.name}, finished, wls, models, now)
-		if err != nil {
-			return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
-		}
+		key := etaPassKey{queue: cq.Name, check: ch.name}
+		vc := r.viewsOf(key)
+		vc.begin(quota, ch.params)
 		var views []Workload
 		var objs []*kueue.Workload
-		for _, wl := range wls {
-			wl = own.seen(wl)
-			owner, ownerErr := r.owner(ctx, wl)
-			w, ok := Map(wl, owner, ch.name, quota, models, now)
+		owner := func(wl *kueue.Workload) (*metav1.ObjectMeta, error) { return r.controllerOwner(ctx, wl) }
+		for at, wl := range wls {
+			seen := own.seen(wl)
+			w, ok, ownerErr := vc.view(at, seen, seen != wl, ch.name, now, owner)
+			wl = seen
 			if !ok {
 				continue
 			}
@@ -227,13 +229,17 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 			views = append(views, w)
 			objs = append(objs, wl)
 		}
+		cfg, err := r.decisionConfig(ctx, key, finished, wls, vc, own, now)
+		if err != nil {
+			return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
+		}
 		t0 := time.Now()
 		outs, works, err := decide(queue, views, now, cfg, r.cache, true)
 		if err != nil {
 			return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
 		}
+		vc.end()
 		r.metrics.timed("decisions", t0)
-		key := etaPassKey{queue: cq.Name, check: ch.name}
 		if r.etaDue(key, now, views, outs) {
 			t0 = time.Now()
 			delay, err := r.etaDelay(key, cfg)
@@ -337,6 +343,32 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		return reconcile.Result{RequeueAfter: r.refresh}, nil
 	}
 	return reconcile.Result{}, nil
+}
+
+// viewsOf returns the view cache of a ClusterQueue's check.
+func (r *queueReconciler) viewsOf(key etaPassKey) *viewCache {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.views == nil {
+		r.views = map[etaPassKey]*viewCache{}
+	}
+	c := r.views[key]
+	if c == nil {
+		c = &viewCache{}
+		r.views[key] = c
+	}
+	return c
+}
+
+// forgetViews drops the view caches of a ClusterQueue that is gone.
+func (r *queueReconciler) forgetViews(cq string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k := range r.views {
+		if k.queue == cq {
+			delete(r.views, k)
+		}
+	}
 }
 
 // writeOrder returns the indexes of outs in the order their writes go:
@@ -614,6 +646,11 @@ func (r *queueReconciler) owner(ctx context.Context, wl *kueue.Workload) (*metav
 	if !NeedsOwner(wl) {
 		return nil, nil
 	}
+	return r.controllerOwner(ctx, wl)
+}
+
+// controllerOwner is owner for a workload that needs its owner.
+func (r *queueReconciler) controllerOwner(ctx context.Context, wl *kueue.Workload) (*metav1.ObjectMeta, error) {
 	ref := metav1.GetControllerOf(wl)
 	if ref == nil {
 		return nil, nil
@@ -633,7 +670,10 @@ func (r *queueReconciler) owner(ctx context.Context, wl *kueue.Workload) (*metav
 	m.SetGroupVersionKind(gvk)
 	cctx, cancel := context.WithTimeout(ctx, ownerTimeout)
 	defer cancel()
-	if err := r.client.Get(cctx, client.ObjectKey{Namespace: wl.Namespace, Name: ref.Name}, m); err != nil {
+	// The cache's own metadata, not a copy (read only: Map and the delay
+	// learner read its annotations and creation): a reconcile reads the
+	// owner of every workload that needs one.
+	if err := r.client.Get(cctx, client.ObjectKey{Namespace: wl.Namespace, Name: ref.Name}, m, client.UnsafeDisableDeepCopy); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil, nil
 		}

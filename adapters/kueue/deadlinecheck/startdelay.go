@@ -109,17 +109,33 @@ func ObservedDelay(wl *kueue.Workload, owner *metav1.ObjectMeta, check kueue.Adm
 // it has not yet run past its run time (the bound is then 0, which says
 // nothing).
 func RunningDelay(wl *kueue.Workload, owner *metav1.ObjectMeta, check kueue.AdmissionCheckReference, models Models, now time.Time) (DelayObservation, bool) {
+	l, ok := runningStill(wl, owner, check, models)
+	if !ok {
+		return DelayObservation{}, false
+	}
+	return l.late(now)
+}
+
+// runningStill is what RunningDelay reads of wl, its owner and the models
+// (all of it but now): ok is false when RunningDelay is false at every
+// now.
+func runningStill(wl *kueue.Workload, owner *metav1.ObjectMeta, check kueue.AdmissionCheckReference, models Models) (lateStill, bool) {
 	st := CheckState(wl, check)
 	if st == nil || st.State != kueue.CheckStateReady ||
 		apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadFinished) ||
 		!apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadAdmitted) ||
 		apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadEvicted) {
-		return DelayObservation{}, false
+		return lateStill{}, false
 	}
 	if acc := wl.Status.AccumulatedPastExecutionTimeSeconds; acc != nil && *acc > 0 || wl.Status.RequeueState != nil {
-		return DelayObservation{}, false
+		return lateStill{}, false
 	}
-	o, ok := beyondRun(wl, owner, st.LastTransitionTime.Time, now, models, true)
+	return beyondStill(wl, owner, st.LastTransitionTime.Time, models)
+}
+
+// late is RunningDelay at now of a workload whose still part is l.
+func (l lateStill) late(now time.Time) (DelayObservation, bool) {
+	o, ok := l.at(now, true)
 	if !ok || o.Delay <= 0 {
 		return DelayObservation{}, false
 	}
@@ -132,28 +148,54 @@ func RunningDelay(wl *kueue.Workload, owner *metav1.ObjectMeta, check kueue.Admi
 // millisecond; ok is false without a run-time model or with end before
 // ready.
 func beyondRun(wl *kueue.Workload, owner *metav1.ObjectMeta, ready, end time.Time, models Models, running bool) (DelayObservation, bool) {
+	l, ok := beyondStill(wl, owner, ready, models)
+	if !ok {
+		return DelayObservation{}, false
+	}
+	return l.at(end, running)
+}
+
+// A lateStill is what beyondRun reads of a workload, its owner and the
+// models: all but the end.
+type lateStill struct {
+	ready         time.Time
+	run           float64 // the pods' run time, seconds
+	decide, admit time.Duration
+}
+
+// beyondStill is beyondRun without the end; ok is false without a usable
+// run-time model.
+func beyondStill(wl *kueue.Workload, owner *metav1.ObjectMeta, ready time.Time, models Models) (lateStill, bool) {
 	var w Workload
 	rt, err := runTime(readAnnotations(wl, owner), models, wl.Spec.MaximumExecutionTimeSeconds, &w)
 	if err != nil {
-		return DelayObservation{}, false
+		return lateStill{}, false
 	}
 	run := rt.Exact
 	if run == 0 {
 		run = math.Exp(rt.Pod.Mu)
 	}
-	span := end.Sub(ready)
-	if span < 0 || math.IsInf(run, 0) || math.IsNaN(run) {
-		return DelayObservation{}, false
+	if math.IsInf(run, 0) || math.IsNaN(run) {
+		return lateStill{}, false
 	}
-	d := max(span.Seconds()-run, 0)
-	o := DelayObservation{Finished: end, Delay: time.Duration(math.Round(d*1000)) * time.Millisecond, Running: running}
+	l := lateStill{ready: ready, run: run}
 	if c := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadQuotaReserved); c != nil && c.Status == metav1.ConditionTrue {
-		o.Decide = min(max(ready.Sub(c.LastTransitionTime.Time), 0), time.Hour)
+		l.decide = min(max(ready.Sub(c.LastTransitionTime.Time), 0), time.Hour)
 	}
 	if c := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadAdmitted); c != nil && c.Status == metav1.ConditionTrue {
-		o.Admit = min(max(c.LastTransitionTime.Sub(ready), 0), time.Hour)
+		l.admit = min(max(c.LastTransitionTime.Sub(ready), 0), time.Hour)
 	}
-	return o, true
+	return l, true
+}
+
+// at is beyondRun at end.
+func (l lateStill) at(end time.Time, running bool) (DelayObservation, bool) {
+	span := end.Sub(l.ready)
+	if span < 0 {
+		return DelayObservation{}, false
+	}
+	d := max(span.Seconds()-l.run, 0)
+	return DelayObservation{Finished: end, Delay: time.Duration(math.Round(d*1000)) * time.Millisecond, Running: running, Decide: l.decide, Admit: l.admit}, true
 }
 
 // EstimateDelay returns the q-quantile (tct.Percentile: linear between
@@ -298,7 +340,8 @@ func (l *delayLearner) take(cq string) []*kueue.Workload {
 // past their run time (owner reads their owners); prior when too few. The
 // estimate is kept and reused while no observation is added and none runs
 // late.
-func (l *delayLearner) startDelay(key etaPassKey, fresh, wls []*kueue.Workload, models Models, owner func(*kueue.Workload) *metav1.ObjectMeta, prior time.Duration, now time.Time) (time.Duration, error) {
+func (l *delayLearner) startDelay(key etaPassKey, fresh, wls []*kueue.Workload, models Models, owner func(*kueue.Workload) *metav1.ObjectMeta,
+	still func(int, *kueue.Workload) (lateStill, bool), prior time.Duration, now time.Time) (time.Duration, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	obs := l.obs[key]
@@ -317,7 +360,7 @@ func (l *delayLearner) startDelay(key etaPassKey, fresh, wls []*kueue.Workload, 
 		added = true
 	}
 	l.obs[key] = obs
-	late := runningLate(key.check, wls, models, owner, now)
+	late := runningLate(key.check, wls, still, now)
 	l.late[key] = late
 	if d, ok := l.est[key]; ok && !added && len(late) == 0 {
 		return d, nil
@@ -336,14 +379,20 @@ func (l *delayLearner) startDelay(key etaPassKey, fresh, wls []*kueue.Workload, 
 
 // runningLate returns the RunningDelay lower bounds of the workloads in
 // wls the named check made Ready that run past their run time at now,
-// each at most an hour (the longest StartDelay).
-func runningLate(check kueue.AdmissionCheckReference, wls []*kueue.Workload, models Models, owner func(*kueue.Workload) *metav1.ObjectMeta, now time.Time) []DelayObservation {
+// each at most an hour (the longest StartDelay); still gives the part of
+// RunningDelay that does not depend on now of the workload at a position
+// of wls (runningStill, kept by the reconciler's viewCache).
+func runningLate(check kueue.AdmissionCheckReference, wls []*kueue.Workload, still func(int, *kueue.Workload) (lateStill, bool), now time.Time) []DelayObservation {
 	var late []DelayObservation
-	for _, wl := range wls {
+	for i, wl := range wls {
 		if st := CheckState(wl, check); st == nil || st.State != kueue.CheckStateReady {
 			continue // read no owner for a workload that cannot count
 		}
-		if o, ok := RunningDelay(wl, owner(wl), check, models, now); ok {
+		l, ok := still(i, wl)
+		if !ok {
+			continue
+		}
+		if o, ok := l.late(now); ok {
 			o.Delay = min(o.Delay, time.Hour)
 			late = append(late, o)
 		}
@@ -362,7 +411,7 @@ func compareObservations(a, b DelayObservation) int {
 
 // decisionConfig is the configuration key's decisions use: r.cfg, with the
 // learnt start delay when the learner is on.
-func (r *queueReconciler) decisionConfig(ctx context.Context, key etaPassKey, fresh, wls []*kueue.Workload, models Models, now time.Time) (Config, error) {
+func (r *queueReconciler) decisionConfig(ctx context.Context, key etaPassKey, fresh, wls []*kueue.Workload, vc *viewCache, own ownCopies, now time.Time) (Config, error) {
 	cfg := r.cfg
 	if r.delays == nil {
 		return cfg, nil
@@ -374,7 +423,11 @@ func (r *queueReconciler) decisionConfig(ctx context.Context, key etaPassKey, fr
 		}
 		return m
 	}
-	d, err := r.delays.startDelay(key, fresh, wls, models, owner, cfg.StartDelay, now)
+	still := func(i int, wl *kueue.Workload) (lateStill, bool) {
+		seen := own.seen(wl)
+		return vc.late(i, seen, seen != wl, key.check, func(wl *kueue.Workload) (*metav1.ObjectMeta, error) { return r.controllerOwner(ctx, wl) })
+	}
+	d, err := r.delays.startDelay(key, fresh, wls, vc.models, owner, still, cfg.StartDelay, now)
 	if err != nil {
 		return cfg, err
 	}

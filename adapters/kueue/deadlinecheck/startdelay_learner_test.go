@@ -64,7 +64,10 @@ func propDelayLearner(t *rapid.T) {
 				late = append(late, o)
 			}
 		}
-		got, err := l.startDelay(key, l.take("cq"), wls, testModels(), none, 7*time.Second, now)
+		still := func(_ int, wl *kueue.Workload) (lateStill, bool) {
+			return runningStill(wl, nil, testCheck, testModels())
+		}
+		got, err := l.startDelay(key, l.take("cq"), wls, testModels(), none, still, 7*time.Second, now)
 		want, werr := EstimateDelay(append(slices.Clip(all), late...), q, window, 7*time.Second)
 		if err != nil || werr != nil || got != want {
 			t.Fatalf("learner %v, %v; over all %d observations %v, %v", got, err, len(all), want, werr)

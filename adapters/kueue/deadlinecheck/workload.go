@@ -137,12 +137,39 @@ func CheckState(wl *kueue.Workload, check kueue.AdmissionCheckReference) *kueue.
 //
 // Map is pure: equal inputs give equal outputs.
 func Map(wl *kueue.Workload, owner *metav1.ObjectMeta, check kueue.AdmissionCheckReference, quota corev1.ResourceList, models Models, now time.Time) (w Workload, ok bool) {
+	s, ok := mapStill(wl, owner, check, quota, models)
+	return s.at(now), ok
+}
+
+// A stillView is Map's view without the time run in the current
+// admission: all of it but Executed's part since admittedAt depends on
+// wl, owner, check, quota and models only, so it holds for as long as
+// they do (viewCache).
+type stillView struct {
+	w          Workload
+	admitted   bool      // Kueue's Admitted condition is true
+	admittedAt time.Time // its last transition
+}
+
+// at is the view at now: Executed plus the time run since admission.
+func (s stillView) at(now time.Time) Workload {
+	w := s.w
+	if s.admitted {
+		if run := now.Sub(s.admittedAt); run > 0 {
+			w.Executed += run
+		}
+	}
+	return w
+}
+
+// mapStill is Map but for the time run in the current admission.
+func mapStill(wl *kueue.Workload, owner *metav1.ObjectMeta, check kueue.AdmissionCheckReference, quota corev1.ResourceList, models Models) (s stillView, ok bool) {
 	state := CheckState(wl, check)
 	if state == nil || state.State == kueue.CheckStateRejected ||
 		apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueue.WorkloadFinished) || wl.DeletionTimestamp != nil {
-		return Workload{}, false
+		return stillView{}, false
 	}
-	w = Workload{
+	w := Workload{
 		Key:          wl.Namespace + "/" + wl.Name,
 		UID:          wl.UID,
 		Created:      wl.CreationTimestamp.Time,
@@ -151,7 +178,7 @@ func Map(wl *kueue.Workload, owner *metav1.ObjectMeta, check kueue.AdmissionChec
 	}
 	if wl.Spec.Active != nil && !*wl.Spec.Active {
 		w.Phase = Deactivated
-		return w, state.State == kueue.CheckStatePending
+		return stillView{w: w}, state.State == kueue.CheckStatePending
 	}
 	// An evicted workload is losing its quota (Kueue resets its checks to
 	// Pending and requeues it): it is waiting again, never decided on.
@@ -198,9 +225,7 @@ func Map(wl *kueue.Workload, owner *metav1.ObjectMeta, check kueue.AdmissionChec
 		w.Executed = time.Duration(*acc) * time.Second
 	}
 	if c := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadAdmitted); c != nil && c.Status == metav1.ConditionTrue {
-		if run := now.Sub(c.LastTransitionTime.Time); run > 0 {
-			w.Executed += run
-		}
+		s.admitted, s.admittedAt = true, c.LastTransitionTime.Time
 	}
 
 	rt, err := runTime(in, models, wl.Spec.MaximumExecutionTimeSeconds, &w)
@@ -212,7 +237,8 @@ func Map(wl *kueue.Workload, owner *metav1.ObjectMeta, check kueue.AdmissionChec
 	if w.Problem == nil && w.HasDeadline() && w.NoRunTime != nil {
 		w.Problem = w.NoRunTime
 	}
-	return w, true
+	s.w = w
+	return s, true
 }
 
 // runTime is the contract's run-time estimate: schedkit.io/runtime (every
