@@ -213,6 +213,42 @@ type simulation struct {
 	// (byEntry[:first]), the same at the start of every sample.
 	lo0, hi0 []float64
 	first    int
+	// block holds the jobs' run times of samples [from, to), sample by
+	// sample (job k's in sample s at (s-from)*len(jobs) + k, 0 for a job
+	// without one): a sample reads them in order instead of one from
+	// each job's own slice.
+	block    []float64
+	from, to int
+}
+
+// runBlock is how many samples' run times a simulation holds at once.
+const runBlock = 32
+
+// runsOf returns the jobs' run times in sample s (0 for a job without
+// one), loading the block of samples from s on when s is not in sim's.
+func (sim *simulation) runsOf(jobs []etaJob, s int) []float64 {
+	n := len(jobs)
+	if s < sim.from || s >= sim.to {
+		sim.from, sim.to = s, s+runBlock
+		for _, j := range jobs {
+			if j.run != nil {
+				sim.to = min(sim.to, len(j.run))
+			}
+		}
+		sim.to = max(sim.to, s+1)
+		sim.block = slices.Grow(sim.block[:0], n*(sim.to-sim.from))[:n*(sim.to-sim.from)]
+		for k, j := range jobs {
+			for b := range sim.to - sim.from {
+				r := 0.0
+				if j.run != nil {
+					r = j.run[sim.from+b]
+				}
+				sim.block[b*n+k] = r
+			}
+		}
+	}
+	b := s - sim.from
+	return sim.block[b*n : (b+1)*n]
 }
 
 // newSimulation prepares a simulation of jobs.
@@ -248,6 +284,7 @@ func (sim *simulation) prepare(jobs []etaJob) {
 		sim.first++
 	}
 	sim.tree.build()
+	sim.from, sim.to = 0, 0
 	sim.lo0 = append(sim.lo0[:0], sim.tree.lo...)
 	sim.hi0 = append(sim.hi0[:0], sim.tree.hi...)
 }
@@ -261,7 +298,9 @@ func (sim *simulation) run(running, jobs []etaJob, strict bool, s int, starts []
 	clear(sim.started)
 	left := len(jobs)
 	entered := sim.first // sim.byEntry[:entered] are in the tree or started
-	entry := 0           // sim.entries[entry] is the next time a job enters the queue
+	head := 0            // the first job not started
+	runs := sim.runsOf(jobs, s)
+	entry := 0 // sim.entries[entry] is the next time a job enters the queue
 	for t := 0.0; ; {
 		for entered < len(sim.byEntry) && jobs[sim.byEntry[entered]].notBefore <= t {
 			k := sim.byEntry[entered]
@@ -269,8 +308,12 @@ func (sim *simulation) run(running, jobs []etaJob, strict bool, s int, starts []
 			entered++
 		}
 		if free+fitSlack >= sim.minShare {
-			for from := 0; ; {
+			// The jobs before head have all started: none is in the tree.
+			for from := head; ; {
 				fit := free + fitSlack
+				if fit < sim.minShare {
+					break // no job fits: the search would find none
+				}
 				k := sim.tree.firstAtMost(from, fit)
 				if k < 0 {
 					break
@@ -284,13 +327,16 @@ func (sim *simulation) run(running, jobs []etaJob, strict bool, s int, starts []
 				starts[k][s] = t
 				sim.started[k] = true
 				sim.tree.unset(k)
+				for head < len(jobs) && sim.started[head] {
+					head++
+				}
 				left--
 				// A job that takes no time holds nothing: every end is
 				// later than its start, so each instant gets one pass in
 				// queue order.
-				if !j.ghost && j.run != nil && j.run[s] > 0 {
+				if r := runs[k]; !j.ghost && r > 0 {
 					free -= j.share
-					sim.ends.push(end{at: t + j.run[s], share: j.share})
+					sim.ends.push(end{at: t + r, share: j.share})
 				}
 				from = k + 1
 			}
