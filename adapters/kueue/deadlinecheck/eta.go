@@ -75,6 +75,7 @@ func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, 
 		sc = &etaScratch{}
 	}
 	sc.begin(len(ws), samples)
+	defer sc.endNotes(outs)
 	for i, w := range ws {
 		switch etaRoleOf(q, w, &outs[i]) {
 		case etaHolds:
@@ -146,7 +147,6 @@ func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, 
 			sc.note(i, *eta)
 		}
 	}
-	sc.endNotes(outs)
 	return nil
 }
 
@@ -189,7 +189,8 @@ func share(w Workload) float64 {
 const fitSlack = 1e-9
 
 // A simulation replays Kueue's admission for one sample at a time over the
-// same jobs; its slices are reused from sample to sample.
+// same jobs; its slices are reused from sample to sample and, kept in an
+// etaScratch, from pass to pass.
 //
 // Each instant at which quota frees or a job enters the queue, Kueue's
 // strategy walks the queue in order. The walk is done by search rather
