@@ -184,3 +184,38 @@ func TestStartDelay(t *testing.T) {
 		t.Errorf("StartDelay -1s: %v", err)
 	}
 }
+
+// TestETAPassAllocations: a pass after a ClusterQueue's first allocates
+// its block of ETAs and the string of its notes, whatever the queue's
+// length (the rest is in the ClusterQueue's etaScratch).
+func TestETAPassAllocations(t *testing.T) {
+	for _, n := range []int{50, 400} {
+		wls, quota, p := benchObjects(n)
+		cfg := DefaultConfig()
+		cfg.Samples = 200
+		models := CompileModels(p)
+		var views []Workload
+		for _, wl := range wls {
+			if w, ok := Map(wl, nil, testCheck, quota, models, t0); ok {
+				views = append(views, w)
+			}
+		}
+		outs, works, err := decide(Queue{Name: "cq"}, views, t0, cfg, NewWorkCache(), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sc etaScratch
+		pass := func() {
+			if err := etas(Queue{Name: "cq"}, views, works, outs, t0, cfg.Samples, etaDelay{}, &sc); err != nil {
+				t.Fatal(err)
+			}
+		}
+		pass()
+		if a := testing.AllocsPerRun(3, pass); a != 2 {
+			t.Errorf("%d workloads: %v allocations per pass, want 2 (the ETAs' block, the notes' string)", n, a)
+		}
+		if outs[n-1].ETA == nil || outs[n-1].Note == "" {
+			t.Errorf("%d workloads: the last waiting one has ETA %v, note %q", n, outs[n-1].ETA, outs[n-1].Note)
+		}
+	}
+}
