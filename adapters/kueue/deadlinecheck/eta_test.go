@@ -190,28 +190,9 @@ func TestStartDelay(t *testing.T) {
 // length (the rest is in the ClusterQueue's etaScratch).
 func TestETAPassAllocations(t *testing.T) {
 	for _, n := range []int{50, 400} {
-		wls, quota, p := benchObjects(n)
-		cfg := DefaultConfig()
-		cfg.Samples = 200
-		models := CompileModels(p)
-		var views []Workload
-		for _, wl := range wls {
-			if w, ok := Map(wl, nil, testCheck, quota, models, t0); ok {
-				views = append(views, w)
-			}
-		}
-		outs, works, err := decide(Queue{Name: "cq"}, views, t0, cfg, NewWorkCache(), false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var sc etaScratch
-		pass := func() {
-			if err := etas(Queue{Name: "cq"}, views, works, outs, t0, cfg.Samples, etaDelay{}, &sc); err != nil {
-				t.Fatal(err)
-			}
-		}
-		pass()
-		if a := testing.AllocsPerRun(3, pass); a != 2 {
+		pass := etaPassOf(t, n, 200)
+		outs := pass()
+		if a := testing.AllocsPerRun(3, func() { pass() }); a != 2 {
 			t.Errorf("%d workloads: %v allocations per pass, want 2 (the ETAs' block, the notes' string)", n, a)
 		}
 		if outs[n-1].ETA == nil || outs[n-1].Note == "" {
