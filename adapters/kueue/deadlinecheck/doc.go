@@ -441,9 +441,9 @@
 // etaScratch, held by the reconciler from one pass to the next: the
 // replay's jobs, every job's start per sample in one block (pending
 // workloads × samples × 8 bytes: 120 MB at 15,000 and 1,000 samples),
-// the run times with the learnt delays, the quantiles' working copy (the
-// p50 and p90 found by selection, not by sorting a copy) and the Pending
-// notes' text. A pass after a ClusterQueue's first allocates twice,
+// the run times with the learnt delays (as much again), the quantiles'
+// working copy (the p50 and p90 found by selection, not by sorting a
+// copy) and the Pending notes' text. A pass after a ClusterQueue's first allocates twice,
 // whatever the queue: the block of its ETAs and the one string its notes
 // are parts of (the outcomes keep both). The replay reads the jobs' run
 // times 32 samples at a time, sample by sample in queue order, instead of

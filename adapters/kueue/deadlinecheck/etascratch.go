@@ -12,8 +12,9 @@ import (
 // Pending notes' text. Each pass allocates one block of ETAs and one
 // string holding its notes (the outcomes keep them after the pass). Its
 // largest part is the starts, pending workloads × samples × 8 bytes (120
-// MB at 15,000 workloads and 1,000 samples), kept while the reconciler
-// keeps the ClusterQueue. The zero value is ready; one pass at a time.
+// MB at 15,000 workloads and 1,000 samples), as much again for the run
+// times with learnt delays, kept while the reconciler keeps the
+// ClusterQueue. The zero value is ready; one pass at a time.
 type etaScratch struct {
 	running []etaJob
 	pend    []int        // indexes into ws, in Kueue order
