@@ -434,14 +434,46 @@
 // differently. It grows with the running workloads (bounded by the quota),
 // not with the queue.
 //
-// An ETA pass (BenchmarkETAPass, the same ClusterQueue after its
-// decisions; go test -run '^$' -bench ETAPass -benchtime 2x -cpu 1
-// ./deadlinecheck, load 11.7–12.6): 100 workloads 26 ms CPU, 1,000 0.51 s,
-// 15,000 11.3 s CPU and 628 MB allocated per pass. The pass is not
-// incremental (a change ahead in Kueue's order moves every ETA behind
-// it); the reconciler runs it at most every -eta-interval per ClusterQueue
-// and check, and a reconcile between passes takes the last pass's ETAs
-// (recallETAs).
+// An ETA pass (BenchmarkETAPass: the same ClusterQueue after its
+// decisions, 1,000 samples, no learnt delays) replays Kueue's admission
+// once per sample over every pending workload, then takes each one's
+// p50 and p90. It keeps its working memory in the ClusterQueue's check's
+// etaScratch, held by the reconciler from one pass to the next: the
+// replay's jobs, every job's start per sample in one block (pending
+// workloads × samples × 8 bytes: 120 MB at 15,000 and 1,000 samples),
+// the run times with the learnt delays (as much again), the quantiles'
+// working copy (the p50 and p90 found by selection, not by sorting a
+// copy) and the Pending notes' text. A pass after a ClusterQueue's first allocates twice,
+// whatever the queue: the block of its ETAs and the one string its notes
+// are parts of (the outcomes keep both). The replay reads the jobs' run
+// times 32 samples at a time, sample by sample in queue order, instead of
+// one number from each job's own slice; each sample starts from a copy
+// of the queue at time 0 and searches from the first job not yet
+// started. TestPropETAPassMatchesOracle checks the ETAs, the notes and
+// the errors bit for bit against the pass computed plainly (etasOracle:
+// fresh slices per workload, the walk over every waiting job, jct's
+// sorted quantiles, fmt's notes). Before and after side by side (go test
+// -c of this tree and of the tree at 477a8b9, then each binary with
+// -test.run '^$' -test.bench ETAPass -test.benchtime 2x -test.cpu 1
+// -test.benchmem, nice -n 10, old, new, old, new; 2 cores, load average
+// 3.1–4.2, 2026-11-27; cpu-ns/op is the process's user+system time per
+// pass, garbage collection included):
+//
+//	workloads  CPU per pass, scratch / 477a8b9   allocated per pass, scratch / 477a8b9
+//	100        9.9–11.9 ms / 27–32 ms            23 KB, 2 / 3.1 MB, 1,508
+//	1,000      0.17–0.19 s / 0.47–0.51 s         0.28 MB, 2 / 39 MB, 18,735
+//	15,000     3.1–3.2 s / 9.8–10.2 s            4.4 MB, 2 / 628 MB, 298,745
+//
+// What is left is the replay itself, O(samples × (jobs + events) ×
+// log jobs): 15 million starts at 15,000 workloads, each a search and an
+// update of the queue's tree and a push and a pop of the ends' heap, and
+// two selections of 1,000 numbers per workload. The pass is not
+// incremental: a change ahead in Kueue's order moves every ETA behind it,
+// and under BestEffortFIFO a workload behind can start first and delay
+// those ahead, so one workload's ETA needs the replay of the whole queue.
+// The reconciler runs the pass at most every -eta-interval per
+// ClusterQueue and check, and a reconcile between passes takes the last
+// pass's ETAs (recallETAs).
 //
 // admission's own BenchmarkQueueDecideConfidence (from the repository
 // root: go test -run '^$' -bench QueueDecideConfidence -benchtime 20x -cpu
@@ -451,10 +483,13 @@
 // middle 13 ms against 32 ms and 26 ms against 160 ms.
 //
 // One sample of the ETA replay (BenchmarkETASimulation, BestEffortFIFO,
-// jobs of a twentieth, a quarter or all of the quota; the same run, load
-// 12–13): 100 jobs 26–28 µs (walk 44–50 µs), 1,000 jobs 0.43–1.7 ms (walk
-// 9–12 ms), 15,000 jobs 10–34 ms (walk 1.6–1.7 s); an ETA pass is Samples
-// of them, so 15,000 pending workloads in one ClusterQueue cost about
-// 10–34 s per pass at 1,000 samples here (-eta-interval bounds how often),
-// 500 (Kueue's scheduler-performance queues) about 0.5–2 s.
+// jobs of a twentieth, a quarter or all of the quota; the two binaries of
+// the table above with -test.bench 'ETASimulation/.*/search'
+// -test.benchtime 200x -test.cpu 1, old, new, old, new, load 3.0–3.9, wall
+// time): 100 jobs 23–30 µs (477a8b9: 46–99 µs), 1,000 jobs 0.29–0.44 ms
+// (0.34–0.61 ms), 15,000 jobs 3.9–5.3 ms (9.2–13 ms). The walk over every
+// waiting job took 44–50 µs, 9–12 ms and 1.6–1.7 s (another run, load
+// 12–13). An ETA pass is Samples of them plus the quantiles (the table
+// above); a ClusterQueue of Kueue's scheduler-performance test (500
+// workloads) lies between its 100 and 1,000 rows.
 package deadlinecheck

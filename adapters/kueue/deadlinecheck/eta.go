@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 )
 
@@ -14,7 +15,21 @@ import (
 // queue orders them (its default configuration): higher Priority first,
 // then earlier QueueTime, then UID.
 func KueueOrder(a, b Workload) int {
-	return cmp.Or(cmp.Compare(b.Priority, a.Priority), a.QueueTime.Compare(b.QueueTime), cmp.Compare(a.UID, b.UID))
+	return queuePlace{priority: a.Priority, queueTime: a.QueueTime, uid: a.UID}.compare(queuePlace{priority: b.Priority, queueTime: b.QueueTime, uid: b.UID})
+}
+
+// A queuePlace is what places a pending workload in Kueue's queue
+// (KueueOrder) and when it enters it.
+type queuePlace struct {
+	priority  int32
+	queueTime time.Time
+	uid       types.UID
+	notBefore time.Time
+}
+
+// compare orders two places as KueueOrder orders their workloads.
+func (a queuePlace) compare(b queuePlace) int {
+	return cmp.Or(cmp.Compare(b.priority, a.priority), a.queueTime.Compare(b.queueTime), cmp.Compare(a.uid, b.uid))
 }
 
 // An etaJob is one workload in the ETA simulation.
@@ -55,61 +70,59 @@ type etaJob struct {
 // the check are not seen, a workload with quota but no run-time estimate
 // is taken to free its quota at once, and admission itself is instant
 // beyond Config.StartDelay, which every pod's run time includes.
-func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, samples int, delay etaDelay) error {
-	var running []etaJob
-	var pend []int // indexes into ws, in Kueue order
+func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, samples int, delay etaDelay, sc *etaScratch) error {
+	if sc == nil {
+		sc = &etaScratch{}
+	}
+	sc.begin(len(ws), samples)
+	defer sc.endNotes(outs)
 	for i, w := range ws {
-		o := &outs[i]
-		switch {
-		case w.Phase == Deactivated || w.Blocked != nil:
-		case w.Phase == Promised || (o.Verdict != nil && o.Verdict.State == kueue.CheckStateReady && !o.Deactivate):
+		switch etaRoleOf(q, w, &outs[i]) {
+		case etaHolds:
 			if works[i] != nil {
-				running = append(running, etaJob{share: share(w), run: delay.times(works[i].own, seconds(w.Executed), false)})
+				sc.running = append(sc.running, etaJob{share: share(w), run: sc.times(delay, works[i].own, seconds(w.Executed), false)})
 			}
-		case w.Pods > 0 && w.Slots == 0:
-			if o.Verdict == nil {
-				o.Note = pendingNeverFits(q.Name, w)
-			}
-		case o.Verdict == nil || o.Deactivate || o.Verdict.State == kueue.CheckStateRetry:
-			pend = append(pend, i)
+		case etaWaits:
+			sc.pend = append(sc.pend, i)
 		}
 	}
+	pend := sc.pend
 	if len(pend) == 0 {
 		return nil
 	}
-	place := func(i int) Workload {
-		w := ws[i]
+	// Each pending workload's place in Kueue's queue: one sent to Retry is
+	// evicted now and requeued after RequeueAfter, its eviction its new
+	// queue time.
+	for _, i := range pend {
+		w := &ws[i]
+		p := queuePlace{priority: w.Priority, queueTime: w.QueueTime, uid: w.UID, notBefore: w.NotBefore}
 		if v := outs[i].Verdict; v != nil && v.State == kueue.CheckStateRetry && !outs[i].Deactivate {
-			// Kueue evicts it now and requeues it after RequeueAfter, its
-			// eviction its new queue time.
-			w.QueueTime, w.NotBefore = now, now.Add(v.RequeueAfter)
+			p.queueTime, p.notBefore = now, now.Add(v.RequeueAfter)
 		}
-		return w
+		sc.places[i] = p
 	}
-	slices.SortFunc(pend, func(a, b int) int { return KueueOrder(place(a), place(b)) })
-	jobs := make([]etaJob, len(pend))
-	for k, i := range pend {
-		w := place(i)
-		jobs[k] = etaJob{share: share(w), ghost: outs[i].Deactivate, notBefore: max(0, seconds(w.NotBefore.Sub(now)))}
+	slices.SortFunc(pend, func(a, b int) int { return sc.places[a].compare(sc.places[b]) })
+	for _, i := range pend {
+		w := &ws[i]
+		j := etaJob{share: share(*w), ghost: outs[i].Deactivate, notBefore: max(0, seconds(sc.places[i].notBefore.Sub(now)))}
 		if works[i] != nil {
-			jobs[k].run = delay.times(works[i].own, seconds(w.Executed), true)
+			j.run = sc.times(delay, works[i].own, seconds(w.Executed), true)
 		}
+		sc.jobs = append(sc.jobs, j)
 	}
-	starts := make([][]float64, len(jobs))
-	for k := range starts {
-		starts[k] = make([]float64, samples)
-	}
-	sim := newSimulation(jobs)
+	jobs := sc.jobs
+	starts := sc.startRows(len(jobs), samples)
+	sc.sim.prepare(jobs)
 	for s := range samples {
-		sim.run(running, jobs, q.StrictFIFO, s, starts)
+		sc.sim.run(sc.running, jobs, q.StrictFIFO, s, starts)
 	}
-	finish := make([]float64, samples)
+	finish := sc.finish
 	for k, i := range pend {
-		w := ws[i]
+		w := &ws[i]
 		for s, x := range starts[k] {
 			starts[k][s] = x + delay.lead(s) // quota to admission
 		}
-		s50, s90, err := quantiles(starts[k])
+		s50, s90, err := sc.quantiles(starts[k])
 		if err != nil {
 			return fmt.Errorf("workload %s: %w", w.Key, err)
 		}
@@ -117,12 +130,13 @@ func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, 
 			outs[i].Note = cmp.Or(outs[i].Note, "Pending: no ETA, it does not fit the nominal quota behind the workloads holding it")
 			continue
 		}
-		eta := &ETA{Deadline: w.Deadline, StartP50: at(now, s50), StartP90: at(now, s90)}
+		eta := sc.eta()
+		*eta = ETA{Deadline: w.Deadline, StartP50: at(now, s50), StartP90: at(now, s90)}
 		if r := jobs[k].run; r != nil {
 			for s := range finish {
 				finish[s] = starts[k][s] - delay.lead(s) + r[s]
 			}
-			f50, f90, err := quantiles(finish)
+			f50, f90, err := sc.quantiles(finish)
 			if err != nil {
 				return fmt.Errorf("workload %s: %w", w.Key, err)
 			}
@@ -130,10 +144,36 @@ func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, 
 		}
 		outs[i].ETA = eta
 		if outs[i].Verdict == nil {
-			outs[i].Note = pendingETA(*eta)
+			sc.note(i, *eta)
 		}
 	}
 	return nil
+}
+
+// An etaRole is what a workload is in the ETA replay.
+type etaRole int
+
+const (
+	etaOut   etaRole = iota // not in it: deactivated, blocked, or never fitting
+	etaHolds                // holds quota: promised, or made Ready in this plan
+	etaWaits                // waits in Kueue's queue: pending, sent to Retry, or deactivated now
+)
+
+// etaRoleOf returns w's role in the ETA replay, given its outcome o; a
+// workload that never fits the quota and has no verdict gets its note.
+func etaRoleOf(q Queue, w Workload, o *Outcome) etaRole {
+	switch {
+	case w.Phase == Deactivated || w.Blocked != nil:
+	case w.Phase == Promised || (o.Verdict != nil && o.Verdict.State == kueue.CheckStateReady && !o.Deactivate):
+		return etaHolds
+	case w.Pods > 0 && w.Slots == 0:
+		if o.Verdict == nil {
+			o.Note = pendingNeverFits(q.Name, w)
+		}
+	case o.Verdict == nil || o.Deactivate || o.Verdict.State == kueue.CheckStateRetry:
+		return etaWaits
+	}
+	return etaOut
 }
 
 // share is a workload's fraction of the nominal quota: pods left / Slots,
@@ -149,7 +189,8 @@ func share(w Workload) float64 {
 const fitSlack = 1e-9
 
 // A simulation replays Kueue's admission for one sample at a time over the
-// same jobs; its slices are reused from sample to sample.
+// same jobs; its slices are reused from sample to sample and, kept in an
+// etaScratch, from pass to pass.
 //
 // Each instant at which quota frees or a job enters the queue, Kueue's
 // strategy walks the queue in order. The walk is done by search rather
@@ -169,34 +210,98 @@ type simulation struct {
 	minShare float64
 	tree     posTree
 	started  []bool
+	// lo0 and hi0 are the tree with the jobs that enter at once
+	// (byEntry[:first]), the same at the start of every sample.
+	lo0, hi0 []float64
+	first    int
+	// block holds the jobs' run times of samples [from, to), sample by
+	// sample (job k's in sample s at (s-from)*len(jobs) + k, 0 for a job
+	// without one): a sample reads them in order instead of one from
+	// each job's own slice.
+	block    []float64
+	from, to int
+}
+
+// runBlock is how many samples' run times a simulation holds at once.
+const runBlock = 32
+
+// runsOf returns the jobs' run times in sample s (0 for a job without
+// one), loading the block of samples from s on when s is not in sim's.
+func (sim *simulation) runsOf(jobs []etaJob, s int) []float64 {
+	n := len(jobs)
+	if s < sim.from || s >= sim.to {
+		sim.from, sim.to = s, s+runBlock
+		for _, j := range jobs {
+			if j.run != nil {
+				sim.to = min(sim.to, len(j.run))
+			}
+		}
+		sim.to = max(sim.to, s+1)
+		sim.block = slices.Grow(sim.block[:0], n*(sim.to-sim.from))[:n*(sim.to-sim.from)]
+		for k, j := range jobs {
+			for b := range sim.to - sim.from {
+				r := 0.0
+				if j.run != nil {
+					r = j.run[sim.from+b]
+				}
+				sim.block[b*n+k] = r
+			}
+		}
+	}
+	b := s - sim.from
+	return sim.block[b*n : (b+1)*n]
 }
 
 // newSimulation prepares a simulation of jobs.
 func newSimulation(jobs []etaJob) *simulation {
-	sim := &simulation{minShare: math.Inf(1), byEntry: make([]int, len(jobs)), started: make([]bool, len(jobs))}
+	sim := &simulation{}
+	sim.prepare(jobs)
+	return sim
+}
+
+// prepare makes sim a simulation of jobs, reusing its slices: the jobs in
+// order of entry, the entry times, and the queue at the start of every
+// sample (the jobs that enter at once, in the tree).
+func (sim *simulation) prepare(jobs []etaJob) {
+	sim.minShare = math.Inf(1)
+	sim.entries = sim.entries[:0]
+	sim.byEntry = sim.byEntry[:0]
 	for k, j := range jobs {
 		sim.minShare = min(sim.minShare, j.share)
 		if j.notBefore > 0 {
 			sim.entries = append(sim.entries, j.notBefore)
 		}
-		sim.byEntry[k] = k
+		sim.byEntry = append(sim.byEntry, k)
 	}
 	slices.Sort(sim.entries)
 	sim.entries = slices.Compact(sim.entries)
 	slices.SortStableFunc(sim.byEntry, func(a, b int) int { return cmp.Compare(jobs[a].notBefore, jobs[b].notBefore) })
+	sim.started = slices.Grow(sim.started[:0], len(jobs))[:len(jobs)]
 	sim.tree.init(len(jobs))
-	return sim
+	sim.first = 0
+	for sim.first < len(sim.byEntry) && jobs[sim.byEntry[sim.first]].notBefore <= 0 {
+		k := sim.byEntry[sim.first]
+		sim.tree.leaf(k, jobs[k].share, !jobs[k].ghost)
+		sim.first++
+	}
+	sim.tree.build()
+	sim.from, sim.to = 0, 0
+	sim.lo0 = append(sim.lo0[:0], sim.tree.lo...)
+	sim.hi0 = append(sim.hi0[:0], sim.tree.hi...)
 }
 
 // run fills starts[k][s] with job k's start in sample s (+Inf if it never
 // starts).
 func (sim *simulation) run(running, jobs []etaJob, strict bool, s int, starts [][]float64) {
 	free := sim.ends.reset(running, s)
-	sim.tree.clear()
+	copy(sim.tree.lo, sim.lo0)
+	copy(sim.tree.hi, sim.hi0)
 	clear(sim.started)
 	left := len(jobs)
-	entered := 0 // sim.byEntry[:entered] are in the tree or started
-	entry := 0   // sim.entries[entry] is the next time a job enters the queue
+	entered := sim.first // sim.byEntry[:entered] are in the tree or started
+	head := 0            // the first job not started
+	runs := sim.runsOf(jobs, s)
+	entry := 0 // sim.entries[entry] is the next time a job enters the queue
 	for t := 0.0; ; {
 		for entered < len(sim.byEntry) && jobs[sim.byEntry[entered]].notBefore <= t {
 			k := sim.byEntry[entered]
@@ -204,8 +309,12 @@ func (sim *simulation) run(running, jobs []etaJob, strict bool, s int, starts []
 			entered++
 		}
 		if free+fitSlack >= sim.minShare {
-			for from := 0; ; {
+			// The jobs before head have all started: none is in the tree.
+			for from := head; ; {
 				fit := free + fitSlack
+				if fit < sim.minShare {
+					break // no job fits: the search would find none
+				}
 				k := sim.tree.firstAtMost(from, fit)
 				if k < 0 {
 					break
@@ -219,13 +328,16 @@ func (sim *simulation) run(running, jobs []etaJob, strict bool, s int, starts []
 				starts[k][s] = t
 				sim.started[k] = true
 				sim.tree.unset(k)
+				for head < len(jobs) && sim.started[head] {
+					head++
+				}
 				left--
 				// A job that takes no time holds nothing: every end is
 				// later than its start, so each instant gets one pass in
 				// queue order.
-				if !j.ghost && j.run != nil && j.run[s] > 0 {
+				if r := runs[k]; !j.ghost && r > 0 {
 					free -= j.share
-					sim.ends.push(end{at: t + j.run[s], share: j.share})
+					sim.ends.push(end{at: t + r, share: j.share})
 				}
 				from = k + 1
 			}
@@ -279,18 +391,34 @@ type posTree struct {
 	lo, hi []float64 // per node: least share; largest blocking share
 }
 
+// init empties the tree for n positions, reusing its slices.
 func (tr *posTree) init(n int) {
 	tr.size = 1
 	for tr.size < n {
 		tr.size *= 2
 	}
-	tr.lo = make([]float64, 2*tr.size)
-	tr.hi = make([]float64, 2*tr.size)
-}
-
-func (tr *posTree) clear() {
+	tr.lo = slices.Grow(tr.lo[:0], 2*tr.size)[:2*tr.size]
+	tr.hi = slices.Grow(tr.hi[:0], 2*tr.size)[:2*tr.size]
 	for i := range tr.lo {
 		tr.lo[i], tr.hi[i] = math.Inf(1), math.Inf(-1)
+	}
+}
+
+// leaf sets job k's leaf as set does, without its ancestors; build then
+// sets those of every leaf at once.
+func (tr *posTree) leaf(k int, share float64, blocking bool) {
+	tr.lo[k+tr.size] = share
+	tr.hi[k+tr.size] = math.Inf(-1)
+	if blocking {
+		tr.hi[k+tr.size] = share
+	}
+}
+
+// build sets every inner node from its children.
+func (tr *posTree) build() {
+	for i := tr.size - 1; i >= 1; i-- {
+		tr.lo[i] = min(tr.lo[2*i], tr.lo[2*i+1])
+		tr.hi[i] = max(tr.hi[2*i], tr.hi[2*i+1])
 	}
 }
 
@@ -311,37 +439,56 @@ func (tr *posTree) update(k int, lo, hi float64) {
 	tr.lo[i], tr.hi[i] = lo, hi
 	for i > 1 {
 		i /= 2
-		tr.lo[i] = min(tr.lo[2*i], tr.lo[2*i+1])
-		tr.hi[i] = max(tr.hi[2*i], tr.hi[2*i+1])
+		l, h := min(tr.lo[2*i], tr.lo[2*i+1]), max(tr.hi[2*i], tr.hi[2*i+1])
+		if l == tr.lo[i] && h == tr.hi[i] {
+			return // the ancestors hold the same least and largest shares
+		}
+		tr.lo[i], tr.hi[i] = l, h
 	}
 }
 
 // firstAtMost returns the first position at or after from whose job's
 // share is at most x (it fits), or -1.
-func (tr *posTree) firstAtMost(from int, x float64) int {
-	return tr.find(1, 0, tr.size, from, x, false)
-}
+func (tr *posTree) firstAtMost(from int, x float64) int { return tr.find(from, x, false) }
 
 // firstBlocking returns the first position at or after from whose job
 // blocks and has a share above x (it does not fit), or -1.
-func (tr *posTree) firstBlocking(from int, x float64) int {
-	return tr.find(1, 0, tr.size, from, x, true)
-}
+func (tr *posTree) firstBlocking(from int, x float64) int { return tr.find(from, x, true) }
 
-// find returns the first leaf position in [max(lo, from), hi) under node
-// n with a share at most x (blocking: a blocking share above x), or -1.
-func (tr *posTree) find(n, lo, hi, from int, x float64, blocking bool) int {
-	if hi <= from || (!blocking && !(tr.lo[n] <= x)) || (blocking && !(tr.hi[n] > x)) {
+// find returns the first leaf position at or after from with a share at
+// most x (blocking: a blocking share above x), or -1: from the leaf at
+// from, up while the node holds none and is a right child, on to the
+// subtree right of it, and down to its first such leaf.
+func (tr *posTree) find(from int, x float64, blocking bool) int {
+	if from >= tr.size {
 		return -1
 	}
-	if hi-lo == 1 {
-		return lo
+	i := from + tr.size
+	for !tr.holds(i, x, blocking) {
+		for i&1 == 1 {
+			i >>= 1
+		}
+		if i == 0 {
+			return -1
+		}
+		i++
 	}
-	mid := (lo + hi) / 2
-	if k := tr.find(2*n, lo, mid, from, x, blocking); k >= 0 {
-		return k
+	for i < tr.size {
+		i *= 2
+		if !tr.holds(i, x, blocking) {
+			i++
+		}
 	}
-	return tr.find(2*n+1, mid, hi, from, x, blocking)
+	return i - tr.size
+}
+
+// holds reports whether node i's range has a share at most x (blocking:
+// a blocking share above x).
+func (tr *posTree) holds(i int, x float64, blocking bool) bool {
+	if blocking {
+		return tr.hi[i] > x
+	}
+	return tr.lo[i] <= x
 }
 
 // reset empties h and puts in it the ends of the running jobs in sample

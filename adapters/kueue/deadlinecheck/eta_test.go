@@ -184,3 +184,19 @@ func TestStartDelay(t *testing.T) {
 		t.Errorf("StartDelay -1s: %v", err)
 	}
 }
+
+// TestETAPassAllocations: a pass after a ClusterQueue's first allocates
+// its block of ETAs and the string of its notes, whatever the queue's
+// length (the rest is in the ClusterQueue's etaScratch).
+func TestETAPassAllocations(t *testing.T) {
+	for _, n := range []int{50, 400} {
+		pass := etaPassOf(t, n, 200)
+		outs := pass()
+		if a := testing.AllocsPerRun(3, func() { pass() }); a != 2 {
+			t.Errorf("%d workloads: %v allocations per pass, want 2 (the ETAs' block, the notes' string)", n, a)
+		}
+		if outs[n-1].ETA == nil || outs[n-1].Note == "" {
+			t.Errorf("%d workloads: the last waiting one has ETA %v, note %q", n, outs[n-1].ETA, outs[n-1].Note)
+		}
+	}
+}

@@ -94,16 +94,21 @@ func (e etaDelay) times(own []float64, executed float64, pending bool) []float64
 	if e.ready == nil || own == nil {
 		return own
 	}
+	return e.appendTimes(make([]float64, 0, len(own)), own, executed, pending)
+}
+
+// appendTimes appends T[k][s] for every sample s of own to dst (times with
+// draws).
+func (e etaDelay) appendTimes(dst, own []float64, executed float64, pending bool) []float64 {
 	ahead := max(e.decided-executed, 0)
-	out := make([]float64, len(own))
 	for s, x := range own {
 		d := e.ready[s%len(e.ready)]
 		if pending {
 			d = e.wait[s%len(e.wait)]
 		}
-		out[s] = max(x-ahead, 0) + max(d-executed, 0)
+		dst = append(dst, max(x-ahead, 0)+max(d-executed, 0))
 	}
-	return out
+	return dst
 }
 
 // lead is a pending workload's time from getting quota to its admission

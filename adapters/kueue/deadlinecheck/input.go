@@ -93,3 +93,6 @@ func ParseDeadline(value string, created time.Time) (time.Time, error) {
 
 // formatTime is how every time appears in messages and annotations.
 func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// appendTime appends formatTime(t) to b.
+func appendTime(b []byte, t time.Time) []byte { return t.UTC().AppendFormat(b, time.RFC3339) }

@@ -80,22 +80,35 @@ func retryHurts(w Workload, wk *work, b Workload, now time.Time, pmeet, p float6
 		after, b.Key, formatTime(b.Deadline), b.Key, pmeet, p, finishes(now, wk.own), formatTime(w.Deadline))}
 }
 
-func pendingETA(e ETA) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Pending: predicted start %s (p50) / %s (p90)", formatTime(e.StartP50), formatTime(e.StartP90))
+func pendingETA(e ETA) string { return string(appendPendingETA(nil, e)) }
+
+// appendPendingETA appends pendingETA(e) to b.
+func appendPendingETA(b []byte, e ETA) []byte {
+	b = append(b, "Pending: predicted start "...)
+	b = appendTime(b, e.StartP50)
+	b = append(b, " (p50) / "...)
+	b = appendTime(b, e.StartP90)
+	b = append(b, " (p90)"...)
 	if e.HasFinish() {
-		fmt.Fprintf(&b, ", finish %s (p50) / %s (p90)", formatTime(e.FinishP50), formatTime(e.FinishP90))
+		b = append(b, ", finish "...)
+		b = appendTime(b, e.FinishP50)
+		b = append(b, " (p50) / "...)
+		b = appendTime(b, e.FinishP90)
+		b = append(b, " (p90)"...)
 	} else {
-		b.WriteString(", no run-time estimate for its finish")
+		b = append(b, ", no run-time estimate for its finish"...)
 	}
 	switch {
 	case e.Deadline.IsZero():
 	case e.HasFinish() && e.FinishP50.After(e.Deadline):
-		fmt.Fprintf(&b, ", after its deadline %s at this place in the queue", formatTime(e.Deadline))
+		b = append(b, ", after its deadline "...)
+		b = appendTime(b, e.Deadline)
+		b = append(b, " at this place in the queue"...)
 	default:
-		fmt.Fprintf(&b, ", deadline %s", formatTime(e.Deadline))
+		b = append(b, ", deadline "...)
+		b = appendTime(b, e.Deadline)
 	}
-	return b.String()
+	return b
 }
 
 func podsLeft(w Workload) string {

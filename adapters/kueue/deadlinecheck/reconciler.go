@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -99,6 +100,8 @@ type queueReconciler struct {
 	delays *delayLearner
 	// views keeps Map's views of each ClusterQueue's check (viewCache).
 	views map[etaPassKey]*viewCache
+	// etaScratch keeps each ClusterQueue's check's ETA pass scratch.
+	etaScratch map[etaPassKey]*etaScratch
 }
 
 type etaPassKey struct {
@@ -246,7 +249,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 			if err != nil {
 				return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
 			}
-			if err := etas(queue, views, works, outs, now, r.cfg.Samples, delay); err != nil {
+			if err := etas(queue, views, works, outs, now, r.cfg.Samples, delay, r.etaScratchOf(key)); err != nil {
 				return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
 			}
 			r.metrics.timed("etas", t0)
@@ -349,26 +352,36 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 func (r *queueReconciler) viewsOf(key etaPassKey) *viewCache {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.views == nil {
-		r.views = map[etaPassKey]*viewCache{}
-	}
-	c := r.views[key]
-	if c == nil {
-		c = &viewCache{}
-		r.views[key] = c
-	}
-	return c
+	return keptFor(&r.views, key)
 }
 
-// forgetViews drops the view caches of a ClusterQueue that is gone.
+// etaScratchOf returns the ETA pass scratch of a ClusterQueue's check.
+func (r *queueReconciler) etaScratchOf(key etaPassKey) *etaScratch {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return keptFor(&r.etaScratch, key)
+}
+
+// keptFor returns (*m)[key], a new zero value kept there if there is none.
+func keptFor[V any](m *map[etaPassKey]*V, key etaPassKey) *V {
+	if *m == nil {
+		*m = map[etaPassKey]*V{}
+	}
+	v := (*m)[key]
+	if v == nil {
+		v = new(V)
+		(*m)[key] = v
+	}
+	return v
+}
+
+// forgetViews drops the view caches and ETA scratch of a ClusterQueue
+// that is gone.
 func (r *queueReconciler) forgetViews(cq string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for k := range r.views {
-		if k.queue == cq {
-			delete(r.views, k)
-		}
-	}
+	maps.DeleteFunc(r.views, func(k etaPassKey, _ *viewCache) bool { return k.queue == cq })
+	maps.DeleteFunc(r.etaScratch, func(k etaPassKey, _ *etaScratch) bool { return k.queue == cq })
 }
 
 // writeOrder returns the indexes of outs in the order their writes go:

@@ -1,0 +1,101 @@
+package deadlinecheck
+
+import (
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// propETAPassMatchesOracle checks the ETA pass against etasOracle, bit for
+// bit: every outcome's ETA and note and the error, over random queues
+// decided by decide, both strategies, with and without the control
+// plane's delay draws, one scratch reused over several passes of
+// different queues (so that each pass starts from another's leftovers).
+func propETAPassMatchesOracle(t *rapid.T) {
+	var sc etaScratch
+	for pass := range rapid.IntRange(1, 3).Draw(t, "passes") {
+		ws := workloadsGen(rapid.Bool().Draw(t, "fixed")).Draw(t, "workloads")
+		cfg := propConfig(t)
+		q := Queue{Name: "cq", StrictFIFO: rapid.Bool().Draw(t, "strict FIFO")}
+		now := t0.Add(time.Duration(rapid.IntRange(0, 100).Draw(t, "now")) * time.Second)
+		outs, works, err := decide(q, ws, now, cfg, nil, false)
+		if err != nil {
+			t.Fatalf("decide: %v", err)
+		}
+		delay := etaDelay{decided: float64(rapid.IntRange(0, 60).Draw(t, "D"))}
+		if rapid.Bool().Draw(t, "delay draws?") {
+			obs := make([]DelayObservation, rapid.IntRange(MinDelayObservations, 12).Draw(t, "observations"))
+			for i := range obs {
+				ms := func(label string) time.Duration {
+					return time.Duration(rapid.IntRange(0, 120_000).Draw(t, label)) * time.Millisecond
+				}
+				obs[i] = DelayObservation{Finished: time.Unix(int64(i), 0), Delay: ms("delay"), Decide: ms("decide"), Admit: ms("admit")}
+			}
+			if delay, err = delayDraws(obs, rapid.IntRange(1, cfg.Samples).Draw(t, "draws"), delay.decided); err != nil {
+				t.Fatalf("delayDraws: %v", err)
+			}
+		}
+		want := slices.Clone(outs)
+		got := slices.Clone(outs)
+		werr := etasOracle(q, ws, works, want, now, cfg.Samples, delay)
+		gerr := etas(q, ws, works, got, now, cfg.Samples, delay, &sc)
+		if (werr == nil) != (gerr == nil) || (werr != nil && werr.Error() != gerr.Error()) {
+			t.Fatalf("pass %d: error %v, the oracle's %v", pass, gerr, werr)
+		}
+		for i := range want {
+			g, w := got[i], want[i]
+			if (g.ETA == nil) != (w.ETA == nil) || (g.ETA != nil && !sameETA(*g.ETA, *w.ETA)) || g.Note != w.Note {
+				t.Fatalf("pass %d, %s: ETA %+v note %q, the oracle's %+v note %q", pass, ws[i].Key, g.ETA, g.Note, w.ETA, w.Note)
+			}
+		}
+	}
+}
+
+// sameETA: every time equal to the nanosecond, in the same location.
+func sameETA(a, b ETA) bool {
+	same := func(x, y time.Time) bool { return x.Equal(y) && x.Location() == y.Location() }
+	return same(a.StartP50, b.StartP50) && same(a.StartP90, b.StartP90) && same(a.FinishP50, b.FinishP50) &&
+		same(a.FinishP90, b.FinishP90) && same(a.Deadline, b.Deadline)
+}
+
+func TestPropETAPassMatchesOracle(t *testing.T) { rapid.Check(t, propETAPassMatchesOracle) }
+
+// propQuantilesBySelection checks etaScratch.quantiles against quantiles
+// (jct's sorted copy): the same values (a zero's sign aside, which at()
+// does not keep), the same errors; samples of few distinct values (many
+// ties), of any values, negative, NaN and +Inf ones (the same error), one
+// working copy reused.
+func propQuantilesBySelection(t *rapid.T) {
+	var sc etaScratch
+	for range rapid.IntRange(1, 3).Draw(t, "calls") {
+		xs := make([]float64, rapid.IntRange(0, 300).Draw(t, "n"))
+		few := rapid.Bool().Draw(t, "few values?")
+		for i := range xs {
+			switch {
+			case rapid.IntRange(0, 200).Draw(t, "odd?") == 0:
+				xs[i] = rapid.SampledFrom([]float64{-1, math.NaN(), math.Inf(1), math.Copysign(0, -1)}).Draw(t, "odd")
+			case few:
+				xs[i] = float64(rapid.IntRange(0, 3).Draw(t, "few"))
+			default:
+				xs[i] = rapid.Float64Range(0, 1e6).Draw(t, "x")
+			}
+		}
+		in := slices.Clone(xs)
+		g50, g90, gerr := sc.quantiles(xs)
+		w50, w90, werr := quantiles(xs)
+		if !slices.EqualFunc(xs, in, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }) {
+			t.Fatalf("quantiles changed its input")
+		}
+		if (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {
+			t.Fatalf("error %v, want %v", gerr, werr)
+		}
+		if gerr == nil && (g50 != w50 || g90 != w90) {
+			t.Fatalf("p50 %v p90 %v, by sorting %v %v (of %v)", g50, g90, w50, w90, xs)
+		}
+	}
+}
+
+func TestPropQuantilesBySelection(t *testing.T) { rapid.Check(t, propQuantilesBySelection) }
