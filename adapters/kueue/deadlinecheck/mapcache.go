@@ -125,17 +125,18 @@ func (c *viewCache) end() {
 func (c *viewCache) view(i int, wl *kueue.Workload, fresh bool, check kueue.AdmissionCheckReference, now time.Time,
 	owner func(*kueue.Workload) (*metav1.ObjectMeta, error)) (Workload, bool, error) {
 	e := c.find(i, wl)
-	if e == nil || fresh {
-		e = &viewEntry{uid: wl.UID, rv: wl.ResourceVersion, needsOwner: NeedsOwner(wl)}
-	} else {
+	kept := e != nil && !fresh
+	if kept {
 		e.markSeen(c)
+	} else {
+		e = &viewEntry{uid: wl.UID, rv: wl.ResourceVersion, needsOwner: NeedsOwner(wl)}
 	}
 	var m *metav1.ObjectMeta
 	var err error
 	if e.needsOwner {
 		m, err = owner(wl)
 	}
-	if e.pass == c.pass && e.owner == ownerIDOf(m) {
+	if kept && e.owner == ownerIDOf(m) {
 		return e.s.at(now), e.ok, err
 	}
 	e.s, e.ok = mapStill(wl, m, check, c.quota, c.models)
@@ -159,16 +160,13 @@ func (c *viewCache) view(i int, wl *kueue.Workload, fresh bool, check kueue.Admi
 func (c *viewCache) late(i int, wl *kueue.Workload, fresh bool, check kueue.AdmissionCheckReference,
 	owner func(*kueue.Workload) (*metav1.ObjectMeta, error)) (lateStill, bool) {
 	e := c.find(i, wl)
-	if e == nil || fresh {
-		var m *metav1.ObjectMeta
-		if NeedsOwner(wl) {
-			m, _ = owner(wl)
-		}
-		return runningStill(wl, m, check, c.models)
-	}
+	kept := e != nil && !fresh
 	var m *metav1.ObjectMeta
-	if e.needsOwner {
+	if kept && e.needsOwner || !kept && NeedsOwner(wl) {
 		m, _ = owner(wl)
+	}
+	if !kept {
+		return runningStill(wl, m, check, c.models)
 	}
 	if !e.lateSet || e.lateOwner != ownerIDOf(m) {
 		e.late, e.lateOK = runningStill(wl, m, check, c.models)

@@ -217,7 +217,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		vc.begin(quota, ch.params)
 		var views []Workload
 		var objs []*kueue.Workload
-		owner := func(wl *kueue.Workload) (*metav1.ObjectMeta, error) { return r.controllerOwner(ctx, wl) }
+		owner := r.ownerReader(ctx)
 		for at, wl := range wls {
 			seen := own.seen(wl)
 			w, ok, ownerErr := vc.view(at, seen, seen != wl, ch.name, now, owner)
@@ -660,6 +660,12 @@ func (r *queueReconciler) owner(ctx context.Context, wl *kueue.Workload) (*metav
 		return nil, nil
 	}
 	return r.controllerOwner(ctx, wl)
+}
+
+// ownerReader returns controllerOwner with ctx, as a viewCache reads
+// owners.
+func (r *queueReconciler) ownerReader(ctx context.Context) func(*kueue.Workload) (*metav1.ObjectMeta, error) {
+	return func(wl *kueue.Workload) (*metav1.ObjectMeta, error) { return r.controllerOwner(ctx, wl) }
 }
 
 // controllerOwner is owner for a workload that needs its owner.

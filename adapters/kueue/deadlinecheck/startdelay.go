@@ -423,9 +423,10 @@ func (r *queueReconciler) decisionConfig(ctx context.Context, key etaPassKey, fr
 		}
 		return m
 	}
+	read := r.ownerReader(ctx)
 	still := func(i int, wl *kueue.Workload) (lateStill, bool) {
 		seen := own.seen(wl)
-		return vc.late(i, seen, seen != wl, key.check, func(wl *kueue.Workload) (*metav1.ObjectMeta, error) { return r.controllerOwner(ctx, wl) })
+		return vc.late(i, seen, seen != wl, key.check, read)
 	}
 	d, err := r.delays.startDelay(key, fresh, wls, vc.models, owner, still, cfg.StartDelay, now)
 	if err != nil {
