@@ -53,7 +53,11 @@
 // neither profile batches a pod: PodTopologySpread at its default
 // (defaultingType System, the system default spread constraints) refuses
 // to sign every pod, in the default profile as in the schedkit one, so
-// every cycle is a full one in both. Measured on 2026-11-28 (2 cores,
+// every cycle is a full one in both. Without it the harness would still
+// keep every signature apart: createPods labels each pod
+// signature=signature-label-<index/signatureBatchSize>, a label of its own
+// while signatureBatchSize is unset (these workloads leave it unset), and
+// InterPodAffinity signs the pod's labels. Measured on 2026-11-28 (2 cores,
 // 24 GiB, load average 4.7–8.6, label ci, two rounds, the first command
 // below): every run of every profile 0 pods on a hint, 2,100 pods without
 // one in SchedulingBasic and DeadlineRates and 601–604 scheduling attempts
