@@ -77,13 +77,17 @@
 // when it enters the scheduling queue, from the pod alone. After a full
 // cycle it keeps the feasible nodes' raw scores, and a next pod of the
 // profile with an equal signature, scheduled in the very next cycle
-// within 500 ms of that full cycle, takes the best remaining node as a
-// hint (only the previous pod's node is filtered and scored again); the
-// hint is placed after passing the Filter plugins, without PreScore or
-// Score. SignPod refuses every pod, so a schedkit profile never batches:
-// its pods take full cycles. The refusal is per pod, but it is every pod.
-// No signature is correct, because what a pod's scores depend on is not
-// in the pod and moves within a batch (TestNoSignature):
+// (the previous pod placed, no nominated node) within 500 ms of that
+// full cycle, takes the best remaining node as a hint (only the previous
+// pod's node is filtered again and, while it fits, scored again); the
+// hint is placed once it passes the Filter plugins, without PreScore or
+// Score for the other nodes. A pod that any PreFilter, Filter, PreScore
+// or Score plugin refuses to sign takes a full cycle and drops the cache.
+// SignPod refuses every pod, so a schedkit profile never batches. (At its
+// default args PodTopologySpread refuses every pod as well, so neither
+// does kube-scheduler's default profile.) No signature is correct,
+// because what a pod's scores depend on is not in the pod and moves
+// within a batch (TestNoSignature):
 //
 //   - a pod whose PreScore skips (no pending job rated) scores the same on
 //     every node only while no rated job is pending; a rated job arriving
