@@ -58,11 +58,11 @@
 // signature=signature-label-<index/signatureBatchSize>, a label of its own
 // while signatureBatchSize is unset (these workloads leave it unset), and
 // InterPodAffinity signs the pod's labels. Measured on 2026-11-28 (2 cores,
-// 24 GiB, load average 4.7–8.6, label ci, two rounds, the first command
-// below): every run of every profile 0 pods on a hint, 2,100 pods without
-// one in SchedulingBasic and DeadlineRates and 601–604 scheduling attempts
-// in Preemption, every cache flush "pod_not_batchable" or "empty_list"
-// (a pod with no signature and one feasible node).
+// 24 GiB, load average 3.0–9.4, label ci, the first command below run
+// twice, two rounds each): every run of every profile 0 pods on a hint,
+// 2,100 pods without one in SchedulingBasic and DeadlineRates and 601–606
+// scheduling attempts in Preemption, every cache flush "pod_not_batchable"
+// or "empty_list" (a pod with no signature and one feasible node).
 //
 // # Commands
 //
