@@ -3,6 +3,7 @@ package deadlinecheck
 import (
 	"math"
 	"slices"
+	"time"
 )
 
 // An etaScratch is what an ETA pass (etas) reuses from one pass of a
@@ -14,7 +15,8 @@ import (
 // largest part is the starts, pending workloads × samples × 8 bytes (120
 // MB at 15,000 workloads and 1,000 samples), as much again for the run
 // times with learnt delays, kept while the reconciler keeps the
-// ClusterQueue. The zero value is ready; one pass at a time.
+// ClusterQueue. It also holds the pass in progress between its slices
+// (etapass.go). The zero value is ready; one pass at a time.
 type etaScratch struct {
 	running []etaJob
 	pend    []int        // indexes into ws, in Kueue order
@@ -29,6 +31,18 @@ type etaScratch struct {
 	etas    []ETA
 	notes   []byte
 	spans   []noteSpan
+
+	// The pass in progress (etapass.go): its copies of the workloads and
+	// outcomes it was started with, its inputs, the next sample to
+	// replay and the next pending position to take the quantiles of.
+	ws      []Workload
+	outs    []Outcome
+	strict  bool
+	now     time.Time
+	samples int
+	delay   etaDelay
+	next, k int
+	live    bool
 }
 
 // A noteSpan is outs[i]'s Pending note, notes[from:to].
