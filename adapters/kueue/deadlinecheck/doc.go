@@ -524,9 +524,10 @@
 // CPU within a second, 31.6 ms in a new one), updating the metrics
 // (BenchmarkSetQueue: 7.7 ms when no ETA moved, 69 ms when all did) and
 // handing the ETAs to the writer, and waiting 10 ms: about the pass's
-// own CPU plus 3–6 s at 15,000 (the figures above at that load), against
-// the pass in one reconcile, during which that ClusterQueue decided
-// nothing. Up to about 125 pending workloads at 1,000 samples a pass is
+// own CPU plus 3–7 s at 15,000 (an estimate from the figures above at
+// that load, 25–55 ms CPU and 10 ms of waiting per reconcile, not a
+// measurement of whole reconciles), against the pass in one reconcile,
+// during which that ClusterQueue decided nothing. Up to about 125 pending workloads at 1,000 samples a pass is
 // one slice, and runs in its reconcile as before.
 //
 // admission's own BenchmarkQueueDecideConfidence (from the repository

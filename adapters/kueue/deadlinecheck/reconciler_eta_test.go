@@ -111,9 +111,10 @@ func TestReconcileReadyKeepsETA(t *testing.T) {
 // With a slice smaller than the pass, the pass runs over the reconciles
 // that follow (each asking to be called again etaSlicePause later), each
 // deciding first: a workload holding quota gets its verdict in the
-// first; the ETAs land when the pass ends, those of the queue as it was
-// when the pass started; a workload arriving meanwhile gets its ETA from
-// the next pass.
+// first, and a hopeless workload arriving meanwhile is deactivated at
+// once, without an ETA; the ETAs land when the pass ends, those of the
+// queue as it was when the pass started; a workload arriving meanwhile
+// gets its ETA from the next pass.
 func TestReconcileETASlices(t *testing.T) {
 	g := heldQueue(t)
 	g.r.etaSlice = 1 // one unit a reconcile
@@ -135,8 +136,20 @@ func TestReconcileETASlices(t *testing.T) {
 	if err := g.c.Create(ctx, n); err != nil {
 		t.Fatal(err)
 	}
+	// A hopeless arrival is deactivated at once, not waiting for the
+	// pass, without an ETA (the pass in progress goes on).
+	late := wl("late", 1, kueue.CheckStatePending, false, fixedType("5m"))
+	if err := g.c.Create(ctx, late); err != nil {
+		t.Fatal(err)
+	}
+	if res := g.reconcile(t); res.RequeueAfter != etaSlicePause {
+		t.Fatalf("requeue after %v, want %v (the pass goes on)", res.RequeueAfter, etaSlicePause)
+	}
+	if lw := g.workload(t, "late"); lw.Spec.Active == nil || *lw.Spec.Active || lw.Annotations[StartP50Annotation] != "" {
+		t.Errorf("late: active %v, annotations %v: want deactivated at once, without an ETA", lw.Spec.Active, lw.Annotations)
+	}
 	units := g.r.cfg.Samples + 1 // a sample of the replay each (p alone pending), then p's quantiles
-	reconciles := 1
+	reconciles := 2
 	for reconciles < 2*units {
 		reconciles++
 		if res := g.reconcile(t); res.RequeueAfter != etaSlicePause {
