@@ -182,7 +182,7 @@
 // next one ends; until then, and between passes, a pending workload
 // keeps the ETA of the last pass that ended. A deactivation carries its
 // ETA when the pass it started ends in the same reconcile (a queue whose
-// whole pass fits one slice: up to 125 pending workloads at 1,000
+// whole pass fits one slice: up to 200 pending workloads at 1,000
 // samples); in a larger queue it is written at once without one, the
 // workload's ETA annotations left as they were. One reconcile writes the
 // ETAs of at most about 64 workloads, after its decisions (the reconciles
@@ -503,32 +503,33 @@
 // whole workloads' quantiles, samples starts each), so what a reconcile
 // of the ClusterQueue waits for before it decides is one slice, not the
 // pass. BenchmarkETASlice (go test -c of this tree, then the binary with
-// -test.run '^$' -test.bench 'ETAPass/workloads=15000|ETASlice|DecideOne/workloads=15000'
-// -test.benchtime 3x (ETAPass) or 20x -test.cpu 1 -test.benchmem,
-// nice -n 19, the tree at 42143a1 the same way for the whole pass, old,
-// new, old, new; 2 cores, load average 12.7–14.0 from other jobs,
-// 2026-11-28; CPU time per operation, about 1.7 times the idle machine's
-// at that load, against the 3.1–3.2 s above):
+// -test.run '^$' -test.bench 'ETASlice|DecideOne/workloads=15000|SetQueue'
+// -test.benchtime 20x -test.cpu 1 -test.benchmem, nice -n 19; the whole
+// pass with -test.bench 'ETAPass/workloads=15000' -test.benchtime 3x, and
+// the same of the tree at 42143a1, old, new, old, new, twice; 2 cores,
+// load average 4.6–14 from other jobs, 2026-11-28; CPU time per
+// operation; on this day the whole pass cost 5.2–6.3 s in both trees,
+// against 3.1–3.2 s the day before):
 //
-//	workloads  slices a pass  start   replay slice       quantiles slice     whole pass, slices / 42143a1
-//	100        1              17 µs   10–12 ms (all)     (in the same)       —
-//	1,000      8              0.14 ms 33–50 ms (250 s.)  13–17 ms (250 w.)   —
-//	15,000     123            5.3 ms  64–78 ms (16 s.)   13–14 ms (250 w.)   5.6–6.0 s / 5.5 s
+//	workloads  slices a pass  start     replay slice             quantiles slice
+//	100        1              17–20 µs  10 ms (the whole pass)   (in the same)
+//	1,000      5              0.14 ms   33 ms (250 samples)      50 ms (all 936)
+//	15,000     78             4.7–9 ms  64–105 ms (16 samples)   51 ms (1,000 workloads)
 //
-// (s.: samples, w.: workloads a slice.) A slice allocates nothing but
-// the pass's two blocks (its ETAs, its notes); the whole pass the same 2
-// allocations, 4.4 MB, as before. The starts of a sample cost about ten
-// times those of the quantiles, so at 15,000 a slice of the replay is the
-// longest wait. The pass lands after its 123 reconciles, each also
-// deciding (BenchmarkDecideOne at 15,000 in the same minutes: 10.9 ms
-// CPU within a second, 31.6 ms in a new one), updating the metrics
-// (BenchmarkSetQueue: 7.7 ms when no ETA moved, 69 ms when all did) and
-// handing the ETAs to the writer, and waiting 10 ms: about the pass's
-// own CPU plus 3–7 s at 15,000 (an estimate from the figures above at
-// that load, 25–55 ms CPU and 10 ms of waiting per reconcile, not a
-// measurement of whole reconciles), against the pass in one reconcile,
-// during which that ClusterQueue decided nothing. Up to about 125 pending workloads at 1,000 samples a pass is
-// one slice, and runs in its reconcile as before.
+// A slice allocates nothing but the pass's two blocks (its ETAs, its
+// notes), and the whole pass the same 2 allocations, 4.4 MB, as before.
+// The starts of the replay cost five to eight times the quantiles' (a
+// workload's quantiles count a quarter of its samples). The pass lands
+// after its 78 reconciles, each also deciding (BenchmarkDecideOne at
+// 15,000 in the same minutes: 11–12 ms CPU within a second, 25–32 ms in
+// a new one), updating the metrics (BenchmarkSetQueue: 7.7–16 ms when no
+// ETA moved, 69–74 ms when all did, once, when the pass lands) and
+// handing the ETAs to the writer, and waiting 10 ms: about the pass's own
+// CPU plus 2–4 s of CPU and 0.8 s of waiting at 15,000 (an estimate from
+// these parts, not a measurement of whole reconciles), against the pass
+// in one reconcile, during which that ClusterQueue decided nothing. Up to
+// 200 pending workloads at 1,000 samples a pass is one slice, and runs in
+// its reconcile as before.
 //
 // admission's own BenchmarkQueueDecideConfidence (from the repository
 // root: go test -run '^$' -bench QueueDecideConfidence -benchtime 20x -cpu

@@ -22,9 +22,12 @@ import (
 // The work is counted in predicted starts, one workload in one sample:
 // the replay of one sample predicts every pending workload's start (a
 // unit of pending starts), and the quantiles of one workload read its
-// start in every sample (a unit of samples starts). A step runs whole
-// units, as many as fit its budget, and at least one; the pass is
-// 2 × pending × samples starts in all. Starting a pass (startPass) is not
+// start in every sample, counted as samples / quantileShare starts (a
+// unit; at least one): selecting the p50 and p90 of a start costs about a
+// fifth of replaying it (BenchmarkETASlice: 0.051 µs against 0.30 µs at
+// 15,000 workloads). A step runs whole units, as many as fit its budget,
+// and at least one; the pass is pending × (samples + ⌊samples / 4⌋)
+// starts in all. Starting a pass (startPass) is not
 // counted: it copies the workloads and outcomes, orders the pending
 // workloads (O(pending log pending)) and, with learnt start delays, adds
 // the delays to every run time (O(workloads × samples)).
@@ -94,8 +97,8 @@ func (sc *etaScratch) step(budget int) (done bool, err error) {
 		return false, nil
 	}
 	ws, outs, delay, now, finish := sc.ws, sc.outs, sc.delay, sc.now, sc.finish
-	for ; sc.k < len(pend) && fits(sc.samples); sc.k++ {
-		spent += sc.samples
+	for ; sc.k < len(pend) && fits(sc.quantileCost()); sc.k++ {
+		spent += sc.quantileCost()
 		k, i := sc.k, pend[sc.k]
 		w := &ws[i]
 		for s, x := range starts[k] {
@@ -134,6 +137,14 @@ func (sc *etaScratch) step(budget int) (done bool, err error) {
 	sc.end()
 	return true, nil
 }
+
+// quantileShare: the quantiles of one workload count as samples /
+// quantileShare predicted starts.
+const quantileShare = 4
+
+// quantileCost is what the quantiles of one workload count, in predicted
+// starts.
+func (sc *etaScratch) quantileCost() int { return max(sc.samples/quantileShare, 1) }
 
 // end ends the pass: the outcomes get their Pending notes.
 func (sc *etaScratch) end() {

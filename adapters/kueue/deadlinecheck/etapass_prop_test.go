@@ -30,7 +30,7 @@ func propETASlicesMatchOracle(t *rapid.T) {
 			sc.step(rapid.IntRange(1, 50).Draw(t, "budget"))
 			sc.startPass(in.q, ws, in.works, outs, in.now, samples, in.delay)
 		}
-		pend, total := len(sc.pend), 2*len(sc.pend)*samples
+		pend, total := len(sc.pend), len(sc.pend)*(samples+max(samples/quantileShare, 1))
 		var gerr error
 		for steps := 0; ; steps++ {
 			if steps > total+1 {
@@ -44,10 +44,10 @@ func propETASlicesMatchOracle(t *rapid.T) {
 			budget := rapid.IntRange(1, total+1).Draw(t, "budget")
 			next, k := sc.next, sc.k
 			done, err := sc.step(budget)
-			spent := (sc.next-next)*pend + (sc.k-k)*samples
+			spent := (sc.next-next)*pend + (sc.k-k)*max(samples/quantileShare, 1)
 			unit := pend
 			if next == samples {
-				unit = samples
+				unit = max(samples/quantileShare, 1)
 			}
 			if spent > max(budget, unit) || (spent == 0 && !done) {
 				t.Fatalf("pass %d: a step of budget %d did %d starts (a unit %d)", pass, budget, spent, unit)

@@ -49,8 +49,9 @@ type Options struct {
 	// same reconcile).
 	ETAInterval time.Duration
 	// ETASliceStarts bounds the work of an ETA pass in one reconcile, in
-	// predicted starts (one pending workload in one sample; a pass is
-	// 2 × pending workloads × Config.Samples of them): a pass larger than
+	// predicted starts (one pending workload in one sample of the replay;
+	// a workload's quantiles count a quarter of its samples, so a pass is
+	// 1.25 × pending workloads × Config.Samples): a pass larger than
 	// that runs over the reconciles that follow (each asked for 10 ms
 	// later, each deciding first), on the queue as it was when the pass
 	// started, and its ETAs land when it ends. Default

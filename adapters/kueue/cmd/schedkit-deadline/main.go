@@ -94,7 +94,7 @@ Flags:
 	fs.DurationVar(&f.etaRefresh, "eta-refresh", 30*time.Second, "how often ETAs are recomputed when nothing changes, in [1s, 1h]")
 	fs.DurationVar(&f.etaTolerance, "eta-tolerance", 30*time.Second, "rewrite an ETA only when it moves at least this much, in [0s, 1h]")
 	fs.DurationVar(&f.etaInterval, "eta-interval", 0, "shortest time between two ETA passes of one ClusterQueue (each predicts every pending workload), in [0s, eta-refresh]; decisions do not wait for it; 0: 5s or -eta-refresh if shorter")
-	fs.IntVar(&f.etaSlice, "eta-slice", deadlinecheck.DefaultETASliceStarts, "most work of an ETA pass in one reconcile, in predicted starts (a pending workload in a sample; a pass is 2 × pending × samples): a larger pass goes on in the reconciles after it, each deciding first, and its ETAs land when it ends; in [0, 1000000000], 0: the whole pass in one reconcile")
+	fs.IntVar(&f.etaSlice, "eta-slice", deadlinecheck.DefaultETASliceStarts, "most work of an ETA pass in one reconcile, in predicted starts (a pending workload in a sample; a pass is 1.25 × pending × samples): a larger pass goes on in the reconciles after it, each deciding first, and its ETAs land when it ends; in [0, 1000000000], 0: the whole pass in one reconcile")
 	fs.Float64Var(&f.etaWrites, "eta-writes-per-second", deadlinecheck.DefaultETAWritesPerSecond, "workloads a second whose ETA is written, over all ClusterQueues (decisions are not counted), in (0, 100000]")
 	fs.BoolVar(&f.eta, "eta", true, "predict and write each waiting workload's ETA (its annotations, Pending message and metrics); false: no ETA pass, only the decisions")
 	fs.IntVar(&f.workers, "workers", deadlinecheck.DefaultWorkers, fmt.Sprintf("ClusterQueues reconciled at once, in [1, %d]", deadlinecheck.MaxWorkers))
