@@ -25,12 +25,14 @@ import (
 // start in every sample, counted as samples / quantileShare starts (a
 // unit; at least one): selecting the p50 and p90 of a start costs about a
 // fifth of replaying it (BenchmarkETASlice: 0.051 µs against 0.30 µs at
-// 15,000 workloads). A step runs whole units, as many as fit its budget,
-// and at least one; the pass is pending × (samples + ⌊samples / 4⌋)
-// starts in all. Starting a pass (startPass) is not
-// counted: it copies the workloads and outcomes, orders the pending
-// workloads (O(pending log pending)) and, with learnt start delays, adds
-// the delays to every run time (O(workloads × samples)).
+// 15,000 workloads). With learnt start delays, the slices first add the
+// delays to each workload's run times (etaDelay.appendTimes), a unit of
+// samples / quantileShare per workload as well. A step runs whole units,
+// as many as fit its budget, and at least one; the pass is pending ×
+// (samples + ⌊samples / 4⌋) starts in all (with delays, (pending +
+// holding) × ⌊samples / 4⌋ more). Starting a pass (startPass) is not
+// counted: it copies the workloads and outcomes and orders the pending
+// workloads (O(workloads + pending log pending)).
 
 // startPass starts a pass over ws (with their samples works and outcomes
 // outs) at now, dropping any pass in progress.
@@ -39,13 +41,13 @@ func (sc *etaScratch) startPass(q Queue, ws []Workload, works []*work, outs []Ou
 	sc.ws = append(sc.ws[:0], ws...)
 	sc.outs = append(sc.outs[:0], outs...)
 	sc.strict, sc.now, sc.samples, sc.delay = q.StrictFIFO, now, samples, delay
-	sc.next, sc.k, sc.live = 0, 0, true
+	sc.f, sc.next, sc.k, sc.live = 0, 0, 0, true
 	ws, outs = sc.ws, sc.outs
 	for i, w := range ws {
 		switch etaRoleOf(q, w, &outs[i]) {
 		case etaHolds:
 			if works[i] != nil {
-				sc.running = append(sc.running, etaJob{share: share(w), run: sc.times(delay, works[i].own, seconds(w.Executed), false)})
+				sc.running = append(sc.running, etaJob{share: share(w), run: sc.times(delay, works[i].own, seconds(w.Executed), false, len(sc.running))})
 			}
 		case etaWaits:
 			sc.pend = append(sc.pend, i)
@@ -68,13 +70,15 @@ func (sc *etaScratch) startPass(q Queue, ws []Workload, works []*work, outs []Ou
 		w := &ws[i]
 		j := etaJob{share: share(*w), ghost: outs[i].Deactivate, notBefore: max(0, seconds(sc.places[i].notBefore.Sub(now)))}
 		if works[i] != nil {
-			j.run = sc.times(delay, works[i].own, seconds(w.Executed), true)
+			j.run = sc.times(delay, works[i].own, seconds(w.Executed), true, len(sc.jobs))
 		}
 		sc.jobs = append(sc.jobs, j)
 	}
 	if len(pend) == 0 {
+		sc.fills = sc.fills[:0]
 		return
 	}
+	sc.placeFills()
 	sc.rows = sc.startRows(len(sc.jobs), samples)
 	sc.sim.prepare(sc.jobs)
 }
@@ -89,6 +93,14 @@ func (sc *etaScratch) step(budget int) (done bool, err error) {
 	pend, jobs, starts := sc.pend, sc.jobs, sc.rows
 	spent := 0
 	fits := func(cost int) bool { return spent == 0 || cost <= budget-spent }
+	for ; sc.f < len(sc.fills) && fits(sc.quantileCost()); sc.f++ {
+		f := &sc.fills[sc.f]
+		sc.delay.appendTimes(f.dst[:0], f.own, f.executed, f.pending)
+		spent += sc.quantileCost()
+	}
+	if sc.f < len(sc.fills) {
+		return false, nil
+	}
 	for ; sc.next < sc.samples && len(pend) > 0 && fits(len(pend)); sc.next++ {
 		sc.sim.run(sc.running, jobs, sc.strict, sc.next, starts)
 		spent += len(pend)

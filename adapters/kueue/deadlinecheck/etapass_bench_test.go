@@ -3,11 +3,16 @@ package deadlinecheck
 import (
 	"fmt"
 	"testing"
+	"time"
 )
 
 // BenchmarkETASlice is one reconcile's slice of the ETA pass of
 // BenchmarkETAPass (DefaultETASliceStarts predicted starts, 1,000
-// samples): "start" takes the pass's snapshot (startPass); "replay" is a
+// samples): "start" takes the pass's snapshot (startPass); "delays" is
+// a slice adding the control plane's delays, drawn from
+// DefaultDelayWindow observations, to the run times (the first slices
+// of a pass with learnt delays), the pass started again when they are
+// all added; "replay" is a
 // slice of the replay of Kueue's admission (whole samples), the pass
 // started again when its replay is done; "quantiles" a slice of the
 // p50s and p90s (whole workloads) after the replay, taken again from the
@@ -38,6 +43,30 @@ func BenchmarkETASlice(b *testing.B) {
 			cpu := cpuTime()
 			for b.Loop() {
 				start()
+			}
+			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+		})
+		b.Run(fmt.Sprintf("workloads=%d/delays", n), func(b *testing.B) {
+			obs := make([]DelayObservation, DefaultDelayWindow)
+			for i := range obs {
+				d := time.Duration(i) * time.Second
+				obs[i] = DelayObservation{Finished: t0.Add(d), Delay: d, Decide: d / 2, Admit: d / 4}
+			}
+			delay, err := delayDraws(obs, samples, 0)
+			if err != nil || delay.ready == nil {
+				b.Fatalf("delay draws %v, %v", delay, err)
+			}
+			var sd etaScratch
+			sd.startPass(q, views, works, outs, t0, samples, delay)
+			b.ReportAllocs()
+			cpu := cpuTime()
+			for b.Loop() {
+				if sd.f >= len(sd.fills) {
+					sd.startPass(q, views, works, outs, t0, samples, delay)
+				}
+				if _, err := sd.step(DefaultETASliceStarts); err != nil {
+					b.Fatal(err)
+				}
 			}
 			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 		})

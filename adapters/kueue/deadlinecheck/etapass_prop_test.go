@@ -30,7 +30,8 @@ func propETASlicesMatchOracle(t *rapid.T) {
 			sc.step(rapid.IntRange(1, 50).Draw(t, "budget"))
 			sc.startPass(in.q, ws, in.works, outs, in.now, samples, in.delay)
 		}
-		pend, total := len(sc.pend), len(sc.pend)*(samples+max(samples/quantileShare, 1))
+		pend := len(sc.pend)
+		total := (len(sc.fills)+pend)*max(samples/quantileShare, 1) + pend*samples
 		var gerr error
 		for steps := 0; ; steps++ {
 			if steps > total+1 {
@@ -42,12 +43,13 @@ func propETASlicesMatchOracle(t *rapid.T) {
 				outs[i] = Outcome{Key: "other", Note: "other", Verdict: &Verdict{State: kueue.CheckStateReady}, ETA: &ETA{}}
 			}
 			budget := rapid.IntRange(1, total+1).Draw(t, "budget")
-			next, k := sc.next, sc.k
+			f, next, k := sc.f, sc.next, sc.k
 			done, err := sc.step(budget)
-			spent := (sc.next-next)*pend + (sc.k-k)*max(samples/quantileShare, 1)
+			qc := max(samples/quantileShare, 1)
+			spent := (sc.f-f)*qc + (sc.next-next)*pend + (sc.k-k)*qc
 			unit := pend
-			if next == samples {
-				unit = max(samples/quantileShare, 1)
+			if f < len(sc.fills) || next == samples {
+				unit = qc
 			}
 			if spent > max(budget, unit) || (spent == 0 && !done) {
 				t.Fatalf("pass %d: a step of budget %d did %d starts (a unit %d)", pass, budget, spent, unit)
