@@ -500,7 +500,7 @@
 //
 // A pass runs in slices of at most -eta-slice predicted starts
 // (etapass.go: whole samples of the replay, pending starts each, then
-// whole workloads' quantiles, samples starts each), so what a reconcile
+// whole workloads' quantiles, a quarter of samples each), so what a reconcile
 // of the ClusterQueue waits for before it decides is one slice, not the
 // pass. BenchmarkETASlice (go test -c of this tree, then the binary with
 // -test.run '^$' -test.bench 'ETASlice|DecideOne/workloads=15000|SetQueue'
