@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/component-base/metrics/legacyregistry"
 	perf "k8s.io/kubernetes/test/integration/scheduler_perf"
 	"k8s.io/kubernetes/test/utils/client-go/ktesting"
 	"k8s.io/utils/clock"
@@ -62,9 +63,13 @@ func recordRun(path string) perf.HookFn {
 	return func(tCtx ktesting.TContext) error {
 		tb := tCtx.TB()
 		start, cpu, load := time.Now(), cpuSeconds(), load1()
+		g := legacyregistry.DefaultGatherer
+		attempts, flushes := counters(g, batchAttempts, "result"), counters(g, batchFlushes, "reason")
 		tb.Cleanup(func() {
 			rec := RunRecord{Name: tb.Name(), LoadStart: load, LoadEnd: load1(),
-				Wall: time.Since(start).Seconds(), CPU: cpuSeconds() - cpu}
+				Wall: time.Since(start).Seconds(), CPU: cpuSeconds() - cpu,
+				Batch:        since(attempts, counters(g, batchAttempts, "result")),
+				BatchFlushes: since(flushes, counters(g, batchFlushes, "reason"))}
 			line, err := json.Marshal(rec)
 			if err != nil {
 				tb.Error(err)

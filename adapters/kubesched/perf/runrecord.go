@@ -17,4 +17,15 @@ type RunRecord struct {
 	// Wall and CPU are the run's wall-clock and process CPU seconds.
 	Wall float64 `json:"wallSeconds"`
 	CPU  float64 `json:"cpuSeconds"`
+	// Batch counts the scheduler's opportunistic batching attempts over
+	// the run (scheduler_batch_attempts_total, every pod and profile) by
+	// result: hint_used is a pod placed on a node taken from the previous
+	// pod's cached filter and score results, hint_not_used one whose hint
+	// failed its filters, no_hint one scheduled by a full cycle. Nil when
+	// the run made no attempt (the OpportunisticBatching gate off).
+	Batch map[string]float64 `json:"batch,omitempty"`
+	// BatchFlushes counts why the cached results were dropped
+	// (scheduler_batch_cache_flushed_total) by reason: pod_not_batchable
+	// is a pod that a plugin of its profile refused to sign.
+	BatchFlushes map[string]float64 `json:"batchFlushes,omitempty"`
 }

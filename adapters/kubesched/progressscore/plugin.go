@@ -71,6 +71,41 @@
 // cluster's slots are mapped again only when nodes, their types or
 // capacities change.
 //
+// # Opportunistic batching
+//
+// kube-scheduler (OpportunisticBatching, on by default) signs each pod
+// when it enters the scheduling queue, from the pod alone. After a full
+// cycle it keeps the feasible nodes' raw scores, and a next pod of the
+// profile with an equal signature, scheduled in the very next cycle
+// (the previous pod placed, no nominated node) within 500 ms of that
+// full cycle, takes the best remaining node as a hint (only the previous
+// pod's node is filtered again and, while it fits, scored again); the
+// hint is placed once it passes the Filter plugins, without PreScore or
+// Score for the other nodes. A pod that any PreFilter, Filter, PreScore
+// or Score plugin refuses to sign takes a full cycle and drops the cache.
+// SignPod refuses every pod, so a schedkit profile never batches. (At its
+// default args PodTopologySpread refuses every pod as well, so neither
+// does kube-scheduler's default profile.) No signature is correct,
+// because what a pod's scores depend on is not in the pod and moves
+// within a batch (TestNoSignature):
+//
+//   - a pod whose PreScore skips (no pending job rated) scores the same on
+//     every node only while no rated job is pending; a rated job arriving
+//     during a batch makes an unrated pod's scores differ by node type
+//     (50 on gpu-a100, 100 on cpu-standard in the example), and the
+//     batch would keep the skip;
+//   - pods of one job score alike in one state, but each placement
+//     changes the job's progress share and so Algorithm 2's order: once
+//     a pod of a job ahead of another starts, the job may fall behind,
+//     and its next pod's score on the other nodes of that type drops
+//     (100 to 50 in the example);
+//   - the delay term moves with the clock, so a job's score changes when
+//     delay/maxDelay passes 1 − Pref, also within a batch.
+//
+// In-tree plugins refuse on the same grounds (PodTopologySpread for any
+// pod with spread constraints, its system default ones included,
+// InterPodAffinity for pods with affinity terms).
+//
 // For 100 pending jobs on 1,000 nodes of two types (110,000 slots), a
 // cycle with one job changed since the last took 30–55 µs and no
 // allocation (BenchmarkScore/queue), where mapping the same job states
@@ -229,8 +264,10 @@ func (pl *ProgressShare) Score(_ context.Context, state fwk.CycleState, _ *v1.Po
 // ScoreExtensions returns nil: scores are already in [0, 100].
 func (pl *ProgressShare) ScoreExtensions() fwk.ScoreExtensions { return nil }
 
-// SignPod refuses to sign: a pod's scores depend on the other jobs' running
-// and pending pods, which change with every placement.
+// SignPod refuses to sign any pod (see "Opportunistic batching" in the
+// package doc): a pod's scores depend on its own job, on the other pending
+// jobs and on the time, none of which a signature made from the pod alone
+// can hold, and they change with the placements a batch makes.
 func (pl *ProgressShare) SignPod(context.Context, *v1.Pod) ([]fwk.SignFragment, *fwk.Status) {
 	return nil, fwk.NewStatus(fwk.Unschedulable, "progress-share scores depend on the other jobs")
 }

@@ -139,6 +139,19 @@ func BenchmarkETAPass(b *testing.B) {
 // after its decisions, samples samples, each call with the scratch of the
 // last.
 func etaPassOf(tb testing.TB, n, samples int) func() (outs []Outcome) {
+	views, works, outs := etaBenchInputs(tb, n, samples)
+	var sc etaScratch
+	return func() []Outcome {
+		if err := etas(Queue{Name: "cq"}, views, works, outs, t0, samples, etaDelay{}, &sc); err != nil {
+			tb.Fatal(err)
+		}
+		return outs
+	}
+}
+
+// etaBenchInputs returns the views of the ClusterQueue of benchObjects(n)
+// and its decisions' samples and outcomes, samples samples.
+func etaBenchInputs(tb testing.TB, n, samples int) ([]Workload, []*work, []Outcome) {
 	wls, quota, p := benchObjects(n)
 	cfg := DefaultConfig()
 	cfg.Samples = samples
@@ -153,11 +166,5 @@ func etaPassOf(tb testing.TB, n, samples int) func() (outs []Outcome) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var sc etaScratch
-	return func() []Outcome {
-		if err := etas(Queue{Name: "cq"}, views, works, outs, t0, cfg.Samples, etaDelay{}, &sc); err != nil {
-			tb.Fatal(err)
-		}
-		return outs
-	}
+	return views, works, outs
 }

@@ -166,15 +166,38 @@
 // An ETA is rewritten only when it moves by -eta-tolerance or more, and
 // recomputed every -eta-refresh. Decisions do not wait for ETAs: every
 // reconcile of a ClusterQueue decides (Decide: Plan's verdicts and
-// deactivations, bit for bit, without the replay), and the ETA pass, which
-// replays Kueue's admission for every pending workload, runs at most every
-// -eta-interval (default 5 s, at most -eta-refresh), or at once when a
-// workload is deactivated that the last pass did not predict (the
-// deactivation carries its ETA). Between passes a pending workload keeps
-// the ETA of the last one, and a workload that arrived since gets its
-// first ETA at the next. One reconcile writes the ETAs of at most about
-// 64 workloads, after its decisions (the reconciles after it write the
-// rest).
+// deactivations, bit for bit, without the replay) before it does any ETA
+// work. The ETA pass replays Kueue's admission for every pending
+// workload; it starts -eta-interval (default 5 s, at most -eta-refresh)
+// after the last one ended, or at once when a workload is deactivated
+// that the last pass did not predict. A pass does at most -eta-slice
+// predicted starts (one pending workload in one sample; default 250,000)
+// in one reconcile: a larger one goes on in the reconciles that follow,
+// each asked for 10 ms later and each deciding first, on the queue as it
+// was when the pass started (its own copy of the workloads, their
+// samples and outcomes), and its ETAs land, with their Pending notes and
+// metrics, when it ends; they are those of the whole pass on that queue,
+// bit for bit, whatever the slices (TestPropETASlicesMatchOracle). A
+// workload that arrived after a pass started gets its first ETA when the
+// next one ends; until then, and between passes, a pending workload
+// keeps the ETA of the last pass that ended. A deactivation carries its
+// ETA when the pass it started ends in the same reconcile (a queue whose
+// whole pass fits one slice: up to 200 pending workloads at 1,000
+// samples); in a larger queue it is written at once without one, the
+// workload's ETA annotations left as they were. One reconcile writes the
+// ETAs of at most about 64 workloads, after its decisions (the reconciles
+// after it write the rest).
+//
+// With -eta=false (Options.NoETA) no ETA pass runs: no CPU is spent on
+// ETAs, waiting workloads get neither ETA annotations (those written
+// earlier stay as they were), nor the Pending message with their ETA,
+// nor per-workload ETA metrics. Nothing else reads the pass: Retry's
+// requeueAfterSeconds comes from the decisions (the promised workloads'
+// samples), the deactivation and rejection messages from the decisions,
+// and schedkit_deadline_pending_workloads counts the waiting workloads
+// either way. The Pending messages that are not ETAs (an owner that
+// cannot be read, a pod larger than the quota, a rejection put back
+// after Kueue's eviction) are still written.
 //
 // A workload the check makes Ready keeps the ETA annotations it waited
 // with (its last prediction; the Ready message gives its predicted
@@ -483,9 +506,46 @@
 // incremental: a change ahead in Kueue's order moves every ETA behind it,
 // and under BestEffortFIFO a workload behind can start first and delay
 // those ahead, so one workload's ETA needs the replay of the whole queue.
-// The reconciler runs the pass at most every -eta-interval per
-// ClusterQueue and check, and a reconcile between passes takes the last
-// pass's ETAs (recallETAs).
+// The reconciler starts a pass -eta-interval after the last one ended,
+// per ClusterQueue and check, and a reconcile between passes takes the
+// last pass's ETAs (recallETAs).
+//
+// A pass runs in slices of at most -eta-slice predicted starts
+// (etapass.go: whole samples of the replay, pending starts each, then
+// whole workloads' quantiles, a quarter of samples each), so what a reconcile
+// of the ClusterQueue waits for before it decides is one slice, not the
+// pass. BenchmarkETASlice (go test -c of this tree, then the binary with
+// -test.run '^$' -test.bench 'ETASlice|DecideOne/workloads=15000|SetQueue'
+// -test.benchtime 20x -test.cpu 1 -test.benchmem, nice -n 19; the whole
+// pass with -test.bench 'ETAPass/workloads=15000' -test.benchtime 3x, and
+// the same of the tree at 42143a1, old, new, old, new, twice; 2 cores,
+// load average 4.6–14 from other jobs, 2026-11-28; CPU time per
+// operation; on this day the whole pass cost 5.2–6.3 s in both trees,
+// against 3.1–3.2 s the day before):
+//
+//	workloads  slices a pass  start     replay slice             quantiles slice
+//	100        1              12–20 µs  10 ms (the whole pass)   (in the same)
+//	1,000      5              0.14 ms   33 ms (250 samples)      50 ms (all 936)
+//	15,000     78             4.7–9 ms  64–105 ms (16 samples)   51 ms (1,000 workloads)
+//
+// With learnt start delays (-start-delay-quantile) a pass first adds the
+// delays to every run time, in slices too ("delays": 21 ms for 1,000
+// workloads at 15,000, 15 more slices; 0.31 s when it was done at once).
+//
+// A slice allocates nothing but the pass's two blocks (its ETAs, its
+// notes), and the whole pass the same 2 allocations, 4.4 MB, as before.
+// The starts of the replay cost five to eight times the quantiles' (a
+// workload's quantiles count a quarter of its samples). The pass lands
+// after its 78 reconciles, each also deciding (BenchmarkDecideOne at
+// 15,000 in the same minutes: 11–12 ms CPU within a second, 25–32 ms in
+// a new one), updating the metrics (BenchmarkSetQueue: 7.7–16 ms when no
+// ETA moved, 69–74 ms when all did, once, when the pass lands) and
+// handing the ETAs to the writer, and waiting 10 ms: about the pass's own
+// CPU plus 2–4 s of CPU and 0.8 s of waiting at 15,000 (an estimate from
+// these parts, not a measurement of whole reconciles), against the pass
+// in one reconcile, during which that ClusterQueue decided nothing. Up to
+// 200 pending workloads at 1,000 samples a pass is one slice, and runs in
+// its reconcile as before.
 //
 // admission's own BenchmarkQueueDecideConfidence (from the repository
 // root: go test -run '^$' -bench QueueDecideConfidence -benchtime 20x -cpu

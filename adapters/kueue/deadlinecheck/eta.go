@@ -2,7 +2,6 @@ package deadlinecheck
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -74,80 +73,10 @@ func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, 
 	if sc == nil {
 		sc = &etaScratch{}
 	}
-	sc.begin(len(ws), samples)
-	defer sc.endNotes(outs)
-	for i, w := range ws {
-		switch etaRoleOf(q, w, &outs[i]) {
-		case etaHolds:
-			if works[i] != nil {
-				sc.running = append(sc.running, etaJob{share: share(w), run: sc.times(delay, works[i].own, seconds(w.Executed), false)})
-			}
-		case etaWaits:
-			sc.pend = append(sc.pend, i)
-		}
-	}
-	pend := sc.pend
-	if len(pend) == 0 {
-		return nil
-	}
-	// Each pending workload's place in Kueue's queue: one sent to Retry is
-	// evicted now and requeued after RequeueAfter, its eviction its new
-	// queue time.
-	for _, i := range pend {
-		w := &ws[i]
-		p := queuePlace{priority: w.Priority, queueTime: w.QueueTime, uid: w.UID, notBefore: w.NotBefore}
-		if v := outs[i].Verdict; v != nil && v.State == kueue.CheckStateRetry && !outs[i].Deactivate {
-			p.queueTime, p.notBefore = now, now.Add(v.RequeueAfter)
-		}
-		sc.places[i] = p
-	}
-	slices.SortFunc(pend, func(a, b int) int { return sc.places[a].compare(sc.places[b]) })
-	for _, i := range pend {
-		w := &ws[i]
-		j := etaJob{share: share(*w), ghost: outs[i].Deactivate, notBefore: max(0, seconds(sc.places[i].notBefore.Sub(now)))}
-		if works[i] != nil {
-			j.run = sc.times(delay, works[i].own, seconds(w.Executed), true)
-		}
-		sc.jobs = append(sc.jobs, j)
-	}
-	jobs := sc.jobs
-	starts := sc.startRows(len(jobs), samples)
-	sc.sim.prepare(jobs)
-	for s := range samples {
-		sc.sim.run(sc.running, jobs, q.StrictFIFO, s, starts)
-	}
-	finish := sc.finish
-	for k, i := range pend {
-		w := &ws[i]
-		for s, x := range starts[k] {
-			starts[k][s] = x + delay.lead(s) // quota to admission
-		}
-		s50, s90, err := sc.quantiles(starts[k])
-		if err != nil {
-			return fmt.Errorf("workload %s: %w", w.Key, err)
-		}
-		if math.IsInf(s50, 1) {
-			outs[i].Note = cmp.Or(outs[i].Note, "Pending: no ETA, it does not fit the nominal quota behind the workloads holding it")
-			continue
-		}
-		eta := sc.eta()
-		*eta = ETA{Deadline: w.Deadline, StartP50: at(now, s50), StartP90: at(now, s90)}
-		if r := jobs[k].run; r != nil {
-			for s := range finish {
-				finish[s] = starts[k][s] - delay.lead(s) + r[s]
-			}
-			f50, f90, err := sc.quantiles(finish)
-			if err != nil {
-				return fmt.Errorf("workload %s: %w", w.Key, err)
-			}
-			eta.FinishP50, eta.FinishP90 = at(now, f50), at(now, f90)
-		}
-		outs[i].ETA = eta
-		if outs[i].Verdict == nil {
-			sc.note(i, *eta)
-		}
-	}
-	return nil
+	sc.startPass(q, ws, works, outs, now, samples, delay)
+	_, err := sc.step(math.MaxInt)
+	sc.results(outs)
+	return err
 }
 
 // An etaRole is what a workload is in the ETA replay.

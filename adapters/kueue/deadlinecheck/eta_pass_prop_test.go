@@ -17,27 +17,8 @@ import (
 func propETAPassMatchesOracle(t *rapid.T) {
 	var sc etaScratch
 	for pass := range rapid.IntRange(1, 3).Draw(t, "passes") {
-		ws := workloadsGen(rapid.Bool().Draw(t, "fixed")).Draw(t, "workloads")
-		cfg := propConfig(t)
-		q := Queue{Name: "cq", StrictFIFO: rapid.Bool().Draw(t, "strict FIFO")}
-		now := t0.Add(time.Duration(rapid.IntRange(0, 100).Draw(t, "now")) * time.Second)
-		outs, works, err := decide(q, ws, now, cfg, nil, false)
-		if err != nil {
-			t.Fatalf("decide: %v", err)
-		}
-		delay := etaDelay{decided: float64(rapid.IntRange(0, 60).Draw(t, "D"))}
-		if rapid.Bool().Draw(t, "delay draws?") {
-			obs := make([]DelayObservation, rapid.IntRange(MinDelayObservations, 12).Draw(t, "observations"))
-			for i := range obs {
-				ms := func(label string) time.Duration {
-					return time.Duration(rapid.IntRange(0, 120_000).Draw(t, label)) * time.Millisecond
-				}
-				obs[i] = DelayObservation{Finished: time.Unix(int64(i), 0), Delay: ms("delay"), Decide: ms("decide"), Admit: ms("admit")}
-			}
-			if delay, err = delayDraws(obs, rapid.IntRange(1, cfg.Samples).Draw(t, "draws"), delay.decided); err != nil {
-				t.Fatalf("delayDraws: %v", err)
-			}
-		}
+		in := etaInputsGen(t)
+		q, ws, works, outs, now, cfg, delay := in.q, in.ws, in.works, in.outs, in.now, in.cfg, in.delay
 		want := slices.Clone(outs)
 		got := slices.Clone(outs)
 		werr := etasOracle(q, ws, works, want, now, cfg.Samples, delay)
@@ -45,11 +26,56 @@ func propETAPassMatchesOracle(t *rapid.T) {
 		if (werr == nil) != (gerr == nil) || (werr != nil && werr.Error() != gerr.Error()) {
 			t.Fatalf("pass %d: error %v, the oracle's %v", pass, gerr, werr)
 		}
-		for i := range want {
-			g, w := got[i], want[i]
-			if (g.ETA == nil) != (w.ETA == nil) || (g.ETA != nil && !sameETA(*g.ETA, *w.ETA)) || g.Note != w.Note {
-				t.Fatalf("pass %d, %s: ETA %+v note %q, the oracle's %+v note %q", pass, ws[i].Key, g.ETA, g.Note, w.ETA, w.Note)
+		sameOutcomes(t, pass, ws, got, want)
+	}
+}
+
+// etaInputs are an ETA pass's inputs.
+type etaInputs struct {
+	q     Queue
+	ws    []Workload
+	works []*work
+	outs  []Outcome
+	now   time.Time
+	cfg   Config
+	delay etaDelay
+}
+
+// etaInputsGen draws an ETA pass's inputs: a random queue decided by
+// decide, either strategy, with or without the control plane's delay
+// draws.
+func etaInputsGen(t *rapid.T) etaInputs {
+	ws := workloadsGen(rapid.Bool().Draw(t, "fixed")).Draw(t, "workloads")
+	cfg := propConfig(t)
+	q := Queue{Name: "cq", StrictFIFO: rapid.Bool().Draw(t, "strict FIFO")}
+	now := t0.Add(time.Duration(rapid.IntRange(0, 100).Draw(t, "now")) * time.Second)
+	outs, works, err := decide(q, ws, now, cfg, nil, false)
+	if err != nil {
+		t.Fatalf("decide: %v", err)
+	}
+	delay := etaDelay{decided: float64(rapid.IntRange(0, 60).Draw(t, "D"))}
+	if rapid.Bool().Draw(t, "delay draws?") {
+		obs := make([]DelayObservation, rapid.IntRange(MinDelayObservations, 12).Draw(t, "observations"))
+		for i := range obs {
+			ms := func(label string) time.Duration {
+				return time.Duration(rapid.IntRange(0, 120_000).Draw(t, label)) * time.Millisecond
 			}
+			obs[i] = DelayObservation{Finished: time.Unix(int64(i), 0), Delay: ms("delay"), Decide: ms("decide"), Admit: ms("admit")}
+		}
+		if delay, err = delayDraws(obs, rapid.IntRange(1, cfg.Samples).Draw(t, "draws"), delay.decided); err != nil {
+			t.Fatalf("delayDraws: %v", err)
+		}
+	}
+	return etaInputs{q: q, ws: ws, works: works, outs: outs, now: now, cfg: cfg, delay: delay}
+}
+
+// sameOutcomes fails t unless got and want hold the same ETAs and notes,
+// bit for bit.
+func sameOutcomes(t *rapid.T, pass int, ws []Workload, got, want []Outcome) {
+	for i := range want {
+		g, w := got[i], want[i]
+		if (g.ETA == nil) != (w.ETA == nil) || (g.ETA != nil && !sameETA(*g.ETA, *w.ETA)) || g.Note != w.Note {
+			t.Fatalf("pass %d, %s: ETA %+v note %q, the oracle's %+v note %q", pass, ws[i].Key, g.ETA, g.Note, w.ETA, w.Note)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package deadlinecheck
 import (
 	"math"
 	"slices"
+	"time"
 )
 
 // An etaScratch is what an ETA pass (etas) reuses from one pass of a
@@ -14,13 +15,17 @@ import (
 // largest part is the starts, pending workloads × samples × 8 bytes (120
 // MB at 15,000 workloads and 1,000 samples), as much again for the run
 // times with learnt delays, kept while the reconciler keeps the
-// ClusterQueue. The zero value is ready; one pass at a time.
+// ClusterQueue. It also holds the pass in progress between its slices
+// (etapass.go), with its copies of the workloads and their outcomes (376
+// bytes a workload: 5.6 MB at 15,000). The zero value is ready; one pass
+// at a time.
 type etaScratch struct {
 	running []etaJob
 	pend    []int        // indexes into ws, in Kueue order
 	places  []queuePlace // per index into ws: its place in Kueue's queue
 	jobs    []etaJob     // per position in pend
 	runs    []float64    // the jobs' run times with the control plane's delays
+	fills   []runFill    // the jobs whose runs the pass computes
 	starts  []float64    // job k's start in sample s at k*samples + s
 	rows    [][]float64  // job k's starts
 	finish  []float64
@@ -29,6 +34,20 @@ type etaScratch struct {
 	etas    []ETA
 	notes   []byte
 	spans   []noteSpan
+
+	// The pass in progress (etapass.go): its copies of the workloads and
+	// outcomes it was started with, its inputs, the next fill to compute,
+	// the next sample to replay and the next pending position to take
+	// the quantiles of.
+	ws      []Workload
+	outs    []Outcome
+	strict  bool
+	now     time.Time
+	samples int
+	delay   etaDelay
+	f, next int
+	k       int
+	live    bool
 }
 
 // A noteSpan is outs[i]'s Pending note, notes[from:to].
@@ -36,23 +55,52 @@ type noteSpan struct{ i, from, to int }
 
 // begin readies sc for a pass over n workloads of samples samples.
 func (sc *etaScratch) begin(n, samples int) {
-	sc.running, sc.pend, sc.jobs, sc.runs = sc.running[:0], sc.pend[:0], sc.jobs[:0], sc.runs[:0]
+	sc.running, sc.pend, sc.jobs, sc.runs, sc.fills = sc.running[:0], sc.pend[:0], sc.jobs[:0], sc.runs[:0], sc.fills[:0]
 	sc.places = slices.Grow(sc.places[:0], n)[:n]
 	sc.finish = slices.Grow(sc.finish[:0], samples)[:samples]
 	sc.etas, sc.notes, sc.spans = nil, sc.notes[:0], sc.spans[:0]
 }
 
-// times is delay.times with the run times kept in sc (own itself without
-// draws).
-func (sc *etaScratch) times(delay etaDelay, own []float64, executed float64, pending bool) []float64 {
+// times returns the run times of a job of the pass: own itself without
+// draws; with them, a slice of sc.runs that the pass fills (a fill) before
+// the replay, so that adding the delays is part of the pass's slices.
+// The job is sc.running[at] (pending false) or sc.jobs[at]; placeFills
+// gives it its slice once every job is known.
+func (sc *etaScratch) times(delay etaDelay, own []float64, executed float64, pending bool, at int) []float64 {
 	if delay.ready == nil || own == nil {
 		return own
 	}
-	from := len(sc.runs)
-	// A run that grows sc.runs leaves the earlier jobs' slices on the
-	// block they were taken from, which they keep alive.
-	sc.runs = delay.appendTimes(sc.runs, own, executed, pending)
-	return sc.runs[from:len(sc.runs):len(sc.runs)]
+	sc.fills = append(sc.fills, runFill{own: own, executed: executed, pending: pending, at: at})
+	return nil
+}
+
+// A runFill is a job's run times with the control plane's delays, to be
+// computed into dst (etaDelay.appendTimes of own, executed, pending).
+type runFill struct {
+	dst, own []float64
+	executed float64
+	pending  bool
+	at       int // the job: sc.jobs[at] if pending, else sc.running[at]
+}
+
+// placeFills gives each fill's job its slice of sc.runs, one block.
+func (sc *etaScratch) placeFills() {
+	n := 0
+	for _, f := range sc.fills {
+		n += len(f.own)
+	}
+	sc.runs = slices.Grow(sc.runs[:0], n)[:n]
+	off := 0
+	for i := range sc.fills {
+		f := &sc.fills[i]
+		f.dst = sc.runs[off : off+len(f.own) : off+len(f.own)]
+		off += len(f.own)
+		if f.pending {
+			sc.jobs[f.at].run = f.dst
+		} else {
+			sc.running[f.at].run = f.dst
+		}
+	}
 }
 
 // startRows returns n rows of samples starts, one block.

@@ -45,10 +45,7 @@ type etaWriter struct {
 
 	// first reports whether a task is its workload's first ETA (nil: no
 	// task goes first).
-	first func(etaTask) bool
-	// off drops every task: the check writes no ETA (Options.NoETA).
-	off bool
-
+	first  func(etaTask) bool
 	mu     sync.Mutex
 	tasks  map[types.UID]etaTask
 	firsts []types.UID // tasks of workloads with no ETA yet, in order
@@ -71,9 +68,6 @@ func firstETA(t etaTask) bool {
 
 // put queues t, replacing the workload's task not yet written.
 func (e *etaWriter) put(t etaTask) {
-	if e.off {
-		return
-	}
 	e.mu.Lock()
 	if _, ok := e.tasks[t.wl.UID]; !ok {
 		if e.first != nil && e.first(t) {

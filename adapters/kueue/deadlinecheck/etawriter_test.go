@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -116,28 +117,50 @@ func TestETAWriterFirstETAsFirst(t *testing.T) {
 	}
 }
 
-// With NoETA (the writer off), a reconcile writes its verdicts and hands
-// no ETA over: the waiting workload gets neither ETA annotations nor a
-// Pending message.
-func TestETAWriterOff(t *testing.T) {
+// With NoETA, a reconcile runs no ETA pass and writes its verdicts: a
+// waiting workload keeps the ETA annotations it had (written by an
+// earlier run with ETAs) and gets no Pending ETA message and no ETA
+// series; a Pending message that is not an ETA (a workload without a
+// deadline whose pod is larger than the quota) still goes to the writer;
+// the pending gauge counts both.
+func TestReconcileNoETA(t *testing.T) {
 	a := wl("a", 4, kueue.CheckStateReady, true, map[string]string{JobTypeAnnotation: "fixed"})
 	a.Status.Conditions = append(a.Status.Conditions, cond(kueue.WorkloadAdmitted, metav1.ConditionTrue, t0))
 	p := wl("p", 1, kueue.CheckStatePending, false, fixedType("2h"))
+	p.Annotations[StartP50Annotation] = "2026-11-24T11:00:00Z"
+	big := wl("big", 1, kueue.CheckStatePending, false, map[string]string{JobTypeAnnotation: "fixed"})
+	big.Spec.PodSets = []kueue.PodSet{podSet("main", 1, "8", "1Gi")}
 	v := wl("v", 1, kueue.CheckStatePending, true, fixedType("2h"))
-	g := newRig(t, newFakeClient(t, append(cluster(), a, p, v)...))
+	g := newRig(t, newFakeClient(t, append(cluster(), a, p, big, v)...))
+	g.r.noETA = true
 	ew := newETAWriter(g.r, 1000)
-	ew.off = true
 	g.r.etaWriter = ew
 	g.reconcile(t)
-	if n := len(ew.tasks) + len(ew.firsts) + len(ew.order); n != 0 {
-		t.Errorf("%d ETA tasks queued, want none", n)
+	if len(g.r.etaPasses) != 0 || g.r.etaScratchOf(etaPassKey{queue: "cq", check: testCheck}).inProgress() {
+		t.Errorf("an ETA pass ran: %v", g.r.etaPasses)
 	}
 	if st := CheckState(g.workload(t, "v"), testCheck); st.State == kueue.CheckStatePending {
 		t.Errorf("v's check %s %q: want its verdict written", st.State, st.Message)
 	}
+	var queued []string
+	for uid, task := range ew.tasks {
+		queued = append(queued, string(uid)+": "+task.o.Note)
+		if task.o.ETA != nil {
+			t.Errorf("task of %s carries an ETA %+v", uid, task.o.ETA)
+		}
+	}
+	if len(queued) != 1 || !strings.HasPrefix(queued[0], "uid-big: Pending: no ETA, its pod") {
+		t.Errorf("ETA writer tasks %q, want big's never-fits message only", queued)
+	}
 	pw := g.workload(t, "p")
-	if pw.Annotations[StartP50Annotation] != "" || CheckState(pw, testCheck).Message != "" {
-		t.Errorf("p got an ETA: %v / %q", pw.Annotations, CheckState(pw, testCheck).Message)
+	if pw.Annotations[StartP50Annotation] != "2026-11-24T11:00:00Z" || CheckState(pw, testCheck).Message != "" {
+		t.Errorf("p's ETA changed: %v / %q", pw.Annotations, CheckState(pw, testCheck).Message)
+	}
+	if n := testutil.CollectAndCount(g.r.metrics.start); n != 0 {
+		t.Errorf("%d ETA series, want none", n)
+	}
+	if got := testutil.ToFloat64(g.r.metrics.pending.WithLabelValues("cq")); got != 2 {
+		t.Errorf("pending workloads %v, want 2 (p and big)", got)
 	}
 }
 

@@ -65,9 +65,14 @@ type queueReconciler struct {
 	cache    *WorkCache
 	refresh  time.Duration // how often ETAs are recomputed without events
 	tol      time.Duration // an ETA annotation moves only by at least this much
-	// etaEvery is the shortest time between two ETA passes of one
-	// ClusterQueue's check; 0: every reconcile.
+	// etaEvery is the shortest time from the end of one ETA pass of a
+	// ClusterQueue's check to the start of the next; 0: every reconcile.
 	etaEvery time.Duration
+	// etaSlice is the most work of an ETA pass one reconcile does, in
+	// predicted starts (etapass.go); 0: the whole pass.
+	etaSlice int
+	// noETA: no ETA pass, and the ETA annotations are left as they are.
+	noETA bool
 
 	// written remembers, per workload UID, the resourceVersions a workload
 	// had before the check's last writes to it: while the cache still shows
@@ -110,10 +115,11 @@ type etaPassKey struct {
 }
 
 // An etaPass is the ETAs and Pending notes of one ETA pass over a
-// ClusterQueue, by workload UID, and when it was taken.
+// ClusterQueue, by workload UID, when it was started (the time its ETAs
+// are counted from) and when it ended.
 type etaPass struct {
-	at   time.Time
-	byID map[types.UID]etaMemo
+	at, ended time.Time
+	byID      map[types.UID]etaMemo
 }
 
 type etaMemo struct {
@@ -171,7 +177,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	cq := &kueue.ClusterQueue{}
 	if err := r.client.Get(ctx, req.NamespacedName, cq); err != nil {
 		if apierrors.IsNotFound(err) {
-			r.metrics.setQueue(req.Name, nil, nil)
+			r.metrics.setQueue(req.Name, nil, nil, 0)
 			r.forgetViews(req.Name)
 			return reconcile.Result{}, nil
 		}
@@ -182,7 +188,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		return reconcile.Result{}, err
 	}
 	if len(checks) == 0 {
-		r.metrics.setQueue(cq.Name, nil, nil)
+		r.metrics.setQueue(cq.Name, nil, nil, 0)
 		return reconcile.Result{}, nil
 	}
 	wls, err := r.workloadsOf(ctx, cq.Name)
@@ -206,6 +212,8 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	var errs []error
 	active, conflicts := false, false
 	var etaLater time.Duration     // when a skipped ETA pass is due
+	etaMore := false               // an ETA pass is in progress
+	pending := 0                   // workloads waiting behind a check
 	var own ownCopies              // the copies this reconcile writes through
 	var finished []*kueue.Workload // finished since the last reconcile, for the delay learner
 	if r.delays != nil {
@@ -243,19 +251,24 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		}
 		vc.end()
 		r.metrics.timed("decisions", t0)
-		if r.etaDue(key, now, views, outs) {
-			t0 = time.Now()
-			delay, err := r.etaDelay(key, cfg)
+		if r.noETA {
+			for i := range outs {
+				outs[i].etaUnknown = true // no pass: the ETA annotations stay as they are
+			}
+		} else {
+			more, later, err := r.advanceETAs(key, queue, views, works, outs, now, cfg)
 			if err != nil {
 				return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
 			}
-			if err := etas(queue, views, works, outs, now, r.cfg.Samples, delay, r.etaScratchOf(key)); err != nil {
-				return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
+			etaMore = etaMore || more
+			if later > 0 {
+				etaLater = min(cmp.Or(etaLater, later), later)
 			}
-			r.metrics.timed("etas", t0)
-			r.rememberETAs(key, now, views, outs)
-		} else if next := r.recallETAs(key, now, views, outs); next > 0 {
-			etaLater = min(cmp.Or(etaLater, next), next)
+		}
+		for i, o := range outs {
+			if waitsBehind(views[i], o) {
+				pending++
+			}
 		}
 		t0 = time.Now()
 		// The outcomes are written one by one. If some write fails, the
@@ -288,7 +301,10 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		// that a waiting workload's ETA does not wait for them.
 		if r.etaWriter != nil {
 			for i, o := range outs {
-				if o.Verdict == nil && !o.Deactivate && !etaStale[views[i].UID] { // else the cache has not seen the last ETA written
+				// Without ETAs only the Pending notes that are not ETAs
+				// (decide's: why a workload cannot be decided or never
+				// fits, a rejection put back after Kueue's eviction).
+				if o.Verdict == nil && !o.Deactivate && !etaStale[views[i].UID] && (!r.noETA || o.Note != "") { // else the cache has not seen the last ETA written
 					r.etaWriter.put(etaTask{cq: cq.Name, check: ch.name, wl: own.of(objs[i]), w: views[i], o: o, now: now})
 				}
 			}
@@ -332,9 +348,12 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		}
 		wg.Wait()
 	}
-	r.metrics.setQueue(cq.Name, series, names)
+	r.metrics.setQueue(cq.Name, series, names, pending)
 	if err := errors.Join(errs...); err != nil {
 		return reconcile.Result{}, err
+	}
+	if etaMore {
+		return reconcile.Result{RequeueAfter: etaSlicePause}, nil
 	}
 	if conflicts {
 		return reconcile.Result{RequeueAfter: staleRetry}, nil
@@ -568,15 +587,16 @@ func (r *queueReconciler) wrote(uid types.UID, before string, first, decision bo
 	m[uid] = append(m[uid], before)
 }
 
-// etaDue reports whether this reconcile of a ClusterQueue's check runs
-// the ETA pass: the last one is etaEvery old (or there is none), or a
-// workload is deactivated now whose ETA the last one does not know (the
-// deactivation carries it).
+// etaDue reports whether this reconcile of a ClusterQueue's check starts
+// an ETA pass (when none is in progress): the last one ended etaEvery ago
+// (or there is none), or a workload is deactivated now whose ETA the last
+// one does not know (the deactivation carries it when the pass ends in
+// this reconcile).
 func (r *queueReconciler) etaDue(key etaPassKey, now time.Time, ws []Workload, outs []Outcome) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p := r.etaPasses[key]
-	if p == nil || r.etaEvery <= 0 || now.Sub(p.at) >= r.etaEvery {
+	if p == nil || r.etaEvery <= 0 || now.Sub(p.ended) >= r.etaEvery {
 		return true
 	}
 	for i, o := range outs {
@@ -587,9 +607,10 @@ func (r *queueReconciler) etaDue(key etaPassKey, now time.Time, ws []Workload, o
 	return false
 }
 
-// rememberETAs keeps an ETA pass's ETAs and Pending notes.
-func (r *queueReconciler) rememberETAs(key etaPassKey, now time.Time, ws []Workload, outs []Outcome) {
-	p := &etaPass{at: now, byID: map[types.UID]etaMemo{}}
+// rememberETAs keeps the ETAs and Pending notes of an ETA pass started at
+// at over ws and ended at ended.
+func (r *queueReconciler) rememberETAs(key etaPassKey, at, ended time.Time, ws []Workload, outs []Outcome) {
+	p := &etaPass{at: at, ended: ended, byID: map[types.UID]etaMemo{}}
 	for i, o := range outs {
 		if ws[i].Phase == Waiting || ws[i].Phase == Deciding {
 			p.byID[ws[i].UID] = etaMemo{eta: o.ETA, note: o.Note}
@@ -608,11 +629,15 @@ func (r *queueReconciler) rememberETAs(key etaPassKey, now time.Time, ws []Workl
 // Pending note, one sent to Retry or deactivated its ETA. A pending
 // workload the last pass did not know keeps the ETA it has (etaUnknown).
 // It returns how long until the next pass is due when some workload
-// waits for its first ETA, else 0.
+// waits for its first ETA, else 0. Before the first pass has ended every
+// pending workload keeps the ETA it has.
 func (r *queueReconciler) recallETAs(key etaPassKey, now time.Time, ws []Workload, outs []Outcome) time.Duration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p := r.etaPasses[key]
+	if p == nil {
+		p = &etaPass{ended: now}
+	}
 	unknown := false
 	for i := range outs {
 		o := &outs[i]
@@ -638,7 +663,7 @@ func (r *queueReconciler) recallETAs(key etaPassKey, now time.Time, ws []Workloa
 	if !unknown {
 		return 0
 	}
-	return max(p.at.Add(r.etaEvery).Sub(now), time.Second)
+	return max(p.ended.Add(r.etaEvery).Sub(now), time.Second)
 }
 
 // ownerTimeout bounds a read of an owner's metadata: the first read of a

@@ -147,3 +147,70 @@ func TestETAAnnotationsBeforeNote(t *testing.T) {
 		t.Errorf("p's note %q, want the new ETA's", m)
 	}
 }
+
+// With a slice smaller than the pass, the pass runs over the reconciles
+// that follow (each asking to be called again etaSlicePause later), each
+// deciding first: a workload holding quota gets its verdict in the
+// first, and a hopeless workload arriving meanwhile is deactivated at
+// once, without an ETA; the ETAs land when the pass ends, those of the
+// queue as it was when the pass started; a workload arriving meanwhile
+// gets its ETA from the next pass.
+func TestReconcileETASlices(t *testing.T) {
+	g := heldQueue(t)
+	g.r.etaSlice = 1 // one unit a reconcile
+	ctx := context.Background()
+	v := wl("v", 1, kueue.CheckStatePending, true, fixedType("3h"))
+	if err := g.c.Create(ctx, v); err != nil {
+		t.Fatal(err)
+	}
+	if res := g.reconcile(t); res.RequeueAfter != etaSlicePause {
+		t.Fatalf("first reconcile: requeue after %v, want %v (the pass goes on)", res.RequeueAfter, etaSlicePause)
+	}
+	if st := CheckState(g.workload(t, "v"), testCheck); st.State == kueue.CheckStatePending {
+		t.Errorf("v's check %s %q: want its verdict in the first reconcile", st.State, st.Message)
+	}
+	if got := g.workload(t, "p").Annotations[StartP50Annotation]; got != "" {
+		t.Errorf("p's start %q before the pass ended", got)
+	}
+	n := wl("n", 1, kueue.CheckStatePending, false, fixedType("3h"))
+	if err := g.c.Create(ctx, n); err != nil {
+		t.Fatal(err)
+	}
+	// A hopeless arrival is deactivated at once, not waiting for the
+	// pass, without an ETA (the pass in progress goes on).
+	late := wl("late", 1, kueue.CheckStatePending, false, fixedType("5m"))
+	if err := g.c.Create(ctx, late); err != nil {
+		t.Fatal(err)
+	}
+	if res := g.reconcile(t); res.RequeueAfter != etaSlicePause {
+		t.Fatalf("requeue after %v, want %v (the pass goes on)", res.RequeueAfter, etaSlicePause)
+	}
+	if lw := g.workload(t, "late"); lw.Spec.Active == nil || *lw.Spec.Active || lw.Annotations[StartP50Annotation] != "" {
+		t.Errorf("late: active %v, annotations %v: want deactivated at once, without an ETA", lw.Spec.Active, lw.Annotations)
+	}
+	units := g.r.cfg.Samples + 1 // a sample of the replay each (p alone pending), then p's quantiles
+	reconciles := 2
+	for reconciles < 2*units {
+		reconciles++
+		if res := g.reconcile(t); res.RequeueAfter != etaSlicePause {
+			break
+		}
+	}
+	if reconciles != units {
+		t.Errorf("the pass ended in reconcile %d, want %d (one unit each)", reconciles, units)
+	}
+	if got := g.workload(t, "p").Annotations[StartP50Annotation]; got != "2026-11-24T12:10:00Z" {
+		t.Errorf("p's start %q after the pass, want a's finish 12:10:00", got)
+	}
+	if w := g.workload(t, "n"); w.Annotations[StartP50Annotation] != "" {
+		t.Errorf("n, arrived during the pass, got an ETA from it: %v", w.Annotations)
+	}
+	for range 4 * units {
+		if res := g.reconcile(t); res.RequeueAfter != etaSlicePause {
+			break
+		}
+	}
+	if w := g.workload(t, "n"); w.Annotations[StartP50Annotation] == "" {
+		t.Errorf("n has no ETA after the next pass: %v", w.Annotations)
+	}
+}

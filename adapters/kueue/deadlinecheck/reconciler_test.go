@@ -509,7 +509,7 @@ func TestMetricsRegisteredTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m1.setQueue("cq", map[string]ETA{"ns/a": {StartP50: t0, StartP90: t0}}, map[string][2]string{"ns/a": {"ns", "a"}})
+	m1.setQueue("cq", map[string]ETA{"ns/a": {StartP50: t0, StartP90: t0}}, map[string][2]string{"ns/a": {"ns", "a"}}, 1)
 	m1.decided("cq", &Verdict{State: kueue.CheckStateReady, Reason: ReasonFits})
 	m2, err := NewMetrics(reg)
 	if err != nil {

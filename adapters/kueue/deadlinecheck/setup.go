@@ -39,14 +39,24 @@ type Options struct {
 	// Workloads (and the events Kueue derives from the check message) from
 	// churning on Monte-Carlo noise.
 	ETATolerance time.Duration
-	// ETAInterval is the shortest time between two ETA passes of one
-	// ClusterQueue (each replays Kueue's admission for every pending
-	// workload); default 5 s, at most ETARefresh. Decisions do not wait
-	// for it: every reconcile decides, and between passes a workload
-	// keeps the ETA of the last one (a new workload waits for its first
-	// ETA until the next pass; one deactivated at once gets its ETA by a
-	// pass in the same reconcile).
+	// ETAInterval is the shortest time from the end of one ETA pass of a
+	// ClusterQueue to the start of the next (each replays Kueue's
+	// admission for every pending workload); default 5 s, at most
+	// ETARefresh. Decisions do not wait for it: every reconcile decides,
+	// and between passes a workload keeps the ETA of the last one (a new
+	// workload waits for its first ETA until the next pass ends; one
+	// deactivated at once gets its ETA when a pass starts and ends in the
+	// same reconcile).
 	ETAInterval time.Duration
+	// ETASliceStarts bounds the work of an ETA pass in one reconcile, in
+	// predicted starts (one pending workload in one sample of the replay;
+	// a workload's quantiles count a quarter of its samples, so a pass is
+	// 1.25 × pending workloads × Config.Samples): a pass larger than
+	// that runs over the reconciles that follow (each asked for 10 ms
+	// later, each deciding first), on the queue as it was when the pass
+	// started, and its ETAs land when it ends. Default
+	// DefaultETASliceStarts; negative: the whole pass in one reconcile.
+	ETASliceStarts int
 	// ETAWritesPerSecond bounds how many workloads a second get their ETA
 	// written (annotations and Pending message: two requests each), over
 	// all ClusterQueues, so that ETAs moving in long queues do not load
@@ -54,10 +64,15 @@ type Options struct {
 	// ETA a moment later. Decisions are not counted. Default 10; negative:
 	// no bound.
 	ETAWritesPerSecond float64
-	// NoETA: the check writes no ETA. Waiting workloads get neither the
-	// ETA annotations nor the Pending message that gives their ETA; the
-	// check writes only its decisions (verdicts, and deactivations with
-	// their messages and the ETA they carry).
+	// NoETA: the check predicts and writes no ETA. No ETA pass runs;
+	// waiting workloads get neither the ETA annotations nor the Pending
+	// message that gives their ETA, and no per-workload ETA metrics; the
+	// check writes its decisions (verdicts, deactivations with their
+	// messages, Retry with its requeueAfterSeconds, none of which reads an
+	// ETA) and the Pending messages that are not ETAs (an owner it cannot
+	// read, a pod larger than the quota, a rejection put back after
+	// Kueue's eviction). It neither writes nor removes ETA annotations:
+	// those an earlier run wrote stay until a run with ETAs replaces them.
 	NoETA bool
 	// StartDelayQuantile, when in (0, 1], makes each ClusterQueue's check
 	// decide with the StartDelayQuantile-quantile of the start delay it
@@ -80,6 +95,7 @@ type Options struct {
 // Defaults and bounds of Options.
 const (
 	DefaultETAInterval        = 5 * time.Second
+	DefaultETASliceStarts     = 250_000
 	DefaultWorkers            = 4
 	DefaultETAWritesPerSecond = 10
 	MaxWorkers                = 64
@@ -110,6 +126,9 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 	}
 	if opts.Workers == 0 {
 		opts.Workers = DefaultWorkers
+	}
+	if opts.ETASliceStarts == 0 {
+		opts.ETASliceStarts = DefaultETASliceStarts
 	}
 	if opts.ETARefresh < 0 || opts.ETATolerance < 0 || opts.ETAInterval < 0 || opts.ETAInterval > opts.ETARefresh {
 		return fmt.Errorf("ETARefresh = %v, ETATolerance = %v, ETAInterval = %v: must be >= 0, ETAInterval at most ETARefresh", opts.ETARefresh, opts.ETATolerance, opts.ETAInterval)
@@ -159,6 +178,8 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 		refresh:  opts.ETARefresh,
 		tol:      opts.ETATolerance,
 		etaEvery: opts.ETAInterval,
+		etaSlice: max(opts.ETASliceStarts, 0),
+		noETA:    opts.NoETA,
 		written:  map[types.UID][]string{},
 		badKinds: map[schema.GroupVersionKind]badKind{},
 	}
@@ -166,7 +187,6 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 		r.delays = newDelayLearner(opts.StartDelayQuantile, opts.StartDelayWindow)
 	}
 	r.etaWriter = newETAWriter(r, opts.ETAWritesPerSecond)
-	r.etaWriter.off = opts.NoETA
 	if err := mgr.Add(r.etaWriter); err != nil {
 		return err
 	}

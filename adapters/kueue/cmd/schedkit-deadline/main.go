@@ -10,6 +10,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -47,6 +48,7 @@ type flags struct {
 	etaRefresh   time.Duration
 	etaTolerance time.Duration
 	etaInterval  time.Duration
+	etaSlice     int
 	workers      int
 	etaWrites    float64
 	eta          bool
@@ -92,8 +94,9 @@ Flags:
 	fs.DurationVar(&f.etaRefresh, "eta-refresh", 30*time.Second, "how often ETAs are recomputed when nothing changes, in [1s, 1h]")
 	fs.DurationVar(&f.etaTolerance, "eta-tolerance", 30*time.Second, "rewrite an ETA only when it moves at least this much, in [0s, 1h]")
 	fs.DurationVar(&f.etaInterval, "eta-interval", 0, "shortest time between two ETA passes of one ClusterQueue (each predicts every pending workload), in [0s, eta-refresh]; decisions do not wait for it; 0: 5s or -eta-refresh if shorter")
+	fs.IntVar(&f.etaSlice, "eta-slice", deadlinecheck.DefaultETASliceStarts, "most work of an ETA pass in one reconcile, in predicted starts (a pending workload in a sample; a pass is 1.25 × pending × samples): a larger pass goes on in the reconciles after it, each deciding first, and its ETAs land when it ends; in [0, 1000000000], 0: the whole pass in one reconcile")
 	fs.Float64Var(&f.etaWrites, "eta-writes-per-second", deadlinecheck.DefaultETAWritesPerSecond, "workloads a second whose ETA is written, over all ClusterQueues (decisions are not counted), in (0, 100000]")
-	fs.BoolVar(&f.eta, "eta", true, "write each waiting workload's ETA (its annotations and Pending message); false: only the decisions")
+	fs.BoolVar(&f.eta, "eta", true, "predict and write each waiting workload's ETA (its annotations, Pending message and metrics); false: no ETA pass, only the decisions")
 	fs.IntVar(&f.workers, "workers", deadlinecheck.DefaultWorkers, fmt.Sprintf("ClusterQueues reconciled at once, in [1, %d]", deadlinecheck.MaxWorkers))
 	fs.StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", `address of the Prometheus metrics endpoint; "0" disables it`)
 	fs.StringVar(&f.probeAddr, "health-probe-bind-address", ":8081", `address of the /healthz and /readyz probes; "0" disables them`)
@@ -122,6 +125,9 @@ Flags:
 	}
 	if f.etaInterval < 0 || f.etaInterval > f.etaRefresh {
 		errs = append(errs, fmt.Errorf("eta-interval = %v: must be in [0s, eta-refresh]", f.etaInterval))
+	}
+	if f.etaSlice < 0 || f.etaSlice > maxETASlice {
+		errs = append(errs, fmt.Errorf("eta-slice = %d: must be in [0, %d]", f.etaSlice, maxETASlice))
 	}
 	if !(f.etaWrites > 0 && f.etaWrites <= maxQPS) {
 		errs = append(errs, fmt.Errorf("eta-writes-per-second = %v: must be in (0, %d]", f.etaWrites, maxQPS))
@@ -188,6 +194,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		ETARefresh:         f.etaRefresh,
 		ETATolerance:       f.etaTolerance,
 		ETAInterval:        f.etaInterval,
+		ETASliceStarts:     cmp.Or(f.etaSlice, -1),
 		Workers:            f.workers,
 		ETAWritesPerSecond: f.etaWrites,
 		NoETA:              !f.eta,
@@ -215,6 +222,9 @@ const (
 	maxQPS   = 100_000
 	maxBurst = 1_000_000
 )
+
+// maxETASlice bounds -eta-slice.
+const maxETASlice = 1_000_000_000
 
 // restConfig loads the kubeconfig (the file at path, else controller-
 // runtime's search: $KUBECONFIG, in-cluster, ~/.kube/config) and sets its

@@ -151,6 +151,7 @@ func main() {
 	printSummary(doc.DataItems, pods)
 	fmt.Println()
 	printThroughput(doc.DataItems, pods, recs)
+	printBatching(doc.DataItems, recs)
 	fmt.Println()
 	fmt.Println("| workload | round | profile | extension point | average (ms) | p50 | p90 | p99 |")
 	fmt.Println("| --- | ---: | --- | --- | ---: | ---: | ---: | ---: |")

@@ -1,0 +1,65 @@
+package deadlinecheck
+
+import (
+	"math"
+	"time"
+
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+)
+
+// etaSlicePause is how soon a ClusterQueue is reconciled again while its
+// ETA pass is in progress: each reconcile decides, then advances the pass
+// by one slice.
+const etaSlicePause = 10 * time.Millisecond
+
+// advanceETAs does this reconcile's part of a ClusterQueue's check's ETA
+// pass and gives outs their ETAs. It starts a pass over ws when none is
+// in progress and one is due (etaDue), advances the one in progress by
+// at most etaSlice predicted starts, and keeps its ETAs when it ends.
+// outs get the ETAs of a pass started and ended in this reconcile as the
+// pass computed them, else those of the last pass that ended (recallETAs;
+// none before the first has ended). more reports a pass still in
+// progress; later is recallETAs's.
+func (r *queueReconciler) advanceETAs(key etaPassKey, q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, cfg Config) (more bool, later time.Duration, err error) {
+	sc := r.etaScratchOf(key)
+	t0 := time.Now()
+	started := false
+	if !sc.inProgress() && r.etaDue(key, now, ws, outs) {
+		delay, err := r.etaDelay(key, cfg)
+		if err != nil {
+			return false, 0, err
+		}
+		sc.startPass(q, ws, works, outs, now, r.cfg.Samples, delay)
+		started = true
+	}
+	if sc.inProgress() {
+		budget := r.etaSlice
+		if budget <= 0 {
+			budget = math.MaxInt
+		}
+		done, err := sc.step(budget)
+		r.metrics.timed("etas", t0)
+		if err != nil {
+			return false, 0, err
+		}
+		if done {
+			r.rememberETAs(key, sc.now, now, sc.ws, sc.outs)
+			if started {
+				sc.results(outs)
+				return false, 0, nil
+			}
+		}
+		more = !done
+	}
+	return more, r.recallETAs(key, now, ws, outs), nil
+}
+
+// waitsBehind reports whether w, with outcome o, waits behind the check
+// (for quota, or for its decision) and is not deactivated or decided
+// Ready or Rejected: a workload schedkit_deadline_pending_workloads counts.
+func waitsBehind(w Workload, o Outcome) bool {
+	if w.Phase != Waiting && w.Phase != Deciding || o.Deactivate {
+		return false
+	}
+	return o.Verdict == nil || o.Verdict.State == kueue.CheckStateRetry
+}
