@@ -82,7 +82,7 @@ type Cluster struct {
 	Dir     string // up.sh's state directory
 	Config  Config
 	CS      kubernetes.Interface
-	C       client.Client // core kinds and Kueue's, uncached
+	C       client.WithWatch // core kinds and Kueue's, uncached
 	scripts string
 }
 
@@ -136,7 +136,7 @@ func Up(scripts, dir string, base int, c Config, nodes []string, deadlineFlags s
 	}
 	crlog.SetLogger(logr.Discard())
 	if cl.CS, err = kubernetes.NewForConfig(cfg); err == nil {
-		cl.C, err = client.New(cfg, client.Options{Scheme: scheme})
+		cl.C, err = client.NewWithWatch(cfg, client.Options{Scheme: scheme})
 	}
 	if err != nil {
 		_ = cl.Down()

@@ -118,6 +118,9 @@ func Run(ctx context.Context, cl *Cluster, subs []Submission, o RunOptions) ([]O
 	if err := waitActive(ctx, cl); err != nil {
 		return nil, cpuReading{}, 0, err
 	}
+	wctx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	etas := watchETAs(wctx, cl.C, Namespace)
 	cpu0 := cl.cpu()
 	t0 := time.Now()
 	outs := make([]Outcome, len(subs))
@@ -175,7 +178,7 @@ func Run(ctx context.Context, cl *Cluster, subs []Submission, o RunOptions) ([]O
 				break drain
 			}
 		}
-		done, err := observe(ctx, cl, outs, uids)
+		done, err := observe(ctx, cl, outs, uids, etas)
 		if err != nil {
 			return nil, cpuReading{}, 0, err
 		}
@@ -254,8 +257,9 @@ func jobFor(s Submission, scheduler string) *batchv1.Job {
 }
 
 // observe reads every Job and Workload of the replay and records what
-// changed; it returns how many outcomes are final.
-func observe(ctx context.Context, cl *Cluster, outs []Outcome, uids map[types.UID]int) (int, error) {
+// changed, a Job's first ETA as etas saw it when it did (else as read
+// now); it returns how many outcomes are final.
+func observe(ctx context.Context, cl *Cluster, outs []Outcome, uids map[types.UID]int, etas *etaWatch) (int, error) {
 	jobs := &batchv1.JobList{}
 	if err := cl.C.List(ctx, jobs, client.InNamespace(Namespace)); err != nil {
 		return 0, err
@@ -281,9 +285,10 @@ func observe(ctx context.Context, cl *Cluster, outs []Outcome, uids map[types.UI
 	for k := range wls.Items {
 		wl := &wls.Items[k]
 		i := -1
+		var owner types.UID
 		for _, ref := range wl.OwnerReferences {
 			if j, ok := uids[ref.UID]; ok {
-				i = j
+				i, owner = j, ref.UID
 			}
 		}
 		if i < 0 {
@@ -311,6 +316,9 @@ func observe(ctx context.Context, cl *Cluster, outs []Outcome, uids map[types.UI
 		}
 		if m := wl.Annotations[annRejection]; m != "" && o.Rejection == "" {
 			o.Rejection = m
+		}
+		if o.ETA == nil {
+			o.ETA = etas.of(owner)
 		}
 		if o.ETA == nil {
 			o.ETA = readETA(wl.Annotations)

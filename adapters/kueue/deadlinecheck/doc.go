@@ -261,7 +261,19 @@
 // their own (8 at a time and at most 20 a second over all queues; each is
 // the check's message, then spec.active false and the rejection
 // annotation in one patch), and the ETAs to the ETA writer, so that a burst of
-// malformed workloads never holds up a decision. All state is in the API
+// malformed workloads never holds up a decision. The ETA writer writes a
+// workload's ETA annotations first, then the Pending note that repeats
+// them (each a round trip through the API server and Kueue's webhooks,
+// 1–3 s on a loaded control plane). An ETA write carries the
+// resourceVersion it was computed from; refused because the workload
+// changed, it is written again onto a copy read from the API server, up
+// to 3 times, while the copy is in the same phase (quota reserved,
+// evicted, admitted, finished as they were) with the same spec,
+// annotations, admission, requeue state and check state and message:
+// Kueue writes a workload waiting for quota every second or two (its
+// QuotaReserved condition as it tries it, PodsReady false from its Job's
+// reconciler), and an ETA that waited for the next reconcile after each
+// refusal came seconds late. All state is in the API
 // server: a restarted controller rebuilds it and
 // changes no decision (a Ready check is never revoked). A malformed object
 // gets a rejection naming the field; a workload whose owner cannot be read

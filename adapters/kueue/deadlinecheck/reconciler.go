@@ -807,11 +807,17 @@ func (w0 *writer) act(ctx context.Context, cq string, check kueue.AdmissionCheck
 		}
 		return w0.setMeta(ctx, o.ETA, o.etaUnknown || v.State == kueue.CheckStateReady, rejection, false)
 	case o.Note != "" && st.State == kueue.CheckStatePending:
-		if st.Message != o.Note && (o.ETA == nil || !etaClose(wl.Annotations, *o.ETA, r.tol) || !isPendingNote(st.Message)) {
-			if _, err := w0.setCheck(ctx, check, kueue.CheckStatePending, o.Note, 0, now); err != nil {
-				return err
-			}
+		// The ETA annotations go before the Pending note that repeats
+		// them: each is a round trip through the API server and Kueue's
+		// webhooks (seconds on a loaded control plane), and the
+		// annotations are what tools read. Whether the note is due is
+		// decided on the annotations as they were.
+		note := st.Message != o.Note && (o.ETA == nil || !etaClose(wl.Annotations, *o.ETA, r.tol) || !isPendingNote(st.Message))
+		if err := w0.setMeta(ctx, o.ETA, o.etaUnknown, "", false); err != nil || !note {
+			return err
 		}
+		_, err := w0.setCheck(ctx, check, kueue.CheckStatePending, o.Note, 0, now)
+		return err
 	}
 	// A workload the check made Ready keeps the ETA annotations it waited
 	// with, its last prediction: removing them would write while Kueue

@@ -2,12 +2,17 @@ package deadlinecheck
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+	kueueac "sigs.k8s.io/kueue/client-go/applyconfiguration/kueue/v1beta2"
 )
 
 // heldQueue is a rig whose quota a holds (admitted at t0, 600 s on all 4
@@ -105,6 +110,41 @@ func TestReconcileReadyKeepsETA(t *testing.T) {
 		if err := g.c.Status().Update(ctx, p); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestETAAnnotationsBeforeNote: a waiting workload's first ETA is written
+// as its annotations first, then as the Pending note that repeats it (each
+// write is a round trip through the API server and Kueue's webhooks); the
+// note is still written when the workload already carried an older
+// Pending note, which the new annotations alone would make look current.
+func TestETAAnnotationsBeforeNote(t *testing.T) {
+	a := wl("a", 4, kueue.CheckStateReady, true, map[string]string{JobTypeAnnotation: "fixed"})
+	a.Status.Conditions = append(a.Status.Conditions, cond(kueue.WorkloadAdmitted, metav1.ConditionTrue, t0))
+	p := wl("p", 1, kueue.CheckStatePending, false, fixedType("2h"))
+	CheckState(p, testCheck).Message = "Pending: an older note"
+	var writes []string
+	cl := fakeBuilder(t, interceptor.Funcs{
+		Patch: func(ctx context.Context, c client.WithWatch, o client.Object, patch client.Patch, opts ...client.PatchOption) error {
+			writes = append(writes, "patch "+o.GetName())
+			return c.Patch(ctx, o, patch, opts...)
+		},
+		SubResourceApply: func(ctx context.Context, c client.Client, sub string, o runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
+			writes = append(writes, "apply "+*o.(*kueueac.WorkloadApplyConfiguration).Name)
+			return applyAsMerge(nil)(ctx, c, sub, o, opts...)
+		},
+	}, append(cluster(), a, p)...).Build()
+	g := newRig(t, cl)
+	g.reconcile(t)
+	if want := []string{"patch p", "apply p"}; !slices.Equal(writes, want) {
+		t.Errorf("writes %q, want %q", writes, want)
+	}
+	got := g.workload(t, "p")
+	if s := got.Annotations[StartP50Annotation]; s != "2026-11-24T12:10:00Z" {
+		t.Errorf("p's start %q, want a's finish 12:10:00", s)
+	}
+	if m := CheckState(got, testCheck).Message; !strings.Contains(m, "12:10:00") {
+		t.Errorf("p's note %q, want the new ETA's", m)
 	}
 }
 
