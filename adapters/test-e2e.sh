@@ -78,6 +78,12 @@ for mod in "$here"/*/go.mod; do
 	# shellcheck disable=SC2086 # one argument per package
 	(cd "$dir" && TMPDIR=$tmp go test -tags e2e -count=1 -timeout 45m $pkgs) || status=1
 done
+# The replay's small slice (adapters/cluster/e2e TestReplay, build tag
+# replay): 30 Jobs of the KTH day on two fresh clusters one after the
+# other, asserting that at most 3 % of the admitted Jobs miss (about 7
+# minutes).
+echo "== cluster: go test -tags 'e2e replay' -run '^TestReplay\$' ./e2e"
+(cd "$here/cluster" && TMPDIR=$e2e_tmp go test -tags 'e2e replay' -count=1 -timeout 20m -run '^TestReplay$' -v ./e2e) || status=1
 # kube-scheduler's scheduler_perf on the schedkit plugins, 100 nodes (its own module).
 PATH=$(dirname "$(components_path etcd)"):$PATH bash "$here/kubesched/perf/slice.sh" || status=1
 exit $status
