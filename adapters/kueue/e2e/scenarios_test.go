@@ -599,9 +599,13 @@ func (e *env) eta(t *testing.T) {
 			}
 		}
 	}
-	if msg := check(b).Message; !regexp.MustCompile(`^Pending: predicted start \S+Z \(p50\) / \S+Z \(p90\), finish \S+Z \(p50\) / \S+Z \(p90\), deadline \S+Z$`).MatchString(msg) {
-		t.Errorf("b's check message %q", msg)
-	}
+	// The check writes the ETA annotations first, then the Pending note
+	// that repeats them.
+	note := regexp.MustCompile(`^Pending: predicted start \S+Z \(p50\) / \S+Z \(p90\), finish \S+Z \(p50\) / \S+Z \(p90\), deadline \S+Z$`)
+	waitFor(t, 10*time.Second, "b's Pending note", func() (bool, string) {
+		msg := check(e.get(t, "s4", "b")).Message
+		return note.MatchString(msg), fmt.Sprintf("message %q", msg)
+	})
 	// The same figures on the metrics endpoint.
 	dStart := annotationTime(t, d, deadlinecheck.StartP50Annotation)
 	series := fmt.Sprintf(`schedkit_deadline_workload_predicted_start_timestamp_seconds{cluster_queue=%q,namespace="s4",quantile="0.5",workload="d"}`, cq)
