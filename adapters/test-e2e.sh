@@ -80,7 +80,7 @@ for mod in "$here"/*/go.mod; do
 done
 # The replay's small slice (adapters/cluster/e2e TestReplay, build tag
 # replay): 30 Jobs of the KTH day on two fresh clusters one after the
-# other, asserting that at most 3 % of the admitted Jobs miss (about 7
+# other, asserting that at most 3 % of the admitted Jobs miss (about 4
 # minutes).
 echo "== cluster: go test -tags 'e2e replay' -run '^TestReplay\$' ./e2e"
 (cd "$here/cluster" && TMPDIR=$e2e_tmp go test -tags 'e2e replay' -count=1 -timeout 20m -run '^TestReplay$' -v ./e2e) || status=1
