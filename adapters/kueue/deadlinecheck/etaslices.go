@@ -3,8 +3,6 @@ package deadlinecheck
 import (
 	"math"
 	"time"
-
-	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 )
 
 // etaSlicePause is how soon a ClusterQueue is reconciled again while its
@@ -52,14 +50,4 @@ func (r *queueReconciler) advanceETAs(key etaPassKey, q Queue, ws []Workload, wo
 		more = !done
 	}
 	return more, r.recallETAs(key, now, ws, outs), nil
-}
-
-// waitsBehind reports whether w, with outcome o, waits behind the check
-// (for quota, or for its decision) and is not deactivated or decided
-// Ready or Rejected: a workload schedkit_deadline_pending_workloads counts.
-func waitsBehind(w Workload, o Outcome) bool {
-	if w.Phase != Waiting && w.Phase != Deciding || o.Deactivate {
-		return false
-	}
-	return o.Verdict == nil || o.Verdict.State == kueue.CheckStateRetry
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 )
 
 // Metrics are the check's Prometheus metrics, served on the manager's
@@ -207,4 +208,14 @@ func (m *Metrics) deleteSeries(cq string, old, now *seriesKey) {
 func sameTimes(a, b ETA) bool {
 	return a.StartP50.Equal(b.StartP50) && a.StartP90.Equal(b.StartP90) && a.FinishP50.Equal(b.FinishP50) &&
 		a.FinishP90.Equal(b.FinishP90) && a.Deadline.Equal(b.Deadline)
+}
+
+// waitsBehind reports whether w, with outcome o, waits behind the check
+// (for quota, or for its decision) and is not deactivated or decided
+// Ready or Rejected: a workload schedkit_deadline_pending_workloads counts.
+func waitsBehind(w Workload, o Outcome) bool {
+	if w.Phase != Waiting && w.Phase != Deciding || o.Deactivate {
+		return false
+	}
+	return o.Verdict == nil || o.Verdict.State == kueue.CheckStateRetry
 }
