@@ -28,4 +28,9 @@ type RunRecord struct {
 	// (scheduler_batch_cache_flushed_total) by reason: pod_not_batchable
 	// is a pod that a plugin of its profile refused to sign.
 	BatchFlushes map[string]float64 `json:"batchFlushes,omitempty"`
+	// Pods is each namespace's Span, timed from the benchmark's own watch
+	// of the run's pods; the harness's measured pods are those of the
+	// namespace its SchedulingDuration item names (namespace-2 in every
+	// workload of performance-config.yaml).
+	Pods map[string]Span `json:"pods,omitempty"`
 }
