@@ -66,7 +66,7 @@ func recordRun(path string) perf.HookFn {
 	var mu sync.Mutex
 	return func(tCtx ktesting.TContext) error {
 		tb := tCtx.TB()
-		start, cpu, load := time.Now(), cpuSeconds(), load1()
+		start, cpu, load, delay := time.Now(), cpuSeconds(), load1(), waitSeconds()
 		g := legacyregistry.DefaultGatherer
 		attempts, flushes := counters(g, batchAttempts, "result"), counters(g, batchFlushes, "reason")
 		pods, stop, err := watchPods(tCtx, start)
@@ -76,7 +76,7 @@ func recordRun(path string) perf.HookFn {
 		tb.Cleanup(func() {
 			stop()
 			rec := RunRecord{Name: tb.Name(), LoadStart: load, LoadEnd: load1(),
-				Wall: time.Since(start).Seconds(), CPU: cpuSeconds() - cpu,
+				Wall: time.Since(start).Seconds(), CPU: cpuSeconds() - cpu, RunDelay: waitSeconds() - delay,
 				Batch:        since(attempts, counters(g, batchAttempts, "result")),
 				BatchFlushes: since(flushes, counters(g, batchFlushes, "reason")),
 				Pods:         pods.all()}
@@ -141,6 +141,24 @@ func cpuSeconds() float64 {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}
+
+// waitSeconds is the time the process's threads have waited on a run
+// queue, ready to run, so far (runDelay over /proc/self/task); 0 when it
+// cannot be read. A thread that exits takes its share with it.
+func waitSeconds() float64 {
+	paths, _ := filepath.Glob("/proc/self/task/*/schedstat")
+	var lines []string
+	for _, p := range paths {
+		if raw, err := os.ReadFile(p); err == nil {
+			lines = append(lines, string(raw))
+		}
+	}
+	v, err := runDelay(lines)
+	if err != nil {
+		return 0
+	}
+	return v
 }
 
 // load1 is the 1-minute load average, 0 when /proc/loadavg is unreadable.

@@ -17,6 +17,12 @@ type RunRecord struct {
 	// Wall and CPU are the run's wall-clock and process CPU seconds.
 	Wall float64 `json:"wallSeconds"`
 	CPU  float64 `json:"cpuSeconds"`
+	// RunDelay is the seconds the process's threads spent ready to run
+	// but waiting for a CPU over the run (the second field of each
+	// thread's /proc schedstat), summed over the threads: a run slowed by
+	// the machine's other jobs has a large one, a run that waits on
+	// itself (a queue, a timer) a small one.
+	RunDelay float64 `json:"runDelaySeconds"`
 	// Batch counts the scheduler's opportunistic batching attempts over
 	// the run (scheduler_batch_attempts_total, every pod and profile) by
 	// result: hint_used is a pod placed on a node taken from the previous

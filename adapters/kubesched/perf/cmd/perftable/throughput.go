@@ -74,7 +74,7 @@ func ratio(a, b float64) string {
 // where recs has them.
 func printThroughput(items []item, pods measured, recs map[run]perf.RunRecord) {
 	rs := rates(items, pods, recs)
-	fmt.Println("| workload | round | profile | pods/s, first created to last bound | ÷ default | CPU ms per pod | pods/s over SchedulingDuration | ÷ default | SchedulingThroughput (1-s samples, average) | ÷ default | load average (1 min), start → end | process CPU s / wall s |")
+	fmt.Println("| workload | round | profile | pods/s, first created to last bound | ÷ default | CPU ms per pod | pods/s over SchedulingDuration | ÷ default | SchedulingThroughput (1-s samples, average) | ÷ default | load average (1 min), start → end | process CPU s / wall s / run-queue wait s |")
 	fmt.Println("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |")
 	for _, r := range runOrder(items) {
 		v, def := rs[r], rs[run{r.workload, "default", r.round}]
@@ -84,7 +84,7 @@ func printThroughput(items []item, pods measured, recs map[run]perf.RunRecord) {
 		}
 		load, cpu := "—", "—"
 		if rec, ok := recs[r]; ok {
-			load, cpu = fmt.Sprintf("%.1f → %.1f", rec.LoadStart, rec.LoadEnd), fmt.Sprintf("%.1f / %.1f", rec.CPU, rec.Wall)
+			load, cpu = fmt.Sprintf("%.1f → %.1f", rec.LoadStart, rec.LoadEnd), fmt.Sprintf("%.1f / %.1f / %.1f", rec.CPU, rec.Wall, rec.RunDelay)
 		}
 		fmt.Printf("| %s | %d | %s | %.1f | %s | %.1f | %.1f | %s | %.1f | %s | %s | %s |\n", r.workload, r.round, r.profile, v.span, spanRatio, v.cpuPerPod,
 			v.run, runRatio, v.sampled, sampledRatio, load, cpu)
