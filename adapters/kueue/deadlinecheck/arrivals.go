@@ -16,8 +16,9 @@ import (
 // priority goes ahead in the queue. Each ClusterQueue's check learns its
 // arrivals and the ETA replays them, drawn anew in every sample:
 //
-//   - Records: the latest ArrivalWindow workloads seen waiting for quota
-//     with a run-time model and nothing run yet, by creation time; each
+//   - Records: the latest ArrivalWindow workloads seen with a run-time
+//     model and nothing run yet (waiting, or holding quota not yet
+//     admitted; not deactivated or being deactivated), by creation time; each
 //     record is the workload's creation time, priority, share of the
 //     nominal quota (pods / Slots, at most 1) and its decisions' run-time
 //     samples (own).
@@ -77,10 +78,12 @@ func newArrivalLearner() *arrivalLearner {
 	return &arrivalLearner{recs: map[etaPassKey][]arrivalRecord{}}
 }
 
-// observe records the workloads of ws that arrive: those waiting for
-// quota (role etaWaits in outs), with samples in works and nothing run.
-// A workload older than every record of a full window costs O(1).
-func (l *arrivalLearner) observe(key etaPassKey, q Queue, ws []Workload, works []*work, outs []Outcome) {
+// observe records the workloads of ws that arrive: those with samples in
+// works and nothing run yet, waiting or holding quota (a workload Kueue
+// admits at once takes quota as much as one that waits), neither
+// deactivated nor being deactivated (outs) nor blocked. A workload older
+// than every record of a full window costs O(1).
+func (l *arrivalLearner) observe(key etaPassKey, ws []Workload, works []*work, outs []Outcome) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	recs := l.recs[key]
@@ -93,8 +96,7 @@ func (l *arrivalLearner) observe(key etaPassKey, q Queue, ws []Workload, works [
 		if len(recs) == ArrivalWindow && r.before(recs[0]) {
 			continue
 		}
-		o := outs[i]
-		if etaRoleOf(q, *w, &o) != etaWaits || slices.ContainsFunc(recs, func(x arrivalRecord) bool { return x.uid == r.uid }) {
+		if w.Phase == Deactivated || w.Blocked != nil || outs[i].Deactivate || slices.ContainsFunc(recs, func(x arrivalRecord) bool { return x.uid == r.uid }) {
 			continue
 		}
 		at, _ := slices.BinarySearchFunc(recs, r, func(a, b arrivalRecord) int {

@@ -1,6 +1,7 @@
 package deadlinecheck
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -125,28 +126,36 @@ func TestArrivalRate(t *testing.T) {
 	}
 }
 
-// TestArrivalLearner: a workload counts once, when waiting with samples
-// and nothing run; the window keeps the latest ArrivalWindow by creation
+// TestArrivalLearner: a workload counts once, when it has samples and
+// nothing run and is not deactivated, being deactivated or blocked; the
+// window keeps the latest ArrivalWindow by creation
 // (ties by UID), in order; a ClusterQueue's records go with it.
 func TestArrivalLearner(t *testing.T) {
 	l := newArrivalLearner()
 	key := etaPassKey{queue: "cq", check: "deadline"}
-	q := Queue{Name: "cq"}
 	own := []float64{30}
 	mk := func(uid string, age int) Workload {
 		return Workload{Key: "ns/" + uid, UID: types.UID(uid), Phase: Waiting, Pods: 2, Slots: 4, Priority: 3, Created: t0.Add(-time.Duration(age) * time.Second)}
 	}
-	ws := []Workload{mk("a", 10), mk("b", 20), mk("ran", 5), mk("nosamples", 5), mk("ready", 5), mk("promised", 5)}
+	ws := []Workload{mk("a", 10), mk("b", 20), mk("ran", 5), mk("nosamples", 5), mk("ready", 30), mk("promised", 40),
+		mk("rejecting", 5), mk("deactivated", 5), mk("blocked", 5)}
 	ws[2].Executed = time.Second
 	ws[5].Phase = Promised
-	works := []*work{{own: own}, {own: own}, {own: own}, nil, {own: own}, {own: own}}
+	ws[7].Phase = Deactivated
+	ws[8].Blocked = errors.New("owner unreadable")
+	works := []*work{{own: own}, {own: own}, {own: own}, nil, {own: own}, {own: own}, {own: own}, {own: own}, {own: own}}
 	outs := make([]Outcome, len(ws))
 	outs[4].Verdict = &Verdict{State: kueue.CheckStateReady}
-	l.observe(key, q, ws, works, outs)
-	l.observe(key, q, ws, works, outs) // again: no second record
+	outs[6].Deactivate = true
+	l.observe(key, ws, works, outs)
+	l.observe(key, ws, works, outs) // again: no second record
 	got := l.records(key)
-	if len(got) != 2 || got[0].uid != "b" || got[1].uid != "a" || got[1].share != 0.5 || got[1].priority != 3 || &got[1].own[0] != &own[0] {
-		t.Fatalf("records %+v, want b then a, share 0.5, priority 3, their samples", got)
+	var uids []types.UID
+	for _, r := range got {
+		uids = append(uids, r.uid)
+	}
+	if !slices.Equal(uids, []types.UID{"promised", "ready", "b", "a"}) || got[3].share != 0.5 || got[3].priority != 3 || &got[3].own[0] != &own[0] {
+		t.Fatalf("records %v (%+v), want promised, ready, b, a; share 0.5, priority 3, their samples", uids, got)
 	}
 
 	// A window's worth more, newer: the two oldest drop out; an older
@@ -159,7 +168,7 @@ func TestArrivalLearner(t *testing.T) {
 	ws = append(ws, mk("old", 1000))
 	works = append(works, &work{own: own})
 	outs = make([]Outcome, len(ws))
-	l.observe(key, q, ws, works, outs)
+	l.observe(key, ws, works, outs)
 	got = l.records(key)
 	if len(got) != ArrivalWindow {
 		t.Fatalf("%d records, want %d", len(got), ArrivalWindow)
@@ -169,7 +178,7 @@ func TestArrivalLearner(t *testing.T) {
 			t.Fatalf("records out of order at %d: %v then %v", i, got[i-1].uid, got[i].uid)
 		}
 	}
-	if slices.ContainsFunc(got, func(r arrivalRecord) bool { return r.uid == "a" || r.uid == "b" || r.uid == "old" }) {
+	if slices.ContainsFunc(got, func(r arrivalRecord) bool { return r.uid == "a" || r.uid == "b" || r.uid == "ready" || r.uid == "promised" || r.uid == "old" }) {
 		t.Errorf("records %v keep an older arrival", got)
 	}
 	l.forget("cq")

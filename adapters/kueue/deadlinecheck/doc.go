@@ -169,8 +169,8 @@
 // a later workload that fits the free quota is admitted before an older
 // one that does not, and a later one of higher priority goes ahead. Each
 // ClusterQueue's check keeps its latest 50 arrivals (workloads seen
-// waiting for quota with nothing run: creation time, priority, share,
-// run-time samples); from 10 of them on, each sample of the replay draws
+// with nothing run yet, waiting or holding quota, not being rejected:
+// creation time, priority, share, run-time samples); from 10 of them on, each sample of the replay draws
 // arrivals at their Poisson rate (50 over the time from the oldest one's
 // creation to now), each like one of them drawn uniformly, placed behind
 // every waiting workload of at least its priority, at most max(64,

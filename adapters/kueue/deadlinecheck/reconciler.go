@@ -259,7 +259,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 			}
 		} else {
 			if r.arrivals != nil {
-				r.arrivals.observe(key, queue, views, works, outs)
+				r.arrivals.observe(key, views, works, outs)
 			}
 			more, later, err := r.advanceETAs(key, queue, views, works, outs, now, cfg)
 			if err != nil {
