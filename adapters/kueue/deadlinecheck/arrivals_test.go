@@ -178,7 +178,9 @@ func TestArrivalLearner(t *testing.T) {
 			t.Fatalf("records out of order at %d: %v then %v", i, got[i-1].uid, got[i].uid)
 		}
 	}
-	if slices.ContainsFunc(got, func(r arrivalRecord) bool { return r.uid == "a" || r.uid == "b" || r.uid == "ready" || r.uid == "promised" || r.uid == "old" }) {
+	if slices.ContainsFunc(got, func(r arrivalRecord) bool {
+		return r.uid == "a" || r.uid == "b" || r.uid == "ready" || r.uid == "promised" || r.uid == "old"
+	}) {
 		t.Errorf("records %v keep an older arrival", got)
 	}
 	l.forget("cq")
