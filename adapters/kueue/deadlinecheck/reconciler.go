@@ -103,6 +103,8 @@ type queueReconciler struct {
 	badKinds map[schema.GroupVersionKind]badKind
 	// delays learns each queue's start delay; nil: cfg.StartDelay.
 	delays *delayLearner
+	// arrivals learns each queue's arrivals for the ETA; nil: none.
+	arrivals *arrivalLearner
 	// views keeps Map's views of each ClusterQueue's check (viewCache).
 	views map[etaPassKey]*viewCache
 	// etaScratch keeps each ClusterQueue's check's ETA pass scratch.
@@ -256,6 +258,9 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 				outs[i].etaUnknown = true // no pass: the ETA annotations stay as they are
 			}
 		} else {
+			if r.arrivals != nil {
+				r.arrivals.observe(key, views, works, outs)
+			}
 			more, later, err := r.advanceETAs(key, queue, views, works, outs, now, cfg)
 			if err != nil {
 				return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
@@ -401,6 +406,9 @@ func (r *queueReconciler) forgetViews(cq string) {
 	defer r.mu.Unlock()
 	maps.DeleteFunc(r.views, func(k etaPassKey, _ *viewCache) bool { return k.queue == cq })
 	maps.DeleteFunc(r.etaScratch, func(k etaPassKey, _ *etaScratch) bool { return k.queue == cq })
+	if r.arrivals != nil {
+		r.arrivals.forget(cq)
+	}
 }
 
 // writeOrder returns the indexes of outs in the order their writes go:
