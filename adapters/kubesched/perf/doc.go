@@ -152,6 +152,19 @@
 // under default, 10.6–15.9 under leastworklost and 13.5–18.6 under
 // schedkit, p50 7.9–12.6 ms in all.
 //
+// Preemption alone once more, eight rounds (-test.bench
+// 'BenchmarkPerfScheduling/Preemption_' -schedkit-rounds 8
+// -perf-cpuprofile, load average 4.5–8.9, 7 minutes): schedkit 1.09
+// (0.62–1.64), leastworklost 1.04 (0.81–1.67); pods per CPU second 0.95
+// (0.92–1.10) and 1.01 (0.92–1.07). Over all sixteen rounds: schedkit 0.95
+// (0.42–1.64, six below 0.9), leastworklost 0.95 (0.71–1.67, five below
+// 0.9); pods per CPU second 0.95 and 1.00. A run's rate follows the
+// run-queue wait: of the 36 Preemption runs that recorded it, the four at
+// 26–31 pods/s waited 0.39–0.79 s on the run queue per second of CPU, the
+// other 32 (9–20 pods/s) 0.91–3.83 s. So the rate of one run is the
+// machine's; the CPU per pod is the profile's, and at label ci it does not
+// separate the three profiles beyond their spread.
+//
 // Label large (SchedulingBasic, 5,000 nodes, 1,000 measured pods), the
 // same day and machine, -test.bench 'BenchmarkPerfScheduling/
 // SchedulingBasic_' under nice -n 19, two rounds and then four (load
