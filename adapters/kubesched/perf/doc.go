@@ -161,7 +161,7 @@
 // 0.9); pods per CPU second 0.95 and 1.00. A run's rate follows the
 // run-queue wait: of the 36 Preemption runs that recorded it, the four at
 // 26–31 pods/s waited 0.39–0.79 s on the run queue per second of CPU, the
-// other 32 (9–20 pods/s) 0.91–3.83 s. So the rate of one run is the
+// other 32 (9–20 pods/s) 0.94–3.83 s. So the rate of one run is the
 // machine's; the CPU per pod is the profile's, and at label ci it does not
 // separate the three profiles beyond their spread.
 //
