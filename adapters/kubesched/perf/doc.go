@@ -135,10 +135,10 @@
 // (8.0–10.2 ms). The process's threads waited on the run queue, ready to
 // run, for 0.9–2.5 times the CPU they got (RunDelay, second run): the
 // rates are set by the share of the cores the niced process gets, which
-// moved between the runs of a round. The ≥ 0.9× goal is met by the
-// medians of SchedulingBasic, DeadlineRates and leastworklost and missed
-// by Preemption's schedkit profile (0.89), and in no workload by every
-// round. In the CPU profiles of the first run all schedkit code is 0.8–1.7
+// moved between the runs of a round. In these eight rounds the ≥ 0.9×
+// goal is met by the medians of SchedulingBasic, DeadlineRates and
+// leastworklost and missed by Preemption's schedkit profile (0.89; 0.95
+// over sixteen rounds, below), and in no workload by every round. In the CPU profiles of the first run all schedkit code is 0.8–1.7
 // % of the process's CPU in SchedulingBasic and 1.6–2.6 % in
 // DeadlineRates (ProgressShare's Score, a CycleState read and a node label
 // lookup per node; its PreScore's read of the tally; the Deadline queue
