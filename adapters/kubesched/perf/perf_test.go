@@ -1,6 +1,7 @@
 package perf
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -13,6 +14,9 @@ import (
 	"testing"
 	"time"
 
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/component-base/metrics/legacyregistry"
 	perf "k8s.io/kubernetes/test/integration/scheduler_perf"
 	"k8s.io/kubernetes/test/utils/client-go/ktesting"
@@ -62,14 +66,20 @@ func recordRun(path string) perf.HookFn {
 	var mu sync.Mutex
 	return func(tCtx ktesting.TContext) error {
 		tb := tCtx.TB()
-		start, cpu, load := time.Now(), cpuSeconds(), load1()
+		start, cpu, load, delay := time.Now(), cpuSeconds(), load1(), waitSeconds()
 		g := legacyregistry.DefaultGatherer
 		attempts, flushes := counters(g, batchAttempts, "result"), counters(g, batchFlushes, "reason")
+		pods, stop, err := watchPods(tCtx, start)
+		if err != nil {
+			return err
+		}
 		tb.Cleanup(func() {
+			stop()
 			rec := RunRecord{Name: tb.Name(), LoadStart: load, LoadEnd: load1(),
-				Wall: time.Since(start).Seconds(), CPU: cpuSeconds() - cpu,
+				Wall: time.Since(start).Seconds(), CPU: cpuSeconds() - cpu, RunDelay: waitSeconds() - delay,
 				Batch:        since(attempts, counters(g, batchAttempts, "result")),
-				BatchFlushes: since(flushes, counters(g, batchFlushes, "reason"))}
+				BatchFlushes: since(flushes, counters(g, batchFlushes, "reason")),
+				Pods:         pods.all()}
 			line, err := json.Marshal(rec)
 			if err != nil {
 				tb.Error(err)
@@ -91,6 +101,39 @@ func recordRun(path string) perf.HookFn {
 	}
 }
 
+// watchPods starts a watch of every pod of the run's API server that
+// notes, in the returned spans, each pod's creation and binding with the
+// time since start and the process CPU seconds when it is seen. stop ends
+// the watch.
+func watchPods(tCtx ktesting.TContext, start time.Time) (*spans, func(), error) {
+	out := &spans{}
+	factory := informers.NewSharedInformerFactory(tCtx.Client(), 0)
+	_, err := factory.Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) {
+			if p, ok := obj.(*v1.Pod); ok {
+				out.created(p.Namespace, time.Since(start).Seconds(), cpuSeconds())
+				if p.Spec.NodeName != "" {
+					out.bound(p.Namespace, time.Since(start).Seconds(), cpuSeconds())
+				}
+			}
+		},
+		UpdateFunc: func(oldObj, newObj any) {
+			old, okOld := oldObj.(*v1.Pod)
+			p, ok := newObj.(*v1.Pod)
+			if okOld && ok && old.Spec.NodeName == "" && p.Spec.NodeName != "" {
+				out.bound(p.Namespace, time.Since(start).Seconds(), cpuSeconds())
+			}
+		},
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("pod watch: %w", err)
+	}
+	ctx, cancel := context.WithCancel(tCtx)
+	factory.Start(ctx.Done())
+	factory.WaitForCacheSync(ctx.Done())
+	return out, func() { cancel(); factory.Shutdown() }, nil
+}
+
 // cpuSeconds is the process's user and system CPU time so far.
 func cpuSeconds() float64 {
 	var ru syscall.Rusage
@@ -98,6 +141,24 @@ func cpuSeconds() float64 {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}
+
+// waitSeconds is the time the process's threads have waited on a run
+// queue, ready to run, so far (runDelay over /proc/self/task); 0 when it
+// cannot be read. A thread that exits takes its share with it.
+func waitSeconds() float64 {
+	paths, _ := filepath.Glob("/proc/self/task/*/schedstat")
+	var lines []string
+	for _, p := range paths {
+		if raw, err := os.ReadFile(p); err == nil {
+			lines = append(lines, string(raw))
+		}
+	}
+	v, err := runDelay(lines)
+	if err != nil {
+		return 0
+	}
+	return v
 }
 
 // load1 is the 1-minute load average, 0 when /proc/loadavg is unreadable.

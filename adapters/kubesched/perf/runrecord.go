@@ -17,6 +17,12 @@ type RunRecord struct {
 	// Wall and CPU are the run's wall-clock and process CPU seconds.
 	Wall float64 `json:"wallSeconds"`
 	CPU  float64 `json:"cpuSeconds"`
+	// RunDelay is the seconds the process's threads spent ready to run
+	// but waiting for a CPU over the run (the second field of each
+	// thread's /proc schedstat), summed over the threads: a run slowed by
+	// the machine's other jobs has a large one, a run that waits on
+	// itself (a queue, a timer) a small one.
+	RunDelay float64 `json:"runDelaySeconds"`
 	// Batch counts the scheduler's opportunistic batching attempts over
 	// the run (scheduler_batch_attempts_total, every pod and profile) by
 	// result: hint_used is a pod placed on a node taken from the previous
@@ -28,4 +34,9 @@ type RunRecord struct {
 	// (scheduler_batch_cache_flushed_total) by reason: pod_not_batchable
 	// is a pod that a plugin of its profile refused to sign.
 	BatchFlushes map[string]float64 `json:"batchFlushes,omitempty"`
+	// Pods is each namespace's Span, timed from the benchmark's own watch
+	// of the run's pods; the harness's measured pods are those of the
+	// namespace its SchedulingDuration item names (namespace-2 in every
+	// workload of performance-config.yaml).
+	Pods map[string]Span `json:"pods,omitempty"`
 }

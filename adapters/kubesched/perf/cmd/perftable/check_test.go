@@ -88,7 +88,7 @@ func TestRates(t *testing.T) {
 		{Data: map[string]float64{"Average": 80}, Labels: map[string]string{"Metric": "SchedulingThroughput", "Name": name}},
 		tp("BenchmarkPerfScheduling/Preemption_other/100Nodes/namespace-2", 4),
 	}
-	rs := rates(items, pods)
+	rs := rates(items, pods, nil)
 	if got := rs[run{"Preemption/100Nodes", "leastworklost", 1}]; got != (rate{run: 25, sampled: 80}) {
 		t.Errorf("rate %+v, want 25 pods/s over the run and 80 sampled", got)
 	}

@@ -9,21 +9,29 @@
 //
 // # Throughput
 //
-// The first figure is the run's: the measured pods (read from the
-// -config file, performance-config.yaml by default) over the harness's
-// SchedulingDuration, the time from the start of the measured pods'
-// creation until the last of them is bound. The second is the harness's
-// SchedulingThroughput average, the mean of one-second samples of the
-// bound-pod count between the first sample that sees a bound pod and the
-// last sample before the last pod is bound. The sampled mean leaves out
-// the pods bound before the first sample and after the last one, so it
-// swings with the phase of the one-second ticks whenever a run binds many
-// of its pods in a burst. The preemption workload does: the scheduler
-// preempts for nearly every preemptor before any preemptor is bound (a
-// preemptor goes back to the queue behind the ones not yet tried), then
-// binds them all within about a second, and its sampled mean ranges
-// twentyfold between runs of the same code. The run's figure counts every
-// measured pod, so the ratios are of it.
+// Three figures per run. The first, which the ratios are of when both runs
+// of a round have it, is the measured pods' own: the pods bound over the
+// time from the first of them seen created to the last seen bound, from
+// the benchmark's own watch of the pods (perf.Span in the -runs file's
+// record, for the namespace the harness's SchedulingDuration names), with
+// the benchmark process's CPU milliseconds per pod over the same span.
+// The second is the measured pods over the harness's SchedulingDuration,
+// which ends at the first of the harness's once-a-second polls that finds
+// every measured pod bound: it is the pods' creation time plus a whole
+// number of seconds, so a workload that takes about three seconds (the
+// preemption workload at label ci) measures 3.2 or 4.2 s for the same
+// work, 31 or 24 pods/s, and at 5–8 s 19, 16 or 14 pods/s. The third is
+// the harness's SchedulingThroughput average, the mean of one-second
+// samples of the bound-pod count between the first sample that sees a
+// bound pod and the last sample before the last pod is bound. The sampled
+// mean leaves out the pods bound before the first sample and after the
+// last one, so it swings with the phase of the one-second ticks whenever a
+// run binds many of its pods in a burst. The preemption workload does:
+// the scheduler preempts for nearly every preemptor before any preemptor
+// is bound (a preemptor goes back to the queue behind the ones not yet
+// tried), then binds them all within about a second, and its
+// sampled mean ranges twentyfold between runs of the same code. Without a
+// -runs record (or without its pods) the ratios are of the second figure.
 //
 // # Rounds
 //
@@ -33,7 +41,10 @@
 // ratio is of two runs of the same round; the first table gives, for each
 // workload and profile, the median of its rounds' ratios, their minimum,
 // maximum and each round's, so that a machine load that moves during the
-// runs shows as spread instead of favouring the profile that ran first.
+// runs shows as spread instead of favouring the profile that ran first,
+// and the median, minimum and maximum of the default profile's CPU per
+// pod over the profile's (pods per CPU second ÷ default), which moves far
+// less than the rates with the share of the cores the process gets.
 //
 // With -check it prints nothing and exits with status 1, listing the
 // problems, when a round lacks a workload's profile, a SchedulingDuration,
@@ -148,7 +159,7 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	printSummary(doc.DataItems, pods)
+	printSummary(doc.DataItems, pods, recs)
 	fmt.Println()
 	printThroughput(doc.DataItems, pods, recs)
 	printBatching(doc.DataItems, recs)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedkit/schedkit/adapters/kubesched/perf"
 )
 
 // TestParse: a test case's name splits into workload, profile and round;
@@ -55,7 +57,7 @@ func TestSummaries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := summaries(roundsRun(), pods)
+	got := summaries(roundsRun(), pods, nil)
 	if len(got) != 1 || got[0].workload != "SchedulingBasic/100Nodes" || got[0].profile != "schedkit" {
 		t.Fatalf("summaries = %+v, want one for SchedulingBasic/100Nodes under schedkit", got)
 	}
@@ -120,5 +122,38 @@ func TestReadRuns(t *testing.T) {
 	}
 	if _, err := readRuns(filepath.Join(t.TempDir(), "none")); err == nil {
 		t.Error("a missing file: no error")
+	}
+}
+
+// TestSummariesSpan: a round whose two runs both have the measured pods'
+// own span is taken of it, a round where one lacks it of the runs'
+// SchedulingDuration. Round 1: 2,000 pods from 0.5 s to 20.5 s (100
+// pods/s) under default against 0.5 s to 16.5 s (125 pods/s) under
+// schedkit is 1.25, where the durations (10 s, 12.5 s) give 0.8; round 2
+// has no default record and keeps 1.25 (and has no CPU ratio).
+func TestSummariesSpan(t *testing.T) {
+	pods, err := readMeasured("../../performance-config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	span := func(first, last, cpu float64) perf.RunRecord {
+		return perf.RunRecord{Pods: map[string]perf.Span{
+			"namespace-2": {Created: 2000, Bound: 2000, First: first, Last: last, CPU: cpu},
+			"namespace-1": {Created: 100, Bound: 100, First: 0, Last: 100},
+		}}
+	}
+	recs := map[run]perf.RunRecord{
+		{"SchedulingBasic/100Nodes", "default", 1}:  span(0.5, 20.5, 20),
+		{"SchedulingBasic/100Nodes", "schedkit", 1}: span(0.5, 16.5, 25),
+		{"SchedulingBasic/100Nodes", "schedkit", 2}: span(0.5, 100.5, 10),
+	}
+	got := summaries(roundsRun(), pods, recs)
+	if len(got) != 1 || len(got[0].ratios) != 2 || got[0].ratios[0] != 1.25 || got[0].ratios[1] != 1.25 {
+		t.Fatalf("summaries = %+v, want ratios [1.25 1.25]", got)
+	}
+	// CPU: 10 ms a pod under default, 12.5 under schedkit: 0.8 pods per
+	// CPU second ÷ default, round 1 only.
+	if c := got[0].cpuRatios; len(c) != 1 || c[0] != 0.8 {
+		t.Errorf("CPU ratios %v, want [0.8]", c)
 	}
 }

@@ -9,12 +9,24 @@ import (
 )
 
 // A rate is one run's throughput in pods/s: over the whole run (measured
-// pods ÷ SchedulingDuration; 0 when the run or its pod count is missing)
-// and the harness's sampled mean.
-type rate struct{ run, sampled float64 }
+// pods ÷ SchedulingDuration; 0 when the run or its pod count is missing),
+// the harness's sampled mean, and the measured pods' own (perf.Span.Rate
+// of the namespace SchedulingDuration names, from the run's record; 0
+// without one) with their process CPU milliseconds per pod.
+type rate struct{ run, sampled, span, cpuPerPod float64 }
 
-// rates returns each run's rate from the data items.
-func rates(items []item, pods measured) map[run]rate {
+// measure is the rate the ratios are taken of: the pods' own when both
+// runs have it, else the rate over the run.
+func measure(a, b rate) (float64, float64) {
+	if a.span > 0 && b.span > 0 {
+		return a.span, b.span
+	}
+	return a.run, b.run
+}
+
+// rates returns each run's rate from the data items and the runs'
+// records (nil for none).
+func rates(items []item, pods measured, recs map[run]perf.RunRecord) map[run]rate {
 	out := map[run]rate{}
 	for _, it := range items {
 		r := parse(it.Labels["Name"])
@@ -25,6 +37,10 @@ func rates(items []item, pods measured) map[run]rate {
 		case "SchedulingDuration":
 			if n, ok := pods.pods(it.Labels["Name"]); ok && it.Data["Duration"] > 0 {
 				v.run = float64(n) / it.Data["Duration"]
+			}
+			name := it.Labels["Name"]
+			if sp, ok := recs[r].Pods[name[strings.LastIndex(name, "/")+1:]]; ok {
+				v.span, v.cpuPerPod = sp.Rate(), sp.CPUPerPod()
 			}
 		default:
 			continue
@@ -57,34 +73,38 @@ func ratio(a, b float64) string {
 // profile's in the same round, with the run's load average and CPU time
 // where recs has them.
 func printThroughput(items []item, pods measured, recs map[run]perf.RunRecord) {
-	rs := rates(items, pods)
-	fmt.Println("| workload | round | profile | pods/s over the run | ÷ default | SchedulingThroughput (1-s samples, average) | ÷ default | load average (1 min), start → end | process CPU s / wall s |")
-	fmt.Println("| --- | ---: | --- | ---: | ---: | ---: | ---: | --- | --- |")
+	rs := rates(items, pods, recs)
+	fmt.Println("| workload | round | profile | pods/s, first created to last bound | ÷ default | CPU ms per pod | pods/s over SchedulingDuration | ÷ default | SchedulingThroughput (1-s samples, average) | ÷ default | load average (1 min), start → end | process CPU s / wall s / run-queue wait s |")
+	fmt.Println("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |")
 	for _, r := range runOrder(items) {
 		v, def := rs[r], rs[run{r.workload, "default", r.round}]
-		runRatio, sampledRatio := "—", "—"
+		spanRatio, runRatio, sampledRatio := "—", "—", "—"
 		if r.profile != "default" {
-			runRatio, sampledRatio = ratio(v.run, def.run), ratio(v.sampled, def.sampled)
+			spanRatio, runRatio, sampledRatio = ratio(v.span, def.span), ratio(v.run, def.run), ratio(v.sampled, def.sampled)
 		}
 		load, cpu := "—", "—"
 		if rec, ok := recs[r]; ok {
-			load, cpu = fmt.Sprintf("%.1f → %.1f", rec.LoadStart, rec.LoadEnd), fmt.Sprintf("%.1f / %.1f", rec.CPU, rec.Wall)
+			load, cpu = fmt.Sprintf("%.1f → %.1f", rec.LoadStart, rec.LoadEnd), fmt.Sprintf("%.1f / %.1f / %.1f", rec.CPU, rec.Wall, rec.RunDelay)
 		}
-		fmt.Printf("| %s | %d | %s | %.1f | %s | %.1f | %s | %s | %s |\n", r.workload, r.round, r.profile, v.run, runRatio, v.sampled, sampledRatio, load, cpu)
+		fmt.Printf("| %s | %d | %s | %.1f | %s | %.1f | %.1f | %s | %.1f | %s | %s | %s |\n", r.workload, r.round, r.profile, v.span, spanRatio, v.cpuPerPod,
+			v.run, runRatio, v.sampled, sampledRatio, load, cpu)
 	}
 }
 
-// A summary is one workload's ratio of a profile's throughput over the
-// run to the default profile's, one per round that has both.
+// A summary is one workload's ratio of a profile's throughput to the
+// default profile's (measure's), one per round that has both, and the
+// ratio of the default profile's CPU per pod to the profile's (pods per
+// CPU second, ÷ default), one per round whose runs both have it.
 type summary struct {
 	workload, profile string
 	ratios            []float64 // in round order
+	cpuRatios         []float64 // in round order
 }
 
 // summaries returns, for each workload and profile other than default (in
 // the order the data items name them), the ratios of its rounds.
-func summaries(items []item, pods measured) []summary {
-	rs := rates(items, pods)
+func summaries(items []item, pods measured, recs map[run]perf.RunRecord) []summary {
+	rs := rates(items, pods, recs)
 	var out []summary
 	for _, r := range runOrder(items) {
 		if r.profile == "default" {
@@ -95,8 +115,11 @@ func summaries(items []item, pods measured) []summary {
 			out = append(out, summary{workload: r.workload, profile: r.profile})
 			i = len(out) - 1
 		}
-		if v, def := rs[r], rs[run{r.workload, "default", r.round}]; v.run > 0 && def.run > 0 {
-			out[i].ratios = append(out[i].ratios, v.run/def.run)
+		if v, def := measure(rs[r], rs[run{r.workload, "default", r.round}]); v > 0 && def > 0 {
+			out[i].ratios = append(out[i].ratios, v/def)
+		}
+		if v, def := rs[r].cpuPerPod, rs[run{r.workload, "default", r.round}].cpuPerPod; v > 0 && def > 0 {
+			out[i].cpuRatios = append(out[i].cpuRatios, def/v)
 		}
 	}
 	return out
@@ -117,18 +140,28 @@ func median(v []float64) float64 {
 
 // printSummary prints each workload's median ratio over its rounds and
 // their range.
-func printSummary(items []item, pods measured) {
-	fmt.Println("| workload | profile | rounds | ÷ default, median | min | max | each round |")
-	fmt.Println("| --- | --- | ---: | ---: | ---: | ---: | --- |")
-	for _, s := range summaries(items, pods) {
+func printSummary(items []item, pods measured, recs map[run]perf.RunRecord) {
+	fmt.Println("| workload | profile | rounds | ÷ default, median | min | max | each round | pods per CPU s ÷ default, median | min | max |")
+	fmt.Println("| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |")
+	for _, s := range summaries(items, pods, recs) {
 		each := make([]string, len(s.ratios))
 		for i, v := range s.ratios {
 			each[i] = fmt.Sprintf("%.2f", v)
 		}
-		lo, hi := 0.0, 0.0
-		if len(s.ratios) > 0 {
-			lo, hi = slices.Min(s.ratios), slices.Max(s.ratios)
+		lo, hi := spread(s.ratios)
+		cpuLo, cpuHi := spread(s.cpuRatios)
+		cpu := "— | — | —"
+		if len(s.cpuRatios) > 0 {
+			cpu = fmt.Sprintf("%.2f | %.2f | %.2f", median(s.cpuRatios), cpuLo, cpuHi)
 		}
-		fmt.Printf("| %s | %s | %d | %.2f | %.2f | %.2f | %s |\n", s.workload, s.profile, len(s.ratios), median(s.ratios), lo, hi, strings.Join(each, ", "))
+		fmt.Printf("| %s | %s | %d | %.2f | %.2f | %.2f | %s | %s |\n", s.workload, s.profile, len(s.ratios), median(s.ratios), lo, hi, strings.Join(each, ", "), cpu)
 	}
+}
+
+// spread is the values' minimum and maximum, 0 and 0 for none.
+func spread(v []float64) (float64, float64) {
+	if len(v) == 0 {
+		return 0, 0
+	}
+	return slices.Min(v), slices.Max(v)
 }
