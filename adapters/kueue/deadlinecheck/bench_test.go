@@ -128,10 +128,12 @@ func BenchmarkReconcileDecisions(b *testing.B) {
 // BenchmarkETASimulation is one sample of the ETA replay of Kueue's
 // admission (BestEffortFIFO) by queue length: "search" finds the next job
 // that fits in the segment tree, "walk" visits every waiting job at each
-// instant (the oracle of TestPropSimulationMatchesScan). The jobs take a
-// twentieth, a quarter or all of the quota, as the small, medium and
-// large classes of Kueue's scheduler-performance test; a fifth of the
-// quota is held by running jobs.
+// instant (the oracle of TestPropSimulationMatchesScan), "arrivals" is
+// the search with arrivals drawn from ArrivalWindow records (one a second,
+// of the same sizes as the jobs, run times 1–61 s; at most max(64, n)).
+// The jobs take a twentieth, a quarter or all of the quota, as the small,
+// medium and large classes of Kueue's scheduler-performance test; a fifth
+// of the quota is held by running jobs.
 func BenchmarkETASimulation(b *testing.B) {
 	for _, n := range []int{100, 1000, 15000} {
 		rng := rand.New(rand.NewPCG(1, uint64(n)))
@@ -145,17 +147,30 @@ func BenchmarkETASimulation(b *testing.B) {
 			starts[k] = make([]float64, 1)
 		}
 		b.Run(fmt.Sprintf("workloads=%d/search", n), func(b *testing.B) {
-			sim := newSimulation(jobs)
+			sim := newSimulation(jobs, nil)
 			b.ReportAllocs()
 			for b.Loop() {
-				sim.run(running, jobs, false, 0, starts)
+				sim.run(running, jobs, nil, false, 0, starts)
+			}
+		})
+		b.Run(fmt.Sprintf("workloads=%d/arrivals", n), func(b *testing.B) {
+			arr := &etaArrivals{rate: 1, samples: 1, seed: 1, slots: max(minArrivalSlots, n)}
+			for range ArrivalWindow {
+				arr.shares = append(arr.shares, []float64{0.05, 0.25, 1}[rng.IntN(3)])
+				arr.priorities = append(arr.priorities, 0)
+				arr.runs = append(arr.runs, 1+60*rng.Float64())
+			}
+			sim := newSimulation(jobs, arr)
+			b.ReportAllocs()
+			for b.Loop() {
+				sim.run(running, jobs, arr, false, 0, starts)
 			}
 		})
 		b.Run(fmt.Sprintf("workloads=%d/walk", n), func(b *testing.B) {
-			sim := newScanSimulation(jobs)
+			sim := newScanSimulation(jobs, nil)
 			b.ReportAllocs()
 			for b.Loop() {
-				sim.run(running, jobs, false, 0, starts)
+				sim.run(running, false, 0, starts)
 			}
 		})
 	}

@@ -163,6 +163,22 @@
 // order, that fits. A workload fits when its share of the quota (pods left
 // over Slots) is at most the share free. A workload being deactivated is
 // placed where it would start but takes no quota and holds no one back.
+//
+// The replay also counts the workloads still to come (-eta-arrivals,
+// default on; Options.NoETAArrivals; arrivals.go): under BestEffortFIFO
+// a later workload that fits the free quota is admitted before an older
+// one that does not, and a later one of higher priority goes ahead. Each
+// ClusterQueue's check keeps its latest 50 arrivals (workloads seen
+// with nothing run yet, waiting or holding quota, not being rejected:
+// creation time, priority, share, run-time samples); from 10 of them on, each sample of the replay draws
+// arrivals at their Poisson rate (50 over the time from the oldest one's
+// creation to now), each like one of them drawn uniformly, placed behind
+// every waiting workload of at least its priority, at most max(64,
+// pending) of them and none after the last waiting workload starts. The
+// draws depend on -seed and the sample only, so a pass's ETAs move with
+// the queue and the arrivals seen, not with fresh draws. Plan, which sees
+// one queue at one instant, counts no arrivals.
+//
 // An ETA is rewritten only when it moves by -eta-tolerance or more, and
 // recomputed every -eta-refresh. Decisions do not wait for ETAs: every
 // reconcile of a ClusterQueue decides (Decide: Plan's verdicts and

@@ -3,6 +3,7 @@ package deadlinecheck
 import (
 	"cmp"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -45,6 +46,9 @@ type etaJob struct {
 	// ghost: it is predicted at its place in the queue, but holds no quota
 	// and holds no one back (it is being deactivated).
 	ghost bool
+	// priority is its priority in Kueue's queue: the arrivals of a
+	// priority take their place after the jobs of at least it.
+	priority int32
 }
 
 // etas predicts the start and finish of every pending workload, writing
@@ -69,11 +73,11 @@ type etaJob struct {
 // the check are not seen, a workload with quota but no run-time estimate
 // is taken to free its quota at once, and admission itself is instant
 // beyond Config.StartDelay, which every pod's run time includes.
-func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, samples int, delay etaDelay, sc *etaScratch) error {
+func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, samples int, delay etaDelay, arr arrivalInput, sc *etaScratch) error {
 	if sc == nil {
 		sc = &etaScratch{}
 	}
-	sc.startPass(q, ws, works, outs, now, samples, delay)
+	sc.startPass(q, ws, works, outs, now, samples, delay, arr)
 	_, err := sc.step(math.MaxInt)
 	sc.results(outs)
 	return err
@@ -129,11 +133,15 @@ const fitSlack = 1e-9
 // costs O((jobs + events) log jobs) instead of O(jobs × events). The jobs
 // start in the same order at the same instants, with the same arithmetic
 // on the free quota, as in a walk over every job.
+//
+// With arrivals (arrivals.go), the queue has, after the jobs of each
+// priority the arrivals are drawn with, a run of slots for the arrivals of
+// that priority; a slot holds no job until an arrival fills it.
 type simulation struct {
 	ends endHeap
 	// entries are the times jobs enter the queue after now, ascending;
 	// byEntry are the jobs in order of entry; minShare is the smallest
-	// share of a job: with less quota free no job can start.
+	// share of a job or arrival: with less quota free none can start.
 	entries  []float64
 	byEntry  []int
 	minShare float64
@@ -149,6 +157,20 @@ type simulation struct {
 	// each job's own slice.
 	block    []float64
 	from, to int
+
+	// Queue positions: posOf[k] is job k's; at[p] is position p's job,
+	// or len(jobs) + a for arrival slot a. The slots of priority block b
+	// (blockPrio, descending) are b*arr.slots onward, at positions
+	// blockPos[b] onward; recBlock is each record's block, fill each
+	// block's slots filled in the sample, arrShare and arrRun each slot's
+	// arrival's share and run time in the sample.
+	posOf, at          []int
+	blockPrio          []int32
+	blockPos, recBlock []int
+	fill               []int
+	arrShare, arrRun   []float64
+	pcg                *rand.PCG
+	rng                *rand.Rand
 }
 
 // runBlock is how many samples' run times a simulation holds at once.
@@ -181,17 +203,20 @@ func (sim *simulation) runsOf(jobs []etaJob, s int) []float64 {
 	return sim.block[b*n : (b+1)*n]
 }
 
-// newSimulation prepares a simulation of jobs.
-func newSimulation(jobs []etaJob) *simulation {
+// newSimulation prepares a simulation of jobs with arrivals arr (nil:
+// none).
+func newSimulation(jobs []etaJob, arr *etaArrivals) *simulation {
 	sim := &simulation{}
-	sim.prepare(jobs)
+	sim.prepare(jobs, arr)
 	return sim
 }
 
-// prepare makes sim a simulation of jobs, reusing its slices: the jobs in
-// order of entry, the entry times, and the queue at the start of every
-// sample (the jobs that enter at once, in the tree).
-func (sim *simulation) prepare(jobs []etaJob) {
+// prepare makes sim a simulation of jobs with arrivals arr (nil: none),
+// reusing its slices: the queue's positions, the jobs in order of entry,
+// the entry times, and the queue at the start of every sample (the jobs
+// that enter at once, in the tree).
+func (sim *simulation) prepare(jobs []etaJob, arr *etaArrivals) {
+	n := len(jobs)
 	sim.minShare = math.Inf(1)
 	sim.entries = sim.entries[:0]
 	sim.byEntry = sim.byEntry[:0]
@@ -205,12 +230,13 @@ func (sim *simulation) prepare(jobs []etaJob) {
 	slices.Sort(sim.entries)
 	sim.entries = slices.Compact(sim.entries)
 	slices.SortStableFunc(sim.byEntry, func(a, b int) int { return cmp.Compare(jobs[a].notBefore, jobs[b].notBefore) })
-	sim.started = slices.Grow(sim.started[:0], len(jobs))[:len(jobs)]
-	sim.tree.init(len(jobs))
+	sim.started = slices.Grow(sim.started[:0], n)[:n]
+	sim.layout(jobs, arr)
+	sim.tree.init(len(sim.at))
 	sim.first = 0
 	for sim.first < len(sim.byEntry) && jobs[sim.byEntry[sim.first]].notBefore <= 0 {
 		k := sim.byEntry[sim.first]
-		sim.tree.leaf(k, jobs[k].share, !jobs[k].ghost)
+		sim.tree.leaf(sim.posOf[k], jobs[k].share, !jobs[k].ghost)
 		sim.first++
 	}
 	sim.tree.build()
@@ -219,63 +245,137 @@ func (sim *simulation) prepare(jobs []etaJob) {
 	sim.hi0 = append(sim.hi0[:0], sim.tree.hi...)
 }
 
+// layout places the jobs (in queue order) and, with arrivals, a block of
+// arr.slots slots for each priority of arr's records right after the jobs
+// of at least that priority, in descending priority.
+func (sim *simulation) layout(jobs []etaJob, arr *etaArrivals) {
+	n := len(jobs)
+	sim.blockPrio = sim.blockPrio[:0]
+	slots := 0
+	if arr.on() {
+		slots = arr.slots
+		sim.blockPrio = append(sim.blockPrio, arr.priorities...)
+		slices.SortFunc(sim.blockPrio, func(a, b int32) int { return cmp.Compare(b, a) })
+		sim.blockPrio = slices.Compact(sim.blockPrio)
+		sim.recBlock = sim.recBlock[:0]
+		for r, p := range arr.priorities {
+			b, _ := slices.BinarySearchFunc(sim.blockPrio, p, func(a, b int32) int { return cmp.Compare(b, a) })
+			sim.recBlock = append(sim.recBlock, b)
+			sim.minShare = min(sim.minShare, arr.shares[r])
+		}
+		if sim.pcg == nil {
+			sim.pcg = &rand.PCG{}
+			sim.rng = rand.New(sim.pcg)
+		}
+	}
+	nb := len(sim.blockPrio)
+	sim.posOf = slices.Grow(sim.posOf[:0], n)[:n]
+	sim.at = slices.Grow(sim.at[:0], n+nb*slots)[:0]
+	sim.blockPos = sim.blockPos[:0]
+	place := func() {
+		b := len(sim.blockPos)
+		sim.blockPos = append(sim.blockPos, len(sim.at))
+		for i := range slots {
+			sim.at = append(sim.at, n+b*slots+i)
+		}
+	}
+	for k, j := range jobs {
+		for len(sim.blockPos) < nb && j.priority < sim.blockPrio[len(sim.blockPos)] {
+			place()
+		}
+		sim.posOf[k] = len(sim.at)
+		sim.at = append(sim.at, k)
+	}
+	for len(sim.blockPos) < nb {
+		place()
+	}
+	sim.fill = slices.Grow(sim.fill[:0], nb)[:nb]
+	sim.arrShare = slices.Grow(sim.arrShare[:0], nb*slots)[:nb*slots]
+	sim.arrRun = slices.Grow(sim.arrRun[:0], nb*slots)[:nb*slots]
+}
+
 // run fills starts[k][s] with job k's start in sample s (+Inf if it never
-// starts).
-func (sim *simulation) run(running, jobs []etaJob, strict bool, s int, starts [][]float64) {
+// starts), with the arrivals arr draws in sample s (nil: none; arr must be
+// the one sim was prepared with).
+func (sim *simulation) run(running, jobs []etaJob, arr *etaArrivals, strict bool, s int, starts [][]float64) {
 	free := sim.ends.reset(running, s)
 	copy(sim.tree.lo, sim.lo0)
 	copy(sim.tree.hi, sim.hi0)
 	clear(sim.started)
-	left := len(jobs)
+	n := len(jobs)
+	left := n
 	entered := sim.first // sim.byEntry[:entered] are in the tree or started
-	head := 0            // the first job not started
 	runs := sim.runsOf(jobs, s)
 	entry := 0 // sim.entries[entry] is the next time a job enters the queue
+	// arrival is the time of the next arrival, drawn the drawn so far.
+	arrival, drawn := math.Inf(1), 0
+	if arr.on() {
+		sim.pcg.Seed(arr.seed, uint64(s))
+		clear(sim.fill)
+		arrival = sim.rng.ExpFloat64() / arr.rate
+	}
 	for t := 0.0; ; {
 		for entered < len(sim.byEntry) && jobs[sim.byEntry[entered]].notBefore <= t {
 			k := sim.byEntry[entered]
-			sim.tree.set(k, jobs[k].share, !jobs[k].ghost)
+			sim.tree.set(sim.posOf[k], jobs[k].share, !jobs[k].ghost)
 			entered++
 		}
+		for arrival <= t {
+			r := sim.rng.IntN(len(arr.shares))
+			b := sim.recBlock[r]
+			a := b*arr.slots + sim.fill[b]
+			sim.arrShare[a], sim.arrRun[a] = arr.shares[r], arr.run(r, s)
+			sim.tree.set(sim.blockPos[b]+sim.fill[b], arr.shares[r], true)
+			sim.fill[b]++
+			if drawn++; drawn == arr.slots {
+				arrival = math.Inf(1)
+			} else {
+				arrival += sim.rng.ExpFloat64() / arr.rate
+			}
+		}
 		if free+fitSlack >= sim.minShare {
-			// The jobs before head have all started: none is in the tree.
-			for from := head; ; {
+			// Started jobs and empty slots hold no share in the tree.
+			for from := 0; ; {
 				fit := free + fitSlack
 				if fit < sim.minShare {
 					break // no job fits: the search would find none
 				}
-				k := sim.tree.firstAtMost(from, fit)
-				if k < 0 {
+				p := sim.tree.firstAtMost(from, fit)
+				if p < 0 {
 					break
 				}
 				if strict {
-					if b := sim.tree.firstBlocking(from, fit); b >= 0 && b < k {
+					if b := sim.tree.firstBlocking(from, fit); b >= 0 && b < p {
 						break
 					}
 				}
-				j := &jobs[k]
-				starts[k][s] = t
-				sim.started[k] = true
-				sim.tree.unset(k)
-				for head < len(jobs) && sim.started[head] {
-					head++
+				sim.tree.unset(p)
+				var sh, r float64
+				ghost := false
+				if k := sim.at[p]; k < n {
+					j := &jobs[k]
+					starts[k][s] = t
+					sim.started[k] = true
+					left--
+					sh, r, ghost = j.share, runs[k], j.ghost
+				} else {
+					sh, r = sim.arrShare[k-n], sim.arrRun[k-n]
 				}
-				left--
 				// A job that takes no time holds nothing: every end is
 				// later than its start, so each instant gets one pass in
 				// queue order.
-				if r := runs[k]; !j.ghost && r > 0 {
-					free -= j.share
-					sim.ends.push(end{at: t + r, share: j.share})
+				if !ghost && r > 0 {
+					free -= sh
+					sim.ends.push(end{at: t + r, share: sh})
 				}
-				from = k + 1
+				from = p + 1
 			}
 		}
 		if left == 0 {
 			return
 		}
 		var more bool
-		if t, entry, free, more = advance(&sim.ends, sim.entries, entry, t, free); !more {
+		if t, entry, free, more = advance(&sim.ends, sim.entries, entry, t, free, arrival); !more {
 			for k, done := range sim.started {
 				if !done {
 					starts[k][s] = math.Inf(1)
@@ -287,10 +387,11 @@ func (sim *simulation) run(running, jobs []etaJob, strict bool, s int, starts []
 }
 
 // advance moves a simulation from instant t to the next: the next end of
-// a running job or entry into the queue (entries[entry:] are those after
-// t, ascending), whichever comes first, freeing the quota of the jobs
-// that end by then. more is false when nothing comes after t.
-func advance(ends *endHeap, entries []float64, entry int, t, free float64) (next float64, nextEntry int, nextFree float64, more bool) {
+// a running job, entry into the queue (entries[entry:] are those after t,
+// ascending) or arrival (+Inf: none), whichever comes first, freeing the
+// quota of the jobs that end by then. more is false when nothing comes
+// after t.
+func advance(ends *endHeap, entries []float64, entry int, t, free, arrival float64) (next float64, nextEntry int, nextFree float64, more bool) {
 	for entry < len(entries) && entries[entry] <= t {
 		entry++
 	}
@@ -301,6 +402,7 @@ func advance(ends *endHeap, entries []float64, entry int, t, free float64) (next
 	if entry < len(entries) {
 		next = min(next, entries[entry])
 	}
+	next = min(next, arrival)
 	if math.IsInf(next, 1) {
 		return t, entry, free, false
 	}

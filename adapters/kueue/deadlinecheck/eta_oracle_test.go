@@ -1,7 +1,9 @@
 package deadlinecheck
 
 import (
+	"cmp"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -12,69 +14,120 @@ import (
 // each instant: the oracle simulation's search must match bit for bit.
 
 // A scanSimulation replays Kueue's admission for one sample at a time over the
-// same jobs; its slices are reused from sample to sample.
+// same jobs, with the arrivals of each sample drawn whole beforehand and
+// sorted into the queue with the jobs.
 type scanSimulation struct {
-	ends    endHeap
-	waiting []int // jobs not started yet, in queue order
-	// entries are the times jobs enter the queue after now, ascending;
-	// minShare is the smallest share of a job: with less quota free no
-	// job can start.
-	entries  []float64
-	minShare float64
+	ends endHeap
+	jobs []etaJob
+	arr  *etaArrivals
 }
 
-// newScanSimulation prepares a simulation of jobs.
-func newScanSimulation(jobs []etaJob) *scanSimulation {
-	sim := &scanSimulation{minShare: math.Inf(1)}
-	for _, j := range jobs {
-		sim.minShare = min(sim.minShare, j.share)
-		if j.notBefore > 0 {
-			sim.entries = append(sim.entries, j.notBefore)
+// newScanSimulation prepares a simulation of jobs with arrivals arr (nil:
+// none).
+func newScanSimulation(jobs []etaJob, arr *etaArrivals) *scanSimulation {
+	return &scanSimulation{jobs: jobs, arr: arr}
+}
+
+// A scanJob is a job or an arrival in one sample's queue: k is the job's
+// index, -1 for an arrival.
+type scanJob struct {
+	k                 int
+	share, run, enter float64
+	ghost             bool
+	priority          int32
+}
+
+// queue returns sample s's queue: the jobs in their order and every
+// arrival of the sample (arr.slots of them, the gaps and records drawn in
+// turn from the stream seeded with arr.seed and s) after the jobs of at
+// least its priority, in order of arrival.
+func (sim *scanSimulation) queue(s int) []scanJob {
+	var q []scanJob
+	for k, j := range sim.jobs {
+		r := 0.0
+		if j.run != nil {
+			r = j.run[s]
 		}
+		q = append(q, scanJob{k: k, share: j.share, run: r, enter: j.notBefore, ghost: j.ghost, priority: j.priority})
 	}
-	slices.Sort(sim.entries)
-	sim.entries = slices.Compact(sim.entries)
-	return sim
+	if !sim.arr.on() {
+		return q
+	}
+	a := sim.arr
+	rng := rand.New(rand.NewPCG(a.seed, uint64(s)))
+	t := 0.0
+	for range a.slots {
+		t += rng.ExpFloat64() / a.rate
+		r := rng.IntN(len(a.shares))
+		q = append(q, scanJob{k: -1, share: a.shares[r], run: a.run(r, s), enter: t, priority: a.priorities[r]})
+	}
+	slices.SortStableFunc(q, func(x, y scanJob) int {
+		return cmp.Or(cmp.Compare(y.priority, x.priority), cmp.Compare(arrival(x), arrival(y)))
+	})
+	return q
+}
+
+// arrival is 1 for an arrival, 0 for a job.
+func arrival(j scanJob) int {
+	if j.k < 0 {
+		return 1
+	}
+	return 0
 }
 
 // run fills starts[k][s] with job k's start in sample s (+Inf if it never
 // starts).
-func (sim *scanSimulation) run(running, jobs []etaJob, strict bool, s int, starts [][]float64) {
+func (sim *scanSimulation) run(running []etaJob, strict bool, s int, starts [][]float64) {
 	free := sim.ends.reset(running, s)
-	sim.waiting = sim.waiting[:0]
-	for k := range jobs {
-		sim.waiting = append(sim.waiting, k)
+	waiting := sim.queue(s)
+	minShare := math.Inf(1)
+	var entries []float64 // the times jobs enter the queue after now
+	left := 0             // jobs (not arrivals) not started
+	for _, j := range waiting {
+		minShare = min(minShare, j.share)
+		if j.enter > 0 {
+			entries = append(entries, j.enter)
+		}
+		if j.k >= 0 {
+			left++
+		}
 	}
-	entry := 0 // sim.entries[entry] is the next time a job enters the queue
+	slices.Sort(entries)
+	entries = slices.Compact(entries)
+	entry := 0 // entries[entry] is the next time a job enters the queue
 	for t := 0.0; ; {
-		if free+fitSlack >= sim.minShare {
-			left := sim.waiting[:0]
+		if free+fitSlack >= minShare {
+			still := waiting[:0]
 			blocked := false
-			for _, k := range sim.waiting {
-				j := &jobs[k]
-				if blocked || j.notBefore > t || j.share > free+fitSlack {
-					left = append(left, k)
-					blocked = blocked || (strict && !j.ghost && j.notBefore <= t)
+			for _, j := range waiting {
+				if blocked || j.enter > t || j.share > free+fitSlack {
+					still = append(still, j)
+					blocked = blocked || (strict && !j.ghost && j.enter <= t)
 					continue
 				}
-				starts[k][s] = t
+				if j.k >= 0 {
+					starts[j.k][s] = t
+					left--
+				}
 				// A job that takes no time holds nothing: every end is
 				// later than its start, so each instant gets one pass in
 				// queue order.
-				if !j.ghost && j.run != nil && j.run[s] > 0 {
+				if !j.ghost && j.run > 0 {
 					free -= j.share
-					sim.ends.push(end{at: t + j.run[s], share: j.share})
+					sim.ends.push(end{at: t + j.run, share: j.share})
 				}
 			}
-			sim.waiting = left
+			waiting = still
 		}
-		if len(sim.waiting) == 0 {
+		if left == 0 {
 			return
 		}
 		var more bool
-		if t, entry, free, more = advance(&sim.ends, sim.entries, entry, t, free); !more {
-			for _, k := range sim.waiting {
-				starts[k][s] = math.Inf(1)
+		if t, entry, free, more = advance(&sim.ends, entries, entry, t, free, math.Inf(1)); !more {
+			for _, j := range waiting {
+				if j.k >= 0 {
+					starts[j.k][s] = math.Inf(1)
+				}
 			}
 			return
 		}
@@ -83,8 +136,10 @@ func (sim *scanSimulation) run(running, jobs []etaJob, strict bool, s int, start
 
 // propSimulationMatchesScan checks the simulation's search against the
 // walk over every waiting job, bit for bit, over several samples of
-// random jobs: shares of a few sizes and odd fractions, ghosts, jobs
-// without a run time or of zero run time, later entries, both strategies.
+// random jobs: shares of a few sizes and odd fractions, priorities,
+// ghosts, jobs without a run time or of zero run time, later entries,
+// both strategies, with and without arrivals (of priorities above, equal
+// to and below the jobs').
 func propSimulationMatchesScan(t *rapid.T) {
 	samples := rapid.IntRange(1, 4).Draw(t, "samples")
 	share := func(label string) float64 {
@@ -106,7 +161,7 @@ func propSimulationMatchesScan(t *rapid.T) {
 	}
 	jobs := make([]etaJob, rapid.IntRange(0, 40).Draw(t, "pending"))
 	for k := range jobs {
-		jobs[k] = etaJob{share: share("share"), ghost: rapid.IntRange(0, 4).Draw(t, "ghost") == 0}
+		jobs[k] = etaJob{share: share("share"), ghost: rapid.IntRange(0, 4).Draw(t, "ghost") == 0, priority: int32(rapid.IntRange(0, 2).Draw(t, "priority"))}
 		if rapid.IntRange(0, 4).Draw(t, "run?") > 0 {
 			jobs[k].run = runs("run")
 		}
@@ -114,15 +169,27 @@ func propSimulationMatchesScan(t *rapid.T) {
 			jobs[k].notBefore = float64(rapid.IntRange(1, 200).Draw(t, "not before"))
 		}
 	}
+	// The pass's jobs are in Kueue's order: higher priority first.
+	slices.SortStableFunc(jobs, func(a, b etaJob) int { return cmp.Compare(b.priority, a.priority) })
+	var arr *etaArrivals
+	if rapid.Bool().Draw(t, "arrivals?") {
+		arr = &etaArrivals{rate: float64(rapid.IntRange(1, 50).Draw(t, "rate per 100 s")) / 100, samples: samples,
+			seed: rapid.Uint64().Draw(t, "seed"), slots: rapid.IntRange(1, 12).Draw(t, "slots")}
+		for range rapid.IntRange(1, 4).Draw(t, "records") {
+			arr.shares = append(arr.shares, share("a share"))
+			arr.priorities = append(arr.priorities, int32(rapid.IntRange(-1, 3).Draw(t, "a priority")))
+			arr.runs = append(arr.runs, runs("a run")...)
+		}
+	}
 	strict := rapid.Bool().Draw(t, "strict")
 	got, want := make([][]float64, len(jobs)), make([][]float64, len(jobs))
 	for k := range jobs {
 		got[k], want[k] = make([]float64, samples), make([]float64, samples)
 	}
-	sim, scan := newSimulation(jobs), newScanSimulation(jobs)
+	sim, scan := newSimulation(jobs, arr), newScanSimulation(jobs, arr)
 	for s := range samples {
-		sim.run(running, jobs, strict, s, got)
-		scan.run(running, jobs, strict, s, want)
+		sim.run(running, jobs, arr, strict, s, got)
+		scan.run(running, strict, s, want)
 	}
 	for k := range jobs {
 		for s := range samples {

@@ -17,7 +17,7 @@ import (
 // copy) and the Pending note formatted with fmt (pendingETAOracle). etas
 // must give the same ETAs and notes bit for bit. The workloads' roles
 // (etaRoleOf) are the pass's own.
-func etasOracle(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, samples int, delay etaDelay) error {
+func etasOracle(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, samples int, delay etaDelay, in arrivalInput) error {
 	var running []etaJob
 	var pend []int // indexes into ws, in Kueue order
 	for i, w := range ws {
@@ -46,7 +46,7 @@ func etasOracle(q Queue, ws []Workload, works []*work, outs []Outcome, now time.
 	jobs := make([]etaJob, len(pend))
 	for k, i := range pend {
 		w := place(i)
-		jobs[k] = etaJob{share: share(w), ghost: outs[i].Deactivate, notBefore: max(0, seconds(w.NotBefore.Sub(now)))}
+		jobs[k] = etaJob{share: share(w), ghost: outs[i].Deactivate, notBefore: max(0, seconds(w.NotBefore.Sub(now))), priority: w.Priority}
 		if works[i] != nil {
 			jobs[k].run = delay.times(works[i].own, seconds(w.Executed), true)
 		}
@@ -55,9 +55,9 @@ func etasOracle(q Queue, ws []Workload, works []*work, outs []Outcome, now time.
 	for k := range starts {
 		starts[k] = make([]float64, samples)
 	}
-	sim := newScanSimulation(jobs)
+	sim := newScanSimulation(jobs, arrivalsOracle(in, now, len(pend), samples, delay))
 	for s := range samples {
-		sim.run(running, jobs, q.StrictFIFO, s, starts)
+		sim.run(running, q.StrictFIFO, s, starts)
 	}
 	finish := make([]float64, samples)
 	for k, i := range pend {
@@ -90,6 +90,26 @@ func etasOracle(q Queue, ws []Workload, works []*work, outs []Outcome, now time.
 		}
 	}
 	return nil
+}
+
+// arrivalsOracle is the arrivals of a pass over pending workloads from
+// in at now (arrivals.go), built plainly: nil with fewer than
+// MinArrivalObservations records or with a record whose samples are not
+// samples.
+func arrivalsOracle(in arrivalInput, now time.Time, pending, samples int, delay etaDelay) *etaArrivals {
+	if len(in.recs) < MinArrivalObservations {
+		return nil
+	}
+	a := &etaArrivals{rate: float64(len(in.recs)) / max(now.Sub(in.recs[0].created).Seconds(), 1), samples: samples, seed: in.seed, slots: max(64, pending)}
+	for _, r := range in.recs {
+		if len(r.own) != samples {
+			return nil
+		}
+		a.shares = append(a.shares, r.share)
+		a.priorities = append(a.priorities, r.priority)
+		a.runs = append(a.runs, delay.times(r.own, 0, true)...)
+	}
+	return a
 }
 
 // pendingETAOracle is pendingETA formatted with fmt.

@@ -1,11 +1,13 @@
 package deadlinecheck
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 )
 
@@ -21,8 +23,8 @@ func propETAPassMatchesOracle(t *rapid.T) {
 		q, ws, works, outs, now, cfg, delay := in.q, in.ws, in.works, in.outs, in.now, in.cfg, in.delay
 		want := slices.Clone(outs)
 		got := slices.Clone(outs)
-		werr := etasOracle(q, ws, works, want, now, cfg.Samples, delay)
-		gerr := etas(q, ws, works, got, now, cfg.Samples, delay, &sc)
+		werr := etasOracle(q, ws, works, want, now, cfg.Samples, delay, in.arr)
+		gerr := etas(q, ws, works, got, now, cfg.Samples, delay, in.arr, &sc)
 		if (werr == nil) != (gerr == nil) || (werr != nil && werr.Error() != gerr.Error()) {
 			t.Fatalf("pass %d: error %v, the oracle's %v", pass, gerr, werr)
 		}
@@ -39,11 +41,14 @@ type etaInputs struct {
 	now   time.Time
 	cfg   Config
 	delay etaDelay
+	arr   arrivalInput
 }
 
 // etaInputsGen draws an ETA pass's inputs: a random queue decided by
 // decide, either strategy, with or without the control plane's delay
-// draws.
+// draws, with or without arrivals (records of random creation times,
+// shares, priorities and run times; sometimes too few, sometimes one of
+// samples not the pass's).
 func etaInputsGen(t *rapid.T) etaInputs {
 	ws := workloadsGen(rapid.Bool().Draw(t, "fixed")).Draw(t, "workloads")
 	cfg := propConfig(t)
@@ -66,7 +71,24 @@ func etaInputsGen(t *rapid.T) etaInputs {
 			t.Fatalf("delayDraws: %v", err)
 		}
 	}
-	return etaInputs{q: q, ws: ws, works: works, outs: outs, now: now, cfg: cfg, delay: delay}
+	var arr arrivalInput
+	if rapid.Bool().Draw(t, "arrivals?") {
+		arr.seed = rapid.Uint64().Draw(t, "seed")
+		for r := range rapid.IntRange(MinArrivalObservations-1, MinArrivalObservations+4).Draw(t, "records") {
+			n := cfg.Samples
+			if rapid.IntRange(0, 20).Draw(t, "other samples?") == 0 {
+				n++
+			}
+			own := make([]float64, n)
+			for s := range own {
+				own[s] = float64(rapid.IntRange(0, 300).Draw(t, "own"))
+			}
+			arr.recs = append(arr.recs, arrivalRecord{uid: types.UID(fmt.Sprint(r)), created: now.Add(-time.Duration(rapid.IntRange(0, 600).Draw(t, "age")) * time.Second),
+				priority: int32(rapid.IntRange(-1, 3).Draw(t, "priority")), share: float64(rapid.IntRange(1, 8).Draw(t, "share")) / 8, own: own})
+		}
+		slices.SortFunc(arr.recs, func(a, b arrivalRecord) int { return a.created.Compare(b.created) })
+	}
+	return etaInputs{q: q, ws: ws, works: works, outs: outs, now: now, cfg: cfg, delay: delay, arr: arr}
 }
 
 // sameOutcomes fails t unless got and want hold the same ETAs and notes,

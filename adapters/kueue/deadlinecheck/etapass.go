@@ -21,7 +21,8 @@ import (
 //
 // The work is counted in predicted starts, one workload in one sample:
 // the replay of one sample predicts every pending workload's start (a
-// unit of pending starts), and the quantiles of one workload read its
+// unit of pending starts, and with arrivals one more per arrival it may
+// draw: max(64, pending)), and the quantiles of one workload read its
 // start in every sample, counted as samples / quantileShare starts (a
 // unit; at least one): selecting the p50 and p90 of a start costs about a
 // fifth of replaying it (BenchmarkETASlice: 0.051 µs against 0.30 µs at
@@ -29,14 +30,16 @@ import (
 // delays to each workload's run times (etaDelay.appendTimes), a unit of
 // samples / quantileShare per workload as well. A step runs whole units,
 // as many as fit its budget, and at least one; the pass is pending ×
-// (samples + ⌊samples / 4⌋) starts in all (with delays, (pending +
-// holding) × ⌊samples / 4⌋ more). Starting a pass (startPass) is not
+// (samples + ⌊samples / 4⌋) starts in all (with arrivals, max(64,
+// pending) × samples more; with delays, (pending + holding) × ⌊samples /
+// 4⌋ more). Starting a pass (startPass) is not
 // counted: it copies the workloads and outcomes and orders the pending
-// workloads (O(workloads + pending log pending)).
+// workloads (O(workloads + pending log pending)), and adds the delays to
+// the arrivals' run times (ArrivalWindow × samples).
 
 // startPass starts a pass over ws (with their samples works and outcomes
 // outs) at now, dropping any pass in progress.
-func (sc *etaScratch) startPass(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, samples int, delay etaDelay) {
+func (sc *etaScratch) startPass(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, samples int, delay etaDelay, arr arrivalInput) {
 	sc.begin(len(ws), samples)
 	sc.ws = append(sc.ws[:0], ws...)
 	sc.outs = append(sc.outs[:0], outs...)
@@ -68,7 +71,7 @@ func (sc *etaScratch) startPass(q Queue, ws []Workload, works []*work, outs []Ou
 	slices.SortFunc(pend, func(a, b int) int { return sc.places[a].compare(sc.places[b]) })
 	for _, i := range pend {
 		w := &ws[i]
-		j := etaJob{share: share(*w), ghost: outs[i].Deactivate, notBefore: max(0, seconds(sc.places[i].notBefore.Sub(now)))}
+		j := etaJob{share: share(*w), ghost: outs[i].Deactivate, notBefore: max(0, seconds(sc.places[i].notBefore.Sub(now))), priority: sc.places[i].priority}
 		if works[i] != nil {
 			j.run = sc.times(delay, works[i].own, seconds(w.Executed), true, len(sc.jobs))
 		}
@@ -80,7 +83,8 @@ func (sc *etaScratch) startPass(q Queue, ws []Workload, works []*work, outs []Ou
 	}
 	sc.placeFills()
 	sc.rows = sc.startRows(len(sc.jobs), samples)
-	sc.sim.prepare(sc.jobs)
+	sc.setArrivals(arr.recs, now, len(pend), samples, arr.seed, delay)
+	sc.sim.prepare(sc.jobs, &sc.arr)
 }
 
 // step advances the pass in progress by at most budget predicted starts
@@ -101,9 +105,9 @@ func (sc *etaScratch) step(budget int) (done bool, err error) {
 	if sc.f < len(sc.fills) {
 		return false, nil
 	}
-	for ; sc.next < sc.samples && len(pend) > 0 && fits(len(pend)); sc.next++ {
-		sc.sim.run(sc.running, jobs, sc.strict, sc.next, starts)
-		spent += len(pend)
+	for ; sc.next < sc.samples && len(pend) > 0 && fits(sc.sampleCost()); sc.next++ {
+		sc.sim.run(sc.running, jobs, &sc.arr, sc.strict, sc.next, starts)
+		spent += sc.sampleCost()
 	}
 	if sc.next < sc.samples && len(pend) > 0 {
 		return false, nil
@@ -148,6 +152,15 @@ func (sc *etaScratch) step(budget int) (done bool, err error) {
 	}
 	sc.end()
 	return true, nil
+}
+
+// sampleCost is what the replay of one sample counts, in predicted
+// starts: one per pending workload, and one per arrival it may draw.
+func (sc *etaScratch) sampleCost() int {
+	if sc.arr.on() {
+		return len(sc.pend) + sc.arr.slots
+	}
+	return len(sc.pend)
 }
 
 // quantileShare: the quantiles of one workload count as samples /

@@ -22,16 +22,16 @@ func propETASlicesMatchOracle(t *rapid.T) {
 		in := etaInputsGen(t)
 		samples := in.cfg.Samples
 		want := slices.Clone(in.outs)
-		werr := etasOracle(in.q, in.ws, in.works, want, in.now, samples, in.delay)
+		werr := etasOracle(in.q, in.ws, in.works, want, in.now, samples, in.delay, in.arr)
 
 		ws, outs := slices.Clone(in.ws), slices.Clone(in.outs)
-		sc.startPass(in.q, ws, in.works, outs, in.now, samples, in.delay)
+		sc.startPass(in.q, ws, in.works, outs, in.now, samples, in.delay, in.arr)
 		if rapid.Bool().Draw(t, "dropped half-way?") {
 			sc.step(rapid.IntRange(1, 50).Draw(t, "budget"))
-			sc.startPass(in.q, ws, in.works, outs, in.now, samples, in.delay)
+			sc.startPass(in.q, ws, in.works, outs, in.now, samples, in.delay, in.arr)
 		}
 		pend := len(sc.pend)
-		total := (len(sc.fills)+pend)*max(samples/quantileShare, 1) + pend*samples
+		total := (len(sc.fills)+pend)*max(samples/quantileShare, 1) + sc.sampleCost()*samples
 		var gerr error
 		for steps := 0; ; steps++ {
 			if steps > total+1 {
@@ -46,8 +46,8 @@ func propETASlicesMatchOracle(t *rapid.T) {
 			f, next, k := sc.f, sc.next, sc.k
 			done, err := sc.step(budget)
 			qc := max(samples/quantileShare, 1)
-			spent := (sc.f-f)*qc + (sc.next-next)*pend + (sc.k-k)*qc
-			unit := pend
+			spent := (sc.f-f)*qc + (sc.next-next)*sc.sampleCost() + (sc.k-k)*qc
+			unit := sc.sampleCost()
 			if f < len(sc.fills) || next == samples {
 				unit = qc
 			}

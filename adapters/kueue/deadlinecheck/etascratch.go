@@ -31,6 +31,7 @@ type etaScratch struct {
 	finish  []float64
 	sel     []float64 // quantiles' working copy
 	sim     simulation
+	arr     etaArrivals // the pass's arrivals (arrivals.go)
 	etas    []ETA
 	notes   []byte
 	spans   []noteSpan

@@ -27,7 +27,11 @@ func (r *queueReconciler) advanceETAs(key etaPassKey, q Queue, ws []Workload, wo
 		if err != nil {
 			return false, 0, err
 		}
-		sc.startPass(q, ws, works, outs, now, r.cfg.Samples, delay)
+		var arr arrivalInput
+		if r.arrivals != nil {
+			arr = arrivalInput{recs: r.arrivals.records(key), seed: cfg.Seed}
+		}
+		sc.startPass(q, ws, works, outs, now, r.cfg.Samples, delay, arr)
 		started = true
 	}
 	if sc.inProgress() {

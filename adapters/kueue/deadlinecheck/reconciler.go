@@ -103,6 +103,8 @@ type queueReconciler struct {
 	badKinds map[schema.GroupVersionKind]badKind
 	// delays learns each queue's start delay; nil: cfg.StartDelay.
 	delays *delayLearner
+	// arrivals learns each queue's arrivals for the ETA; nil: none.
+	arrivals *arrivalLearner
 	// views keeps Map's views of each ClusterQueue's check (viewCache).
 	views map[etaPassKey]*viewCache
 	// etaScratch keeps each ClusterQueue's check's ETA pass scratch.
@@ -264,6 +266,9 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 				outs[i].etaUnknown = true // no pass: the ETA annotations stay as they are
 			}
 		} else {
+			if r.arrivals != nil {
+				r.arrivals.observe(key, views, works, outs)
+			}
 			more, later, err := r.advanceETAs(key, queue, views, works, outs, now, cfg)
 			if err != nil {
 				return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
@@ -437,6 +442,9 @@ func (r *queueReconciler) forgetViews(cq string) {
 	maps.DeleteFunc(r.handoffs, func(k etaPassKey, _ *etaHandoff) bool { return k.queue == cq })
 	maps.DeleteFunc(r.series, func(k etaPassKey, _ *[]seriesEntry) bool { return k.queue == cq })
 	maps.DeleteFunc(r.orders, func(k etaPassKey, _ *listOrder) bool { return k.queue == cq })
+	if r.arrivals != nil {
+		r.arrivals.forget(cq)
+	}
 }
 
 // writeOrder returns the indexes of outs in the order their writes go:

@@ -74,6 +74,9 @@ type Options struct {
 	// Kueue's eviction). It neither writes nor removes ETA annotations:
 	// those an earlier run wrote stay until a run with ETAs replaces them.
 	NoETA bool
+	// NoETAArrivals: the ETAs count only the workloads there are, not
+	// those the ClusterQueue's arrivals so far say will come (arrivals.go).
+	NoETAArrivals bool
 	// StartDelayQuantile, when in (0, 1], makes each ClusterQueue's check
 	// decide with the StartDelayQuantile-quantile of the start delay it
 	// observed on its latest StartDelayWindow finished workloads
@@ -185,6 +188,9 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 	}
 	if opts.StartDelayQuantile != 0 {
 		r.delays = newDelayLearner(opts.StartDelayQuantile, opts.StartDelayWindow)
+	}
+	if !opts.NoETA && !opts.NoETAArrivals {
+		r.arrivals = newArrivalLearner()
 	}
 	r.etaWriter = newETAWriter(r, opts.ETAWritesPerSecond)
 	if err := mgr.Add(r.etaWriter); err != nil {

@@ -52,6 +52,7 @@ type flags struct {
 	workers      int
 	etaWrites    float64
 	eta          bool
+	etaArrivals  bool
 	delayQ       float64
 	delayWindow  int
 	metricsAddr  string
@@ -97,6 +98,7 @@ Flags:
 	fs.IntVar(&f.etaSlice, "eta-slice", deadlinecheck.DefaultETASliceStarts, "most work of an ETA pass in one reconcile, in predicted starts (a pending workload in a sample; a pass is 1.25 × pending × samples): a larger pass goes on in the reconciles after it, each deciding first, and its ETAs land when it ends; in [0, 1000000000], 0: the whole pass in one reconcile")
 	fs.Float64Var(&f.etaWrites, "eta-writes-per-second", deadlinecheck.DefaultETAWritesPerSecond, "workloads a second whose ETA is written, over all ClusterQueues (decisions are not counted), in (0, 100000]")
 	fs.BoolVar(&f.eta, "eta", true, "predict and write each waiting workload's ETA (its annotations, Pending message and metrics); false: no ETA pass, only the decisions")
+	fs.BoolVar(&f.etaArrivals, "eta-arrivals", true, "the ETA counts the workloads each ClusterQueue's arrivals so far say will come and go ahead (a Poisson rate over its latest 50 arrivals, each like one of them); false: only the workloads there are")
 	fs.IntVar(&f.workers, "workers", deadlinecheck.DefaultWorkers, fmt.Sprintf("ClusterQueues reconciled at once, in [1, %d]", deadlinecheck.MaxWorkers))
 	fs.StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", `address of the Prometheus metrics endpoint; "0" disables it`)
 	fs.StringVar(&f.probeAddr, "health-probe-bind-address", ":8081", `address of the /healthz and /readyz probes; "0" disables them`)
@@ -198,6 +200,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Workers:            f.workers,
 		ETAWritesPerSecond: f.etaWrites,
 		NoETA:              !f.eta,
+		NoETAArrivals:      !f.etaArrivals,
 		StartDelayQuantile: f.delayQ,
 		StartDelayWindow:   f.delayWindow,
 	}); err != nil {

@@ -1,0 +1,197 @@
+package deadlinecheck
+
+import (
+	"cmp"
+	"slices"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// The arrivals the ETA expects. A waiting workload's start depends on
+// the workloads that will join its ClusterQueue after the ETA is taken:
+// under BestEffortFIFO a later workload that fits the free quota is
+// admitted before an older one that does not, and a later one of higher
+// priority goes ahead in the queue. Each ClusterQueue's check learns its
+// arrivals and the ETA replays them, drawn anew in every sample:
+//
+//   - Records: the latest ArrivalWindow workloads seen with a run-time
+//     model and nothing run yet (waiting, or holding quota not yet
+//     admitted; not deactivated or being deactivated), by creation time; each
+//     record is the workload's creation time, priority, share of the
+//     nominal quota (pods / Slots, at most 1) and its decisions' run-time
+//     samples (own).
+//   - Rate: λ = m / (now − c₁), m the records, c₁ the oldest creation
+//     among them (at least one second): the Poisson rate of the latest m
+//     arrivals, counted up to now so that it falls while none come. With
+//     fewer than MinArrivalObservations records there are no arrivals.
+//   - Sample s draws, from a stream seeded with Config.Seed and s, the
+//     gaps between arrivals, exponential with rate λ, and for each
+//     arrival a record, uniformly: the arrival has that record's share
+//     and priority, and in sample s the run time of a pending workload
+//     with that record's samples (own[s] with the control plane's delay,
+//     etaDelay). It takes its place in Kueue's queue behind every waiting
+//     workload of at least its priority (it is the newest) and ahead of
+//     those of lower priority.
+//   - At most max(minArrivalSlots, pending) arrivals per sample, and none
+//     after the last workload waiting now has started: the replay of a
+//     sample ends there.
+//
+// The arrivals are the same in every pass until the records change: a
+// pass's ETAs move with the queue, not with fresh draws. Approximations:
+// the arrivals form a Poisson process (a burst of submissions is spread
+// at its mean rate); an arrival the check would reject still takes quota
+// in the replay; arrivals the check does not see (other ClusterQueues of
+// a cohort) are not counted.
+
+// Bounds of the arrival model.
+const (
+	// MinArrivalObservations is how many arrivals a ClusterQueue's check
+	// must have seen before its ETAs count later ones.
+	MinArrivalObservations = 10
+	// ArrivalWindow is how many of the latest arrivals the model is
+	// taken over.
+	ArrivalWindow = 50
+	// minArrivalSlots is the fewest arrivals a sample may draw.
+	minArrivalSlots = 64
+)
+
+// An arrivalRecord is one workload seen arriving at a ClusterQueue.
+type arrivalRecord struct {
+	uid      types.UID
+	created  time.Time
+	priority int32
+	share    float64
+	own      []float64 // its decisions' run-time samples; never changed
+}
+
+// arrivalLearner keeps, per ClusterQueue and check, the latest
+// ArrivalWindow arrivals by creation time (ties by UID), in that order.
+// It is safe for concurrent use.
+type arrivalLearner struct {
+	mu   sync.Mutex
+	recs map[etaPassKey][]arrivalRecord
+}
+
+func newArrivalLearner() *arrivalLearner {
+	return &arrivalLearner{recs: map[etaPassKey][]arrivalRecord{}}
+}
+
+// observe records the workloads of ws that arrive: those with samples in
+// works and nothing run yet, waiting or holding quota (a workload Kueue
+// admits at once takes quota as much as one that waits), neither
+// deactivated nor being deactivated (outs) nor blocked. A workload older
+// than every record of a full window costs O(1).
+func (l *arrivalLearner) observe(key etaPassKey, ws []Workload, works []*work, outs []Outcome) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	recs := l.recs[key]
+	for i := range ws {
+		w := &ws[i]
+		if works[i] == nil || w.Executed != 0 || w.Created.IsZero() {
+			continue
+		}
+		r := arrivalRecord{uid: w.UID, created: w.Created, priority: w.Priority, share: share(*w), own: works[i].own}
+		if len(recs) == ArrivalWindow && r.before(recs[0]) {
+			continue
+		}
+		if w.Phase == Deactivated || w.Blocked != nil || outs[i].Deactivate || slices.ContainsFunc(recs, func(x arrivalRecord) bool { return x.uid == r.uid }) {
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(recs, r, func(a, b arrivalRecord) int {
+			return cmp.Or(a.created.Compare(b.created), cmp.Compare(a.uid, b.uid))
+		})
+		recs = slices.Insert(recs, at, r)
+		if len(recs) > ArrivalWindow {
+			recs = slices.Delete(recs, 0, 1)
+		}
+	}
+	l.recs[key] = recs
+}
+
+// before orders records by creation, then UID.
+func (r arrivalRecord) before(x arrivalRecord) bool {
+	return cmp.Or(r.created.Compare(x.created), cmp.Compare(r.uid, x.uid)) < 0
+}
+
+// records returns key's records (a copy of the window).
+func (l *arrivalLearner) records(key etaPassKey) []arrivalRecord {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.recs[key])
+}
+
+// forget drops the records of a ClusterQueue that is gone.
+func (l *arrivalLearner) forget(cq string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for k := range l.recs {
+		if k.queue == cq {
+			delete(l.recs, k)
+		}
+	}
+}
+
+// arrivalRate is λ over recs at now, per second (0 with fewer than
+// MinArrivalObservations).
+func arrivalRate(recs []arrivalRecord, now time.Time) float64 {
+	if len(recs) < MinArrivalObservations {
+		return 0
+	}
+	span := max(now.Sub(recs[0].created).Seconds(), 1)
+	return float64(len(recs)) / span
+}
+
+// An arrivalInput is what an ETA pass draws its arrivals from: a
+// ClusterQueue's check's records and Config.Seed. The zero value: none.
+type arrivalInput struct {
+	recs []arrivalRecord
+	seed uint64
+}
+
+// etaArrivals is the arrivals of one ETA pass: rate λ per second (0:
+// none), and per record its share, priority and run times with the
+// control plane's delay (runs[r*samples+s]); seed selects the streams;
+// slots is the most arrivals a sample draws.
+type etaArrivals struct {
+	rate       float64
+	shares     []float64
+	priorities []int32
+	runs       []float64
+	samples    int
+	seed       uint64
+	slots      int
+}
+
+// on reports whether the pass draws arrivals.
+func (a *etaArrivals) on() bool { return a != nil && a.rate > 0 && len(a.shares) > 0 }
+
+// run is record r's run time in sample s.
+func (a *etaArrivals) run(r, s int) float64 { return a.runs[r*a.samples+s] }
+
+// setArrivals makes sc.arr the arrivals of a pass over pending
+// workloads from recs at now, reusing its slices: none when recs are too
+// few or a record's samples are not the pass's.
+func (sc *etaScratch) setArrivals(recs []arrivalRecord, now time.Time, pending, samples int, seed uint64, delay etaDelay) {
+	a := &sc.arr
+	*a = etaArrivals{shares: a.shares[:0], priorities: a.priorities[:0], runs: a.runs[:0], samples: samples, seed: seed,
+		slots: max(minArrivalSlots, pending)}
+	for _, r := range recs {
+		if len(r.own) != samples {
+			return
+		}
+	}
+	if a.rate = arrivalRate(recs, now); a.rate == 0 {
+		return
+	}
+	for _, r := range recs {
+		a.shares = append(a.shares, r.share)
+		a.priorities = append(a.priorities, r.priority)
+		if delay.ready == nil {
+			a.runs = append(a.runs, r.own...)
+		} else {
+			a.runs = delay.appendTimes(a.runs, r.own, 0, true)
+		}
+	}
+}
