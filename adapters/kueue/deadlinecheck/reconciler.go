@@ -433,7 +433,7 @@ func keptFor[V any](m *map[etaPassKey]*V, key etaPassKey) *V {
 }
 
 // forgetViews drops the view caches, ETA scratch, hand-over memory,
-// series buffer and list order of a ClusterQueue that is gone.
+// series buffer, list order and arrivals of a ClusterQueue that is gone.
 func (r *queueReconciler) forgetViews(cq string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
