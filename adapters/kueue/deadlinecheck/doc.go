@@ -618,6 +618,19 @@
 // written, as does a pass that moves every ETA by the tolerance or more;
 // a workload with no ETA yet goes before the updates (etaWriter).
 //
+// The shape of Kueue's scheduler-performance test
+// (BenchmarkReconcilePerfShape: 5 cohorts × 6 ClusterQueues of 20 cpu,
+// 500 one-pod workloads each in the test's three classes, 20 running
+// per ClusterQueue, run times on the workloads; the same command with
+// -test.bench ReconcilePerfShape, one run, load average 2.0–4.9,
+// 2026-11-28): a pass over all 30 ClusterQueues took 90 reconciles
+// (three slices each) of 17 ms CPU at the median (141 ms at most, a
+// ClusterQueue's first), 2.9 s of CPU in all, and every ETA was computed
+// 3.0 s after the first reconcile started; the next pass 2.1 s of CPU
+// and 2.2 s. The 14,400 first ETAs took the writer 122 s against the
+// fake client; the next pass, two minutes later, moved every one (the
+// queues drain in seconds), and the writer wrote them all again, 158 s.
+//
 // admission's own BenchmarkQueueDecideConfidence (from the repository
 // root: go test -run '^$' -bench QueueDecideConfidence -benchtime 20x -cpu
 // 1 ./admission, load 26): a decision after an Insert and a Remove, 1,000
