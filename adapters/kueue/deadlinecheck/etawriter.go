@@ -45,7 +45,9 @@ type etaWriter struct {
 
 	// first reports whether a task is its workload's first ETA (nil: no
 	// task goes first).
-	first  func(etaTask) bool
+	first func(etaTask) bool
+	// failed is told of a task whose write failed (nil: nobody).
+	failed func(etaTask)
 	mu     sync.Mutex
 	tasks  map[types.UID]etaTask
 	firsts []types.UID // tasks of workloads with no ETA yet, in order
@@ -56,7 +58,7 @@ type etaWriter struct {
 }
 
 func newETAWriter(r *queueReconciler, perSecond float64) *etaWriter {
-	return &etaWriter{r: r, budget: newBudget(perSecond), write: r.actETA, first: firstETA, tasks: map[types.UID]etaTask{},
+	return &etaWriter{r: r, budget: newBudget(perSecond), write: r.actETA, first: firstETA, failed: r.forgetHanded, tasks: map[types.UID]etaTask{},
 		writing: map[types.UID]bool{}, wake: make(chan struct{}, 1)}
 }
 
@@ -155,6 +157,9 @@ func (e *etaWriter) loop(ctx context.Context) {
 			continue
 		}
 		wrote, err := e.write(ctx, t, e.wait)
+		if err != nil && e.failed != nil {
+			e.failed(t) // the next reconcile hands it over again
+		}
 		e.done(t.wl.UID)
 		switch {
 		case err != nil && !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) && ctx.Err() == nil:

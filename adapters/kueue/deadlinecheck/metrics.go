@@ -2,6 +2,7 @@ package deadlinecheck
 
 import (
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -47,6 +48,14 @@ type Metrics struct {
 type queueSeries struct {
 	byKey map[string]*seriesKey // workload key → what was written
 	round uint64                // setQueue calls
+	last  []seriesEntry         // the last setQueue call's series
+}
+
+// A seriesEntry is one workload's ETA series: its key (namespace/name),
+// labels and ETA.
+type seriesEntry struct {
+	key, namespace, workload string
+	eta                      ETA
 }
 
 // seriesKey is what was written for one workload: its labels and ETA,
@@ -133,13 +142,16 @@ func (m *Metrics) decided(cq string, v *Verdict) {
 	m.decisions.WithLabelValues(cq, string(v.State), string(v.Reason)).Inc()
 }
 
-// setQueue replaces the ETA series of one ClusterQueue with etas (keyed by
-// namespace/name) and sets its pending workloads to pending; a nil map
-// forgets the queue. Only the series of workloads whose labels or ETA
+// setQueue replaces the ETA series of one ClusterQueue with etas (a
+// workload listed twice takes its last entry) and sets its pending
+// workloads to pending. When etas are the last call's, entry for entry,
+// only the pending gauge is set: between two ETA passes a reconcile of a
+// long queue recalls the same ETAs, and comparing them in order costs
+// no lookup. Otherwise only the series of workloads whose labels or ETA
 // changed since the last call are written (a queue of 15,000 unchanged
 // ETAs costs lookups, not 75,000 gauge writes); those of workloads no
 // longer in etas are deleted.
-func (m *Metrics) setQueue(cq string, etas map[string]ETA, names map[string][2]string, pending int) {
+func (m *Metrics) setQueue(cq string, etas []seriesEntry, pending int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	qs := m.series[cq]
@@ -147,9 +159,14 @@ func (m *Metrics) setQueue(cq string, etas map[string]ETA, names map[string][2]s
 		qs = &queueSeries{byKey: map[string]*seriesKey{}}
 		m.series[cq] = qs
 	}
+	defer m.pending.WithLabelValues(cq).Set(float64(pending))
+	if slices.EqualFunc(qs.last, etas, sameEntry) {
+		return
+	}
+	qs.last = append(qs.last[:0], etas...)
 	qs.round++
-	for key, e := range etas {
-		nn := names[key]
+	for _, x := range etas {
+		key, e, nn := x.key, x.eta, [2]string{x.namespace, x.workload}
 		old := qs.byKey[key]
 		if old != nil && old.namespace == nn[0] && old.workload == nn[1] && sameTimes(old.eta, e) {
 			old.round = qs.round
@@ -180,12 +197,25 @@ func (m *Metrics) setQueue(cq string, etas map[string]ETA, names map[string][2]s
 			delete(qs.byKey, key)
 		}
 	}
-	if etas == nil {
-		delete(m.series, cq)
-		m.pending.DeleteLabelValues(cq)
-		return
+}
+
+// forgetQueue deletes every series of a ClusterQueue.
+func (m *Metrics) forgetQueue(cq string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if qs := m.series[cq]; qs != nil {
+		for _, k := range qs.byKey {
+			m.deleteSeries(cq, k, nil)
+		}
 	}
-	m.pending.WithLabelValues(cq).Set(float64(pending))
+	delete(m.series, cq)
+	m.pending.DeleteLabelValues(cq)
+}
+
+// sameEntry reports whether a and b are the same series: key, labels and
+// instants.
+func sameEntry(a, b seriesEntry) bool {
+	return a.key == b.key && a.namespace == b.namespace && a.workload == b.workload && sameTimes(a.eta, b.eta)
 }
 
 // deleteSeries deletes the series written for old that now, written for

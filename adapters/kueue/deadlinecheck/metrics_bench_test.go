@@ -14,17 +14,14 @@ import (
 // second later than the last.
 func BenchmarkSetQueue(b *testing.B) {
 	const n = 15000
-	names := map[string][2]string{}
-	etas := func(shift time.Duration) map[string]ETA {
-		m := map[string]ETA{}
-		for i := range n {
+	etas := func(shift time.Duration) []seriesEntry {
+		s := make([]seriesEntry, n)
+		for i := range s {
 			at := t0.Add(shift + time.Duration(i)*time.Second)
-			m[fmt.Sprintf("ns/w%d", i)] = ETA{StartP50: at, StartP90: at, FinishP50: at, FinishP90: at, Deadline: at}
+			s[i] = seriesEntry{key: fmt.Sprintf("ns/w%d", i), namespace: "ns", workload: fmt.Sprintf("w%d", i),
+				eta: ETA{StartP50: at, StartP90: at, FinishP50: at, FinishP90: at, Deadline: at}}
 		}
-		return m
-	}
-	for i := range n {
-		names[fmt.Sprintf("ns/w%d", i)] = [2]string{"ns", fmt.Sprintf("w%d", i)}
+		return s
 	}
 	for _, moved := range []bool{false, true} {
 		b.Run(map[bool]string{false: "unchanged", true: "moved"}[moved], func(b *testing.B) {
@@ -32,8 +29,8 @@ func BenchmarkSetQueue(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			both := [2]map[string]ETA{etas(0), etas(time.Second)}
-			m.setQueue("cq", both[0], names, n)
+			both := [2][]seriesEntry{etas(0), etas(time.Second)}
+			m.setQueue("cq", both[0], n)
 			b.ReportAllocs()
 			cpu := cpuTime()
 			round := 0
@@ -41,7 +38,7 @@ func BenchmarkSetQueue(b *testing.B) {
 				if moved {
 					round++
 				}
-				m.setQueue("cq", both[round%2], names, n)
+				m.setQueue("cq", both[round%2], n)
 			}
 			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 		})

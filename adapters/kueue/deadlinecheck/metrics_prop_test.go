@@ -14,7 +14,8 @@ import (
 // propSetQueueIncremental checks setQueue, which writes only what changed,
 // against metrics set once: after any sequence of calls over two
 // ClusterQueues (workloads coming and going, ETAs moving, gaining and
-// losing a finish or a deadline, a workload key renamed, a queue
+// losing a finish or a deadline, a workload key renamed, a workload
+// listed twice, a call repeating the queue's last one, a queue
 // forgotten), the ETA series and pending gauges are those a fresh
 // Metrics gets from each queue's last call alone.
 func propSetQueueIncremental(t *rapid.T) {
@@ -24,18 +25,23 @@ func propSetQueueIncremental(t *rapid.T) {
 		t.Fatal(err)
 	}
 	type call struct {
-		etas    map[string]ETA
-		names   map[string][2]string
+		etas    []seriesEntry
 		pending int
+		forget  bool
 	}
 	last := map[string]call{}
 	for range rapid.IntRange(1, 8).Draw(t, "calls") {
 		cq := rapid.SampledFrom([]string{"cq1", "cq2"}).Draw(t, "queue")
 		var c call
-		if !rapid.Bool().Draw(t, "forget?") || rapid.Bool().Draw(t, "not really") {
-			c = call{etas: map[string]ETA{}, names: map[string][2]string{}, pending: rapid.IntRange(0, 9).Draw(t, "pending")}
-			for i := range rapid.IntRange(0, 5).Draw(t, "workloads") {
-				key := fmt.Sprintf("ns/w%d", i)
+		switch prev, ok := last[cq]; {
+		case ok && !prev.forget && rapid.Bool().Draw(t, "repeat?"):
+			c = call{etas: slices.Clone(prev.etas), pending: rapid.IntRange(0, 9).Draw(t, "pending")}
+		case rapid.Bool().Draw(t, "forget?") && rapid.Bool().Draw(t, "really"):
+			c = call{forget: true}
+		default:
+			c = call{etas: []seriesEntry{}, pending: rapid.IntRange(0, 9).Draw(t, "pending")}
+			for range rapid.IntRange(0, 6).Draw(t, "entries") {
+				i := rapid.IntRange(0, 4).Draw(t, "workload")
 				sec := func(label string) time.Time {
 					return t0.Add(time.Duration(rapid.IntRange(0, 3).Draw(t, label)) * time.Second)
 				}
@@ -46,11 +52,15 @@ func propSetQueueIncremental(t *rapid.T) {
 				if rapid.Bool().Draw(t, "deadline?") {
 					e.Deadline = sec("deadline")
 				}
-				c.etas[key] = e
-				c.names[key] = [2]string{"ns", fmt.Sprintf("w%d-%d", i, rapid.IntRange(0, 1).Draw(t, "name"))}
+				c.etas = append(c.etas, seriesEntry{key: fmt.Sprintf("ns/w%d", i), namespace: "ns",
+					workload: fmt.Sprintf("w%d-%d", i, rapid.IntRange(0, 1).Draw(t, "name")), eta: e})
 			}
 		}
-		m.setQueue(cq, c.etas, c.names, c.pending)
+		if c.forget {
+			m.forgetQueue(cq)
+		} else {
+			m.setQueue(cq, c.etas, c.pending)
+		}
 		last[cq] = c
 	}
 	reg2 := prometheus.NewRegistry()
@@ -59,7 +69,21 @@ func propSetQueueIncremental(t *rapid.T) {
 		t.Fatal(err)
 	}
 	for cq, c := range last {
-		m2.setQueue(cq, c.etas, c.names, c.pending)
+		if c.forget {
+			continue
+		}
+		// Set at once: each workload's last entry, each once.
+		at := map[string]int{}
+		for i, x := range c.etas {
+			at[x.key] = i
+		}
+		var once []seriesEntry
+		for i, x := range c.etas {
+			if at[x.key] == i {
+				once = append(once, x)
+			}
+		}
+		m2.setQueue(cq, once, c.pending)
 	}
 	if got, want := gathered(t, reg), gathered(t, reg2); got != want {
 		t.Fatalf("series after the calls:\n%s\nset at once:\n%s", got, want)

@@ -109,6 +109,14 @@ type queueReconciler struct {
 	views map[etaPassKey]*viewCache
 	// etaScratch keeps each ClusterQueue's check's ETA pass scratch.
 	etaScratch map[etaPassKey]*etaScratch
+	// handoffs remembers what each ClusterQueue's check handed the ETA
+	// writer (etaHandoff).
+	handoffs map[etaPassKey]*etaHandoff
+	// orders keeps each ClusterQueue's listOrder, by etaPassKey{queue}.
+	orders map[etaPassKey]*listOrder
+	// series keeps each ClusterQueue's ETA series of its last reconcile,
+	// by etaPassKey{queue}, to fill again.
+	series map[etaPassKey]*[]seriesEntry
 }
 
 type etaPassKey struct {
@@ -179,7 +187,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	cq := &kueue.ClusterQueue{}
 	if err := r.client.Get(ctx, req.NamespacedName, cq); err != nil {
 		if apierrors.IsNotFound(err) {
-			r.metrics.setQueue(req.Name, nil, nil, 0)
+			r.metrics.forgetQueue(req.Name)
 			r.forgetViews(req.Name)
 			return reconcile.Result{}, nil
 		}
@@ -190,7 +198,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		return reconcile.Result{}, err
 	}
 	if len(checks) == 0 {
-		r.metrics.setQueue(cq.Name, nil, nil, 0)
+		r.metrics.forgetQueue(cq.Name)
 		return reconcile.Result{}, nil
 	}
 	wls, err := r.workloadsOf(ctx, cq.Name)
@@ -209,8 +217,8 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	now := r.clock.Now().Truncate(time.Second)
 	quota := Quota(cq)
 	queue := QueueOf(cq)
-	series := map[string]ETA{}
-	names := map[string][2]string{}
+	seriesBuf := r.seriesOf(cq.Name)
+	series := (*seriesBuf)[:0]
 	var errs []error
 	active, conflicts := false, false
 	var etaLater time.Duration     // when a skipped ETA pass is due
@@ -225,8 +233,8 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		key := etaPassKey{queue: cq.Name, check: ch.name}
 		vc := r.viewsOf(key)
 		vc.begin(quota, ch.params)
-		var views []Workload
-		var objs []*kueue.Workload
+		views := make([]Workload, 0, len(wls))
+		objs := make([]*kueue.Workload, 0, len(wls))
 		owner := r.ownerReader(ctx)
 		for at, wl := range wls {
 			seen := own.seen(wl)
@@ -304,15 +312,20 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		}
 		// The ETAs go to the ETA writer before the verdicts are written, so
 		// that a waiting workload's ETA does not wait for them.
+		// Only the outcomes that changed since they were last handed over
+		// (etaHandoff), each on the reconcile's own copy.
 		if r.etaWriter != nil {
+			h := r.handoffOf(key)
+			h.begin()
 			for i, o := range outs {
 				// Without ETAs only the Pending notes that are not ETAs
 				// (decide's: why a workload cannot be decided or never
 				// fits, a rejection put back after Kueue's eviction).
-				if o.Verdict == nil && !o.Deactivate && !etaStale[views[i].UID] && (!r.noETA || o.Note != "") { // else the cache has not seen the last ETA written
+				if o.Verdict == nil && !o.Deactivate && !etaStale[views[i].UID] && (!r.noETA || o.Note != "") && h.due(objs[i], o) { // else the cache has not seen the last ETA written
 					r.etaWriter.put(etaTask{cq: cq.Name, check: ch.name, wl: own.of(objs[i]), w: views[i], o: o, now: now})
 				}
 			}
+			h.end()
 		}
 		order := writeOrder(outs)
 		var etaOnly, deactivations []int
@@ -320,8 +333,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 			o := outs[i]
 			active = true
 			if o.ETA != nil && !o.Deactivate {
-				series[o.Key] = *o.ETA
-				names[o.Key] = [2]string{objs[i].Namespace, objs[i].Name}
+				series = append(series, seriesEntry{key: o.Key, namespace: objs[i].Namespace, workload: objs[i].Name, eta: *o.ETA})
 			}
 			if o.Verdict == nil && !o.Deactivate {
 				etaOnly = append(etaOnly, i)
@@ -353,7 +365,8 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		}
 		wg.Wait()
 	}
-	r.metrics.setQueue(cq.Name, series, names, pending)
+	r.metrics.setQueue(cq.Name, series, pending)
+	*seriesBuf = series
 	if err := errors.Join(errs...); err != nil {
 		return reconcile.Result{}, err
 	}
@@ -379,6 +392,26 @@ func (r *queueReconciler) viewsOf(key etaPassKey) *viewCache {
 	return keptFor(&r.views, key)
 }
 
+// handoffOf returns what a ClusterQueue's check handed the ETA writer.
+func (r *queueReconciler) handoffOf(key etaPassKey) *etaHandoff {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return keptFor(&r.handoffs, key)
+}
+
+// forgetHanded makes the next reconcile hand t's workload's ETA outcome
+// to the writer again (a write that failed).
+func (r *queueReconciler) forgetHanded(t etaTask) {
+	r.handoffOf(etaPassKey{queue: t.cq, check: t.check}).forget(t.wl.UID)
+}
+
+// seriesOf returns a ClusterQueue's buffer of ETA series.
+func (r *queueReconciler) seriesOf(cq string) *[]seriesEntry {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return keptFor(&r.series, etaPassKey{queue: cq})
+}
+
 // etaScratchOf returns the ETA pass scratch of a ClusterQueue's check.
 func (r *queueReconciler) etaScratchOf(key etaPassKey) *etaScratch {
 	r.mu.Lock()
@@ -399,13 +432,16 @@ func keptFor[V any](m *map[etaPassKey]*V, key etaPassKey) *V {
 	return v
 }
 
-// forgetViews drops the view caches and ETA scratch of a ClusterQueue
-// that is gone.
+// forgetViews drops the view caches, ETA scratch, hand-over memory,
+// series buffer, list order and arrivals of a ClusterQueue that is gone.
 func (r *queueReconciler) forgetViews(cq string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	maps.DeleteFunc(r.views, func(k etaPassKey, _ *viewCache) bool { return k.queue == cq })
 	maps.DeleteFunc(r.etaScratch, func(k etaPassKey, _ *etaScratch) bool { return k.queue == cq })
+	maps.DeleteFunc(r.handoffs, func(k etaPassKey, _ *etaHandoff) bool { return k.queue == cq })
+	maps.DeleteFunc(r.series, func(k etaPassKey, _ *[]seriesEntry) bool { return k.queue == cq })
+	maps.DeleteFunc(r.orders, func(k etaPassKey, _ *listOrder) bool { return k.queue == cq })
 	if r.arrivals != nil {
 		r.arrivals.forget(cq)
 	}
@@ -473,42 +509,42 @@ func (r *queueReconciler) checksOf(ctx context.Context, cq *kueue.ClusterQueue) 
 }
 
 // workloadsOf lists the Workloads submitted to a ClusterQueue (through its
-// LocalQueues) or holding quota in it, each once, in namespace/name order.
-// They are the cache's own objects, not copies (UnsafeDisableDeepCopy): a
-// reconcile reads them and writes through its own copies (ownCopies).
+// LocalQueues) or holding quota in it, each once, in namespace/name order
+// (the ClusterQueue's listOrder). They are the cache's own objects, not
+// copies (UnsafeDisableDeepCopy): a reconcile reads them and writes
+// through its own copies (ownCopies). A workload in both lists is taken
+// from the ClusterQueue's, read last.
 func (r *queueReconciler) workloadsOf(ctx context.Context, cq string) ([]*kueue.Workload, error) {
-	seen := map[types.UID]*kueue.Workload{}
 	lqs := &kueue.LocalQueueList{}
 	if err := r.client.List(ctx, lqs, client.MatchingFields{IndexLocalQueueClusterQueue: cq}); err != nil {
 		return nil, err
 	}
-	for _, lq := range lqs.Items {
-		l := &kueue.WorkloadList{}
-		if err := r.client.List(ctx, l, client.MatchingFields{IndexWorkloadQueue: lq.Namespace + "/" + lq.Name}, client.UnsafeDisableDeepCopy); err != nil {
+	lists := make([]kueue.WorkloadList, len(lqs.Items)+1)
+	n := 0
+	for i, lq := range lqs.Items {
+		if err := r.client.List(ctx, &lists[i], client.MatchingFields{IndexWorkloadQueue: lq.Namespace + "/" + lq.Name}, client.UnsafeDisableDeepCopy); err != nil {
 			return nil, err
 		}
-		for i := range l.Items {
-			seen[l.Items[i].UID] = &l.Items[i]
-		}
+		n += len(lists[i].Items)
 	}
-	l := &kueue.WorkloadList{}
+	l := &lists[len(lqs.Items)]
 	if err := r.client.List(ctx, l, client.MatchingFields{IndexWorkloadClusterQueue: cq}, client.UnsafeDisableDeepCopy); err != nil {
 		return nil, err
 	}
-	for i := range l.Items {
-		seen[l.Items[i].UID] = &l.Items[i]
-	}
-	out := make([]*kueue.Workload, 0, len(seen))
-	for _, wl := range seen {
-		out = append(out, wl)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Namespace != out[j].Namespace {
-			return out[i].Namespace < out[j].Namespace
+	all := make([]listedWorkload, 0, n+len(l.Items))
+	for i := range lists {
+		list := 0
+		if i == len(lqs.Items) {
+			list = 1
 		}
-		return out[i].Name < out[j].Name
-	})
-	return out, nil
+		for j := range lists[i].Items {
+			all = append(all, listedWorkload{wl: &lists[i].Items[j], list: list})
+		}
+	}
+	r.mu.Lock()
+	o := keptFor(&r.orders, etaPassKey{queue: cq})
+	r.mu.Unlock()
+	return o.order(all), nil
 }
 
 // stale reports whether the cache still shows a workload as it was before

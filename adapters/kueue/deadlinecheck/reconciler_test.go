@@ -34,7 +34,7 @@ import (
 	"github.com/schedkit/schedkit/adapters/kueue/api/v1alpha1"
 )
 
-func testScheme(t *testing.T) *runtime.Scheme {
+func testScheme(t testing.TB) *runtime.Scheme {
 	t.Helper()
 	s := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, kueue.AddToScheme, v1alpha1.AddToScheme} {
@@ -50,7 +50,7 @@ func testScheme(t *testing.T) *runtime.Scheme {
 // does, the check's server-side applies done as strategic merge patches
 // (applyAsMerge). The real tier runs the same writes as server-side
 // applies against a real API server.
-func fakeBuilder(t *testing.T, funcs interceptor.Funcs, objs ...client.Object) *fake.ClientBuilder {
+func fakeBuilder(t testing.TB, funcs interceptor.Funcs, objs ...client.Object) *fake.ClientBuilder {
 	if funcs.SubResourceApply == nil {
 		funcs.SubResourceApply = applyAsMerge(nil)
 	}
@@ -509,7 +509,7 @@ func TestMetricsRegisteredTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m1.setQueue("cq", map[string]ETA{"ns/a": {StartP50: t0, StartP90: t0}}, map[string][2]string{"ns/a": {"ns", "a"}}, 1)
+	m1.setQueue("cq", []seriesEntry{{key: "ns/a", namespace: "ns", workload: "a", eta: ETA{StartP50: t0, StartP90: t0}}}, 1)
 	m1.decided("cq", &Verdict{State: kueue.CheckStateReady, Reason: ReasonFits})
 	m2, err := NewMetrics(reg)
 	if err != nil {
