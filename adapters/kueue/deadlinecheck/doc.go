@@ -648,4 +648,15 @@
 // 12–13). An ETA pass is Samples of them plus the quantiles (the table
 // above); a ClusterQueue of Kueue's scheduler-performance test (500
 // workloads) lies between its 100 and 1,000 rows.
+//
+// With arrivals (-eta-arrivals, on by default) a sample also draws and
+// places up to max(64, pending) arrivals, each an entry in the queue and
+// an end: -test.bench 'ETASimulation/.*/(search|arrivals)' -test.benchtime
+// 50x -test.cpu 1 on 2026-11-28 (2 cores, load 0.4–0.7; ArrivalWindow
+// records at one arrival a second, run times 1–61 s, so a sample draws
+// arrivals until its last job starts): 100 jobs 8.8 µs without arrivals,
+// 178 µs with (100 arrivals in every sample: the queue drains slower than
+// they come); 1,000 jobs 0.25 ms and 0.43 ms; 15,000 jobs 3.2 ms and 6.9
+// ms, 0 allocations. The ETA pass counts a sample's arrivals in its
+// slices' work (etapass.go), so a reconcile's slice stays bounded.
 package deadlinecheck
