@@ -328,7 +328,11 @@ func (e *env) waitDeactivated(t *testing.T, ns, name, msg string) *kueue.Workloa
 // meets it: waiting for quota (the check deactivates it) or holding quota
 // (Rejected, then Kueue deactivates it). It returns the reason, checks
 // that the workload ends deactivated, never admitted, with the reason on
-// its check and in its annotation, and returns the workload.
+// its check and in its annotation, and returns the workload. A workload
+// the check deactivates while waiting may get quota from Kueue between
+// the check's message and its deactivation; Kueue then evicts it and the
+// check's message becomes the one of a workload deactivated by Kueue,
+// with the same reason.
 func (e *env) waitRejected(t *testing.T, ns, name string) (string, *kueue.Workload) {
 	t.Helper()
 	note := e.waitEvent(t, ns, name, "DeadlineRejected")
@@ -337,7 +341,8 @@ func (e *env) waitRejected(t *testing.T, ns, name string) (string, *kueue.Worklo
 		waitFor(t, 30*time.Second, fmt.Sprintf("the check to deactivate %s/%s", ns, name), func() (bool, string) {
 			wl = e.get(t, ns, name)
 			st := check(wl)
-			ok := wl.Spec.Active != nil && !*wl.Spec.Active && st.State == kueue.CheckStatePending && st.Message == note &&
+			ok := wl.Spec.Active != nil && !*wl.Spec.Active && st.State == kueue.CheckStatePending &&
+				(st.Message == note || st.Message == "Rejected and deactivated by Kueue: "+reason) &&
 				wl.Annotations[deadlinecheck.RejectionAnnotation] == "Rejected: "+reason
 			return ok, fmt.Sprintf("active %v, check %+v, annotations %v", wl.Spec.Active, st, wl.Annotations)
 		})
