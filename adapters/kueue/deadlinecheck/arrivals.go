@@ -93,15 +93,13 @@ func (l *arrivalLearner) observe(key etaPassKey, ws []Workload, works []*work, o
 			continue
 		}
 		r := arrivalRecord{uid: w.UID, created: w.Created, priority: w.Priority, share: share(*w), own: works[i].own}
-		if len(recs) == ArrivalWindow && r.before(recs[0]) {
+		if len(recs) == ArrivalWindow && r.compare(recs[0]) < 0 {
 			continue
 		}
 		if w.Phase == Deactivated || w.Blocked != nil || outs[i].Deactivate || slices.ContainsFunc(recs, func(x arrivalRecord) bool { return x.uid == r.uid }) {
 			continue
 		}
-		at, _ := slices.BinarySearchFunc(recs, r, func(a, b arrivalRecord) int {
-			return cmp.Or(a.created.Compare(b.created), cmp.Compare(a.uid, b.uid))
-		})
+		at, _ := slices.BinarySearchFunc(recs, r, arrivalRecord.compare)
 		recs = slices.Insert(recs, at, r)
 		if len(recs) > ArrivalWindow {
 			recs = slices.Delete(recs, 0, 1)
@@ -110,9 +108,9 @@ func (l *arrivalLearner) observe(key etaPassKey, ws []Workload, works []*work, o
 	l.recs[key] = recs
 }
 
-// before orders records by creation, then UID.
-func (r arrivalRecord) before(x arrivalRecord) bool {
-	return cmp.Or(r.created.Compare(x.created), cmp.Compare(r.uid, x.uid)) < 0
+// compare orders records by creation, then UID.
+func (r arrivalRecord) compare(x arrivalRecord) int {
+	return cmp.Or(r.created.Compare(x.created), cmp.Compare(r.uid, x.uid))
 }
 
 // records returns key's records (a copy of the window).

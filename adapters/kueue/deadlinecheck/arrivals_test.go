@@ -174,7 +174,7 @@ func TestArrivalLearner(t *testing.T) {
 		t.Fatalf("%d records, want %d", len(got), ArrivalWindow)
 	}
 	for i := 1; i < len(got); i++ {
-		if !got[i-1].before(got[i]) {
+		if got[i-1].compare(got[i]) >= 0 {
 			t.Fatalf("records out of order at %d: %v then %v", i, got[i-1].uid, got[i].uid)
 		}
 	}

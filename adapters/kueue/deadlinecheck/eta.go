@@ -254,12 +254,13 @@ func (sim *simulation) layout(jobs []etaJob, arr *etaArrivals) {
 	slots := 0
 	if arr.on() {
 		slots = arr.slots
+		descending := func(a, b int32) int { return cmp.Compare(b, a) }
 		sim.blockPrio = append(sim.blockPrio, arr.priorities...)
-		slices.SortFunc(sim.blockPrio, func(a, b int32) int { return cmp.Compare(b, a) })
+		slices.SortFunc(sim.blockPrio, descending)
 		sim.blockPrio = slices.Compact(sim.blockPrio)
 		sim.recBlock = sim.recBlock[:0]
 		for r, p := range arr.priorities {
-			b, _ := slices.BinarySearchFunc(sim.blockPrio, p, func(a, b int32) int { return cmp.Compare(b, a) })
+			b, _ := slices.BinarySearchFunc(sim.blockPrio, p, descending)
 			sim.recBlock = append(sim.recBlock, b)
 			sim.minShare = min(sim.minShare, arr.shares[r])
 		}
