@@ -64,6 +64,7 @@ type env struct {
 	metricsAddr string        // the check's metrics endpoint, host:port
 	managerPid  int           // the process runManager started (0: none)
 	managerArgs []string      // flags runManager adds to those of checkOpts
+	managerLog  io.Writer     // also gets the output of runManager's process (nil: none)
 	stopCheck   func()        // stops the check's manager (nil when stopped)
 	checkOpts   deadlinecheck.Options
 	queues      *qcache.Manager // Kueue's queue manager, in this process
@@ -342,6 +343,10 @@ func (e *env) runManager(t *testing.T) (metricsAddr string, stop func()) {
 	cmd.Args = append(cmd.Args, e.managerArgs...)
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if e.managerLog != nil {
+		cmd.Stdout = io.MultiWriter(&logs, e.managerLog)
+		cmd.Stderr = cmd.Stdout
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
