@@ -90,6 +90,39 @@ func startEnv(t *testing.T) *env {
 // (a test that watches the Workloads completes them itself).
 func startControlPlane(t *testing.T) *env {
 	t.Helper()
+	return startControlPlaneWith(t, kueueOptions{})
+}
+
+// kueueOptions set how the test's Kueue manager runs; the zero value is
+// controller-runtime's defaults (one worker per controller, envtest's
+// client limits).
+type kueueOptions struct {
+	// concurrency is the manager's GroupKindConcurrency (workers per
+	// controller, by kind).
+	concurrency map[string]int
+	// qps and burst limit Kueue's client (0: envtest's).
+	qps   float32
+	burst int
+}
+
+// perfKueue is how Kueue's own scheduler-performance harness runs Kueue
+// (test/performance/scheduler/minimalkueue, after Kueue's default
+// configuration): five Workload workers, one for each other core
+// controller, client limits of 50 requests a second, bursts of 100.
+var perfKueue = kueueOptions{
+	concurrency: map[string]int{
+		"Workload.kueue.x-k8s.io":       5,
+		"LocalQueue.kueue.x-k8s.io":     1,
+		"ClusterQueue.kueue.x-k8s.io":   1,
+		"ResourceFlavor.kueue.x-k8s.io": 1,
+	},
+	qps:   50,
+	burst: 100,
+}
+
+// startControlPlaneWith is startControlPlane with Kueue run as ko says.
+func startControlPlaneWith(t *testing.T, ko kueueOptions) *env {
+	t.Helper()
 	assets := os.Getenv("KUBEBUILDER_ASSETS")
 	if assets == "" {
 		t.Fatal("KUBEBUILDER_ASSETS is not set: run bash adapters/test-e2e.sh, which builds kube-apiserver and etcd and sets it")
@@ -140,7 +173,7 @@ func startControlPlane(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	e := &env{cfg: cfg, scheme: scheme, c: c, metricsAddr: freeAddr(t), top: t}
-	e.startKueue(t, &te.WebhookInstallOptions)
+	e.startKueue(t, &te.WebhookInstallOptions, ko)
 	return e
 }
 
@@ -192,9 +225,13 @@ func releaseEvicted(ctx context.Context, c client.Client, wl *kueue.Workload) (b
 
 // startKueue runs Kueue as its own main does: indexes, the scheduler cache
 // and queue manager, the core controllers, the webhooks and the scheduler.
-func (e *env) startKueue(t *testing.T, wh *envtest.WebhookInstallOptions) {
+func (e *env) startKueue(t *testing.T, wh *envtest.WebhookInstallOptions, ko kueueOptions) {
 	t.Helper()
-	mgr, err := ctrl.NewManager(e.cfg, ctrl.Options{
+	restCfg := rest.CopyConfig(e.cfg)
+	if ko.qps > 0 {
+		restCfg.QPS, restCfg.Burst = ko.qps, ko.burst
+	}
+	mgr, err := ctrl.NewManager(restCfg, ctrl.Options{
 		Scheme:  e.scheme,
 		Metrics: metricsserver.Options{BindAddress: "0"},
 		WebhookServer: webhook.NewServer(webhook.Options{
@@ -202,7 +239,7 @@ func (e *env) startKueue(t *testing.T, wh *envtest.WebhookInstallOptions) {
 		}),
 		HealthProbeBindAddress: "0",
 		// Each test of this package runs its own Kueue in this process.
-		Controller: crconfig.Controller{SkipNameValidation: ptr(true)},
+		Controller: crconfig.Controller{SkipNameValidation: ptr(true), GroupKindConcurrency: ko.concurrency},
 	})
 	if err != nil {
 		t.Fatal(err)

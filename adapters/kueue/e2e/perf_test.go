@@ -140,7 +140,7 @@ func perfScale(t *testing.T) float64 {
 // SCHEDKIT_KUEUE_PERF_PPROF the check's -pprof-bind-address.
 func TestKueueSchedulerPerf(t *testing.T) {
 	scale := perfScale(t)
-	e := startControlPlane(t)
+	e := startControlPlaneWith(t, perfKueue)
 	e.checkOpts = deadlinecheck.Options{Config: deadlinecheck.DefaultConfig(), ETARefresh: 30 * time.Second, ETATolerance: 30 * time.Second}
 	e.managerArgs = []string{"-pprof-bind-address", freeAddr(t)}
 	if p := os.Getenv("SCHEDKIT_KUEUE_PERF_PPROF"); p != "" {
