@@ -113,7 +113,8 @@ func perfScale(t *testing.T) float64 {
 // cohorts × 6 ClusterQueues of 20 cpu, borrowing up to 100; per
 // ClusterQueue 350 small, 100 medium and 50 large workloads, created at
 // their classes' intervals, each run its class's time once admitted, as
-// Kueue's runner does) three times against one control plane, one
+// Kueue's runner does) three times against one control plane (Kueue run
+// as the harness's minimalkueue runs it: perfKueue), one
 // configuration after the other: stock (no admission check), instant (an
 // admission check on every ClusterQueue that the runner answers Ready as
 // soon as it sees quota reserved: what any admission check costs in
