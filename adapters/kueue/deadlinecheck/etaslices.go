@@ -27,6 +27,9 @@ func (r *queueReconciler) advanceETAs(key etaPassKey, q Queue, ws []Workload, wo
 		if err != nil {
 			return false, 0, err
 		}
+		if r.writes != nil {
+			delay.skip = r.writes.skip()
+		}
 		var arr arrivalInput
 		if r.arrivals != nil {
 			arr = arrivalInput{recs: r.arrivals.records(key), seed: cfg.Seed}
