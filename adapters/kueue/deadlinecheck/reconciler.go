@@ -272,7 +272,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 			if r.arrivals != nil {
 				r.arrivals.observe(key, views, works, outs)
 			}
-			more, later, err := r.advanceETAs(key, queue, views, works, outs, now, cfg)
+			more, later, err := r.advanceETAs(ctx, key, queue, views, works, outs, now, cfg)
 			if err != nil {
 				return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
 			}

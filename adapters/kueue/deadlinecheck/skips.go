@@ -1,6 +1,7 @@
 package deadlinecheck
 
 import (
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -64,6 +65,7 @@ type statusWrites struct {
 	ring [StatusWriteWindow]time.Duration
 	n    int // writes recorded, in all
 	sel  []time.Duration
+	told float64 // the skip cost last logged
 }
 
 // record adds the round trip d of one status write.
@@ -90,6 +92,19 @@ func (w *statusWrites) skip() float64 {
 	lo := int(h)
 	hi := min(lo+1, m-1)
 	return w.sel[lo].Seconds() + (h-float64(lo))*(w.sel[hi].Seconds()-w.sel[lo].Seconds())
+}
+
+// changed reports whether skip, a skip cost, differs from the one last
+// reported changed by a quarter or more (the first nonzero one does), and
+// remembers it if so.
+func (w *statusWrites) changed(skip float64) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if math.Abs(skip-w.told) < 0.25*w.told || skip == w.told {
+		return false
+	}
+	w.told = skip
+	return true
 }
 
 // A presence counts, by queue position, the jobs of a replay in the queue

@@ -98,3 +98,17 @@ func TestPresence(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusWritesChanged checks when a new skip cost is logged: the
+// first nonzero one, then one a quarter or more from the last logged.
+func TestStatusWritesChanged(t *testing.T) {
+	var w statusWrites
+	for _, tt := range []struct {
+		skip float64
+		want bool
+	}{{0, false}, {0.4, true}, {0.45, false}, {0.31, false}, {0.3, true}, {0.3, false}, {0, true}, {0, false}} {
+		if got := w.changed(tt.skip); got != tt.want {
+			t.Errorf("changed(%v) after %v: %v, want %v", tt.skip, w.told, got, tt.want)
+		}
+	}
+}
