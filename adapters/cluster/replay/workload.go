@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -173,6 +174,16 @@ func (w Workload) Build(jobs []TraceJob) (Plan, error) {
 		})
 	}
 	return p, nil
+}
+
+// Window is the trace window the workload selects, in trace seconds:
+// "[From, From+Span) s", or "[From s, end of trace)" when Span is 0.
+func (w Workload) Window() string {
+	f := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	if w.Span == 0 {
+		return "[" + f(w.From) + " s, end of trace)"
+	}
+	return "[" + f(w.From) + ", " + f(w.From+w.Span) + ") s"
 }
 
 // seconds rounds s seconds to the millisecond.

@@ -59,6 +59,24 @@ func TestBuildHandWorked(t *testing.T) {
 	}
 }
 
+// TestWindow: a span gives the window's end; span 0 runs to the trace's
+// end (it printed "[0, 0) s").
+func TestWindow(t *testing.T) {
+	for _, c := range []struct {
+		from, span float64
+		want       string
+	}{
+		{8726400, 259200, "[8726400, 8985600) s"},
+		{0, 7200, "[0, 7200) s"},
+		{0, 0, "[0 s, end of trace)"},
+		{600, 0, "[600 s, end of trace)"},
+	} {
+		if got := (Workload{From: c.from, Span: c.span}).Window(); got != c.want {
+			t.Errorf("Window() of From %g, Span %g = %q, want %q", c.from, c.span, got, c.want)
+		}
+	}
+}
+
 func TestBuildBad(t *testing.T) {
 	good := Workload{Compress: 10, CPUs: 10, TraceProcs: 100, MinRun: time.Second}
 	jobs := []TraceJob{{ID: "1", Run: 10, Procs: 1}}

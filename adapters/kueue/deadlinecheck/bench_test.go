@@ -130,7 +130,8 @@ func BenchmarkReconcileDecisions(b *testing.B) {
 // that fits in the segment tree, "walk" visits every waiting job at each
 // instant (the oracle of TestPropSimulationMatchesScan), "arrivals" is
 // the search with arrivals drawn from ArrivalWindow records (one a second,
-// of the same sizes as the jobs, run times 1–61 s; at most max(64, n)).
+// of the same sizes as the jobs, run times 1–61 s; at most max(64, n)),
+// "skips" the search with a skip cost of 0.5 s (skips.go).
 // The jobs take a twentieth, a quarter or all of the quota, as the small,
 // medium and large classes of Kueue's scheduler-performance test; a fifth
 // of the quota is held by running jobs.
@@ -146,13 +147,18 @@ func BenchmarkETASimulation(b *testing.B) {
 		for k := range starts {
 			starts[k] = make([]float64, 1)
 		}
-		b.Run(fmt.Sprintf("workloads=%d/search", n), func(b *testing.B) {
-			sim := newSimulation(jobs, nil)
-			b.ReportAllocs()
-			for b.Loop() {
-				sim.run(running, jobs, nil, false, 0, starts)
-			}
-		})
+		for _, v := range []struct {
+			name string
+			skip float64
+		}{{"search", 0}, {"skips", 0.5}} {
+			b.Run(fmt.Sprintf("workloads=%d/%s", n, v.name), func(b *testing.B) {
+				sim := newSimulation(jobs, nil, v.skip)
+				b.ReportAllocs()
+				for b.Loop() {
+					sim.run(running, jobs, nil, false, 0, starts)
+				}
+			})
+		}
 		b.Run(fmt.Sprintf("workloads=%d/arrivals", n), func(b *testing.B) {
 			arr := &etaArrivals{rate: 1, samples: 1, seed: 1, slots: max(minArrivalSlots, n)}
 			for range ArrivalWindow {
@@ -160,14 +166,14 @@ func BenchmarkETASimulation(b *testing.B) {
 				arr.priorities = append(arr.priorities, 0)
 				arr.runs = append(arr.runs, 1+60*rng.Float64())
 			}
-			sim := newSimulation(jobs, arr)
+			sim := newSimulation(jobs, arr, 0)
 			b.ReportAllocs()
 			for b.Loop() {
 				sim.run(running, jobs, arr, false, 0, starts)
 			}
 		})
 		b.Run(fmt.Sprintf("workloads=%d/walk", n), func(b *testing.B) {
-			sim := newScanSimulation(jobs, nil)
+			sim := newScanSimulation(jobs, nil, 0)
 			b.ReportAllocs()
 			for b.Loop() {
 				sim.run(running, false, 0, starts)

@@ -179,6 +179,20 @@
 // the queue and the arrivals seen, not with fresh draws. Plan, which sees
 // one queue at one instant, counts no arrivals.
 //
+// The replay also counts the time Kueue's scheduler takes to get to a
+// workload (-eta-skips, default on; Options.NoETASkips; skips.go). Each
+// scheduling cycle tries the head of the ClusterQueue's queue; a head that
+// does not fit is set aside with its reason written on its status, a
+// write the cycle waits for; when quota frees, every workload set aside
+// goes back and the walk starts again from the head. So under
+// BestEffortFIFO a workload that fits the quota freed at t gets it at
+// max(t, w + c·m): w is when the walk began (the last instant quota
+// freed), m the waiting workloads ahead of it that do not fit, c the
+// median round trip of the check's own latest 50 status writes (from 10
+// of them on; 0 before). A workload that fits costs no time (Kueue
+// records its admission in the background); under StrictFIFO the head
+// blocks the rest, so no workload waits on skips.
+//
 // An ETA is rewritten only when it moves by -eta-tolerance or more, and
 // recomputed every -eta-refresh. Decisions do not wait for ETAs: every
 // reconcile of a ClusterQueue decides (Decide: Plan's verdicts and
@@ -249,8 +263,9 @@
 // preemption and fair sharing are not modelled; workloads of the
 // ClusterQueue without the check are not seen; a workload holding quota
 // without a run-time estimate is taken to free it at once, and admission
-// itself is instant beyond -start-delay (Kueue admits one workload per
-// ClusterQueue per scheduling cycle). Priorities are spec.priority as Kueue's webhook sets
+// takes no time beyond -start-delay and the skips above (a walk that
+// quota freeing again starts over in Kueue keeps, in the replay, the
+// quota times it gave). Priorities are spec.priority as Kueue's webhook sets
 // it; Kueue's PriorityBoost (an alpha feature, off by default) is not read.
 //
 // # Guarantees
@@ -669,5 +684,11 @@
 // 178 µs with (100 arrivals in every sample: the queue drains slower than
 // they come); 1,000 jobs 0.25 ms and 0.43 ms; 15,000 jobs 3.2 ms and 6.9
 // ms, 0 allocations. The ETA pass counts a sample's arrivals in its
-// slices' work (etapass.go), so a reconcile's slice stays bounded.
+// slices' work (etapass.go), so a reconcile's slice stays bounded. The
+// skip cost (-eta-skips) keeps a count of the waiting jobs by queue
+// position (a Fenwick tree): -test.bench
+// 'ETASimulation/workloads=(100|1000|15000)/(search|skips)$'
+// -test.benchtime 50x -test.cpu 1 on 2026-11-28 (load 1.2–1.7): 100 jobs
+// 15.9 µs without, 18.0 µs with a skip cost; 1,000 jobs 0.24 and 0.27 ms;
+// 15,000 jobs 4.2 and 5.3 ms, 0 allocations.
 package deadlinecheck

@@ -71,8 +71,11 @@ type etaJob struct {
 // pod shapes are summed (each on its own bottleneck resource), borrowing
 // from a cohort is not counted, workloads of the ClusterQueue not behind
 // the check are not seen, a workload with quota but no run-time estimate
-// is taken to free its quota at once, and admission itself is instant
-// beyond Config.StartDelay, which every pod's run time includes.
+// is taken to free its quota at once, and admission takes no time beyond
+// Config.StartDelay, which every pod's run time includes, and the skip
+// cost (delay.skip, skips.go): under BestEffortFIFO a workload found
+// fitting gets its quota only after Kueue's scheduler has tried the
+// waiting workloads ahead of it that do not fit.
 func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, samples int, delay etaDelay, arr arrivalInput, sc *etaScratch) error {
 	if sc == nil {
 		sc = &etaScratch{}
@@ -171,6 +174,14 @@ type simulation struct {
 	arrShare, arrRun   []float64
 	pcg                *rand.PCG
 	rng                *rand.Rand
+
+	// skip is the time Kueue's scheduler spends on each waiting job it
+	// tries and does not admit (etaDelay.skip; 0: none); with it, present
+	// counts the jobs in the queue and not started by position, present0
+	// as at the start of every sample (skips.go).
+	skip     float64
+	present  presence
+	present0 []int32
 }
 
 // runBlock is how many samples' run times a simulation holds at once.
@@ -204,18 +215,18 @@ func (sim *simulation) runsOf(jobs []etaJob, s int) []float64 {
 }
 
 // newSimulation prepares a simulation of jobs with arrivals arr (nil:
-// none).
-func newSimulation(jobs []etaJob, arr *etaArrivals) *simulation {
+// none) and skip cost skip (seconds; 0: none).
+func newSimulation(jobs []etaJob, arr *etaArrivals, skip float64) *simulation {
 	sim := &simulation{}
-	sim.prepare(jobs, arr)
+	sim.prepare(jobs, arr, skip)
 	return sim
 }
 
-// prepare makes sim a simulation of jobs with arrivals arr (nil: none),
-// reusing its slices: the queue's positions, the jobs in order of entry,
-// the entry times, and the queue at the start of every sample (the jobs
-// that enter at once, in the tree).
-func (sim *simulation) prepare(jobs []etaJob, arr *etaArrivals) {
+// prepare makes sim a simulation of jobs with arrivals arr (nil: none)
+// and skip cost skip, reusing its slices: the queue's positions, the jobs
+// in order of entry, the entry times, and the queue at the start of every
+// sample (the jobs that enter at once, in the tree).
+func (sim *simulation) prepare(jobs []etaJob, arr *etaArrivals, skip float64) {
 	n := len(jobs)
 	sim.minShare = math.Inf(1)
 	sim.entries = sim.entries[:0]
@@ -243,6 +254,15 @@ func (sim *simulation) prepare(jobs []etaJob, arr *etaArrivals) {
 	sim.from, sim.to = 0, 0
 	sim.lo0 = append(sim.lo0[:0], sim.tree.lo...)
 	sim.hi0 = append(sim.hi0[:0], sim.tree.hi...)
+	sim.skip = skip
+	if skip > 0 {
+		sim.present.init(len(sim.at))
+		for _, k := range sim.byEntry[:sim.first] {
+			sim.present.n[sim.posOf[k]+1] = 1
+		}
+		sim.present.build()
+		sim.present0 = append(sim.present0[:0], sim.present.n...)
+	}
 }
 
 // layout places the jobs (in queue order) and, with arrivals, a block of
@@ -302,6 +322,13 @@ func (sim *simulation) run(running, jobs []etaJob, arr *etaArrivals, strict bool
 	free := sim.ends.reset(running, s)
 	copy(sim.tree.lo, sim.lo0)
 	copy(sim.tree.hi, sim.hi0)
+	counted := sim.skip > 0
+	if counted {
+		copy(sim.present.n, sim.present0)
+	}
+	// walk is when Kueue's scheduler last began to walk the queue from its
+	// head: the last instant quota freed, now at first.
+	walk := 0.0
 	clear(sim.started)
 	n := len(jobs)
 	left := n
@@ -319,6 +346,9 @@ func (sim *simulation) run(running, jobs []etaJob, arr *etaArrivals, strict bool
 		for entered < len(sim.byEntry) && jobs[sim.byEntry[entered]].notBefore <= t {
 			k := sim.byEntry[entered]
 			sim.tree.set(sim.posOf[k], jobs[k].share, !jobs[k].ghost)
+			if counted {
+				sim.present.add(sim.posOf[k], 1)
+			}
 			entered++
 		}
 		for arrival <= t {
@@ -327,6 +357,9 @@ func (sim *simulation) run(running, jobs []etaJob, arr *etaArrivals, strict bool
 			a := b*arr.slots + sim.fill[b]
 			sim.arrShare[a], sim.arrRun[a] = arr.shares[r], arr.run(r, s)
 			sim.tree.set(sim.blockPos[b]+sim.fill[b], arr.shares[r], true)
+			if counted {
+				sim.present.add(sim.blockPos[b]+sim.fill[b], 1)
+			}
 			sim.fill[b]++
 			if drawn++; drawn == arr.slots {
 				arrival = math.Inf(1)
@@ -351,11 +384,16 @@ func (sim *simulation) run(running, jobs []etaJob, arr *etaArrivals, strict bool
 					}
 				}
 				sim.tree.unset(p)
+				q := t // when it gets quota
+				if counted {
+					q = max(t, walk+sim.skip*float64(sim.present.below(p)))
+					sim.present.add(p, -1)
+				}
 				var sh, r float64
 				ghost := false
 				if k := sim.at[p]; k < n {
 					j := &jobs[k]
-					starts[k][s] = t
+					starts[k][s] = q
 					sim.started[k] = true
 					left--
 					sh, r, ghost = j.share, runs[k], j.ghost
@@ -367,7 +405,7 @@ func (sim *simulation) run(running, jobs []etaJob, arr *etaArrivals, strict bool
 				// queue order.
 				if !ghost && r > 0 {
 					free -= sh
-					sim.ends.push(end{at: t + r, share: sh})
+					sim.ends.push(end{at: q + r, share: sh})
 				}
 				from = p + 1
 			}
@@ -375,8 +413,8 @@ func (sim *simulation) run(running, jobs []etaJob, arr *etaArrivals, strict bool
 		if left == 0 {
 			return
 		}
-		var more bool
-		if t, entry, free, more = advance(&sim.ends, sim.entries, entry, t, free, arrival); !more {
+		var more, freed bool
+		if t, entry, free, freed, more = advance(&sim.ends, sim.entries, entry, t, free, arrival); !more {
 			for k, done := range sim.started {
 				if !done {
 					starts[k][s] = math.Inf(1)
@@ -384,15 +422,18 @@ func (sim *simulation) run(running, jobs []etaJob, arr *etaArrivals, strict bool
 			}
 			return
 		}
+		if freed {
+			walk = t
+		}
 	}
 }
 
 // advance moves a simulation from instant t to the next: the next end of
 // a running job, entry into the queue (entries[entry:] are those after t,
 // ascending) or arrival (+Inf: none), whichever comes first, freeing the
-// quota of the jobs that end by then. more is false when nothing comes
-// after t.
-func advance(ends *endHeap, entries []float64, entry int, t, free, arrival float64) (next float64, nextEntry int, nextFree float64, more bool) {
+// quota of the jobs that end by then (freed: at least one). more is false
+// when nothing comes after t.
+func advance(ends *endHeap, entries []float64, entry int, t, free, arrival float64) (next float64, nextEntry int, nextFree float64, freed, more bool) {
 	for entry < len(entries) && entries[entry] <= t {
 		entry++
 	}
@@ -405,13 +446,14 @@ func advance(ends *endHeap, entries []float64, entry int, t, free, arrival float
 	}
 	next = min(next, arrival)
 	if math.IsInf(next, 1) {
-		return t, entry, free, false
+		return t, entry, free, false, false
 	}
 	next = max(t, next)
 	for len(*ends) > 0 && (*ends)[0].at <= next {
 		free += ends.pop().share
+		freed = true
 	}
-	return next, entry, min(free, 1), true
+	return next, entry, min(free, 1), freed, true
 }
 
 // A posTree is a segment tree over queue positions holding, for the jobs

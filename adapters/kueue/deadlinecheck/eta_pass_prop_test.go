@@ -71,6 +71,9 @@ func etaInputsGen(t *rapid.T) etaInputs {
 			t.Fatalf("delayDraws: %v", err)
 		}
 	}
+	if rapid.Bool().Draw(t, "skips?") {
+		delay.skip = float64(rapid.IntRange(1, 3000).Draw(t, "skip ms")) / 1000
+	}
 	var arr arrivalInput
 	if rapid.Bool().Draw(t, "arrivals?") {
 		arr.seed = rapid.Uint64().Draw(t, "seed")

@@ -16,7 +16,7 @@ import (
 // starts and finishes, so it takes the delays' whole distribution
 // instead, from the observations EstimateDelay is taken over (the latest
 // finished workloads and the lower bounds of those running late). Each
-// observation j gives Delay[j] (the check's Ready to Finished, less the
+// observation j gives Delay[j] (the check's Ready to its end, less the
 // run time), Decide[j] (QuotaReserved to the check's Ready) and Admit[j]
 // (Ready to Admitted). Sample s of n takes u[s] = (s + ½)/n, stratified
 // and independent of the run-time draws:
@@ -46,6 +46,9 @@ import (
 type etaDelay struct {
 	decided            float64   // D, seconds
 	ready, wait, leads []float64 // δ, wait, lead per sample, seconds; nil: T = own, lead 0
+	// skip is the time Kueue's scheduler takes on each waiting workload
+	// it tries and does not admit, seconds (skips.go; 0: none).
+	skip float64
 }
 
 // delayDraws returns the ETA's delay for n samples from obs, without

@@ -1,8 +1,11 @@
 package deadlinecheck
 
 import (
+	"context"
 	"math"
 	"time"
+
+	ctrl "sigs.k8s.io/controller-runtime"
 )
 
 // etaSlicePause is how soon a ClusterQueue is reconciled again while its
@@ -18,7 +21,7 @@ const etaSlicePause = 10 * time.Millisecond
 // pass computed them, else those of the last pass that ended (recallETAs;
 // none before the first has ended). more reports a pass still in
 // progress; later is recallETAs's.
-func (r *queueReconciler) advanceETAs(key etaPassKey, q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, cfg Config) (more bool, later time.Duration, err error) {
+func (r *queueReconciler) advanceETAs(ctx context.Context, key etaPassKey, q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, cfg Config) (more bool, later time.Duration, err error) {
 	sc := r.etaScratchOf(key)
 	t0 := time.Now()
 	started := false
@@ -26,6 +29,12 @@ func (r *queueReconciler) advanceETAs(key etaPassKey, q Queue, ws []Workload, wo
 		delay, err := r.etaDelay(key, cfg)
 		if err != nil {
 			return false, 0, err
+		}
+		if r.writes != nil {
+			delay.skip = r.writes.skip()
+			if r.writes.changed(delay.skip) {
+				ctrl.LoggerFrom(ctx).Info("ETA skip cost", "clusterQueue", key.queue, "seconds", delay.skip)
+			}
 		}
 		var arr arrivalInput
 		if r.arrivals != nil {

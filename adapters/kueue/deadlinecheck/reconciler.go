@@ -105,6 +105,9 @@ type queueReconciler struct {
 	delays *delayLearner
 	// arrivals learns each queue's arrivals for the ETA; nil: none.
 	arrivals *arrivalLearner
+	// writes times the check's status writes for the ETA's skip cost
+	// (skips.go); nil: none.
+	writes *statusWrites
 	// views keeps Map's views of each ClusterQueue's check (viewCache).
 	views map[etaPassKey]*viewCache
 	// etaScratch keeps each ClusterQueue's check's ETA pass scratch.
@@ -269,7 +272,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 			if r.arrivals != nil {
 				r.arrivals.observe(key, views, works, outs)
 			}
-			more, later, err := r.advanceETAs(key, queue, views, works, outs, now, cfg)
+			more, later, err := r.advanceETAs(ctx, key, queue, views, works, outs, now, cfg)
 			if err != nil {
 				return reconcile.Result{}, fmt.Errorf("check %s: %w", ch.name, err)
 			}
@@ -940,7 +943,11 @@ func (w *writer) setCheck(ctx context.Context, check kueue.AdmissionCheckReferen
 	if err := w.ready(ctx); err != nil {
 		return false, err
 	}
+	sent := time.Now()
 	err := w.r.client.Status().Apply(ctx, apply, client.FieldOwner(ControllerName), client.ForceOwnership)
+	if err == nil && w.r.writes != nil {
+		w.r.writes.record(time.Since(sent))
+	}
 	if apierrors.IsConflict(err) {
 		if cur := w.fresh(ctx, check); cur != nil {
 			decided := wl.ResourceVersion

@@ -78,6 +78,9 @@ type Options struct {
 	// NoETAArrivals: the ETAs count only the workloads there are, not
 	// those the ClusterQueue's arrivals so far say will come (arrivals.go).
 	NoETAArrivals bool
+	// NoETASkips: the ETAs take no time for Kueue's scheduler to try the
+	// waiting workloads ahead that do not fit (skips.go).
+	NoETASkips bool
 	// StartDelayQuantile, when in (0, 1], makes each ClusterQueue's check
 	// decide with the StartDelayQuantile-quantile of the start delay it
 	// observed on its latest StartDelayWindow finished workloads
@@ -192,6 +195,9 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 	}
 	if !opts.NoETA && !opts.NoETAArrivals {
 		r.arrivals = newArrivalLearner()
+	}
+	if !opts.NoETA && !opts.NoETASkips {
+		r.writes = &statusWrites{}
 	}
 	r.etaWriter = newETAWriter(r, opts.ETAWritesPerSecond)
 	if err := mgr.Add(r.etaWriter); err != nil {

@@ -52,7 +52,7 @@ func propDelayLearner(t *rapid.T) {
 			}
 			wl := wls[rapid.IntRange(0, n-1).Draw(t, "offered")]
 			l.offer(wl)
-			if o, ok := ObservedDelay(wl, nil, testCheck, testModels()); ok && !counted[wl.UID] {
+			if o, ok := ObservedDelay(wl, nil, time.Time{}, testCheck, testModels()); ok && !counted[wl.UID] {
 				counted[wl.UID] = true
 				all = append(all, o)
 			}
@@ -67,7 +67,8 @@ func propDelayLearner(t *rapid.T) {
 		still := func(_ int, wl *kueue.Workload) (lateStill, bool) {
 			return runningStill(wl, nil, testCheck, testModels())
 		}
-		got, err := l.startDelay(key, l.take("cq"), wls, testModels(), none, still, 7*time.Second, now)
+		notKnown := func(*kueue.Workload) time.Time { return time.Time{} }
+		got, err := l.startDelay(key, l.take("cq"), wls, testModels(), none, notKnown, still, 7*time.Second, now)
 		want, werr := EstimateDelay(append(slices.Clip(all), late...), q, window, 7*time.Second)
 		if err != nil || werr != nil || got != want {
 			t.Fatalf("learner %v, %v; over all %d observations %v, %v", got, err, len(all), want, werr)

@@ -73,9 +73,30 @@ func TestObservedDelay(t *testing.T) {
 			return wl
 		}(), 0, false},
 	} {
-		got, found := ObservedDelay(tc.wl, nil, testCheck, testModels())
+		got, found := ObservedDelay(tc.wl, nil, time.Time{}, testCheck, testModels())
 		if found != tc.ok || found && (got.Delay != tc.want || !got.Finished.Equal(tc.wl.Status.Conditions[0].LastTransitionTime.Time)) {
 			t.Errorf("%s: ObservedDelay = %+v, %v; want %v, %v", name, got, found, tc.want, tc.ok)
+		}
+	}
+	// Ready at t0, Finished 25 s later, a run of 12 s. The Job completed
+	// 21 s after Ready: 9 s, ending then. A completion after Finished, or
+	// before Ready, is not taken.
+	wl := finished(t0, t0.Add(25*time.Second), ok, "12s")
+	for _, tc := range []struct {
+		completed time.Time
+		want      time.Duration
+		end       time.Time
+		ok        bool
+	}{
+		{t0.Add(21 * time.Second), 9 * time.Second, t0.Add(21 * time.Second), true},
+		{t0.Add(25 * time.Second), 13 * time.Second, t0.Add(25 * time.Second), true},
+		{t0.Add(26 * time.Second), 13 * time.Second, t0.Add(25 * time.Second), true},
+		{t0.Add(5 * time.Second), 0, t0.Add(5 * time.Second), true},
+		{t0.Add(-time.Second), 0, time.Time{}, false},
+	} {
+		got, found := ObservedDelay(wl, nil, tc.completed, testCheck, testModels())
+		if found != tc.ok || found && (got.Delay != tc.want || !got.Finished.Equal(tc.end)) {
+			t.Errorf("completed %v: ObservedDelay = %+v, %v; want %v ending %v, %v", tc.completed.Sub(t0), got, found, tc.want, tc.end, tc.ok)
 		}
 	}
 }
@@ -265,9 +286,11 @@ func propEstimateDelay(t *rapid.T) {
 func TestPropEstimateDelay(t *testing.T) { rapid.Check(t, propEstimateDelay) }
 func FuzzEstimateDelay(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(propEstimateDelay)) }
 
-// propObservedDelay checks ObservedDelay on any workload (workloadGen):
-// no panic, and an observation only for a successfully finished workload
-// whose check is Ready, with a delay in [0, Finished − Ready].
+// propObservedDelay checks ObservedDelay on any workload (workloadGen) and
+// any completion time: no panic, and an observation only for a
+// successfully finished workload whose check is Ready, with a delay in
+// [0, end − Ready], ending at the completion if it is not after Kueue's
+// Finished, and never more than without the completion.
 func propObservedDelay(t *rapid.T) {
 	wl := workloadGen().Draw(t, "workload")
 	if rapid.Bool().Draw(t, "succeeded?") {
@@ -278,7 +301,12 @@ func propObservedDelay(t *rapid.T) {
 		}
 	}
 	wl.Status.AdmissionChecks[0].LastTransitionTime = metav1.NewTime(t0.Add(-time.Duration(rapid.IntRange(0, 7200).Draw(t, "ready ago")) * time.Second))
-	o, ok := ObservedDelay(wl, nil, testCheck, testModels())
+	var completed time.Time
+	if rapid.Bool().Draw(t, "completion known?") {
+		completed = t0.Add(time.Duration(rapid.IntRange(-7200, 7200).Draw(t, "completed")) * time.Second)
+	}
+	o, ok := ObservedDelay(wl, nil, completed, testCheck, testModels())
+	without, okWithout := ObservedDelay(wl, nil, time.Time{}, testCheck, testModels())
 	if !ok {
 		return
 	}
@@ -289,6 +317,17 @@ func propObservedDelay(t *rapid.T) {
 	span := o.Finished.Sub(st.LastTransitionTime.Time)
 	if o.Delay < 0 || o.Delay > span {
 		t.Fatalf("delay %v outside [0, %v]", o.Delay, span)
+	}
+	fin := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadFinished).LastTransitionTime.Time
+	wantEnd := fin
+	if !completed.IsZero() && !completed.After(fin) {
+		wantEnd = completed
+	}
+	if !o.Finished.Equal(wantEnd) {
+		t.Fatalf("completed %v, Finished %v: the observation ends at %v", completed, fin, o.Finished)
+	}
+	if !okWithout || o.Delay > without.Delay {
+		t.Fatalf("with the completion %v, %v; without %v, %v", o, ok, without, okWithout)
 	}
 }
 

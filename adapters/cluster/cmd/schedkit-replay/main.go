@@ -135,8 +135,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		replay.PhaseTable(stdout, rs)
 		replay.CompareTable(stdout, replay.Compare(rs))
 		lo, hi := replay.LoadAverages(rs)
-		fmt.Fprintf(stdout, "\n%d nodes × %d CPUs; %s window [%g, %g) s, compressed %g×; %v in all; load average %.1f–%.1f\n",
-			*nodes, *nodeCPUs, filepath.Base(*trace), *from, *from+*span, *compress, time.Since(t0).Round(time.Second), lo, hi)
+		fmt.Fprintf(stdout, "\n%d nodes × %d CPUs; %s window %s, compressed %g×; %v in all; load average %.1f–%.1f\n",
+			*nodes, *nodeCPUs, filepath.Base(*trace), w.Window(), *compress, time.Since(t0).Round(time.Second), lo, hi)
 	}
 	if *jsonOut != "" && len(rs) > 0 {
 		b, jerr := json.MarshalIndent(rs, "", "  ")

@@ -53,6 +53,7 @@ type flags struct {
 	etaWrites    float64
 	eta          bool
 	etaArrivals  bool
+	etaSkips     bool
 	delayQ       float64
 	delayWindow  int
 	metricsAddr  string
@@ -99,6 +100,7 @@ Flags:
 	fs.Float64Var(&f.etaWrites, "eta-writes-per-second", deadlinecheck.DefaultETAWritesPerSecond, "workloads a second whose ETA is written, over all ClusterQueues (decisions are not counted; two workloads' ETAs are written at once at most, so a slow API server slows them further), in (0, 100000]")
 	fs.BoolVar(&f.eta, "eta", true, "predict and write each waiting workload's ETA (its annotations, Pending message and metrics); false: no ETA pass, only the decisions")
 	fs.BoolVar(&f.etaArrivals, "eta-arrivals", true, "the ETA counts the workloads each ClusterQueue's arrivals so far say will come and go ahead (a Poisson rate over its latest 50 arrivals, each like one of them); false: only the workloads there are")
+	fs.BoolVar(&f.etaSkips, "eta-skips", true, "the ETA counts the time Kueue's scheduler takes on each waiting workload ahead that it tries and does not admit, one status write each (the median round trip of the check's latest 50 status writes); false: none")
 	fs.IntVar(&f.workers, "workers", deadlinecheck.DefaultWorkers, fmt.Sprintf("ClusterQueues reconciled at once, in [1, %d]", deadlinecheck.MaxWorkers))
 	fs.StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", `address of the Prometheus metrics endpoint; "0" disables it`)
 	fs.StringVar(&f.probeAddr, "health-probe-bind-address", ":8081", `address of the /healthz and /readyz probes; "0" disables them`)
@@ -201,6 +203,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		ETAWritesPerSecond: f.etaWrites,
 		NoETA:              !f.eta,
 		NoETAArrivals:      !f.etaArrivals,
+		NoETASkips:         !f.etaSkips,
 		StartDelayQuantile: f.delayQ,
 		StartDelayWindow:   f.delayWindow,
 	}); err != nil {

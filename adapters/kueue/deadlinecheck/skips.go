@@ -1,0 +1,143 @@
+package deadlinecheck
+
+import (
+	"math"
+	"slices"
+	"sync"
+	"time"
+)
+
+// The time Kueue's scheduler spends on the workloads it skips. Kueue
+// v0.19's scheduler takes, in each scheduling cycle, the head of each
+// ClusterQueue's queue. A head that fits the free quota gets it (the
+// write that records it is made in the background: the next cycle starts
+// at once); a head that does not fit is set aside as inadmissible, and
+// its Workload's status gets the reason (QuotaReserved false, "… N more
+// needed") in a write the cycle waits for whenever the reason changed.
+// When a workload of the ClusterQueue finishes and frees quota, every
+// workload set aside goes back into the queue, and the walk starts again
+// from the head. So a workload that fits the quota freed at t gets it
+// only after the cycles of the waiting workloads ahead of it that do not
+// fit, one status write each: on a loaded control plane, seconds for a
+// few dozen (the replay of adapters/cluster measured bursts of 3-pod
+// Jobs getting quota 10–18 s after it was free, behind 5–28 older
+// Workloads).
+//
+// The ETA replays that walk. With a skip cost c (seconds), a job the
+// replay finds fitting at instant t gets quota at
+//
+//	q = max(t, w + c·m)
+//
+// where w is when the walk began (the last instant at or before t at
+// which quota freed; now at the start of the replay) and m is the number
+// of jobs and arrivals ahead of it in the queue, entered and not started
+// at that instant: those the walk tried and set aside. Its quota is held
+// from t in the replay (nothing ahead of it fits it in between) and it
+// runs from q. Jobs that fit cost nothing: they are admitted in cycles
+// that do not wait. c is the median round trip of the check's own latest
+// StatusWriteWindow Workload status writes (server-side apply of its
+// admission-check state, through the same API server and Kueue's
+// webhooks as Kueue's status write), once MinStatusWrites of them are
+// measured; 0 before, and with Options.NoETASkips.
+//
+// Approximations: a walk interrupted by quota freeing again starts over
+// in Kueue, visiting the jobs ahead once more; the replay keeps the
+// quota time it gave a job when it found it fitting. A skipped head whose
+// reason did not change costs Kueue no write; the replay counts one for
+// every job ahead. Jobs entering the queue (arrivals, Retry's requeue) do
+// not start a walk: Kueue tries them when they come, behind the heads not
+// yet tried.
+
+const (
+	// StatusWriteWindow is how many of the check's latest status writes
+	// the skip cost is the median of.
+	StatusWriteWindow = 50
+	// MinStatusWrites is how many status writes the check measures before
+	// the ETA counts a skip cost.
+	MinStatusWrites = 10
+)
+
+// statusWrites keeps the round trips of the check's latest status writes
+// (every ClusterQueue's: the control plane is one). Safe for concurrent
+// use: reconciles and the ETA writer record into it.
+type statusWrites struct {
+	mu   sync.Mutex
+	ring [StatusWriteWindow]time.Duration
+	n    int // writes recorded, in all
+	sel  []time.Duration
+	told float64 // the skip cost last logged
+}
+
+// record adds the round trip d of one status write.
+func (w *statusWrites) record(d time.Duration) {
+	w.mu.Lock()
+	w.ring[w.n%StatusWriteWindow] = d
+	w.n++
+	w.mu.Unlock()
+}
+
+// skip returns the skip cost in seconds: the median (type 7) of the
+// latest StatusWriteWindow round trips, 0 with fewer than
+// MinStatusWrites.
+func (w *statusWrites) skip() float64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	m := min(w.n, StatusWriteWindow)
+	if m < MinStatusWrites {
+		return 0
+	}
+	w.sel = append(w.sel[:0], w.ring[:m]...)
+	slices.Sort(w.sel)
+	h := float64(m-1) * 0.5
+	lo := int(h)
+	hi := min(lo+1, m-1)
+	return w.sel[lo].Seconds() + (h-float64(lo))*(w.sel[hi].Seconds()-w.sel[lo].Seconds())
+}
+
+// changed reports whether skip, a skip cost, differs from the one last
+// reported changed by a quarter or more (the first nonzero one does), and
+// remembers it if so.
+func (w *statusWrites) changed(skip float64) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if math.Abs(skip-w.told) < 0.25*w.told || skip == w.told {
+		return false
+	}
+	w.told = skip
+	return true
+}
+
+// A presence counts, by queue position, the jobs of a replay in the queue
+// and not started: a Fenwick tree over positions, n[i] for i in 1..size.
+type presence struct{ n []int32 }
+
+// init empties pr for size positions, reusing its slice.
+func (pr *presence) init(size int) {
+	pr.n = slices.Grow(pr.n[:0], size+1)[:size+1]
+	clear(pr.n)
+}
+
+// build turns n[1..size], one count per position, into the tree.
+func (pr *presence) build() {
+	for i := 1; i < len(pr.n); i++ {
+		if j := i + i&-i; j < len(pr.n) {
+			pr.n[j] += pr.n[i]
+		}
+	}
+}
+
+// add adds d at position p.
+func (pr *presence) add(p int, d int32) {
+	for i := p + 1; i < len(pr.n); i += i & -i {
+		pr.n[i] += d
+	}
+}
+
+// below returns the count at the positions before p.
+func (pr *presence) below(p int) int32 {
+	var c int32
+	for i := p; i > 0; i -= i & -i {
+		c += pr.n[i]
+	}
+	return c
+}
