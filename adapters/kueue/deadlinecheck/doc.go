@@ -295,7 +295,16 @@
 // malformed workloads never holds up a decision. The ETA writer writes a
 // workload's ETA annotations first, then the Pending note that repeats
 // them (each a round trip through the API server and Kueue's webhooks,
-// 1–3 s on a loaded control plane). An ETA write carries the
+// 1–3 s on a loaded control plane), two workloads at a time and at most
+// -eta-writes-per-second workloads a second: ETAs yield to admission. On
+// an API server short of CPU each request in flight gets about an equal
+// share of it, and every write of a Workload also costs Kueue a
+// reconcile of it, so a writer with many writes in flight would take
+// the share Kueue's own writes need (quota reservation, admission) and
+// delay the very workloads whose ETAs it writes; with two in flight its
+// rate follows the API server's latency (about ten workloads a second at
+// 50 ms a write, one at a second), and a workload whose ETA moved again
+// before it was written gets only its latest. An ETA write carries the
 // resourceVersion it was computed from; refused because the workload
 // changed, it is written again onto a copy read from the API server, up
 // to 3 times, while the copy is in the same phase (quota reserved,
@@ -630,7 +639,9 @@
 // the next pass's 1–105 moved ETAs up to 1.3 s. Against an API server
 // the writer's budget bounds it: at the default -eta-writes-per-second
 // 10 the first ETAs of 15,000 waiting workloads take 25 minutes to be
-// written, as does a pass that moves every ETA by the tolerance or more;
+// written (longer when a write takes more than 100 ms: two workloads'
+// writes are in flight at once), as does a pass that moves every ETA by
+// the tolerance or more;
 // a workload with no ETA yet goes before the updates (etaWriter).
 //
 // The shape of Kueue's scheduler-performance test

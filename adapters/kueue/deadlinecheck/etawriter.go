@@ -24,8 +24,8 @@ type etaTask struct {
 }
 
 // An etaWriter writes ETAs (annotations and Pending messages) in the
-// background, parallelWrites at once, at most budget workloads a second
-// over all ClusterQueues, each workload's latest outcome once, in the
+// background, etaWritesInFlight workloads at once, at most budget
+// workloads a second over all ClusterQueues, each workload's latest outcome once, in the
 // order they first came, except that a workload with no ETA yet goes
 // before every workload whose ETA is an update: a user waits for the
 // first ETA of a new workload, while an update moves an ETA already
@@ -40,6 +40,8 @@ type etaTask struct {
 type etaWriter struct {
 	r      *queueReconciler
 	budget *budget
+	// inFlight is how many workloads' writes are in flight at most.
+	inFlight int
 	// write writes one task, first waiting for wait; r.actETA unless set.
 	write func(ctx context.Context, t etaTask, wait func(context.Context) bool) (bool, error)
 
@@ -57,8 +59,20 @@ type etaWriter struct {
 	wake    chan struct{}
 }
 
+// etaWritesInFlight is how many workloads' ETAs the ETA writer writes at
+// once. An ETA is for people and yields to admission: on an API server
+// that has more requests than CPU, each request in flight gets about an
+// equal share of it, so a writer with many writes in flight takes the
+// share that Kueue's own writes (quota, admission) need, and the
+// workloads whose ETAs it writes wait longer. With two in flight the
+// writer's rate follows the API server's latency: at 50 ms a write (two
+// per ETA) it is bounded by the budget, at a second a write it is one
+// workload a second, and the writes it could not make yet are merged
+// (a workload's latest ETA only).
+const etaWritesInFlight = 2
+
 func newETAWriter(r *queueReconciler, perSecond float64) *etaWriter {
-	return &etaWriter{r: r, budget: newBudget(perSecond), write: r.actETA, first: firstETA, failed: r.forgetHanded, tasks: map[types.UID]etaTask{},
+	return &etaWriter{r: r, budget: newBudget(perSecond), inFlight: etaWritesInFlight, write: r.actETA, first: firstETA, failed: r.forgetHanded, tasks: map[types.UID]etaTask{},
 		writing: map[types.UID]bool{}, wake: make(chan struct{}, 1)}
 }
 
@@ -136,7 +150,7 @@ func (e *etaWriter) pop(q *[]types.UID) (etaTask, bool) {
 // the elected leader only).
 func (e *etaWriter) Start(ctx context.Context) error {
 	var wg sync.WaitGroup
-	for range parallelWrites {
+	for range e.inFlight {
 		wg.Go(func() { e.loop(ctx) })
 	}
 	wg.Wait()

@@ -28,7 +28,7 @@ import (
 // a reconcile that decides the workload again).
 func newRejectionWriter(r *queueReconciler) *etaWriter {
 	e := newETAWriter(r, deactivationsPerSecond)
-	e.write, e.first, e.failed = r.deactivate, nil, nil
+	e.write, e.first, e.failed, e.inFlight = r.deactivate, nil, nil, parallelWrites
 	return e
 }
 

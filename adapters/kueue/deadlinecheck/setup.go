@@ -62,7 +62,8 @@ type Options struct {
 	// all ClusterQueues, so that ETAs moving in long queues do not load
 	// the API server or hold up decisions; a workload held back gets its
 	// ETA a moment later. Decisions are not counted. Default 10; negative:
-	// no bound.
+	// no bound. Two workloads' ETAs are written at once at most, so a
+	// slow API server slows the ETA writes below the bound.
 	ETAWritesPerSecond float64
 	// NoETA: the check predicts and writes no ETA. No ETA pass runs;
 	// waiting workloads get neither the ETA annotations nor the Pending

@@ -64,6 +64,7 @@ type env struct {
 	metricsAddr string        // the check's metrics endpoint, host:port
 	managerPid  int           // the process runManager started (0: none)
 	managerArgs []string      // flags runManager adds to those of checkOpts
+	managerLog  io.Writer     // also gets the output of runManager's process (nil: none)
 	stopCheck   func()        // stops the check's manager (nil when stopped)
 	checkOpts   deadlinecheck.Options
 	queues      *qcache.Manager // Kueue's queue manager, in this process
@@ -88,6 +89,39 @@ func startEnv(t *testing.T) *env {
 // startControlPlane is startEnv without the loop that completes evictions
 // (a test that watches the Workloads completes them itself).
 func startControlPlane(t *testing.T) *env {
+	t.Helper()
+	return startControlPlaneWith(t, kueueOptions{})
+}
+
+// kueueOptions set how the test's Kueue manager runs; the zero value is
+// controller-runtime's defaults (one worker per controller, envtest's
+// client limits).
+type kueueOptions struct {
+	// concurrency is the manager's GroupKindConcurrency (workers per
+	// controller, by kind).
+	concurrency map[string]int
+	// qps and burst limit Kueue's client (0: envtest's).
+	qps   float32
+	burst int
+}
+
+// perfKueue is how Kueue's own scheduler-performance harness runs Kueue
+// (test/performance/scheduler/minimalkueue, after Kueue's default
+// configuration): five Workload workers, one for each other core
+// controller, client limits of 50 requests a second, bursts of 100.
+var perfKueue = kueueOptions{
+	concurrency: map[string]int{
+		"Workload.kueue.x-k8s.io":       5,
+		"LocalQueue.kueue.x-k8s.io":     1,
+		"ClusterQueue.kueue.x-k8s.io":   1,
+		"ResourceFlavor.kueue.x-k8s.io": 1,
+	},
+	qps:   50,
+	burst: 100,
+}
+
+// startControlPlaneWith is startControlPlane with Kueue run as ko says.
+func startControlPlaneWith(t *testing.T, ko kueueOptions) *env {
 	t.Helper()
 	assets := os.Getenv("KUBEBUILDER_ASSETS")
 	if assets == "" {
@@ -139,7 +173,7 @@ func startControlPlane(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	e := &env{cfg: cfg, scheme: scheme, c: c, metricsAddr: freeAddr(t), top: t}
-	e.startKueue(t, &te.WebhookInstallOptions)
+	e.startKueue(t, &te.WebhookInstallOptions, ko)
 	return e
 }
 
@@ -191,9 +225,13 @@ func releaseEvicted(ctx context.Context, c client.Client, wl *kueue.Workload) (b
 
 // startKueue runs Kueue as its own main does: indexes, the scheduler cache
 // and queue manager, the core controllers, the webhooks and the scheduler.
-func (e *env) startKueue(t *testing.T, wh *envtest.WebhookInstallOptions) {
+func (e *env) startKueue(t *testing.T, wh *envtest.WebhookInstallOptions, ko kueueOptions) {
 	t.Helper()
-	mgr, err := ctrl.NewManager(e.cfg, ctrl.Options{
+	restCfg := rest.CopyConfig(e.cfg)
+	if ko.qps > 0 {
+		restCfg.QPS, restCfg.Burst = ko.qps, ko.burst
+	}
+	mgr, err := ctrl.NewManager(restCfg, ctrl.Options{
 		Scheme:  e.scheme,
 		Metrics: metricsserver.Options{BindAddress: "0"},
 		WebhookServer: webhook.NewServer(webhook.Options{
@@ -201,7 +239,7 @@ func (e *env) startKueue(t *testing.T, wh *envtest.WebhookInstallOptions) {
 		}),
 		HealthProbeBindAddress: "0",
 		// Each test of this package runs its own Kueue in this process.
-		Controller: crconfig.Controller{SkipNameValidation: ptr(true)},
+		Controller: crconfig.Controller{SkipNameValidation: ptr(true), GroupKindConcurrency: ko.concurrency},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -342,6 +380,10 @@ func (e *env) runManager(t *testing.T) (metricsAddr string, stop func()) {
 	cmd.Args = append(cmd.Args, e.managerArgs...)
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if e.managerLog != nil {
+		cmd.Stdout = io.MultiWriter(&logs, e.managerLog)
+		cmd.Stderr = cmd.Stdout
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -72,6 +72,27 @@ func perfWorkTimeout(scale float64) time.Duration {
 	return 10*time.Minute + time.Duration(scale*200)*time.Minute
 }
 
+// perfConfigurations are the configurations to run, in order:
+// SCHEDKIT_KUEUE_PERF_CONFIGS (comma-separated, of stock, instant and
+// check), else all three. A ratio is logged only when both of its
+// configurations ran.
+func perfConfigurations(t *testing.T) []string {
+	all := []string{"stock", "instant", "check"}
+	v := os.Getenv("SCHEDKIT_KUEUE_PERF_CONFIGS")
+	if v == "" {
+		return all
+	}
+	var out []string
+	for _, name := range strings.Split(v, ",") {
+		if !slices.Contains(all, name) || slices.Contains(out, name) {
+			t.Fatalf("SCHEDKIT_KUEUE_PERF_CONFIGS = %q: want distinct names among %v", v, all)
+		}
+		out = append(out, name)
+	}
+	slices.SortFunc(out, func(a, b string) int { return slices.Index(all, a) - slices.Index(all, b) })
+	return out
+}
+
 // perfScale is the share of the baseline's workload counts to run:
 // SCHEDKIT_KUEUE_PERF_SCALE in (0, 1], else perfScaleCI (180 workloads per
 // configuration, each class at least one per ClusterQueue; 1 is Kueue's
@@ -92,7 +113,8 @@ func perfScale(t *testing.T) float64 {
 // cohorts × 6 ClusterQueues of 20 cpu, borrowing up to 100; per
 // ClusterQueue 350 small, 100 medium and 50 large workloads, created at
 // their classes' intervals, each run its class's time once admitted, as
-// Kueue's runner does) three times against one control plane, one
+// Kueue's runner does) three times against one control plane (Kueue run
+// as the harness's minimalkueue runs it: perfKueue), one
 // configuration after the other: stock (no admission check), instant (an
 // admission check on every ClusterQueue that the runner answers Ready as
 // soon as it sees quota reserved: what any admission check costs in
@@ -109,14 +131,32 @@ func perfScale(t *testing.T) float64 {
 // its CPU time and peak resident memory. Time to admission runs from the
 // workload's creation to its first admission. SCHEDKIT_KUEUE_PERF_SCALE sets
 // the share of the workload counts (default 0.01; the README's full-size
-// command runs 1).
+// command runs 1). For each configuration it also logs what changed in the
+// check's metrics (its API requests, reconciles, plan parts, work queue)
+// and in this process's (Kueue's admission attempts and wait times, its
+// controllers' reconciles and work queues, its webhooks' latency).
+// Diagnostics: SCHEDKIT_KUEUE_PERF_CONFIGS runs only the configurations
+// named (say instant,check); SCHEDKIT_KUEUE_PERF_LOG names a file that
+// gets the check's log, SCHEDKIT_KUEUE_PERF_V its -v;
+// SCHEDKIT_KUEUE_PERF_PPROF the check's -pprof-bind-address.
 func TestKueueSchedulerPerf(t *testing.T) {
 	scale := perfScale(t)
-	e := startControlPlane(t)
+	e := startControlPlaneWith(t, perfKueue)
 	e.checkOpts = deadlinecheck.Options{Config: deadlinecheck.DefaultConfig(), ETARefresh: 30 * time.Second, ETATolerance: 30 * time.Second}
 	e.managerArgs = []string{"-pprof-bind-address", freeAddr(t)}
 	if p := os.Getenv("SCHEDKIT_KUEUE_PERF_PPROF"); p != "" {
 		e.managerArgs = []string{"-pprof-bind-address", p}
+	}
+	if v := os.Getenv("SCHEDKIT_KUEUE_PERF_V"); v != "" {
+		e.managerArgs = append(e.managerArgs, "-v", v)
+	}
+	if p := os.Getenv("SCHEDKIT_KUEUE_PERF_LOG"); p != "" {
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		e.managerLog = f
 	}
 	metricsAddr, _ := e.runManager(t)
 	e.metricsAddr = metricsAddr
@@ -124,10 +164,18 @@ func TestKueueSchedulerPerf(t *testing.T) {
 	run := newPerfRunner(t, e)
 	createInstantCheck(t, e)
 	stockAvg, instantAvg := map[string]time.Duration{}, map[string]time.Duration{}
-	for _, name := range []string{"stock", "instant", "check"} {
+	for _, name := range perfConfigurations(t) {
 		cpu0 := procCPU(t, e.managerPid)
+		check0, kueue0 := scraped(t, e.metrics(t)), inProcess(t)
 		res := run.configuration(t, name, scale)
 		cpu := procCPU(t, e.managerPid) - cpu0
+		logSince(t, name, "check", check0, scraped(t, e.metrics(t)),
+			"rest_client_requests_total", "schedkit_deadline_plan_seconds", "controller_runtime_reconcile_total", "schedkit_deadline_decisions_total",
+			"workqueue_adds_total", "workqueue_queue_duration_seconds")
+		logSince(t, name, "kueue", kueue0, inProcess(t),
+			"kueue_admission_attempt", "kueue_admission_checks_wait_time_seconds", "kueue_quota_reserved_wait_time_seconds",
+			"controller_runtime_reconcile_total", "controller_runtime_webhook_latency_seconds",
+			"workqueue_adds_total", "workqueue_queue_duration_seconds", "workqueue_work_duration_seconds")
 		load, _ := os.ReadFile("/proc/loadavg")
 		t.Logf("%s: %d workloads in %v; load average %s", name, res.total, res.wall.Round(time.Second), strings.Join(strings.Fields(string(load))[:3], " "))
 		for _, c := range perfClasses {
