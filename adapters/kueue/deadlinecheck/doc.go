@@ -191,7 +191,9 @@
 // median round trip of the check's own latest 50 status writes (from 10
 // of them on; 0 before). A workload that fits costs no time (Kueue
 // records its admission in the background); under StrictFIFO the head
-// blocks the rest, so no workload waits on skips.
+// blocks the rest, so no workload waits on skips. Measured on the
+// three-day replay of adapters/cluster at 2×, c was 25–74 ms, short of
+// Kueue's own pace (skips.go says why).
 //
 // An ETA is rewritten only when it moves by -eta-tolerance or more, and
 // recomputed every -eta-refresh. Decisions do not wait for ETAs: every
