@@ -258,7 +258,7 @@ func (sim *simulation) prepare(jobs []etaJob, arr *etaArrivals, skip float64) {
 	if skip > 0 {
 		sim.present.init(len(sim.at))
 		for _, k := range sim.byEntry[:sim.first] {
-			sim.present.n[sim.posOf[k]+1] = 1
+			sim.present.leaf(sim.posOf[k])
 		}
 		sim.present.build()
 		sim.present0 = append(sim.present0[:0], sim.present.n...)

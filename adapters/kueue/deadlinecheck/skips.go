@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/schedkit/schedkit/tct/jct"
 )
 
 // The time Kueue's scheduler spends on the workloads it skips. Kueue
@@ -70,8 +72,7 @@ const (
 type statusWrites struct {
 	mu   sync.Mutex
 	ring [StatusWriteWindow]time.Duration
-	n    int // writes recorded, in all
-	sel  []time.Duration
+	n    int     // writes recorded, in all
 	told float64 // the skip cost last logged
 }
 
@@ -83,22 +84,29 @@ func (w *statusWrites) record(d time.Duration) {
 	w.mu.Unlock()
 }
 
-// skip returns the skip cost in seconds: the median (type 7) of the
-// latest StatusWriteWindow round trips, 0 with fewer than
+// skip returns the skip cost in seconds: the median (jct's type 7) of
+// the latest StatusWriteWindow round trips, 0 with fewer than
 // MinStatusWrites.
 func (w *statusWrites) skip() float64 {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	m := min(w.n, StatusWriteWindow)
+	xs := make([]float64, m)
+	for i, d := range w.ring[:m] {
+		xs[i] = d.Seconds()
+	}
+	w.mu.Unlock()
 	if m < MinStatusWrites {
 		return 0
 	}
-	w.sel = append(w.sel[:0], w.ring[:m]...)
-	slices.Sort(w.sel)
-	h := float64(m-1) * 0.5
-	lo := int(h)
-	hi := min(lo+1, m-1)
-	return w.sel[lo].Seconds() + (h-float64(lo))*(w.sel[hi].Seconds()-w.sel[lo].Seconds())
+	d, err := jct.NewDistribution(xs)
+	if err != nil {
+		return 0 // samples jct refuses give no cost
+	}
+	c, err := d.Quantile(0.5)
+	if err != nil {
+		return 0
+	}
+	return c
 }
 
 // changed reports whether skip, a skip cost, differs from the one last
@@ -123,6 +131,10 @@ func (pr *presence) init(size int) {
 	pr.n = slices.Grow(pr.n[:0], size+1)[:size+1]
 	clear(pr.n)
 }
+
+// leaf counts one job at position p as add does, without the tree above
+// it; build then makes the tree of every leaf at once.
+func (pr *presence) leaf(p int) { pr.n[p+1] = 1 }
 
 // build turns n[1..size], one count per position, into the tree.
 func (pr *presence) build() {

@@ -82,7 +82,11 @@ func TestPresence(t *testing.T) {
 	in := []int32{1, 0, 1, 1, 0, 1, 0, 0, 1}
 	var pr presence
 	pr.init(len(in))
-	copy(pr.n[1:], in)
+	for p, c := range in {
+		if c == 1 {
+			pr.leaf(p)
+		}
+	}
 	pr.build()
 	pr.add(4, 1)
 	pr.add(0, -1)

@@ -200,13 +200,6 @@ func TestKueueSchedulerPerf(t *testing.T) {
 	}
 	rss, hwm := procMemory(t, e.managerPid)
 	t.Logf("schedkit-deadline resident memory: %d MiB now, peak %d MiB", rss>>20, hwm>>20)
-	for _, line := range strings.Split(e.metrics(t), "\n") {
-		ours := strings.HasPrefix(line, "schedkit_deadline_plan_seconds") || strings.Contains(line, `"schedkit_deadline_clusterqueue"`) ||
-			strings.HasPrefix(line, "controller_runtime_reconcile_total") || strings.HasPrefix(line, "rest_client_requests_total")
-		if ours && !strings.Contains(line, "_bucket") {
-			t.Log(line)
-		}
-	}
 }
 
 // perfResult is what one configuration measured.
