@@ -73,7 +73,7 @@ func etasOracle(q Queue, ws []Workload, works []*work, outs []Outcome, now time.
 			outs[i].Note = cmp.Or(outs[i].Note, "Pending: no ETA, it does not fit the nominal quota behind the workloads holding it")
 			continue
 		}
-		eta := &ETA{Deadline: w.Deadline, StartP50: at(now, s50), StartP90: at(now, s90)}
+		eta := &ETA{Deadline: w.Deadline, StartP50: at(now, s50), StartP90: atUp(now, s90)}
 		if r := jobs[k].run; r != nil {
 			for s := range finish {
 				finish[s] = starts[k][s] - delay.lead(s) + r[s]
@@ -82,7 +82,7 @@ func etasOracle(q Queue, ws []Workload, works []*work, outs []Outcome, now time.
 			if err != nil {
 				return fmt.Errorf("workload %s: %w", w.Key, err)
 			}
-			eta.FinishP50, eta.FinishP90 = at(now, f50), at(now, f90)
+			eta.FinishP50, eta.FinishP90 = at(now, f50), atUp(now, f90)
 		}
 		outs[i].ETA = eta
 		if outs[i].Verdict == nil {

@@ -130,7 +130,7 @@ func (sc *etaScratch) step(budget int) (done bool, err error) {
 			continue
 		}
 		eta := sc.eta()
-		*eta = ETA{Deadline: w.Deadline, StartP50: at(now, s50), StartP90: at(now, s90)}
+		*eta = ETA{Deadline: w.Deadline, StartP50: at(now, s50), StartP90: atUp(now, s90)}
 		if r := jobs[k].run; r != nil {
 			for s := range finish {
 				finish[s] = starts[k][s] - delay.lead(s) + r[s]
@@ -140,7 +140,7 @@ func (sc *etaScratch) step(budget int) (done bool, err error) {
 				sc.end()
 				return true, fmt.Errorf("workload %s: %w", w.Key, err)
 			}
-			eta.FinishP50, eta.FinishP90 = at(now, f50), at(now, f90)
+			eta.FinishP50, eta.FinishP90 = at(now, f50), atUp(now, f90)
 		}
 		outs[i].ETA = eta
 		if outs[i].Verdict == nil {

@@ -41,7 +41,7 @@ func finishes(now time.Time, xs []float64) string {
 	if err != nil {
 		return "unknown"
 	}
-	return fmt.Sprintf("%s (p50) / %s (p90)", formatTime(at(now, p50)), formatTime(at(now, p90)))
+	return fmt.Sprintf("%s (p50) / %s (p90)", formatTime(at(now, p50)), formatTime(atUp(now, p90)))
 }
 
 func rejectDeadlinePassed(w Workload) *Verdict {

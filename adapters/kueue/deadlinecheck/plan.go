@@ -483,8 +483,27 @@ func seconds(d time.Duration) float64 { return d.Seconds() }
 // maxOffset keeps predicted times representable as time.Time offsets.
 const maxOffset = float64(math.MaxInt64/int64(time.Second)) - 1
 
-// at returns now plus x seconds, rounded to the second.
-func at(now time.Time, x float64) time.Time {
+// at returns the instant now plus x seconds, rounded to the nearest
+// second (the precision of the ETA's annotations and messages): for the
+// p50s.
+func at(now time.Time, x float64) time.Time { return offset(now, x).Round(time.Second) }
+
+// atUp returns the instant now plus x seconds, rounded up to the second:
+// for the p90s, upper bounds that rounding must not move earlier (a
+// workload finishing at its p90 is within it as written).
+func atUp(now time.Time, x float64) time.Time {
+	t := offset(now, x)
+	if u := t.Truncate(time.Second); u.Before(t) {
+		return u.Add(time.Second)
+	}
+	return t
+}
+
+// offset returns now plus x seconds to the millisecond (coarser than the
+// float arithmetic's error on x, so that a p90 of 5 s computed as
+// 5.0000000001 stays 5 s), x bounded to ±maxOffset.
+func offset(now time.Time, x float64) time.Time {
 	x = min(max(x, -maxOffset), maxOffset)
-	return now.Add(time.Duration(math.Round(x)) * time.Second).Truncate(time.Second)
+	whole := math.Trunc(x)
+	return now.Add(time.Duration(whole)*time.Second + time.Duration(math.Round((x-whole)*1e3))*time.Millisecond)
 }

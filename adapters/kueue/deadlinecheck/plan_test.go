@@ -326,3 +326,32 @@ func TestPlanLatePromisedNotProtected(t *testing.T) {
 		t.Errorf("new: %+v, want Retry protecting ns/late", v)
 	}
 }
+
+// TestAtRounding: the ETA's times are whole seconds; a p50 (at) rounds to
+// the nearest, a p90 (atUp) rounds up, and float error below a
+// millisecond moves neither.
+func TestAtRounding(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	for _, tt := range []struct {
+		x        float64
+		p50, p90 int64 // seconds after now
+	}{
+		{0, 0, 0},
+		{5, 5, 5},
+		{5.0000000001, 5, 5},
+		{4.9999999999, 5, 5},
+		{5.4, 5, 6},
+		{5.5, 6, 6},
+		{5.9, 6, 6},
+		{-0.4, 0, 0},
+		{-1.6, -2, -1},
+		{1e30, int64(maxOffset), int64(maxOffset)},
+	} {
+		if got := at(now, tt.x).Sub(now); got != time.Duration(tt.p50)*time.Second {
+			t.Errorf("at(now, %v) = now%+v, want %+ds", tt.x, got, tt.p50)
+		}
+		if got := atUp(now, tt.x).Sub(now); got != time.Duration(tt.p90)*time.Second {
+			t.Errorf("atUp(now, %v) = now%+v, want %+ds", tt.x, got, tt.p90)
+		}
+	}
+}
