@@ -44,7 +44,7 @@ func TestArrivalsByHand(t *testing.T) {
 				arr = &etaArrivals{rate: 1e9, shares: []float64{0.5}, priorities: []int32{tt.priority}, runs: []float64{200}, samples: 1, seed: 7, slots: 1}
 			}
 			starts := [][]float64{{-1}}
-			newSimulation(jobs, arr, 0).run(running, jobs, arr, tt.strict, 0, starts)
+			newSimulation(jobs, arr, walkPace{}).run(running, jobs, arr, tt.strict, 0, starts)
 			if math.Abs(starts[0][0]-tt.want) > 1e-6 {
 				t.Errorf("B starts at %v, want %v", starts[0][0], tt.want)
 			}
@@ -87,7 +87,7 @@ func propStrictTailArrivals(t *rapid.T) {
 	for k := range jobs {
 		with[k], without[k] = make([]float64, samples), make([]float64, samples)
 	}
-	a, b := newSimulation(jobs, arr, 0), newSimulation(jobs, nil, 0)
+	a, b := newSimulation(jobs, arr, walkPace{}), newSimulation(jobs, nil, walkPace{})
 	for s := range samples {
 		a.run(running, jobs, arr, true, s, with)
 		b.run(running, jobs, nil, true, s, without)

@@ -131,7 +131,8 @@ func BenchmarkReconcileDecisions(b *testing.B) {
 // instant (the oracle of TestPropSimulationMatchesScan), "arrivals" is
 // the search with arrivals drawn from ArrivalWindow records (one a second,
 // of the same sizes as the jobs, run times 1–61 s; at most max(64, n)),
-// "skips" the search with a skip cost of 0.5 s (skips.go).
+// "skips" the search with Kueue's walk at a skip cost of 0.5 s and a
+// requeue batch of 1 s (skips.go).
 // The jobs take a twentieth, a quarter or all of the quota, as the small,
 // medium and large classes of Kueue's scheduler-performance test; a fifth
 // of the quota is held by running jobs.
@@ -148,11 +149,11 @@ func BenchmarkETASimulation(b *testing.B) {
 			starts[k] = make([]float64, 1)
 		}
 		for _, v := range []struct {
-			name string
-			skip float64
-		}{{"search", 0}, {"skips", 0.5}} {
+			name          string
+			skip, requeue float64
+		}{{"search", 0, 0}, {"skips", 0.5, 1}} {
 			b.Run(fmt.Sprintf("workloads=%d/%s", n, v.name), func(b *testing.B) {
-				sim := newSimulation(jobs, nil, v.skip)
+				sim := newSimulation(jobs, nil, walkPace{skip: v.skip, requeue: v.requeue})
 				b.ReportAllocs()
 				for b.Loop() {
 					sim.run(running, jobs, nil, false, 0, starts)
@@ -166,14 +167,14 @@ func BenchmarkETASimulation(b *testing.B) {
 				arr.priorities = append(arr.priorities, 0)
 				arr.runs = append(arr.runs, 1+60*rng.Float64())
 			}
-			sim := newSimulation(jobs, arr, 0)
+			sim := newSimulation(jobs, arr, walkPace{})
 			b.ReportAllocs()
 			for b.Loop() {
 				sim.run(running, jobs, arr, false, 0, starts)
 			}
 		})
 		b.Run(fmt.Sprintf("workloads=%d/walk", n), func(b *testing.B) {
-			sim := newScanSimulation(jobs, nil, 0)
+			sim := newScanSimulation(jobs, nil, walkPace{})
 			b.ReportAllocs()
 			for b.Loop() {
 				sim.run(running, false, 0, starts)

@@ -184,16 +184,17 @@
 // scheduling cycle tries the head of the ClusterQueue's queue; a head that
 // does not fit is set aside with its reason written on its status, a
 // write the cycle waits for; when quota frees, every workload set aside
-// goes back and the walk starts again from the head. So under
-// BestEffortFIFO a workload that fits the quota freed at t gets it at
-// max(t, w + c·m): w is when the walk began (the last instant quota
-// freed), m the waiting workloads ahead of it that do not fit, c the
-// median round trip of the check's own latest 50 status writes (from 10
-// of them on; 0 before). A workload that fits costs no time (Kueue
-// records its admission in the background); under StrictFIFO the head
-// blocks the rest, so no workload waits on skips. Measured on the
-// three-day replay of adapters/cluster at 2×, c was 25–74 ms, short of
-// Kueue's own pace (skips.go says why).
+// goes back, a batch period B later (1 s in Kueue v0.19;
+// -kueue-requeue-batch), and the walk starts again from the head. So
+// under BestEffortFIFO a workload that fits the quota freed at t gets it
+// at max(t, w + c·m): w is when the walk began (B after the last instant
+// quota freed), m the waiting workloads ahead of it that do not fit, c
+// the median round trip of the check's own latest 50 status writes (from
+// 10 of them on; 0 before). A workload that fits costs no time beyond B
+// (Kueue records its admission in the background); under StrictFIFO the
+// head blocks the rest, so no workload waits on skips, only on B.
+// Measured on the three-day replay of adapters/cluster at 2× (without
+// B), c was 25–74 ms, short of Kueue's own pace (skips.go says why).
 //
 // An ETA is rewritten only when it moves by -eta-tolerance or more, and
 // recomputed every -eta-refresh. Decisions do not wait for ETAs: every

@@ -175,11 +175,11 @@ type simulation struct {
 	pcg                *rand.PCG
 	rng                *rand.Rand
 
-	// skip is the time Kueue's scheduler spends on each waiting job it
-	// tries and does not admit (etaDelay.skip; 0: none); with it, present
-	// counts the jobs in the queue and not started by position, present0
-	// as at the start of every sample (skips.go).
-	skip     float64
+	// pace is the time Kueue's scheduler takes to come to a job that
+	// fits (etaDelay.pace; zero: none); with a skip cost, present counts
+	// the jobs in the queue and not started by position, present0 as at
+	// the start of every sample (skips.go).
+	pace     walkPace
 	present  presence
 	present0 []int32
 }
@@ -215,18 +215,18 @@ func (sim *simulation) runsOf(jobs []etaJob, s int) []float64 {
 }
 
 // newSimulation prepares a simulation of jobs with arrivals arr (nil:
-// none) and skip cost skip (seconds; 0: none).
-func newSimulation(jobs []etaJob, arr *etaArrivals, skip float64) *simulation {
+// none) and Kueue's walk at pace (zero: none).
+func newSimulation(jobs []etaJob, arr *etaArrivals, pace walkPace) *simulation {
 	sim := &simulation{}
-	sim.prepare(jobs, arr, skip)
+	sim.prepare(jobs, arr, pace)
 	return sim
 }
 
 // prepare makes sim a simulation of jobs with arrivals arr (nil: none)
-// and skip cost skip, reusing its slices: the queue's positions, the jobs
+// and Kueue's walk at pace, reusing its slices: the queue's positions, the jobs
 // in order of entry, the entry times, and the queue at the start of every
 // sample (the jobs that enter at once, in the tree).
-func (sim *simulation) prepare(jobs []etaJob, arr *etaArrivals, skip float64) {
+func (sim *simulation) prepare(jobs []etaJob, arr *etaArrivals, pace walkPace) {
 	n := len(jobs)
 	sim.minShare = math.Inf(1)
 	sim.entries = sim.entries[:0]
@@ -254,8 +254,8 @@ func (sim *simulation) prepare(jobs []etaJob, arr *etaArrivals, skip float64) {
 	sim.from, sim.to = 0, 0
 	sim.lo0 = append(sim.lo0[:0], sim.tree.lo...)
 	sim.hi0 = append(sim.hi0[:0], sim.tree.hi...)
-	sim.skip = skip
-	if skip > 0 {
+	sim.pace = pace
+	if pace.skip > 0 {
 		sim.present.init(len(sim.at))
 		for _, k := range sim.byEntry[:sim.first] {
 			sim.present.leaf(sim.posOf[k])
@@ -322,12 +322,13 @@ func (sim *simulation) run(running, jobs []etaJob, arr *etaArrivals, strict bool
 	free := sim.ends.reset(running, s)
 	copy(sim.tree.lo, sim.lo0)
 	copy(sim.tree.hi, sim.hi0)
-	counted := sim.skip > 0
+	paced, counted := sim.pace.on(), sim.pace.skip > 0
 	if counted {
 		copy(sim.present.n, sim.present0)
 	}
 	// walk is when Kueue's scheduler last began to walk the queue from its
-	// head: the last instant quota freed, now at first.
+	// head: the requeue batch after the last instant quota freed, now at
+	// first.
 	walk := 0.0
 	clear(sim.started)
 	n := len(jobs)
@@ -385,9 +386,13 @@ func (sim *simulation) run(running, jobs []etaJob, arr *etaArrivals, strict bool
 				}
 				sim.tree.unset(p)
 				q := t // when it gets quota
-				if counted {
-					q = max(t, walk+sim.skip*float64(sim.present.below(p)))
-					sim.present.add(p, -1)
+				if paced {
+					var ahead int32
+					if counted {
+						ahead = sim.present.below(p)
+						sim.present.add(p, -1)
+					}
+					q = max(t, walk+sim.pace.skip*float64(ahead))
 				}
 				var sh, r float64
 				ghost := false
@@ -423,7 +428,7 @@ func (sim *simulation) run(running, jobs []etaJob, arr *etaArrivals, strict bool
 			return
 		}
 		if freed {
-			walk = t
+			walk = t + sim.pace.requeue
 		}
 	}
 }

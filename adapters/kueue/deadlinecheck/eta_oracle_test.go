@@ -20,13 +20,13 @@ type scanSimulation struct {
 	ends endHeap
 	jobs []etaJob
 	arr  *etaArrivals
-	skip float64
+	pace walkPace
 }
 
 // newScanSimulation prepares a simulation of jobs with arrivals arr (nil:
-// none) and skip cost skip (seconds; 0: none).
-func newScanSimulation(jobs []etaJob, arr *etaArrivals, skip float64) *scanSimulation {
-	return &scanSimulation{jobs: jobs, arr: arr, skip: skip}
+// none) and Kueue's walk at pace (zero: none).
+func newScanSimulation(jobs []etaJob, arr *etaArrivals, pace walkPace) *scanSimulation {
+	return &scanSimulation{jobs: jobs, arr: arr, pace: pace}
 }
 
 // A scanJob is a job or an arrival in one sample's queue: k is the job's
@@ -96,7 +96,7 @@ func (sim *scanSimulation) run(running []etaJob, strict bool, s int, starts [][]
 	slices.Sort(entries)
 	entries = slices.Compact(entries)
 	entry := 0  // entries[entry] is the next time a job enters the queue
-	walk := 0.0 // the last instant quota freed: Kueue's walk began then
+	walk := 0.0 // the requeue batch after the last instant quota freed: Kueue's walk began then
 	for t := 0.0; ; {
 		if free+fitSlack >= minShare {
 			still := waiting[:0]
@@ -112,8 +112,8 @@ func (sim *scanSimulation) run(running []etaJob, strict bool, s int, starts [][]
 					continue
 				}
 				q := t
-				if sim.skip > 0 {
-					q = max(t, walk+sim.skip*float64(skipped))
+				if sim.pace.on() {
+					q = max(t, walk+sim.pace.skip*float64(skipped))
 				}
 				if j.k >= 0 {
 					starts[j.k][s] = q
@@ -142,7 +142,7 @@ func (sim *scanSimulation) run(running []etaJob, strict bool, s int, starts [][]
 			return
 		}
 		if freed {
-			walk = t
+			walk = t + sim.pace.requeue
 		}
 	}
 }
@@ -195,16 +195,17 @@ func propSimulationMatchesScan(t *rapid.T) {
 		}
 	}
 	strict := rapid.Bool().Draw(t, "strict")
-	skip := 0.0
+	var pace walkPace
 	if rapid.Bool().Draw(t, "skips?") {
 		// Whole and odd: each quota time a sum the two must do alike.
-		skip = float64(rapid.IntRange(1, 30).Draw(t, "skip tenths")) / 10
+		pace.skip = float64(rapid.IntRange(0, 30).Draw(t, "skip tenths")) / 10
+		pace.requeue = float64(rapid.IntRange(0, 20).Draw(t, "requeue tenths")) / 10
 	}
 	got, want := make([][]float64, len(jobs)), make([][]float64, len(jobs))
 	for k := range jobs {
 		got[k], want[k] = make([]float64, samples), make([]float64, samples)
 	}
-	sim, scan := newSimulation(jobs, arr, skip), newScanSimulation(jobs, arr, skip)
+	sim, scan := newSimulation(jobs, arr, pace), newScanSimulation(jobs, arr, pace)
 	for s := range samples {
 		sim.run(running, jobs, arr, strict, s, got)
 		scan.run(running, strict, s, want)
@@ -212,7 +213,7 @@ func propSimulationMatchesScan(t *rapid.T) {
 	for k := range jobs {
 		for s := range samples {
 			if math.Float64bits(got[k][s]) != math.Float64bits(want[k][s]) {
-				t.Fatalf("strict %v, skip %v, sample %d: job %d starts at %v, the walk over every job says %v", strict, skip, s, k, got[k][s], want[k][s])
+				t.Fatalf("strict %v, pace %+v, sample %d: job %d starts at %v, the walk over every job says %v", strict, pace, s, k, got[k][s], want[k][s])
 			}
 		}
 	}

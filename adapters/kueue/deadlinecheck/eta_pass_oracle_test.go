@@ -55,7 +55,7 @@ func etasOracle(q Queue, ws []Workload, works []*work, outs []Outcome, now time.
 	for k := range starts {
 		starts[k] = make([]float64, samples)
 	}
-	sim := newScanSimulation(jobs, arrivalsOracle(in, now, len(pend), samples, delay), delay.skip)
+	sim := newScanSimulation(jobs, arrivalsOracle(in, now, len(pend), samples, delay), delay.pace)
 	for s := range samples {
 		sim.run(running, q.StrictFIFO, s, starts)
 	}

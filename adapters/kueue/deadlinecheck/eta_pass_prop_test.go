@@ -72,7 +72,8 @@ func etaInputsGen(t *rapid.T) etaInputs {
 		}
 	}
 	if rapid.Bool().Draw(t, "skips?") {
-		delay.skip = float64(rapid.IntRange(1, 3000).Draw(t, "skip ms")) / 1000
+		delay.pace = walkPace{skip: float64(rapid.IntRange(0, 3000).Draw(t, "skip ms")) / 1000,
+			requeue: float64(rapid.IntRange(0, 2000).Draw(t, "requeue ms")) / 1000}
 	}
 	var arr arrivalInput
 	if rapid.Bool().Draw(t, "arrivals?") {

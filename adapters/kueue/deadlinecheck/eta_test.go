@@ -20,7 +20,7 @@ func TestSimulationStrategies(t *testing.T) {
 		want   []float64
 	}{{true, []float64{100, 150}}, {false, []float64{100, 0}}} {
 		starts := [][]float64{{0}, {0}}
-		newSimulation(jobs, nil, 0).run(running, jobs, nil, tt.strict, 0, starts)
+		newSimulation(jobs, nil, walkPace{}).run(running, jobs, nil, tt.strict, 0, starts)
 		for k, w := range tt.want {
 			if starts[k][0] != w {
 				t.Errorf("strict %v: job %d starts at %v, want %v", tt.strict, k, starts[k][0], w)
@@ -32,7 +32,7 @@ func TestSimulationStrategies(t *testing.T) {
 	// starts at once behind the ghost B in StrictFIFO.
 	jobs = []etaJob{{share: 1, run: []float64{50}, notBefore: 500}, {share: 1, run: []float64{50}, ghost: true}, {share: 0.5, run: []float64{30}}}
 	starts := [][]float64{{0}, {0}, {0}}
-	newSimulation(jobs, nil, 0).run(running, jobs, nil, true, 0, starts)
+	newSimulation(jobs, nil, walkPace{}).run(running, jobs, nil, true, 0, starts)
 	if starts[0][0] != 500 || starts[1][0] != 100 || starts[2][0] != 0 {
 		t.Errorf("starts %v, want 500, 100, 0", starts)
 	}
@@ -66,7 +66,7 @@ func propSimulation(t *rapid.T) {
 	for k := range starts {
 		starts[k] = []float64{-1}
 	}
-	newSimulation(jobs, nil, 0).run(running, jobs, nil, strict, 0, starts)
+	newSimulation(jobs, nil, walkPace{}).run(running, jobs, nil, strict, 0, starts)
 
 	// Replay: what holds quota at time x when job before is placed: the
 	// jobs started before x, and those started at x ahead of it in queue

@@ -46,9 +46,9 @@ import (
 type etaDelay struct {
 	decided            float64   // D, seconds
 	ready, wait, leads []float64 // δ, wait, lead per sample, seconds; nil: T = own, lead 0
-	// skip is the time Kueue's scheduler takes on each waiting workload
-	// it tries and does not admit, seconds (skips.go; 0: none).
-	skip float64
+	// pace is Kueue's scheduler's pace through its queue (skips.go;
+	// zero: none).
+	pace walkPace
 }
 
 // delayDraws returns the ETA's delay for n samples from obs, without

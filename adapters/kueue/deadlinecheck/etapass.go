@@ -84,7 +84,7 @@ func (sc *etaScratch) startPass(q Queue, ws []Workload, works []*work, outs []Ou
 	sc.placeFills()
 	sc.rows = sc.startRows(len(sc.jobs), samples)
 	sc.setArrivals(arr.recs, now, len(pend), samples, arr.seed, delay)
-	sc.sim.prepare(sc.jobs, &sc.arr, delay.skip)
+	sc.sim.prepare(sc.jobs, &sc.arr, delay.pace)
 }
 
 // step advances the pass in progress by at most budget predicted starts

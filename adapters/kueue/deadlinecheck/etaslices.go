@@ -31,9 +31,9 @@ func (r *queueReconciler) advanceETAs(ctx context.Context, key etaPassKey, q Que
 			return false, 0, err
 		}
 		if r.writes != nil {
-			delay.skip = r.writes.skip()
-			if r.writes.changed(delay.skip) {
-				ctrl.LoggerFrom(ctx).Info("ETA skip cost", "clusterQueue", key.queue, "seconds", delay.skip)
+			delay.pace = walkPace{skip: r.writes.skip(), requeue: r.requeueBatch.Seconds()}
+			if r.writes.changed(delay.pace.skip) {
+				ctrl.LoggerFrom(ctx).Info("ETA skip cost", "clusterQueue", key.queue, "seconds", delay.pace.skip)
 			}
 		}
 		var arr arrivalInput

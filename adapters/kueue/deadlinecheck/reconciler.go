@@ -106,8 +106,10 @@ type queueReconciler struct {
 	// arrivals learns each queue's arrivals for the ETA; nil: none.
 	arrivals *arrivalLearner
 	// writes times the check's status writes for the ETA's skip cost
-	// (skips.go); nil: none.
+	// (skips.go); nil: none, and no requeue batch either.
 	writes *statusWrites
+	// requeueBatch is Kueue's requeue batch period in the ETA (skips.go).
+	requeueBatch time.Duration
 	// views keeps Map's views of each ClusterQueue's check (viewCache).
 	views map[etaPassKey]*viewCache
 	// etaScratch keeps each ClusterQueue's check's ETA pass scratch.

@@ -78,9 +78,15 @@ type Options struct {
 	// NoETAArrivals: the ETAs count only the workloads there are, not
 	// those the ClusterQueue's arrivals so far say will come (arrivals.go).
 	NoETAArrivals bool
-	// NoETASkips: the ETAs take no time for Kueue's scheduler to try the
-	// waiting workloads ahead that do not fit (skips.go).
+	// NoETASkips: the ETAs take no time for Kueue's scheduler to walk its
+	// queue: neither the waiting workloads ahead it tries and does not
+	// admit nor its requeue batch (skips.go).
 	NoETASkips bool
+	// KueueRequeueBatch is Kueue's batch period for putting the workloads
+	// it set aside back into the queue when quota frees (skips.go): set it
+	// to 10 s where Kueue runs with its SchedulerLongRequeueInterval
+	// feature gate. Default DefaultKueueRequeueBatch; negative: none.
+	KueueRequeueBatch time.Duration
 	// StartDelayQuantile, when in (0, 1], makes each ClusterQueue's check
 	// decide with the StartDelayQuantile-quantile of the start delay it
 	// observed on its latest StartDelayWindow finished workloads
@@ -133,6 +139,9 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 	}
 	if opts.Workers == 0 {
 		opts.Workers = DefaultWorkers
+	}
+	if opts.KueueRequeueBatch == 0 {
+		opts.KueueRequeueBatch = DefaultKueueRequeueBatch
 	}
 	if opts.ETASliceStarts == 0 {
 		opts.ETASliceStarts = DefaultETASliceStarts
@@ -198,6 +207,7 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 	}
 	if !opts.NoETA && !opts.NoETASkips {
 		r.writes = &statusWrites{}
+		r.requeueBatch = max(opts.KueueRequeueBatch, 0)
 	}
 	r.etaWriter = newETAWriter(r, opts.ETAWritesPerSecond)
 	if err := mgr.Add(r.etaWriter); err != nil {

@@ -25,13 +25,18 @@ import (
 // Jobs getting quota 10–18 s after it was free, behind 5–28 older
 // Workloads).
 //
-// The ETA replays that walk. With a skip cost c (seconds), a job the
-// replay finds fitting at instant t gets quota at
+// The workloads set aside do not go back at once: Kueue's requeuer puts
+// them back into the queue a batch period B after the quota frees (1 s in
+// Kueue v0.19; 10 s with its SchedulerLongRequeueInterval feature gate),
+// and a quota that frees again within B joins the same batch.
+//
+// The ETA replays that walk. With a skip cost c (seconds) and the batch
+// period B, a job the replay finds fitting at instant t gets quota at
 //
 //	q = max(t, w + c·m)
 //
-// where w is when the walk began (the last instant at or before t at
-// which quota freed; now at the start of the replay) and m is the number
+// where w is when the walk began (B after the last instant at or before t
+// at which quota freed; now at the start of the replay) and m is the number
 // of jobs and arrivals ahead of it in the queue, entered and not started
 // at that instant: those the walk tried and set aside. Its quota is held
 // from t in the replay (nothing ahead of it fits it in between) and it
@@ -40,22 +45,36 @@ import (
 // StatusWriteWindow Workload status writes (server-side apply of its
 // admission-check state, through the same API server and Kueue's
 // webhooks as Kueue's status write), once MinStatusWrites of them are
-// measured; 0 before, and with Options.NoETASkips.
+// measured; 0 before. B is Options.KueueRequeueBatch (-kueue-requeue-batch,
+// default DefaultKueueRequeueBatch). With Options.NoETASkips neither
+// counts: q = t.
 //
-// Approximations: a walk interrupted by quota freeing again starts over
+// Approximations: a job that enters the queue within B of the quota
+// freeing is tried by Kueue when it enters, ahead of the batch; the
+// replay gives it w as it does the batch. A walk interrupted by quota freeing again starts over
 // in Kueue, visiting the jobs ahead once more; the replay keeps the
 // quota time it gave a job when it found it fitting. A skipped head whose
 // reason did not change costs Kueue no write; the replay counts one for
 // every job ahead. Jobs entering the queue (arrivals, Retry's requeue) do
 // not start a walk: Kueue tries them when they come, behind the heads not
-// yet tried. And Kueue's walk costs more than one status write a head:
-// it puts the workloads set aside back into the queue a batch period (1
-// s) after quota frees, and a scheduling cycle that admits nothing backs
-// off (1 ms doubling to 100 ms). On the three-day replay of
-// adapters/cluster at 2× (2026-11-28) the checks learnt c = 25–74 ms, so
-// the skips added 0.2–2 s over the workloads ahead, while the late Jobs
-// got quota 2–19 s after their p90 start: the skip cost as measured falls
-// short of Kueue's pace.
+// yet tried. And a scheduling cycle that admits nothing backs off (1 ms
+// doubling to 100 ms), which the replay does not count. On the three-day
+// replay of adapters/cluster at 2× (2026-11-28, without B) the checks
+// learnt c = 25–74 ms, so the skips added 0.2–2 s over the workloads
+// ahead, while the late Jobs got quota 2–19 s after their p90 start.
+
+// DefaultKueueRequeueBatch is Kueue v0.19's batch period for putting the
+// workloads set aside back into the queue when quota frees.
+const DefaultKueueRequeueBatch = time.Second
+
+// A walkPace is how Kueue's scheduler walks its queue, in the ETA's
+// replay: skip, the time it takes on each waiting job it tries and does
+// not admit, and requeue, the batch period from quota freeing to the walk
+// (seconds; zero: none).
+type walkPace struct{ skip, requeue float64 }
+
+// on reports whether the walk takes any time.
+func (p walkPace) on() bool { return p.skip > 0 || p.requeue > 0 }
 
 const (
 	// StatusWriteWindow is how many of the check's latest status writes

@@ -5,20 +5,27 @@ import (
 	"time"
 )
 
-// TestSkipsByHand works the skip cost by hand, c = 2 s. A and E hold half
-// the quota each, A for 10 s more, E for 50 s. In queue order: B wants all
-// of it for 20 s, C half for 5 s, D half for 5 s from 13 s on, F half for
-// 1 s from 30 s on.
+// TestSkipsByHand works Kueue's walk by hand, skip cost c = 2 s, requeue
+// batch B = 0 or 1 s. A and E hold half the quota each, A for 10 s more, E
+// for 50 s. In queue order: B wants all of it for 20 s, C half for 5 s, D
+// half for 5 s from 13 s on, F half for 1 s from 30 s on.
 //
-// BestEffortFIFO. At 10 A ends: the walk begins, tries B (does not fit),
-// then C fits: quota at 10 + 2·1 = 12, to 17. At 13 D enters, nothing is
-// free. At 17 C ends, a walk: B tried, D at 17 + 2 = 19, to 24. At 24 D
-// ends, a walk finds nothing. At 30 F enters: no walk begins, but B is
-// still ahead, set aside since 24: F at max(30, 24 + 2) = 30, to 31. At 50
-// E ends: B first, at 50. Without the cost: C at 10, to 15, and D at 15.
+// BestEffortFIFO, B = 0. At 10 A ends: the walk begins, tries B (does not
+// fit), then C fits: quota at 10 + 2·1 = 12, to 17. At 13 D enters,
+// nothing is free. At 17 C ends, a walk: B tried, D at 17 + 2 = 19, to 24.
+// At 24 D ends, a walk finds nothing. At 30 F enters: no walk begins, but
+// B is still ahead, set aside since 24: F at max(30, 24 + 2) = 30, to 31.
+// At 50 E ends: B first, at 50. Without the cost: C at 10, to 15, and D
+// at 15.
+//
+// BestEffortFIFO, B = 1 s: each walk begins a second after the quota
+// frees. C at 11 + 2 = 13, to 18; D at 19 + 2 = 21, to 26; F at max(30,
+// 27 + 2) = 30; B at 51. Without the skip cost: C at 11, to 16; D at 17;
+// F at 30; B at 51.
 //
 // StrictFIFO: B blocks the others, so nothing is ever tried and skipped:
-// B at 50, C and D at 70 when B ends, F at 75; the cost changes nothing.
+// B at 50, C and D at 70 when B ends, F at 75; the skip cost changes
+// nothing. With B = 1 s: B at 51, to 71; C and D at 72, to 77; F at 78.
 func TestSkipsByHand(t *testing.T) {
 	running := []etaJob{{share: 0.5, run: []float64{10}}, {share: 0.5, run: []float64{50}}}
 	jobs := []etaJob{
@@ -29,24 +36,28 @@ func TestSkipsByHand(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		strict bool
-		skip   float64
+		pace   walkPace
 		want   []float64
 	}{
-		{false, 2, []float64{50, 12, 19, 30}},
-		{false, 0, []float64{50, 10, 15, 30}},
-		{true, 2, []float64{50, 70, 70, 75}},
-		{true, 0, []float64{50, 70, 70, 75}},
+		{false, walkPace{skip: 2}, []float64{50, 12, 19, 30}},
+		{false, walkPace{}, []float64{50, 10, 15, 30}},
+		{false, walkPace{skip: 2, requeue: 1}, []float64{51, 13, 21, 30}},
+		{false, walkPace{requeue: 1}, []float64{51, 11, 17, 30}},
+		{true, walkPace{skip: 2}, []float64{50, 70, 70, 75}},
+		{true, walkPace{}, []float64{50, 70, 70, 75}},
+		{true, walkPace{skip: 2, requeue: 1}, []float64{51, 72, 72, 78}},
+		{true, walkPace{requeue: 1}, []float64{51, 72, 72, 78}},
 	} {
 		for _, scan := range []bool{false, true} {
 			starts := [][]float64{{0}, {0}, {0}, {0}}
 			if scan {
-				newScanSimulation(jobs, nil, tt.skip).run(running, tt.strict, 0, starts)
+				newScanSimulation(jobs, nil, tt.pace).run(running, tt.strict, 0, starts)
 			} else {
-				newSimulation(jobs, nil, tt.skip).run(running, jobs, nil, tt.strict, 0, starts)
+				newSimulation(jobs, nil, tt.pace).run(running, jobs, nil, tt.strict, 0, starts)
 			}
 			for k, w := range tt.want {
 				if starts[k][0] != w {
-					t.Errorf("strict %v, skip %v, walk over every job %v: job %d gets quota at %v, want %v", tt.strict, tt.skip, scan, k, starts[k][0], w)
+					t.Errorf("strict %v, pace %+v, walk over every job %v: job %d gets quota at %v, want %v", tt.strict, tt.pace, scan, k, starts[k][0], w)
 				}
 			}
 		}

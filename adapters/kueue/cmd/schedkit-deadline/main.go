@@ -54,6 +54,7 @@ type flags struct {
 	eta          bool
 	etaArrivals  bool
 	etaSkips     bool
+	requeueBatch time.Duration
 	delayQ       float64
 	delayWindow  int
 	metricsAddr  string
@@ -100,7 +101,8 @@ Flags:
 	fs.Float64Var(&f.etaWrites, "eta-writes-per-second", deadlinecheck.DefaultETAWritesPerSecond, "workloads a second whose ETA is written, over all ClusterQueues (decisions are not counted; two workloads' ETAs are written at once at most, so a slow API server slows them further), in (0, 100000]")
 	fs.BoolVar(&f.eta, "eta", true, "predict and write each waiting workload's ETA (its annotations, Pending message and metrics); false: no ETA pass, only the decisions")
 	fs.BoolVar(&f.etaArrivals, "eta-arrivals", true, "the ETA counts the workloads each ClusterQueue's arrivals so far say will come and go ahead (a Poisson rate over its latest 50 arrivals, each like one of them); false: only the workloads there are")
-	fs.BoolVar(&f.etaSkips, "eta-skips", true, "the ETA counts the time Kueue's scheduler takes on each waiting workload ahead that it tries and does not admit, one status write each (the median round trip of the check's latest 50 status writes); false: none")
+	fs.BoolVar(&f.etaSkips, "eta-skips", true, "the ETA counts the time Kueue's scheduler takes to walk its queue: on each waiting workload ahead that it tries and does not admit, one status write each (the median round trip of the check's latest 50 status writes), and -kueue-requeue-batch from quota freeing to the walk; false: neither")
+	fs.DurationVar(&f.requeueBatch, "kueue-requeue-batch", deadlinecheck.DefaultKueueRequeueBatch, "Kueue's batch period for putting the workloads it set aside back into the queue when quota frees (1s in Kueue v0.19, 10s with its SchedulerLongRequeueInterval feature gate), in [0s, 1m]; 0s: none")
 	fs.IntVar(&f.workers, "workers", deadlinecheck.DefaultWorkers, fmt.Sprintf("ClusterQueues reconciled at once, in [1, %d]", deadlinecheck.MaxWorkers))
 	fs.StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", `address of the Prometheus metrics endpoint; "0" disables it`)
 	fs.StringVar(&f.probeAddr, "health-probe-bind-address", ":8081", `address of the /healthz and /readyz probes; "0" disables them`)
@@ -129,6 +131,9 @@ Flags:
 	}
 	if f.etaInterval < 0 || f.etaInterval > f.etaRefresh {
 		errs = append(errs, fmt.Errorf("eta-interval = %v: must be in [0s, eta-refresh]", f.etaInterval))
+	}
+	if f.requeueBatch < 0 || f.requeueBatch > time.Minute {
+		errs = append(errs, fmt.Errorf("kueue-requeue-batch = %v: must be in [0s, 1m]", f.requeueBatch))
 	}
 	if f.etaSlice < 0 || f.etaSlice > maxETASlice {
 		errs = append(errs, fmt.Errorf("eta-slice = %d: must be in [0, %d]", f.etaSlice, maxETASlice))
@@ -204,6 +209,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		NoETA:              !f.eta,
 		NoETAArrivals:      !f.etaArrivals,
 		NoETASkips:         !f.etaSkips,
+		KueueRequeueBatch:  cmp.Or(f.requeueBatch, -1),
 		StartDelayQuantile: f.delayQ,
 		StartDelayWindow:   f.delayWindow,
 	}); err != nil {
