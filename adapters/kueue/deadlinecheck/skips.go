@@ -57,10 +57,11 @@ import (
 // reason did not change costs Kueue no write; the replay counts one for
 // every job ahead. Jobs entering the queue (arrivals, Retry's requeue) do
 // not start a walk: Kueue tries them when they come, behind the heads not
-// yet tried. And a scheduling cycle that admits nothing backs off (1 ms
-// doubling to 100 ms), which the replay does not count. On the three-day
-// replay of adapters/cluster at 2× (2026-11-28, without B) the checks
-// learnt c = 25–74 ms, so the skips added 0.2–2 s over the workloads
+// yet tried. And a scheduling cycle takes more than one status write: it
+// takes a snapshot of Kueue's cache, and one that admits nothing backs
+// off (1 ms doubling to 10 ms), which the replay does not count. On the
+// three-day replay of adapters/cluster at 2× (2026-11-28, without B) the
+// checks learnt c = 25–74 ms, so the skips added 0.2–2 s over the workloads
 // ahead, while the late Jobs got quota 2–19 s after their p90 start, and
 // the p90 finish covered 61–70 % of the Workloads. With B (and the p90s
 // rounded up, plan.go's atUp), two runs at 2× covered 81–88 % (c learnt
