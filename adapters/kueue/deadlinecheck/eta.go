@@ -322,7 +322,7 @@ func (sim *simulation) run(running, jobs []etaJob, arr *etaArrivals, strict bool
 	free := sim.ends.reset(running, s)
 	copy(sim.tree.lo, sim.lo0)
 	copy(sim.tree.hi, sim.hi0)
-	paced, counted := sim.pace.on(), sim.pace.skip > 0
+	counted := sim.pace.skip > 0
 	if counted {
 		copy(sim.present.n, sim.present0)
 	}
@@ -385,15 +385,13 @@ func (sim *simulation) run(running, jobs []etaJob, arr *etaArrivals, strict bool
 					}
 				}
 				sim.tree.unset(p)
-				q := t // when it gets quota
-				if paced {
-					var ahead int32
-					if counted {
-						ahead = sim.present.below(p)
-						sim.present.add(p, -1)
-					}
-					q = max(t, walk+sim.pace.skip*float64(ahead))
+				var ahead int32 // waiting jobs ahead, with a skip cost
+				if counted {
+					ahead = sim.present.below(p)
+					sim.present.add(p, -1)
 				}
+				// When it gets quota: t without a pace (walk ≤ t then).
+				q := max(t, walk+sim.pace.skip*float64(ahead))
 				var sh, r float64
 				ghost := false
 				if k := sim.at[p]; k < n {

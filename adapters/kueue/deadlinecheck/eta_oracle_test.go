@@ -95,8 +95,10 @@ func (sim *scanSimulation) run(running []etaJob, strict bool, s int, starts [][]
 	}
 	slices.Sort(entries)
 	entries = slices.Compact(entries)
-	entry := 0  // entries[entry] is the next time a job enters the queue
-	walk := 0.0 // the requeue batch after the last instant quota freed: Kueue's walk began then
+	entry := 0 // entries[entry] is the next time a job enters the queue
+	// walk is when Kueue's walk began: the requeue batch after the last
+	// instant quota freed.
+	walk := 0.0
 	for t := 0.0; ; {
 		if free+fitSlack >= minShare {
 			still := waiting[:0]
@@ -111,10 +113,7 @@ func (sim *scanSimulation) run(running []etaJob, strict bool, s int, starts [][]
 					}
 					continue
 				}
-				q := t
-				if sim.pace.on() {
-					q = max(t, walk+sim.pace.skip*float64(skipped))
-				}
+				q := max(t, walk+sim.pace.skip*float64(skipped))
 				if j.k >= 0 {
 					starts[j.k][s] = q
 					left--

@@ -95,8 +95,8 @@ func TestETADelayTimes(t *testing.T) {
 // (over 1,000 stratified draws the type-7 median is the mean of draws 499
 // and 500, 5.4955 and 5.5045), rounded to 108 s; its p90 100 + 2 +
 // 9.0964 s (draw 899 plus a tenth of the step to draw 900, 9.0955 +
-// 0.0009), rounded up (a p90 is an upper bound) to 112 s. The decision's delay alone gives a start now and 130 s
-// for both.
+// 0.0009), rounded up (a p90 is an upper bound) to 112 s. The
+// decision's delay alone gives a start now and 130 s for both.
 func TestETAFinishQuantiles(t *testing.T) {
 	const n = 1000
 	now := time.Unix(1_000_000, 0)

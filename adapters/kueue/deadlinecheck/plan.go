@@ -501,9 +501,9 @@ func atUp(now time.Time, x float64) time.Time {
 
 // offset returns now plus x seconds to the millisecond (coarser than the
 // float arithmetic's error on x, so that a p90 of 5 s computed as
-// 5.0000000001 stays 5 s), x bounded to ±maxOffset.
+// 5.0000000001 stays 5 s), x bounded to ±maxOffset (in milliseconds, it
+// and the nanoseconds it makes are exact in float64 and int64).
 func offset(now time.Time, x float64) time.Time {
 	x = min(max(x, -maxOffset), maxOffset)
-	whole := math.Trunc(x)
-	return now.Add(time.Duration(whole)*time.Second + time.Duration(math.Round((x-whole)*1e3))*time.Millisecond)
+	return now.Add(time.Duration(math.Round(x*1e3)) * time.Millisecond)
 }

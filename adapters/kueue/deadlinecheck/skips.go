@@ -51,9 +51,11 @@ import (
 //
 // Approximations: a job that enters the queue within B of the quota
 // freeing is tried by Kueue when it enters, ahead of the batch; the
-// replay gives it w as it does the batch. A walk interrupted by quota freeing again starts over
-// in Kueue, visiting the jobs ahead once more; the replay keeps the
-// quota time it gave a job when it found it fitting. A skipped head whose
+// replay gives it w as it does the batch. Quota that frees again within
+// B joins Kueue's pending batch; the replay moves w to B after the later
+// freeing (up to B later). A walk interrupted by quota freeing again
+// starts over in Kueue, visiting the jobs ahead once more; the replay
+// keeps the quota time it gave a job when it found it fitting. A skipped head whose
 // reason did not change costs Kueue no write; the replay counts one for
 // every job ahead. Jobs entering the queue (arrivals, Retry's requeue) do
 // not start a walk: Kueue tries them when they come, behind the heads not
@@ -77,9 +79,6 @@ const DefaultKueueRequeueBatch = time.Second
 // not admit, and requeue, the batch period from quota freeing to the walk
 // (seconds; zero: none).
 type walkPace struct{ skip, requeue float64 }
-
-// on reports whether the walk takes any time.
-func (p walkPace) on() bool { return p.skip > 0 || p.requeue > 0 }
 
 const (
 	// StatusWriteWindow is how many of the check's latest status writes
