@@ -47,6 +47,9 @@ Flags:
                     team-a/batch)
   -kueue-flags F    extra flags for the Kueue manager, e.g. "--zap-log-level=3"
                     (its reconcilers' log lines, with their times)
+  -kueue-gates G    Kueue feature gates to turn on or off besides
+                    VisibilityOnDemand=false, e.g. "PriorityBoost=true"
+                    (what schedkit-deadline -edf-priority-boost needs)
   -audit            write kube-apiserver's audit log to logs/audit.log
                     (JSON lines): every write to Workloads, with its
                     request body, and to Jobs and pods, with who wrote,
@@ -72,6 +75,7 @@ queue=1
 build_only=0
 audit=0
 kueue_flags=
+kueue_gates=
 deadline_flags=
 scheduler_flags=
 while [ $# -gt 0 ]; do
@@ -86,6 +90,7 @@ while [ $# -gt 0 ]; do
 	-build-only) build_only=1 ;;
 	-audit) audit=1 ;;
 	-kueue-flags) kueue_flags=$2 && shift ;;
+	-kueue-gates) kueue_gates=,$2 && shift ;;
 	-h | -help | --help)
 		usage
 		exit 0
@@ -419,7 +424,7 @@ integrations:
   - batch/job
 EOF
 	start kueue env KUBECONFIG="$admin" kueue --config="$dir/kueue/config.yaml" \
-		--feature-gates=VisibilityOnDemand=false $kueue_flags
+		--feature-gates=VisibilityOnDemand=false$kueue_gates $kueue_flags
 	wait_for "Kueue's manager ready" 90 kueue curl -fsS "http://127.0.0.1:$p_khealth/readyz"
 	kubectl kustomize "$KUEUE_BIN/webhook" |
 		awk -v port="$p_kwh" -v cabundle="$(base64 <"$pki/ca.crt" | tr -d '\n')" -f "$here/kueue/webhooks.awk" >"$dir/kueue/webhooks.yaml"

@@ -31,8 +31,10 @@ const (
 	// Check: Kueue with the schedkit.io/deadline check, the default
 	// kube-scheduler profile.
 	Check Config = "check"
-	// Schedkit: the check and the schedkit-scheduler profile (EDF order,
-	// deadline gate, least-work-lost preemption, progress share).
+	// Schedkit: the check, in earliest-deadline-first order in Kueue's
+	// queue (its -edf-priority-boost, with Kueue's PriorityBoost feature
+	// gate), and the schedkit-scheduler profile (EDF order, deadline gate,
+	// least-work-lost preemption, progress share).
 	Schedkit Config = "schedkit"
 	// Instant: Kueue with an admission check that the replay answers
 	// Ready as soon as it sees quota reserved, the default kube-scheduler
@@ -66,7 +68,9 @@ func (c Config) scheduler() string {
 }
 
 // upFlags are adapters/cluster/up.sh's flags for the configuration: only
-// the components it uses run; schedkit-deadline gets deadlineFlags.
+// the components it uses run; schedkit-deadline gets deadlineFlags, and in
+// the schedkit configuration EDFFlag after them, with Kueue's
+// PriorityBoost feature gate on.
 func (c Config) upFlags(deadlineFlags string) []string {
 	switch c {
 	case Stock, Instant:
@@ -74,8 +78,12 @@ func (c Config) upFlags(deadlineFlags string) []string {
 	case Check:
 		return []string{"-without", "schedkit-scheduler", "-no-queue", "-deadline-flags", deadlineFlags}
 	}
-	return []string{"-no-queue", "-deadline-flags", deadlineFlags}
+	return []string{"-no-queue", "-deadline-flags", strings.TrimSpace(deadlineFlags + " " + EDFFlag), "-kueue-gates", "PriorityBoost=true"}
 }
+
+// EDFFlag is schedkit-deadline's flag the schedkit configuration adds to
+// the deadline flags: Kueue's queue in earliest-deadline-first order.
+const EDFFlag = "-edf-priority-boost"
 
 // A Cluster is one fresh cluster started by adapters/cluster/up.sh.
 type Cluster struct {

@@ -23,3 +23,23 @@ func TestUpExtra(t *testing.T) {
 		}
 	}
 }
+
+// Each configuration starts only its components; the schedkit one adds
+// the EDF boost to the check's flags and turns on Kueue's PriorityBoost.
+func TestUpFlags(t *testing.T) {
+	const f = "-min-retry=1s"
+	tests := []struct {
+		c    Config
+		want []string
+	}{
+		{Stock, []string{"-without", "schedkit-deadline,schedkit-scheduler", "-no-queue"}},
+		{Instant, []string{"-without", "schedkit-deadline,schedkit-scheduler", "-no-queue"}},
+		{Check, []string{"-without", "schedkit-scheduler", "-no-queue", "-deadline-flags", "-min-retry=1s"}},
+		{Schedkit, []string{"-no-queue", "-deadline-flags", "-min-retry=1s -edf-priority-boost", "-kueue-gates", "PriorityBoost=true"}},
+	}
+	for _, tt := range tests {
+		if got := tt.c.upFlags(f); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: up.sh flags %q, want %q", tt.c, got, tt.want)
+		}
+	}
+}

@@ -34,6 +34,15 @@ import (
 //     etaDelay). It takes its place in Kueue's queue behind every waiting
 //     workload of at least its priority (it is the newest) and ahead of
 //     those of lower priority.
+//   - With the EDF priority boost (priorityboost.go), a record's priority
+//     carries its workload's boost, which falls with its deadline. An
+//     arrival drawn like it comes with the same relative deadline (from
+//     creation), so it takes the boost of now plus that relative
+//     deadline: the boost it would have arriving now, at least the one
+//     it has arriving later, so it is placed where it would go or ahead,
+//     never behind (the ETAs of the workloads it passes err late). The
+//     distinct priorities are then at most maxArrivalBlocks: records are
+//     grouped by priority, each group taking its highest.
 //   - At most max(minArrivalSlots, pending) arrivals per sample, and none
 //     after the last workload waiting now has started: the replay of a
 //     sample ends there.
@@ -55,15 +64,23 @@ const (
 	ArrivalWindow = 50
 	// minArrivalSlots is the fewest arrivals a sample may draw.
 	minArrivalSlots = 64
+	// maxArrivalBlocks bounds the distinct priorities arrivals are drawn
+	// with: each has its run of slots in the replay's queue.
+	maxArrivalBlocks = 8
 )
 
 // An arrivalRecord is one workload seen arriving at a ClusterQueue.
 type arrivalRecord struct {
 	uid      types.UID
 	created  time.Time
-	priority int32
-	share    float64
-	own      []float64 // its decisions' run-time samples; never changed
+	priority int64
+	// boosted: priority holds boost, the EDF boost of the workload's
+	// deadline, rel after its creation (Workload.Boost not 0).
+	boosted bool
+	boost   int32
+	rel     time.Duration
+	share   float64
+	own     []float64 // its decisions' run-time samples; never changed
 }
 
 // arrivalLearner keeps, per ClusterQueue and check, the latest
@@ -93,6 +110,9 @@ func (l *arrivalLearner) observe(key etaPassKey, ws []Workload, works []*work, o
 			continue
 		}
 		r := arrivalRecord{uid: w.UID, created: w.Created, priority: w.Priority, share: share(*w), own: works[i].own}
+		if w.Boost != 0 {
+			r.boosted, r.boost, r.rel = true, w.Boost, w.Deadline.Sub(w.Created)
+		}
 		if len(recs) == ArrivalWindow && r.compare(recs[0]) < 0 {
 			continue
 		}
@@ -155,11 +175,42 @@ type arrivalInput struct {
 type etaArrivals struct {
 	rate       float64
 	shares     []float64
-	priorities []int32
+	priorities []int64
 	runs       []float64
 	samples    int
 	seed       uint64
 	slots      int
+}
+
+// arrivalPriority is the priority an arrival drawn like r at now or
+// later is placed with: r's, its boost moved to now plus r's relative
+// deadline when boosted.
+func (r arrivalRecord) arrivalPriority(now time.Time) int64 {
+	if !r.boosted {
+		return r.priority
+	}
+	return r.priority - int64(r.boost) + int64(DeadlineBoost(now.Add(r.rel)))
+}
+
+// groupPriorities lifts each of ps to the highest of its group, so that
+// at most maxArrivalBlocks distinct values remain: the distinct values,
+// descending, are cut into maxArrivalBlocks runs of nearly equal length
+// (the longer ones first). scratch is reused for the distinct values.
+func groupPriorities(ps, scratch []int64) []int64 {
+	d := append(scratch[:0], ps...)
+	slices.SortFunc(d, func(a, b int64) int { return cmp.Compare(b, a) })
+	d = slices.Compact(d)
+	if len(d) <= maxArrivalBlocks {
+		return d
+	}
+	for i, p := range ps {
+		at, _ := slices.BinarySearchFunc(d, p, func(a, b int64) int { return cmp.Compare(b, a) })
+		// Distinct value at of len(d) falls in run g; the run's first
+		// value is its highest.
+		g := at * maxArrivalBlocks / len(d)
+		ps[i] = d[(g*len(d)+maxArrivalBlocks-1)/maxArrivalBlocks]
+	}
+	return d
 }
 
 // on reports whether the pass draws arrivals.
@@ -185,11 +236,12 @@ func (sc *etaScratch) setArrivals(recs []arrivalRecord, now time.Time, pending, 
 	}
 	for _, r := range recs {
 		a.shares = append(a.shares, r.share)
-		a.priorities = append(a.priorities, r.priority)
+		a.priorities = append(a.priorities, r.arrivalPriority(now))
 		if delay.ready == nil {
 			a.runs = append(a.runs, r.own...)
 		} else {
 			a.runs = delay.appendTimes(a.runs, r.own, 0, true)
 		}
 	}
+	sc.distinct = groupPriorities(a.priorities, sc.distinct)
 }

@@ -27,7 +27,7 @@ func TestArrivalsByHand(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		strict   bool
-		priority int32 // the arrival's
+		priority int64 // the arrival's
 		none     bool
 		want     float64
 	}{
@@ -41,7 +41,7 @@ func TestArrivalsByHand(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var arr *etaArrivals
 			if !tt.none {
-				arr = &etaArrivals{rate: 1e9, shares: []float64{0.5}, priorities: []int32{tt.priority}, runs: []float64{200}, samples: 1, seed: 7, slots: 1}
+				arr = &etaArrivals{rate: 1e9, shares: []float64{0.5}, priorities: []int64{tt.priority}, runs: []float64{200}, samples: 1, seed: 7, slots: 1}
 			}
 			starts := [][]float64{{-1}}
 			newSimulation(jobs, arr, walkPace{}).run(running, jobs, arr, tt.strict, 0, starts)
@@ -72,7 +72,7 @@ func propStrictTailArrivals(t *rapid.T) {
 	}
 	jobs := make([]etaJob, rapid.IntRange(1, 20).Draw(t, "pending"))
 	for k := range jobs {
-		jobs[k] = etaJob{share: share("share"), run: runs("run"), priority: int32(rapid.IntRange(2, 4).Draw(t, "priority"))}
+		jobs[k] = etaJob{share: share("share"), run: runs("run"), priority: int64(rapid.IntRange(2, 4).Draw(t, "priority"))}
 	}
 	slices.SortStableFunc(jobs, func(a, b etaJob) int { return int(b.priority - a.priority) })
 	lowest := jobs[len(jobs)-1].priority
@@ -80,7 +80,7 @@ func propStrictTailArrivals(t *rapid.T) {
 		slots: rapid.IntRange(1, 30).Draw(t, "slots")}
 	for range rapid.IntRange(1, 4).Draw(t, "records") {
 		arr.shares = append(arr.shares, share("a share"))
-		arr.priorities = append(arr.priorities, int32(rapid.IntRange(0, int(lowest)).Draw(t, "a priority")))
+		arr.priorities = append(arr.priorities, int64(rapid.IntRange(0, int(lowest)).Draw(t, "a priority")))
 		arr.runs = append(arr.runs, runs("a run")...)
 	}
 	with, without := make([][]float64, len(jobs)), make([][]float64, len(jobs))

@@ -272,7 +272,28 @@
 // takes no time beyond -start-delay and the skips above (a walk that
 // quota freeing again starts over in Kueue keeps, in the replay, the
 // quota times it gave). Priorities are spec.priority as Kueue's webhook sets
-// it; Kueue's PriorityBoost (an alpha feature, off by default) is not read.
+// it, plus, with -edf-priority-boost, the boost the check writes (below);
+// a priority boost written by anyone else is not read.
+//
+// # Earliest deadline first in Kueue's queue (-edf-priority-boost)
+//
+// Kueue orders a ClusterQueue's queue by priority, then by its queue-order
+// timestamp: first come, first served among workloads of one priority.
+// Kueue v0.19's PriorityBoost feature gate (alpha, off by default) adds
+// to spec.priority the integer in the Workload's annotation
+// kueue.x-k8s.io/priority-boost. With Options.EDFPriorityBoost the check
+// writes on every workload waiting for quota behind it that has a
+// deadline DeadlineBoost(deadline) = 2³¹−1 − ⌈deadline in Unix seconds⌉
+// (within [0, 2³¹−1]), with its ETA, so that Kueue admits the earliest
+// deadline first: the order of schedkit's edf package, of the check's own
+// decisions and of the schedkit-scheduler's queue sort. Deadlines within
+// one second share a boost and keep Kueue's timestamp order; one second
+// of deadline outweighs one unit of spec.priority, so across priority
+// classes the sum decides. A waiting workload without a deadline gets no
+// boost (one the check wrote is removed); a workload holding quota is not
+// written to. The ETAs replay the boosted order, and an arrival still to
+// come is placed with the boost it would have arriving now
+// (priorityboost.go, arrivals.go).
 //
 // # Guarantees
 //

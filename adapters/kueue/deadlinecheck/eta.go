@@ -21,7 +21,7 @@ func KueueOrder(a, b Workload) int {
 // A queuePlace is what places a pending workload in Kueue's queue
 // (KueueOrder) and when it enters it.
 type queuePlace struct {
-	priority  int32
+	priority  int64
 	queueTime time.Time
 	uid       types.UID
 	notBefore time.Time
@@ -48,7 +48,7 @@ type etaJob struct {
 	ghost bool
 	// priority is its priority in Kueue's queue: the arrivals of a
 	// priority take their place after the jobs of at least it.
-	priority int32
+	priority int64
 }
 
 // etas predicts the start and finish of every pending workload, writing
@@ -168,7 +168,7 @@ type simulation struct {
 	// block's slots filled in the sample, arrShare and arrRun each slot's
 	// arrival's share and run time in the sample.
 	posOf, at          []int
-	blockPrio          []int32
+	blockPrio          []int64
 	blockPos, recBlock []int
 	fill               []int
 	arrShare, arrRun   []float64
@@ -274,7 +274,7 @@ func (sim *simulation) layout(jobs []etaJob, arr *etaArrivals) {
 	slots := 0
 	if arr.on() {
 		slots = arr.slots
-		descending := func(a, b int32) int { return cmp.Compare(b, a) }
+		descending := func(a, b int64) int { return cmp.Compare(b, a) }
 		sim.blockPrio = append(sim.blockPrio, arr.priorities...)
 		slices.SortFunc(sim.blockPrio, descending)
 		sim.blockPrio = slices.Compact(sim.blockPrio)

@@ -35,7 +35,7 @@ type scanJob struct {
 	k                 int
 	share, run, enter float64
 	ghost             bool
-	priority          int32
+	priority          int64
 }
 
 // queue returns sample s's queue: the jobs in their order and every
@@ -173,7 +173,7 @@ func propSimulationMatchesScan(t *rapid.T) {
 	}
 	jobs := make([]etaJob, rapid.IntRange(0, 40).Draw(t, "pending"))
 	for k := range jobs {
-		jobs[k] = etaJob{share: share("share"), ghost: rapid.IntRange(0, 4).Draw(t, "ghost") == 0, priority: int32(rapid.IntRange(0, 2).Draw(t, "priority"))}
+		jobs[k] = etaJob{share: share("share"), ghost: rapid.IntRange(0, 4).Draw(t, "ghost") == 0, priority: int64(rapid.IntRange(0, 2).Draw(t, "priority"))}
 		if rapid.IntRange(0, 4).Draw(t, "run?") > 0 {
 			jobs[k].run = runs("run")
 		}
@@ -189,7 +189,7 @@ func propSimulationMatchesScan(t *rapid.T) {
 			seed: rapid.Uint64().Draw(t, "seed"), slots: rapid.IntRange(1, 12).Draw(t, "slots")}
 		for range rapid.IntRange(1, 4).Draw(t, "records") {
 			arr.shares = append(arr.shares, share("a share"))
-			arr.priorities = append(arr.priorities, int32(rapid.IntRange(-1, 3).Draw(t, "a priority")))
+			arr.priorities = append(arr.priorities, int64(rapid.IntRange(-1, 3).Draw(t, "a priority")))
 			arr.runs = append(arr.runs, runs("a run")...)
 		}
 	}

@@ -32,9 +32,11 @@ type etaScratch struct {
 	sel     []float64 // quantiles' working copy
 	sim     simulation
 	arr     etaArrivals // the pass's arrivals (arrivals.go)
-	etas    []ETA
-	notes   []byte
-	spans   []noteSpan
+	// distinct is setArrivals' scratch for the arrivals' priorities.
+	distinct []int64
+	etas     []ETA
+	notes    []byte
+	spans    []noteSpan
 
 	// The pass in progress (etapass.go): its copies of the workloads and
 	// outcomes it was started with, its inputs, the next fill to compute,

@@ -19,9 +19,11 @@ var notesOnly = predicate.TypedFuncs[*kueue.Workload]{
 }
 
 // notesOnlyUpdate reports whether a Workload update changed only what the
-// check writes for people while a workload waits: the ETA annotations
-// (ETAAnnotations) and the Pending note (isPendingNote) of an admission
-// check that stays Pending. Every other change (spec, labels, other annotations, conditions,
+// check writes while a workload waits and never reads back: the ETA
+// annotations (ETAAnnotations), Kueue's priority boost
+// (PriorityBoostAnnotation: the check either ignores it or computes it
+// from the deadline, priorityboost.go) and the Pending note
+// (isPendingNote) of an admission check that stays Pending. Every other change (spec, labels, other annotations, conditions,
 // admission, a check's state) counts, and so does any change of an object
 // being deleted. The resourceVersion and managed fields are not compared.
 // It copies no more than the two objects' top-level structs (no deep
@@ -42,11 +44,11 @@ func notesOnlyUpdate(old, cur *kueue.Workload) bool {
 }
 
 // sameBesideETAs reports whether two annotation maps hold the same keys
-// and values but for the ETA annotations.
+// and values but for the ETA annotations and the priority boost.
 func sameBesideETAs(a, b map[string]string) bool {
 	n := 0
 	for k, v := range a {
-		if slices.Contains(ETAAnnotations[:], k) {
+		if isNoteKey(k) {
 			continue
 		}
 		if w, ok := b[k]; !ok || w != v {
@@ -55,7 +57,7 @@ func sameBesideETAs(a, b map[string]string) bool {
 		n++
 	}
 	for k := range b {
-		if !slices.Contains(ETAAnnotations[:], k) {
+		if !isNoteKey(k) {
 			n--
 		}
 	}
@@ -79,4 +81,10 @@ func sameChecksBesideNotes(a, b []kueue.AdmissionCheckState) bool {
 		}
 	}
 	return true
+}
+
+// isNoteKey reports whether an annotation is one notesOnlyUpdate leaves
+// out.
+func isNoteKey(k string) bool {
+	return k == PriorityBoostAnnotation || slices.Contains(ETAAnnotations[:], k)
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // TestNotesOnlyUpdate: the Workload watch drops exactly the updates that
-// change only the ETA annotations or a Pending check's Pending note.
+// change only the ETA annotations, the priority boost or a Pending
+// check's Pending note.
 func TestNotesOnlyUpdate(t *testing.T) {
 	base := func() *kueue.Workload {
 		return &kueue.Workload{
@@ -31,6 +32,11 @@ func TestNotesOnlyUpdate(t *testing.T) {
 		{"ETA annotations removed, none left", func(w *kueue.Workload) {
 			delete(w.Annotations, StartP50Annotation)
 			delete(w.Annotations, DeadlineAnnotation)
+		}, false},
+		{"the priority boost added", func(w *kueue.Workload) { w.Annotations[PriorityBoostAnnotation] = "351962047" }, true},
+		{"the priority boost and a label", func(w *kueue.Workload) {
+			w.Annotations[PriorityBoostAnnotation] = "1"
+			w.Labels = map[string]string{"a": "b"}
 		}, false},
 		{"the Pending note changed", func(w *kueue.Workload) { w.Status.AdmissionChecks[0].Message = "Pending: ETA start p50 10:05" }, true},
 		{"a rejection note", func(w *kueue.Workload) { w.Status.AdmissionChecks[0].Message = deactivatedNote("Rejected: late") }, false},

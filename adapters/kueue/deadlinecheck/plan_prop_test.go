@@ -33,7 +33,7 @@ func workloadsGen(fixedTimes bool) *rapid.Generator[[]Workload] {
 				Slots:   queueSlots,
 			}
 			w.QueueTime = w.Created
-			w.Priority = int32(rapid.IntRange(0, 2).Draw(t, "priority"))
+			w.Priority = int64(rapid.IntRange(0, 2).Draw(t, "priority"))
 			if rapid.IntRange(0, 3).Draw(t, "other pod size?") == 0 {
 				w.Slots = rapid.IntRange(0, 8).Draw(t, "slots")
 			}

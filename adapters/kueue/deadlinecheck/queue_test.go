@@ -30,7 +30,7 @@ func propQueuePlace(t *rapid.T) {
 		if want := ord.GetQueueOrderTimestamp(wl); !qt.Equal(want.Time) {
 			t.Fatalf("queue time %v, Kueue's %v (conditions %v)", qt, want.Time, wl.Status.Conditions)
 		}
-		ws[i] = Workload{UID: wl.UID, Priority: p, QueueTime: qt}
+		ws[i] = Workload{UID: wl.UID, Priority: int64(p), QueueTime: qt}
 	}
 	kueueCmp := func(a, b *kueue.Workload) int {
 		pa, pb := utilpriority.Priority(a), utilpriority.Priority(b)

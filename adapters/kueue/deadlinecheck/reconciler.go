@@ -103,6 +103,8 @@ type queueReconciler struct {
 	badKinds map[schema.GroupVersionKind]badKind
 	// delays learns each queue's start delay; nil: cfg.StartDelay.
 	delays *delayLearner
+	// edfBoost: write the EDF priority boost (priorityboost.go).
+	edfBoost bool
 	// arrivals learns each queue's arrivals for the ETA; nil: none.
 	arrivals *arrivalLearner
 	// writes times the check's status writes for the ETA's skip cost
@@ -252,6 +254,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 				log.Error(ownerErr, "cannot read a workload's owner", "workload", w.Key)
 				w.Blocked = ownerErr
 			}
+			r.withBoost(&w)
 			views = append(views, w)
 			objs = append(objs, wl)
 		}
@@ -326,7 +329,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 				// Without ETAs only the Pending notes that are not ETAs
 				// (decide's: why a workload cannot be decided or never
 				// fits, a rejection put back after Kueue's eviction).
-				if o.Verdict == nil && !o.Deactivate && !etaStale[views[i].UID] && (!r.noETA || o.Note != "") && h.due(objs[i], o) { // else the cache has not seen the last ETA written
+				if o.Verdict == nil && !o.Deactivate && !etaStale[views[i].UID] && (!r.noETA || o.Note != "" || r.boostDue(objs[i], views[i])) && h.due(objs[i], o) { // else the cache has not seen the last ETA written
 					r.etaWriter.put(etaTask{cq: cq.Name, check: ch.name, wl: own.of(objs[i]), w: views[i], o: o, now: now})
 				}
 			}
@@ -803,6 +806,7 @@ func (r *queueReconciler) actETA(ctx context.Context, t etaTask, wait func(conte
 
 func (w0 *writer) act(ctx context.Context, cq string, check kueue.AdmissionCheckReference, w Workload, o Outcome, now time.Time) error {
 	r, wl := w0.r, w0.wl
+	w0.boost, w0.hasBoost, w0.manageBoost = r.boostOf(w)
 	st := CheckState(wl, check)
 	switch {
 	case w.Phase == Deactivated:
@@ -886,6 +890,10 @@ type writer struct {
 	wait func(context.Context) bool
 	// refreshed: the workload was read again after a conflict (fresh).
 	refreshed bool
+	// boost is the priority boost setMeta writes (none: !hasBoost), when
+	// manageBoost (priorityboost.go).
+	boost                 int32
+	hasBoost, manageBoost bool
 }
 
 // ready calls wait before the first write.
@@ -998,6 +1006,9 @@ func (w *writer) setMeta(ctx context.Context, e *ETA, unknown bool, rejection st
 		}
 	}
 	set(RejectionAnnotation, rejection, rejection != "")
+	if w.manageBoost {
+		set(PriorityBoostAnnotation, FormatBoost(w.boost), w.hasBoost)
+	}
 	if !changed {
 		return nil
 	}
@@ -1019,6 +1030,9 @@ func (w *writer) setMeta(ctx context.Context, e *ETA, unknown bool, rejection st
 		}
 	}
 	put(RejectionAnnotation, rejection, rejection != "")
+	if w.manageBoost {
+		put(PriorityBoostAnnotation, FormatBoost(w.boost), w.hasBoost)
+	}
 	var patch client.Patch = client.MergeFrom(orig)
 	if deactivate || !w.decision {
 		// A deactivation, and an ETA written after the reconcile that

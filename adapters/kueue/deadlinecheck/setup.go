@@ -87,6 +87,12 @@ type Options struct {
 	// to 10 s where Kueue runs with its SchedulerLongRequeueInterval
 	// feature gate. Default DefaultKueueRequeueBatch; negative: none.
 	KueueRequeueBatch time.Duration
+	// EDFPriorityBoost: the check writes Kueue's priority boost
+	// (PriorityBoostAnnotation) on the workloads waiting behind it, so
+	// that Kueue's queue is in earliest-deadline-first order
+	// (priorityboost.go). Kueue reads the boost only with its
+	// PriorityBoost feature gate on.
+	EDFPriorityBoost bool
 	// StartDelayQuantile, when in (0, 1], makes each ClusterQueue's check
 	// decide with the StartDelayQuantile-quantile of the start delay it
 	// observed on its latest StartDelayWindow finished workloads
@@ -196,6 +202,7 @@ func Setup(ctx context.Context, mgr manager.Manager, opts Options) error {
 		etaEvery: opts.ETAInterval,
 		etaSlice: max(opts.ETASliceStarts, 0),
 		noETA:    opts.NoETA,
+		edfBoost: opts.EDFPriorityBoost,
 		written:  map[types.UID][]string{},
 		badKinds: map[schema.GroupVersionKind]badKind{},
 	}

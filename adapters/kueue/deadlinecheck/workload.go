@@ -58,8 +58,12 @@ type Workload struct {
 
 	// Priority and QueueTime place the workload in Kueue's queue: higher
 	// priority first, then earlier QueueTime, then UID (KueueOrder).
-	Priority  int32
+	// Priority is Kueue's effective priority: spec.priority plus Boost.
+	Priority  int64
 	QueueTime time.Time
+	// Boost is the priority boost the check writes on the workload
+	// (Options.EDFPriorityBoost, priorityboost.go; 0: none), in Priority.
+	Boost int32
 	// NotBefore is when Kueue requeues a workload in backoff
 	// (status.requeueState.requeueAt); zero: now.
 	NotBefore time.Time
@@ -192,7 +196,9 @@ func mapStill(wl *kueue.Workload, owner *metav1.ObjectMeta, check kueue.Admissio
 	default:
 		w.Phase = Waiting
 	}
-	w.Priority, w.QueueTime = QueuePlace(wl)
+	var base int32
+	base, w.QueueTime = QueuePlace(wl)
+	w.Priority = int64(base)
 	if rs := wl.Status.RequeueState; rs != nil && rs.RequeueAt != nil {
 		w.NotBefore = rs.RequeueAt.Time
 	}

@@ -285,7 +285,7 @@ func propMap(t *rapid.T) {
 	if badModel && !errors.As(w.NoRunTime, &ie) {
 		t.Fatalf("no run time %v is not an input error", w.NoRunTime)
 	}
-	if p, qt := QueuePlace(wl); w.Priority != p || !w.QueueTime.Equal(qt) {
+	if p, qt := QueuePlace(wl); w.Priority != int64(p) || !w.QueueTime.Equal(qt) {
 		t.Fatalf("queue place %d %v, want %d %v", w.Priority, w.QueueTime, p, qt)
 	}
 	if w.HasDeadline() != (hasD && !badD) || (w.RunTime != nil) != !(badModel || noModel) {

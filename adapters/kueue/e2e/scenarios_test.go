@@ -569,14 +569,7 @@ func (e *env) eta(t *testing.T) {
 	if err := e.c.Update(context.Background(), q); err != nil {
 		t.Fatal(err)
 	}
-	e.submit(t, "s4", "a", 2, annotations("1h", "fixed-600"))
-	a := e.waitCond(t, "s4", "a", kueue.WorkloadAdmitted)
-	t0 := admittedAt(t, a)
-	e.submit(t, "s4", "b", 2, annotations("2h", "fixed-600"))
-	// Kueue orders a queue by creation time, at one-second resolution:
-	// create d in a later second so that b is first in line.
-	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(1100 * time.Millisecond)))
-	e.submit(t, "s4", "d", 1, annotations("", "fixed-60"))
+	t0 := e.behindA(t, "s4", queued{"b", 2, annotations("2h", "fixed-600")}, queued{"d", 1, annotations("", "fixed-60")})
 
 	var b, d *kueue.Workload
 	waitFor(t, 30*time.Second, "ETA annotations on s4/b and s4/d", func() (bool, string) {
@@ -679,15 +672,44 @@ func (e *env) etaOrder(t *testing.T) {
 		return ok, fmt.Sprintf("d %v, b %v; want d at %v, b at %v", d.Annotations, b.Annotations, ta.Add(600*time.Second), ta.Add(660*time.Second))
 	})
 	e.finish(t, "s8", "a")
-	waitFor(t, 30*time.Second, "Kueue to admit s8/d before s8/b", func() (bool, string) {
-		b, d := e.get(t, "s8", "b"), e.get(t, "s8", "d")
-		if isTrue(b, kueue.WorkloadQuotaReserved) && !isTrue(d, kueue.WorkloadQuotaReserved) {
-			t.Fatalf("Kueue reserved quota for b before d: b %v, d %v", condSummary(b), condSummary(d))
+	e.waitAdmittedFirst(t, "s8", "d", "b")
+}
+
+// A queued workload: its name, pods and annotations.
+type queued struct {
+	name string
+	pods int32
+	ann  map[string]string
+}
+
+// behindA submits ns/a (2 pods of 600 s, deadline 1 h), waits for Kueue to
+// admit it, then submits first and, in a later second, second, and
+// returns a's admission. Kueue orders a queue by creation time at
+// one-second resolution: second is created a second later so that first
+// is ahead of it in Kueue's FIFO.
+func (e *env) behindA(t *testing.T, ns string, first, second queued) time.Time {
+	t.Helper()
+	e.submit(t, ns, "a", 2, annotations("1h", "fixed-600"))
+	ta := admittedAt(t, e.waitCond(t, ns, "a", kueue.WorkloadAdmitted))
+	e.submit(t, ns, first.name, first.pods, first.ann)
+	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(1100 * time.Millisecond)))
+	e.submit(t, ns, second.name, second.pods, second.ann)
+	return ta
+}
+
+// waitAdmittedFirst waits for Kueue to admit ns/first, failing if it
+// reserves quota for ns/second before it or beside it.
+func (e *env) waitAdmittedFirst(t *testing.T, ns, first, second string) {
+	t.Helper()
+	waitFor(t, 30*time.Second, fmt.Sprintf("Kueue to admit %s/%s before %s/%s", ns, first, ns, second), func() (bool, string) {
+		f, s := e.get(t, ns, first), e.get(t, ns, second)
+		if isTrue(s, kueue.WorkloadQuotaReserved) && !isTrue(f, kueue.WorkloadQuotaReserved) {
+			t.Fatalf("Kueue reserved quota for %s before %s: %s %v, %s %v", second, first, second, condSummary(s), first, condSummary(f))
 		}
-		return isTrue(d, kueue.WorkloadAdmitted), fmt.Sprintf("b %v, d %v", condSummary(b), condSummary(d))
+		return isTrue(f, kueue.WorkloadAdmitted), fmt.Sprintf("%s %v, %s %v", second, condSummary(s), first, condSummary(f))
 	})
-	if b := e.get(t, "s8", "b"); isTrue(b, kueue.WorkloadQuotaReserved) {
-		t.Errorf("b holds quota beside d: %v", condSummary(b))
+	if s := e.get(t, ns, second); isTrue(s, kueue.WorkloadQuotaReserved) {
+		t.Errorf("%s holds quota beside %s: %v", second, first, condSummary(s))
 	}
 }
 

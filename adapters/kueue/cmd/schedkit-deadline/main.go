@@ -53,6 +53,7 @@ type flags struct {
 	etaWrites    float64
 	eta          bool
 	etaArrivals  bool
+	edfBoost     bool
 	etaSkips     bool
 	requeueBatch time.Duration
 	delayQ       float64
@@ -102,6 +103,7 @@ Flags:
 	fs.BoolVar(&f.eta, "eta", true, "predict and write each waiting workload's ETA (its annotations, Pending message and metrics); false: no ETA pass, only the decisions")
 	fs.BoolVar(&f.etaArrivals, "eta-arrivals", true, "the ETA counts the workloads each ClusterQueue's arrivals so far say will come and go ahead (a Poisson rate over its latest 50 arrivals, each like one of them); false: only the workloads there are")
 	fs.BoolVar(&f.etaSkips, "eta-skips", true, "the ETA counts the time Kueue's scheduler takes to walk its queue: on each waiting workload ahead that it tries and does not admit, one status write each (the median round trip of the check's latest 50 status writes), and -kueue-requeue-batch from quota freeing to the walk; false: neither")
+	fs.BoolVar(&f.edfBoost, "edf-priority-boost", false, "write Kueue's priority boost (annotation kueue.x-k8s.io/priority-boost) on every workload waiting behind the check with a deadline, the earlier the deadline the larger, so that Kueue admits in earliest-deadline-first order; Kueue reads it only with its PriorityBoost feature gate on")
 	fs.DurationVar(&f.requeueBatch, "kueue-requeue-batch", deadlinecheck.DefaultKueueRequeueBatch, "Kueue's batch period for putting the workloads it set aside back into the queue when quota frees (1s in Kueue v0.19, 10s with its SchedulerLongRequeueInterval feature gate), in [0s, 1m]; 0s: none")
 	fs.IntVar(&f.workers, "workers", deadlinecheck.DefaultWorkers, fmt.Sprintf("ClusterQueues reconciled at once, in [1, %d]", deadlinecheck.MaxWorkers))
 	fs.StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", `address of the Prometheus metrics endpoint; "0" disables it`)
@@ -208,6 +210,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		ETAWritesPerSecond: f.etaWrites,
 		NoETA:              !f.eta,
 		NoETAArrivals:      !f.etaArrivals,
+		EDFPriorityBoost:   f.edfBoost,
 		NoETASkips:         !f.etaSkips,
 		KueueRequeueBatch:  cmp.Or(f.requeueBatch, -1),
 		StartDelayQuantile: f.delayQ,
