@@ -31,7 +31,11 @@ import (
 // behind it. The check's replay of Kueue's queue orders by the
 // effective priority it writes (Workload.Priority), so the ETAs follow
 // the EDF order; an arrival still to come is placed as if its deadline
-// were now plus its relative deadline (arrivals.go).
+// were now plus its relative deadline (arrivals.go). Its cost: the
+// arrivals' priorities are then nearly all distinct, so the replay's
+// queue holds maxArrivalBlocks runs of max(64, pending) arrival slots
+// instead of one per spec.priority in use, up to nine times the queue
+// positions a sample walks at a long queue (not yet benchmarked).
 
 // PriorityBoostAnnotation is Kueue's priority-boost annotation
 // (PriorityBoost feature gate, Kueue v0.17 on).
