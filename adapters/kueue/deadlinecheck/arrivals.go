@@ -2,6 +2,7 @@ package deadlinecheck
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -37,12 +38,15 @@ import (
 //   - With the EDF priority boost (priorityboost.go), a record's priority
 //     carries its workload's boost, which falls with its deadline. An
 //     arrival drawn like it comes with the same relative deadline (from
-//     creation), so it takes the boost of now plus that relative
-//     deadline: the boost it would have arriving now, at least the one
-//     it has arriving later, so it is placed where it would go or ahead,
-//     never behind (the ETAs of the workloads it passes err late). The
-//     distinct priorities are then at most maxArrivalBlocks: records are
-//     grouped by priority, each group taking its highest.
+//     creation): arriving t seconds from now, its boost is that of now +
+//     t plus the relative deadline, at most its boost arriving now less
+//     ⌊t⌋. The records' priorities arriving now are grouped into at most
+//     maxArrivalBlocks runs of slots, each at the highest priority of its
+//     group; an arrival t seconds from now takes the last run of a
+//     priority at least its own now less ⌊t⌋ (etaArrivals.block): at or
+//     ahead of its place in Kueue's queue, never behind, so the ETAs of
+//     the workloads it passes err late, by at most the workloads between
+//     its place and its run's.
 //   - At most max(minArrivalSlots, pending) arrivals per sample, and none
 //     after the last workload waiting now has started: the replay of a
 //     sample ends there.
@@ -176,10 +180,16 @@ type etaArrivals struct {
 	rate       float64
 	shares     []float64
 	priorities []int64
-	runs       []float64
-	samples    int
-	seed       uint64
-	slots      int
+	// exact and drifts: with the EDF boost, a record's priority falls as
+	// its arrival comes later (arrivalPriority): drifts[r] says so, and
+	// exact[r] is record r's priority arriving now, before grouping (nil:
+	// no record drifts).
+	exact   []int64
+	drifts  []bool
+	runs    []float64
+	samples int
+	seed    uint64
+	slots   int
 }
 
 // arrivalPriority is the priority an arrival drawn like r at now or
@@ -213,6 +223,26 @@ func groupPriorities(ps, scratch []int64) []int64 {
 	return d
 }
 
+// block returns the run of slots an arrival of record r, t seconds after
+// now, takes: blocks are the distinct grouped priorities, descending,
+// and recBlock r's own run. A record that drifts arrives with a priority
+// of at most exact[r] − ⌊t⌋ (its deadline, and so its boost's rounded-up
+// seconds, at least ⌊t⌋ later than arriving now), and takes the last run
+// of a priority at least that: at or ahead of its place in Kueue's
+// queue, never behind, and never ahead of its own group's run.
+func (a *etaArrivals) block(r int, t float64, blocks []int64, recBlock int) int {
+	if a.drifts == nil || !a.drifts[r] {
+		return recBlock
+	}
+	p := a.exact[r] - int64(min(math.Floor(t), math.MaxInt32))
+	// The first run below p; the one before it is the last at least p.
+	b, _ := slices.BinarySearchFunc(blocks, p, func(x, p int64) int { return cmp.Compare(p, x) })
+	for b < len(blocks) && blocks[b] >= p {
+		b++
+	}
+	return max(b-1, recBlock)
+}
+
 // on reports whether the pass draws arrivals.
 func (a *etaArrivals) on() bool { return a != nil && a.rate > 0 && len(a.shares) > 0 }
 
@@ -225,7 +255,7 @@ func (a *etaArrivals) run(r, s int) float64 { return a.runs[r*a.samples+s] }
 func (sc *etaScratch) setArrivals(recs []arrivalRecord, now time.Time, pending, samples int, seed uint64, delay etaDelay) {
 	a := &sc.arr
 	*a = etaArrivals{shares: a.shares[:0], priorities: a.priorities[:0], runs: a.runs[:0], samples: samples, seed: seed,
-		slots: max(minArrivalSlots, pending)}
+		slots: max(minArrivalSlots, pending), exact: a.exact[:0], drifts: a.drifts[:0]}
 	for _, r := range recs {
 		if len(r.own) != samples {
 			return
@@ -234,9 +264,17 @@ func (sc *etaScratch) setArrivals(recs []arrivalRecord, now time.Time, pending, 
 	if a.rate = arrivalRate(recs, now); a.rate == 0 {
 		return
 	}
+	drifting := false
+	for _, r := range recs {
+		drifting = drifting || r.boosted
+	}
 	for _, r := range recs {
 		a.shares = append(a.shares, r.share)
 		a.priorities = append(a.priorities, r.arrivalPriority(now))
+		if drifting {
+			a.exact = append(a.exact, r.arrivalPriority(now))
+			a.drifts = append(a.drifts, r.boosted)
+		}
 		if delay.ready == nil {
 			a.runs = append(a.runs, r.own...)
 		} else {

@@ -354,7 +354,7 @@ func (sim *simulation) run(running, jobs []etaJob, arr *etaArrivals, strict bool
 		}
 		for arrival <= t {
 			r := sim.rng.IntN(len(arr.shares))
-			b := sim.recBlock[r]
+			b := arr.block(r, arrival, sim.blockPrio, sim.recBlock[r])
 			a := b*arr.slots + sim.fill[b]
 			sim.arrShare[a], sim.arrRun[a] = arr.shares[r], arr.run(r, s)
 			sim.tree.set(sim.blockPos[b]+sim.fill[b], arr.shares[r], true)

@@ -60,12 +60,29 @@ func (sim *scanSimulation) queue(s int) []scanJob {
 	for range a.slots {
 		t += rng.ExpFloat64() / a.rate
 		r := rng.IntN(len(a.shares))
-		q = append(q, scanJob{k: -1, share: a.shares[r], run: a.run(r, s), enter: t, priority: a.priorities[r]})
+		q = append(q, scanJob{k: -1, share: a.shares[r], run: a.run(r, s), enter: t, priority: scanPlace(a, r, t)})
 	}
 	slices.SortStableFunc(q, func(x, y scanJob) int {
 		return cmp.Or(cmp.Compare(y.priority, x.priority), cmp.Compare(arrival(x), arrival(y)))
 	})
 	return q
+}
+
+// scanPlace is the priority an arrival of record r at t is placed with:
+// its own, or, when it drifts, the lowest of the records' priorities at
+// least exact[r] − ⌊t⌋ (TestArrivalBlock works examples by hand).
+func scanPlace(a *etaArrivals, r int, t float64) int64 {
+	if a.drifts == nil || !a.drifts[r] {
+		return a.priorities[r]
+	}
+	p := a.exact[r] - int64(math.Floor(t))
+	best := a.priorities[r]
+	for _, x := range a.priorities {
+		if x >= p && x < best {
+			best = x
+		}
+	}
+	return best
 }
 
 // arrival is 1 for an arrival, 0 for a job.
@@ -187,10 +204,17 @@ func propSimulationMatchesScan(t *rapid.T) {
 	if rapid.Bool().Draw(t, "arrivals?") {
 		arr = &etaArrivals{rate: float64(rapid.IntRange(1, 50).Draw(t, "rate per 100 s")) / 100, samples: samples,
 			seed: rapid.Uint64().Draw(t, "seed"), slots: rapid.IntRange(1, 12).Draw(t, "slots")}
+		drifting := rapid.Bool().Draw(t, "drifting?")
 		for range rapid.IntRange(1, 4).Draw(t, "records") {
 			arr.shares = append(arr.shares, share("a share"))
-			arr.priorities = append(arr.priorities, int64(rapid.IntRange(-1, 3).Draw(t, "a priority")))
+			p := int64(rapid.IntRange(-1, 3).Draw(t, "a priority"))
+			arr.priorities = append(arr.priorities, p)
 			arr.runs = append(arr.runs, runs("a run")...)
+			if drifting {
+				// Grouped: its exact priority now at most its run's.
+				arr.exact = append(arr.exact, p-int64(rapid.IntRange(0, 2).Draw(t, "below its group")))
+				arr.drifts = append(arr.drifts, rapid.Bool().Draw(t, "drifts"))
+			}
 		}
 	}
 	strict := rapid.Bool().Draw(t, "strict")

@@ -30,8 +30,8 @@ import (
 // with the option on, the check owns the annotation on the workloads
 // behind it. The check's replay of Kueue's queue orders by the
 // effective priority it writes (Workload.Priority), so the ETAs follow
-// the EDF order; an arrival still to come is placed as if its deadline
-// were now plus its relative deadline (arrivals.go). Its cost: the
+// the EDF order; an arrival still to come is placed by the deadline it
+// comes with, at or ahead of its place (arrivals.go). Its cost: the
 // arrivals' priorities are then nearly all distinct, so the replay's
 // queue holds maxArrivalBlocks runs of max(64, pending) arrival slots
 // instead of one per spec.priority in use, up to nine times the queue

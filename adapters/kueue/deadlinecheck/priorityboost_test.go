@@ -222,3 +222,29 @@ func TestReconcileWritesBoost(t *testing.T) {
 		}
 	}
 }
+
+// TestArrivalBlock: runs of priority 5, 3 and 1; a drifting record whose
+// priority arriving now is 4 (its group's run: 5) takes, t seconds
+// later, the last run of a priority at least 4 − ⌊t⌋.
+func TestArrivalBlock(t *testing.T) {
+	blocks := []int64{5, 3, 1}
+	a := &etaArrivals{priorities: []int64{5, 3}, exact: []int64{4, 3}, drifts: []bool{true, false}}
+	for _, c := range []struct {
+		r    int
+		t    float64
+		want int
+	}{
+		{0, 0, 0},    // 4: the run of 5
+		{0, 0.9, 0},  // still 4
+		{0, 1.5, 1},  // 3
+		{0, 2.99, 1}, // 2: the run of 3
+		{0, 3, 2},    // 1
+		{0, 1e12, 2}, // far below every run: the last
+		{1, 50, 1},   // does not drift: its own run
+	} {
+		own := slices.Index(blocks, a.priorities[c.r])
+		if got := a.block(c.r, c.t, blocks, own); got != c.want {
+			t.Errorf("record %d at %v s: run %d, want %d", c.r, c.t, got, c.want)
+		}
+	}
+}
