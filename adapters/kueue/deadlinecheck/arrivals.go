@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sort"
 	"sync"
 	"time"
 
@@ -78,13 +79,12 @@ type arrivalRecord struct {
 	uid      types.UID
 	created  time.Time
 	priority int64
-	// boosted: priority holds boost, the EDF boost of the workload's
-	// deadline, rel after its creation (Workload.Boost not 0).
-	boosted bool
-	boost   int32
-	rel     time.Duration
-	share   float64
-	own     []float64 // its decisions' run-time samples; never changed
+	// boost is the EDF boost priority holds (Workload.Boost; 0: none), of
+	// the workload's deadline rel after its creation.
+	boost int32
+	rel   time.Duration
+	share float64
+	own   []float64 // its decisions' run-time samples; never changed
 }
 
 // arrivalLearner keeps, per ClusterQueue and check, the latest
@@ -115,7 +115,7 @@ func (l *arrivalLearner) observe(key etaPassKey, ws []Workload, works []*work, o
 		}
 		r := arrivalRecord{uid: w.UID, created: w.Created, priority: w.Priority, share: share(*w), own: works[i].own}
 		if w.Boost != 0 {
-			r.boosted, r.boost, r.rel = true, w.Boost, w.Deadline.Sub(w.Created)
+			r.boost, r.rel = w.Boost, w.Deadline.Sub(w.Created)
 		}
 		if len(recs) == ArrivalWindow && r.compare(recs[0]) < 0 {
 			continue
@@ -196,7 +196,7 @@ type etaArrivals struct {
 // later is placed with: r's, its boost moved to now plus r's relative
 // deadline when boosted.
 func (r arrivalRecord) arrivalPriority(now time.Time) int64 {
-	if !r.boosted {
+	if r.boost == 0 {
 		return r.priority
 	}
 	return r.priority - int64(r.boost) + int64(DeadlineBoost(now.Add(r.rel)))
@@ -208,13 +208,13 @@ func (r arrivalRecord) arrivalPriority(now time.Time) int64 {
 // (the longer ones first). scratch is reused for the distinct values.
 func groupPriorities(ps, scratch []int64) []int64 {
 	d := append(scratch[:0], ps...)
-	slices.SortFunc(d, func(a, b int64) int { return cmp.Compare(b, a) })
+	slices.SortFunc(d, descending)
 	d = slices.Compact(d)
 	if len(d) <= maxArrivalBlocks {
 		return d
 	}
 	for i, p := range ps {
-		at, _ := slices.BinarySearchFunc(d, p, func(a, b int64) int { return cmp.Compare(b, a) })
+		at, _ := slices.BinarySearchFunc(d, p, descending)
 		// Distinct value at of len(d) falls in run g; the run's first
 		// value is its highest.
 		g := at * maxArrivalBlocks / len(d)
@@ -229,19 +229,19 @@ func groupPriorities(ps, scratch []int64) []int64 {
 // of at most exact[r] − ⌊t⌋ (its deadline, and so its boost's rounded-up
 // seconds, at least ⌊t⌋ later than arriving now), and takes the last run
 // of a priority at least that: at or ahead of its place in Kueue's
-// queue, never behind, and never ahead of its own group's run.
+// queue, never behind, and never ahead of its own group's run (whose
+// priority is at least exact[r] ≥ p).
 func (a *etaArrivals) block(r int, t float64, blocks []int64, recBlock int) int {
 	if a.drifts == nil || !a.drifts[r] {
 		return recBlock
 	}
 	p := a.exact[r] - int64(min(math.Floor(t), math.MaxInt32))
 	// The first run below p; the one before it is the last at least p.
-	b, _ := slices.BinarySearchFunc(blocks, p, func(x, p int64) int { return cmp.Compare(p, x) })
-	for b < len(blocks) && blocks[b] >= p {
-		b++
-	}
-	return max(b-1, recBlock)
+	return sort.Search(len(blocks), func(i int) bool { return blocks[i] < p }) - 1
 }
+
+// descending orders priorities highest first.
+func descending(a, b int64) int { return cmp.Compare(b, a) }
 
 // on reports whether the pass draws arrivals.
 func (a *etaArrivals) on() bool { return a != nil && a.rate > 0 && len(a.shares) > 0 }
@@ -264,16 +264,14 @@ func (sc *etaScratch) setArrivals(recs []arrivalRecord, now time.Time, pending, 
 	if a.rate = arrivalRate(recs, now); a.rate == 0 {
 		return
 	}
-	drifting := false
+	drifting := slices.ContainsFunc(recs, func(r arrivalRecord) bool { return r.boost != 0 })
 	for _, r := range recs {
-		drifting = drifting || r.boosted
-	}
-	for _, r := range recs {
+		p := r.arrivalPriority(now)
 		a.shares = append(a.shares, r.share)
-		a.priorities = append(a.priorities, r.arrivalPriority(now))
+		a.priorities = append(a.priorities, p)
 		if drifting {
-			a.exact = append(a.exact, r.arrivalPriority(now))
-			a.drifts = append(a.drifts, r.boosted)
+			a.exact = append(a.exact, p)
+			a.drifts = append(a.drifts, r.boost != 0)
 		}
 		if delay.ready == nil {
 			a.runs = append(a.runs, r.own...)

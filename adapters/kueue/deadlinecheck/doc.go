@@ -292,7 +292,7 @@
 // classes the sum decides. A waiting workload without a deadline gets no
 // boost (one the check wrote is removed); a workload holding quota is not
 // written to. The ETAs replay the boosted order, and an arrival still to
-// come is placed with the boost it would have arriving now
+// come is placed by the deadline it comes with, at or ahead of its place
 // (priorityboost.go, arrivals.go).
 //
 // # Guarantees

@@ -274,7 +274,6 @@ func (sim *simulation) layout(jobs []etaJob, arr *etaArrivals) {
 	slots := 0
 	if arr.on() {
 		slots = arr.slots
-		descending := func(a, b int64) int { return cmp.Compare(b, a) }
 		sim.blockPrio = append(sim.blockPrio, arr.priorities...)
 		slices.SortFunc(sim.blockPrio, descending)
 		sim.blockPrio = slices.Compact(sim.blockPrio)
