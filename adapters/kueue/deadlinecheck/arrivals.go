@@ -24,10 +24,17 @@ import (
 //     record is the workload's creation time, priority, share of the
 //     nominal quota (pods / Slots, at most 1) and its decisions' run-time
 //     samples (own).
-//   - Rate: λ = m / (now − c₁), m the records, c₁ the oldest creation
-//     among them (at least one second): the Poisson rate of the latest m
-//     arrivals, counted up to now so that it falls while none come. With
-//     fewer than MinArrivalObservations records there are no arrivals.
+//   - Rate: λ = n / L, the arrivals n seen over the look-back L up to
+//     now. L is the longer of the records' span (now − c₁, c₁ the oldest
+//     creation among them) and the age of the oldest workload waiting in
+//     the pass (now − its creation), at least one second, and at most
+//     the span of the arrivals kept (the latest maxArrivalMarks, their
+//     creation times): the arrivals that delay a waiting workload come
+//     over its wait, so the rate is measured over about as long as the
+//     queue's workloads wait, not over the last burst. With no workload
+//     waiting longer than the records' span, λ = m / (now − c₁), m the
+//     records. It falls while none come. With fewer than
+//     MinArrivalObservations records there are no arrivals.
 //   - Sample s draws, from a stream seeded with Config.Seed and s, the
 //     gaps between arrivals, exponential with rate λ, and for each
 //     arrival a record, uniformly: the arrival has that record's share
@@ -55,7 +62,8 @@ import (
 // The arrivals are the same in every pass until the records change: a
 // pass's ETAs move with the queue, not with fresh draws. Approximations:
 // the arrivals form a Poisson process (a burst of submissions is spread
-// at its mean rate); an arrival the check would reject still takes quota
+// at the mean rate of the look-back, and a rate that falls or rises over
+// the coming wait is taken at its past mean); an arrival the check would reject still takes quota
 // in the replay; arrivals the check does not see (other ClusterQueues of
 // a cohort) are not counted.
 
@@ -72,6 +80,9 @@ const (
 	// maxArrivalBlocks bounds the distinct priorities arrivals are drawn
 	// with: each has its run of slots in the replay's queue.
 	maxArrivalBlocks = 8
+	// maxArrivalMarks is how many of the latest arrivals' creation times
+	// the rate's look-back counts over.
+	maxArrivalMarks = 4096
 )
 
 // An arrivalRecord is one workload seen arriving at a ClusterQueue.
@@ -87,16 +98,29 @@ type arrivalRecord struct {
 	own   []float64 // its decisions' run-time samples; never changed
 }
 
+// An arrivalMark is one arrival's creation time and UID.
+type arrivalMark struct {
+	created time.Time
+	uid     types.UID
+}
+
+// compare orders marks by creation, then UID.
+func (m arrivalMark) compare(x arrivalMark) int {
+	return cmp.Or(m.created.Compare(x.created), cmp.Compare(m.uid, x.uid))
+}
+
 // arrivalLearner keeps, per ClusterQueue and check, the latest
-// ArrivalWindow arrivals by creation time (ties by UID), in that order.
-// It is safe for concurrent use.
+// ArrivalWindow arrivals by creation time (ties by UID), in that order,
+// and the marks of the latest maxArrivalMarks. It is safe for concurrent
+// use.
 type arrivalLearner struct {
-	mu   sync.Mutex
-	recs map[etaPassKey][]arrivalRecord
+	mu    sync.Mutex
+	recs  map[etaPassKey][]arrivalRecord
+	marks map[etaPassKey][]arrivalMark
 }
 
 func newArrivalLearner() *arrivalLearner {
-	return &arrivalLearner{recs: map[etaPassKey][]arrivalRecord{}}
+	return &arrivalLearner{recs: map[etaPassKey][]arrivalRecord{}, marks: map[etaPassKey][]arrivalMark{}}
 }
 
 // observe records the workloads of ws that arrive: those with samples in
@@ -107,11 +131,26 @@ func newArrivalLearner() *arrivalLearner {
 func (l *arrivalLearner) observe(key etaPassKey, ws []Workload, works []*work, outs []Outcome) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	recs := l.recs[key]
+	recs, marks := l.recs[key], l.marks[key]
 	for i := range ws {
 		w := &ws[i]
 		if works[i] == nil || w.Executed != 0 || w.Created.IsZero() {
 			continue
+		}
+		m := arrivalMark{created: w.Created, uid: w.UID}
+		if len(marks) == maxArrivalMarks && m.compare(marks[0]) < 0 {
+			continue
+		}
+		if w.Phase == Deactivated || w.Blocked != nil || outs[i].Deactivate {
+			continue
+		}
+		at, found := slices.BinarySearchFunc(marks, m, arrivalMark.compare)
+		if found {
+			continue
+		}
+		marks = slices.Insert(marks, at, m)
+		if len(marks) > maxArrivalMarks {
+			marks = slices.Delete(marks, 0, 1)
 		}
 		r := arrivalRecord{uid: w.UID, created: w.Created, priority: w.Priority, share: share(*w), own: works[i].own}
 		if w.Boost != 0 {
@@ -120,16 +159,13 @@ func (l *arrivalLearner) observe(key etaPassKey, ws []Workload, works []*work, o
 		if len(recs) == ArrivalWindow && r.compare(recs[0]) < 0 {
 			continue
 		}
-		if w.Phase == Deactivated || w.Blocked != nil || outs[i].Deactivate || slices.ContainsFunc(recs, func(x arrivalRecord) bool { return x.uid == r.uid }) {
-			continue
-		}
-		at, _ := slices.BinarySearchFunc(recs, r, arrivalRecord.compare)
+		at, _ = slices.BinarySearchFunc(recs, r, arrivalRecord.compare)
 		recs = slices.Insert(recs, at, r)
 		if len(recs) > ArrivalWindow {
 			recs = slices.Delete(recs, 0, 1)
 		}
 	}
-	l.recs[key] = recs
+	l.recs[key], l.marks[key] = recs, marks
 }
 
 // compare orders records by creation, then UID.
@@ -137,11 +173,16 @@ func (r arrivalRecord) compare(x arrivalRecord) int {
 	return cmp.Or(r.created.Compare(x.created), cmp.Compare(r.uid, x.uid))
 }
 
-// records returns key's records (a copy of the window).
-func (l *arrivalLearner) records(key etaPassKey) []arrivalRecord {
+// input returns key's records and their creation marks (copies), with
+// seed: an ETA pass's arrivals.
+func (l *arrivalLearner) input(key etaPassKey, seed uint64) arrivalInput {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return slices.Clone(l.recs[key])
+	in := arrivalInput{recs: slices.Clone(l.recs[key]), seed: seed}
+	for _, m := range l.marks[key] {
+		in.marks = append(in.marks, m.created)
+	}
+	return in
 }
 
 // forget drops the records of a ClusterQueue that is gone.
@@ -153,23 +194,39 @@ func (l *arrivalLearner) forget(cq string) {
 			delete(l.recs, k)
 		}
 	}
+	for k := range l.marks {
+		if k.queue == cq {
+			delete(l.marks, k)
+		}
+	}
 }
 
-// arrivalRate is λ over recs at now, per second (0 with fewer than
-// MinArrivalObservations).
-func arrivalRate(recs []arrivalRecord, now time.Time) float64 {
+// arrivalRate is λ at now, per second, over the creation times marks
+// (ascending; nil: the records') with the look-back of a pass whose
+// oldest waiting workload is waited old (0 with fewer than
+// MinArrivalObservations records).
+func arrivalRate(recs []arrivalRecord, marks []time.Time, now time.Time, waited time.Duration) float64 {
 	if len(recs) < MinArrivalObservations {
 		return 0
 	}
-	span := max(now.Sub(recs[0].created).Seconds(), 1)
-	return float64(len(recs)) / span
+	lookback := max(now.Sub(recs[0].created), waited)
+	if len(marks) == 0 {
+		return float64(len(recs)) / max(now.Sub(recs[0].created).Seconds(), 1)
+	}
+	lookback = min(lookback, now.Sub(marks[0]))
+	from := now.Add(-lookback)
+	n := len(marks) - sort.Search(len(marks), func(i int) bool { return !marks[i].Before(from) })
+	return float64(n) / max(lookback.Seconds(), 1)
 }
 
 // An arrivalInput is what an ETA pass draws its arrivals from: a
-// ClusterQueue's check's records and Config.Seed. The zero value: none.
+// ClusterQueue's check's records, the creation times of its latest
+// arrivals (ascending; nil: the records') and Config.Seed. The zero
+// value: none.
 type arrivalInput struct {
-	recs []arrivalRecord
-	seed uint64
+	recs  []arrivalRecord
+	marks []time.Time
+	seed  uint64
 }
 
 // etaArrivals is the arrivals of one ETA pass: rate λ per second (0:
@@ -250,18 +307,19 @@ func (a *etaArrivals) on() bool { return a != nil && a.rate > 0 && len(a.shares)
 func (a *etaArrivals) run(r, s int) float64 { return a.runs[r*a.samples+s] }
 
 // setArrivals makes sc.arr the arrivals of a pass over pending
-// workloads from recs at now, reusing its slices: none when recs are too
-// few or a record's samples are not the pass's.
-func (sc *etaScratch) setArrivals(recs []arrivalRecord, now time.Time, pending, samples int, seed uint64, delay etaDelay) {
-	a := &sc.arr
-	*a = etaArrivals{shares: a.shares[:0], priorities: a.priorities[:0], runs: a.runs[:0], samples: samples, seed: seed,
+// workloads, the oldest waited old, from in at now, reusing its slices:
+// none when the records are too few or a record's samples are not the
+// pass's.
+func (sc *etaScratch) setArrivals(in arrivalInput, now time.Time, pending int, waited time.Duration, samples int, delay etaDelay) {
+	a, recs := &sc.arr, in.recs
+	*a = etaArrivals{shares: a.shares[:0], priorities: a.priorities[:0], runs: a.runs[:0], samples: samples, seed: in.seed,
 		slots: max(minArrivalSlots, pending), exact: a.exact[:0], drifts: a.drifts[:0]}
 	for _, r := range recs {
 		if len(r.own) != samples {
 			return
 		}
 	}
-	if a.rate = arrivalRate(recs, now); a.rate == 0 {
+	if a.rate = arrivalRate(recs, in.marks, now, waited); a.rate == 0 {
 		return
 	}
 	drifting := slices.ContainsFunc(recs, func(r arrivalRecord) bool { return r.boost != 0 })

@@ -101,26 +101,48 @@ func propStrictTailArrivals(t *rapid.T) {
 
 func TestPropStrictTailArrivals(t *testing.T) { rapid.Check(t, propStrictTailArrivals) }
 
-// TestArrivalRate works λ = m / (now − oldest creation) by hand.
+// TestArrivalRate works λ = n / L by hand: L the longer of the records'
+// span and the oldest waiting workload's age, at most the marks' span,
+// at least a second; n the marks in it.
 func TestArrivalRate(t *testing.T) {
+	ago := func(a int) time.Time { return t0.Add(-time.Duration(a) * time.Second) }
 	recs := func(ages ...int) []arrivalRecord {
 		var out []arrivalRecord
 		for _, a := range ages {
-			out = append(out, arrivalRecord{created: t0.Add(-time.Duration(a) * time.Second)})
+			out = append(out, arrivalRecord{created: ago(a)})
 		}
 		return out
 	}
+	marks := func(ages ...int) []time.Time {
+		var out []time.Time
+		for _, a := range ages {
+			out = append(out, ago(a))
+		}
+		return out
+	}
+	ten := recs(100, 90, 80, 70, 60, 50, 40, 30, 20, 10)
+	burst := recs(9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 	for _, tt := range []struct {
-		name string
-		recs []arrivalRecord
-		want float64
+		name   string
+		recs   []arrivalRecord
+		marks  []time.Time
+		waited time.Duration
+		want   float64
 	}{
-		{"too few", recs(9, 8, 7, 6, 5, 4, 3, 2, 1), 0},
-		{"ten over 100 s", recs(100, 90, 80, 70, 60, 50, 40, 30, 20, 10), 0.1},
-		{"ten over 200 s, none for the last 100", recs(200, 190, 180, 170, 160, 150, 140, 130, 120, 110), 0.05},
-		{"ten at once: a second at least", recs(0, 0, 0, 0, 0, 0, 0, 0, 0, 0), 10},
+		{"too few", recs(9, 8, 7, 6, 5, 4, 3, 2, 1), nil, 0, 0},
+		{"ten over 100 s", ten, nil, 0, 0.1},
+		{"ten over 200 s, none for the last 100", recs(200, 190, 180, 170, 160, 150, 140, 130, 120, 110), nil, 0, 0.05},
+		{"ten at once: a second at least", recs(0, 0, 0, 0, 0, 0, 0, 0, 0, 0), nil, 0, 10},
+		{"marks the records': the records' span", ten, marks(100, 90, 80, 70, 60, 50, 40, 30, 20, 10), 50 * time.Second, 0.1},
+		// A burst of ten in 9 s after two arrivals 100 and 60 s ago: the
+		// records alone say 10 / 9 s; a workload waiting 60 s counts the
+		// 11 marks of the last 60 s over 60 s; one waiting 300 s all 12
+		// marks, over their 100 s.
+		{"a burst, nothing waits longer", burst, marks(100, 60, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0), 5 * time.Second, 10.0 / 9},
+		{"a burst, a workload waiting 60 s", burst, marks(100, 60, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0), 60 * time.Second, 11.0 / 60},
+		{"a burst, a workload waiting 300 s", burst, marks(100, 60, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0), 300 * time.Second, 12.0 / 100},
 	} {
-		if got := arrivalRate(tt.recs, t0); got != tt.want {
+		if got := arrivalRate(tt.recs, tt.marks, t0, tt.waited); got != tt.want {
 			t.Errorf("%s: rate %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -149,7 +171,7 @@ func TestArrivalLearner(t *testing.T) {
 	outs[6].Deactivate = true
 	l.observe(key, ws, works, outs)
 	l.observe(key, ws, works, outs) // again: no second record
-	got := l.records(key)
+	got := l.input(key, 0).recs
 	var uids []types.UID
 	for _, r := range got {
 		uids = append(uids, r.uid)
@@ -169,7 +191,7 @@ func TestArrivalLearner(t *testing.T) {
 	works = append(works, &work{own: own})
 	outs = make([]Outcome, len(ws))
 	l.observe(key, ws, works, outs)
-	got = l.records(key)
+	got = l.input(key, 0).recs
 	if len(got) != ArrivalWindow {
 		t.Fatalf("%d records, want %d", len(got), ArrivalWindow)
 	}
@@ -183,8 +205,14 @@ func TestArrivalLearner(t *testing.T) {
 	}) {
 		t.Errorf("records %v keep an older arrival", got)
 	}
+	// The marks keep every arrival counted, the older ones too: the four
+	// first, the window's and "old", ascending.
+	marks := l.input(key, 0).marks
+	if len(marks) != 4+ArrivalWindow+1 || !marks[0].Equal(t0.Add(-1000*time.Second)) || !slices.IsSortedFunc(marks, time.Time.Compare) {
+		t.Errorf("%d marks from %v, want %d ascending from %v", len(marks), marks[0], 4+ArrivalWindow+1, t0.Add(-1000*time.Second))
+	}
 	l.forget("cq")
-	if n := len(l.records(key)); n != 0 {
-		t.Errorf("%d records after the ClusterQueue is gone", n)
+	if in := l.input(key, 0); len(in.recs)+len(in.marks) != 0 {
+		t.Errorf("%d records, %d marks after the ClusterQueue is gone", len(in.recs), len(in.marks))
 	}
 }

@@ -16,8 +16,9 @@ import (
 // pods left, time executed, slots, model, sample count, seed, start
 // delay), so a plan with a cache gives exactly the outcomes of one
 // without. The entries a plan did not use are dropped once they outnumber
-// those it used (plus 64), so a queue's entries stay within about twice
-// its live workloads. It also keeps each queue's scratch of the
+// a quarter of those it used (plus 64), so a queue's entries stay within
+// 1.25 times its live workloads plus 64: each entry is 16 bytes a sample
+// (16 KiB at the default 1,000 samples). It also keeps each queue's scratch of the
 // decisions, so that a reconcile's plan allocates in proportion to its
 // decisions, not to its queue. The zero value is not usable: call
 // NewWorkCache. It is safe for concurrent use; plans of one queue at the
@@ -104,14 +105,14 @@ func (c *WorkCache) begin(queue string) *generation {
 }
 
 // end puts a plan's entries and scratch back; a plan that ended without
-// error first drops the entries it did not use once they outnumber those
-// it used, plus 64.
+// error first drops the entries it did not use once they outnumber a
+// quarter of those it used, plus 64.
 func (c *WorkCache) end(queue string, g *generation, ok bool) {
 	if c == nil {
 		return
 	}
 	q := g.q
-	if ok && len(q.works) > 2*q.used+64 {
+	if ok && len(q.works)-q.used > q.used/4+64 {
 		for k, e := range q.works {
 			if e.plan != q.plan {
 				delete(q.works, k)

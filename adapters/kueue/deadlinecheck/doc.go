@@ -171,8 +171,12 @@
 // ClusterQueue's check keeps its latest 50 arrivals (workloads seen
 // with nothing run yet, waiting or holding quota, not being rejected:
 // creation time, priority, share, run-time samples); from 10 of them on, each sample of the replay draws
-// arrivals at their Poisson rate (50 over the time from the oldest one's
-// creation to now), each like one of them drawn uniformly, placed behind
+// arrivals at a Poisson rate measured over as long as the queue's
+// workloads wait: the arrivals seen over the longer of the time from the
+// oldest of the 50's creation to now and the oldest waiting workload's
+// age (the creation times of the latest 4,096 arrivals are kept for it),
+// so a burst of submissions is not taken for the rate of the whole wait;
+// each arrival is like one of the 50 drawn uniformly, placed behind
 // every waiting workload of at least its priority, at most max(64,
 // pending) of them and none after the last waiting workload starts. The
 // draws depend on -seed and the sample only, so a pass's ETAs move with

@@ -55,7 +55,13 @@ func etasOracle(q Queue, ws []Workload, works []*work, outs []Outcome, now time.
 	for k := range starts {
 		starts[k] = make([]float64, samples)
 	}
-	sim := newScanSimulation(jobs, arrivalsOracle(in, now, len(pend), samples, delay), delay.pace)
+	var waited time.Duration // the oldest waiting workload's age
+	for _, i := range pend {
+		if !ws[i].Created.IsZero() && now.Sub(ws[i].Created) > waited {
+			waited = now.Sub(ws[i].Created)
+		}
+	}
+	sim := newScanSimulation(jobs, arrivalsOracle(in, now, len(pend), waited, samples, delay), delay.pace)
 	for s := range samples {
 		sim.run(running, q.StrictFIFO, s, starts)
 	}
@@ -92,15 +98,35 @@ func etasOracle(q Queue, ws []Workload, works []*work, outs []Outcome, now time.
 	return nil
 }
 
-// arrivalsOracle is the arrivals of a pass over pending workloads from
-// in at now (arrivals.go), built plainly: nil with fewer than
-// MinArrivalObservations records or with a record whose samples are not
-// samples.
-func arrivalsOracle(in arrivalInput, now time.Time, pending, samples int, delay etaDelay) *etaArrivals {
+// arrivalsOracle is the arrivals of a pass over pending workloads, the
+// oldest waited old, from in at now (arrivals.go), built plainly: nil
+// with fewer than MinArrivalObservations records or with a record whose
+// samples are not samples.
+func arrivalsOracle(in arrivalInput, now time.Time, pending int, waited time.Duration, samples int, delay etaDelay) *etaArrivals {
 	if len(in.recs) < MinArrivalObservations {
 		return nil
 	}
-	a := &etaArrivals{rate: float64(len(in.recs)) / max(now.Sub(in.recs[0].created).Seconds(), 1), samples: samples, seed: in.seed, slots: max(64, pending)}
+	span := now.Sub(in.recs[0].created)
+	rate := float64(len(in.recs)) / max(span.Seconds(), 1)
+	if len(in.marks) > 0 {
+		// Over the look-back: the longer of the records' span and the
+		// oldest wait, within the marks.
+		lookback := span
+		if waited > lookback {
+			lookback = waited
+		}
+		if all := now.Sub(in.marks[0]); all < lookback {
+			lookback = all
+		}
+		n := 0
+		for _, m := range in.marks {
+			if now.Sub(m) <= lookback {
+				n++
+			}
+		}
+		rate = float64(n) / max(lookback.Seconds(), 1)
+	}
+	a := &etaArrivals{rate: rate, samples: samples, seed: in.seed, slots: max(64, pending)}
 	for _, r := range in.recs {
 		if len(r.own) != samples {
 			return nil

@@ -91,6 +91,15 @@ func etaInputsGen(t *rapid.T) etaInputs {
 				priority: int64(rapid.IntRange(-1, 3).Draw(t, "priority")), share: float64(rapid.IntRange(1, 8).Draw(t, "share")) / 8, own: own})
 		}
 		slices.SortFunc(arr.recs, func(a, b arrivalRecord) int { return a.created.Compare(b.created) })
+		if rapid.Bool().Draw(t, "marks?") { // the records' and older arrivals'
+			for _, r := range arr.recs {
+				arr.marks = append(arr.marks, r.created)
+			}
+			for range rapid.IntRange(0, 20).Draw(t, "older") {
+				arr.marks = append(arr.marks, now.Add(-time.Duration(rapid.IntRange(0, 1200).Draw(t, "older age"))*time.Second))
+			}
+			slices.SortFunc(arr.marks, time.Time.Compare)
+		}
 	}
 	return etaInputs{q: q, ws: ws, works: works, outs: outs, now: now, cfg: cfg, delay: delay, arr: arr}
 }

@@ -83,7 +83,13 @@ func (sc *etaScratch) startPass(q Queue, ws []Workload, works []*work, outs []Ou
 	}
 	sc.placeFills()
 	sc.rows = sc.startRows(len(sc.jobs), samples)
-	sc.setArrivals(arr.recs, now, len(pend), samples, arr.seed, delay)
+	var waited time.Duration
+	for _, i := range pend {
+		if c := ws[i].Created; !c.IsZero() {
+			waited = max(waited, now.Sub(c))
+		}
+	}
+	sc.setArrivals(arr, now, len(pend), waited, samples, delay)
 	sc.sim.prepare(sc.jobs, &sc.arr, delay.pace)
 }
 

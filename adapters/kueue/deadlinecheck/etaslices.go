@@ -38,7 +38,7 @@ func (r *queueReconciler) advanceETAs(ctx context.Context, key etaPassKey, q Que
 		}
 		var arr arrivalInput
 		if r.arrivals != nil {
-			arr = arrivalInput{recs: r.arrivals.records(key), seed: cfg.Seed}
+			arr = r.arrivals.input(key, cfg.Seed)
 		}
 		sc.startPass(q, ws, works, outs, now, r.cfg.Samples, delay, arr)
 		started = true

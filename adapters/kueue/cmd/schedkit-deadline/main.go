@@ -26,6 +26,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
@@ -191,6 +192,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Metrics:                metricsserver.Options{BindAddress: f.metricsAddr},
 		HealthProbeBindAddress: f.probeAddr,
 		PprofBindAddress:       f.pprofAddr,
+		// Nothing reads the managed fields: the cache keeps its objects
+		// without them.
+		Cache: cache.Options{DefaultTransform: cache.TransformStripManagedFields()},
 	}
 	f.election.apply(&opts, cfg)
 	mgr, err := ctrl.NewManager(cfg, opts)
