@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -131,6 +132,10 @@ func BenchmarkReconcileDecisions(b *testing.B) {
 // instant (the oracle of TestPropSimulationMatchesScan), "arrivals" is
 // the search with arrivals drawn from ArrivalWindow records (one a second,
 // of the same sizes as the jobs, run times 1–61 s; at most max(64, n)),
+// "boosted" the arrivals in EDF order (priorityboost.go): the jobs of
+// distinct priorities in queue order (a deadline each), each record's
+// priority arriving now that of a job drawn uniformly, drifting with its
+// arrival and grouped into maxArrivalBlocks runs,
 // "skips" the search with Kueue's walk at a skip cost of 0.5 s and a
 // requeue batch of 1 s (skips.go).
 // The jobs take a twentieth, a quarter or all of the quota, as the small,
@@ -171,6 +176,28 @@ func BenchmarkETASimulation(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				sim.run(running, jobs, arr, false, 0, starts)
+			}
+		})
+		b.Run(fmt.Sprintf("workloads=%d/boosted", n), func(b *testing.B) {
+			const top = int64(1) << 40
+			edf := slices.Clone(jobs)
+			for k := range edf {
+				edf[k].priority = top - int64(k)
+			}
+			arr := &etaArrivals{rate: 1, samples: 1, seed: 1, slots: max(minArrivalSlots, n)}
+			for range ArrivalWindow {
+				p := top - int64(rng.IntN(n))
+				arr.shares = append(arr.shares, []float64{0.05, 0.25, 1}[rng.IntN(3)])
+				arr.exact = append(arr.exact, p)
+				arr.drifts = append(arr.drifts, true)
+				arr.priorities = append(arr.priorities, p)
+				arr.runs = append(arr.runs, 1+60*rng.Float64())
+			}
+			groupPriorities(arr.priorities, nil)
+			sim := newSimulation(edf, arr, walkPace{})
+			b.ReportAllocs()
+			for b.Loop() {
+				sim.run(running, edf, arr, false, 0, starts)
 			}
 		})
 		b.Run(fmt.Sprintf("workloads=%d/walk", n), func(b *testing.B) {
