@@ -63,9 +63,9 @@ import (
 // pass's ETAs move with the queue, not with fresh draws. Approximations:
 // the arrivals form a Poisson process (a burst of submissions is spread
 // at the mean rate of the look-back, and a rate that falls or rises over
-// the coming wait is taken at its past mean); an arrival the check would reject still takes quota
-// in the replay; arrivals the check does not see (other ClusterQueues of
-// a cohort) are not counted.
+// the coming wait is taken at its past mean); an arrival the check would
+// reject still takes quota in the replay; arrivals the check does not
+// see (other ClusterQueues of a cohort) are not counted.
 
 // Bounds of the arrival model.
 const (
@@ -87,8 +87,7 @@ const (
 
 // An arrivalRecord is one workload seen arriving at a ClusterQueue.
 type arrivalRecord struct {
-	uid      types.UID
-	created  time.Time
+	arrivalMark
 	priority int64
 	// boost is the EDF boost priority holds (Workload.Boost; 0: none), of
 	// the workload's deadline rel after its creation.
@@ -109,18 +108,23 @@ func (m arrivalMark) compare(x arrivalMark) int {
 	return cmp.Or(m.created.Compare(x.created), cmp.Compare(m.uid, x.uid))
 }
 
-// arrivalLearner keeps, per ClusterQueue and check, the latest
-// ArrivalWindow arrivals by creation time (ties by UID), in that order,
-// and the marks of the latest maxArrivalMarks. It is safe for concurrent
-// use.
+// arrivalLearner keeps, per ClusterQueue and check, its arrivals. It is
+// safe for concurrent use.
 type arrivalLearner struct {
-	mu    sync.Mutex
-	recs  map[etaPassKey][]arrivalRecord
-	marks map[etaPassKey][]arrivalMark
+	mu   sync.Mutex
+	seen map[etaPassKey]arrivalHistory
+}
+
+// arrivalHistory is one ClusterQueue's arrivals: the marks of the latest
+// maxArrivalMarks and the records of the latest ArrivalWindow, each by
+// creation time (ties by UID), in that order.
+type arrivalHistory struct {
+	recs  []arrivalRecord
+	marks []arrivalMark
 }
 
 func newArrivalLearner() *arrivalLearner {
-	return &arrivalLearner{recs: map[etaPassKey][]arrivalRecord{}, marks: map[etaPassKey][]arrivalMark{}}
+	return &arrivalLearner{seen: map[etaPassKey]arrivalHistory{}}
 }
 
 // observe records the workloads of ws that arrive: those with samples in
@@ -131,7 +135,8 @@ func newArrivalLearner() *arrivalLearner {
 func (l *arrivalLearner) observe(key etaPassKey, ws []Workload, works []*work, outs []Outcome) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	recs, marks := l.recs[key], l.marks[key]
+	h := l.seen[key]
+	recs, marks := h.recs, h.marks
 	for i := range ws {
 		w := &ws[i]
 		if works[i] == nil || w.Executed != 0 || w.Created.IsZero() {
@@ -152,34 +157,30 @@ func (l *arrivalLearner) observe(key etaPassKey, ws []Workload, works []*work, o
 		if len(marks) > maxArrivalMarks {
 			marks = slices.Delete(marks, 0, 1)
 		}
-		r := arrivalRecord{uid: w.UID, created: w.Created, priority: w.Priority, share: share(*w), own: works[i].own}
+		r := arrivalRecord{arrivalMark: m, priority: w.Priority, share: share(*w), own: works[i].own}
 		if w.Boost != 0 {
 			r.boost, r.rel = w.Boost, w.Deadline.Sub(w.Created)
 		}
-		if len(recs) == ArrivalWindow && r.compare(recs[0]) < 0 {
+		if len(recs) == ArrivalWindow && m.compare(recs[0].arrivalMark) < 0 {
 			continue
 		}
-		at, _ = slices.BinarySearchFunc(recs, r, arrivalRecord.compare)
+		at, _ = slices.BinarySearchFunc(recs, r, func(a, b arrivalRecord) int { return a.compare(b.arrivalMark) })
 		recs = slices.Insert(recs, at, r)
 		if len(recs) > ArrivalWindow {
 			recs = slices.Delete(recs, 0, 1)
 		}
 	}
-	l.recs[key], l.marks[key] = recs, marks
+	l.seen[key] = arrivalHistory{recs: recs, marks: marks}
 }
 
-// compare orders records by creation, then UID.
-func (r arrivalRecord) compare(x arrivalRecord) int {
-	return cmp.Or(r.created.Compare(x.created), cmp.Compare(r.uid, x.uid))
-}
-
-// input returns key's records and their creation marks (copies), with
-// seed: an ETA pass's arrivals.
-func (l *arrivalLearner) input(key etaPassKey, seed uint64) arrivalInput {
+// input returns key's records (a copy) and their creation times
+// (appended to marks[:0]), with seed: an ETA pass's arrivals.
+func (l *arrivalLearner) input(key etaPassKey, seed uint64, marks []time.Time) arrivalInput {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	in := arrivalInput{recs: slices.Clone(l.recs[key]), seed: seed}
-	for _, m := range l.marks[key] {
+	h := l.seen[key]
+	in := arrivalInput{recs: slices.Clone(h.recs), marks: marks[:0], seed: seed}
+	for _, m := range h.marks {
 		in.marks = append(in.marks, m.created)
 	}
 	return in
@@ -189,14 +190,9 @@ func (l *arrivalLearner) input(key etaPassKey, seed uint64) arrivalInput {
 func (l *arrivalLearner) forget(cq string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for k := range l.recs {
+	for k := range l.seen {
 		if k.queue == cq {
-			delete(l.recs, k)
-		}
-	}
-	for k := range l.marks {
-		if k.queue == cq {
-			delete(l.marks, k)
+			delete(l.seen, k)
 		}
 	}
 }
@@ -209,11 +205,11 @@ func arrivalRate(recs []arrivalRecord, marks []time.Time, now time.Time, waited 
 	if len(recs) < MinArrivalObservations {
 		return 0
 	}
-	lookback := max(now.Sub(recs[0].created), waited)
+	span := now.Sub(recs[0].created)
 	if len(marks) == 0 {
-		return float64(len(recs)) / max(now.Sub(recs[0].created).Seconds(), 1)
+		return float64(len(recs)) / max(span.Seconds(), 1)
 	}
-	lookback = min(lookback, now.Sub(marks[0]))
+	lookback := min(max(span, waited), now.Sub(marks[0]))
 	from := now.Add(-lookback)
 	n := len(marks) - sort.Search(len(marks), func(i int) bool { return !marks[i].Before(from) })
 	return float64(n) / max(lookback.Seconds(), 1)

@@ -109,7 +109,7 @@ func TestArrivalRate(t *testing.T) {
 	recs := func(ages ...int) []arrivalRecord {
 		var out []arrivalRecord
 		for _, a := range ages {
-			out = append(out, arrivalRecord{created: ago(a)})
+			out = append(out, arrivalRecord{arrivalMark: arrivalMark{created: ago(a)}})
 		}
 		return out
 	}
@@ -171,7 +171,7 @@ func TestArrivalLearner(t *testing.T) {
 	outs[6].Deactivate = true
 	l.observe(key, ws, works, outs)
 	l.observe(key, ws, works, outs) // again: no second record
-	got := l.input(key, 0).recs
+	got := l.input(key, 0, nil).recs
 	var uids []types.UID
 	for _, r := range got {
 		uids = append(uids, r.uid)
@@ -191,12 +191,12 @@ func TestArrivalLearner(t *testing.T) {
 	works = append(works, &work{own: own})
 	outs = make([]Outcome, len(ws))
 	l.observe(key, ws, works, outs)
-	got = l.input(key, 0).recs
+	got = l.input(key, 0, nil).recs
 	if len(got) != ArrivalWindow {
 		t.Fatalf("%d records, want %d", len(got), ArrivalWindow)
 	}
 	for i := 1; i < len(got); i++ {
-		if got[i-1].compare(got[i]) >= 0 {
+		if got[i-1].compare(got[i].arrivalMark) >= 0 {
 			t.Fatalf("records out of order at %d: %v then %v", i, got[i-1].uid, got[i].uid)
 		}
 	}
@@ -207,12 +207,12 @@ func TestArrivalLearner(t *testing.T) {
 	}
 	// The marks keep every arrival counted, the older ones too: the four
 	// first, the window's and "old", ascending.
-	marks := l.input(key, 0).marks
+	marks := l.input(key, 0, nil).marks
 	if len(marks) != 4+ArrivalWindow+1 || !marks[0].Equal(t0.Add(-1000*time.Second)) || !slices.IsSortedFunc(marks, time.Time.Compare) {
 		t.Errorf("%d marks from %v, want %d ascending from %v", len(marks), marks[0], 4+ArrivalWindow+1, t0.Add(-1000*time.Second))
 	}
 	l.forget("cq")
-	if in := l.input(key, 0); len(in.recs)+len(in.marks) != 0 {
+	if in := l.input(key, 0, nil); len(in.recs)+len(in.marks) != 0 {
 		t.Errorf("%d records, %d marks after the ClusterQueue is gone", len(in.recs), len(in.marks))
 	}
 }

@@ -87,7 +87,7 @@ func etaInputsGen(t *rapid.T) etaInputs {
 			for s := range own {
 				own[s] = float64(rapid.IntRange(0, 300).Draw(t, "own"))
 			}
-			arr.recs = append(arr.recs, arrivalRecord{uid: types.UID(fmt.Sprint(r)), created: now.Add(-time.Duration(rapid.IntRange(0, 600).Draw(t, "age")) * time.Second),
+			arr.recs = append(arr.recs, arrivalRecord{arrivalMark: arrivalMark{uid: types.UID(fmt.Sprint(r)), created: now.Add(-time.Duration(rapid.IntRange(0, 600).Draw(t, "age")) * time.Second)},
 				priority: int64(rapid.IntRange(-1, 3).Draw(t, "priority")), share: float64(rapid.IntRange(1, 8).Draw(t, "share")) / 8, own: own})
 		}
 		slices.SortFunc(arr.recs, func(a, b arrivalRecord) int { return a.created.Compare(b.created) })

@@ -34,9 +34,11 @@ type etaScratch struct {
 	arr     etaArrivals // the pass's arrivals (arrivals.go)
 	// distinct is setArrivals' scratch for the arrivals' priorities.
 	distinct []int64
-	etas     []ETA
-	notes    []byte
-	spans    []noteSpan
+	// marks holds the creation times the pass's arrival rate counts.
+	marks []time.Time
+	etas  []ETA
+	notes []byte
+	spans []noteSpan
 
 	// The pass in progress (etapass.go): its copies of the workloads and
 	// outcomes it was started with, its inputs, the next fill to compute,

@@ -38,7 +38,8 @@ func (r *queueReconciler) advanceETAs(ctx context.Context, key etaPassKey, q Que
 		}
 		var arr arrivalInput
 		if r.arrivals != nil {
-			arr = r.arrivals.input(key, cfg.Seed)
+			arr = r.arrivals.input(key, cfg.Seed, sc.marks)
+			sc.marks = arr.marks
 		}
 		sc.startPass(q, ws, works, outs, now, r.cfg.Samples, delay, arr)
 		started = true

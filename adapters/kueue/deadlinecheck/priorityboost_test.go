@@ -146,7 +146,7 @@ func TestPropGroupPriorities(t *testing.T) { rapid.Check(t, propGroupPriorities)
 func TestArrivalPriority(t *testing.T) {
 	created := t0.Add(-100 * time.Second)
 	b := DeadlineBoost(created.Add(time.Hour))
-	r := arrivalRecord{created: created, priority: 5 + int64(b), boost: b, rel: time.Hour}
+	r := arrivalRecord{arrivalMark: arrivalMark{created: created}, priority: 5 + int64(b), boost: b, rel: time.Hour}
 	if got, want := r.arrivalPriority(t0), 5+int64(b)-100; got != want {
 		t.Errorf("boosted: %d, want %d", got, want)
 	}
