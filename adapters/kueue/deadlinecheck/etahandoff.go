@@ -1,6 +1,7 @@
 package deadlinecheck
 
 import (
+	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -60,7 +61,7 @@ func (h *etaHandoff) due(wl *kueue.Workload, o Outcome) bool {
 		e.lastSeen = h.round
 		return false
 	}
-	*e = handedETA{rv: wl.ResourceVersion, hasETA: o.ETA != nil, note: o.Note, unknown: o.etaUnknown, lastSeen: h.round}
+	*e = handedETA{rv: wl.ResourceVersion, hasETA: o.ETA != nil, note: strings.Clone(o.Note), unknown: o.etaUnknown, lastSeen: h.round}
 	if o.ETA != nil {
 		e.eta = *o.ETA
 	}

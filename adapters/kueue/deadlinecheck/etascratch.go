@@ -11,7 +11,8 @@ import (
 // workload: the jobs of the replay, every job's start per sample in one
 // block, the delayed run times, the quantiles' working copy, and the
 // Pending notes' text. Each pass allocates one block of ETAs and one
-// string holding its notes (the outcomes keep them after the pass). Its
+// string holding its notes (the outcomes keep them after the pass; what
+// outlives the reconcile keeps its own copy, Outcome.detached). Its
 // largest part is the starts, pending workloads × samples × 8 bytes (120
 // MB at 15,000 workloads and 1,000 samples), as much again for the run
 // times with learnt delays, kept while the reconciler keeps the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/schedkit/schedkit/admission"
@@ -125,6 +126,21 @@ type Outcome struct {
 	// etaUnknown: no ETA was computed for it (the reconciler's ETA pass
 	// did not run); its ETA annotations and Pending note stay as they are.
 	etaUnknown bool
+}
+
+// detached returns o with its own copy of its ETA and of its note. An ETA
+// pass gives its outcomes parts of two blocks, one of ETAs and one string
+// of notes (etaScratch), so an outcome kept after the pass keeps the whole
+// pass alive; what the ETA writer and the hand-over keep (one outcome per
+// waiting workload, from as many passes as the writer is behind) is
+// detached first.
+func (o Outcome) detached() Outcome {
+	if o.ETA != nil {
+		e := *o.ETA
+		o.ETA = &e
+	}
+	o.Note = strings.Clone(o.Note)
+	return o
 }
 
 // A Queue is the ClusterQueue a plan is for.

@@ -330,7 +330,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 				// (decide's: why a workload cannot be decided or never
 				// fits, a rejection put back after Kueue's eviction).
 				if o.Verdict == nil && !o.Deactivate && !etaStale[views[i].UID] && (!r.noETA || o.Note != "" || r.boostDue(objs[i], views[i])) && h.due(objs[i], o) { // else the cache has not seen the last ETA written
-					r.etaWriter.put(etaTask{cq: cq.Name, check: ch.name, wl: own.of(objs[i]), w: views[i], o: o, now: now})
+					r.etaWriter.put(etaTask{cq: cq.Name, check: ch.name, wl: own.of(objs[i]), w: views[i], o: o.detached(), now: now})
 				}
 			}
 			h.end()
@@ -359,7 +359,7 @@ func (r *queueReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		r.metrics.timed("writes", t0)
 		for _, i := range deactivations {
 			if !etaStale[views[i].UID] { // else being written, or written and not yet seen
-				r.rejectionWriter.put(etaTask{cq: cq.Name, check: ch.name, wl: own.of(objs[i]), w: views[i], o: outs[i], now: now})
+				r.rejectionWriter.put(etaTask{cq: cq.Name, check: ch.name, wl: own.of(objs[i]), w: views[i], o: outs[i].detached(), now: now})
 			}
 		}
 		for _, i := range etaOnly {
