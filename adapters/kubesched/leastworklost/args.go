@@ -22,8 +22,11 @@ import (
 type Args struct {
 	// MinCandidateNodesPercentage in [0, 100]; default 100: every node
 	// where preemption may help is a candidate, so the least work lost is
-	// found cluster-wide. Lower it on large clusters to bound the cost (one
-	// dry run of the Filter plugins per candidate node and victim).
+	// found cluster-wide, and nodes that cannot come first are not dry-run
+	// (the package doc's Cost). Below 100, the first nodes up to the
+	// number are dry-run, each of them (one dry run of the Filter plugins
+	// per candidate node and victim), and the choice is the best of
+	// those.
 	MinCandidateNodesPercentage *int32 `json:"minCandidateNodesPercentage,omitempty"`
 	// MinCandidateNodesAbsolute ≥ 0; default 100.
 	MinCandidateNodesAbsolute *int32 `json:"minCandidateNodesAbsolute,omitempty"`

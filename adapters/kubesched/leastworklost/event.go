@@ -38,14 +38,26 @@ const maxOthers = 3
 // passed over when it would have lost no more than the chosen node: the
 // first criterion of the node order on which it comes after the chosen one
 // (more PodDisruptionBudget violations, a higher-priority victim, more
-// victims, or the node name).
-func EventMessage(chosen Candidate, others []Candidate) string {
+// victims, or the node name); then how many nodes were not dry-run
+// because their bound showed they could not rank before the chosen one
+// (skipped, see SelectVictimsOnNode). Which nodes are skipped, and so
+// which are named, depends on the order the parallel dry runs finish in;
+// the chosen node does not.
+func EventMessage(chosen Candidate, others []Candidate, skipped int) string {
 	n := chosen.NumVictims
 	msg := fmt.Sprintf("preempting %d lower-priority %s on node %s, work lost %s of run time: %s",
 		n, words.Plural(n, "pod", "pods"), chosen.Node, words.Seconds(chosen.WorkLost), strings.Join(chosen.Victims, ", "))
-	if len(others) == 0 {
-		return msg
+	if len(others) > 0 {
+		msg += otherCandidates(chosen, others)
 	}
+	if skipped > 0 {
+		msg += fmt.Sprintf("; %d more %s not dry-run: none could rank before %s", skipped, words.Plural(skipped, "node", "nodes"), chosen.Node)
+	}
+	return msg
+}
+
+// otherCandidates names up to maxOthers other candidates for EventMessage.
+func otherCandidates(chosen Candidate, others []Candidate) string {
 	others = slices.Clone(others)
 	slices.SortFunc(others, func(a, b Candidate) int {
 		return cmp.Or(cmp.Compare(millis(a.WorkLost), millis(b.WorkLost)), cmp.Compare(a.Node, b.Node))
@@ -58,7 +70,7 @@ func EventMessage(chosen Candidate, others []Candidate) string {
 		}
 		parts = append(parts, part)
 	}
-	msg += "; other candidate nodes would lose " + strings.Join(parts, ", ")
+	msg := "; other candidate nodes would lose " + strings.Join(parts, ", ")
 	if len(others) > maxOthers {
 		msg += fmt.Sprintf(" and %d more", len(others)-maxOthers)
 	}

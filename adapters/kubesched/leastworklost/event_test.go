@@ -36,9 +36,26 @@ func TestEventMessage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := EventMessage(tt.chosen, tt.others); got != tt.want {
+			if got := EventMessage(tt.chosen, tt.others, 0); got != tt.want {
 				t.Errorf("EventMessage:\n got %q\nwant %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestEventMessageSkipped(t *testing.T) {
+	chosen := Candidate{Node: "n-b", NumVictims: 1, Victims: []string{"default/b (2m0s)"}, HighestPriority: 10, WorkLost: 120}
+	others := []Candidate{{Node: "n-a", NumVictims: 1, HighestPriority: 10, WorkLost: 600}}
+	for _, tt := range []struct {
+		others  []Candidate
+		skipped int
+		want    string
+	}{
+		{nil, 1, "preempting 1 lower-priority pod on node n-b, work lost 2m0s of run time: default/b (2m0s); 1 more node not dry-run: none could rank before n-b"},
+		{others, 4998, "preempting 1 lower-priority pod on node n-b, work lost 2m0s of run time: default/b (2m0s); other candidate nodes would lose n-a 10m0s; 4998 more nodes not dry-run: none could rank before n-b"},
+	} {
+		if got := EventMessage(chosen, tt.others, tt.skipped); got != tt.want {
+			t.Errorf("EventMessage(skipped %d):\n got %q\nwant %q", tt.skipped, got, tt.want)
+		}
 	}
 }

@@ -35,8 +35,9 @@
 //     3. least work lost: the sum of the victims' run times;
 //     4. fewest victims;
 //     5. node name, so two nodes never tie.
-//     And every node where preemption may help is dry-run (args), starting
-//     from the first, so the choice does not depend on a random offset.
+//     And every node where preemption may help is a candidate (args),
+//     starting from the first, so the choice does not depend on a random
+//     offset; a node that cannot come first is not dry-run (Cost).
 //
 // PodDisruptionBudgets are read as DefaultPreemption reads them (their
 // status.disruptionsAllowed), and a PDB-violating victim is taken only when
@@ -71,9 +72,30 @@
 // are compared as preempt.GP orders them (start, job key, pod), which is a
 // total order on pods, so sorting one node's pods orders them as GP
 // ranking the whole cluster would (TestPropMoreImportant), at no cost
-// beyond the sort. A preemption costs what DefaultPreemption's costs on the
-// same nodes (BenchmarkPostFilter); the nodes dry-run are all of them by
-// default (args).
+// beyond the sort. A dry run costs what DefaultPreemption's costs on the
+// same node (BenchmarkPostFilter).
+//
+// When every node where preemption may help is a candidate (the default
+// args) and no scheduler extender takes part in preemption, most nodes are
+// not dry-run, and the node chosen is the same. Each node gets a bound: a
+// key that comes no later in the node order than any victim set its dry
+// run could choose (0 PodDisruptionBudget violations; its lowest priority
+// below the preemptor's; the fewest victims whose requests cover the CPU,
+// memory and ephemeral storage NodeResourcesFit finds missing, and the pod
+// capacity; the least run time that many of its lowest-priority pods
+// hold). The nodes of lowest bound are dry-run first, up to four, until
+// one is a candidate; the dry runs then go only to the nodes whose bound
+// does not come after that candidate, lowest bound first, and skip any
+// whose bound comes after the best candidate found meanwhile. A node
+// skipped cannot be chosen, so the choice is every dry run's
+// (TestPropBoundKeepsChoice, against the plugin with the bound off). The
+// bounding reads every node's pods once, in parallel. In the
+// scheduler_perf Preemption shape (nodes full of equal pods, three victims
+// anywhere), one node of 500 is dry-run (TestBoundSkipsDryRuns). Where
+// bounds are loose, as when a filter other than NodeResourcesFit keeps the
+// preemptor off most nodes, more nodes are dry-run, up to all of them.
+// Victims that are pod groups (the GenericWorkload feature) are bounded
+// only during the dry runs.
 //
 // # Enabling
 //
@@ -139,6 +161,16 @@ type LeastWorkLostPreemption struct {
 	victims sync.Map // types.UID → []*v1.Pod
 	evicted sync.Map // types.UID → struct{}
 	pods    corelisters.PodLister
+
+	// exhaustive is whether the preemption in progress dry-runs every
+	// node where preemption may help (GetOffsetAndNumCandidates), so that
+	// a node may be skipped by its bound (lowerKey). unbounded turns the
+	// bound off (tests compare the two).
+	exhaustive atomic.Bool
+	unbounded  bool
+	// podGroups is whether victims may be pod groups (the GenericWorkload
+	// feature), which narrow does not bound.
+	podGroups bool
 }
 
 var (
@@ -160,7 +192,7 @@ func Build(ctx context.Context, args *Args, h fwk.Handle, env factory.Env) (fwk.
 	if err != nil {
 		return nil, err
 	}
-	pl := &LeastWorkLostPreemption{fh: h, args: args, clock: env.Clock, dp: dp}
+	pl := &LeastWorkLostPreemption{fh: h, args: args, clock: env.Clock, dp: dp, podGroups: fts.EnableGenericWorkload}
 	dp.MoreImportantVictim = pl.moreImportant
 	evict := dp.Executor.PreemptPod
 	dp.Executor.PreemptPod = func(ctx context.Context, cand preemption.Candidate, preemptor preemption.ExecutorPreemptor, victim *v1.Pod, pluginName string) (bool, error) {
@@ -208,10 +240,10 @@ func (pl *LeastWorkLostPreemption) PostFilter(ctx context.Context, state fwk.Cyc
 	now := pl.clock.Now()
 	pl.now.Store(&now)
 	defer pl.now.Store(nil)
-	rec := &record{nodes: map[string]nodeVictims{}}
+	rec := &record{nodes: map[string]nodeVictims{}, now: now, bound: !pl.unbounded && !preemptingExtender(pl.fh)}
 	state.Write(recordKey, rec)
 
-	result, status := pl.evaluator.Preempt(ctx, state, pod, m)
+	result, status := pl.evaluator.Preempt(ctx, state, pod, potentialNodes{NodeToStatusReader: m, ctx: ctx, pl: pl, state: state, pod: pod, rec: rec})
 	if status.IsSuccess() && result != nil && result.NominatingInfo != nil && result.NominatedNodeName != "" {
 		victims := pl.report(ctx, pod, result.NominatedNodeName, rec, now)
 		pl.victims.Store(pod.UID, victims)
@@ -278,20 +310,39 @@ type evaluatorInterface struct {
 // GetOffsetAndNumCandidates starts at the first potential node (offset 0)
 // and dry-runs Args.NumCandidates of them.
 func (e evaluatorInterface) GetOffsetAndNumCandidates(n int32) (int32, int32) {
-	return 0, e.pl.args.NumCandidates(n)
+	c := e.pl.args.NumCandidates(n)
+	e.pl.exhaustive.Store(c == n)
+	return 0, c
 }
 
 // SelectVictimsOnNode is DefaultPreemption's, with the victim order of
-// moreImportant; it records the victims for the report.
+// moreImportant; it records the victims for the report. When every
+// potential node is dry-run and no extender takes part in preemption, a
+// node whose bound (lowerKey) comes after a candidate already found is not
+// dry-run: it cannot be chosen.
 func (e evaluatorInterface) SelectVictimsOnNode(ctx context.Context, state fwk.CycleState, preemptor *v1.Pod, nodeInfo fwk.NodeInfo,
 	victims []*preemption.DomainVictim, pdbs []*policy.PodDisruptionBudget) ([]*v1.Pod, int, *fwk.Status) {
-	pods, violations, status := e.DefaultPreemption.SelectVictimsOnNode(ctx, state, preemptor, nodeInfo, victims, pdbs)
-	if status.IsSuccess() && len(pods) > 0 {
-		if d, err := state.Read(recordKey); err == nil {
-			d.(*record).add(nodeInfo.Node().Name, pods, violations)
+	var rec *record
+	if d, err := state.Read(recordKey); err == nil {
+		rec = d.(*record)
+	}
+	if rec != nil && rec.bound && e.pl.exhaustive.Load() {
+		if best, beaten := rec.beatsNode(state, preemptor, nodeInfo, victims, nominatedOn(e.pl.fh, nodeInfo.Node().Name, preemptor)); beaten {
+			return nil, 0, fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf("preemption here cannot rank before node %s", best))
 		}
 	}
+	pods, violations, status := e.DefaultPreemption.SelectVictimsOnNode(ctx, state, preemptor, nodeInfo, victims, pdbs)
+	if rec != nil && status.IsSuccess() && len(pods) > 0 {
+		rec.add(nodeInfo.Node().Name, pods, violations)
+	}
 	return pods, violations, status
+}
+
+// preemptingExtender reports whether a scheduler extender takes part in
+// preemption: it may drop candidates after the dry runs, so every node
+// must be dry-run.
+func preemptingExtender(fh fwk.Handle) bool {
+	return slices.ContainsFunc(fh.Extenders(), fwk.Extender.SupportsPreemption)
 }
 
 // OrderedScoreFuncs orders candidate nodes: fewest PDB violations, lowest
@@ -302,21 +353,17 @@ func (e evaluatorInterface) OrderedScoreFuncs(_ context.Context, nodesToVictims 
 		now = *p
 	}
 	names := make([]string, 0, len(nodesToVictims))
-	for n := range nodesToVictims {
+	keys := make(map[string]nodeKey, len(nodesToVictims))
+	for n, v := range nodesToVictims {
 		names = append(names, n)
+		keys[n] = keyOf(n, v.Pods, v.NumPDBViolations, now)
 	}
 	slices.Sort(names)
 	return []func(string) int64{
-		func(n string) int64 { return -nodesToVictims[n].NumPDBViolations },
-		func(n string) int64 {
-			high := int64(math.MinInt32)
-			for _, p := range nodesToVictims[n].Pods {
-				high = max(high, int64(corev1helpers.PodPriority(p)))
-			}
-			return -high
-		},
-		func(n string) int64 { return -millis(sumWorkLost(nodesToVictims[n].Pods, now)) },
-		func(n string) int64 { return -int64(len(nodesToVictims[n].Pods)) },
+		func(n string) int64 { return -keys[n].violations },
+		func(n string) int64 { return -int64(keys[n].highest) },
+		func(n string) int64 { return -keys[n].workLost },
+		func(n string) int64 { return -int64(keys[n].victims) },
 		func(n string) int64 { i, _ := slices.BinarySearch(names, n); return -int64(i) },
 	}
 }
@@ -330,11 +377,21 @@ func millis(s float64) int64 {
 }
 
 // record collects, per candidate node, the victims SelectVictimsOnNode chose
-// during one PostFilter. It is shared by the clones of the cycle state the
-// dry runs use, and written from their goroutines.
+// during one PostFilter, and the candidate that comes first so far. It is
+// shared by the clones of the cycle state the dry runs use, and written
+// from their goroutines.
 type record struct {
 	mu    sync.Mutex
 	nodes map[string]nodeVictims
+	now   time.Time
+
+	// bound is whether nodes may be skipped by their lowerKey; best is
+	// the first candidate in the node order so far (when have), and
+	// skipped counts the nodes skipped.
+	bound   bool
+	have    bool
+	best    nodeKey
+	skipped int
 }
 
 type nodeVictims struct {
@@ -347,9 +404,52 @@ const recordKey fwk.StateKey = Name + "/victims"
 func (r *record) Clone() fwk.StateData { return r }
 
 func (r *record) add(node string, pods []*v1.Pod, violations int) {
+	k := keyOf(node, pods, int64(violations), r.now)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.nodes[node] = nodeVictims{pods: pods, violations: int64(violations)}
+	if !r.have || k.compare(r.best) < 0 {
+		r.have, r.best = true, k
+	}
+}
+
+// narrowed records nodes skipped before the dry runs (narrow) and best,
+// the key of a candidate among the nodes kept.
+func (r *record) narrowed(skipped int, best nodeKey) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.skipped += skipped
+	if !r.have || best.compare(r.best) < 0 {
+		r.have, r.best = true, best
+	}
+}
+
+// beatsNode is beats for the bound of nodeInfo (lowerKey), when it has
+// one.
+func (r *record) beatsNode(state fwk.CycleState, preemptor *v1.Pod, nodeInfo fwk.NodeInfo, victims []*preemption.DomainVictim, nominated []fwk.PodInfo) (string, bool) {
+	prio := corev1helpers.PodPriority(preemptor)
+	pods, ok := lowerPods(nodeInfo, prio, victims)
+	if !ok {
+		return "", false
+	}
+	lower, ok := lowerKey(nodeInfo, prio, pods, nominated, requestOf(state, preemptor), r.now, nil)
+	if !ok {
+		return "", false
+	}
+	return r.beats(lower)
+}
+
+// beats reports whether a candidate found so far comes before lower, the
+// bound of a node yet to dry-run (counting the node as skipped), and
+// names that candidate.
+func (r *record) beats(lower nodeKey) (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.have || lower.compare(r.best) <= 0 {
+		return "", false
+	}
+	r.skipped++
+	return r.best.node, true
 }
 
 // report writes the event and observes the metrics for a preemption that
@@ -368,9 +468,11 @@ func (pl *LeastWorkLostPreemption) report(ctx context.Context, pod *v1.Pod, node
 	for i, p := range chosen {
 		c.Victims[i] = fmt.Sprintf("%s/%s (%s)", p.Namespace, p.Name, words.Seconds(workLost(p, now)))
 	}
+
+	skipped := rec.skipped
 	rec.mu.Unlock()
 
-	pl.fh.EventRecorder().Eventf(pod, nil, v1.EventTypeNormal, Name, "Preempting", EventMessage(c, others))
+	pl.fh.EventRecorder().Eventf(pod, nil, v1.EventTypeNormal, Name, "Preempting", EventMessage(c, others, skipped))
 	klog.FromContext(ctx).V(2).Info("Least-work-lost preemption", "pod", klog.KObj(pod), "node", node, "victims", len(chosen), "workLostSeconds", c.WorkLost)
 
 	profile := pl.fh.ProfileName()

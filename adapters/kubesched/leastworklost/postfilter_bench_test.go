@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/informers"
 	clientsetfake "k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
@@ -45,6 +46,9 @@ type preemptionCluster struct {
 	pods      []*v1.Pod
 	preemptor *v1.Pod
 	statuses  *framework.NodeToStatus
+	// nominated are pending pods nominated to the node their
+	// status.nominatedNodeName names.
+	nominated []*v1.Pod
 }
 
 func newPreemptionCluster(n int) preemptionCluster {
@@ -84,10 +88,21 @@ func (c preemptionCluster) handle(tb testing.TB, ctx context.Context) (framework
 	cs := clientsetfake.NewClientset()
 	inf := informers.NewSharedInformerFactory(cs, 0)
 	store := inf.Core().V1().Pods().Informer().GetStore()
-	for _, p := range append([]*v1.Pod{c.preemptor}, c.pods...) {
+	for _, p := range append(append([]*v1.Pod{c.preemptor}, c.pods...), c.nominated...) {
 		if err := store.Add(p); err != nil {
 			tb.Fatal(err)
 		}
+	}
+	queue := internalqueue.NewSchedulingQueue((&queuesort.PrioritySort{}).Less, inf)
+	for _, p := range c.nominated {
+		pi, err := framework.NewPodInfo(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		// In the queue, as a preemptor waiting for its victims to leave is:
+		// the nominator gives its pod in full only then.
+		queue.Add(ctx, p)
+		queue.AddNominatedPod(klog.FromContext(ctx), pi, &fwk.NominatingInfo{NominatingMode: fwk.ModeOverride, NominatedNodeName: p.Status.NominatedNodeName})
 	}
 	snapshot := internalcache.NewSnapshot(c.pods, c.nodes)
 	f, err := tf.NewFramework(ctx, []tf.RegisterPluginFunc{
@@ -98,7 +113,8 @@ func (c preemptionCluster) handle(tb testing.TB, ctx context.Context) (framework
 		frameworkruntime.WithClientSet(cs),
 		frameworkruntime.WithEventRecorder(&events.FakeRecorder{}),
 		frameworkruntime.WithInformerFactory(inf),
-		frameworkruntime.WithPodNominator(internalqueue.NewSchedulingQueue(nil, inf)),
+		frameworkruntime.WithPodNominator(queue),
+		frameworkruntime.WithPodActivator(queue),
 		frameworkruntime.WithSnapshotSharedLister(snapshot),
 		frameworkruntime.WithMutableSnapshotLister(snapshot),
 		frameworkruntime.WithWaitingPods(frameworkruntime.NewWaitingPodsMap()),
@@ -124,10 +140,13 @@ func noEviction(context.Context, preemption.Candidate, preemption.ExecutorPreemp
 // BenchmarkPostFilter times one PostFilter of LeastWorkLostPreemption and
 // of DefaultPreemption on the same cluster (newPreemptionCluster), at the
 // same candidate-node args (10% of the nodes, at least 100: kube's
-// defaults), the eviction left out (noEviction).
+// defaults), the eviction left out (noEviction); and of
+// LeastWorkLostPreemption at its default of every node
+// (LeastWorkLostPreemption-all), with the bound that skips nodes which
+// cannot be chosen and without it.
 func BenchmarkPostFilter(b *testing.B) {
 	schedmetrics.Register()
-	for _, n := range []int{100, 500} {
+	for _, n := range []int{100, 500, 5000} {
 		c := newPreemptionCluster(n)
 		b.Run(fmt.Sprintf("nodes=%d/DefaultPreemption", n), func(b *testing.B) {
 			ctx := b.Context()
@@ -141,18 +160,31 @@ func BenchmarkPostFilter(b *testing.B) {
 			benchPostFilter(b, ctx, pl, state, c)
 		})
 		b.Run(fmt.Sprintf("nodes=%d/LeastWorkLostPreemption", n), func(b *testing.B) {
-			ctx := b.Context()
-			f, state := c.handle(b, ctx)
-			args := &Args{MinCandidateNodesPercentage: ptr.To[int32](10), MinCandidateNodesAbsolute: ptr.To[int32](100)}
-			p, err := Build(ctx, args, f, factory.NewEnv(clocktesting.NewFakePassiveClock(t0)))
-			if err != nil {
-				b.Fatal(err)
-			}
-			pl := p.(*LeastWorkLostPreemption)
-			pl.dp.Executor.PreemptPod = noEviction
-			benchPostFilter(b, ctx, pl, state, c)
+			benchLeastWorkLost(b, c, 10, true)
 		})
+		for _, bound := range []bool{true, false} {
+			b.Run(fmt.Sprintf("nodes=%d/LeastWorkLostPreemption-all/bound=%v", n, bound), func(b *testing.B) {
+				benchLeastWorkLost(b, c, 100, bound)
+			})
+		}
 	}
+}
+
+// benchLeastWorkLost runs benchPostFilter for LeastWorkLostPreemption with
+// minCandidateNodesPercentage percent (minCandidateNodesAbsolute 100), the
+// bound on or off.
+func benchLeastWorkLost(b *testing.B, c preemptionCluster, percent int32, bound bool) {
+	ctx := b.Context()
+	f, state := c.handle(b, ctx)
+	p, err := Build(ctx, &Args{MinCandidateNodesPercentage: &percent, MinCandidateNodesAbsolute: ptr.To[int32](100)}, f,
+		factory.NewEnv(clocktesting.NewFakePassiveClock(t0)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	pl := p.(*LeastWorkLostPreemption)
+	pl.dp.Executor.PreemptPod = noEviction
+	pl.unbounded = !bound
+	benchPostFilter(b, ctx, pl, state, c)
 }
 
 // benchPostFilter runs pl's PostFilter for the preemptor in a loop. Beside

@@ -242,7 +242,10 @@ func Preemption(t *testing.T, newBackend func(*testing.T) *Backend) [2]Preemptio
 	if !(l.WorkLost < d.WorkLost) {
 		t.Errorf("work lost: LeastWorkLostPreemption %.0f s, DefaultPreemption %.0f s; want less", l.WorkLost, d.WorkLost)
 	}
-	wantEvent := "preempting 2 lower-priority pods on node n-b, work lost 5m0s of run time: default/b-young1 (3m0s), default/b-young2 (2m0s); other candidate nodes would lose n-a 1h0m0s"
+	// n-b's bound (two victims, the two youngest: 5m0s) comes first, and
+	// its dry run finds 5m0s: n-a (at least an hour) and n-c (no pod of
+	// lower priority) are not dry-run.
+	wantEvent := "preempting 2 lower-priority pods on node n-b, work lost 5m0s of run time: default/b-young1 (3m0s), default/b-young2 (2m0s); 2 more nodes not dry-run: none could rank before n-b"
 	if l.Event != wantEvent {
 		t.Errorf("event on the preemptor:\n got %q\nwant %q", l.Event, wantEvent)
 	}
@@ -270,8 +273,9 @@ func PreemptionPDB(t *testing.T, newBackend func(*testing.T) *Backend) {
 			t.Errorf("with PDBs over every pod of n-b, LeastWorkLostPreemption evicted %v for node %s; want [a-old] on n-a", r.Victims, r.Node)
 		}
 		// n-b would lose less than a-old's hour, and the event says why it
-		// was passed over.
-		want := regexp.MustCompile(`; other candidate nodes would lose n-b \S+ \(passed over: [12] PodDisruptionBudget violations?, n-a has 0\)$`)
+		// was passed over; n-c has no pod of lower priority and is not
+		// dry-run.
+		want := regexp.MustCompile(`; other candidate nodes would lose n-b \S+ \(passed over: [12] PodDisruptionBudget violations?, n-a has 0\); 1 more node not dry-run: none could rank before n-a$`)
 		if !want.MatchString(r.Event) {
 			t.Errorf("event on the preemptor %q: want it to match %s", r.Event, want)
 		}
