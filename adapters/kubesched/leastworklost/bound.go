@@ -90,8 +90,9 @@ func lowerPods(nodeInfo fwk.NodeInfo, prio int32, victims []*preemption.DomainVi
 // lowerKey returns a key that comes no later than the key of any victim
 // set a dry run on nodeInfo can choose at now for a preemptor of priority
 // prio asking request (NodeResourcesFit's, nil if unknown), where pods are
-// the pods of lower priority on the node and nominated the pods nominated
-// to it that the Filter plugins count there (nominatedOn), or false when
+// the pods of lower priority on the node and nominated what the pods
+// nominated to it that the Filter plugins count there take (nominatedOn),
+// or false when
 // pods is empty (no dry run finds victims there). A dry run evicts some
 // of pods, at least one, so:
 //
@@ -109,27 +110,24 @@ func lowerPods(nodeInfo fwk.NodeInfo, prio int32, victims []*preemption.DomainVi
 //
 // Compared field by field, the key of any victim set is then at least
 // (0, p, that work, k, node). s is scratch memory (nil allocates).
-func lowerKey(nodeInfo fwk.NodeInfo, prio int32, pods, nominated []fwk.PodInfo, request podRequest, now time.Time, s *boundScratch) (nodeKey, bool) {
+func lowerKey(nodeInfo fwk.NodeInfo, prio int32, pods []fwk.PodInfo, nominated nominatedLoad, request podRequest, now time.Time, s *boundScratch) (nodeKey, bool) {
 	if len(pods) == 0 {
 		return nodeKey{}, false
 	}
 	if s == nil {
 		s = &boundScratch{}
 	}
-	k := max(1, len(nodeInfo.GetPods())+len(nominated)+1-nodeInfo.GetAllocatable().GetAllowedPodNumber())
+	k := max(1, len(nodeInfo.GetPods())+nominated.pods+1-nodeInfo.GetAllocatable().GetAllowedPodNumber())
 	if request != nil {
 		alloc, used := nodeInfo.GetAllocatable(), nodeInfo.GetRequested()
 		for _, dim := range [...]struct {
 			ask, free int64
 			of        func(fwk.Resource) int64
 		}{
-			{request.GetMilliCPU(), alloc.GetMilliCPU() - used.GetMilliCPU(), fwk.Resource.GetMilliCPU},
-			{request.GetMemory(), alloc.GetMemory() - used.GetMemory(), fwk.Resource.GetMemory},
-			{request.GetEphemeralStorage(), alloc.GetEphemeralStorage() - used.GetEphemeralStorage(), fwk.Resource.GetEphemeralStorage},
+			{request.GetMilliCPU(), alloc.GetMilliCPU() - used.GetMilliCPU() - nominated.milliCPU, fwk.Resource.GetMilliCPU},
+			{request.GetMemory(), alloc.GetMemory() - used.GetMemory() - nominated.memory, fwk.Resource.GetMemory},
+			{request.GetEphemeralStorage(), alloc.GetEphemeralStorage() - used.GetEphemeralStorage() - nominated.storage, fwk.Resource.GetEphemeralStorage},
 		} {
-			for _, pi := range nominated {
-				dim.free -= dim.of(pi.CalculateResource().Resource)
-			}
 			if dim.ask <= 0 || dim.ask <= dim.free {
 				continue
 			}
@@ -184,17 +182,44 @@ func fewestCovering(need int64, sizes []int64) (int, bool) {
 	return 0, false
 }
 
-// nominatedOn returns the pods nominated to node that the Filter plugins
-// count there when preemptor is tried (RunFilterPluginsWithNominatedPods):
-// those of priority not below the preemptor's, other than itself.
-func nominatedOn(fh fwk.Handle, node string, preemptor *v1.Pod) []fwk.PodInfo {
-	all := fh.NominatedPodsForNode(node)
-	out := all[:0:0]
+// nominatedLoad is what pods nominated to a node take there: their number
+// and their summed requests (NodeInfo's, as CalculateResource counts them).
+type nominatedLoad struct {
+	pods                       int
+	milliCPU, memory, storage int64
+}
+
+// requestEntry is a pod's requests at one resourceVersion.
+type requestEntry struct {
+	resourceVersion           string
+	milliCPU, memory, storage int64
+}
+
+// nominatedOn returns what the pods nominated to node that the Filter
+// plugins count there when preemptor is tried take
+// (RunFilterPluginsWithNominatedPods: those of priority not below the
+// preemptor's, other than itself). A pod's requests are kept by UID and
+// resourceVersion (nominatedRequests), since the nominator hands out
+// fresh copies that would compute them again.
+func (pl *LeastWorkLostPreemption) nominatedOn(node string, preemptor *v1.Pod) nominatedLoad {
+	var load nominatedLoad
 	prio := corev1helpers.PodPriority(preemptor)
-	for _, pi := range all {
-		if corev1helpers.PodPriority(pi.GetPod()) >= prio && pi.GetPod().UID != preemptor.UID {
-			out = append(out, pi)
+	for _, pi := range pl.fh.NominatedPodsForNode(node) {
+		p := pi.GetPod()
+		if corev1helpers.PodPriority(p) < prio || p.UID == preemptor.UID {
+			continue
 		}
+		e, ok := pl.nominatedRequests.Load(p.UID)
+		r, _ := e.(requestEntry)
+		if !ok || r.resourceVersion != p.ResourceVersion {
+			res := pi.CalculateResource().Resource
+			r = requestEntry{p.ResourceVersion, res.GetMilliCPU(), res.GetMemory(), res.GetEphemeralStorage()}
+			pl.nominatedRequests.Store(p.UID, r)
+		}
+		load.pods++
+		load.milliCPU += r.milliCPU
+		load.memory += r.memory
+		load.storage += r.storage
 	}
-	return out
+	return load
 }

@@ -3,7 +3,6 @@ package leastworklost
 import (
 	"context"
 	"fmt"
-	"slices"
 	"testing"
 	"time"
 
@@ -170,17 +169,7 @@ func TestBoundSkipsDryRuns(t *testing.T) {
 				}
 			}
 			if tc == "nominated" {
-				c.pods = slices.DeleteFunc(c.pods, func(p *v1.Pod) bool {
-					var node, pod int
-					_, err := fmt.Sscanf(p.Name, "low-%04d-%d", &node, &pod)
-					return err == nil && node < 8 && pod > 0
-				})
-				for i := range 8 {
-					p := c.preemptor.DeepCopy()
-					p.Name, p.UID = fmt.Sprintf("earlier-%d", i), types.UID(fmt.Sprintf("earlier-%d", i))
-					p.Status.NominatedNodeName = fmt.Sprintf("node-%04d", i)
-					c.nominated = append(c.nominated, p)
-				}
+				c.nominateEarlier(8)
 			}
 			with, without := preemptOnce(t, c, true), preemptOnce(t, c, false)
 			if with.code != fwk.Success || with.node != without.node || fmt.Sprint(with.victims) != fmt.Sprint(without.victims) {
@@ -241,7 +230,7 @@ func TestLowerKey(t *testing.T) {
 		{"memory", request{memory: 1 << 30}, nodeKey{highest: 0, workLost: 59_999, victims: 1, node: "n"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := lowerKey(info, 5, mustLowerPods(t, info, 5, victims), nil, tt.request, t0, nil)
+			got, ok := lowerKey(info, 5, mustLowerPods(t, info, 5, victims), nominatedLoad{}, tt.request, t0, nil)
 			if !ok || got != tt.want {
 				t.Errorf("lowerKey = %+v, %v; want %+v", got, ok, tt.want)
 			}
@@ -249,8 +238,7 @@ func TestLowerKey(t *testing.T) {
 	}
 
 	// A pod of 1 CPU nominated to the node takes it before the preemptor.
-	nominated := []fwk.PodInfo{mustPodInfo(t, &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "nom", UID: "nom"}, Spec: v1.PodSpec{Priority: ptr.To[int32](5),
-		Containers: []v1.Container{{Name: "c", Resources: v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("1")}}}}}})}
+	nominated := nominatedLoad{pods: 1, milliCPU: 1000}
 	for _, tt := range []struct {
 		name    string
 		request podRequest
@@ -275,7 +263,7 @@ func TestLowerKey(t *testing.T) {
 	// only after 1 victim; on a node of 3, after 3.
 	node.Status.Allocatable[v1.ResourcePods] = resource.MustParse("3")
 	info.SetNode(node)
-	if got, _ := lowerKey(info, 5, mustLowerPods(t, info, 5, victims), nil, nil, t0, nil); got.victims != 3 || got.workLost != 459_999 {
+	if got, _ := lowerKey(info, 5, mustLowerPods(t, info, 5, victims), nominatedLoad{}, nil, t0, nil); got.victims != 3 || got.workLost != 459_999 {
 		t.Errorf("pod capacity 3: lowerKey = %+v; want 3 victims, 459,999 ms", got)
 	}
 	// With a nominated pod, 4 victims: more than the 3 of priority 0, so
@@ -284,7 +272,7 @@ func TestLowerKey(t *testing.T) {
 		t.Errorf("pod capacity 3, one nominated pod: lowerKey = %+v; want 4 victims, 459,999 ms", got)
 	}
 	// A preemptor of priority 0 has no victims here: no bound.
-	if _, ok := lowerKey(info, 0, mustLowerPods(t, info, 0, victims), nil, nil, t0, nil); ok {
+	if _, ok := lowerKey(info, 0, mustLowerPods(t, info, 0, victims), nominatedLoad{}, nil, t0, nil); ok {
 		t.Error("lowerKey bounded a node without victims")
 	}
 }

@@ -13,6 +13,7 @@ import (
 func (pl *LeastWorkLostPreemption) podUpdated(obj any) {
 	if p, ok := obj.(*v1.Pod); ok && p.Spec.NodeName != "" {
 		pl.victims.Delete(p.UID)
+		pl.nominatedRequests.Delete(p.UID)
 	}
 }
 
@@ -24,5 +25,6 @@ func (pl *LeastWorkLostPreemption) podDeleted(obj any) {
 	if p, ok := obj.(*v1.Pod); ok {
 		pl.victims.Delete(p.UID)
 		pl.evicted.Delete(p.UID)
+		pl.nominatedRequests.Delete(p.UID)
 	}
 }

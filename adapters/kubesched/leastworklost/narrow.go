@@ -78,7 +78,7 @@ func (pl *LeastWorkLostPreemption) narrow(ctx context.Context, state fwk.CycleSt
 					s.pods = append(s.pods, pi)
 				}
 			}
-			k, ok := lowerKey(n, prio, s.pods, nominatedOn(pl.fh, n.Node().Name, pod), request, rec.now, &s)
+			k, ok := lowerKey(n, prio, s.pods, pl.nominatedOn(n.Node().Name, pod), request, rec.now, &s)
 			bs[i] = bounded{n, k, ok}
 		}
 	}, Name)

@@ -160,6 +160,9 @@ type LeastWorkLostPreemption struct {
 	// the informer reports them gone.
 	victims sync.Map // types.UID → []*v1.Pod
 	evicted sync.Map // types.UID → struct{}
+	// nominatedRequests keeps nominated pods' requests (nominatedOn)
+	// until they are bound or gone.
+	nominatedRequests sync.Map // types.UID → requestEntry
 	pods    corelisters.PodLister
 
 	// exhaustive is whether the preemption in progress dry-runs every
@@ -327,7 +330,7 @@ func (e evaluatorInterface) SelectVictimsOnNode(ctx context.Context, state fwk.C
 		rec = d.(*record)
 	}
 	if rec != nil && rec.bound && e.pl.exhaustive.Load() {
-		if best, beaten := rec.beatsNode(state, preemptor, nodeInfo, victims, nominatedOn(e.pl.fh, nodeInfo.Node().Name, preemptor)); beaten {
+		if best, beaten := rec.beatsNode(state, preemptor, nodeInfo, victims, e.pl.nominatedOn(nodeInfo.Node().Name, preemptor)); beaten {
 			return nil, 0, fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf("preemption here cannot rank before node %s", best))
 		}
 	}
@@ -426,7 +429,7 @@ func (r *record) narrowed(skipped int, best nodeKey) {
 
 // beatsNode is beats for the bound of nodeInfo (lowerKey), when it has
 // one.
-func (r *record) beatsNode(state fwk.CycleState, preemptor *v1.Pod, nodeInfo fwk.NodeInfo, victims []*preemption.DomainVictim, nominated []fwk.PodInfo) (string, bool) {
+func (r *record) beatsNode(state fwk.CycleState, preemptor *v1.Pod, nodeInfo fwk.NodeInfo, victims []*preemption.DomainVictim, nominated nominatedLoad) (string, bool) {
 	prio := corev1helpers.PodPriority(preemptor)
 	pods, ok := lowerPods(nodeInfo, prio, victims)
 	if !ok {

@@ -3,6 +3,7 @@ package leastworklost
 import (
 	"context"
 	"fmt"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -81,6 +82,24 @@ func newPreemptionCluster(n int) preemptionCluster {
 	return c
 }
 
+// nominateEarlier puts c in the state of the Preemption workload after n
+// preemptions of its first n nodes: their victims gone (one low pod left
+// of four) and a preemptor like c's nominated to each, waiting in the
+// queue.
+func (c *preemptionCluster) nominateEarlier(n int) {
+	c.pods = slices.DeleteFunc(c.pods, func(p *v1.Pod) bool {
+		var node, pod int
+		_, err := fmt.Sscanf(p.Name, "low-%04d-%d", &node, &pod)
+		return err == nil && node < n && pod > 0
+	})
+	for i := range n {
+		p := c.preemptor.DeepCopy()
+		p.Name, p.UID = fmt.Sprintf("earlier-%d", i), types.UID(fmt.Sprintf("earlier-%d", i))
+		p.Status.NominatedNodeName = fmt.Sprintf("node-%04d", i)
+		c.nominated = append(c.nominated, p)
+	}
+}
+
 // handle builds a scheduling framework on the cluster's snapshot, with
 // NodeResourcesFit as the only Filter, and the cycle state of the
 // preemptor after PreFilter.
@@ -149,15 +168,7 @@ func BenchmarkPostFilter(b *testing.B) {
 	for _, n := range []int{100, 500, 5000} {
 		c := newPreemptionCluster(n)
 		b.Run(fmt.Sprintf("nodes=%d/DefaultPreemption", n), func(b *testing.B) {
-			ctx := b.Context()
-			f, state := c.handle(b, ctx)
-			pl, err := defaultpreemption.New(ctx, &config.DefaultPreemptionArgs{MinCandidateNodesPercentage: 10, MinCandidateNodesAbsolute: 100},
-				f, feature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate))
-			if err != nil {
-				b.Fatal(err)
-			}
-			pl.Executor.PreemptPod = noEviction
-			benchPostFilter(b, ctx, pl, state, c)
+			benchDefaultPreemption(b, c)
 		})
 		b.Run(fmt.Sprintf("nodes=%d/LeastWorkLostPreemption", n), func(b *testing.B) {
 			benchLeastWorkLost(b, c, 10, true)
@@ -168,6 +179,35 @@ func BenchmarkPostFilter(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkPostFilterNominated is BenchmarkPostFilter at 5,000 nodes
+// without start times (scheduler_perf's pods) after 1,500 preemptions
+// whose preemptors still wait, nominated (nominateEarlier): the bound
+// looks up the nominated pods of every node.
+func BenchmarkPostFilterNominated(b *testing.B) {
+	schedmetrics.Register()
+	c := newPreemptionCluster(5000)
+	for _, p := range c.pods {
+		p.Status.StartTime = nil
+	}
+	c.nominateEarlier(1500)
+	b.Run("DefaultPreemption", func(b *testing.B) { benchDefaultPreemption(b, c) })
+	b.Run("LeastWorkLostPreemption-all", func(b *testing.B) { benchLeastWorkLost(b, c, 100, true) })
+}
+
+// benchDefaultPreemption runs benchPostFilter for DefaultPreemption at
+// kube's default args (10 % of the nodes, at least 100).
+func benchDefaultPreemption(b *testing.B, c preemptionCluster) {
+	ctx := b.Context()
+	f, state := c.handle(b, ctx)
+	pl, err := defaultpreemption.New(ctx, &config.DefaultPreemptionArgs{MinCandidateNodesPercentage: 10, MinCandidateNodesAbsolute: 100},
+		f, feature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate))
+	if err != nil {
+		b.Fatal(err)
+	}
+	pl.Executor.PreemptPod = noEviction
+	benchPostFilter(b, ctx, pl, state, c)
 }
 
 // benchLeastWorkLost runs benchPostFilter for LeastWorkLostPreemption with
