@@ -185,7 +185,7 @@ func fewestCovering(need int64, sizes []int64) (int, bool) {
 // nominatedLoad is what pods nominated to a node take there: their number
 // and their summed requests (NodeInfo's, as CalculateResource counts them).
 type nominatedLoad struct {
-	pods                       int
+	pods                      int
 	milliCPU, memory, storage int64
 }
 

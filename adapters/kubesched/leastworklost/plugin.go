@@ -163,7 +163,7 @@ type LeastWorkLostPreemption struct {
 	// nominatedRequests keeps nominated pods' requests (nominatedOn)
 	// until they are bound or gone.
 	nominatedRequests sync.Map // types.UID → requestEntry
-	pods    corelisters.PodLister
+	pods              corelisters.PodLister
 
 	// exhaustive is whether the preemption in progress dry-runs every
 	// node where preemption may help (GetOffsetAndNumCandidates), so that
