@@ -5,7 +5,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// podUpdated forgets the victims of a preemptor once it is bound. A victim's
+// podUpdated forgets the victims of a preemptor once it is bound, and the
+// requests kept for it while it was nominated (nominatedOn). A victim's
 // own updates (the DisruptionTarget condition the eviction writes, its
 // deletion timestamp) keep it among the evicted: an update delivered after
 // the eviction must not make a victim that is still in the snapshot look as
@@ -17,7 +18,8 @@ func (pl *LeastWorkLostPreemption) podUpdated(obj any) {
 	}
 }
 
-// podDeleted forgets a pod that is gone, as a preemptor and as a victim.
+// podDeleted forgets a pod that is gone, as a preemptor, as a victim and
+// as a nominated pod.
 func (pl *LeastWorkLostPreemption) podDeleted(obj any) {
 	if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = d.Obj

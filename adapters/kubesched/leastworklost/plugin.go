@@ -81,7 +81,8 @@
 // key that comes no later in the node order than any victim set its dry
 // run could choose (0 PodDisruptionBudget violations; its lowest priority
 // below the preemptor's; the fewest victims whose requests cover the CPU,
-// memory and ephemeral storage NodeResourcesFit finds missing, and the pod
+// memory and ephemeral storage NodeResourcesFit finds missing, counting the
+// pods nominated to the node as the Filter plugins do, and the pod
 // capacity; the least run time that many of its lowest-priority pods
 // hold). The nodes of lowest bound are dry-run first, up to four, until
 // one is a candidate; the dry runs then go only to the nodes whose bound
@@ -96,6 +97,15 @@
 // preemptor off most nodes, more nodes are dry-run, up to all of them.
 // Victims that are pod groups (the GenericWorkload feature) are bounded
 // only during the dry runs.
+//
+// BenchmarkPostFilter and BenchmarkPostFilterNominated, 2 cores, 2026-11-29
+// (go test -run '^$' -bench PostFilter ./leastworklost), one PostFilter at
+// 5,000 nodes in that shape: every node a candidate, 16 ms (27 ms of CPU)
+// with the bound against 138 ms (256 ms) without it; DefaultPreemption at
+// its 10 % of the nodes, 11–16 ms (21–29 ms). After 1,500 preemptions
+// whose preemptors wait nominated (no start times), 29 ms (54 ms of CPU)
+// against DefaultPreemption's 23 ms (42 ms): the nominated pods of every
+// node are looked up, and the scheduler's queue hands out a copy of each.
 //
 // # Enabling
 //
