@@ -340,7 +340,8 @@ func (e evaluatorInterface) SelectVictimsOnNode(ctx context.Context, state fwk.C
 		rec = d.(*record)
 	}
 	if rec != nil && rec.bound && e.pl.exhaustive.Load() {
-		if best, beaten := rec.beatsNode(state, preemptor, nodeInfo, victims, e.pl.nominatedOn(nodeInfo.Node().Name, preemptor)); beaten {
+		nominated := func() nominatedLoad { return e.pl.nominatedOn(nodeInfo.Node().Name, preemptor) }
+		if best, beaten := rec.beatsNode(state, preemptor, nodeInfo, victims, nominated); beaten {
 			return nil, 0, fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf("preemption here cannot rank before node %s", best))
 		}
 	}
@@ -421,6 +422,11 @@ func (r *record) add(node string, pods []*v1.Pod, violations int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.nodes[node] = nodeVictims{pods: pods, violations: int64(violations)}
+	r.offer(k)
+}
+
+// offer makes k the best so far when it comes first; r.mu is held.
+func (r *record) offer(k nodeKey) {
 	if !r.have || k.compare(r.best) < 0 {
 		r.have, r.best = true, k
 	}
@@ -432,20 +438,25 @@ func (r *record) narrowed(skipped int, best nodeKey) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.skipped += skipped
-	if !r.have || best.compare(r.best) < 0 {
-		r.have, r.best = true, best
-	}
+	r.offer(best)
 }
 
 // beatsNode is beats for the bound of nodeInfo (lowerKey), when it has
-// one.
-func (r *record) beatsNode(state fwk.CycleState, preemptor *v1.Pod, nodeInfo fwk.NodeInfo, victims []*preemption.DomainVictim, nominated nominatedLoad) (string, bool) {
+// one; nominated (nominatedOn, a look-up in the scheduler's queue) is
+// called only once a candidate is known and the node can be bounded.
+func (r *record) beatsNode(state fwk.CycleState, preemptor *v1.Pod, nodeInfo fwk.NodeInfo, victims []*preemption.DomainVictim, nominated func() nominatedLoad) (string, bool) {
+	r.mu.Lock()
+	have := r.have
+	r.mu.Unlock()
+	if !have {
+		return "", false
+	}
 	prio := corev1helpers.PodPriority(preemptor)
 	pods, ok := lowerPods(nodeInfo, prio, victims)
 	if !ok {
 		return "", false
 	}
-	lower, ok := lowerKey(nodeInfo, prio, pods, nominated, requestOf(state, preemptor), r.now, nil)
+	lower, ok := lowerKey(nodeInfo, prio, pods, nominated(), requestOf(state, preemptor), r.now, nil)
 	if !ok {
 		return "", false
 	}
