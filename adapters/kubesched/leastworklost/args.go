@@ -11,8 +11,8 @@ import (
 // in DefaultPreemptionArgs, with other defaults: the number of nodes whose
 // victims are computed is max(minCandidateNodesPercentage% of the nodes
 // where preemption may help, minCandidateNodesAbsolute), capped at that
-// number of nodes, and the scan starts at the first such node rather than a
-// random one, so equal cluster states give equal choices.
+// number of nodes; a scan of fewer than all of them starts at an offset
+// taken from the preemptor's UID rather than a random one.
 //
 //	pluginConfig:
 //	- name: LeastWorkLostPreemption
@@ -23,10 +23,10 @@ type Args struct {
 	// MinCandidateNodesPercentage in [0, 100]; default 100: every node
 	// where preemption may help is a candidate, so the least work lost is
 	// found cluster-wide, and nodes that cannot come first are not dry-run
-	// (the package doc's Cost). Below 100, the first nodes up to the
-	// number are dry-run, each of them (one dry run of the Filter plugins
-	// per candidate node and victim), and the choice is the best of
-	// those.
+	// (the package doc's Cost). Below 100, nodes are dry-run from the
+	// preemptor's offset on (one dry run of the Filter plugins per node
+	// and victim) until that many candidates are found, and the choice is
+	// the best of those.
 	MinCandidateNodesPercentage *int32 `json:"minCandidateNodesPercentage,omitempty"`
 	// MinCandidateNodesAbsolute ≥ 0; default 100.
 	MinCandidateNodesAbsolute *int32 `json:"minCandidateNodesAbsolute,omitempty"`

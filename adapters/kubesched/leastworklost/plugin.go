@@ -35,9 +35,14 @@
 //     3. least work lost: the sum of the victims' run times;
 //     4. fewest victims;
 //     5. node name, so two nodes never tie.
-//     And every node where preemption may help is a candidate (args),
-//     starting from the first, so the choice does not depend on a random
-//     offset; a node that cannot come first is not dry-run (Cost).
+//     And every node where preemption may help is a candidate (args); a
+//     node that cannot come first is not dry-run (Cost). With fewer
+//     candidates than nodes, the scan starts at an offset taken from the
+//     preemptor's UID (offsetOf) where kube takes a random one, so the
+//     preemptors spread over the cluster as DefaultPreemption's do. Which
+//     nodes such a scan dry-runs also depends on kube's parallel dry runs,
+//     which stop once enough candidates are found; with every node a
+//     candidate the choice depends on the cluster and preemptor alone.
 //
 // PodDisruptionBudgets are read as DefaultPreemption reads them (their
 // status.disruptionsAllowed), and a PDB-violating victim is taken only when
@@ -120,6 +125,7 @@ package leastworklost
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"slices"
 	"sync"
@@ -128,6 +134,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	policy "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/types"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
@@ -181,6 +188,9 @@ type LeastWorkLostPreemption struct {
 	// bound off (tests compare the two).
 	exhaustive atomic.Bool
 	unbounded  bool
+	// uid is the UID of the preemptor in progress, set by PostFilter for
+	// GetOffsetAndNumCandidates (offsetOf).
+	uid atomic.Pointer[types.UID]
 	// podGroups is whether victims may be pod groups (the GenericWorkload
 	// feature), which narrow does not bound.
 	podGroups bool
@@ -253,6 +263,8 @@ func (pl *LeastWorkLostPreemption) PostFilter(ctx context.Context, state fwk.Cyc
 	now := pl.clock.Now()
 	pl.now.Store(&now)
 	defer pl.now.Store(nil)
+	pl.uid.Store(&pod.UID)
+	defer pl.uid.Store(nil)
 	rec := &record{nodes: map[string]nodeVictims{}, now: now, bound: !pl.unbounded && !preemptingExtender(pl.fh)}
 	state.Write(recordKey, rec)
 
@@ -320,12 +332,32 @@ type evaluatorInterface struct {
 	pl *LeastWorkLostPreemption
 }
 
-// GetOffsetAndNumCandidates starts at the first potential node (offset 0)
-// and dry-runs Args.NumCandidates of them.
+// GetOffsetAndNumCandidates dry-runs Args.NumCandidates of the n potential
+// nodes: every one from the first, or fewer from the preemptor's offset
+// (offsetOf), the scan wrapping around as kube's does.
 func (e evaluatorInterface) GetOffsetAndNumCandidates(n int32) (int32, int32) {
 	c := e.pl.args.NumCandidates(n)
 	e.pl.exhaustive.Store(c == n)
-	return 0, c
+	if c == n {
+		return 0, c
+	}
+	var uid types.UID
+	if p := e.pl.uid.Load(); p != nil {
+		uid = *p
+	}
+	return offsetOf(uid, n), c
+}
+
+// offsetOf is where a scan of fewer than all n > 0 potential nodes starts
+// for the preemptor of that UID: its 32-bit FNV-1a hash modulo n.
+// DefaultPreemption draws the offset at random so that preemptors do not
+// all dry-run, and nominate, the same first nodes (the snapshot lists the
+// nodes in one fixed order); a hash of the UID spreads them alike, and a
+// preemptor tried again starts where it started before.
+func offsetOf(uid types.UID, n int32) int32 {
+	h := fnv.New32a()
+	h.Write([]byte(uid))
+	return int32(h.Sum32() % uint32(n))
 }
 
 // SelectVictimsOnNode is DefaultPreemption's, with the victim order of
