@@ -14,11 +14,8 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/preemption"
 	schedmetrics "k8s.io/kubernetes/pkg/scheduler/metrics"
-	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 	"pgregory.net/rapid"
-
-	"github.com/schedkit/schedkit/adapters/kubesched/internal/factory"
 )
 
 // preemption is one PostFilter's outcome as the bound must keep it.
@@ -38,13 +35,7 @@ func preemptOnce(t testing.TB, c preemptionCluster, bound bool) preemptionOutcom
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	f, state := c.handle(t, ctx)
-	p, err := Build(ctx, &Args{MinCandidateNodesPercentage: ptr.To[int32](100), MinCandidateNodesAbsolute: ptr.To[int32](100)}, f,
-		factory.NewEnv(clocktesting.NewFakePassiveClock(t0)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl := p.(*LeastWorkLostPreemption)
-	pl.dp.Executor.PreemptPod = noEviction
+	pl := buildOn(t, ctx, f, 100)
 	pl.unbounded = !bound
 	r, s := pl.PostFilter(ctx, state, c.preemptor, c.statuses)
 	out := preemptionOutcome{code: s.Code()}

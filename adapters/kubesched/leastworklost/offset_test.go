@@ -10,10 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	fwk "k8s.io/kube-scheduler/framework"
 	schedmetrics "k8s.io/kubernetes/pkg/scheduler/metrics"
-	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
-
-	"github.com/schedkit/schedkit/adapters/kubesched/internal/factory"
 )
 
 // byName lists the potential nodes in name order, as the scheduler's
@@ -49,14 +46,7 @@ func TestOffsetSpreadsPreemptors(t *testing.T) {
 		c.preemptor.UID = uid
 		ctx, cancel := context.WithCancel(context.Background())
 		f, state := c.handle(t, ctx)
-		p, err := Build(ctx, &Args{MinCandidateNodesPercentage: ptr.To[int32](10), MinCandidateNodesAbsolute: ptr.To[int32](100)}, f,
-			factory.NewEnv(clocktesting.NewFakePassiveClock(t0)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		pl := p.(*LeastWorkLostPreemption)
-		pl.dp.Executor.PreemptPod = noEviction
-		r, s := pl.PostFilter(ctx, state, c.preemptor, byName{c.statuses})
+		r, s := buildOn(t, ctx, f, 10).PostFilter(ctx, state, c.preemptor, byName{c.statuses})
 		cancel()
 		if !s.IsSuccess() || r == nil {
 			t.Fatalf("%s: PostFilter %v", uid, s)

@@ -218,15 +218,23 @@ func benchDefaultPreemption(b *testing.B, c preemptionCluster) {
 func benchLeastWorkLost(b *testing.B, c preemptionCluster, percent int32, bound bool) {
 	ctx := b.Context()
 	f, state := c.handle(b, ctx)
+	pl := buildOn(b, ctx, f, percent)
+	pl.unbounded = !bound
+	benchPostFilter(b, ctx, pl, state, c)
+}
+
+// buildOn builds the plugin on f at t0 with minCandidateNodesPercentage
+// percent (minCandidateNodesAbsolute 100), its evictions left out
+// (noEviction).
+func buildOn(tb testing.TB, ctx context.Context, f fwk.Handle, percent int32) *LeastWorkLostPreemption {
 	p, err := Build(ctx, &Args{MinCandidateNodesPercentage: &percent, MinCandidateNodesAbsolute: ptr.To[int32](100)}, f,
 		factory.NewEnv(clocktesting.NewFakePassiveClock(t0)))
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	pl := p.(*LeastWorkLostPreemption)
 	pl.dp.Executor.PreemptPod = noEviction
-	pl.unbounded = !bound
-	benchPostFilter(b, ctx, pl, state, c)
+	return pl
 }
 
 // benchPostFilter runs pl's PostFilter for the preemptor in a loop. Beside
