@@ -33,11 +33,18 @@ func (a nodeKey) compare(b nodeKey) int {
 // keyOf is the key of victims pods chosen on node, violations of them
 // violating a PodDisruptionBudget, at now.
 func keyOf(node string, pods []*v1.Pod, violations int64, now time.Time) nodeKey {
-	k := nodeKey{violations: violations, highest: math.MinInt32, workLost: millis(sumWorkLost(pods, now)), victims: len(pods), node: node}
+	return victimsOf(node, pods, violations, now).key
+}
+
+// victimsOf is what record keeps of victims pods chosen on node: the pods,
+// their keyOf and their work lost.
+func victimsOf(node string, pods []*v1.Pod, violations int64, now time.Time) nodeVictims {
+	w := sumWorkLost(pods, now)
+	k := nodeKey{violations: violations, highest: math.MinInt32, workLost: millis(w), victims: len(pods), node: node}
 	for _, p := range pods {
 		k.highest = max(k.highest, corev1helpers.PodPriority(p))
 	}
-	return k
+	return nodeVictims{pods: pods, key: k, workLost: w}
 }
 
 // unreachable is the lowerKey of a node where no victim set makes the

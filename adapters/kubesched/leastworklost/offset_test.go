@@ -43,6 +43,7 @@ func TestOffsetSpreadsPreemptors(t *testing.T) {
 	chosen := map[string]bool{}
 	for i := range 20 {
 		uid := types.UID(fmt.Sprintf("preemptor-%d", i))
+		c.preemptor = c.preemptor.DeepCopy() // the last one's eviction may still read it
 		c.preemptor.UID = uid
 		ctx, cancel := context.WithCancel(context.Background())
 		f, state := c.handle(t, ctx)

@@ -191,6 +191,9 @@ type LeastWorkLostPreemption struct {
 	// uid is the UID of the preemptor in progress, set by PostFilter for
 	// GetOffsetAndNumCandidates (offsetOf).
 	uid atomic.Pointer[types.UID]
+	// rec is the record of the preemption in progress, set by PostFilter
+	// for OrderedScoreFuncs, which reuses the keys it holds.
+	rec atomic.Pointer[record]
 	// podGroups is whether victims may be pod groups (the GenericWorkload
 	// feature), which narrow does not bound.
 	podGroups bool
@@ -267,6 +270,8 @@ func (pl *LeastWorkLostPreemption) PostFilter(ctx context.Context, state fwk.Cyc
 	defer pl.uid.Store(nil)
 	rec := &record{nodes: map[string]nodeVictims{}, now: now, bound: !pl.unbounded && !preemptingExtender(pl.fh)}
 	state.Write(recordKey, rec)
+	pl.rec.Store(rec)
+	defer pl.rec.Store(nil)
 
 	result, status := pl.evaluator.Preempt(ctx, state, pod, potentialNodes{NodeToStatusReader: m, ctx: ctx, pl: pl, state: state, pod: pod, rec: rec})
 	if status.IsSuccess() && result != nil && result.NominatingInfo != nil && result.NominatedNodeName != "" {
@@ -398,11 +403,12 @@ func (e evaluatorInterface) OrderedScoreFuncs(_ context.Context, nodesToVictims 
 	if p := e.pl.now.Load(); p != nil {
 		now = *p
 	}
+	rec := e.pl.rec.Load()
 	names := make([]string, 0, len(nodesToVictims))
 	keys := make(map[string]nodeKey, len(nodesToVictims))
 	for n, v := range nodesToVictims {
 		names = append(names, n)
-		keys[n] = keyOf(n, v.Pods, v.NumPDBViolations, now)
+		keys[n] = rec.keyOf(n, v, now)
 	}
 	slices.Sort(names)
 	return []func(string) int64{
@@ -441,8 +447,9 @@ type record struct {
 }
 
 type nodeVictims struct {
-	pods       []*v1.Pod
-	violations int64 // victims whose eviction violates a PodDisruptionBudget
+	pods     []*v1.Pod
+	key      nodeKey // keyOf the victims
+	workLost float64 // their work lost in seconds (sumWorkLost)
 }
 
 const recordKey fwk.StateKey = Name + "/victims"
@@ -450,11 +457,32 @@ const recordKey fwk.StateKey = Name + "/victims"
 func (r *record) Clone() fwk.StateData { return r }
 
 func (r *record) add(node string, pods []*v1.Pod, violations int) {
-	k := keyOf(node, pods, int64(violations), r.now)
+	v := victimsOf(node, pods, int64(violations), r.now)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.nodes[node] = nodeVictims{pods: pods, violations: int64(violations)}
-	r.offer(k)
+	r.nodes[node] = v
+	r.offer(v.key)
+}
+
+// keyOf is the key of the victims v on node: the one add computed when v
+// holds the victims recorded there (the Evaluator hands back the slice
+// SelectVictimsOnNode returned), else computed at r's time. r may be nil.
+func (r *record) keyOf(node string, v *extenderv1.Victims, now time.Time) nodeKey {
+	if r != nil {
+		r.mu.Lock()
+		got, ok := r.nodes[node]
+		r.mu.Unlock()
+		if ok && got.key.violations == v.NumPDBViolations && sameSlice(got.pods, v.Pods) && now.Equal(r.now) {
+			return got.key
+		}
+	}
+	return keyOf(node, v.Pods, v.NumPDBViolations, now)
+}
+
+// sameSlice reports whether a and b are the same slice: the same length
+// and, when not empty, the same first element in memory.
+func sameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // offer makes k the best so far when it comes first; r.mu is held.
@@ -516,10 +544,10 @@ func (pl *LeastWorkLostPreemption) report(ctx context.Context, pod *v1.Pod, node
 	others := make([]Candidate, 0, len(rec.nodes))
 	for n, v := range rec.nodes {
 		if n != node {
-			others = append(others, candidate(n, v, now))
+			others = append(others, candidate(n, v))
 		}
 	}
-	c := candidate(node, rec.nodes[node], now)
+	c := candidate(node, rec.nodes[node])
 	c.Victims = make([]string, len(chosen))
 	for i, p := range chosen {
 		c.Victims[i] = fmt.Sprintf("%s/%s (%s)", p.Namespace, p.Name, words.Seconds(workLost(p, now)))
@@ -540,10 +568,6 @@ func (pl *LeastWorkLostPreemption) report(ctx context.Context, pod *v1.Pod, node
 
 // candidate summarises the victims chosen on one node for the event,
 // without their names (the event names the chosen node's only).
-func candidate(node string, v nodeVictims, now time.Time) Candidate {
-	c := Candidate{Node: node, NumVictims: len(v.pods), Violations: v.violations, HighestPriority: math.MinInt32, WorkLost: sumWorkLost(v.pods, now)}
-	for _, p := range v.pods {
-		c.HighestPriority = max(c.HighestPriority, corev1helpers.PodPriority(p))
-	}
-	return c
+func candidate(node string, v nodeVictims) Candidate {
+	return Candidate{Node: node, NumVictims: v.key.victims, Violations: v.key.violations, HighestPriority: v.key.highest, WorkLost: v.workLost}
 }

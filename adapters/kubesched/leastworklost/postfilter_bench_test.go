@@ -243,9 +243,17 @@ func buildOn(tb testing.TB, ctx context.Context, f fwk.Handle, percent int32) *L
 // loaded machine inflates less than the wall time.
 func benchPostFilter(b *testing.B, ctx context.Context, pl fwk.PostFilterPlugin, state fwk.CycleState, c preemptionCluster) {
 	b.ReportAllocs()
+	// Preemptors of 64 UIDs in turn, as a scheduler tries many: the scan
+	// of LeastWorkLostPreemption below every node starts at the UID's
+	// offset (offsetOf), DefaultPreemption's at a random one.
+	preemptors := make([]*v1.Pod, 64)
+	for i := range preemptors {
+		preemptors[i] = c.preemptor.DeepCopy()
+		preemptors[i].UID = types.UID(fmt.Sprintf("%s-%d", c.preemptor.UID, i))
+	}
 	start, n := cpuTime(b), 0
 	for b.Loop() {
-		r, s := pl.PostFilter(ctx, state.Clone(), c.preemptor, c.statuses)
+		r, s := pl.PostFilter(ctx, state.Clone(), preemptors[n%len(preemptors)], c.statuses)
 		if !s.IsSuccess() || r == nil || r.NominatedNodeName == "" {
 			b.Fatalf("PostFilter: %v, %v", r, s)
 		}
