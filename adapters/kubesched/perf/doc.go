@@ -224,6 +224,33 @@
 // PreFilter 0.010–0.69, ProgressShare PreScore 0.050–0.075, its Score at
 // most 0.010.
 //
+// LeastWorkLostPreemption at DefaultPreemption's args (10 %, the
+// leastworklost profile) once its scan starts at an offset hashed from
+// the preemptor's UID (it started at the first potential node), Preemption
+// at label performance, 2026-11-29 (2 Intel Xeon cores, nice -n 10, load
+// average 1.7–3.1): -test.bench
+// 'BenchmarkPerfScheduling/Preemption_(default|leastworklost)/' with
+// -schedkit-rounds 1 (05:07–05:17), then with -schedkit-rounds 2
+// (05:18–05:39: default first, then leastworklost first):
+//
+//	pair           rate ÷ default   preemptors/s, default / lwl   CPU s of the preemptors   PostFilter average, ms
+//	1 (AB)         0.95             12.2 / 11.6                  295 / 309                 22.4 / 24.8
+//	2 (AB)         0.95             12.5 / 11.9                  287 / 302                 21.9 / 24.0
+//	3 (BA)         0.86             12.3 / 10.6                  292 / 338                 22.5 / 26.9
+//
+// The phase before the preemptors (20,000 low-priority pods, where both
+// profiles do the same work) ran at 0.90, 1.03 and 0.95 of the default's
+// pace in the same pairs. So at 10 % LeastWorkLostPreemption preempts at
+// 0.86–0.95 × DefaultPreemption's rate, below the goal of at least 1.0;
+// before the offset, 0.92 and 0.94 in single rounds. What it adds per
+// preemption (BenchmarkPostFilterNominated, 5,000 nodes, 1,500
+// preemptors waiting nominated, 64 preemptor UIDs in turn, three runs,
+// idle: 10.7–11.5 ms against DefaultPreemption's 9.9–11.1 ms) is, by its
+// CPU profile, the victim order's comparisons (preempt.CompareRecency on
+// every pair: 2.3 % of the CPU against 0.7 % for kube's), the record of
+// each candidate's victims and key (1.6 %), and the event and node order
+// over the 500 candidates (1.6 %).
+//
 // CI runs the ci label in two rounds through slice.sh (from
 // adapters/test-e2e.sh; SCHEDKIT_PERF_ROUNDS sets the rounds). The slice
 // fails when the harness fails (a measured pod not scheduled within
