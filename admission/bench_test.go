@@ -71,7 +71,7 @@ import (
 //
 // From 1,000 to 100,000 jobs on the same 10,000 slots a kept plan's
 // decision grows 91× with the new job first, 99× in the middle and 3× at
-// the end; Workspace.Decide 74–93×. A decision at a new time plans the
+// the end; Workspace.Decide 73–88×. A decision at a new time plans the
 // queue again (cold), as Workspace.Decide does.
 //
 // The same way, in the same period (K up to 200,000):
