@@ -67,11 +67,17 @@ func task(p *v1.Pod, now time.Time, id int64, job int) preempt.Task {
 // (preempt.CompareRecency) as Cluster maps them, in any set of pods that
 // holds both: −1 when a is taken first. It reads two pods only: the order
 // of their jobs is that of their job keys, the order of their task IDs
-// that of podOrder, as in Cluster.
+// that of podOrder, as in Cluster. The jobs and task IDs are read only
+// when the two start together: preempt.CompareRecency reads them only
+// then.
 func compareRecency(a, b *v1.Pod, now time.Time) (int, error) {
-	ja, jb := index(cmp.Compare(podjob.JobKey(a), podjob.JobKey(b)))
-	ia, ib := index(podOrder(a, b))
-	return preempt.CompareRecency(task(a, now, int64(ia), ja), task(b, now, int64(ib), jb))
+	ta, tb := task(a, now, 0, 0), task(b, now, 0, 0)
+	if ta.Start == tb.Start {
+		ja, jb := index(cmp.Compare(podjob.JobKey(a), podjob.JobKey(b)))
+		ia, ib := index(podOrder(a, b))
+		ta.Job, ta.ID, tb.Job, tb.ID = ja, int64(ia), jb, int64(ib)
+	}
+	return preempt.CompareRecency(ta, tb)
 }
 
 // index numbers two values from their comparison c: 0 and 1 when the first
