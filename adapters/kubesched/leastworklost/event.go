@@ -3,7 +3,6 @@ package leastworklost
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/schedkit/schedkit/adapters/kubesched/internal/words"
@@ -58,12 +57,8 @@ func EventMessage(chosen Candidate, others []Candidate, skipped int) string {
 
 // otherCandidates names up to maxOthers other candidates for EventMessage.
 func otherCandidates(chosen Candidate, others []Candidate) string {
-	others = slices.Clone(others)
-	slices.SortFunc(others, func(a, b Candidate) int {
-		return cmp.Or(cmp.Compare(millis(a.WorkLost), millis(b.WorkLost)), cmp.Compare(a.Node, b.Node))
-	})
 	parts := make([]string, 0, maxOthers)
-	for _, o := range others[:min(maxOthers, len(others))] {
+	for _, o := range leastLost(others) {
 		part := fmt.Sprintf("%s %s", o.Node, words.Seconds(o.WorkLost))
 		if millis(o.WorkLost) <= millis(chosen.WorkLost) {
 			part += " (passed over: " + passedOver(chosen, o) + ")"
@@ -93,4 +88,29 @@ func passedOver(chosen, o Candidate) string {
 	default:
 		return fmt.Sprintf("the same work lost and victims, %s comes first by name", chosen.Node)
 	}
+}
+
+// leastLost returns up to maxOthers of the candidates, least work lost
+// first (ties: node name), in one pass: a preemption at 10 % of 5,000
+// nodes has 500.
+func leastLost(cs []Candidate) []Candidate {
+	before := func(a, b *Candidate) bool {
+		return cmp.Or(cmp.Compare(millis(a.WorkLost), millis(b.WorkLost)), cmp.Compare(a.Node, b.Node)) < 0
+	}
+	top := make([]Candidate, 0, maxOthers)
+	for i := range cs {
+		c := &cs[i]
+		if len(top) == maxOthers && !before(c, &top[maxOthers-1]) {
+			continue
+		}
+		if len(top) < maxOthers {
+			top = append(top, Candidate{})
+		}
+		j := len(top) - 1
+		for ; j > 0 && before(c, &top[j-1]); j-- {
+			top[j] = top[j-1]
+		}
+		top[j] = *c
+	}
+	return top
 }

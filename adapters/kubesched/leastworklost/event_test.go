@@ -1,6 +1,12 @@
 package leastworklost
 
-import "testing"
+import (
+	"cmp"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
 
 func TestEventMessage(t *testing.T) {
 	chosen := Candidate{Node: "n-b", NumVictims: 2, Victims: []string{"default/b-young1 (3m0s)", "default/b-young2 (2m0s)"}, HighestPriority: 10, WorkLost: 300}
@@ -58,4 +64,25 @@ func TestEventMessageSkipped(t *testing.T) {
 			t.Errorf("EventMessage(skipped %d):\n got %q\nwant %q", tt.skipped, got, tt.want)
 		}
 	}
+}
+
+// TestPropLeastLost: leastLost is the first maxOthers candidates of the
+// list sorted by work lost in milliseconds, then node name.
+func TestPropLeastLost(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 12).Draw(t, "n")
+		names := rapid.Permutation([]string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"}).Draw(t, "names")
+		cs := make([]Candidate, n)
+		for i := range cs {
+			cs[i] = Candidate{Node: names[i], WorkLost: float64(rapid.IntRange(0, 4).Draw(t, "ms")) / 1000}
+		}
+		want := slices.Clone(cs)
+		slices.SortFunc(want, func(a, b Candidate) int {
+			return cmp.Or(cmp.Compare(millis(a.WorkLost), millis(b.WorkLost)), cmp.Compare(a.Node, b.Node))
+		})
+		want = want[:min(maxOthers, n)]
+		if got := leastLost(cs); !slices.EqualFunc(got, want, func(a, b Candidate) bool { return a.Node == b.Node }) {
+			t.Fatalf("leastLost = %v, want %v", got, want)
+		}
+	})
 }
