@@ -64,8 +64,7 @@ func TestOffsetSpreadsPreemptors(t *testing.T) {
 func TestGetOffsetAndNumCandidates(t *testing.T) {
 	pl := &LeastWorkLostPreemption{args: &Args{MinCandidateNodesPercentage: ptr.To[int32](10), MinCandidateNodesAbsolute: ptr.To[int32](100)}}
 	e := evaluatorInterface{pl: pl}
-	uid := types.UID("a")
-	pl.uid.Store(&uid)
+	pl.rec.Store(&record{uid: "a"})
 	for _, tc := range []struct{ n, offset, c int32 }{
 		{1, 0, 1},
 		{100, 0, 100},

@@ -194,11 +194,9 @@ type LeastWorkLostPreemption struct {
 	// bound off (tests compare the two).
 	exhaustive atomic.Bool
 	unbounded  bool
-	// uid is the UID of the preemptor in progress, set by PostFilter for
-	// GetOffsetAndNumCandidates (offsetOf).
-	uid atomic.Pointer[types.UID]
 	// rec is the record of the preemption in progress, set by PostFilter
-	// for OrderedScoreFuncs, which reuses the keys it holds.
+	// for GetOffsetAndNumCandidates (the preemptor's UID) and
+	// OrderedScoreFuncs (the keys it holds).
 	rec atomic.Pointer[record]
 	// podGroups is whether victims may be pod groups (the GenericWorkload
 	// feature), which narrow does not bound.
@@ -272,9 +270,7 @@ func (pl *LeastWorkLostPreemption) PostFilter(ctx context.Context, state fwk.Cyc
 	now := pl.clock.Now()
 	pl.now.Store(&now)
 	defer pl.now.Store(nil)
-	pl.uid.Store(&pod.UID)
-	defer pl.uid.Store(nil)
-	rec := &record{nodes: map[string]nodeVictims{}, now: now, bound: !pl.unbounded && !preemptingExtender(pl.fh)}
+	rec := &record{nodes: map[string]nodeVictims{}, now: now, uid: pod.UID, bound: !pl.unbounded && !preemptingExtender(pl.fh)}
 	state.Write(recordKey, rec)
 	pl.rec.Store(rec)
 	defer pl.rec.Store(nil)
@@ -353,8 +349,8 @@ func (e evaluatorInterface) GetOffsetAndNumCandidates(n int32) (int32, int32) {
 		return 0, c
 	}
 	var uid types.UID
-	if p := e.pl.uid.Load(); p != nil {
-		uid = *p
+	if r := e.pl.rec.Load(); r != nil {
+		uid = r.uid
 	}
 	return offsetOf(uid, n), c
 }
@@ -442,6 +438,7 @@ type record struct {
 	mu    sync.Mutex
 	nodes map[string]nodeVictims
 	now   time.Time
+	uid   types.UID // the preemptor's
 
 	// bound is whether nodes may be skipped by their lowerKey; best is
 	// the first candidate in the node order so far (when have), and
