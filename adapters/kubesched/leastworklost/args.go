@@ -11,8 +11,9 @@ import (
 // in DefaultPreemptionArgs, with other defaults: the number of nodes whose
 // victims are computed is max(minCandidateNodesPercentage% of the nodes
 // where preemption may help, minCandidateNodesAbsolute), capped at that
-// number of nodes; a scan of fewer than all of them starts at an offset
-// taken from the preemptor's UID rather than a random one.
+// number of nodes; fewer than all of them are a window of the nodes
+// starting at an offset taken from the preemptor's UID rather than a
+// random one.
 //
 //	pluginConfig:
 //	- name: LeastWorkLostPreemption
@@ -23,10 +24,10 @@ type Args struct {
 	// MinCandidateNodesPercentage in [0, 100]; default 100: every node
 	// where preemption may help is a candidate, so the least work lost is
 	// found cluster-wide, and nodes that cannot come first are not dry-run
-	// (the package doc's Cost). Below 100, nodes are dry-run from the
-	// preemptor's offset on (one dry run of the Filter plugins per node
-	// and victim) until that many candidates are found, and the choice is
-	// the best of those.
+	// (the package doc's Cost). Below 100, the candidates are that many
+	// nodes from the preemptor's offset on, not counting those where no
+	// dry run can find victims (the package doc), and the choice is the
+	// best of those, found with as few dry runs as with every node.
 	MinCandidateNodesPercentage *int32 `json:"minCandidateNodesPercentage,omitempty"`
 	// MinCandidateNodesAbsolute ≥ 0; default 100.
 	MinCandidateNodesAbsolute *int32 `json:"minCandidateNodesAbsolute,omitempty"`

@@ -38,20 +38,7 @@ func preemptOnce(t testing.TB, c preemptionCluster, bound bool) preemptionOutcom
 	pl := buildOn(t, ctx, f, 100)
 	pl.unbounded = !bound
 	r, s := pl.PostFilter(ctx, state, c.preemptor, c.statuses)
-	out := preemptionOutcome{code: s.Code()}
-	if r != nil {
-		out.node = r.NominatedNodeName
-	}
-	if v, ok := pl.victims.Load(c.preemptor.UID); ok {
-		for _, p := range v.([]*v1.Pod) {
-			out.victims = append(out.victims, p.Name)
-		}
-	}
-	if d, err := state.Read(recordKey); err == nil {
-		rec := d.(*record)
-		out.dryRuns, out.skipped = len(rec.nodes), rec.skipped
-	}
-	return out
+	return outcomeOf(pl, state, c.preemptor, r, s)
 }
 
 // TestPropBoundKeepsChoice: on random clusters (nodes of several sizes and

@@ -3,6 +3,7 @@ package leastworklost
 import (
 	"context"
 	"slices"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -10,9 +11,9 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 )
 
-// maxProbes is how many nodes narrow dry-runs, lowest bound first, to
-// find a candidate before the Evaluator's dry runs; narrow bounds the
-// nodes in parallel, boundChunk nodes to a piece.
+// maxProbes is how many nodes keep dry-runs, lowest bound first, to find
+// a candidate before the Evaluator's dry runs; bounds bounds the nodes in
+// parallel, boundChunk nodes to a piece.
 const (
 	maxProbes  = 4
 	boundChunk = 256
@@ -26,8 +27,8 @@ type bounded struct {
 }
 
 // potentialNodes is the node statuses the preemption Evaluator reads, with
-// the nodes where preemption may help narrowed (narrow) when every one of
-// them would be dry-run.
+// the nodes where preemption may help narrowed to those that may be
+// chosen (narrow, narrowWindow).
 type potentialNodes struct {
 	fwk.NodeToStatusReader
 	ctx   context.Context
@@ -38,32 +39,90 @@ type potentialNodes struct {
 }
 
 // NodesForStatusCode is the statuses' own, narrowed for code Unschedulable
-// (the nodes where preemption may help) when the record allows the bound,
-// the args dry-run all those nodes and no victim is a pod group.
+// (the nodes where preemption may help) when the record allows the bound
+// and no victim is a pod group: when the args dry-run all those nodes, to
+// the nodes that may be chosen (narrow); when they dry-run fewer, to the
+// nodes of the preemptor's window that may be chosen (narrowWindow), or
+// left as they are when the window's probes find no candidate.
 func (p potentialNodes) NodesForStatusCode(lister fwk.NodeInfoLister, code fwk.Code) ([]fwk.NodeInfo, error) {
 	nodes, err := p.NodeToStatusReader.NodesForStatusCode(lister, code)
 	if err != nil || code != fwk.Unschedulable || !p.rec.bound || p.pl.podGroups {
 		return nodes, err
 	}
-	if n := int32(len(nodes)); p.pl.args.NumCandidates(n) != n {
-		return nodes, nil
+	n := int32(len(nodes))
+	c := p.pl.args.NumCandidates(n)
+	if c == n {
+		return p.pl.narrow(p.ctx, p.state, p.pod, nodes, p.rec), nil
 	}
-	return p.pl.narrow(p.ctx, p.state, p.pod, nodes, p.rec), nil
+	if kept, ok := p.pl.narrowWindow(p.ctx, p.state, p.pod, nodes, offsetOf(p.rec.uid, n), c, p.rec); ok {
+		p.rec.window = true
+		return kept, nil
+	}
+	return nodes, nil
 }
 
 // narrow returns the nodes of nodes that may be chosen, lowest bound
-// first: it bounds every node (lowerKey), dry-runs the nodes of lowest
-// bound, at most maxProbes, until one is a candidate, and keeps the nodes
-// whose bound does not come after that candidate's key. A node it drops
-// either has no pod of lower priority than the preemptor (no dry run finds
-// victims there) or cannot rank before that candidate, which is kept, so
-// the node chosen is the one every dry run would choose. Without a
-// candidate among the probes it returns nodes as they are. It records the
-// nodes dropped as skipped and the candidate's key as the best so far.
+// first: it bounds every node (lowerKey) and keeps those that may come
+// first (keep); without a candidate among keep's probes it returns nodes
+// as they are.
 func (pl *LeastWorkLostPreemption) narrow(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo, rec *record) []fwk.NodeInfo {
-	if cur, err := pl.pods.Pods(pod.Namespace).Get(pod.Name); err == nil {
-		pod = cur // as the Evaluator reads it
+	pod = pl.current(pod)
+	bs, ok := pl.bounds(ctx, state, pod, nodes, rec.now)
+	if !ok {
+		return nodes
 	}
+	kept, ok := pl.keep(ctx, state, pod, bs, rec)
+	if !ok {
+		return nodes
+	}
+	return kept
+}
+
+// narrowWindow returns the nodes of the preemptor's window that may be
+// chosen, lowest bound first, and true; false when the window's probes
+// (keep) find no candidate. The window is the first c of nodes from
+// offset, wrapping around, not counting the nodes whose bound shows no
+// dry run finds victims there (no pod of lower priority, or not enough
+// of them to make room): kube's scan from the same offset stops once it
+// has c candidates, and those nodes are no candidates. Every node of the
+// window the bound keeps is then dry-run, so the node chosen is the one
+// dry runs of the whole window would choose.
+func (pl *LeastWorkLostPreemption) narrowWindow(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo, offset, c int32, rec *record) ([]fwk.NodeInfo, bool) {
+	pod = pl.current(pod)
+	var window []bounded
+	reachable, next := 0, 0
+	for reachable < int(c) && next < len(nodes) {
+		part := make([]fwk.NodeInfo, min(int(c)-reachable, len(nodes)-next))
+		for i := range part {
+			part[i] = nodes[(int(offset)+next+i)%len(nodes)]
+		}
+		next += len(part)
+		bs, ok := pl.bounds(ctx, state, pod, part, rec.now)
+		if !ok {
+			return nil, false
+		}
+		for _, b := range bs {
+			if b.ok && b.key != unreachable {
+				reachable++
+			}
+		}
+		window = append(window, bs...)
+	}
+	return pl.keep(ctx, state, pod, window, rec)
+}
+
+// current is pod as the scheduler's pod lister holds it, as the Evaluator
+// reads it.
+func (pl *LeastWorkLostPreemption) current(pod *v1.Pod) *v1.Pod {
+	if cur, err := pl.pods.Pods(pod.Namespace).Get(pod.Name); err == nil {
+		return cur
+	}
+	return pod
+}
+
+// bounds bounds every node of nodes (lowerKey) in parallel, boundChunk
+// nodes to a piece; false when ctx ends first.
+func (pl *LeastWorkLostPreemption) bounds(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo, now time.Time) ([]bounded, bool) {
 	prio := corev1helpers.PodPriority(pod)
 	request := requestOf(state, pod)
 	bs := make([]bounded, len(nodes))
@@ -78,17 +137,28 @@ func (pl *LeastWorkLostPreemption) narrow(ctx context.Context, state fwk.CycleSt
 					s.pods = append(s.pods, pi)
 				}
 			}
-			k, ok := lowerKey(n, prio, s.pods, pl.nominatedOn(n.Node().Name, pod), request, rec.now, &s)
+			k, ok := lowerKey(n, prio, s.pods, pl.nominatedOn(n.Node().Name, pod), request, now, &s)
 			bs[i] = bounded{n, k, ok}
 		}
 	}, Name)
-	if ctx.Err() != nil {
-		return nodes
-	}
+	return bs, ctx.Err() == nil
+}
+
+// keep returns the nodes of bs that may be chosen, lowest bound first: it
+// dry-runs the nodes of lowest bound, at most maxProbes, until one is a
+// candidate, and keeps the nodes whose bound does not come after that
+// candidate's key. A node it drops either has no pod of lower priority
+// than the preemptor (no dry run finds victims there) or cannot rank
+// before that candidate, which is kept, so the node chosen among the kept
+// is the one dry runs of every node of bs would choose. It records the
+// nodes of bs dropped as skipped and the candidate's key as the best so
+// far; false, recording nothing, without a candidate among the probes.
+func (pl *LeastWorkLostPreemption) keep(ctx context.Context, state fwk.CycleState, pod *v1.Pod, bs []bounded, rec *record) ([]fwk.NodeInfo, bool) {
+	all := len(bs)
 	bs = slices.DeleteFunc(bs, func(b bounded) bool { return !b.ok })
 	pdbs, err := pl.evaluator.PdbLister.List(labels.Everything())
 	if err != nil {
-		return nodes
+		return nil, false
 	}
 	var best nodeKey
 	found := false
@@ -98,19 +168,19 @@ func (pl *LeastWorkLostPreemption) narrow(ctx context.Context, state fwk.CycleSt
 		}
 		victims, err := pl.evaluator.GetVictimsOnNode(ctx, b.node)
 		if err != nil {
-			return nodes
+			return nil, false
 		}
 		pods, violations, status := pl.dp.SelectVictimsOnNode(ctx, state.Clone(), pod, b.node.Snapshot(), victims, pdbs)
 		if status.IsSuccess() && len(pods) > 0 {
 			best, found = keyOf(b.node.Node().Name, pods, int64(violations), rec.now), true
 			if b.key.compare(best) > 0 {
-				return nodes // a bound above its own node's key: not a bound
+				return nil, false // a bound above its own node's key: not a bound
 			}
 			break
 		}
 	}
 	if !found {
-		return nodes
+		return nil, false
 	}
 	kept := bs[:0]
 	for _, b := range bs {
@@ -123,8 +193,8 @@ func (pl *LeastWorkLostPreemption) narrow(ctx context.Context, state fwk.CycleSt
 	for i, b := range kept {
 		out[i] = b.node
 	}
-	rec.narrowed(len(nodes)-len(out), best)
-	return out
+	rec.narrowed(all-len(out), best)
+	return out, true
 }
 
 // lowest returns the n first of xs in the order cmp, first first, leaving

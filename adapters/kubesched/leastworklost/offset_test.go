@@ -26,13 +26,12 @@ func (b byName) NodesForStatusCode(l fwk.NodeInfoLister, code fwk.Code) ([]fwk.N
 
 // TestOffsetSpreadsPreemptors: at 10 % of 1,000 nodes (100 candidates),
 // no pod started (every node loses 0 s, so the lowest name among the
-// candidates found is chosen), twenty preemptors choose at least fifteen
-// nodes: each scan starts at the preemptor's offsetOf. From offset 0 all
-// would choose node-0000 or, when the parallel dry runs skip the first
-// nodes, another of the first few. Which nodes a scan dry-runs depends on
-// its parallel runs (kube takes the nodes in runs of 31 on 16 goroutines
-// and stops them once 100 candidates are found), so the test does not
-// name the node; TestGetOffsetAndNumCandidates checks the offsets.
+// candidates is chosen), twenty preemptors choose at least fifteen nodes:
+// each preemptor's window starts at its offsetOf. Each chooses the lowest
+// name of its window (the 100 nodes from its offset in the snapshot's
+// order, wrapping around: node-0000 when the window wraps) after one dry
+// run beside its probe: every other node's bound ranks after that node.
+// From offset 0 all twenty would choose node-0000.
 func TestOffsetSpreadsPreemptors(t *testing.T) {
 	schedmetrics.Register()
 	const n = 1000
@@ -52,6 +51,15 @@ func TestOffsetSpreadsPreemptors(t *testing.T) {
 		if !s.IsSuccess() || r == nil {
 			t.Fatalf("%s: PostFilter %v", uid, s)
 		}
+		want := offsetOf(uid, n)
+		if want+100 > n {
+			want = 0
+		}
+		d, _ := state.Read(recordKey)
+		if rec := d.(*record); r.NominatedNodeName != fmt.Sprintf("node-%04d", want) || !rec.window || len(rec.nodes) != 1 || rec.skipped != 99 {
+			t.Errorf("%s (offset %d): chose %s after %d dry runs, %d skipped, window %v; want node-%04d after 1, 99 skipped",
+				uid, offsetOf(uid, n), r.NominatedNodeName, len(rec.nodes), rec.skipped, rec.window, want)
+		}
 		chosen[r.NominatedNodeName] = true
 	}
 	if len(chosen) < 15 {
@@ -60,19 +68,25 @@ func TestOffsetSpreadsPreemptors(t *testing.T) {
 }
 
 // TestGetOffsetAndNumCandidates: every node from the first when all are
-// candidates; else Args.NumCandidates from the preemptor's offsetOf.
+// candidates or when they are the preemptor's narrowed window; else
+// Args.NumCandidates from the preemptor's offsetOf.
 func TestGetOffsetAndNumCandidates(t *testing.T) {
 	pl := &LeastWorkLostPreemption{args: &Args{MinCandidateNodesPercentage: ptr.To[int32](10), MinCandidateNodesAbsolute: ptr.To[int32](100)}}
 	e := evaluatorInterface{pl: pl}
-	pl.rec.Store(&record{uid: "a"})
-	for _, tc := range []struct{ n, offset, c int32 }{
-		{1, 0, 1},
-		{100, 0, 100},
-		{101, 0xe40c292c % 101, 100},
-		{5000, 0xe40c292c % 5000, 500},
+	for _, tc := range []struct {
+		n, offset, c int32
+		window       bool
+	}{
+		{1, 0, 1, false},
+		{100, 0, 100, false},
+		{101, 0xe40c292c % 101, 100, false},
+		{5000, 0xe40c292c % 5000, 500, false},
+		{5000, 0, 5000, true},
+		{3, 0, 3, true},
 	} {
+		pl.rec.Store(&record{uid: "a", window: tc.window})
 		if o, c := e.GetOffsetAndNumCandidates(tc.n); o != tc.offset || c != tc.c || pl.exhaustive.Load() != (tc.c == tc.n) {
-			t.Errorf("n=%d: offset %d, %d candidates, exhaustive %v; want %d, %d", tc.n, o, c, pl.exhaustive.Load(), tc.offset, tc.c)
+			t.Errorf("n=%d, window %v: offset %d, %d candidates, exhaustive %v; want %d, %d", tc.n, tc.window, o, c, pl.exhaustive.Load(), tc.offset, tc.c)
 		}
 	}
 }

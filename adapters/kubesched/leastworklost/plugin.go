@@ -37,12 +37,20 @@
 //     5. node name, so two nodes never tie.
 //     And every node where preemption may help is a candidate (args); a
 //     node that cannot come first is not dry-run (Cost). With fewer
-//     candidates than nodes, the scan starts at an offset taken from the
-//     preemptor's UID (offsetOf) where kube takes a random one, so the
-//     preemptors spread over the cluster as DefaultPreemption's do. Which
-//     nodes such a scan dry-runs also depends on kube's parallel dry runs,
-//     which stop once enough candidates are found; with every node a
-//     candidate the choice depends on the cluster and preemptor alone.
+//     candidates than nodes (minCandidateNodesPercentage below 100), the
+//     candidates are the preemptor's window: the potential nodes from an
+//     offset taken from the preemptor's UID (offsetOf) where kube takes a
+//     random one, so the preemptors spread over the cluster as
+//     DefaultPreemption's do, as many as the args give, not counting the
+//     nodes whose bound (Cost) shows that no dry run finds victims there
+//     (kube's scan from the same offset would go past those too). The
+//     node chosen is the one dry runs of every node of the window would
+//     choose, so the choice depends on the cluster and the preemptor
+//     alone, where kube's parallel dry runs, which stop once enough
+//     candidates are found, make DefaultPreemption's vary from run to
+//     run. When the window's first dry runs (Cost) find no candidate there,
+//     kube's scan from the same offset runs instead, and which nodes it
+//     dry-runs depends on its parallel runs.
 //
 // PodDisruptionBudgets are read as DefaultPreemption reads them (their
 // status.disruptionsAllowed), and a PDB-violating victim is taken only when
@@ -80,9 +88,11 @@
 // beyond the sort. A dry run costs what DefaultPreemption's costs on the
 // same node (BenchmarkPostFilter).
 //
-// When every node where preemption may help is a candidate (the default
-// args) and no scheduler extender takes part in preemption, most nodes are
-// not dry-run, and the node chosen is the same. Each node gets a bound: a
+// When no scheduler extender takes part in preemption, most candidate
+// nodes are not dry-run, and the node chosen is the same: of every node
+// where preemption may help (the default args), or of the preemptor's
+// window (below 100 %, whose nodes are bounded in scan order until it is
+// full). Each node gets a bound: a
 // key that comes no later in the node order than any victim set its dry
 // run could choose (0 PodDisruptionBudget violations; its lowest priority
 // below the preemptor's; the fewest victims whose requests cover the CPU,
@@ -94,8 +104,11 @@
 // does not come after that candidate, lowest bound first, and skip any
 // whose bound comes after the best candidate found meanwhile. A node
 // skipped cannot be chosen, so the choice is every dry run's
-// (TestPropBoundKeepsChoice, against the plugin with the bound off). The
-// bounding reads every node's pods once, in parallel. In the
+// (TestPropBoundKeepsChoice, against the plugin with the bound off;
+// TestPropWindowKeepsChoice, against the plugin with the bound off over
+// the window's nodes). Without a candidate among the first four dry runs
+// every node is dry-run (below 100 %, kube's scan runs). The bounding
+// reads every node's pods once, in parallel. In the
 // scheduler_perf Preemption shape (nodes full of equal pods, three victims
 // anywhere), one node of 500 is dry-run (TestBoundSkipsDryRuns). Where
 // bounds are loose, as when a filter other than NodeResourcesFit keeps the
@@ -341,15 +354,21 @@ type evaluatorInterface struct {
 
 // GetOffsetAndNumCandidates dry-runs Args.NumCandidates of the n potential
 // nodes: every one from the first, or fewer from the preemptor's offset
-// (offsetOf), the scan wrapping around as kube's does.
+// (offsetOf), the scan wrapping around as kube's does. When the potential
+// nodes are the preemptor's window narrowed (narrowWindow), it dry-runs
+// every one.
 func (e evaluatorInterface) GetOffsetAndNumCandidates(n int32) (int32, int32) {
+	r := e.pl.rec.Load()
 	c := e.pl.args.NumCandidates(n)
+	if r != nil && r.window {
+		c = n // the window's nodes that may be chosen, every one dry-run
+	}
 	e.pl.exhaustive.Store(c == n)
 	if c == n {
 		return 0, c
 	}
 	var uid types.UID
-	if r := e.pl.rec.Load(); r != nil {
+	if r != nil {
 		uid = r.uid
 	}
 	return offsetOf(uid, n), c
@@ -369,9 +388,9 @@ func offsetOf(uid types.UID, n int32) int32 {
 
 // SelectVictimsOnNode is DefaultPreemption's, with the victim order of
 // moreImportant; it records the victims for the report. When every
-// potential node is dry-run and no extender takes part in preemption, a
-// node whose bound (lowerKey) comes after a candidate already found is not
-// dry-run: it cannot be chosen.
+// potential node (or every node of the narrowed window) is dry-run and no
+// extender takes part in preemption, a node whose bound (lowerKey) comes
+// after a candidate already found is not dry-run: it cannot be chosen.
 func (e evaluatorInterface) SelectVictimsOnNode(ctx context.Context, state fwk.CycleState, preemptor *v1.Pod, nodeInfo fwk.NodeInfo,
 	victims []*preemption.DomainVictim, pdbs []*policy.PodDisruptionBudget) ([]*v1.Pod, int, *fwk.Status) {
 	var rec *record
@@ -440,10 +459,13 @@ type record struct {
 	now   time.Time
 	uid   types.UID // the preemptor's
 
-	// bound is whether nodes may be skipped by their lowerKey; best is
-	// the first candidate in the node order so far (when have), and
-	// skipped counts the nodes skipped.
+	// bound is whether nodes may be skipped by their lowerKey; window
+	// is whether the potential nodes were narrowed to the preemptor's
+	// window (narrowWindow), all of them to dry-run; best is the first
+	// candidate in the node order so far (when have), and skipped counts
+	// the nodes skipped.
 	bound   bool
+	window  bool
 	have    bool
 	best    nodeKey
 	skipped int

@@ -227,8 +227,12 @@ func benchLeastWorkLost(b *testing.B, c preemptionCluster, percent int32, bound 
 // percent (minCandidateNodesAbsolute 100), its evictions left out
 // (noEviction).
 func buildOn(tb testing.TB, ctx context.Context, f fwk.Handle, percent int32) *LeastWorkLostPreemption {
-	p, err := Build(ctx, &Args{MinCandidateNodesPercentage: &percent, MinCandidateNodesAbsolute: ptr.To[int32](100)}, f,
-		factory.NewEnv(clocktesting.NewFakePassiveClock(t0)))
+	return buildArgs(tb, ctx, f, &Args{MinCandidateNodesPercentage: &percent, MinCandidateNodesAbsolute: ptr.To[int32](100)})
+}
+
+// buildArgs is buildOn with args.
+func buildArgs(tb testing.TB, ctx context.Context, f fwk.Handle, args *Args) *LeastWorkLostPreemption {
+	p, err := Build(ctx, args, f, factory.NewEnv(clocktesting.NewFakePassiveClock(t0)))
 	if err != nil {
 		tb.Fatal(err)
 	}
