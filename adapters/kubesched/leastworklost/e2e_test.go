@@ -20,3 +20,7 @@ func TestPreemptionPDBE2E(t *testing.T) { scenario.PreemptionPDB(t, scenario.Rea
 func TestPreemptionEqualPriorityE2E(t *testing.T) {
 	scenario.PreemptionEqualPriority(t, scenario.Real(t))
 }
+
+// TestPreemptionWindowE2E is TestPreemptionWindow against a real API
+// server.
+func TestPreemptionWindowE2E(t *testing.T) { scenario.PreemptionWindow(t, scenario.Real(t)) }

@@ -17,3 +17,7 @@ func TestPreemptionPDB(t *testing.T) { scenario.PreemptionPDB(t, scenario.Fake) 
 // TestPreemptionEqualPriority: pods of equal or higher priority are never
 // evicted.
 func TestPreemptionEqualPriority(t *testing.T) { scenario.PreemptionEqualPriority(t, scenario.Fake(t)) }
+
+// TestPreemptionWindow: below every node a candidate, the preemptor's
+// window chooses as every node would here.
+func TestPreemptionWindow(t *testing.T) { scenario.PreemptionWindow(t, scenario.Fake(t)) }

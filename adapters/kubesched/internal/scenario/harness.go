@@ -44,13 +44,18 @@ import (
 	"github.com/schedkit/schedkit/adapters/kubesched/leastworklost"
 )
 
-// Scheduler names of the two profiles every scenario's scheduler runs.
+// Scheduler names of the profiles every scenario's scheduler runs.
 const (
 	// Schedkit is the example profile, config/manager/scheduler-config.yaml.
 	Schedkit = "schedkit-scheduler"
 	// DefaultPreemption is the example profile with kube's DefaultPreemption
 	// in place of LeastWorkLostPreemption, for the comparison.
 	DefaultPreemption = "default-preemption"
+	// Window is the example profile with LeastWorkLostPreemption's
+	// minCandidateNodesPercentage 67 and minCandidateNodesAbsolute 1:
+	// two of three nodes where preemption may help are candidates (the
+	// preemptor's window).
+	Window = "schedkit-window"
 )
 
 // A Backend is a Kubernetes API for one scenario.
@@ -123,8 +128,9 @@ func NewEnv(t *testing.T, b *Backend) *Env {
 	return &Env{T: t, B: b, Ctx: ctx, T0: time.Now().UTC().Truncate(time.Second), cancel: cancel}
 }
 
-// Profiles returns the example profile and its DefaultPreemption twin, as
-// kube-scheduler loads them (decoded with defaults applied, validated).
+// Profiles returns the example profile, its DefaultPreemption twin and
+// its Window twin, as kube-scheduler loads them (decoded with defaults
+// applied, validated).
 func Profiles() ([]schedulerapi.KubeSchedulerProfile, error) {
 	var vcfg configv1.KubeSchedulerConfiguration
 	if err := yaml.UnmarshalStrict(config.SchedulerConfig, &vcfg); err != nil {
@@ -139,7 +145,14 @@ func Profiles() ([]schedulerapi.KubeSchedulerProfile, error) {
 	mp.Enabled = slices.DeleteFunc(mp.Enabled, func(p configv1.Plugin) bool { return p.Name == leastworklost.Name })
 	mp.Disabled = slices.DeleteFunc(mp.Disabled, func(p configv1.Plugin) bool { return p.Name == "DefaultPreemption" })
 	twin.PluginConfig = slices.DeleteFunc(twin.PluginConfig, func(p configv1.PluginConfig) bool { return p.Name == leastworklost.Name })
-	vcfg.Profiles = append(vcfg.Profiles, *twin)
+	window := vcfg.Profiles[0].DeepCopy()
+	window.SchedulerName = ptr.To(Window)
+	for i, p := range window.PluginConfig {
+		if p.Name == leastworklost.Name {
+			window.PluginConfig[i].Args = runtime.RawExtension{Raw: []byte(`{"minCandidateNodesPercentage":67,"minCandidateNodesAbsolute":1}`)}
+		}
+	}
+	vcfg.Profiles = append(vcfg.Profiles, *twin, *window)
 	data, err := json.Marshal(&vcfg)
 	if err != nil {
 		return nil, err

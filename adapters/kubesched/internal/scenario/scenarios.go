@@ -195,7 +195,7 @@ func Preempt(t *testing.T, b *Backend, profile, prio string, pdbs map[string]map
 			r.WorkLost += started[n].Seconds()
 		}
 	}
-	if profile == Schedkit && len(r.Victims) > 0 {
+	if profile != DefaultPreemption && len(r.Victims) > 0 {
 		e.Eventually("waiting for the LeastWorkLostPreemption event", func() (bool, error) {
 			evs, err := e.Events("preemptor", leastworklost.Name)
 			if err != nil || len(evs) == 0 {
@@ -253,6 +253,22 @@ func Preemption(t *testing.T, newBackend func(*testing.T) *Backend) [2]Preemptio
 		t.Errorf("schedkit_preemption_work_lost_seconds_total grew by %v, want %v", got, l.WorkLost)
 	}
 	return res
+}
+
+// PreemptionWindow: with two of the three nodes candidates (the Window
+// profile), the preemptor's window holds n-a and n-b wherever its offset
+// puts it, since n-c has no pod of lower priority and is not counted, so
+// LeastWorkLostPreemption evicts the youngest pods on n-b as with every
+// node a candidate; only n-b is dry-run.
+func PreemptionWindow(t *testing.T, b *Backend) {
+	r := Preempt(t, b, Window, High, nil, true)
+	if !slices.Equal(r.Victims, []string{"b-young1", "b-young2"}) || r.Node != "n-b" {
+		t.Errorf("in its window LeastWorkLostPreemption evicted %v for node %s, want the youngest eligible pods [b-young1 b-young2] on n-b", r.Victims, r.Node)
+	}
+	want := regexp.MustCompile(`^preempting 2 lower-priority pods on node n-b, work lost 5m0s of run time: default/b-young1 \(3m0s\), default/b-young2 \(2m0s\); [12] more nodes? not dry-run: none could rank before n-b$`)
+	if !want.MatchString(r.Event) {
+		t.Errorf("event on the preemptor %q: want it to match %s", r.Event, want)
+	}
 }
 
 // PreemptionPDB: PodDisruptionBudgets that allow no disruption outrank
