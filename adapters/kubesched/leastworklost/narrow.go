@@ -73,6 +73,9 @@ func (pl *LeastWorkLostPreemption) narrow(ctx context.Context, state fwk.CycleSt
 	}
 	kept, ok := pl.keep(ctx, state, pod, bs, rec)
 	if !ok {
+		// Every node is dry-run; its bound is not computed again. keep
+		// moved the bounds of bs to its front (the rest zeroed, not ok).
+		rec.keepBounds(bs)
 		return nodes
 	}
 	return kept
@@ -189,12 +192,24 @@ func (pl *LeastWorkLostPreemption) keep(ctx context.Context, state fwk.CycleStat
 		}
 	}
 	slices.SortFunc(kept, func(a, b bounded) int { return a.key.compare(b.key) })
+	rec.keepBounds(kept)
 	out := make([]fwk.NodeInfo, len(kept))
 	for i, b := range kept {
 		out[i] = b.node
 	}
 	rec.narrowed(all-len(out), best)
 	return out, true
+}
+
+// keepBounds keeps the bounds of bs in r for the dry runs (beatsNode);
+// it is called before they start.
+func (r *record) keepBounds(bs []bounded) {
+	r.bounds = make(map[string]nodeKey, len(bs))
+	for _, b := range bs {
+		if b.ok {
+			r.bounds[b.node.Node().Name] = b.key
+		}
+	}
 }
 
 // lowest returns the n first of xs in the order cmp, first first, leaving

@@ -464,8 +464,12 @@ type record struct {
 	// window (narrowWindow), all of them to dry-run; best is the first
 	// candidate in the node order so far (when have), and skipped counts
 	// the nodes skipped.
-	bound   bool
-	window  bool
+	bound  bool
+	window bool
+	// bounds are the lowerKeys computed before the dry runs (keep and
+	// narrow), by node name: written before the dry runs start, then
+	// only read.
+	bounds  map[string]nodeKey
 	have    bool
 	best    nodeKey
 	skipped int
@@ -527,7 +531,8 @@ func (r *record) narrowed(skipped int, best nodeKey) {
 }
 
 // beatsNode is beats for the bound of nodeInfo (lowerKey), when it has
-// one; nominated (nominatedOn, a look-up in the scheduler's queue) is
+// one: the one computed before the dry runs (r.bounds), else computed
+// now; nominated (nominatedOn, a look-up in the scheduler's queue) is
 // called only once a candidate is known and the node can be bounded.
 func (r *record) beatsNode(state fwk.CycleState, preemptor *v1.Pod, nodeInfo fwk.NodeInfo, victims []*preemption.DomainVictim, nominated func() nominatedLoad) (string, bool) {
 	r.mu.Lock()
@@ -535,6 +540,9 @@ func (r *record) beatsNode(state fwk.CycleState, preemptor *v1.Pod, nodeInfo fwk
 	r.mu.Unlock()
 	if !have {
 		return "", false
+	}
+	if k, ok := r.bounds[nodeInfo.Node().Name]; ok {
+		return r.beats(k)
 	}
 	prio := corev1helpers.PodPriority(preemptor)
 	pods, ok := lowerPods(nodeInfo, prio, victims)
