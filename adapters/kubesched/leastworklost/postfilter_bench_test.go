@@ -184,8 +184,8 @@ func BenchmarkPostFilter(b *testing.B) {
 // BenchmarkPostFilterNominated is BenchmarkPostFilter at 5,000 nodes
 // without start times (scheduler_perf's pods) after 1,500 preemptions
 // whose preemptors still wait, nominated (nominateEarlier): the bound
-// looks up the nominated pods of every node. LeastWorkLostPreemption at
-// DefaultPreemption's args (10 %) dry-runs as many nodes as it does.
+// looks up the nominated pods of every node (of the window's at
+// DefaultPreemption's args, 10 %).
 func BenchmarkPostFilterNominated(b *testing.B) {
 	schedmetrics.Register()
 	c := newPreemptionCluster(5000)
