@@ -267,15 +267,21 @@
 //	pair           rate ÷ default   preemptors/s, default / lwl   CPU s of the preemptors   PostFilter average, ms
 //	6 (AB)         1.22             10.7 / 13.0                  336 / 272                 25.5 / 8.3
 //	7 (BA)         1.06             11.3 / 12.0                  320 / 285                 24.3 / 8.8
+//	8 (AB)         0.95             11.8 / 11.2                  304 / 314
+//	9 (BA)         1.25             9.6 / 12.1                   374 / 293
 //
-// In the phase before the preemptors the leastworklost run went at 1.20
-// and 1.02 of the default's pace, so pair 6's default ran on a slower
-// machine and pair 7 is the cleaner figure. The preemptors took 0.81 and
-// 0.89 of the default's CPU, and PostFilter a third of its time: at 10 %
-// LeastWorkLostPreemption now preempts faster than DefaultPreemption. The
-// rate gains less than PostFilter does, since the rest of a preemptor's
-// cycle (the Filter plugins over 5,000 nodes, the preemption's API
-// calls) is the same in both.
+// Pairs 8 and 9 ran at 08:45–09:07 (load average 0.7–2.9). In the phase
+// before the preemptors the leastworklost run went at 1.20, 1.02, 0.87 and
+// 1.17 of the default's pace in pairs 6–9: the machine's pace moved by up
+// to a fifth between runs minutes apart, and pair 8, the one below 1.0, is
+// the one whose leastworklost run met the slower machine. With the full
+// label's round below (1.16), five runs: 0.95–1.25, median 1.16, four
+// above 1.0. The preemptors took 0.78–1.03 of the default's CPU (median
+// 0.85), and PostFilter a third of its time: at 10 % LeastWorkLostPreemption
+// now preempts faster than DefaultPreemption. The rate gains less than
+// PostFilter does, since the rest of a preemptor's cycle (the Filter
+// plugins over 5,000 nodes, the preemption's API calls) is the same in
+// both.
 //
 // Label performance again, every workload, one round (2026-11-29
 // 08:20–08:44, -perf-scheduling-label-filter performance -schedkit-rounds
