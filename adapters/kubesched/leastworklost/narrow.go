@@ -95,7 +95,8 @@ func (pl *LeastWorkLostPreemption) narrowWindow(ctx context.Context, state fwk.C
 	var window []bounded
 	reachable, next := 0, 0
 	for reachable < int(c) && next < len(nodes) {
-		part := make([]fwk.NodeInfo, min(int(c)-reachable, len(nodes)-next))
+		// At least a chunk a round: few rounds where most nodes do not count.
+		part := make([]fwk.NodeInfo, min(max(int(c)-reachable, boundChunk), len(nodes)-next))
 		for i := range part {
 			part[i] = nodes[(int(offset)+next+i)%len(nodes)]
 		}
@@ -105,11 +106,14 @@ func (pl *LeastWorkLostPreemption) narrowWindow(ctx context.Context, state fwk.C
 			return nil, false
 		}
 		for _, b := range bs {
+			if reachable == int(c) {
+				break // the window is full; the rest of the part is not in it
+			}
 			if b.ok && b.key != unreachable {
 				reachable++
 			}
+			window = append(window, b)
 		}
-		window = append(window, bs...)
 	}
 	return pl.keep(ctx, state, pod, window, rec)
 }

@@ -116,3 +116,46 @@ func keysOf(m map[string]*fwk.Status) []string {
 	}
 	return ks
 }
+
+// TestWindowSkipsNodesWithoutVictims: 600 nodes in name order, the pods of
+// three nodes in four at the preemptor's priority (no victims there), no
+// pod started. At 10 % (100 candidates) each window holds the first 100
+// nodes with victims from the preemptor's offset, 400 nodes bounded in two
+// rounds, and the lowest name among those 100 is chosen after one dry run
+// beside the probe.
+func TestWindowSkipsNodesWithoutVictims(t *testing.T) {
+	schedmetrics.Register()
+	const n = 600
+	c := newPreemptionCluster(n)
+	for i, p := range c.pods {
+		p.Status.StartTime = nil
+		if node := i / 4; node%4 != 0 {
+			p.Spec.Priority = ptr.To[int32](10)
+		}
+	}
+	for i := range 5 {
+		uid := types.UID(fmt.Sprintf("preemptor-%d", i))
+		c.preemptor = c.preemptor.DeepCopy()
+		c.preemptor.UID = uid
+		want := ""
+		for j, counted := int(offsetOf(uid, n)), 0; counted < 100; j = (j + 1) % n {
+			if j%4 == 0 {
+				counted++
+				if name := fmt.Sprintf("node-%04d", j); want == "" || name < want {
+					want = name
+				}
+			}
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		f, state := c.handle(t, ctx)
+		r, s := buildOn(t, ctx, f, 10).PostFilter(ctx, state, c.preemptor, byName{c.statuses})
+		cancel()
+		if !s.IsSuccess() || r == nil {
+			t.Fatalf("%s: PostFilter %v", uid, s)
+		}
+		d, _ := state.Read(recordKey)
+		if rec := d.(*record); r.NominatedNodeName != want || !rec.window || len(rec.nodes) != 1 {
+			t.Errorf("%s (offset %d): chose %s after %d dry runs, window %v; want %s after 1", uid, offsetOf(uid, n), r.NominatedNodeName, len(rec.nodes), rec.window, want)
+		}
+	}
+}
