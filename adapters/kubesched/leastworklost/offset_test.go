@@ -42,29 +42,37 @@ func TestOffsetSpreadsPreemptors(t *testing.T) {
 	chosen := map[string]bool{}
 	for i := range 20 {
 		uid := types.UID(fmt.Sprintf("preemptor-%d", i))
-		c.preemptor = c.preemptor.DeepCopy() // the last one's eviction may still read it
-		c.preemptor.UID = uid
-		ctx, cancel := context.WithCancel(context.Background())
-		f, state := c.handle(t, ctx)
-		r, s := buildOn(t, ctx, f, 10).PostFilter(ctx, state, c.preemptor, byName{c.statuses})
-		cancel()
-		if !s.IsSuccess() || r == nil {
-			t.Fatalf("%s: PostFilter %v", uid, s)
-		}
+		node, rec := preemptAt10(t, &c, uid)
 		want := offsetOf(uid, n)
 		if want+100 > n {
 			want = 0
 		}
-		d, _ := state.Read(recordKey)
-		if rec := d.(*record); r.NominatedNodeName != fmt.Sprintf("node-%04d", want) || !rec.window || len(rec.nodes) != 1 || rec.skipped != 99 {
+		if node != fmt.Sprintf("node-%04d", want) || !rec.window || len(rec.nodes) != 1 || rec.skipped != 99 {
 			t.Errorf("%s (offset %d): chose %s after %d dry runs, %d skipped, window %v; want node-%04d after 1, 99 skipped",
-				uid, offsetOf(uid, n), r.NominatedNodeName, len(rec.nodes), rec.skipped, rec.window, want)
+				uid, offsetOf(uid, n), node, len(rec.nodes), rec.skipped, rec.window, want)
 		}
-		chosen[r.NominatedNodeName] = true
+		chosen[node] = true
 	}
 	if len(chosen) < 15 {
 		t.Errorf("twenty preemptors chose %d nodes: %v", len(chosen), chosen)
 	}
+}
+
+// preemptAt10 runs PostFilter at 10 % (at least 100) for c's preemptor,
+// given uid, on a fresh framework over c with the nodes in name order, and
+// returns the node chosen and the preemption's record.
+func preemptAt10(t *testing.T, c *preemptionCluster, uid types.UID) (string, *record) {
+	c.preemptor = c.preemptor.DeepCopy() // the last one's eviction may still read it
+	c.preemptor.UID = uid
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f, state := c.handle(t, ctx)
+	r, s := buildOn(t, ctx, f, 10).PostFilter(ctx, state, c.preemptor, byName{c.statuses})
+	if !s.IsSuccess() || r == nil {
+		t.Fatalf("%s: PostFilter %v", uid, s)
+	}
+	d, _ := state.Read(recordKey)
+	return r.NominatedNodeName, d.(*record)
 }
 
 // TestGetOffsetAndNumCandidates: every node from the first when all are

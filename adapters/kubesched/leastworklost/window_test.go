@@ -135,8 +135,6 @@ func TestWindowSkipsNodesWithoutVictims(t *testing.T) {
 	}
 	for i := range 5 {
 		uid := types.UID(fmt.Sprintf("preemptor-%d", i))
-		c.preemptor = c.preemptor.DeepCopy()
-		c.preemptor.UID = uid
 		want := ""
 		for j, counted := int(offsetOf(uid, n)), 0; counted < 100; j = (j + 1) % n {
 			if j%4 == 0 {
@@ -146,16 +144,8 @@ func TestWindowSkipsNodesWithoutVictims(t *testing.T) {
 				}
 			}
 		}
-		ctx, cancel := context.WithCancel(context.Background())
-		f, state := c.handle(t, ctx)
-		r, s := buildOn(t, ctx, f, 10).PostFilter(ctx, state, c.preemptor, byName{c.statuses})
-		cancel()
-		if !s.IsSuccess() || r == nil {
-			t.Fatalf("%s: PostFilter %v", uid, s)
-		}
-		d, _ := state.Read(recordKey)
-		if rec := d.(*record); r.NominatedNodeName != want || !rec.window || len(rec.nodes) != 1 {
-			t.Errorf("%s (offset %d): chose %s after %d dry runs, window %v; want %s after 1", uid, offsetOf(uid, n), r.NominatedNodeName, len(rec.nodes), rec.window, want)
+		if node, rec := preemptAt10(t, &c, uid); node != want || !rec.window || len(rec.nodes) != 1 {
+			t.Errorf("%s (offset %d): chose %s after %d dry runs, window %v; want %s after 1", uid, offsetOf(uid, n), node, len(rec.nodes), rec.window, want)
 		}
 	}
 }
