@@ -75,7 +75,9 @@ func (pl *LeastWorkLostPreemption) narrow(ctx context.Context, state fwk.CycleSt
 	if !ok {
 		// Every node is dry-run; its bound is not computed again. keep
 		// moved the bounds of bs to its front (the rest zeroed, not ok).
-		rec.keepBounds(bs)
+		if rec.bound {
+			rec.keepBounds(bs)
+		}
 		return nodes
 	}
 	return kept
@@ -159,7 +161,9 @@ func (pl *LeastWorkLostPreemption) bounds(ctx context.Context, state fwk.CycleSt
 // before that candidate, which is kept, so the node chosen among the kept
 // is the one dry runs of every node of bs would choose. It records the
 // nodes of bs dropped as skipped and the candidate's key as the best so
-// far; false, recording nothing, without a candidate among the probes.
+// far; false, recording nothing, without a candidate among the probes,
+// and false, turning the bound off for the dry runs (rec.bound), when a
+// probe's key comes before its own bound.
 func (pl *LeastWorkLostPreemption) keep(ctx context.Context, state fwk.CycleState, pod *v1.Pod, bs []bounded, rec *record) ([]fwk.NodeInfo, bool) {
 	all := len(bs)
 	bs = slices.DeleteFunc(bs, func(b bounded) bool { return !b.ok })
@@ -181,7 +185,8 @@ func (pl *LeastWorkLostPreemption) keep(ctx context.Context, state fwk.CycleStat
 		if status.IsSuccess() && len(pods) > 0 {
 			best, found = keyOf(b.node.Node().Name, pods, int64(violations), rec.now), true
 			if b.key.compare(best) > 0 {
-				return nil, false // a bound above its own node's key: not a bound
+				rec.bound = false // a bound above its own node's key: not a bound; the dry runs skip no node
+				return nil, false
 			}
 			break
 		}
