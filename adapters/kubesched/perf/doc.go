@@ -267,8 +267,8 @@
 //	pair           rate ÷ default   preemptors/s, default / lwl   CPU s of the preemptors   PostFilter average, ms
 //	6 (AB)         1.22             10.7 / 13.0                  336 / 272                 25.5 / 8.3
 //	7 (BA)         1.06             11.3 / 12.0                  320 / 285                 24.3 / 8.8
-//	8 (AB)         0.95             11.8 / 11.2                  304 / 314
-//	9 (BA)         1.25             9.6 / 12.1                   374 / 293
+//	8 (AB)         0.95             11.8 / 11.2                  304 / 314                 23.6 / 10.0
+//	9 (BA)         1.25             9.6 / 12.1                   374 / 293                 28.8 / 9.3
 //
 // Pairs 8 and 9 ran at 08:45–09:07 (load average 0.7–2.9). In the phase
 // before the preemptors the leastworklost run went at 1.20, 1.02, 0.87 and
