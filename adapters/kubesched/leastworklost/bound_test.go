@@ -142,9 +142,7 @@ func TestBoundSkipsDryRuns(t *testing.T) {
 		t.Run(tc, func(t *testing.T) {
 			c := newPreemptionCluster(500)
 			if tc != "started" {
-				for _, p := range c.pods {
-					p.Status.StartTime = nil
-				}
+				c.unstarted()
 			}
 			if tc == "nominated" {
 				c.nominateEarlier(8)

@@ -36,9 +36,7 @@ func TestOffsetSpreadsPreemptors(t *testing.T) {
 	schedmetrics.Register()
 	const n = 1000
 	c := newPreemptionCluster(n)
-	for _, p := range c.pods {
-		p.Status.StartTime = nil
-	}
+	c.unstarted()
 	chosen := map[string]bool{}
 	for i := range 20 {
 		uid := types.UID(fmt.Sprintf("preemptor-%d", i))

@@ -29,14 +29,8 @@ func TestPropWindowKeepsChoice(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		c := genPreemptionCluster(rt)
 		c.preemptor.UID = types.UID(fmt.Sprintf("preemptor-%d", rapid.IntRange(0, 1000).Draw(rt, "uid")))
-		c.statuses = nil // set below, per run
 		args := &Args{MinCandidateNodesPercentage: ptr.To[int32](1), MinCandidateNodesAbsolute: ptr.To(int32(rapid.IntRange(1, 8).Draw(rt, "candidates")))}
-		all := fwk.NewStatus(fwk.Unschedulable, "Insufficient cpu")
-		byNode := map[string]*fwk.Status{}
-		for _, n := range c.nodes {
-			byNode[n.Name] = all
-		}
-		statuses := byName{framework.NewNodeToStatus(byNode, fwk.NewStatus(fwk.UnschedulableAndUnresolvable))}
+		statuses := byName{c.statuses} // every node Unschedulable, in name order
 
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
@@ -53,6 +47,7 @@ func TestPropWindowKeepsChoice(t *testing.T) {
 		// The window, from the bounds of every node in scan order.
 		bs, _ := pl.bounds(ctx, state, c.preemptor, nodes, t0)
 		off := int(offsetOf(c.preemptor.UID, n))
+		all := fwk.NewStatus(fwk.Unschedulable, "Insufficient cpu")
 		window := map[string]*fwk.Status{}
 		for i, reachable := 0, 0; i < len(nodes) && reachable < int(args.NumCandidates(n)); i++ {
 			b := bs[(off+i)%len(nodes)]
@@ -127,8 +122,8 @@ func TestWindowSkipsNodesWithoutVictims(t *testing.T) {
 	schedmetrics.Register()
 	const n = 600
 	c := newPreemptionCluster(n)
+	c.unstarted()
 	for i, p := range c.pods {
-		p.Status.StartTime = nil
 		if node := i / 4; node%4 != 0 {
 			p.Spec.Priority = ptr.To[int32](10)
 		}
