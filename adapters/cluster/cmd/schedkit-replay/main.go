@@ -59,10 +59,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 	audit := fs.Bool("audit", false, "keep each cluster's kube-apiserver audit log of writes to Workloads (with their bodies), Jobs and pods, as logs/audit.log in its state directory (with -state)")
 	kueueFlags := fs.String("kueue-flags", "", `the Kueue manager's extra flags, e.g. "--zap-log-level=3" for its reconcilers' log lines (in logs/kueue.log under -state)`)
 	scripts := fs.String("cluster-dir", ".", "adapters/cluster (up.sh, down.sh)")
+	summarize := fs.String("summarize", "", "run nothing: read the results of earlier runs' -json files (comma-separated), pool their repetitions, and print the tables of a run (with -plots, its plots)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	fail := func(err error) int { fmt.Fprintln(stderr, "schedkit-replay:", err); return 1 }
+	if *summarize != "" {
+		rs, err := replay.ReadResults(strings.Split(*summarize, ","))
+		if err != nil {
+			return fail(err)
+		}
+		report(stdout, rs)
+		if *plots != "" {
+			if err := replay.Plots(*plots, rs); err != nil {
+				return fail(err)
+			}
+		}
+		return 0
+	}
 	if _, err := os.Stat(filepath.Join(*scripts, "up.sh")); err != nil {
 		return fail(fmt.Errorf("-cluster-dir %s: no up.sh (run from adapters/cluster)", *scripts))
 	}
@@ -130,10 +144,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Progress: func(s string) { fmt.Fprintf(stderr, "%s %s\n", time.Now().UTC().Format("15:04:05"), s) },
 	})
 	if len(rs) > 0 {
-		replay.Table(stdout, rs)
-		replay.Spread(stdout, rs)
-		replay.PhaseTable(stdout, rs)
-		replay.CompareTable(stdout, replay.Compare(rs))
+		report(stdout, rs)
 		lo, hi := replay.LoadAverages(rs)
 		fmt.Fprintf(stdout, "\n%d nodes × %d CPUs; %s window %s, compressed %g×; %v in all; load average %.1f–%.1f\n",
 			*nodes, *nodeCPUs, filepath.Base(*trace), w.Window(), *compress, time.Since(t0).Round(time.Second), lo, hi)
@@ -156,4 +167,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	return 0
+}
+
+// report writes the tables of a run: the results, their range over
+// repetitions, the phases, the Job-by-Job comparison with stock and the
+// margins over stock.
+func report(w io.Writer, rs []replay.Result) {
+	replay.Table(w, rs)
+	replay.Spread(w, rs)
+	replay.PhaseTable(w, rs)
+	cs := replay.Compare(rs)
+	replay.CompareTable(w, cs)
+	replay.MarginTable(w, replay.Margins(cs))
 }
