@@ -106,7 +106,8 @@ func (c *WorkCache) begin(queue string) *generation {
 
 // end puts a plan's entries and scratch back; a plan that ended without
 // error first drops the entries it did not use once they outnumber a
-// quarter of those it used, plus 64.
+// quarter of those it used, plus 64, from the map and from the look-up by
+// list position.
 func (c *WorkCache) end(queue string, g *generation, ok bool) {
 	if c == nil {
 		return
@@ -116,6 +117,11 @@ func (c *WorkCache) end(queue string, g *generation, ok bool) {
 		for k, e := range q.works {
 			if e.plan != q.plan {
 				delete(q.works, k)
+			}
+		}
+		for i, e := range q.s.at {
+			if e != nil && e.plan != q.plan {
+				q.s.at[i] = nil // dropped: the look-up by position must not keep its samples
 			}
 		}
 	}

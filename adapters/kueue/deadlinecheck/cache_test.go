@@ -2,7 +2,9 @@ package deadlinecheck
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
+	"weak"
 
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -42,6 +44,44 @@ func TestWorkCacheBound(t *testing.T) {
 		plan(c, tt.next, tt.ok)
 		if got := len(c.queues["cq"].works); got != tt.want {
 			t.Errorf("%d entries, then a plan using %d (ok %v): %d kept, want %d", tt.first, tt.next, tt.ok, got, tt.want)
+		}
+	}
+}
+
+// TestWorkCacheDropFreesSamples: the entries a plan drops are gone from
+// the look-up by list position too, so their samples can be collected;
+// those it used stay there. 200 workloads at positions 0–199, then a plan
+// of the first 10: 190 unused > 2 + 64, dropped.
+func TestWorkCacheDropFreesSamples(t *testing.T) {
+	wl := func(i int) Workload {
+		return Workload{UID: types.UID(fmt.Sprintf("u%d", i)), Pods: 1, Slots: 4, RunTime: &RunTime{Exact: 10}}
+	}
+	c := NewWorkCache()
+	var dropped []weak.Pointer[float64]
+	for _, n := range []int{200, 10} {
+		g := c.begin("cq")
+		for i := range n {
+			wk, err := g.workAt(i, wl(i), 4, 1, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n == 200 && i >= 10 {
+				dropped = append(dropped, weak.Make(&wk.own[0]))
+			}
+		}
+		c.end("cq", g, true)
+	}
+	at := c.queues["cq"].s.at
+	for i, e := range at {
+		if (e != nil) != (i < 10) {
+			t.Fatalf("look-up by position %d holds %v after a plan of 10", i, e)
+		}
+	}
+	runtime.GC()
+	runtime.GC()
+	for i, p := range dropped {
+		if p.Value() != nil {
+			t.Fatalf("the samples of dropped workload %d are still reachable", 10+i)
 		}
 	}
 }

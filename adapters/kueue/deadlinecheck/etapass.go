@@ -41,8 +41,8 @@ import (
 // outs) at now, dropping any pass in progress.
 func (sc *etaScratch) startPass(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, samples int, delay etaDelay, arr arrivalInput) {
 	sc.begin(len(ws), samples)
-	sc.ws = append(sc.ws[:0], ws...)
-	sc.outs = append(sc.outs[:0], outs...)
+	sc.ws = append(emptied(sc.ws), ws...)
+	sc.outs = append(emptied(sc.outs), outs...)
 	sc.strict, sc.now, sc.samples, sc.delay = q.StrictFIFO, now, samples, delay
 	sc.f, sc.next, sc.k, sc.live = 0, 0, 0, true
 	ws, outs = sc.ws, sc.outs

@@ -61,7 +61,7 @@ type noteSpan struct{ i, from, to int }
 
 // begin readies sc for a pass over n workloads of samples samples.
 func (sc *etaScratch) begin(n, samples int) {
-	sc.running, sc.pend, sc.jobs, sc.runs, sc.fills = sc.running[:0], sc.pend[:0], sc.jobs[:0], sc.runs[:0], sc.fills[:0]
+	sc.running, sc.pend, sc.jobs, sc.runs, sc.fills = emptied(sc.running), sc.pend[:0], emptied(sc.jobs), sc.runs[:0], emptied(sc.fills)
 	sc.places = slices.Grow(sc.places[:0], n)[:n]
 	sc.finish = slices.Grow(sc.finish[:0], samples)[:samples]
 	sc.etas, sc.notes, sc.spans = nil, sc.notes[:0], sc.spans[:0]

@@ -294,7 +294,7 @@ func decide(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache,
 	// ahead of every pending workload. The queue of the last decisions is
 	// kept when it holds exactly these jobs (keepQueue).
 	promised := sc.promised[:0]
-	defer func() { sc.promised = promised[:0] }()
+	defer func() { sc.promised = emptied(promised) }()
 	want := sc.want[:0]
 	for _, i := range order {
 		if ws[i].Phase != Promised {
@@ -431,9 +431,16 @@ func resize[T any](xs []T, n int) []T {
 	if cap(xs) < n {
 		return make([]T, n)
 	}
-	xs = xs[:n]
-	clear(xs)
-	return xs
+	return emptied(xs)[:n]
+}
+
+// emptied returns xs cut to length 0 with its whole backing array zeroed:
+// a scratch slice reused shorter than before must not keep alive what its
+// elements past the new length pointed to (an older pass's ETAs and
+// notes, a plan's samples, workloads gone from the queue).
+func emptied[T any](xs []T) []T {
+	clear(xs[:cap(xs)])
+	return xs[:0]
 }
 
 // retryAfter is when a held workload should be tried again: the median time
