@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 )
 
 // maxRep bounds a result's repetition in a file ReadResults reads, so that
@@ -14,10 +15,14 @@ const maxRep = 1_000_000
 // each, and pools them: the repetitions of each file are numbered on from
 // the last repetition of the files before it, so that every (repetition,
 // load) still pairs a configuration with the stock run of its own replay.
+// A path given twice is refused.
 func ReadResults(paths []string) ([]Result, error) {
 	var out []Result
 	last := 0
-	for _, p := range paths {
+	for i, p := range paths {
+		if slices.Contains(paths[:i], p) {
+			return nil, fmt.Errorf("%s: given twice (its repetitions would count twice)", p)
+		}
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return nil, err

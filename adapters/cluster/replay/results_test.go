@@ -77,6 +77,7 @@ func TestReadResultsBad(t *testing.T) {
 		{"huge.json", `[{"config":"stock","rep":1000001,"load":"2×"}]`, "huge.json: rep 1000001: want 1 to 1000000"},
 		{"config.json", `[{"config":"fast","rep":1,"load":"2×"}]`, `config.json: rep 1: configuration "fast"`},
 		{"load.json", `[{"config":"stock","rep":1}]`, `load.json: rep 1: configuration "stock", load ""`},
+		{"good.json", "", "good.json: given twice"},
 	} {
 		p := filepath.Join(dir, c.name)
 		if c.body != "" {
@@ -99,13 +100,16 @@ func FuzzReadResults(f *testing.F) {
 	f.Add([]byte(`[{"config":"check","rep":9223372036854775807,"load":"1×","outcomes":[{}]}]`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p := filepath.Join(t.TempDir(), "r.json")
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
+		dir := t.TempDir()
+		p, q := filepath.Join(dir, "r.json"), filepath.Join(dir, "s.json")
+		for _, f := range []string{p, q} {
+			if err := os.WriteFile(f, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
-		rs, err := ReadResults([]string{p, p})
+		rs, err := ReadResults([]string{p, q})
 		if err != nil {
-			if !strings.Contains(err.Error(), p) && !strings.Contains(err.Error(), "r.json") {
+			if !strings.Contains(err.Error(), "r.json") && !strings.Contains(err.Error(), "s.json") {
 				t.Fatalf("error %q does not name the file", err)
 			}
 			return
