@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -37,24 +38,14 @@ type Margin struct {
 // Margins groups comparisons by load and configuration, in their first
 // order, and summarizes each group's margins.
 func Margins(cs []Comparison) []Margin {
-	type key struct {
-		load string
-		c    Config
-	}
 	var out []Margin
-	at := map[key]int{}
-	for _, c := range cs {
-		k := key{c.Load, c.Config}
-		i, ok := at[k]
-		if !ok {
-			i = len(out)
-			at[k] = i
-			out = append(out, Margin{Load: c.Load, Config: c.Config})
+	for _, g := range groupByLoadConfig(cs, func(c Comparison) (string, Config) { return c.Load, c.Config }) {
+		m := Margin{Load: g[0].Load, Config: g[0].Config}
+		for _, c := range g {
+			m.Reps = append(m.Reps, c.Margin())
 		}
-		out[i].Reps = append(out[i].Reps, c.Margin())
-	}
-	for i := range out {
-		out[i].summarize()
+		m.summarize()
+		out = append(out, m)
 	}
 	return out
 }
@@ -62,21 +53,17 @@ func Margins(cs []Comparison) []Margin {
 // summarize sets the mean, the sample standard deviation and the t
 // intervals of m.Reps.
 func (m *Margin) summarize() {
-	n := float64(len(m.Reps))
-	var sum float64
-	for _, d := range m.Reps {
-		sum += float64(d)
+	xs := make([]float64, len(m.Reps))
+	for i, d := range m.Reps {
+		xs[i] = float64(d)
 	}
-	m.Mean = sum / n
+	m.Mean = stat.Mean(xs, nil)
 	m.SD, m.Low95, m.High95, m.Lower95 = math.NaN(), math.NaN(), math.NaN(), math.NaN()
-	if len(m.Reps) < 2 {
+	if len(xs) < 2 {
 		return
 	}
-	var ss float64
-	for _, d := range m.Reps {
-		ss += (float64(d) - m.Mean) * (float64(d) - m.Mean)
-	}
-	m.SD = math.Sqrt(ss / (n - 1))
+	n := float64(len(xs))
+	m.SD = stat.StdDev(xs, nil)
 	se := m.SD / math.Sqrt(n)
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}
 	h := t.Quantile(0.975) * se

@@ -46,32 +46,20 @@ var spreadFigures = []struct {
 // admitted that missed, creation → admission p50 and p90, and the ETA's
 // p50 finish error and p90 coverage; nothing with one repetition.
 func Spread(w io.Writer, rs []Result) {
-	type key struct {
-		load string
-		c    Config
-	}
-	var keys []key
-	by := map[key][]Result{}
-	for _, r := range rs {
-		k := key{r.Load, r.Config}
-		if _, ok := by[k]; !ok {
-			keys = append(keys, k)
-		}
-		by[k] = append(by[k], r)
-	}
-	if len(keys) == 0 || len(by[keys[0]]) < 2 {
+	gs := groupByLoadConfig(rs, func(r Result) (string, Config) { return r.Load, r.Config })
+	if len(gs) == 0 || len(gs[0]) < 2 {
 		return
 	}
-	fmt.Fprintf(w, "\nrange over %d repetitions:\n%5s %9s", len(by[keys[0]]), "load", "config")
+	fmt.Fprintf(w, "\nrange over %d repetitions:\n%5s %9s", len(gs[0]), "load", "config")
 	for _, f := range spreadFigures {
 		fmt.Fprintf(w, " %11s", f.name)
 	}
 	fmt.Fprintln(w)
-	for _, k := range keys {
-		fmt.Fprintf(w, "%5s %9s", k.load, k.c)
+	for _, g := range gs {
+		fmt.Fprintf(w, "%5s %9s", g[0].Load, g[0].Config)
 		for _, f := range spreadFigures {
 			lo, hi := math.Inf(1), math.Inf(-1)
-			for _, r := range by[k] {
+			for _, r := range g {
 				lo, hi = min(lo, f.f(r)), max(hi, f.f(r))
 			}
 			s := fmt.Sprintf("%.0f–%.0f", lo, hi)
