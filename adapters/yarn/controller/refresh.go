@@ -32,6 +32,10 @@ const KindRefreshQueues deadline.Kind = "refresh-queues"
 // app moved into it stays ACCEPTED for good. Writing one RUNNING node's
 // own resource back to it (POST nodes/{id}/resource) is such a change of
 // the cluster's resource: every queue is recomputed, and the app starts.
+// The RM applies the write after the call returns (AdminService hands it
+// to the node's state machine, which hands it to the scheduler, each
+// through an event dispatcher), so the queue shows its resources a moment
+// later; a pass that still finds it stale writes again.
 //
 // A queue of the plan is stale when its capacity is above 0 and the RM
 // reports its minimum effective memory as 0 (the plan's default queue,

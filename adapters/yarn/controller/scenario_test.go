@@ -156,12 +156,11 @@ func TestScenarioReservationAndLifetime(t *testing.T) {
 		if string(a.Queue) != queue {
 			t.Errorf("app's queue %q, want the reservation's", a.Queue)
 		}
-		si, err := c.Scheduler(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if q, ok := si.Queue(queue); !ok || q.Capacity <= 0 || q.MinEffective == nil || q.MinEffective.Memory < 256 {
-			t.Errorf("reservation queue after the pass: %+v (found %v)", q, ok)
+		// The RM applies the node write through its dispatchers, after the
+		// REST call has returned: the queue shows its resources a moment
+		// after the pass.
+		if q, ok := waitQueueResources(t, c, queue, 256, 30*time.Second); !ok {
+			t.Errorf("reservation queue 30 s after the pass: capacity %v, minimum effective resource %s", q.Capacity, fmtResource(q.MinEffective))
 		}
 		started := int64(a.StartedTime)
 		ts, err := c.Timeouts(ctx, id)
@@ -189,6 +188,36 @@ func TestScenarioReservationAndLifetime(t *testing.T) {
 			t.Errorf("reservation after the delete: %+v, %v", list, err)
 		}
 	})
+}
+
+// waitQueueResources polls the Capacity Scheduler until queue has a
+// capacity above 0 and a minimum effective memory of at least mb, for up
+// to limit; it returns the queue last read and whether it got there.
+func waitQueueResources(t *testing.T, c *rm.Client, queue string, mb int64, limit time.Duration) (rm.SchedulerQueue, bool) {
+	t.Helper()
+	ctx := context.Background()
+	var q rm.SchedulerQueue
+	for end := time.Now().Add(limit); ; time.Sleep(200 * time.Millisecond) {
+		si, err := c.Scheduler(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ok bool
+		q, ok = si.Queue(queue)
+		if ok && q.Capacity > 0 && q.MinEffective != nil && int64(q.MinEffective.Memory) >= mb {
+			return q, true
+		}
+		if time.Now().After(end) {
+			return q, false
+		}
+	}
+}
+
+func fmtResource(r *rm.Resource) string {
+	if r == nil {
+		return "not reported"
+	}
+	return fmt.Sprintf("%+v", *r)
 }
 
 // TestScenarioPriorityOrder: two apps wait for containers behind a
