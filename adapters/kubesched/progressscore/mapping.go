@@ -46,6 +46,8 @@ type Cluster struct {
 	Index map[string]int // node type name → index
 	First map[string]int // the index of one slot of each type
 	Nodes map[string]int // node name → node index
+	// NodeTypes holds each node's type index, by node index.
+	NodeTypes []int
 }
 
 // NewCluster maps nodes to slots. Nodes are indexed in name order, so the
@@ -75,6 +77,7 @@ func NewCluster(nodes []Node) (Cluster, error) {
 	for i, n := range sorted {
 		t := c.Index[n.Type]
 		c.Nodes[n.Name] = i
+		c.NodeTypes = append(c.NodeTypes, t)
 		if _, ok := c.First[n.Type]; !ok {
 			c.First[n.Type] = len(c.Slots)
 		}

@@ -203,15 +203,23 @@ func genJobs(t *rapid.T) []JobState {
 	return out
 }
 
-// propMapping: progressshare accepts every mapped cluster and job set; the
-// pod's own job is last; running counts fit the slots; scores lie in
-// [0, 100], at least 50 where Algorithm 2 would launch the job and at most
-// 50 where it would not, 50 or 100 on the job's fastest type (Pref 1); and neither node nor job order changes a score.
+// propMapping: every node maps, by name, to its own type; progressshare
+// accepts every mapped cluster and job set; the pod's own job is last;
+// running counts fit the slots; scores lie in [0, 100], at least 50 where
+// Algorithm 2 would launch the job and at most 50 where it would not, 50
+// or 100 on the job's fastest type (Pref 1); and neither node nor job
+// order changes a score.
 func propMapping(t *rapid.T) {
 	nodes := genNodes(t)
 	c, err := NewCluster(nodes)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, n := range nodes {
+		i, ok := c.Nodes[n.Name]
+		if !ok || c.Types[c.NodeTypes[i]] != n.Type {
+			t.Fatalf("node %s of type %q maps to index %d (%v), type index %v of %v", n.Name, n.Type, i, ok, c.NodeTypes, c.Types)
+		}
 	}
 	s, err := ps.NewScheduler(c.Slots, ps.Options{MaxDelay: float64(rapid.IntRange(0, 60).Draw(t, "maxDelay"))})
 	if err != nil {

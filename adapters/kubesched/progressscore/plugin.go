@@ -173,11 +173,13 @@ func (pl *ProgressShare) Name() string { return Name }
 
 const stateKey fwk.StateKey = Name
 
-// scores are the scores of one cycle by type index.
+// scores are the scores of one cycle by type index, and the cluster
+// mapping's nodes they were computed for (both never written after
+// NewCluster: a change of the nodes makes a new mapping).
 type scores struct {
-	types  map[string]int // node type → index into byType
-	byType []int64
-	label  string
+	nodes     map[string]int // node name → node index
+	nodeTypes []int          // node index → index into byType
+	byType    []int64
 }
 
 func (s *scores) Clone() fwk.StateData { return s }
@@ -206,7 +208,7 @@ func (pl *ProgressShare) PreScore(ctx context.Context, state fwk.CycleState, pod
 		if skip = !q.anyRated(self.Key, selfRates); skip {
 			return
 		}
-		s = &scores{types: q.cluster.Index, byType: make([]int64, len(q.cluster.Types)), label: pl.args.NodeTypeLabel}
+		s = &scores{nodes: q.cluster.Nodes, nodeTypes: q.cluster.NodeTypes, byType: make([]int64, len(q.cluster.Types))}
 		err = q.scores(s.byType, self, selfRates, v.Job(self.Key))
 	})
 	if err != nil {
@@ -247,18 +249,22 @@ func (pl *ProgressShare) Unreserve(_ context.Context, _ fwk.CycleState, pod *v1.
 	pl.tally.Forget(pod.UID)
 }
 
-// Score returns the score PreScore computed for the node's type.
+// Score returns the score PreScore computed for the node's type, the type
+// the tally's mapping gave the node by its name. It reads the name, not
+// the node's labels: Score runs once per node and cycle, and a lookup in
+// each node's own label map (cold in the cache at thousands of nodes) cost
+// several times the rest of the call.
 func (pl *ProgressShare) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod, n fwk.NodeInfo) (int64, *fwk.Status) {
 	d, err := state.Read(stateKey)
 	if err != nil {
 		return 0, fwk.AsStatus(fmt.Errorf("%s: reading PreScore state: %w", Name, err))
 	}
 	s := d.(*scores)
-	t, ok := s.types[n.Node().Labels[s.label]]
+	i, ok := s.nodes[n.Node().Name]
 	if !ok {
 		return 0, nil // a node the tally did not know yet
 	}
-	return s.byType[t], nil
+	return s.byType[s.nodeTypes[i]], nil
 }
 
 // ScoreExtensions returns nil: scores are already in [0, 100].
