@@ -42,8 +42,15 @@
 // affinityBounded, only while it already runs at least its slot share).
 //
 // A Score plugin ranks feasible nodes; it cannot hold a pod back, so a job
-// whose fastest nodes are full still runs elsewhere. When no pending job
-// has a rate other than 1, PreScore skips (every node would score the same).
+// whose fastest nodes are full still runs elsewhere. PreScore skips, and
+// Score is not called, when every node would score the same: when no
+// pending job has a rate other than 1, and when the scores it computed are
+// equal on every node type (a job with no rates of its own, say, that
+// Algorithm 2 passes over on every type for an older pending job). A score
+// added equally to every node changes neither the ranking nor the ties
+// kube-scheduler draws among the best, so the skip only saves the calls. A
+// node the tally does not know yet scores 0 when PreScore does not skip
+// and nothing when it does, like the others.
 // A malformed schedkit.io/rates on the pod being scheduled gives a Warning
 // event on the pod and rates of 1.
 //
@@ -209,7 +216,9 @@ func (pl *ProgressShare) PreScore(ctx context.Context, state fwk.CycleState, pod
 			return
 		}
 		s = &scores{nodes: q.cluster.Nodes, nodeTypes: q.cluster.NodeTypes, byType: make([]int64, len(q.cluster.Types))}
-		err = q.scores(s.byType, self, selfRates, v.Job(self.Key))
+		if err = q.scores(s.byType, self, selfRates, v.Job(self.Key)); err == nil {
+			skip = uniform(s.byType)
+		}
 	})
 	if err != nil {
 		return fwk.AsStatus(err)
@@ -222,6 +231,17 @@ func (pl *ProgressShare) PreScore(ctx context.Context, state fwk.CycleState, pod
 	}
 	state.Write(stateKey, s)
 	return nil
+}
+
+// uniform reports whether every node type has the same score: then the
+// scores add the same to every node and rank none above another.
+func uniform(byType []int64) bool {
+	for _, v := range byType {
+		if v != byType[0] {
+			return false
+		}
+	}
+	return true
 }
 
 // rates returns a job's rates: its annotation, else its job type's, else nil.
