@@ -3,6 +3,7 @@ package deadlinecheck
 import (
 	"cmp"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"sort"
 	"sync"
@@ -35,9 +36,14 @@ import (
 //     waiting longer than the records' span, λ = m / (now − c₁), m the
 //     records. It falls while none come. With fewer than
 //     MinArrivalObservations records there are no arrivals.
+//   - Gaps: the look-back [now − L, now] cut at each of the n arrivals
+//     in it, the piece before the first joined to the piece after the
+//     last: n gaps summing to L, of mean 1/λ (arrivalGaps).
 //   - Sample s draws, from a stream seeded with Config.Seed and s, the
-//     gaps between arrivals, exponential with rate λ, and for each
-//     arrival a record, uniformly: the arrival has that record's share
+//     gaps between arrivals, a renewal process with the look-back's gaps:
+//     the first arrival the rest of the gap a uniform point of the
+//     look-back falls in, each next gap one of the gaps, uniformly; and
+//     for each arrival a record, uniformly: the arrival has that record's share
 //     and priority, and in sample s the run time of a pending workload
 //     with that record's samples (own[s] with the control plane's delay,
 //     etaDelay). It takes its place in Kueue's queue behind every waiting
@@ -61,9 +67,10 @@ import (
 //
 // The arrivals are the same in every pass until the records change: a
 // pass's ETAs move with the queue, not with fresh draws. Approximations:
-// the arrivals form a Poisson process (a burst of submissions is spread
-// at the mean rate of the look-back, and a rate that falls or rises over
-// the coming wait is taken at its past mean); an arrival the check would
+// the gaps are drawn independently (a burst's size is geometric with the
+// look-back's share of short gaps, not the bursts seen; the time since
+// the last arrival is not conditioned on), and a rate that falls or
+// rises over the coming wait is taken at its past mean; an arrival the check would
 // reject still takes quota in the replay; arrivals the check does not
 // see (other ClusterQueues of a cohort) are not counted.
 
@@ -202,17 +209,61 @@ func (l *arrivalLearner) forget(cq string) {
 // oldest waiting workload is waited old (0 with fewer than
 // MinArrivalObservations records).
 func arrivalRate(recs []arrivalRecord, marks []time.Time, now time.Time, waited time.Duration) float64 {
-	if len(recs) < MinArrivalObservations {
+	lookback, in := arrivalLookback(recs, marks, now, waited)
+	if lookback == 0 {
 		return 0
+	}
+	return float64(in) / lookback
+}
+
+// arrivalLookback returns the look-back L in seconds (at least 1; 0 with
+// fewer than MinArrivalObservations records) and how many of the
+// arrivals, the last of marks (nil: the records'), fall in it.
+func arrivalLookback(recs []arrivalRecord, marks []time.Time, now time.Time, waited time.Duration) (float64, int) {
+	if len(recs) < MinArrivalObservations {
+		return 0, 0
 	}
 	span := now.Sub(recs[0].created)
 	if len(marks) == 0 {
-		return float64(len(recs)) / max(span.Seconds(), 1)
+		return max(span.Seconds(), 1), len(recs)
 	}
 	lookback := min(max(span, waited), now.Sub(marks[0]))
 	from := now.Add(-lookback)
 	n := len(marks) - sort.Search(len(marks), func(i int) bool { return !marks[i].Before(from) })
-	return float64(n) / max(lookback.Seconds(), 1)
+	return max(lookback.Seconds(), 1), n
+}
+
+// arrivalGaps appends to dst the look-back's gaps between arrivals, in
+// seconds, and returns it with their running sums appended to ends: the
+// look-back [now − L, now] cut at each of its n arrivals (creation
+// times clamped into it), the piece before the first joined to the piece
+// after the last, so n gaps summing to L, of mean L / n = 1 / λ. Empty
+// when arrivalRate is 0.
+func arrivalGaps(dst, ends []float64, recs []arrivalRecord, marks []time.Time, now time.Time, waited time.Duration) ([]float64, []float64) {
+	dst, ends = dst[:0], ends[:0]
+	lookback, n := arrivalLookback(recs, marks, now, waited)
+	if n == 0 {
+		return dst, ends
+	}
+	at := func(i int) float64 { // seconds after now − L of the i-th arrival in the look-back
+		var c time.Time
+		if len(marks) == 0 {
+			c = recs[len(recs)-n+i].created
+		} else {
+			c = marks[len(marks)-n+i]
+		}
+		return min(max(lookback-now.Sub(c).Seconds(), 0), lookback)
+	}
+	dst = append(dst, at(0)+lookback-at(n-1))
+	for i := 1; i < n; i++ {
+		dst = append(dst, at(i)-at(i-1))
+	}
+	sum := 0.0
+	for _, g := range dst {
+		sum += g
+		ends = append(ends, sum)
+	}
+	return dst, ends
 }
 
 // An arrivalInput is what an ETA pass draws its arrivals from: a
@@ -226,11 +277,15 @@ type arrivalInput struct {
 }
 
 // etaArrivals is the arrivals of one ETA pass: rate λ per second (0:
-// none), and per record its share, priority and run times with the
-// control plane's delay (runs[r*samples+s]); seed selects the streams;
-// slots is the most arrivals a sample draws.
+// none), the gaps they come at (nil: exponential with rate λ), and per
+// record its share, priority and run times with the control plane's
+// delay (runs[r*samples+s]); seed selects the streams; slots is the most
+// arrivals a sample draws.
 type etaArrivals struct {
-	rate       float64
+	rate float64
+	// gaps are the look-back's gaps between arrivals in seconds
+	// (arrivalGaps), ends their running sums.
+	gaps, ends []float64
 	shares     []float64
 	priorities []int64
 	// exact and drifts: with the EDF boost, a record's priority falls as
@@ -299,6 +354,28 @@ func descending(a, b int64) int { return cmp.Compare(b, a) }
 // on reports whether the pass draws arrivals.
 func (a *etaArrivals) on() bool { return a != nil && a.rate > 0 && len(a.shares) > 0 }
 
+// first draws the time from now to the first arrival: with gaps, a point
+// uniform over the look-back and the rest of the gap it falls in (the
+// time to the next arrival seen from a random instant of a renewal
+// process with those gaps); without, exponential with rate λ.
+func (a *etaArrivals) first(rng *rand.Rand) float64 {
+	if len(a.gaps) == 0 {
+		return rng.ExpFloat64() / a.rate
+	}
+	u := rng.Float64() * a.ends[len(a.ends)-1]
+	i := min(sort.SearchFloat64s(a.ends, u), len(a.ends)-1)
+	return a.ends[i] - u
+}
+
+// next draws the gap from one arrival to the next: one of gaps, uniformly;
+// without gaps, exponential with rate λ.
+func (a *etaArrivals) next(rng *rand.Rand) float64 {
+	if len(a.gaps) == 0 {
+		return rng.ExpFloat64() / a.rate
+	}
+	return a.gaps[rng.IntN(len(a.gaps))]
+}
+
 // run is record r's run time in sample s.
 func (a *etaArrivals) run(r, s int) float64 { return a.runs[r*a.samples+s] }
 
@@ -309,7 +386,7 @@ func (a *etaArrivals) run(r, s int) float64 { return a.runs[r*a.samples+s] }
 func (sc *etaScratch) setArrivals(in arrivalInput, now time.Time, pending int, waited time.Duration, samples int, delay etaDelay) {
 	a, recs := &sc.arr, in.recs
 	*a = etaArrivals{shares: a.shares[:0], priorities: a.priorities[:0], runs: a.runs[:0], samples: samples, seed: in.seed,
-		slots: max(minArrivalSlots, pending), exact: a.exact[:0], drifts: a.drifts[:0]}
+		slots: max(minArrivalSlots, pending), exact: a.exact[:0], drifts: a.drifts[:0], gaps: a.gaps[:0], ends: a.ends[:0]}
 	for _, r := range recs {
 		if len(r.own) != samples {
 			return
@@ -318,6 +395,7 @@ func (sc *etaScratch) setArrivals(in arrivalInput, now time.Time, pending int, w
 	if a.rate = arrivalRate(recs, in.marks, now, waited); a.rate == 0 {
 		return
 	}
+	a.gaps, a.ends = arrivalGaps(a.gaps, a.ends, recs, in.marks, now, waited)
 	drifting := slices.ContainsFunc(recs, func(r arrivalRecord) bool { return r.boost != 0 })
 	for _, r := range recs {
 		p := r.arrivalPriority(now)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -78,6 +79,9 @@ func propStrictTailArrivals(t *rapid.T) {
 	lowest := jobs[len(jobs)-1].priority
 	arr := &etaArrivals{rate: float64(rapid.IntRange(1, 100).Draw(t, "rate per 100 s")) / 100, samples: samples, seed: rapid.Uint64().Draw(t, "seed"),
 		slots: rapid.IntRange(1, 30).Draw(t, "slots")}
+	if rapid.Bool().Draw(t, "gaps?") {
+		arr.gaps, arr.ends = drawGaps(t)
+	}
 	for range rapid.IntRange(1, 4).Draw(t, "records") {
 		arr.shares = append(arr.shares, share("a share"))
 		arr.priorities = append(arr.priorities, int64(rapid.IntRange(0, int(lowest)).Draw(t, "a priority")))
@@ -214,5 +218,115 @@ func TestArrivalLearner(t *testing.T) {
 	l.forget("cq")
 	if in := l.input(key, 0, nil); len(in.recs)+len(in.marks) != 0 {
 		t.Errorf("%d records, %d marks after the ClusterQueue is gone", len(in.recs), len(in.marks))
+	}
+}
+
+// drawGaps draws 1–8 gaps between arrivals of 0–30 whole seconds (a
+// burst's arrivals share their creation second) and their running sums,
+// the last above 0.
+func drawGaps(t *rapid.T) (gaps, ends []float64) {
+	sum := 0.0
+	for range rapid.IntRange(1, 8).Draw(t, "gaps") {
+		g := float64(rapid.IntRange(0, 30).Draw(t, "gap"))
+		gaps = append(gaps, g)
+		sum += g
+		ends = append(ends, sum)
+	}
+	if sum == 0 {
+		gaps[0], ends = 1, nil
+		for _, g := range gaps {
+			sum += g
+			ends = append(ends, sum)
+		}
+	}
+	return gaps, ends
+}
+
+// TestArrivalGaps works the look-back's gaps by hand (the cases of
+// TestArrivalRate): n gaps summing to L, the piece before the first
+// arrival joined to the piece after the last.
+func TestArrivalGaps(t *testing.T) {
+	ago := func(a int) time.Time { return t0.Add(-time.Duration(a) * time.Second) }
+	recs := func(ages ...int) []arrivalRecord {
+		var out []arrivalRecord
+		for _, a := range ages {
+			out = append(out, arrivalRecord{arrivalMark: arrivalMark{created: ago(a)}})
+		}
+		return out
+	}
+	marks := func(ages ...int) []time.Time {
+		var out []time.Time
+		for _, a := range ages {
+			out = append(out, ago(a))
+		}
+		return out
+	}
+	burst := recs(9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+	for _, tt := range []struct {
+		name   string
+		recs   []arrivalRecord
+		marks  []time.Time
+		waited time.Duration
+		want   []float64
+	}{
+		{"too few", recs(9, 8, 7, 6, 5, 4, 3, 2, 1), nil, 0, nil},
+		// L = 100 s; the arrivals at 0, 10, …, 90 s into it: 100 − 90 + 0
+		// joined, then 10 apart.
+		{"ten over 100 s", recs(100, 90, 80, 70, 60, 50, 40, 30, 20, 10), nil, 0, []float64{10, 10, 10, 10, 10, 10, 10, 10, 10, 10}},
+		// L = 1 s (the least), all ten arriving at its end: the joined
+		// piece is the second before them, the others 0.
+		{"ten at once", recs(0, 0, 0, 0, 0, 0, 0, 0, 0, 0), nil, 0, []float64{1, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
+		// L = 60 s: the marks 60 s ago (its start) and 9…0 s ago; the
+		// joined piece 0 + 0, then 51 and nine of 1.
+		{"a burst, a workload waiting 60 s", burst, marks(100, 60, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0), 60 * time.Second, []float64{0, 51, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
+		// L = 9 s (the records' span): the burst alone.
+		{"a burst, nothing waits longer", burst, marks(100, 60, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0), 5 * time.Second, []float64{0, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
+	} {
+		gaps, ends := arrivalGaps(nil, nil, tt.recs, tt.marks, t0, tt.waited)
+		if !slices.Equal(gaps, tt.want) {
+			t.Errorf("%s: gaps %v, want %v", tt.name, gaps, tt.want)
+		}
+		if rate := arrivalRate(tt.recs, tt.marks, t0, tt.waited); len(gaps) > 0 && math.Abs(ends[len(ends)-1]/float64(len(gaps))-1/rate) > 1e-9 {
+			t.Errorf("%s: mean gap %v, want 1/λ = %v", tt.name, ends[len(ends)-1]/float64(len(gaps)), 1/rate)
+		}
+	}
+}
+
+// TestArrivalDraws: the first arrival is the rest of the gap a uniform
+// point of the look-back falls in, within [0, that gap]; the next gaps
+// are the look-back's own. With gaps 0, 51 and nine of 1 (ends 0, 51,
+// 52, …, 60), a point at 30 s falls in the 51-s gap and the first
+// arrival comes 21 s on.
+func TestArrivalDraws(t *testing.T) {
+	gaps := []float64{0, 51, 1, 1, 1, 1, 1, 1, 1, 1, 1}
+	var ends []float64
+	sum := 0.0
+	for _, g := range gaps {
+		sum += g
+		ends = append(ends, sum)
+	}
+	a := &etaArrivals{rate: 11.0 / 60, gaps: gaps, ends: ends}
+	rng := rand.New(rand.NewPCG(1, 2))
+	long := 0
+	for range 10000 {
+		f := a.first(rng)
+		if f < 0 || f > 51 {
+			t.Fatalf("first arrival %v s away, outside [0, 51]", f)
+		}
+		if f > 1 {
+			long++
+		}
+		if g := a.next(rng); !slices.Contains(gaps, g) {
+			t.Fatalf("gap %v, not one of %v", g, gaps)
+		}
+	}
+	// A point falls in the 51-s gap with probability 51/60, and its rest
+	// exceeds 1 s with probability 50/51 of that: 50/60 in all.
+	if p := float64(long) / 10000; math.Abs(p-50.0/60) > 0.02 {
+		t.Errorf("first arrival beyond 1 s in %v of draws, want about %v", p, 50.0/60)
+	}
+	exp := &etaArrivals{rate: 11.0 / 60}
+	if f := exp.first(rand.New(rand.NewPCG(1, 2))); f != rand.New(rand.NewPCG(1, 2)).ExpFloat64()/(11.0/60) {
+		t.Errorf("without gaps the first arrival %v is not exponential's draw", f)
 	}
 }

@@ -107,26 +107,44 @@ func arrivalsOracle(in arrivalInput, now time.Time, pending int, waited time.Dur
 		return nil
 	}
 	span := now.Sub(in.recs[0].created)
-	rate := float64(len(in.recs)) / max(span.Seconds(), 1)
+	lookback := span
+	var window []time.Time // the arrivals in the look-back
+	for _, r := range in.recs {
+		window = append(window, r.created)
+	}
 	if len(in.marks) > 0 {
 		// Over the look-back: the longer of the records' span and the
 		// oldest wait, within the marks.
-		lookback := span
 		if waited > lookback {
 			lookback = waited
 		}
 		if all := now.Sub(in.marks[0]); all < lookback {
 			lookback = all
 		}
-		n := 0
+		window = nil
 		for _, m := range in.marks {
 			if now.Sub(m) <= lookback {
-				n++
+				window = append(window, m)
 			}
 		}
-		rate = float64(n) / max(lookback.Seconds(), 1)
 	}
-	a := &etaArrivals{rate: rate, samples: samples, seed: in.seed, slots: max(64, pending)}
+	l := max(lookback.Seconds(), 1)
+	a := &etaArrivals{rate: float64(len(window)) / l, samples: samples, seed: in.seed, slots: max(64, pending)}
+	// The gaps: seconds from each arrival to the next, and from the last
+	// to now plus from now − L to the first, in the order of the first.
+	var offsets []float64 // seconds after now − L, within the look-back
+	for _, m := range window {
+		offsets = append(offsets, math.Max(0, math.Min(l, l-now.Sub(m).Seconds())))
+	}
+	a.gaps = append(a.gaps, l-offsets[len(offsets)-1]+offsets[0])
+	for i := 1; i < len(offsets); i++ {
+		a.gaps = append(a.gaps, offsets[i]-offsets[i-1])
+	}
+	sum := 0.0
+	for _, g := range a.gaps {
+		sum += g
+		a.ends = append(a.ends, sum)
+	}
 	for _, r := range in.recs {
 		if len(r.own) != samples {
 			return nil
