@@ -105,25 +105,29 @@ func propStrictTailArrivals(t *rapid.T) {
 
 func TestPropStrictTailArrivals(t *testing.T) { rapid.Check(t, propStrictTailArrivals) }
 
+// recordsAgo returns records created the given seconds before t0.
+func recordsAgo(ages ...int) []arrivalRecord {
+	var out []arrivalRecord
+	for _, m := range marksAgo(ages...) {
+		out = append(out, arrivalRecord{arrivalMark: arrivalMark{created: m}})
+	}
+	return out
+}
+
+// marksAgo returns the times the given seconds before t0.
+func marksAgo(ages ...int) []time.Time {
+	var out []time.Time
+	for _, a := range ages {
+		out = append(out, t0.Add(-time.Duration(a)*time.Second))
+	}
+	return out
+}
+
 // TestArrivalRate works λ = n / L by hand: L the longer of the records'
 // span and the oldest waiting workload's age, at most the marks' span,
 // at least a second; n the marks in it.
 func TestArrivalRate(t *testing.T) {
-	ago := func(a int) time.Time { return t0.Add(-time.Duration(a) * time.Second) }
-	recs := func(ages ...int) []arrivalRecord {
-		var out []arrivalRecord
-		for _, a := range ages {
-			out = append(out, arrivalRecord{arrivalMark: arrivalMark{created: ago(a)}})
-		}
-		return out
-	}
-	marks := func(ages ...int) []time.Time {
-		var out []time.Time
-		for _, a := range ages {
-			out = append(out, ago(a))
-		}
-		return out
-	}
+	recs, marks := recordsAgo, marksAgo
 	ten := recs(100, 90, 80, 70, 60, 50, 40, 30, 20, 10)
 	burst := recs(9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 	for _, tt := range []struct {
@@ -246,21 +250,7 @@ func drawGaps(t *rapid.T) (gaps, ends []float64) {
 // TestArrivalRate): n gaps summing to L, the piece before the first
 // arrival joined to the piece after the last.
 func TestArrivalGaps(t *testing.T) {
-	ago := func(a int) time.Time { return t0.Add(-time.Duration(a) * time.Second) }
-	recs := func(ages ...int) []arrivalRecord {
-		var out []arrivalRecord
-		for _, a := range ages {
-			out = append(out, arrivalRecord{arrivalMark: arrivalMark{created: ago(a)}})
-		}
-		return out
-	}
-	marks := func(ages ...int) []time.Time {
-		var out []time.Time
-		for _, a := range ages {
-			out = append(out, ago(a))
-		}
-		return out
-	}
+	recs, marks := recordsAgo, marksAgo
 	burst := recs(9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 	for _, tt := range []struct {
 		name   string
