@@ -41,8 +41,9 @@ import (
 //     last: n gaps summing to L, of mean 1/λ (arrivalGaps).
 //   - Sample s draws, from a stream seeded with Config.Seed and s, the
 //     gaps between arrivals, a renewal process with the look-back's gaps:
-//     the first arrival the rest of the gap a uniform point of the
-//     look-back falls in, each next gap one of the gaps, uniformly; and
+//     the first arrival the rest of a gap longer than the time since the
+//     last arrival (one of those, uniformly; exponential with rate λ when
+//     none is that long), each next gap one of the gaps, uniformly; and
 //     for each arrival a record, uniformly: the arrival has that record's share
 //     and priority, and in sample s the run time of a pending workload
 //     with that record's samples (own[s] with the control plane's delay,
@@ -68,9 +69,8 @@ import (
 // The arrivals are the same in every pass until the records change: a
 // pass's ETAs move with the queue, not with fresh draws. Approximations:
 // the gaps are drawn independently (a burst's size is geometric with the
-// look-back's share of short gaps, not the bursts seen; the time since
-// the last arrival is not conditioned on), and a rate that falls or
-// rises over the coming wait is taken at its past mean; an arrival the check would
+// look-back's share of short gaps, not the bursts seen), and a rate that
+// falls or rises over the coming wait is taken at its past mean; an arrival the check would
 // reject still takes quota in the replay; arrivals the check does not
 // see (other ClusterQueues of a cohort) are not counted.
 
@@ -234,16 +234,16 @@ func arrivalLookback(recs []arrivalRecord, marks []time.Time, now time.Time, wai
 }
 
 // arrivalGaps appends to dst the look-back's gaps between arrivals, in
-// seconds, and returns it with their running sums appended to ends: the
-// look-back [now − L, now] cut at each of its n arrivals (creation
-// times clamped into it), the piece before the first joined to the piece
-// after the last, so n gaps summing to L, of mean L / n = 1 / λ. Empty
-// when arrivalRate is 0.
-func arrivalGaps(dst, ends []float64, recs []arrivalRecord, marks []time.Time, now time.Time, waited time.Duration) ([]float64, []float64) {
-	dst, ends = dst[:0], ends[:0]
+// seconds, ascending, and returns it with the seconds since the last
+// arrival: the look-back [now − L, now] cut at each of its n arrivals
+// (creation times clamped into it), the piece before the first joined to
+// the piece after the last, so n gaps summing to L, of mean L / n =
+// 1 / λ. Empty when arrivalRate is 0.
+func arrivalGaps(dst []float64, recs []arrivalRecord, marks []time.Time, now time.Time, waited time.Duration) ([]float64, float64) {
+	dst = dst[:0]
 	lookback, n := arrivalLookback(recs, marks, now, waited)
 	if n == 0 {
-		return dst, ends
+		return dst, 0
 	}
 	at := func(i int) float64 { // seconds after now − L of the i-th arrival in the look-back
 		var c time.Time
@@ -254,16 +254,13 @@ func arrivalGaps(dst, ends []float64, recs []arrivalRecord, marks []time.Time, n
 		}
 		return min(max(lookback-now.Sub(c).Seconds(), 0), lookback)
 	}
-	dst = append(dst, at(0)+lookback-at(n-1))
+	since := lookback - at(n-1)
+	dst = append(dst, at(0)+since)
 	for i := 1; i < n; i++ {
 		dst = append(dst, at(i)-at(i-1))
 	}
-	sum := 0.0
-	for _, g := range dst {
-		sum += g
-		ends = append(ends, sum)
-	}
-	return dst, ends
+	slices.Sort(dst)
+	return dst, since
 }
 
 // An arrivalInput is what an ETA pass draws its arrivals from: a
@@ -283,9 +280,11 @@ type arrivalInput struct {
 // arrivals a sample draws.
 type etaArrivals struct {
 	rate float64
-	// gaps are the look-back's gaps between arrivals in seconds
-	// (arrivalGaps), ends their running sums.
-	gaps, ends []float64
+	// gaps are the look-back's gaps between arrivals in seconds,
+	// ascending, and since the seconds from its last arrival to now
+	// (arrivalGaps).
+	gaps       []float64
+	since      float64
 	shares     []float64
 	priorities []int64
 	// exact and drifts: with the EDF boost, a record's priority falls as
@@ -354,17 +353,21 @@ func descending(a, b int64) int { return cmp.Compare(b, a) }
 // on reports whether the pass draws arrivals.
 func (a *etaArrivals) on() bool { return a != nil && a.rate > 0 && len(a.shares) > 0 }
 
-// first draws the time from now to the first arrival: with gaps, a point
-// uniform over the look-back and the rest of the gap it falls in (the
-// time to the next arrival seen from a random instant of a renewal
-// process with those gaps); without, exponential with rate λ.
+// first draws the time from now to the first arrival. With gaps: the
+// rest of a gap longer than the time since the last arrival, drawn
+// uniformly from those (a renewal process's next arrival given how long
+// ago the last came: right after an arrival, a workload's own, every gap
+// counts, a burst's short ones included); exponential with rate λ when
+// the last arrival is older than every gap seen. Without gaps,
+// exponential with rate λ.
 func (a *etaArrivals) first(rng *rand.Rand) float64 {
-	if len(a.gaps) == 0 {
-		return rng.ExpFloat64() / a.rate
+	if len(a.gaps) > 0 {
+		// The first gap longer than since.
+		if i := sort.Search(len(a.gaps), func(i int) bool { return a.gaps[i] > a.since }); i < len(a.gaps) {
+			return a.gaps[i+rng.IntN(len(a.gaps)-i)] - a.since
+		}
 	}
-	u := rng.Float64() * a.ends[len(a.ends)-1]
-	i := min(sort.SearchFloat64s(a.ends, u), len(a.ends)-1)
-	return a.ends[i] - u
+	return rng.ExpFloat64() / a.rate
 }
 
 // next draws the gap from one arrival to the next: one of gaps, uniformly;
@@ -386,7 +389,7 @@ func (a *etaArrivals) run(r, s int) float64 { return a.runs[r*a.samples+s] }
 func (sc *etaScratch) setArrivals(in arrivalInput, now time.Time, pending int, waited time.Duration, samples int, delay etaDelay) {
 	a, recs := &sc.arr, in.recs
 	*a = etaArrivals{shares: a.shares[:0], priorities: a.priorities[:0], runs: a.runs[:0], samples: samples, seed: in.seed,
-		slots: max(minArrivalSlots, pending), exact: a.exact[:0], drifts: a.drifts[:0], gaps: a.gaps[:0], ends: a.ends[:0]}
+		slots: max(minArrivalSlots, pending), exact: a.exact[:0], drifts: a.drifts[:0], gaps: a.gaps[:0]}
 	for _, r := range recs {
 		if len(r.own) != samples {
 			return
@@ -395,7 +398,7 @@ func (sc *etaScratch) setArrivals(in arrivalInput, now time.Time, pending int, w
 	if a.rate = arrivalRate(recs, in.marks, now, waited); a.rate == 0 {
 		return
 	}
-	a.gaps, a.ends = arrivalGaps(a.gaps, a.ends, recs, in.marks, now, waited)
+	a.gaps, a.since = arrivalGaps(a.gaps, recs, in.marks, now, waited)
 	drifting := slices.ContainsFunc(recs, func(r arrivalRecord) bool { return r.boost != 0 })
 	for _, r := range recs {
 		p := r.arrivalPriority(now)

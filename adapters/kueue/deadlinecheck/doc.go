@@ -177,11 +177,12 @@
 // age (the creation times of the latest 4,096 arrivals are kept for it),
 // so a burst of submissions is not taken for the rate of the whole wait.
 // The gaps between arrivals are drawn from the look-back's own gaps
-// (the first, the rest of the gap a uniform point of the look-back falls
-// in): a trace that submits in bursts is replayed in bursts, at the
-// look-back's mean rate, where exponential gaps at that rate (a Poisson
-// process) would spread each burst out and foresee too few arrivals in
-// the short waits a burst causes. Each arrival is like one of the 50
+// (the first, the rest of one longer than the time since the last
+// arrival): a trace that submits in bursts is replayed in bursts, at the
+// look-back's mean rate, and an ETA taken as a workload arrives in a
+// burst foresees the rest of the burst, where exponential gaps at that
+// rate (a Poisson process) would spread each burst out and foresee too
+// few arrivals in the short waits a burst causes. Each arrival is like one of the 50
 // drawn uniformly, placed behind
 // every waiting workload of at least its priority, at most max(64,
 // pending) of them and none after the last waiting workload starts. The

@@ -209,7 +209,7 @@ func propSimulationMatchesScan(t *rapid.T) {
 		arr = &etaArrivals{rate: float64(rapid.IntRange(1, 50).Draw(t, "rate per 100 s")) / 100, samples: samples,
 			seed: rapid.Uint64().Draw(t, "seed"), slots: rapid.IntRange(1, 12).Draw(t, "slots")}
 		if rapid.Bool().Draw(t, "gaps?") {
-			arr.gaps, arr.ends = drawGaps(t)
+			arr.gaps, arr.since = drawGaps(t)
 		}
 		drifting := rapid.Bool().Draw(t, "drifting?")
 		for range rapid.IntRange(1, 4).Draw(t, "records") {

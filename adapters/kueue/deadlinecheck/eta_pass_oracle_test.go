@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -131,20 +132,17 @@ func arrivalsOracle(in arrivalInput, now time.Time, pending int, waited time.Dur
 	l := max(lookback.Seconds(), 1)
 	a := &etaArrivals{rate: float64(len(window)) / l, samples: samples, seed: in.seed, slots: max(64, pending)}
 	// The gaps: seconds from each arrival to the next, and from the last
-	// to now plus from now − L to the first, in the order of the first.
+	// to now plus from now − L to the first; sorted.
 	var offsets []float64 // seconds after now − L, within the look-back
 	for _, m := range window {
 		offsets = append(offsets, math.Max(0, math.Min(l, l-now.Sub(m).Seconds())))
 	}
-	a.gaps = append(a.gaps, l-offsets[len(offsets)-1]+offsets[0])
+	a.since = l - offsets[len(offsets)-1]
+	a.gaps = append(a.gaps, a.since+offsets[0])
 	for i := 1; i < len(offsets); i++ {
 		a.gaps = append(a.gaps, offsets[i]-offsets[i-1])
 	}
-	sum := 0.0
-	for _, g := range a.gaps {
-		sum += g
-		a.ends = append(a.ends, sum)
-	}
+	sort.Float64s(a.gaps)
 	for _, r := range in.recs {
 		if len(r.own) != samples {
 			return nil
