@@ -3,7 +3,6 @@ package deadlinecheck
 import (
 	"cmp"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"sort"
 	"sync"
@@ -36,15 +35,9 @@ import (
 //     waiting longer than the records' span, λ = m / (now − c₁), m the
 //     records. It falls while none come. With fewer than
 //     MinArrivalObservations records there are no arrivals.
-//   - Gaps: the look-back [now − L, now] cut at each of the n arrivals
-//     in it, the piece before the first joined to the piece after the
-//     last: n gaps summing to L, of mean 1/λ (arrivalGaps).
 //   - Sample s draws, from a stream seeded with Config.Seed and s, the
-//     gaps between arrivals, a renewal process with the look-back's gaps:
-//     the first arrival the rest of a gap longer than the time since the
-//     last arrival (one of those, uniformly; exponential with rate λ when
-//     none is that long), each next gap one of the gaps, uniformly; and
-//     for each arrival a record, uniformly: the arrival has that record's share
+//     gaps between arrivals, exponential with rate λ, and for each
+//     arrival a record, uniformly: the arrival has that record's share
 //     and priority, and in sample s the run time of a pending workload
 //     with that record's samples (own[s] with the control plane's delay,
 //     etaDelay). It takes its place in Kueue's queue behind every waiting
@@ -68,9 +61,9 @@ import (
 //
 // The arrivals are the same in every pass until the records change: a
 // pass's ETAs move with the queue, not with fresh draws. Approximations:
-// the gaps are drawn independently (a burst's size is geometric with the
-// look-back's share of short gaps, not the bursts seen), and a rate that
-// falls or rises over the coming wait is taken at its past mean; an arrival the check would
+// the arrivals form a Poisson process (a burst of submissions is spread
+// at the mean rate of the look-back, and a rate that falls or rises over
+// the coming wait is taken at its past mean); an arrival the check would
 // reject still takes quota in the replay; arrivals the check does not
 // see (other ClusterQueues of a cohort) are not counted.
 
@@ -209,58 +202,17 @@ func (l *arrivalLearner) forget(cq string) {
 // oldest waiting workload is waited old (0 with fewer than
 // MinArrivalObservations records).
 func arrivalRate(recs []arrivalRecord, marks []time.Time, now time.Time, waited time.Duration) float64 {
-	lookback, in := arrivalLookback(recs, marks, now, waited)
-	if lookback == 0 {
-		return 0
-	}
-	return float64(in) / lookback
-}
-
-// arrivalLookback returns the look-back L in seconds (at least 1; 0 with
-// fewer than MinArrivalObservations records) and how many of the
-// arrivals, the last of marks (nil: the records'), fall in it.
-func arrivalLookback(recs []arrivalRecord, marks []time.Time, now time.Time, waited time.Duration) (float64, int) {
 	if len(recs) < MinArrivalObservations {
-		return 0, 0
+		return 0
 	}
 	span := now.Sub(recs[0].created)
 	if len(marks) == 0 {
-		return max(span.Seconds(), 1), len(recs)
+		return float64(len(recs)) / max(span.Seconds(), 1)
 	}
 	lookback := min(max(span, waited), now.Sub(marks[0]))
 	from := now.Add(-lookback)
 	n := len(marks) - sort.Search(len(marks), func(i int) bool { return !marks[i].Before(from) })
-	return max(lookback.Seconds(), 1), n
-}
-
-// arrivalGaps appends to dst the look-back's gaps between arrivals, in
-// seconds, ascending, and returns it with the seconds since the last
-// arrival: the look-back [now − L, now] cut at each of its n arrivals
-// (creation times clamped into it), the piece before the first joined to
-// the piece after the last, so n gaps summing to L, of mean L / n =
-// 1 / λ. Empty when arrivalRate is 0.
-func arrivalGaps(dst []float64, recs []arrivalRecord, marks []time.Time, now time.Time, waited time.Duration) ([]float64, float64) {
-	dst = dst[:0]
-	lookback, n := arrivalLookback(recs, marks, now, waited)
-	if n == 0 {
-		return dst, 0
-	}
-	at := func(i int) float64 { // seconds after now − L of the i-th arrival in the look-back
-		var c time.Time
-		if len(marks) == 0 {
-			c = recs[len(recs)-n+i].created
-		} else {
-			c = marks[len(marks)-n+i]
-		}
-		return min(max(lookback-now.Sub(c).Seconds(), 0), lookback)
-	}
-	since := lookback - at(n-1)
-	dst = append(dst, at(0)+since)
-	for i := 1; i < n; i++ {
-		dst = append(dst, at(i)-at(i-1))
-	}
-	slices.Sort(dst)
-	return dst, since
+	return float64(n) / max(lookback.Seconds(), 1)
 }
 
 // An arrivalInput is what an ETA pass draws its arrivals from: a
@@ -274,17 +226,11 @@ type arrivalInput struct {
 }
 
 // etaArrivals is the arrivals of one ETA pass: rate λ per second (0:
-// none), the gaps they come at (nil: exponential with rate λ), and per
-// record its share, priority and run times with the control plane's
-// delay (runs[r*samples+s]); seed selects the streams; slots is the most
-// arrivals a sample draws.
+// none), and per record its share, priority and run times with the
+// control plane's delay (runs[r*samples+s]); seed selects the streams;
+// slots is the most arrivals a sample draws.
 type etaArrivals struct {
-	rate float64
-	// gaps are the look-back's gaps between arrivals in seconds,
-	// ascending, and since the seconds from its last arrival to now
-	// (arrivalGaps).
-	gaps       []float64
-	since      float64
+	rate       float64
 	shares     []float64
 	priorities []int64
 	// exact and drifts: with the EDF boost, a record's priority falls as
@@ -353,32 +299,6 @@ func descending(a, b int64) int { return cmp.Compare(b, a) }
 // on reports whether the pass draws arrivals.
 func (a *etaArrivals) on() bool { return a != nil && a.rate > 0 && len(a.shares) > 0 }
 
-// first draws the time from now to the first arrival. With gaps: the
-// rest of a gap longer than the time since the last arrival, drawn
-// uniformly from those (a renewal process's next arrival given how long
-// ago the last came: right after an arrival, a workload's own, every gap
-// counts, a burst's short ones included); exponential with rate λ when
-// the last arrival is older than every gap seen. Without gaps,
-// exponential with rate λ.
-func (a *etaArrivals) first(rng *rand.Rand) float64 {
-	if len(a.gaps) > 0 {
-		// The first gap longer than since.
-		if i := sort.Search(len(a.gaps), func(i int) bool { return a.gaps[i] > a.since }); i < len(a.gaps) {
-			return a.gaps[i+rng.IntN(len(a.gaps)-i)] - a.since
-		}
-	}
-	return rng.ExpFloat64() / a.rate
-}
-
-// next draws the gap from one arrival to the next: one of gaps, uniformly;
-// without gaps, exponential with rate λ.
-func (a *etaArrivals) next(rng *rand.Rand) float64 {
-	if len(a.gaps) == 0 {
-		return rng.ExpFloat64() / a.rate
-	}
-	return a.gaps[rng.IntN(len(a.gaps))]
-}
-
 // run is record r's run time in sample s.
 func (a *etaArrivals) run(r, s int) float64 { return a.runs[r*a.samples+s] }
 
@@ -389,7 +309,7 @@ func (a *etaArrivals) run(r, s int) float64 { return a.runs[r*a.samples+s] }
 func (sc *etaScratch) setArrivals(in arrivalInput, now time.Time, pending int, waited time.Duration, samples int, delay etaDelay) {
 	a, recs := &sc.arr, in.recs
 	*a = etaArrivals{shares: a.shares[:0], priorities: a.priorities[:0], runs: a.runs[:0], samples: samples, seed: in.seed,
-		slots: max(minArrivalSlots, pending), exact: a.exact[:0], drifts: a.drifts[:0], gaps: a.gaps[:0]}
+		slots: max(minArrivalSlots, pending), exact: a.exact[:0], drifts: a.drifts[:0]}
 	for _, r := range recs {
 		if len(r.own) != samples {
 			return
@@ -398,7 +318,6 @@ func (sc *etaScratch) setArrivals(in arrivalInput, now time.Time, pending int, w
 	if a.rate = arrivalRate(recs, in.marks, now, waited); a.rate == 0 {
 		return
 	}
-	a.gaps, a.since = arrivalGaps(a.gaps, recs, in.marks, now, waited)
 	drifting := slices.ContainsFunc(recs, func(r arrivalRecord) bool { return r.boost != 0 })
 	for _, r := range recs {
 		p := r.arrivalPriority(now)

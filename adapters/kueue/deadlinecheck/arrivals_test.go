@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -79,9 +78,6 @@ func propStrictTailArrivals(t *rapid.T) {
 	lowest := jobs[len(jobs)-1].priority
 	arr := &etaArrivals{rate: float64(rapid.IntRange(1, 100).Draw(t, "rate per 100 s")) / 100, samples: samples, seed: rapid.Uint64().Draw(t, "seed"),
 		slots: rapid.IntRange(1, 30).Draw(t, "slots")}
-	if rapid.Bool().Draw(t, "gaps?") {
-		arr.gaps, arr.since = drawGaps(t)
-	}
 	for range rapid.IntRange(1, 4).Draw(t, "records") {
 		arr.shares = append(arr.shares, share("a share"))
 		arr.priorities = append(arr.priorities, int64(rapid.IntRange(0, int(lowest)).Draw(t, "a priority")))
@@ -105,29 +101,25 @@ func propStrictTailArrivals(t *rapid.T) {
 
 func TestPropStrictTailArrivals(t *testing.T) { rapid.Check(t, propStrictTailArrivals) }
 
-// recordsAgo returns records created the given seconds before t0.
-func recordsAgo(ages ...int) []arrivalRecord {
-	var out []arrivalRecord
-	for _, m := range marksAgo(ages...) {
-		out = append(out, arrivalRecord{arrivalMark: arrivalMark{created: m}})
-	}
-	return out
-}
-
-// marksAgo returns the times the given seconds before t0.
-func marksAgo(ages ...int) []time.Time {
-	var out []time.Time
-	for _, a := range ages {
-		out = append(out, t0.Add(-time.Duration(a)*time.Second))
-	}
-	return out
-}
-
 // TestArrivalRate works λ = n / L by hand: L the longer of the records'
 // span and the oldest waiting workload's age, at most the marks' span,
 // at least a second; n the marks in it.
 func TestArrivalRate(t *testing.T) {
-	recs, marks := recordsAgo, marksAgo
+	ago := func(a int) time.Time { return t0.Add(-time.Duration(a) * time.Second) }
+	recs := func(ages ...int) []arrivalRecord {
+		var out []arrivalRecord
+		for _, a := range ages {
+			out = append(out, arrivalRecord{arrivalMark: arrivalMark{created: ago(a)}})
+		}
+		return out
+	}
+	marks := func(ages ...int) []time.Time {
+		var out []time.Time
+		for _, a := range ages {
+			out = append(out, ago(a))
+		}
+		return out
+	}
 	ten := recs(100, 90, 80, 70, 60, 50, 40, 30, 20, 10)
 	burst := recs(9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 	for _, tt := range []struct {
@@ -222,106 +214,5 @@ func TestArrivalLearner(t *testing.T) {
 	l.forget("cq")
 	if in := l.input(key, 0, nil); len(in.recs)+len(in.marks) != 0 {
 		t.Errorf("%d records, %d marks after the ClusterQueue is gone", len(in.recs), len(in.marks))
-	}
-}
-
-// drawGaps draws 1–8 gaps between arrivals of 0–30 whole seconds (a
-// burst's arrivals share their creation second), ascending, not all 0,
-// and the seconds since the last arrival, 0–40.
-func drawGaps(t *rapid.T) (gaps []float64, since float64) {
-	sum := 0.0
-	for range rapid.IntRange(1, 8).Draw(t, "gaps") {
-		g := float64(rapid.IntRange(0, 30).Draw(t, "gap"))
-		gaps = append(gaps, g)
-		sum += g
-	}
-	if sum == 0 {
-		gaps[0] = 1
-	}
-	slices.Sort(gaps)
-	return gaps, float64(rapid.IntRange(0, 40).Draw(t, "since"))
-}
-
-// TestArrivalGaps works the look-back's gaps by hand (the cases of
-// TestArrivalRate): n gaps summing to L, the piece before the first
-// arrival joined to the piece after the last, ascending; and the time
-// since the last arrival.
-func TestArrivalGaps(t *testing.T) {
-	recs, marks := recordsAgo, marksAgo
-	burst := recs(9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
-	for _, tt := range []struct {
-		name   string
-		recs   []arrivalRecord
-		marks  []time.Time
-		waited time.Duration
-		want   []float64
-		since  float64
-	}{
-		{"too few", recs(9, 8, 7, 6, 5, 4, 3, 2, 1), nil, 0, nil, 0},
-		// L = 100 s; the arrivals at 0, 10, …, 90 s into it: 100 − 90 + 0
-		// joined, then 10 apart; the last 10 s ago.
-		{"ten over 100 s", recs(100, 90, 80, 70, 60, 50, 40, 30, 20, 10), nil, 0, []float64{10, 10, 10, 10, 10, 10, 10, 10, 10, 10}, 10},
-		// L = 1 s (the least), all ten arriving at its end: the joined
-		// piece is the second before them, the others 0.
-		{"ten at once", recs(0, 0, 0, 0, 0, 0, 0, 0, 0, 0), nil, 0, []float64{0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, 0},
-		// L = 60 s: the marks 60 s ago (its start) and 9…0 s ago; the
-		// joined piece 0 + 0, then 51 and nine of 1.
-		{"a burst, a workload waiting 60 s", burst, marks(100, 60, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0), 60 * time.Second, []float64{0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 51}, 0},
-		// L = 9 s (the records' span): the burst alone.
-		{"a burst, nothing waits longer", burst, marks(100, 60, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0), 5 * time.Second, []float64{0, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 0},
-	} {
-		gaps, since := arrivalGaps(nil, tt.recs, tt.marks, t0, tt.waited)
-		if !slices.Equal(gaps, tt.want) || since != tt.since {
-			t.Errorf("%s: gaps %v, since %v; want %v, %v", tt.name, gaps, since, tt.want, tt.since)
-		}
-		sum := 0.0
-		for _, g := range gaps {
-			sum += g
-		}
-		if rate := arrivalRate(tt.recs, tt.marks, t0, tt.waited); len(gaps) > 0 && math.Abs(sum/float64(len(gaps))-1/rate) > 1e-9 {
-			t.Errorf("%s: mean gap %v, want 1/λ = %v", tt.name, sum/float64(len(gaps)), 1/rate)
-		}
-	}
-}
-
-// TestArrivalDraws: the first arrival is the rest of a gap longer than
-// the time since the last arrival, one of those uniformly; the next gaps
-// are the look-back's own. Gaps 0, nine of 1 and 51 (a burst, then a
-// lull): right after an arrival (since 0) the first comes 1 s on with
-// probability 9/10 and 51 s on with 1/10; half a second after, 0.5 or
-// 50.5 s on; 52 s after, when no gap is that long, exponentially at
-// rate λ.
-func TestArrivalDraws(t *testing.T) {
-	gaps := []float64{0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 51}
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, tt := range []struct {
-		since       float64
-		short, long float64
-	}{{0, 1, 51}, {0.5, 0.5, 50.5}} {
-		a := &etaArrivals{rate: 11.0 / 60, gaps: gaps, since: tt.since}
-		short := 0
-		for range 10000 {
-			switch f := a.first(rng); f {
-			case tt.short:
-				short++
-			case tt.long:
-			default:
-				t.Fatalf("since %v: first arrival %v s away, want %v or %v", tt.since, f, tt.short, tt.long)
-			}
-			if g := a.next(rng); !slices.Contains(gaps, g) {
-				t.Fatalf("gap %v, not one of %v", g, gaps)
-			}
-		}
-		if p := float64(short) / 10000; math.Abs(p-0.9) > 0.02 {
-			t.Errorf("since %v: the burst's next arrival first in %v of draws, want about 0.9", tt.since, p)
-		}
-	}
-	lull := &etaArrivals{rate: 11.0 / 60, gaps: gaps, since: 52}
-	if f := lull.first(rand.New(rand.NewPCG(1, 2))); f != rand.New(rand.NewPCG(1, 2)).ExpFloat64()/(11.0/60) {
-		t.Errorf("52 s after the last arrival the first %v is not exponential's draw", f)
-	}
-	exp := &etaArrivals{rate: 11.0 / 60}
-	if f := exp.first(rand.New(rand.NewPCG(1, 2))); f != rand.New(rand.NewPCG(1, 2)).ExpFloat64()/(11.0/60) {
-		t.Errorf("without gaps the first arrival %v is not exponential's draw", f)
 	}
 }

@@ -170,20 +170,13 @@
 // one that does not, and a later one of higher priority goes ahead. Each
 // ClusterQueue's check keeps its latest 50 arrivals (workloads seen
 // with nothing run yet, waiting or holding quota, not being rejected:
-// creation time, priority, share, run-time samples); from 10 of them on,
-// each sample of the replay draws arrivals as they came over a look-back
-// as long as the queue's workloads wait: the longer of the time from the
+// creation time, priority, share, run-time samples); from 10 of them on, each sample of the replay draws
+// arrivals at a Poisson rate measured over as long as the queue's
+// workloads wait: the arrivals seen over the longer of the time from the
 // oldest of the 50's creation to now and the oldest waiting workload's
 // age (the creation times of the latest 4,096 arrivals are kept for it),
-// so a burst of submissions is not taken for the rate of the whole wait.
-// The gaps between arrivals are drawn from the look-back's own gaps
-// (the first, the rest of one longer than the time since the last
-// arrival): a trace that submits in bursts is replayed in bursts, at the
-// look-back's mean rate, and an ETA taken as a workload arrives in a
-// burst foresees the rest of the burst, where exponential gaps at that
-// rate (a Poisson process) would spread each burst out and foresee too
-// few arrivals in the short waits a burst causes. Each arrival is like one of the 50
-// drawn uniformly, placed behind
+// so a burst of submissions is not taken for the rate of the whole wait;
+// each arrival is like one of the 50 drawn uniformly, placed behind
 // every waiting workload of at least its priority, at most max(64,
 // pending) of them and none after the last waiting workload starts. The
 // draws depend on -seed and the sample only, so a pass's ETAs move with

@@ -340,7 +340,7 @@ func (sim *simulation) run(running, jobs []etaJob, arr *etaArrivals, strict bool
 	if arr.on() {
 		sim.pcg.Seed(arr.seed, uint64(s))
 		clear(sim.fill)
-		arrival = arr.first(sim.rng)
+		arrival = sim.rng.ExpFloat64() / arr.rate
 	}
 	for t := 0.0; ; {
 		for entered < len(sim.byEntry) && jobs[sim.byEntry[entered]].notBefore <= t {
@@ -364,7 +364,7 @@ func (sim *simulation) run(running, jobs []etaJob, arr *etaArrivals, strict bool
 			if drawn++; drawn == arr.slots {
 				arrival = math.Inf(1)
 			} else {
-				arrival += arr.next(sim.rng)
+				arrival += sim.rng.ExpFloat64() / arr.rate
 			}
 		}
 		if free+fitSlack >= sim.minShare {

@@ -57,12 +57,8 @@ func (sim *scanSimulation) queue(s int) []scanJob {
 	a := sim.arr
 	rng := rand.New(rand.NewPCG(a.seed, uint64(s)))
 	t := 0.0
-	for i := range a.slots {
-		if i == 0 {
-			t = a.first(rng)
-		} else {
-			t += a.next(rng)
-		}
+	for range a.slots {
+		t += rng.ExpFloat64() / a.rate
 		r := rng.IntN(len(a.shares))
 		q = append(q, scanJob{k: -1, share: a.shares[r], run: a.run(r, s), enter: t, priority: scanPlace(a, r, t)})
 	}
@@ -208,9 +204,6 @@ func propSimulationMatchesScan(t *rapid.T) {
 	if rapid.Bool().Draw(t, "arrivals?") {
 		arr = &etaArrivals{rate: float64(rapid.IntRange(1, 50).Draw(t, "rate per 100 s")) / 100, samples: samples,
 			seed: rapid.Uint64().Draw(t, "seed"), slots: rapid.IntRange(1, 12).Draw(t, "slots")}
-		if rapid.Bool().Draw(t, "gaps?") {
-			arr.gaps, arr.since = drawGaps(t)
-		}
 		drifting := rapid.Bool().Draw(t, "drifting?")
 		for range rapid.IntRange(1, 4).Draw(t, "records") {
 			arr.shares = append(arr.shares, share("a share"))

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -108,41 +107,26 @@ func arrivalsOracle(in arrivalInput, now time.Time, pending int, waited time.Dur
 		return nil
 	}
 	span := now.Sub(in.recs[0].created)
-	lookback := span
-	var window []time.Time // the arrivals in the look-back
-	for _, r := range in.recs {
-		window = append(window, r.created)
-	}
+	rate := float64(len(in.recs)) / max(span.Seconds(), 1)
 	if len(in.marks) > 0 {
 		// Over the look-back: the longer of the records' span and the
 		// oldest wait, within the marks.
+		lookback := span
 		if waited > lookback {
 			lookback = waited
 		}
 		if all := now.Sub(in.marks[0]); all < lookback {
 			lookback = all
 		}
-		window = nil
+		n := 0
 		for _, m := range in.marks {
 			if now.Sub(m) <= lookback {
-				window = append(window, m)
+				n++
 			}
 		}
+		rate = float64(n) / max(lookback.Seconds(), 1)
 	}
-	l := max(lookback.Seconds(), 1)
-	a := &etaArrivals{rate: float64(len(window)) / l, samples: samples, seed: in.seed, slots: max(64, pending)}
-	// The gaps: seconds from each arrival to the next, and from the last
-	// to now plus from now − L to the first; sorted.
-	var offsets []float64 // seconds after now − L, within the look-back
-	for _, m := range window {
-		offsets = append(offsets, math.Max(0, math.Min(l, l-now.Sub(m).Seconds())))
-	}
-	a.since = l - offsets[len(offsets)-1]
-	a.gaps = append(a.gaps, a.since+offsets[0])
-	for i := 1; i < len(offsets); i++ {
-		a.gaps = append(a.gaps, offsets[i]-offsets[i-1])
-	}
-	sort.Float64s(a.gaps)
+	a := &etaArrivals{rate: rate, samples: samples, seed: in.seed, slots: max(64, pending)}
 	for _, r := range in.recs {
 		if len(r.own) != samples {
 			return nil
