@@ -45,9 +45,8 @@ type Cluster struct {
 	Types []string       // node type names, in index order
 	Index map[string]int // node type name → index
 	First map[string]int // the index of one slot of each type
-	Nodes map[string]int // node name → node index
-	// NodeTypes holds each node's type index, by node index.
-	NodeTypes []int
+	// NodeType maps a node's name to its type's index.
+	NodeType map[string]int
 }
 
 // NewCluster maps nodes to slots. Nodes are indexed in name order, so the
@@ -62,7 +61,7 @@ func NewCluster(nodes []Node) (Cluster, error) {
 	if len(sorted) > ps.MaxNode+1 {
 		return Cluster{}, fmt.Errorf("%d nodes, more than %d", len(sorted), ps.MaxNode+1)
 	}
-	c := Cluster{First: map[string]int{}, Nodes: map[string]int{}, Index: map[string]int{}}
+	c := Cluster{First: map[string]int{}, NodeType: map[string]int{}, Index: map[string]int{}}
 	for _, n := range sorted {
 		c.Types = append(c.Types, n.Type)
 	}
@@ -76,8 +75,7 @@ func NewCluster(nodes []Node) (Cluster, error) {
 	}
 	for i, n := range sorted {
 		t := c.Index[n.Type]
-		c.Nodes[n.Name] = i
-		c.NodeTypes = append(c.NodeTypes, t)
+		c.NodeType[n.Name] = t
 		if _, ok := c.First[n.Type]; !ok {
 			c.First[n.Type] = len(c.Slots)
 		}

@@ -216,9 +216,8 @@ func propMapping(t *rapid.T) {
 		t.Fatal(err)
 	}
 	for _, n := range nodes {
-		i, ok := c.Nodes[n.Name]
-		if !ok || c.Types[c.NodeTypes[i]] != n.Type {
-			t.Fatalf("node %s of type %q maps to index %d (%v), type index %v of %v", n.Name, n.Type, i, ok, c.NodeTypes, c.Types)
+		if ti, ok := c.NodeType[n.Name]; !ok || c.Types[ti] != n.Type {
+			t.Fatalf("node %s of type %q maps to type index %d (%v) of %v", n.Name, n.Type, ti, ok, c.Types)
 		}
 	}
 	s, err := ps.NewScheduler(c.Slots, ps.Options{MaxDelay: float64(rapid.IntRange(0, 60).Draw(t, "maxDelay"))})

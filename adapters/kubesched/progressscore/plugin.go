@@ -181,12 +181,11 @@ func (pl *ProgressShare) Name() string { return Name }
 const stateKey fwk.StateKey = Name
 
 // scores are the scores of one cycle by type index, and the cluster
-// mapping's nodes they were computed for (both never written after
+// mapping's node types they were computed for (never written after
 // NewCluster: a change of the nodes makes a new mapping).
 type scores struct {
-	nodes     map[string]int // node name → node index
-	nodeTypes []int          // node index → index into byType
-	byType    []int64
+	nodeType map[string]int // node name → index into byType
+	byType   []int64
 }
 
 func (s *scores) Clone() fwk.StateData { return s }
@@ -215,7 +214,7 @@ func (pl *ProgressShare) PreScore(ctx context.Context, state fwk.CycleState, pod
 		if skip = !q.anyRated(self.Key, selfRates); skip {
 			return
 		}
-		s = &scores{nodes: q.cluster.Nodes, nodeTypes: q.cluster.NodeTypes, byType: make([]int64, len(q.cluster.Types))}
+		s = &scores{nodeType: q.cluster.NodeType, byType: make([]int64, len(q.cluster.Types))}
 		if err = q.scores(s.byType, self, selfRates, v.Job(self.Key)); err == nil {
 			skip = uniform(s.byType)
 		}
@@ -280,11 +279,11 @@ func (pl *ProgressShare) Score(_ context.Context, state fwk.CycleState, _ *v1.Po
 		return 0, fwk.AsStatus(fmt.Errorf("%s: reading PreScore state: %w", Name, err))
 	}
 	s := d.(*scores)
-	i, ok := s.nodes[n.Node().Name]
+	t, ok := s.nodeType[n.Node().Name]
 	if !ok {
 		return 0, nil // a node the tally did not know yet
 	}
-	return s.byType[s.nodeTypes[i]], nil
+	return s.byType[t], nil
 }
 
 // ScoreExtensions returns nil: scores are already in [0, 100].

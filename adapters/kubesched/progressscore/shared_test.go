@@ -29,7 +29,7 @@ import (
 // with Deadline, DeadlineAdmission, ProgressShare and DefaultBinder from
 // one registry env (the framework builds them in map order, so either
 // tally user may come first), and returns the two tally users.
-func sharedProfile(t *testing.T, env factory.Env) (*deadlineadmission.DeadlineAdmission, *ProgressShare) {
+func sharedProfile(t testing.TB, env factory.Env) (*deadlineadmission.DeadlineAdmission, *ProgressShare) {
 	t.Helper()
 	built := map[string]fwk.Plugin{}
 	keep := func(f frameworkruntime.PluginFactory) frameworkruntime.PluginFactory {

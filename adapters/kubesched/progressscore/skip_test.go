@@ -32,21 +32,9 @@ import (
 //     the 10 slots of rate 1 over all 10·1 + 10·3, 0.25), so it scores 50
 //     and round(12.5) = 13, and PreScore does not skip.
 func TestPreScoreSkipsUniform(t *testing.T) {
-	pod := func(name, rates string) *v1.Pod {
-		p := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, UID: types.UID("uid-" + name),
-			CreationTimestamp: metav1.NewTime(t0), Annotations: map[string]string{}},
-			Spec: v1.PodSpec{SchedulerName: "schedkit-scheduler"}}
-		if rates != "" {
-			p.Annotations[annotation.Rates] = rates
-		}
-		return p
-	}
-	node := func(name, typ string) *v1.Node {
-		return &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{DefaultNodeTypeLabel: typ}},
-			Status: v1.NodeStatus{Allocatable: v1.ResourceList{v1.ResourcePods: resource.MustParse("10")}}}
-	}
+	pod := ratedPod
 	infos := map[string]fwk.NodeInfo{}
-	for _, n := range []*v1.Node{node("g1", "gpu-a100"), node("c1", "cpu-standard")} {
+	for _, n := range []*v1.Node{typedNode("g1", "gpu-a100", "10"), typedNode("c1", "cpu-standard", "10")} {
 		ni := framework.NewNodeInfo()
 		ni.SetNode(n)
 		infos[n.Name] = ni
@@ -89,4 +77,22 @@ func TestPreScoreSkipsUniform(t *testing.T) {
 			}
 		})
 	}
+}
+
+// ratedPod is a pending pod of the schedkit profile, created at t0, with
+// schedkit.io/rates rates ("": none).
+func ratedPod(name, rates string) *v1.Pod {
+	p := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, UID: types.UID("uid-" + name),
+		CreationTimestamp: metav1.NewTime(t0), Annotations: map[string]string{}},
+		Spec: v1.PodSpec{SchedulerName: "schedkit-scheduler"}}
+	if rates != "" {
+		p.Annotations[annotation.Rates] = rates
+	}
+	return p
+}
+
+// typedNode is a node of type typ (DefaultNodeTypeLabel) holding pods pods.
+func typedNode(name, typ, pods string) *v1.Node {
+	return &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{DefaultNodeTypeLabel: typ}},
+		Status: v1.NodeStatus{Allocatable: v1.ResourceList{v1.ResourcePods: resource.MustParse(pods)}}}
 }
