@@ -67,7 +67,7 @@ func etaInputsGen(t *rapid.T) etaInputs {
 			}
 			obs[i] = DelayObservation{Finished: time.Unix(int64(i), 0), Delay: ms("delay"), Decide: ms("decide"), Admit: ms("admit")}
 		}
-		if delay, err = delayDraws(obs, rapid.IntRange(1, cfg.Samples).Draw(t, "draws"), delay.decided); err != nil {
+		if delay, err = delayDraws(obs, nil, rapid.IntRange(1, cfg.Samples).Draw(t, "draws"), delay.decided); err != nil {
 			t.Fatalf("delayDraws: %v", err)
 		}
 	}

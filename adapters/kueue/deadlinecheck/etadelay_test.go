@@ -52,11 +52,40 @@ func TestDelayDraws(t *testing.T) {
 		{"too few finished", one[:9], []float64{21}, 0, 0, 2, nil, nil, nil},
 		{"no samples", one, nil, 0, 0, 0, nil, nil, nil},
 	} {
-		e, err := delayDraws(delaysOf(tt.finished, tt.running, tt.decide, tt.admit), tt.n, 30)
+		e, err := delayDraws(delaysOf(tt.finished, tt.running, tt.decide, tt.admit), nil, tt.n, 30)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 		if e.decided != 30 || !near(e.ready, tt.ready) || !near(e.wait, tt.wait) || !near(e.leads, tt.lead) {
+			t.Errorf("%s: %+v, want δ %v, wait %v, lead %v", tt.name, e, tt.ready, tt.wait, tt.lead)
+		}
+	}
+}
+
+// TestDelayDrawsWaited works the draws of a pending workload by hand:
+// delays 1…10 s on every observation, 11…20 s on those that waited (each
+// with 1 s from QuotaReserved to Ready and 1 s to Admitted; the others
+// none). n = 2: δ at u = ¼, ¾ of 1…10 is 3.25 and 7.75; wait of 11…20
+// is 13.25 and 17.75, plus the 1 s from QuotaReserved, lead 2 s. With
+// nine finished that waited (and one running), the wait is drawn from
+// all.
+func TestDelayDrawsWaited(t *testing.T) {
+	one := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	waited := delaysOf([]float64{11, 12, 13, 14, 15, 16, 17, 18, 19, 20}, nil, 1, 1)
+	for _, tt := range []struct {
+		name              string
+		waited            []DelayObservation
+		ready, wait, lead []float64
+	}{
+		{"ten waited", waited, []float64{3.25, 7.75}, []float64{14.25, 18.75}, []float64{2, 2}},
+		{"nine waited", delaysOf(one[:9], []float64{20}, 1, 1), []float64{3.25, 7.75}, []float64{3.25, 7.75}, []float64{0, 0}},
+		{"none", nil, []float64{3.25, 7.75}, []float64{3.25, 7.75}, []float64{0, 0}},
+	} {
+		e, err := delayDraws(delaysOf(one, nil, 0, 0), tt.waited, 2, 30)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if !near(e.ready, tt.ready) || !near(e.wait, tt.wait) || !near(e.leads, tt.lead) {
 			t.Errorf("%s: %+v, want δ %v, wait %v, lead %v", tt.name, e, tt.ready, tt.wait, tt.lead)
 		}
 	}
@@ -104,7 +133,7 @@ func TestETAFinishQuantiles(t *testing.T) {
 	for s := range own {
 		own[s] = 130
 	}
-	learnt, err := delayDraws(delaysOf([]float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, nil, 2, 1), n, 30)
+	learnt, err := delayDraws(delaysOf([]float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, nil, 2, 1), nil, n, 30)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +181,7 @@ func propETADelay(t *rapid.T) {
 	}
 	n := 2*rapid.IntRange(0, 50).Draw(t, "half samples") + 1
 	d := float64(rapid.IntRange(0, 3600).Draw(t, "D"))
-	e, err := delayDraws(obs, n, d)
+	e, err := delayDraws(obs, nil, n, d)
 	if err != nil || len(e.ready) != n || len(e.wait) != n || len(e.leads) != n {
 		t.Fatalf("draws %+v, %v", e, err)
 	}

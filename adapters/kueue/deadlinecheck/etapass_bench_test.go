@@ -52,7 +52,7 @@ func BenchmarkETASlice(b *testing.B) {
 				d := time.Duration(i) * time.Second
 				obs[i] = DelayObservation{Finished: t0.Add(d), Delay: d, Decide: d / 2, Admit: d / 4}
 			}
-			delay, err := delayDraws(obs, samples, 0)
+			delay, err := delayDraws(obs, nil, samples, 0)
 			if err != nil || delay.ready == nil {
 				b.Fatalf("delay draws %v, %v", delay, err)
 			}

@@ -75,6 +75,10 @@ type DelayObservation struct {
 	// missing or out of order. The ETA adds them to a pending workload's
 	// start (etaDelay).
 	Decide, Admit time.Duration
+	// Waited: the check gave the workload an ETA (its ETA annotations are
+	// set), so it waited for quota or was sent to Retry. A pending
+	// workload's ETA draws its delay from these (etaDelay).
+	Waited bool
 }
 
 // ObservedDelay returns the time the control plane added to wl, a workload
@@ -171,6 +175,7 @@ type lateStill struct {
 	ready         time.Time
 	run           float64 // the pods' run time, seconds
 	decide, admit time.Duration
+	waited        bool
 }
 
 // beyondStill is beyondRun without the end; ok is false without a usable
@@ -189,6 +194,7 @@ func beyondStill(wl *kueue.Workload, owner *metav1.ObjectMeta, ready time.Time, 
 		return lateStill{}, false
 	}
 	l := lateStill{ready: ready, run: run}
+	_, l.waited = wl.Annotations[StartP50Annotation]
 	if c := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadQuotaReserved); c != nil && c.Status == metav1.ConditionTrue {
 		l.decide = min(max(ready.Sub(c.LastTransitionTime.Time), 0), time.Hour)
 	}
@@ -205,7 +211,7 @@ func (l lateStill) at(end time.Time, running bool) (DelayObservation, bool) {
 		return DelayObservation{}, false
 	}
 	d := max(span.Seconds()-l.run, 0)
-	return DelayObservation{Finished: end, Delay: time.Duration(math.Round(d*1000)) * time.Millisecond, Running: running, Decide: l.decide, Admit: l.admit}, true
+	return DelayObservation{Finished: end, Delay: time.Duration(math.Round(d*1000)) * time.Millisecond, Running: running, Decide: l.decide, Admit: l.admit, Waited: l.waited}, true
 }
 
 // EstimateDelay returns the q-quantile (tct.Percentile: linear between
@@ -269,7 +275,8 @@ func split(obs []DelayObservation) (finished int, longest time.Duration) {
 func ceilSecond(d time.Duration) time.Duration { return (d + time.Second - 1).Truncate(time.Second) }
 
 // delayLearner keeps, per ClusterQueue and check, the observations of the
-// latest window finished workloads. The Workload watch offers it each
+// latest window finished workloads, and apart those of the latest window
+// that waited (DelayObservation.Waited) for the ETA's draws. The Workload watch offers it each
 // workload once, when it is seen finished (offer); a reconcile observes
 // only the workloads offered since the last one (take, startDelay), so
 // its cost grows with the workloads that finished, not with those listed.
@@ -285,9 +292,12 @@ type delayLearner struct {
 	seen    map[types.UID]bool
 	// obs holds the latest window observations by finish time (ties by
 	// delay), in that order; est their estimate.
-	obs  map[etaPassKey][]DelayObservation
-	est  map[etaPassKey]time.Duration
-	last map[etaPassKey]time.Duration
+	obs map[etaPassKey][]DelayObservation
+	// waited holds the latest window observations that waited, in the
+	// same order.
+	waited map[etaPassKey][]DelayObservation
+	est    map[etaPassKey]time.Duration
+	last   map[etaPassKey]time.Duration
 	// late holds the lower bounds of the workloads running late at the
 	// last startDelay, for the ETA's draws.
 	late map[etaPassKey][]DelayObservation
@@ -305,7 +315,7 @@ func (l *delayLearner) changed(key etaPassKey, d time.Duration) bool {
 
 func newDelayLearner(q float64, window int) *delayLearner {
 	return &delayLearner{q: q, window: window, offered: map[string][]*kueue.Workload{}, seen: map[types.UID]bool{},
-		obs: map[etaPassKey][]DelayObservation{}, est: map[etaPassKey]time.Duration{}, last: map[etaPassKey]time.Duration{},
+		obs: map[etaPassKey][]DelayObservation{}, waited: map[etaPassKey][]DelayObservation{}, est: map[etaPassKey]time.Duration{}, last: map[etaPassKey]time.Duration{},
 		late: map[etaPassKey][]DelayObservation{}}
 }
 
@@ -363,10 +373,9 @@ func (l *delayLearner) startDelay(key etaPassKey, fresh, wls []*kueue.Workload, 
 			continue
 		}
 		o.Delay = min(o.Delay, time.Hour) // the longest StartDelay
-		at, _ := slices.BinarySearchFunc(obs, o, compareObservations)
-		obs = slices.Insert(obs, at, o)
-		if len(obs) > l.window {
-			obs = slices.Delete(obs, 0, len(obs)-l.window)
+		obs = insertLatest(obs, o, l.window)
+		if o.Waited {
+			l.waited[key] = insertLatest(l.waited[key], o, l.window)
 		}
 		added = true
 	}
@@ -411,6 +420,17 @@ func runningLate(check kueue.AdmissionCheckReference, wls []*kueue.Workload, sti
 	return late
 }
 
+// insertLatest inserts o into obs, ordered by compareObservations, and
+// keeps the latest window of them.
+func insertLatest(obs []DelayObservation, o DelayObservation, window int) []DelayObservation {
+	at, _ := slices.BinarySearchFunc(obs, o, compareObservations)
+	obs = slices.Insert(obs, at, o)
+	if len(obs) > window {
+		obs = slices.Delete(obs, 0, len(obs)-window)
+	}
+	return obs
+}
+
 // compareObservations orders observations by finish time, ties by delay,
 // as EstimateDelay takes the latest.
 func compareObservations(a, b DelayObservation) int {
@@ -452,11 +472,19 @@ func (r *queueReconciler) decisionConfig(ctx context.Context, key etaPassKey, fr
 }
 
 // draws returns the ETA's delay draws for key (delayDraws over the
-// observations of its last startDelay), nil with too few.
+// observations of its last startDelay, and over those that waited), nil
+// with too few.
 func (l *delayLearner) draws(key etaPassKey, n int, decided float64) (etaDelay, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return delayDraws(append(slices.Clip(l.obs[key]), l.late[key]...), n, decided)
+	late := l.late[key]
+	waited := slices.Clip(l.waited[key])
+	for _, o := range late {
+		if o.Waited {
+			waited = append(waited, o)
+		}
+	}
+	return delayDraws(append(slices.Clip(l.obs[key]), late...), waited, n, decided)
 }
 
 // etaDelay is the control plane's delay key's ETA pass takes: cfg's
