@@ -19,6 +19,14 @@ type aloneMemo struct {
 // surely admits it without an error. False means the test must run:
 // it may reject, or refuse the samples.
 func (wk *work) meetsAlone(d, p float64) bool {
+	need, ok := wk.aloneNeed(p)
+	return ok && need <= d
+}
+
+// aloneNeed returns the alone test's threshold at p: the workload passes
+// it with its deadline d seconds after the decision when need ≤ d. ok is
+// false when admission.AloneDeadline refuses its samples.
+func (wk *work) aloneNeed(p float64) (need float64, ok bool) {
 	m := wk.alone
 	if m == nil {
 		m = &aloneMemo{}
@@ -29,5 +37,5 @@ func (wk *work) meetsAlone(d, p float64) bool {
 		m.need, m.ok = need, err == nil
 		m.set, m.p = true, p
 	}
-	return m.ok && m.need <= d
+	return m.need, m.ok
 }

@@ -142,7 +142,7 @@ func etaPassOf(tb testing.TB, n, samples int) func() (outs []Outcome) {
 	views, works, outs := etaBenchInputs(tb, n, samples)
 	var sc etaScratch
 	return func() []Outcome {
-		if err := etas(Queue{Name: "cq"}, views, works, outs, t0, samples, etaDelay{}, arrivalInput{}, &sc); err != nil {
+		if err := etas(Queue{Name: "cq"}, views, works, outs, t0, samples, 0.9, etaDelay{}, arrivalInput{}, &sc); err != nil {
 			tb.Fatal(err)
 		}
 		return outs

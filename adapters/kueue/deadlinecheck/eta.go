@@ -49,6 +49,17 @@ type etaJob struct {
 	// priority is its priority in Kueue's queue: the arrivals of a
 	// priority take their place after the jobs of at least it.
 	priority int64
+	// expires: the check rejects it if it gets quota after latest
+	// (seconds from now), when its deadline no longer holds alone
+	// (etaLatest); it then holds no quota, as a ghost.
+	expires bool
+	latest  float64
+}
+
+// holds reports whether j, getting quota at q, holds it: not a ghost and
+// not past its latest start.
+func (j *etaJob) holds(q float64) bool {
+	return !j.ghost && !(j.expires && q > j.latest)
 }
 
 // etas predicts the start and finish of every pending workload, writing
@@ -64,10 +75,19 @@ type etaJob struct {
 // fits. A workload fits when its share (pods left / Slots) is at most the
 // free share of the quota. Each workload's time from its start to its
 // finish is its run time plus the control plane's delay, drawn per sample
-// (etaDelay: T = R + δ). The p50 and p90 of the samples (jct type-7
-// quantiles) are the ETA.
+// (etaDelay: T = R + δ). A pending workload with a deadline that gets
+// quota after its latest start (etaLatest: the deadline less what the
+// check's alone test needs at the confidence p) is rejected by the check
+// then, and holds no quota (the package doc gives why and the figures).
+// The p50 and p90 of the samples (jct type-7 quantiles) are the ETA; a
+// workload's own ETA is where it gets quota in every sample, past its
+// latest start or not.
 //
-// Approximations, all documented in the package doc: shares of different
+// Approximations, all documented in the package doc: a workload past its
+// latest start still counts among those ahead for the skip cost and,
+// under StrictFIFO, holds back those behind it until it gets quota (the
+// check deactivates it at its latest start, in the reconcile after);
+// arrivals still to come are never rejected; shares of different
 // pod shapes are summed (each on its own bottleneck resource), borrowing
 // from a cohort is not counted, workloads of the ClusterQueue not behind
 // the check are not seen, a workload with quota but no run-time estimate
@@ -76,14 +96,31 @@ type etaJob struct {
 // cost (delay.skip, skips.go): under BestEffortFIFO a workload found
 // fitting gets its quota only after Kueue's scheduler has tried the
 // waiting workloads ahead of it that do not fit.
-func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, samples int, delay etaDelay, arr arrivalInput, sc *etaScratch) error {
+func etas(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, samples int, p float64, delay etaDelay, arr arrivalInput, sc *etaScratch) error {
 	if sc == nil {
 		sc = &etaScratch{}
 	}
-	sc.startPass(q, ws, works, outs, now, samples, delay, arr)
+	sc.startPass(q, ws, works, outs, now, samples, p, delay, arr)
 	_, err := sc.step(math.MaxInt)
 	sc.results(outs)
 	return err
+}
+
+// etaLatest returns the latest time, seconds from now, at which pending
+// workload w with samples wk passes the check's alone test at confidence
+// p when it gets quota: its deadline less admission.AloneDeadline of its
+// own samples (Plan's step 3; a waiting workload's own samples do not
+// change while it waits). ok is false without a deadline or when the
+// samples are refused.
+func etaLatest(w Workload, wk *work, now time.Time, p float64) (latest float64, ok bool) {
+	if !w.HasDeadline() || wk == nil {
+		return 0, false
+	}
+	need, ok := wk.aloneNeed(p)
+	if !ok {
+		return 0, false
+	}
+	return seconds(w.Deadline.Sub(now)) - need, true
 }
 
 // An etaRole is what a workload is in the ETA replay.
@@ -398,7 +435,7 @@ func (sim *simulation) run(running, jobs []etaJob, arr *etaArrivals, strict bool
 					starts[k][s] = q
 					sim.started[k] = true
 					left--
-					sh, r, ghost = j.share, runs[k], j.ghost
+					sh, r, ghost = j.share, runs[k], !j.holds(q)
 				} else {
 					sh, r = sim.arrShare[k-n], sim.arrRun[k-n]
 				}

@@ -36,6 +36,9 @@ type scanJob struct {
 	share, run, enter float64
 	ghost             bool
 	priority          int64
+	// expires: past latest it holds nothing (etaJob).
+	expires bool
+	latest  float64
 }
 
 // queue returns sample s's queue: the jobs in their order and every
@@ -49,7 +52,7 @@ func (sim *scanSimulation) queue(s int) []scanJob {
 		if j.run != nil {
 			r = j.run[s]
 		}
-		q = append(q, scanJob{k: k, share: j.share, run: r, enter: j.notBefore, ghost: j.ghost, priority: j.priority})
+		q = append(q, scanJob{k: k, share: j.share, run: r, enter: j.notBefore, ghost: j.ghost, priority: j.priority, expires: j.expires, latest: j.latest})
 	}
 	if !sim.arr.on() {
 		return q
@@ -138,7 +141,8 @@ func (sim *scanSimulation) run(running []etaJob, strict bool, s int, starts [][]
 				// A job that takes no time holds nothing: every end is
 				// later than its start, so each instant gets one pass in
 				// queue order.
-				if !j.ghost && j.run > 0 {
+				late := j.expires && q > j.latest
+				if !j.ghost && !late && j.run > 0 {
 					free -= j.share
 					sim.ends.push(end{at: q + j.run, share: j.share})
 				}
@@ -166,7 +170,8 @@ func (sim *scanSimulation) run(running []etaJob, strict bool, s int, starts [][]
 // propSimulationMatchesScan checks the simulation's search against the
 // walk over every waiting job, bit for bit, over several samples of
 // random jobs: shares of a few sizes and odd fractions, priorities,
-// ghosts, jobs without a run time or of zero run time, later entries,
+// ghosts, jobs past their latest start, jobs without a run time or of
+// zero run time, later entries,
 // both strategies, with and without arrivals (of priorities above, equal
 // to and below the jobs').
 func propSimulationMatchesScan(t *rapid.T) {
@@ -191,6 +196,9 @@ func propSimulationMatchesScan(t *rapid.T) {
 	jobs := make([]etaJob, rapid.IntRange(0, 40).Draw(t, "pending"))
 	for k := range jobs {
 		jobs[k] = etaJob{share: share("share"), ghost: rapid.IntRange(0, 4).Draw(t, "ghost") == 0, priority: int64(rapid.IntRange(0, 2).Draw(t, "priority"))}
+		if rapid.IntRange(0, 2).Draw(t, "expires?") == 0 {
+			jobs[k].expires, jobs[k].latest = true, float64(rapid.IntRange(-5, 150).Draw(t, "latest"))
+		}
 		if rapid.IntRange(0, 4).Draw(t, "run?") > 0 {
 			jobs[k].run = runs("run")
 		}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+
+	"github.com/schedkit/schedkit/admission"
 )
 
 // etasOracle is the ETA pass computed plainly, as the test oracle of etas:
@@ -17,7 +19,7 @@ import (
 // copy) and the Pending note formatted with fmt (pendingETAOracle). etas
 // must give the same ETAs and notes bit for bit. The workloads' roles
 // (etaRoleOf) are the pass's own.
-func etasOracle(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, samples int, delay etaDelay, in arrivalInput) error {
+func etasOracle(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, samples int, p float64, delay etaDelay, in arrivalInput) error {
 	var running []etaJob
 	var pend []int // indexes into ws, in Kueue order
 	for i, w := range ws {
@@ -49,6 +51,11 @@ func etasOracle(q Queue, ws []Workload, works []*work, outs []Outcome, now time.
 		jobs[k] = etaJob{share: share(w), ghost: outs[i].Deactivate, notBefore: max(0, seconds(w.NotBefore.Sub(now))), priority: w.Priority}
 		if works[i] != nil {
 			jobs[k].run = delay.times(works[i].own, seconds(w.Executed), true)
+			// Its latest start: the deadline less the alone test's need,
+			// taken afresh from the samples.
+			if need, err := admission.AloneDeadline(works[i].own, p); err == nil && w.HasDeadline() {
+				jobs[k].latest, jobs[k].expires = seconds(w.Deadline.Sub(now))-need, true
+			}
 		}
 	}
 	starts := make([][]float64, len(jobs))

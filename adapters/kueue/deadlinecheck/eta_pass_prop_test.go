@@ -23,8 +23,8 @@ func propETAPassMatchesOracle(t *rapid.T) {
 		q, ws, works, outs, now, cfg, delay := in.q, in.ws, in.works, in.outs, in.now, in.cfg, in.delay
 		want := slices.Clone(outs)
 		got := slices.Clone(outs)
-		werr := etasOracle(q, ws, works, want, now, cfg.Samples, delay, in.arr)
-		gerr := etas(q, ws, works, got, now, cfg.Samples, delay, in.arr, &sc)
+		werr := etasOracle(q, ws, works, want, now, cfg.Samples, cfg.Confidence, delay, in.arr)
+		gerr := etas(q, ws, works, got, now, cfg.Samples, cfg.Confidence, delay, in.arr, &sc)
 		if (werr == nil) != (gerr == nil) || (werr != nil && werr.Error() != gerr.Error()) {
 			t.Fatalf("pass %d: error %v, the oracle's %v", pass, gerr, werr)
 		}

@@ -38,6 +38,29 @@ func TestSimulationStrategies(t *testing.T) {
 	}
 }
 
+// TestSimulationLatestStart works a rejection the replay foresees by hand.
+// X holds the whole quota for 10 s more; in queue order A wants all of it
+// for 50 s, B for 20 s. A gets quota at 10: with a latest start of 5 the
+// check rejects it then and B starts at 10 too; with a latest start of 10
+// (not past it) or none, A holds the quota and B starts at 60.
+func TestSimulationLatestStart(t *testing.T) {
+	running := []etaJob{{share: 1, run: []float64{10}}}
+	for _, tt := range []struct {
+		expires bool
+		latest  float64
+		b       float64
+	}{{true, 5, 10}, {true, 10, 60}, {false, 5, 60}} {
+		jobs := []etaJob{{share: 1, run: []float64{50}, expires: tt.expires, latest: tt.latest}, {share: 1, run: []float64{20}}}
+		for _, strict := range []bool{false, true} {
+			starts := [][]float64{{-1}, {-1}}
+			newSimulation(jobs, nil, walkPace{}).run(running, jobs, nil, strict, 0, starts)
+			if starts[0][0] != 10 || starts[1][0] != tt.b {
+				t.Errorf("latest %v (expires %v), strict %v: starts %v, want A at 10, B at %v", tt.latest, tt.expires, strict, starts, tt.b)
+			}
+		}
+	}
+}
+
 // propSimulation checks a simulated sample against an independent replay
 // of its starts: no job starts before it enters the queue; whenever a job
 // (not a ghost) starts, it fits the quota left by the jobs running then;

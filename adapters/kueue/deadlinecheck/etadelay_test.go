@@ -147,7 +147,7 @@ func TestETAFinishQuantiles(t *testing.T) {
 		{"decision's delay", etaDelay{decided: 30}, 0, 130 * time.Second, 130 * time.Second},
 	} {
 		outs := make([]Outcome, 1)
-		if err := etas(Queue{Name: "cq"}, ws, []*work{{own: own}}, outs, now, n, tt.delay, arrivalInput{}, nil); err != nil {
+		if err := etas(Queue{Name: "cq"}, ws, []*work{{own: own}}, outs, now, n, 0.9, tt.delay, arrivalInput{}, nil); err != nil {
 			t.Fatal(err)
 		}
 		e := outs[0].ETA

@@ -38,8 +38,9 @@ import (
 // the arrivals' run times (ArrivalWindow × samples).
 
 // startPass starts a pass over ws (with their samples works and outcomes
-// outs) at now, dropping any pass in progress.
-func (sc *etaScratch) startPass(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, samples int, delay etaDelay, arr arrivalInput) {
+// outs) at now, the check deciding at confidence p, dropping any pass in
+// progress.
+func (sc *etaScratch) startPass(q Queue, ws []Workload, works []*work, outs []Outcome, now time.Time, samples int, p float64, delay etaDelay, arr arrivalInput) {
 	sc.begin(len(ws), samples)
 	sc.ws = append(emptied(sc.ws), ws...)
 	sc.outs = append(emptied(sc.outs), outs...)
@@ -74,6 +75,7 @@ func (sc *etaScratch) startPass(q Queue, ws []Workload, works []*work, outs []Ou
 		j := etaJob{share: share(*w), ghost: outs[i].Deactivate, notBefore: max(0, seconds(sc.places[i].notBefore.Sub(now))), priority: sc.places[i].priority}
 		if works[i] != nil {
 			j.run = sc.times(delay, works[i].own, seconds(w.Executed), true, len(sc.jobs))
+			j.latest, j.expires = etaLatest(*w, works[i], now, p)
 		}
 		sc.jobs = append(sc.jobs, j)
 	}

@@ -24,8 +24,8 @@ func BenchmarkETASlice(b *testing.B) {
 		views, works, outs := etaBenchInputs(b, n, samples)
 		q := Queue{Name: "cq"}
 		var sc etaScratch
-		start := func() { sc.startPass(q, views, works, outs, t0, samples, etaDelay{}, arrivalInput{}) }
-		sc.startPass(q, views, works, outs, t0, samples, etaDelay{}, arrivalInput{})
+		start := func() { sc.startPass(q, views, works, outs, t0, samples, 0.9, etaDelay{}, arrivalInput{}) }
+		sc.startPass(q, views, works, outs, t0, samples, 0.9, etaDelay{}, arrivalInput{})
 		perPass := 1
 		for {
 			done, err := sc.step(DefaultETASliceStarts)
@@ -57,12 +57,12 @@ func BenchmarkETASlice(b *testing.B) {
 				b.Fatalf("delay draws %v, %v", delay, err)
 			}
 			var sd etaScratch
-			sd.startPass(q, views, works, outs, t0, samples, delay, arrivalInput{})
+			sd.startPass(q, views, works, outs, t0, samples, 0.9, delay, arrivalInput{})
 			b.ReportAllocs()
 			cpu := cpuTime()
 			for b.Loop() {
 				if sd.f >= len(sd.fills) {
-					sd.startPass(q, views, works, outs, t0, samples, delay, arrivalInput{})
+					sd.startPass(q, views, works, outs, t0, samples, 0.9, delay, arrivalInput{})
 				}
 				if _, err := sd.step(DefaultETASliceStarts); err != nil {
 					b.Fatal(err)

@@ -22,13 +22,13 @@ func propETASlicesMatchOracle(t *rapid.T) {
 		in := etaInputsGen(t)
 		samples := in.cfg.Samples
 		want := slices.Clone(in.outs)
-		werr := etasOracle(in.q, in.ws, in.works, want, in.now, samples, in.delay, in.arr)
+		werr := etasOracle(in.q, in.ws, in.works, want, in.now, samples, in.cfg.Confidence, in.delay, in.arr)
 
 		ws, outs := slices.Clone(in.ws), slices.Clone(in.outs)
-		sc.startPass(in.q, ws, in.works, outs, in.now, samples, in.delay, in.arr)
+		sc.startPass(in.q, ws, in.works, outs, in.now, samples, in.cfg.Confidence, in.delay, in.arr)
 		if rapid.Bool().Draw(t, "dropped half-way?") {
 			sc.step(rapid.IntRange(1, 50).Draw(t, "budget"))
-			sc.startPass(in.q, ws, in.works, outs, in.now, samples, in.delay, in.arr)
+			sc.startPass(in.q, ws, in.works, outs, in.now, samples, in.cfg.Confidence, in.delay, in.arr)
 		}
 		pend := len(sc.pend)
 		total := (len(sc.fills)+pend)*max(samples/quantileShare, 1) + sc.sampleCost()*samples

@@ -41,7 +41,7 @@ func (r *queueReconciler) advanceETAs(ctx context.Context, key etaPassKey, q Que
 			arr = r.arrivals.input(key, cfg.Seed, sc.marks)
 			sc.marks = arr.marks
 		}
-		sc.startPass(q, ws, works, outs, now, r.cfg.Samples, delay, arr)
+		sc.startPass(q, ws, works, outs, now, r.cfg.Samples, cfg.Confidence, delay, arr)
 		started = true
 	}
 	if sc.inProgress() {

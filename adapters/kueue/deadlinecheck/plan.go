@@ -211,7 +211,7 @@ func Plan(q Queue, ws []Workload, now time.Time, cfg Config, cache *WorkCache) (
 	if err != nil {
 		return nil, err
 	}
-	if err := etas(q, ws, works, outs, now, cfg.Samples, etaDelay{decided: seconds(cfg.StartDelay)}, arrivalInput{}, nil); err != nil {
+	if err := etas(q, ws, works, outs, now, cfg.Samples, cfg.Confidence, etaDelay{decided: seconds(cfg.StartDelay)}, arrivalInput{}, nil); err != nil {
 		return nil, err
 	}
 	return outs, nil
