@@ -77,9 +77,13 @@ func newETAWriter(r *queueReconciler, perSecond float64) *etaWriter {
 }
 
 // firstETA reports whether t's workload carries no ETA yet.
-func firstETA(t etaTask) bool {
-	_, ok := t.wl.Annotations[StartP50Annotation]
-	return !ok
+func firstETA(t etaTask) bool { return !hasETA(t.wl) }
+
+// hasETA reports whether wl carries the check's ETA annotations: the
+// check gave it an ETA while it waited (a workload made Ready keeps them).
+func hasETA(wl *kueue.Workload) bool {
+	_, ok := wl.Annotations[StartP50Annotation]
+	return ok
 }
 
 // put queues t, replacing the workload's task not yet written.

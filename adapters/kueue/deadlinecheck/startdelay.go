@@ -194,7 +194,7 @@ func beyondStill(wl *kueue.Workload, owner *metav1.ObjectMeta, ready time.Time, 
 		return lateStill{}, false
 	}
 	l := lateStill{ready: ready, run: run}
-	_, l.waited = wl.Annotations[StartP50Annotation]
+	l.waited = hasETA(wl)
 	if c := apimeta.FindStatusCondition(wl.Status.Conditions, kueue.WorkloadQuotaReserved); c != nil && c.Status == metav1.ConditionTrue {
 		l.decide = min(max(ready.Sub(c.LastTransitionTime.Time), 0), time.Hour)
 	}
